@@ -1,0 +1,49 @@
+import pluralize from "pluralize";
+
+/** `blog-posts` -> `BlogPosts`; `article` -> `Article`. */
+export function pascalCase(name: string): string {
+  return name
+    .split(/[-_]/)
+    .filter((part) => part.length > 0)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("");
+}
+
+/** `blog-posts` -> `blogPosts`. */
+export function camelCase(name: string): string {
+  const pascal = pascalCase(name);
+  return pascal.length > 0 ? pascal[0]!.toLowerCase() + pascal.slice(1) : pascal;
+}
+
+/** What the inflection library makes of a collection name; only its last word is inflected. */
+export interface Inflection {
+  readonly singular: string;
+  /** The name is a plural noun (or one whose plural is itself, like `news`). */
+  readonly isPlural: boolean;
+  /** The singular is the same word as the plural (`news`, `series`). */
+  readonly sameWord: boolean;
+}
+
+/** Inflect a collection name such as `blog-posts` (only `posts` is a noun to inflect). */
+export function inflectCollection(name: string): Inflection {
+  const cut = name.lastIndexOf("-") + 1;
+  const head = name.slice(0, cut);
+  const last = name.slice(cut);
+  const singular = pluralize.singular(last);
+  const plural = pluralize.plural(singular);
+  return {
+    singular: head + singular,
+    isPlural: pluralize.isPlural(last) && plural === last,
+    sameWord: singular === last,
+  };
+}
+
+/** "an article", "a user": the article for a noun in summaries. */
+export function withArticle(noun: string): string {
+  return (/^[aeiou]/i.test(noun) ? "an " : "a ") + noun;
+}
+
+/** The words of a name for prose: `blog-posts` -> `blog posts`. */
+export function words(name: string): string {
+  return name.replace(/[-_]/g, " ");
+}

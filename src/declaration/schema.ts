@@ -1,0 +1,209 @@
+import type { Pattern, Property, Shape, ShapeDefs } from "./shape.js";
+import { toJsonSchema } from "./shape.js";
+
+/** The six operations a resource can offer, in the order they are emitted. */
+export const OPERATIONS = ["list", "get", "create", "replace", "update", "delete"] as const;
+/** Field types of the declaration format. */
+export const FIELD_TYPES = ["string", "integer", "number", "boolean", "array", "object"] as const;
+/** String formats a field may declare; each is checked by the generated server. */
+export const STRING_FORMATS = ["date", "date-time", "email", "uri", "uuid"] as const;
+/** Keys of `access`, most general first. */
+export const ACCESS_KEYS = ["all", "read", "write", ...OPERATIONS] as const;
+
+/** Lower-case path segment: the collection name becomes `/<name>`. */
+export const RESOURCE_NAME: Pattern = {
+  regex: "^[a-z][a-z0-9-]*$",
+  rule: "must be one lower-case path segment: letters, digits and `-`, starting with a letter (a sub-collection is a `ref` field with `filter: true`, never a nested path)",
+};
+/** Field names become JSON properties and TypeScript property names. */
+export const FIELD_NAME: Pattern = {
+  regex: "^[A-Za-z][A-Za-z0-9_]*$",
+  rule: "must start with a letter and hold only letters, digits and `_`",
+};
+/** RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */
+export const SCOPE_NAME: Pattern = {
+  regex: "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$",
+  rule: "may hold only visible ASCII other than `\"` and `\\` (RFC 6749 section 3.3)",
+};
+const STATE_NAME: Pattern = { regex: "^[A-Za-z][A-Za-z0-9_-]*$", rule: "must start with a letter and hold only letters, digits, `_` and `-`" };
+const REL_NAME: Pattern = { regex: "^[A-Za-z][A-Za-z0-9_.-]*$", rule: "must start with a letter and hold only letters, digits, `_`, `.` and `-`" };
+const SEMVER_FREE: Pattern = { regex: "^\\S(.*\\S)?$", rule: "must not be blank or start or end with white space" };
+
+const str = (description?: string): Shape => ({ kind: "string", ...(description ? { description } : {}) });
+const bool = (description: string): Shape => ({ kind: "boolean", description });
+const count = (description: string): Shape => ({ kind: "integer", minimum: 0, description });
+const opt = (shape: Shape): Property => ({ shape });
+const req = (shape: Shape): Property => ({ shape, required: true });
+const object = (properties: Record<string, Property>, description?: string): Extract<Shape, { kind: "object" }> => ({
+  kind: "object",
+  properties,
+  ...(description ? { description } : {}),
+});
+
+const scopes: Shape = {
+  kind: "map",
+  noun: "scope",
+  keys: SCOPE_NAME,
+  values: str("what the scope allows"),
+  description: "scope name -> description; default {}",
+};
+
+const url = (description: string): Property => req(str(description));
+/** An OpenAPI OAuth Flows object, for the generic guard; copied as is. */
+const oauthFlows: Shape = object(
+  {
+    implicit: opt(object({ authorizationUrl: url("authorization URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
+    password: opt(object({ tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
+    clientCredentials: opt(object({ tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
+    authorizationCode: opt(
+      object({ authorizationUrl: url("authorization URL"), tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) }),
+    ),
+  },
+  "an OpenAPI OAuth Flows object, copied as is",
+);
+
+const guardCommon = {
+  name: opt({ kind: "string", pattern: { regex: "^[A-Za-z0-9._-]+$", rule: "may hold only letters, digits, `.`, `_` and `-`" }, description: "security scheme name" }),
+  description: opt(str("scheme description")),
+  autoError: opt(bool("default true; false lets requests without a credential through to the handler")),
+};
+
+const accessValue: Shape = {
+  kind: "union",
+  options: [
+    { kind: "string", enum: ["public", "optional", "authenticated"] },
+    { kind: "array", items: { kind: "string", pattern: SCOPE_NAME }, minItems: 1, noun: "scope" },
+  ],
+  description: "public | optional | authenticated | [scope, ...]",
+};
+
+/** Named shapes; `field` refers to itself for arrays and nested objects. */
+export const declarationDefs: ShapeDefs = {
+  field: {
+    kind: "union",
+    description: "a type name (string, integer, number, boolean, or T[]) or a map",
+    options: [
+      {
+        kind: "string",
+        enum: ["string", "integer", "number", "boolean", "string[]", "integer[]", "number[]", "boolean[]"],
+      },
+      object({
+        type: req({ kind: "string", enum: FIELD_TYPES }),
+        items: opt({ kind: "ref", name: "field" }),
+        fields: opt({ kind: "ref", name: "fields" }),
+        enum: opt({ kind: "array", items: { kind: "union", options: [{ kind: "string" }, { kind: "number" }, { kind: "boolean" }] }, minItems: 1, noun: "value" }),
+        format: opt({ kind: "string", enum: STRING_FORMATS }),
+        required: opt(bool("must be present on create and replace; default false")),
+        nullable: opt(bool("null is allowed; default false")),
+        default: opt({ kind: "any", description: "value stored when the field is absent on create" }),
+        readOnly: opt(bool("set by the server only")),
+        writeOnly: opt(bool("accepted in requests, never in responses")),
+        minLength: opt(count("JSON Schema minLength")),
+        maxLength: opt(count("JSON Schema maxLength")),
+        pattern: opt(str("JSON Schema pattern (ECMA-262)")),
+        minimum: opt({ kind: "number", description: "JSON Schema minimum" }),
+        maximum: opt({ kind: "number", description: "JSON Schema maximum" }),
+        minItems: opt(count("JSON Schema minItems")),
+        maxItems: opt(count("JSON Schema maxItems")),
+        filter: opt(bool("the list operation takes ?<field>=<value>")),
+        ref: opt(str("name of another resource whose id this field holds")),
+        description: opt(str()),
+        example: opt({ kind: "any" }),
+      }),
+    ],
+  },
+  fields: { kind: "map", noun: "field", keys: FIELD_NAME, minProperties: 1, values: { kind: "ref", name: "field" } },
+};
+
+const resource = object({
+  singular: opt({ kind: "string", pattern: RESOURCE_NAME, description: "singular noun; derived when absent" }),
+  description: opt(str("copied to the tag and the schema")),
+  id: opt({ kind: "string", enum: ["integer", "uuid", "string"], description: "type of <id>; default integer" }),
+  fields: req({ kind: "ref", name: "fields" }),
+  status: opt(
+    object({
+      values: req({ kind: "array", items: { kind: "string", pattern: STATE_NAME }, minItems: 1, noun: "state" }),
+      initial: opt(str("the state on create; default the first")),
+      transitions: opt({
+        kind: "map",
+        noun: "state",
+        values: { kind: "array", items: { kind: "string" }, noun: "state" },
+        description: "from -> the states it may move to",
+      }),
+      description: opt(str()),
+    }),
+  ),
+  links: opt({
+    kind: "map",
+    noun: "link",
+    keys: REL_NAME,
+    values: object({
+      method: req({ kind: "string", enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }),
+      when: opt({ kind: "array", items: { kind: "string" }, minItems: 1, noun: "state" }),
+      href: opt({ kind: "string", pattern: { regex: "^/", rule: "must be a path starting with `/`" } }),
+      description: opt(str()),
+    }),
+  }),
+  access: opt(object(Object.fromEntries(ACCESS_KEYS.map((k) => [k, opt(accessValue)])))),
+  operations: opt({ kind: "array", items: { kind: "string", enum: OPERATIONS }, minItems: 1, noun: "operation" }),
+});
+
+const server: Shape = {
+  kind: "union",
+  options: [str("server URL"), object({ url: req(str()), description: opt(str()) })],
+};
+
+/** The whole declaration format, version 1. */
+export const declarationShape: Shape = object({
+  codegen: req({ kind: "integer", const: 1, description: "format version: 1" }),
+  info: req(
+    object({
+      title: req({ kind: "string", pattern: SEMVER_FREE }),
+      version: req({ kind: "string", pattern: SEMVER_FREE, description: "a string: quote numbers" }),
+      summary: opt(str()),
+      description: opt(str()),
+      termsOfService: opt(str()),
+      contact: opt(object({ name: opt(str()), url: opt(str()), email: opt(str()) })),
+      license: opt(object({ name: req(str()), identifier: opt(str()), url: opt(str()) })),
+    }),
+  ),
+  servers: opt({ kind: "array", items: server }),
+  auth: opt({
+    kind: "array",
+    items: {
+      kind: "tagged",
+      tag: "guard",
+      variants: {
+        password: object({
+          guard: req(str()),
+          tokenUrl: req(str("token endpoint; a path starting with / is served by this API")),
+          form: opt({ kind: "string", enum: ["permissive", "strict"] }),
+          scopes: opt(scopes),
+          ...guardCommon,
+        }),
+        authorizationCode: object({
+          guard: req(str()),
+          authorizationUrl: req(str()),
+          tokenUrl: req(str()),
+          refreshUrl: opt(str()),
+          scopes: opt(scopes),
+          ...guardCommon,
+        }),
+        oauth2: object({
+          guard: req(str()),
+          flows: req(oauthFlows),
+          ...guardCommon,
+        }),
+      },
+    },
+  }),
+  resources: req({ kind: "map", noun: "resource", keys: RESOURCE_NAME, minProperties: 1, values: resource }),
+});
+
+/** The JSON Schema of the declaration format, as `codegen schema` prints it. */
+export function declarationJsonSchema(): Record<string, unknown> {
+  return toJsonSchema(declarationShape, declarationDefs, {
+    id: "urn:codegen-rest-ts:declaration:1",
+    title: "codegen declaration (format 1)",
+  });
+}

@@ -1,0 +1,318 @@
+import { distance } from "fastest-levenshtein";
+import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
+import type { LoadedDocument, Path } from "./load.js";
+
+/**
+ * A small description language for the declaration's shape. One description serves twice:
+ * `checkShape` walks a loaded document with it (diagnostics with places and suggestions), and
+ * `toJsonSchema` prints it as the JSON Schema editors use. So the two cannot drift apart.
+ */
+export type Shape =
+  | { readonly kind: "string"; readonly enum?: readonly string[]; readonly pattern?: Pattern; readonly description?: string }
+  | { readonly kind: "integer"; readonly const?: number; readonly minimum?: number; readonly description?: string }
+  | { readonly kind: "number"; readonly description?: string }
+  | { readonly kind: "boolean"; readonly description?: string }
+  | { readonly kind: "any"; readonly description?: string }
+  | { readonly kind: "array"; readonly items: Shape; readonly minItems?: number; readonly noun?: string; readonly description?: string }
+  | {
+      readonly kind: "object";
+      readonly properties: Readonly<Record<string, Property>>;
+      readonly description?: string;
+    }
+  | {
+      readonly kind: "map";
+      readonly values: Shape;
+      readonly keys?: Pattern;
+      readonly minProperties?: number;
+      readonly noun: string;
+      readonly description?: string;
+    }
+  | { readonly kind: "union"; readonly options: readonly Shape[]; readonly description?: string }
+  | {
+      /** An object whose allowed keys depend on the value of one key (the tag). */
+      readonly kind: "tagged";
+      readonly tag: string;
+      readonly variants: Readonly<Record<string, Extract<Shape, { kind: "object" }>>>;
+      readonly description?: string;
+    }
+  | { readonly kind: "ref"; readonly name: string };
+
+/** A regular expression with the rule it enforces, in words, for the message. */
+export interface Pattern {
+  readonly regex: string;
+  readonly rule: string;
+}
+
+/** One key of an object shape. */
+export interface Property {
+  readonly shape: Shape;
+  readonly required?: boolean;
+}
+
+/** Named shapes that refer to each other (a field holds fields). */
+export type ShapeDefs = Readonly<Record<string, Shape>>;
+
+/** The JSON type of a plain value, as the shapes name them. */
+function jsonType(value: unknown): "string" | "integer" | "number" | "boolean" | "array" | "object" | "null" {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  if (typeof value === "string" || typeof value === "boolean") return typeof value as "string" | "boolean";
+  return "object";
+}
+
+const typeWords: Record<string, string> = {
+  string: "a string",
+  integer: "an integer",
+  number: "a number",
+  boolean: "`true` or `false`",
+  array: "a list",
+  object: "a map",
+  null: "empty",
+  map: "a map",
+};
+
+/** How a value is described in messages: its kind, and short scalars themselves. */
+export function describeValue(value: unknown): string {
+  const type = jsonType(value);
+  if ((type === "string" || type === "integer" || type === "number") && String(value).length <= 40) {
+    return `${typeWords[type]} (${typeof value === "string" ? JSON.stringify(value) : String(value)})`;
+  }
+  return typeWords[type] ?? type;
+}
+
+/** A path as users read it: `resources.articles.fields.title`. */
+export function displayPath(path: Path): string {
+  if (path.length === 0) return "the top level";
+  return "`" + path.map((p, i) => (typeof p === "number" ? `[${p}]` : (i === 0 ? "" : ".") + p)).join("") + "`";
+}
+
+/** The known key nearest to a misspelt one, when it is near enough to be a likely typo. */
+export function suggest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = distance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+function expectedWords(shape: Shape, defs: ShapeDefs): string {
+  const s = resolve(shape, defs);
+  switch (s.kind) {
+    case "union":
+      return [...new Set(s.options.map((o) => expectedWords(o, defs)))].join(" or ");
+    case "any":
+      return "a value";
+    default:
+      return typeWords[s.kind] ?? s.kind;
+  }
+}
+
+function resolve(shape: Shape, defs: ShapeDefs): Exclude<Shape, { kind: "ref" }> {
+  let s = shape;
+  while (s.kind === "ref") {
+    const next = defs[s.name];
+    if (!next) throw new Error(`shape ${s.name} is not defined`);
+    s = next;
+  }
+  return s;
+}
+
+/** Whether a value's JSON type fits a shape's kind, before looking any deeper. */
+function fits(shape: Shape, value: unknown, defs: ShapeDefs): boolean {
+  const s = resolve(shape, defs);
+  const type = jsonType(value);
+  switch (s.kind) {
+    case "any":
+      return true;
+    case "number":
+      return type === "number" || type === "integer";
+    case "map":
+    case "object":
+    case "tagged":
+      return type === "object";
+    case "union":
+      return s.options.some((o) => fits(o, value, defs));
+    default:
+      return s.kind === type;
+  }
+}
+
+/**
+ * Check a loaded document against a shape, collecting every problem: unknown keys (with the
+ * nearest known key), missing keys, wrong types, values outside an enum or a pattern.
+ */
+export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDefs): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const walk = (shape: Shape, value: unknown, path: Path): void => {
+    const s = resolve(shape, defs);
+    const where = displayPath(path);
+    if (!fits(s, value, defs)) {
+      const expected = expectedWords(s, defs);
+      // A version written 1.4 or a name written yes reads as a number or boolean in YAML.
+      const hint = expected === "a string" && ["number", "integer", "boolean"].includes(jsonType(value)) ? "write it in quotes" : undefined;
+      out.push(diagnostic("decl/wrong-type", { where, expected, actual: describeValue(value), hint }, document.locate(path)));
+      return;
+    }
+    switch (s.kind) {
+      case "string": {
+        const text = value as string;
+        if (s.enum && !s.enum.includes(text)) {
+          out.push(diagnostic("decl/bad-value", { where, allowed: s.enum, actual: describeValue(value) }, document.locate(path)));
+        } else if (s.pattern && !new RegExp(s.pattern.regex, "u").test(text)) {
+          out.push(diagnostic("decl/bad-pattern", { where, rule: s.pattern.rule }, document.locate(path)));
+        }
+        return;
+      }
+      case "integer":
+        if (s.const !== undefined && value !== s.const) {
+          out.push(diagnostic("decl/bad-value", { where, allowed: [String(s.const)], actual: describeValue(value) }, document.locate(path)));
+        } else if (s.minimum !== undefined && (value as number) < s.minimum) {
+          out.push(diagnostic("decl/bad-pattern", { where, rule: `must be at least ${s.minimum}` }, document.locate(path)));
+        }
+        return;
+      case "array": {
+        const items = value as unknown[];
+        if (s.minItems !== undefined && items.length < s.minItems) {
+          out.push(diagnostic("decl/too-few", { where, min: s.minItems, noun: s.noun ?? "item" }, document.locate(path)));
+        }
+        items.forEach((item, i) => walk(s.items, item, [...path, i]));
+        return;
+      }
+      case "object": {
+        const record = value as Record<string, unknown>;
+        const known = Object.keys(s.properties);
+        for (const key of Object.keys(record)) {
+          const property = s.properties[key];
+          if (property) walk(property.shape, record[key], [...path, key]);
+          else if (!key.startsWith("x-")) {
+            out.push(
+              diagnostic("decl/unknown-key", { key, where, suggestion: suggest(key, known) }, document.locate([...path, key], "key")),
+            );
+          }
+        }
+        for (const [key, property] of Object.entries(s.properties)) {
+          if (property.required && !(key in record)) {
+            out.push(diagnostic("decl/missing-key", { key, where: path.length ? where : "the declaration" }, document.locate(path)));
+          }
+        }
+        return;
+      }
+      case "map": {
+        const record = value as Record<string, unknown>;
+        const keys = Object.keys(record);
+        if (s.minProperties !== undefined && keys.length < s.minProperties) {
+          out.push(diagnostic("decl/too-few", { where, min: s.minProperties, noun: s.noun }, document.locate(path)));
+        }
+        for (const key of keys) {
+          if (key.startsWith("x-")) {
+            out.push(diagnostic("decl/extension-as-name", { key, where }, document.locate([...path, key], "key")));
+            continue;
+          }
+          if (s.keys && !new RegExp(s.keys.regex, "u").test(key)) {
+            out.push(diagnostic("decl/bad-pattern", { where: displayPath([...path, key]), rule: s.keys.rule }, document.locate([...path, key], "key")));
+          }
+          walk(s.values, record[key], [...path, key]);
+        }
+        return;
+      }
+      case "union": {
+        const option = s.options.find((o) => fits(o, value, defs));
+        if (option) walk(option, value, path);
+        return;
+      }
+      case "tagged": {
+        const record = value as Record<string, unknown>;
+        const allowed = Object.keys(s.variants);
+        const tag = record[s.tag];
+        if (!(s.tag in record)) {
+          out.push(diagnostic("decl/missing-key", { key: s.tag, where }, document.locate(path)));
+        } else if (typeof tag !== "string" || !s.variants[tag]) {
+          out.push(diagnostic("decl/bad-value", { where: displayPath([...path, s.tag]), allowed, actual: describeValue(tag) }, document.locate([...path, s.tag])));
+        } else {
+          walk(s.variants[tag], value, path);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  walk(root, document.value, []);
+  return out;
+}
+
+/** JSON Schema (2020-12) for a shape; `x-` keys are allowed wherever an object has fixed keys. */
+export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; title: string }): Record<string, unknown> {
+  const convert = (shape: Shape): Record<string, unknown> => {
+    const described = (schema: Record<string, unknown>) =>
+      "description" in shape && shape.description ? { description: shape.description, ...schema } : schema;
+    switch (shape.kind) {
+      case "ref":
+        return { $ref: `#/$defs/${shape.name}` };
+      case "string":
+        return described({
+          type: "string",
+          ...(shape.enum ? { enum: [...shape.enum] } : {}),
+          ...(shape.pattern ? { pattern: shape.pattern.regex } : {}),
+        });
+      case "integer":
+        return described({
+          type: "integer",
+          ...(shape.const !== undefined ? { const: shape.const } : {}),
+          ...(shape.minimum !== undefined ? { minimum: shape.minimum } : {}),
+        });
+      case "number":
+        return described({ type: "number" });
+      case "boolean":
+        return described({ type: "boolean" });
+      case "any":
+        return described({});
+      case "array":
+        return described({ type: "array", items: convert(shape.items), ...(shape.minItems ? { minItems: shape.minItems } : {}) });
+      case "object": {
+        const required = Object.entries(shape.properties)
+          .filter(([, p]) => p.required)
+          .map(([k]) => k);
+        return described({
+          type: "object",
+          properties: Object.fromEntries(Object.entries(shape.properties).map(([k, p]) => [k, convert(p.shape)])),
+          ...(required.length ? { required } : {}),
+          patternProperties: { "^x-": {} },
+          additionalProperties: false,
+        });
+      }
+      case "map":
+        return described({
+          type: "object",
+          propertyNames: { ...(shape.keys ? { pattern: shape.keys.regex } : {}), not: { pattern: "^x-" } },
+          additionalProperties: convert(shape.values),
+          ...(shape.minProperties ? { minProperties: shape.minProperties } : {}),
+        });
+      case "union":
+        return described({ anyOf: shape.options.map(convert) });
+      case "tagged":
+        return described({
+          type: "object",
+          required: [shape.tag],
+          properties: { [shape.tag]: { enum: Object.keys(shape.variants) } },
+          allOf: Object.entries(shape.variants).map(([tag, variant]) => ({
+            if: { properties: { [shape.tag]: { const: tag } } },
+            then: convert(variant),
+          })),
+        });
+    }
+  };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: meta.id,
+    title: meta.title,
+    ...convert(root),
+    $defs: Object.fromEntries(Object.entries(defs).map(([k, s]) => [k, convert(s)])),
+  };
+}

@@ -1,0 +1,99 @@
+import type { Field } from "./model.js";
+
+/** RFC 3339 full-date and date-time, as JSON Schema's `date` and `date-time` formats mean them. */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function validDate(y: string, m: string, d: string): boolean {
+  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d);
+}
+
+/** Whether a string has the given format. */
+export function hasFormat(format: NonNullable<Field["format"]>, text: string): boolean {
+  switch (format) {
+    case "date": {
+      const m = DATE.exec(text);
+      return m !== null && validDate(m[1]!, m[2]!, m[3]!);
+    }
+    case "date-time": {
+      const m = DATE_TIME.exec(text);
+      return m !== null && validDate(m[1]!, m[2]!, m[3]!) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61;
+    }
+    case "email":
+      return EMAIL.test(text);
+    case "uuid":
+      return UUID.test(text);
+    case "uri":
+      try {
+        return new URL(text).protocol.length > 1;
+      } catch {
+        return false;
+      }
+  }
+}
+
+/**
+ * Check a value against a declared field (type, enum, format and constraints); the first
+ * problem in words, or undefined when it fits. Used for `default` and `enum` values.
+ */
+export function checkValue(field: Field, value: unknown): string | undefined {
+  if (value === null) return field.nullable ? undefined : "`null` is not allowed (the field is not `nullable`)";
+  switch (field.type) {
+    case "string": {
+      if (typeof value !== "string") return "expected a string";
+      if (field.minLength !== undefined && [...value].length < field.minLength) return `shorter than minLength ${field.minLength}`;
+      if (field.maxLength !== undefined && [...value].length > field.maxLength) return `longer than maxLength ${field.maxLength}`;
+      if (field.pattern !== undefined && !safeTest(field.pattern, value)) return `does not match pattern ${field.pattern}`;
+      if (field.format !== undefined && !hasFormat(field.format, value)) return `not a valid ${field.format}`;
+      break;
+    }
+    case "integer":
+    case "number": {
+      if (typeof value !== "number" || (field.type === "integer" && !Number.isInteger(value))) return `expected ${field.type === "integer" ? "an integer" : "a number"}`;
+      if (field.minimum !== undefined && value < field.minimum) return `less than minimum ${field.minimum}`;
+      if (field.maximum !== undefined && value > field.maximum) return `greater than maximum ${field.maximum}`;
+      break;
+    }
+    case "boolean":
+      if (typeof value !== "boolean") return "expected true or false";
+      break;
+    case "array": {
+      if (!Array.isArray(value)) return "expected a list";
+      if (field.minItems !== undefined && value.length < field.minItems) return `fewer than minItems ${field.minItems}`;
+      if (field.maxItems !== undefined && value.length > field.maxItems) return `more than maxItems ${field.maxItems}`;
+      for (const [i, item] of value.entries()) {
+        const problem = field.items ? checkValue(field.items, item) : undefined;
+        if (problem) return `item ${i}: ${problem}`;
+      }
+      break;
+    }
+    case "object": {
+      if (typeof value !== "object" || Array.isArray(value)) return "expected a map";
+      const record = value as Record<string, unknown>;
+      for (const child of field.fields ?? []) {
+        if (!(child.name in record)) {
+          if (child.required) return `\`${child.name}\` is required`;
+          continue;
+        }
+        const problem = checkValue(child, record[child.name]);
+        if (problem) return `\`${child.name}\`: ${problem}`;
+      }
+      const unknown = Object.keys(record).find((k) => !(field.fields ?? []).some((f) => f.name === k));
+      if (unknown !== undefined) return `\`${unknown}\` is not a field`;
+      break;
+    }
+  }
+  if (field.enum && !field.enum.includes(value as never)) return `not one of the enum values`;
+  return undefined;
+}
+
+function safeTest(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(text);
+  } catch {
+    return true; // a bad pattern is reported on its own
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The one catalogue of diagnostics: every code codegen can report, with its message written once.
+ * Codes are stable (tests, editors and users' scripts match on them); messages may improve.
+ */
+
+/** Backquote a name in a message. */
+const q = (name: string | number): string => `\`${String(name)}\``;
+
+/** A list of names as prose: `a`, `b` or `c`. */
+function oneOf(names: readonly string[]): string {
+  const quoted = names.map(q);
+  if (quoted.length <= 1) return quoted.join("");
+  return `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
+}
+
+export const catalogue = {
+  // Reading the file.
+  "input/not-found": (a: { path: string }) => `cannot read ${q(a.path)}: no such file`,
+  "input/is-directory": (a: { path: string }) => `${q(a.path)} is a directory, not a declaration file`,
+  "input/unreadable": (a: { path: string; reason: string }) => `cannot read ${q(a.path)}: ${a.reason}`,
+  "input/not-text": () => "the file is not UTF-8 text",
+  "input/empty": () => "the file is empty: a declaration needs at least `codegen`, `info` and `resources`",
+  "input/too-deep": (a: { limit: number }) => `the document nests more than ${a.limit} levels deep`,
+  "yaml/syntax": (a: { message: string }) => `YAML syntax error: ${a.message}`,
+  "yaml/duplicate-key": (a: { key: string }) => `duplicate key ${q(a.key)}: each key may appear once in a map`,
+  "yaml/non-string-key": () => "map keys must be plain strings",
+
+  // Shape of the declaration (also expressed by the JSON Schema of the format).
+  "decl/unknown-key": (a: { key: string; where: string; suggestion?: string | undefined }) =>
+    `unknown key ${q(a.key)} in ${a.where}` + (a.suggestion ? `; did you mean ${q(a.suggestion)}?` : ""),
+  "decl/missing-key": (a: { key: string; where: string }) => `${a.where} needs the key ${q(a.key)}`,
+  "decl/wrong-type": (a: { where: string; expected: string; actual: string; hint?: string | undefined }) =>
+    `${a.where} must be ${a.expected}, not ${a.actual}` + (a.hint ? `; ${a.hint}` : ""),
+  "decl/bad-value": (a: { where: string; allowed: readonly string[]; actual: string }) =>
+    `${a.where} must be ${oneOf(a.allowed)}, not ${a.actual}`,
+  "decl/bad-pattern": (a: { where: string; rule: string }) => `${a.where} ${a.rule}`,
+  "decl/too-few": (a: { where: string; min: number; noun: string }) =>
+    `${a.where} needs at least ${a.min} ${a.noun}`,
+  "decl/extension-as-name": (a: { key: string; where: string }) =>
+    `${q(a.key)} in ${a.where} would be a name, but names starting with \`x-\` are kept for extensions; put \`x-\` keys in a map with fixed keys`,
+
+  // Resources and names.
+  "decl/not-plural": (a: { name: string; singular: string }) =>
+    `resource ${q(a.name)} is not a plural noun (its singular would be ${q(a.singular)}); use the plural, such as ${q(a.name + "s")}, or declare \`singular\``,
+  "decl/singular-equals-plural": (a: { name: string }) =>
+    `the singular of ${q(a.name)} is the same word; declare \`singular\` explicitly`,
+  "decl/duplicate-type-name": (a: { typeName: string; name: string; other: string }) =>
+    `resource ${q(a.name)} gives the type name ${q(a.typeName)}, which ${a.other} already uses; declare another \`singular\``,
+  "decl/reserved-type-name": (a: { typeName: string; name: string }) =>
+    `resource ${q(a.name)} gives the type name ${q(a.typeName)}, which codegen uses for its own schema; declare another \`singular\``,
+  "decl/reserved-field": (a: { field: string }) =>
+    `${q(a.field)} is reserved: the server sets it, so it cannot be declared as a field`,
+  "decl/unknown-ref": (a: { ref: string; known: readonly string[] }) =>
+    `\`ref\` names ${q(a.ref)}, which is not a resource` + (a.known.length ? `; resources: ${a.known.map(q).join(", ")}` : ""),
+  "decl/ref-type-mismatch": (a: { ref: string; idType: string; expected: string }) =>
+    `\`ref\` to ${q(a.ref)} (whose ids are ${a.idType}) needs ${a.expected}`,
+  "decl/filter-not-scalar": (a: { type: string }) =>
+    `\`filter\` works on scalar fields only, not on an ${a.type}`,
+  "decl/default-invalid": (a: { problem: string }) => `\`default\` does not fit its own field: ${a.problem}`,
+  "decl/bad-enum-value": (a: { problem: string }) => `this \`enum\` value does not fit its own field: ${a.problem}`,
+  "decl/only-top-level": (a: { key: string }) =>
+    `${q(a.key)} applies to a resource's own fields, not to nested fields or array items`,
+  "decl/items-required": () => "an `array` field needs `items`",
+  "decl/fields-required": () => "an `object` field needs `fields`",
+  "decl/key-not-for-type": (a: { key: string; type: string }) => `${q(a.key)} does not apply to a field of type ${q(a.type)}`,
+  "decl/bad-regex": (a: { reason: string }) => `\`pattern\` is not a valid regular expression: ${a.reason}`,
+  "decl/min-above-max": (a: { min: string; max: string }) => `${q(a.min)} is greater than ${q(a.max)}`,
+  "decl/unknown-state": (a: { state: string; known: readonly string[] }) =>
+    `${q(a.state)} is not a state of this resource; states: ${a.known.map(q).join(", ")}`,
+  "decl/duplicate-state": (a: { state: string }) => `the state ${q(a.state)} is listed twice`,
+  "decl/link-method-not-offered": (a: { method: string; rel: string }) =>
+    `link ${q(a.rel)} uses ${a.method}, but no operation of this resource answers ${a.method}`,
+  "decl/link-rel-reserved": (a: { rel: string }) =>
+    `link rel ${q(a.rel)} is computed by the server (self and \`ref\` links); choose another rel`,
+  "decl/duplicate-operation": (a: { operation: string }) => `the operation ${q(a.operation)} is listed twice`,
+
+  // Auth and access.
+  "decl/undeclared-scope": (a: { scope: string }) =>
+    `scope ${q(a.scope)} is not declared by any guard in \`auth\``,
+  "decl/scopes-split-across-guards": (a: { scopes: readonly string[] }) =>
+    `no single guard declares all of ${a.scopes.map(q).join(", ")}: no token could ever carry them together`,
+  "decl/duplicate-guard-name": (a: { name: string }) => `two guards are named ${q(a.name)}; give one a \`name\``,
+  "decl/access-without-auth": () => "`access` needs guards: declare them under `auth`",
+  "decl/access-operation-absent": (a: { operation: string }) =>
+    `\`access\` names ${q(a.operation)}, which this resource does not offer`,
+  "decl/bad-scope-name": (a: { scope: string }) =>
+    `scope name ${q(a.scope)} may hold only visible ASCII other than \`"\` and \`\\\` (RFC 6749 section 3.3)`,
+  "decl/bad-token-url": (a: { url: string }) =>
+    `token URL ${q(a.url)} must be absolute (\`https://...\`) or a path starting with \`/\``,
+  "decl/bad-url": (a: { url: string }) => `${q(a.url)} is not an absolute URL`,
+  "decl/token-path-taken": (a: { path: string; by: string }) => `token path ${q(a.path)} is already ${a.by}`,
+  "decl/second-token-endpoint": () =>
+    "only one password guard may serve a token endpoint here (a relative `tokenUrl`); point the others at absolute URLs",
+
+  // Our own bugs, found by verifying the expanded document.
+  "internal/invalid-openapi": (a: { message: string }) =>
+    `codegen produced an invalid OpenAPI document; this is a bug in codegen, please report it with your declaration: ${a.message}`,
+  "internal/invalid-schema": (a: { name: string; message: string }) =>
+    `codegen produced an invalid JSON Schema at ${a.name}; this is a bug in codegen, please report it with your declaration: ${a.message}`,
+} as const;
+
+/** Every diagnostic code. */
+export type DiagnosticCode = keyof typeof catalogue;
+
+/** The arguments a code's message takes. */
+export type DiagnosticArgs<C extends DiagnosticCode> =
+  Parameters<(typeof catalogue)[C]> extends [] ? Record<string, never> : Parameters<(typeof catalogue)[C]>[0];
+
+/** The message of a code with its arguments. */
+export function messageFor<C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>): string {
+  const render = catalogue[code] as (a: DiagnosticArgs<C>) => string;
+  return render(args);
+}

@@ -1,0 +1,52 @@
+import type { Diagnostic, SourceLocation } from "./diagnostic.js";
+
+/** Options for printing diagnostics. */
+export interface FormatOptions {
+  /** The text of each file by its name, for the excerpt under each message. */
+  readonly sources: ReadonlyMap<string, string>;
+  /** ANSI colour; only on a terminal and never with NO_COLOR (the caller decides). */
+  readonly colour: boolean;
+}
+
+const style = (colour: boolean, code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
+
+/**
+ * Print diagnostics as compilers do: `FILE:LINE:COLUMN: error: MESSAGE [code]`, then the line
+ * with a caret under the place.
+ */
+export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
+  return diagnostics.map((d) => formatOne(d, options)).join("");
+}
+
+function formatOne(d: Diagnostic, options: FormatOptions): string {
+  const { colour } = options;
+  const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.column}: ` : "codegen: ";
+  let out = `${style(colour, "1", where)}${style(colour, "1;31", "error:")} ${d.message} ${style(colour, "2", `[${d.code}]`)}\n`;
+  if (d.location) out += excerpt(d.location, options);
+  for (const r of d.related ?? []) {
+    out += `${r.location.file}:${r.location.line}:${r.location.column}: note: ${r.message}\n`;
+    out += excerpt(r.location, options);
+  }
+  return out;
+}
+
+/** The offending line and a caret line under it; nothing when the text is not at hand. */
+function excerpt(location: SourceLocation, options: FormatOptions): string {
+  const text = options.sources.get(location.file);
+  if (text === undefined) return "";
+  const line = text.split(/\r?\n/)[location.line - 1];
+  if (line === undefined) return "";
+  // Tabs become single spaces so the caret lines up whatever the terminal's tab width.
+  const shown = printable(line.length > 200 ? line.slice(0, 200) : line);
+  const gutter = String(location.line);
+  const pad = " ".repeat(gutter.length);
+  const start = Math.min(location.column - 1, shown.length);
+  const width = Math.max(1, Math.min(location.length, shown.length - start));
+  const caret = " ".repeat(start) + "^".repeat(width);
+  return `  ${gutter} | ${shown}\n  ${pad} | ${style(options.colour, "1;31", caret)}\n`;
+}
+
+/** Replace control characters so an excerpt cannot move the cursor or ring the bell. */
+function printable(line: string): string {
+  return line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === "\t" ? " " : "\uFFFD"));
+}
