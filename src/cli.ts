@@ -1,0 +1,103 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import { declarationJsonSchema } from "./declaration/schema.js";
+import type { Host } from "./host.js";
+import { openapiFromText, readInput, reportDiagnostics, serializeDocument } from "./run.js";
+
+/** Exit codes (cli.md): done, invalid input or a difference found, wrong usage. */
+export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+
+const version = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
+/** Help text after a command's own: an example, as every command shows one. */
+const example = (lines: string) => `\nExample:\n${lines}\n`;
+
+/**
+ * The command line: parse `argv` (without node and the script), run the command through
+ * `host`, and return the exit code. Never exits the process itself.
+ */
+export async function main(argv: readonly string[], host: Host): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command()
+    .name("codegen")
+    .description(
+      "Expand a small declaration of REST resources and OAuth2 guards into an OpenAPI 3.1 document\nthat follows the API conventions.",
+    )
+    .version(version, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help for a command")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => host.stdout(s), writeErr: (s) => host.stderr(s) })
+    .addHelpText(
+      "after",
+      example(
+        "  $ codegen validate api.yaml                 check a declaration, print every problem\n" +
+          "  $ codegen openapi api.yaml -o openapi.yaml  write the OpenAPI 3.1 document\n" +
+          "  $ codegen schema > codegen.schema.json      JSON Schema for editors",
+      ),
+    );
+
+  program
+    .command("openapi")
+    .description("expand a declaration and print its OpenAPI 3.1 document (to stdout, or to FILE with -o)")
+    .argument("<declaration>", "the declaration file (.yaml, .yml or .json)")
+    .option("-o, --output <file>", "write the document to FILE instead of stdout (written whole, or not at all)")
+    .addOption(new Option("--format <format>", "yaml or json (default: from FILE's extension, else yaml)").choices(["yaml", "json"]))
+    .addHelpText(
+      "after",
+      example("  $ codegen openapi api.yaml\n  $ codegen openapi api.yaml -o openapi.json       # JSON, from the extension"),
+    )
+    .action(async (file: string, options: { output?: string; format?: "yaml" | "json" }) => {
+      const input = await readInput(host, file);
+      if (input.value === undefined) return fail(input.diagnostics, {});
+      const result = await openapiFromText(file, input.value);
+      if (!result.value) return fail(result.diagnostics, { [file]: input.value });
+      const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
+      const text = serializeDocument(result.value, format);
+      if (options.output) await host.writeFile(path.resolve(host.cwd, options.output), text);
+      else host.stdout(text);
+    });
+
+  program
+    .command("validate")
+    .description("check a declaration and the document it expands to; print nothing but errors")
+    .argument("<input>", "the declaration file (.yaml, .yml or .json)")
+    .addHelpText("after", example("  $ codegen validate api.yaml && echo valid"))
+    .action(async (file: string) => {
+      const input = await readInput(host, file);
+      if (input.value === undefined) return fail(input.diagnostics, {});
+      const result = await openapiFromText(file, input.value);
+      if (!result.value) fail(result.diagnostics, { [file]: input.value });
+    });
+
+  program
+    .command("schema")
+    .description("print the JSON Schema of the declaration format, for editors")
+    .addHelpText(
+      "after",
+      example(
+        "  $ codegen schema > codegen.schema.json\n" +
+          "  then put this first line in api.yaml:\n" +
+          "  # yaml-language-server: $schema=./codegen.schema.json",
+      ),
+    )
+    .action(() => host.stdout(JSON.stringify(declarationJsonSchema(), null, 2) + "\n"));
+
+  function fail(diagnostics: Parameters<typeof reportDiagnostics>[1], sources: Record<string, string>): void {
+    reportDiagnostics(host, diagnostics, sources);
+    exitCode = EXIT.invalid;
+  }
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander throws for --help and --version too, with exit code 0.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    throw error;
+  }
+  return exitCode;
+}
+

@@ -1,0 +1,209 @@
+import type { Field, Resource } from "../declaration/model.js";
+
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it) as plain data. */
+export type JsonSchema = Record<string, unknown>;
+
+/** `#/components/schemas/<name>`. */
+export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** Which body a field schema is for: the representation, POST/PUT input, or PATCH input. */
+export type SchemaRole = "output" | "input" | "patch";
+
+/** The JSON Schema of one field, for one role. */
+export function fieldSchema(field: Field, role: SchemaRole): JsonSchema {
+  // PATCH is a JSON merge patch (RFC 7396): `null` clears an optional field, so it may be sent.
+  const nullable = field.nullable || (role === "patch" && !field.required);
+  const schema: JsonSchema = {};
+  if (field.description !== undefined) schema.description = field.description;
+  schema.type = nullable ? [field.type, "null"] : field.type;
+  if (field.format !== undefined) schema.format = field.format;
+  if (field.enum !== undefined) schema.enum = nullable ? [...field.enum, null] : [...field.enum];
+  for (const key of ["minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems"] as const) {
+    if (field[key] !== undefined) schema[key] = field[key];
+  }
+  if (field.items) schema.items = fieldSchema(field.items, role === "patch" ? "input" : role);
+  if (field.fields) Object.assign(schema, objectSchema(field.fields, role === "patch" ? "input" : role));
+  if (field.default !== undefined && role !== "patch") schema.default = field.default.value;
+  if (field.readOnly) schema.readOnly = true;
+  if (field.writeOnly) schema.writeOnly = true;
+  if (field.example !== undefined) schema.examples = [field.example.value];
+  if (field.ref !== undefined) schema["x-codegen-ref"] = field.ref;
+  if (field.filter) schema["x-codegen-filter"] = true;
+  Object.assign(schema, field.extensions);
+  return schema;
+}
+
+/** `properties`, `required` and `additionalProperties: false` for a list of fields. */
+function objectSchema(fields: readonly Field[], role: SchemaRole): JsonSchema {
+  const shown = role === "output" ? fields.filter((f) => !f.writeOnly) : fields;
+  const required = role === "patch" ? [] : shown.filter((f) => f.required && !(role === "input" && f.readOnly)).map((f) => f.name);
+  return {
+    properties: Object.fromEntries(shown.map((f) => [f.name, fieldSchema(f, role)])),
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+/** The schema of a resource's `<id>`. */
+export function idSchema(resource: Resource): JsonSchema {
+  switch (resource.id) {
+    case "integer":
+      return { type: "integer", minimum: 1 };
+    case "uuid":
+      return { type: "string", format: "uuid" };
+    case "string":
+      return { type: "string", minLength: 1 };
+  }
+}
+
+/**
+ * The three schemas of a resource: the representation (`Article`: id, fields, status, links),
+ * the POST/PUT body (`ArticleInput`) and the PATCH body (`ArticlePatch`).
+ */
+export function resourceSchemas(resource: Resource): Record<string, JsonSchema> {
+  const { typeName, status } = resource;
+  const statusSchema = status ? schemaRef(`${typeName}Status`) : undefined;
+  const fields = objectSchema(resource.fields, "output");
+  const output: JsonSchema = {
+    type: "object",
+    ...(resource.description !== undefined ? { description: resource.description } : {}),
+    properties: {
+      id: { ...idSchema(resource), readOnly: true },
+      ...(fields.properties as JsonSchema),
+      ...(statusSchema ? { status: statusSchema } : {}),
+      links: { type: "array", items: schemaRef("Link"), readOnly: true },
+    },
+    required: ["id", ...((fields.required as string[] | undefined) ?? []), ...(status ? ["status"] : []), "links"],
+    additionalProperties: false,
+    "x-codegen-resource": resourceExtension(resource),
+    ...resource.extensions,
+  };
+
+  // `id` and `links` may be sent back as received (http-behaviour.md, Requests); they are ignored.
+  const echoed = {
+    id: { ...idSchema(resource), readOnly: true, description: "ignored; must equal the path id when sent" },
+    links: { type: "array", items: schemaRef("Link"), readOnly: true, description: "ignored" },
+  };
+  const body = (role: "input" | "patch"): JsonSchema => {
+    const own = objectSchema(resource.fields, role);
+    return {
+      type: "object",
+      properties: {
+        ...echoed,
+        ...(own.properties as JsonSchema),
+        ...(statusSchema ? { status: { ...statusSchema, description: "ignored on create; on replace and update only along a declared transition" } } : {}),
+      },
+      ...(own.required ? { required: own.required } : {}),
+      additionalProperties: false,
+    };
+  };
+  const schemas: Record<string, JsonSchema> = {
+    [typeName]: output,
+    [`${typeName}Input`]: body("input"),
+    [`${typeName}Patch`]: body("patch"),
+  };
+  if (status) {
+    schemas[`${typeName}Status`] = {
+      type: "string",
+      enum: [...status.values],
+      ...(status.description !== undefined ? { description: status.description } : {}),
+      ...status.extensions,
+    };
+  }
+  return schemas;
+}
+
+/**
+ * What the generated server needs to know of a resource and OpenAPI has no word for
+ * (openapi.md, "What OpenAPI cannot say").
+ */
+function resourceExtension(resource: Resource): JsonSchema {
+  return {
+    collection: resource.name,
+    singular: resource.singular,
+    id: resource.id,
+    ...(resource.status
+      ? {
+          status: {
+            initial: resource.status.initial,
+            transitions: Object.fromEntries(resource.status.transitions),
+          },
+        }
+      : {}),
+    links: resource.links.map((link) => ({
+      rel: link.rel,
+      method: link.method,
+      ...(link.when ? { when: [...link.when] } : {}),
+      ...(link.href !== undefined ? { href: link.href } : {}),
+      ...(link.description !== undefined ? { description: link.description } : {}),
+      ...link.extensions,
+    })),
+  };
+}
+
+/** The generator's own schemas (openapi.md, Shape). */
+export const ERROR_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "Every error answer: a short message and per-field messages.",
+  properties: {
+    error: { type: "string" },
+    detail: { type: "object", additionalProperties: { type: "string" } },
+  },
+  required: ["error", "detail"],
+};
+
+export const AUTH_ERROR_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "The answer of a guard that refuses a request.",
+  properties: { detail: { type: "string" } },
+  required: ["detail"],
+};
+
+export const LINK_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "A related operation: its relation name, method and address.",
+  properties: {
+    rel: { type: "string" },
+    method: { type: "string", enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] },
+    href: { type: "string" },
+  },
+  required: ["rel", "method", "href"],
+};
+
+export const INDEX_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "The entry address: a link to every collection (and the token endpoint).",
+  properties: { links: { type: "array", items: schemaRef("Link") } },
+  required: ["links"],
+};
+
+/** The password token request form (seed, "Password token request"). */
+export function tokenRequestSchema(form: "permissive" | "strict"): JsonSchema {
+  const nullableString = { type: ["string", "null"] };
+  return {
+    type: "object",
+    description: `Password token request (${form} form: grant_type ${form === "strict" ? "required" : "optional"}).`,
+    properties: {
+      grant_type: { type: form === "strict" ? "string" : ["string", "null"], pattern: "^password$" },
+      username: { type: "string" },
+      password: { type: "string", format: "password" },
+      scope: { type: "string", default: "", description: "scopes separated by spaces" },
+      client_id: nullableString,
+      client_secret: { ...nullableString, format: "password" },
+    },
+    required: form === "strict" ? ["grant_type", "username", "password"] : ["username", "password"],
+  };
+}
+
+export const TOKEN_RESPONSE_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "An issued access token (RFC 6749 section 5.1).",
+  properties: {
+    access_token: { type: "string" },
+    token_type: { type: "string" },
+    expires_in: { type: "integer" },
+    refresh_token: { type: "string" },
+    scope: { type: "string" },
+  },
+  required: ["access_token", "token_type"],
+};

@@ -1,0 +1,72 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+
+/** The outside world as the CLI sees it: files and the two output streams. Tests use a memory host. */
+export interface Host {
+  /** The file's text; rejects with a Node error (`code` ENOENT, EISDIR, ...; ENOTTEXT for a file that is not UTF-8). */
+  readFile(file: string): Promise<string>;
+  /** Write a file whole: into a temporary file beside it, then renamed over it. */
+  writeFile(file: string, contents: string): Promise<void>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Whether stderr is a terminal that takes colour. */
+  readonly colour: boolean;
+  /** The folder relative paths are read from. */
+  readonly cwd: string;
+}
+
+/** The host of the real command: Node's file system and process streams. */
+export function nodeHost(): Host {
+  return {
+    async readFile(file) {
+      const bytes = await fs.readFile(file);
+      try {
+        // Fatal decoding: a file that is not UTF-8 is refused rather than read as replacement characters.
+        return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      } catch {
+        throw Object.assign(new Error(`${file} is not UTF-8 text`), { code: "ENOTTEXT" });
+      }
+    },
+    async writeFile(file, contents) {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+      try {
+        await fs.writeFile(temporary, contents);
+        await fs.rename(temporary, file);
+      } catch (error) {
+        await fs.rm(temporary, { force: true });
+        throw error;
+      }
+    },
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    colour: Boolean(process.stderr.isTTY) && !("NO_COLOR" in process.env) && process.env.TERM !== "dumb",
+    cwd: process.cwd(),
+  };
+}
+
+/** A host that keeps files in memory and collects output, for tests. */
+export function memoryHost(files: Record<string, string> = {}): Host & { files: Map<string, string>; out: string; err: string } {
+  const host = {
+    files: new Map(Object.entries(files)),
+    out: "",
+    err: "",
+    colour: false,
+    cwd: "/work",
+    async readFile(file: string) {
+      const text = host.files.get(file);
+      if (text === undefined) throw Object.assign(new Error(`ENOENT: ${file}`), { code: "ENOENT" });
+      return text;
+    },
+    async writeFile(file: string, contents: string) {
+      host.files.set(file, contents);
+    },
+    stdout(text: string) {
+      host.out += text;
+    },
+    stderr(text: string) {
+      host.err += text;
+    },
+  };
+  return host;
+}

@@ -1,0 +1,64 @@
+import type { OpenAPIV3_1 } from "openapi-types";
+import { stringify } from "yaml";
+import { loadDocument } from "./declaration/load.js";
+import type { Declaration } from "./declaration/model.js";
+import { validateDeclaration } from "./declaration/validate.js";
+import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
+import { expandDeclaration } from "./expand/expand.js";
+import type { Host } from "./host.js";
+
+/** What a stage gives: a value when it succeeded, and every problem it found. */
+export interface Outcome<T> {
+  readonly value?: T;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Read an input file, turning the ways it can fail into diagnostics. */
+export async function readInput(host: Host, file: string): Promise<Outcome<string>> {
+  try {
+    return { value: await host.readFile(file), diagnostics: [] };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { diagnostics: [diagnostic("input/not-found", { path: file })] };
+    if (code === "EISDIR") return { diagnostics: [diagnostic("input/is-directory", { path: file })] };
+    if (code === "ENOTTEXT") return { diagnostics: [diagnostic("input/not-text", {}, { file, line: 1, column: 1, length: 1 })] };
+    return { diagnostics: [diagnostic("input/unreadable", { path: file, reason: (error as Error).message })] };
+  }
+}
+
+/** Load and validate a declaration's text. Pure. */
+export function checkDeclaration(file: string, text: string): Outcome<Declaration> {
+  if (text.includes("\u0000")) return { diagnostics: [diagnostic("input/not-text", {}, { file, line: 1, column: 1, length: 1 })] };
+  const loaded = loadDocument(file, text);
+  if (!loaded.document) return { diagnostics: sortDiagnostics(loaded.diagnostics) };
+  const validated = validateDeclaration(loaded.document);
+  return {
+    ...(validated.declaration ? { value: validated.declaration } : {}),
+    diagnostics: sortDiagnostics(validated.diagnostics),
+  };
+}
+
+/**
+ * Declaration text to a verified OpenAPI 3.1 document: load, validate, expand, verify.
+ * The verifier (swagger-parser, ajv) is loaded only here, so commands that do not need it start fast.
+ */
+export async function openapiFromText(file: string, text: string): Promise<Outcome<OpenAPIV3_1.Document>> {
+  const checked = checkDeclaration(file, text);
+  if (!checked.value) return { diagnostics: checked.diagnostics };
+  const document = expandDeclaration(checked.value);
+  const { verifyDocument } = await import("./verify/verify.js");
+  const problems = await verifyDocument(document);
+  return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
+}
+
+/** The document as text: YAML (no anchors, no folding) or JSON, always ending in a newline. */
+export function serializeDocument(document: unknown, format: "yaml" | "json"): string {
+  if (format === "json") return JSON.stringify(document, null, 2) + "\n";
+  return stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+}
+
+/** Print diagnostics to stderr with excerpts of the files they point into. */
+export function reportDiagnostics(host: Host, diagnostics: readonly Diagnostic[], sources: Record<string, string>): void {
+  if (diagnostics.length === 0) return;
+  host.stderr(formatDiagnostics(diagnostics, { sources: new Map(Object.entries(sources)), colour: host.colour }));
+}
