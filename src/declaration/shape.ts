@@ -187,18 +187,20 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
       case "object": {
         const record = value as Record<string, unknown>;
         const known = Object.keys(s.properties);
+        const suggested = new Set<string>();
         for (const key of Object.keys(record)) {
           const property = s.properties[key];
           if (property) walk(property.shape, record[key], [...path, key]);
           else if (!key.startsWith("x-")) {
-            out.push(
-              diagnostic("decl/unknown-key", { key, where, suggestion: suggest(key, known) }, document.locate([...path, key], "key")),
-            );
+            const suggestion = suggest(key, known.filter((k) => !(k in record)));
+            if (suggestion) suggested.add(suggestion);
+            out.push(diagnostic("decl/unknown-key", { key, where, suggestion }, document.locate([...path, key], "key")));
           }
         }
         for (const [key, property] of Object.entries(s.properties)) {
-          if (property.required && !(key in record)) {
-            out.push(diagnostic("decl/missing-key", { key, where: path.length ? where : "the declaration" }, document.locate(path)));
+          // A missing key that a misspelt one was taken for is reported once, as the typo.
+          if (property.required && !(key in record) && !suggested.has(key)) {
+            out.push(diagnostic("decl/missing-key", { key, where: path.length ? where : "the declaration" }, document.locate(path, "key")));
           }
         }
         return;
@@ -231,7 +233,7 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         const allowed = Object.keys(s.variants);
         const tag = record[s.tag];
         if (!(s.tag in record)) {
-          out.push(diagnostic("decl/missing-key", { key: s.tag, where }, document.locate(path)));
+          out.push(diagnostic("decl/missing-key", { key: s.tag, where }, document.locate(path, "key")));
         } else if (typeof tag !== "string" || !s.variants[tag]) {
           out.push(diagnostic("decl/bad-value", { where: displayPath([...path, s.tag]), allowed, actual: describeValue(tag) }, document.locate([...path, s.tag])));
         } else {
