@@ -192,7 +192,7 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
           const property = s.properties[key];
           if (property) walk(property.shape, record[key], [...path, key]);
           else if (!key.startsWith("x-")) {
-            const suggestion = suggest(key, known.filter((k) => !(k in record)));
+            const suggestion = suggest(key, known);
             if (suggestion) suggested.add(suggestion);
             out.push(diagnostic("decl/unknown-key", { key, where, suggestion }, document.locate([...path, key], "key")));
           }
