@@ -1,0 +1,73 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { ROOT, runCli } from "./support/fixtures.js";
+
+const blog = "fixtures/valid/blog/declaration.yaml";
+const scratch = mkdtempSync(path.join(tmpdir(), "codegen-cli-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("codegen command line", () => {
+  it.each(["openapi", "validate", "schema"])("shows an example in `%s --help` and exits 0", async (command) => {
+    const result = await runCli([command, "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Example:\n\s+\$ codegen /);
+  });
+
+  it("prints the package version", async () => {
+    const result = await runCli(["--version"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+  });
+
+  it.each([[["openapi"]], [["frobnicate"]], [["openapi", blog, "--format", "xml"]], [["validate", blog, "--nope"]]])(
+    "exits 2 on wrong usage: %j",
+    async (argv) => {
+      const result = await runCli(argv);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/error/);
+    },
+  );
+
+  it("validate prints nothing and exits 0 for a valid declaration", async () => {
+    expect(await runCli(["validate", blog])).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("reports a missing file as FILE:1:1 and exits 1", async () => {
+    const result = await runCli(["validate", "fixtures/no-such.yaml"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^fixtures\/no-such\.yaml:1:1: error: cannot read .*no such file/);
+  });
+
+  it("writes the document to -o FILE, JSON by extension", async () => {
+    const out = path.join(scratch, "blog.json");
+    const result = await runCli(["openapi", blog, "-o", out]);
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    const yamlText = (await runCli(["openapi", blog])).stdout;
+    expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(parse(yamlText));
+  });
+
+  it("leaves -o FILE untouched when the input is invalid", async () => {
+    const out = path.join(scratch, "never.yaml");
+    const result = await runCli(["openapi", "fixtures/invalid/unknown-key/declaration.yaml", "-o", out]);
+    expect(result.code).toBe(1);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("runs as the installed binary, without colour when NO_COLOR is set", () => {
+    const bin = path.join(ROOT, "bin/codegen.js");
+    const version = execFileSync(process.execPath, [bin, "--version"], { encoding: "utf8" });
+    expect(version.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const failed = spawnSync(process.execPath, [bin, "validate", "fixtures/invalid/unknown-key/declaration.yaml"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).not.toContain("\u001b[");
+    expect(failed.stderr).toContain("did you mean `fields`?");
+  });
+});
