@@ -1,0 +1,324 @@
+import { createServer } from "node:http";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  acceptsJson,
+  createHttpServer,
+  installErrorHandling,
+  isFormContentType,
+  isJsonContentType,
+  isMergePatchContentType,
+  parseJson,
+  parseUrl,
+  readBody,
+  sendJson,
+  sendNoContent,
+  sendRefusal,
+} from "../../templates/runtime/http.gen.js";
+import { exchange, getRequest, listen, stop } from "./wire.js";
+
+const servers: Server[] = [];
+
+async function serve(listener: RequestListener, server = createHttpServer(listener)): Promise<number> {
+  servers.push(server);
+  return listen(server);
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(stop));
+});
+
+describe("acceptsJson", () => {
+  const rows: { given: string | undefined; want: boolean }[] = [
+    { given: undefined, want: true },
+    { given: "", want: true },
+    { given: "*/*", want: true },
+    { given: "application/*", want: true },
+    { given: "application/json", want: true },
+    { given: "Application/JSON", want: true },
+    { given: "application/json; charset=utf-8", want: true },
+    { given: "text/html, application/json;q=0.5", want: true },
+    { given: "text/html,*/*;q=0.1", want: true },
+    { given: "text/html", want: false },
+    { given: "application/xml", want: false },
+    { given: "text/*", want: false },
+    { given: "application/json;q=0", want: false },
+    { given: "application/json;q=0.000", want: false },
+    { given: "*/*;q=0", want: false },
+    { given: "application/json;q=0, */*", want: false },
+    { given: "*/*, application/*;q=0", want: false },
+    { given: "application/*;q=0, application/json", want: true },
+    { given: "application/json;q=0, application/json;q=1", want: true },
+    { given: "application/json;q=2", want: false },
+    { given: "application/json;q=abc, text/html", want: false },
+    { given: "json", want: false },
+  ];
+  it.each(rows)("$given -> $want", ({ given, want }) => {
+    expect(acceptsJson(given)).toBe(want);
+  });
+});
+
+describe("content types", () => {
+  const rows: { given: string | undefined; json: boolean; mergePatch: boolean; form: boolean }[] = [
+    { given: undefined, json: false, mergePatch: false, form: false },
+    { given: "", json: false, mergePatch: false, form: false },
+    { given: "application/json", json: true, mergePatch: true, form: false },
+    { given: "APPLICATION/Json; charset=UTF-8", json: true, mergePatch: true, form: false },
+    { given: "application/merge-patch+json", json: false, mergePatch: true, form: false },
+    { given: "application/json-patch+json", json: false, mergePatch: false, form: false },
+    { given: "text/plain", json: false, mergePatch: false, form: false },
+    { given: "application/x-www-form-urlencoded", json: false, mergePatch: false, form: true },
+    {
+      given: "application/x-www-form-urlencoded;charset=utf-8",
+      json: false,
+      mergePatch: false,
+      form: true,
+    },
+  ];
+  it.each(rows)("$given", ({ given, json, mergePatch, form }) => {
+    expect({
+      json: isJsonContentType(given),
+      mergePatch: isMergePatchContentType(given),
+      form: isFormContentType(given),
+    }).toEqual({ json, mergePatch, form });
+  });
+});
+
+describe("parseJson", () => {
+  const malformed: { given: string; bytes: Buffer; want: string }[] = [
+    { given: "empty", bytes: Buffer.from(""), want: "must be valid JSON" },
+    { given: "truncated", bytes: Buffer.from('{"a": '), want: "must be valid JSON" },
+    { given: "trailing comma", bytes: Buffer.from("[1,]"), want: "must be valid JSON" },
+    { given: "invalid UTF-8", bytes: Buffer.from([0x22, 0xc3, 0x28, 0x22]), want: "must be UTF-8 text" },
+    { given: "lone surrogate half", bytes: Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22]), want: "must be UTF-8 text" },
+  ];
+  it.each(malformed)("refuses $given with 400 naming body", ({ bytes, want }) => {
+    expect(parseJson(bytes)).toEqual({
+      ok: false,
+      status: 400,
+      headers: {},
+      body: { error: "Malformed JSON", detail: { body: want } },
+    });
+  });
+
+  it("parses UTF-8 JSON, dropping a byte order mark", () => {
+    expect(parseJson(Buffer.from('\ufeff{"name":"Zoë","n":[1,2]}'))).toEqual({
+      ok: true,
+      value: { name: "Zoë", n: [1, 2] },
+    });
+  });
+
+  it("keeps __proto__ as an own data property and pollutes nothing", () => {
+    const outcome = parseJson(Buffer.from('{"__proto__": {"polluted": true}, "a": 1}'));
+    if (!outcome.ok) throw new Error("expected a parsed value");
+    const value = outcome.value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(["__proto__", "a"]);
+    expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+
+  it("survives 10,000-deep nesting", () => {
+    const depth = 10_000;
+    const outcome = parseJson(Buffer.from("[".repeat(depth) + "]".repeat(depth)));
+    expect(outcome.ok).toBe(true);
+    const unbalanced = parseJson(Buffer.from("[".repeat(depth)));
+    expect(unbalanced).toMatchObject({ ok: false, status: 400, body: { detail: { body: "must be valid JSON" } } });
+  });
+});
+
+describe("parseUrl", () => {
+  const rows: { given: string; segments: string[]; query: [string, string[]][] }[] = [
+    { given: "/", segments: [], query: [] },
+    { given: "/articles", segments: ["articles"], query: [] },
+    { given: "/articles/", segments: ["articles", ""], query: [] },
+    { given: "/articles/a%2Fb", segments: ["articles", "a/b"], query: [] },
+    { given: "/articles/Zo%C3%AB%20x", segments: ["articles", "Zoë x"], query: [] },
+    { given: "/articles/a+b", segments: ["articles", "a+b"], query: [] },
+    {
+      given: "/articles?published=true&tag=a&tag=b+c&tag=d%20e&empty=",
+      segments: ["articles"],
+      query: [
+        ["published", ["true"]],
+        ["tag", ["a", "b c", "d e"]],
+        ["empty", [""]],
+      ],
+    },
+    { given: "/articles?__proto__=x", segments: ["articles"], query: [["__proto__", ["x"]]] },
+    { given: "/articles#top", segments: ["articles"], query: [] },
+    { given: "http://example.com/articles/7?x=1", segments: ["articles", "7"], query: [["x", ["1"]]] },
+  ];
+  it.each(rows)("$given", ({ given, segments, query }) => {
+    const outcome = parseUrl(given);
+    if (!outcome.ok) throw new Error(`refused: ${JSON.stringify(outcome.body)}`);
+    expect(outcome.value.segments).toEqual(segments);
+    expect([...outcome.value.query]).toEqual(query);
+  });
+
+  const refused: { given: string; want: string }[] = [
+    { given: "/articles/%", want: "has malformed percent-encoding" },
+    { given: "/articles/%zz", want: "has malformed percent-encoding" },
+    { given: "/articles/%C3", want: "has malformed percent-encoding" },
+    { given: "/articles/%FF", want: "has malformed percent-encoding" },
+    { given: "*", want: "must be an absolute path such as /articles" },
+    { given: "ftp://example.com/x", want: "must be an absolute path such as /articles" },
+  ];
+  it.each(refused)("refuses $given with 400 naming path", ({ given, want }) => {
+    expect(parseUrl(given)).toEqual({
+      ok: false,
+      status: 400,
+      headers: {},
+      body: { error: "Malformed URL", detail: { path: want } },
+    });
+  });
+});
+
+describe("JSON responses over HTTP", () => {
+  it("sets Content-Type and a byte-exact Content-Length on every body", async () => {
+    const port = await serve((_req, res) => sendJson(res, 201, { name: "Zoë" }, { Location: "/a/1" }));
+    const reply = await exchange(port, getRequest("/"));
+    expect(reply.status).toBe(201);
+    expect(reply.headers.get("content-type")).toBe("application/json");
+    expect(reply.headers.get("content-length")).toBe(String(Buffer.byteLength('{"name":"Zoë"}')));
+    expect(reply.headers.get("location")).toBe("/a/1");
+  });
+
+  it("answers 204 with no body", async () => {
+    const port = await serve((_req, res) => sendNoContent(res));
+    const reply = await exchange(port, getRequest("/"));
+    expect(reply).toMatchObject({ status: 204, body: "" });
+    expect(reply.headers.has("content-type")).toBe(false);
+  });
+});
+
+/** A server whose handler echoes the body it read, or answers readBody's refusal. */
+function echoBody(limit: number, reads: { count: number }): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    readBody(req, limit).then(
+      (outcome) => {
+        if (!outcome.ok) return sendRefusal(res, outcome);
+        reads.count += 1;
+        sendJson(res, 200, { length: outcome.body.length, text: outcome.body.toString("utf8") });
+      },
+      () => res.destroy(),
+    );
+  };
+}
+
+function postHead(headerLines: readonly string[]): string {
+  return ["POST /echo HTTP/1.1", "Host: 127.0.0.1", ...headerLines, "", ""].join("\r\n");
+}
+
+describe("readBody", () => {
+  it("returns a body within the limit", async () => {
+    const reads = { count: 0 };
+    const port = await serve(echoBody(16, reads));
+    const reply = await exchange(port, postHead(["Content-Length: 16", "Connection: close"]) + "0123456789abcdef");
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toEqual({ length: 16, text: "0123456789abcdef" });
+  });
+
+  it("answers 413 from Content-Length alone, before any body byte, and closes", async () => {
+    const reads = { count: 0 };
+    const port = await serve(echoBody(16, reads));
+    // No body byte is ever sent: the answer can only come from the header.
+    const reply = await exchange(port, postHead(["Content-Length: 17"]));
+    expect(reply.status).toBe(413);
+    expect(reply.headers.get("content-type")).toBe("application/json");
+    expect(reply.headers.get("connection")).toBe("close");
+    expect(JSON.parse(reply.body)).toEqual({
+      error: "Request body too large",
+      detail: { body: "must not exceed 16 bytes" },
+    });
+    expect(reply.closed).toBe(true);
+    expect(reads.count).toBe(0);
+  });
+
+  it("answers 413 once a chunked body exceeds the limit, without waiting for its end", async () => {
+    const reads = { count: 0 };
+    const port = await serve(echoBody(16, reads));
+    const chunk = "a\r\n0123456789\r\n"; // 10 bytes
+    // The terminating chunk is never sent: only the byte count can trigger the answer.
+    const reply = await exchange(port, [postHead(["Transfer-Encoding: chunked"]), chunk, chunk, chunk], {
+      gapMs: 20,
+    });
+    expect(reply.status).toBe(413);
+    expect(reply.headers.get("connection")).toBe("close");
+    expect(reply.closed).toBe(true);
+    expect(reads.count).toBe(0);
+  });
+
+  it("uses a 1 MiB limit by default", async () => {
+    const port = await serve((req, res) => {
+      void readBody(req).then((outcome) => (outcome.ok ? sendNoContent(res) : sendRefusal(res, outcome)));
+    });
+    const reply = await exchange(port, postHead([`Content-Length: ${1024 * 1024 + 1}`]));
+    expect(reply.status).toBe(413);
+    expect(JSON.parse(reply.body)).toMatchObject({ detail: { body: "must not exceed 1048576 bytes" } });
+  });
+});
+
+describe("installErrorHandling", () => {
+  function fastServer(options: { headersTimeout: number; requestTimeout: number }): Server {
+    return createHttpServer(echoBody(1024, { count: 0 }), { ...options, connectionsCheckingInterval: 25 });
+  }
+
+  it("answers malformed HTTP with 400 JSON and closes", async () => {
+    const port = await serve(() => undefined);
+    const reply = await exchange(port, "GARBAGE\r\n\r\n");
+    expect(reply.status).toBe(400);
+    expect(reply.headers.get("content-type")).toBe("application/json");
+    expect(reply.headers.get("connection")).toBe("close");
+    expect(JSON.parse(reply.body)).toEqual({ error: "Malformed HTTP request", detail: {} });
+    expect(reply.closed).toBe(true);
+  });
+
+  it("answers conflicting framing headers with 400", async () => {
+    const port = await serve(() => undefined);
+    const reply = await exchange(port, postHead(["Content-Length: 3", "Transfer-Encoding: chunked"]));
+    expect(reply.status).toBe(400);
+    expect(reply.closed).toBe(true);
+  });
+
+  it("answers headers over Node's limit with 431 JSON and closes", async () => {
+    const port = await serve(() => undefined);
+    const reply = await exchange(port, getRequest("/", [`X-Big: ${"a".repeat(20_000)}`]));
+    expect(reply.status).toBe(431);
+    expect(reply.headers.get("content-type")).toBe("application/json");
+    expect(JSON.parse(reply.body)).toEqual({ error: "Request header fields too large", detail: {} });
+    expect(reply.closed).toBe(true);
+  });
+
+  it("answers headers that are too slow with 408 JSON and closes", async () => {
+    const port = await serve(() => undefined, fastServer({ headersTimeout: 150, requestTimeout: 1_000 }));
+    const started = Date.now();
+    const reply = await exchange(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", { waitMs: 1_500 });
+    expect(reply.status).toBe(408);
+    expect(JSON.parse(reply.body)).toEqual({ error: "Request timeout", detail: {} });
+    expect(reply.closed).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("answers a body that is too slow with 408 JSON and closes", async () => {
+    const server = fastServer({ headersTimeout: 100, requestTimeout: 200 });
+    const port = await serve(() => undefined, server);
+    const reply = await exchange(port, postHead(["Content-Length: 10"]) + "01", { waitMs: 1_500 });
+    expect(reply.status).toBe(408);
+    expect(reply.closed).toBe(true);
+  });
+
+  it("sets the time limits: 10 s for headers and 30 s in all by default", () => {
+    const server = createServer();
+    installErrorHandling(server);
+    expect({ headers: server.headersTimeout, request: server.requestTimeout }).toEqual({
+      headers: 10_000,
+      request: 30_000,
+    });
+    installErrorHandling(server, { headersTimeout: 1_000, requestTimeout: 2_000 });
+    expect({ headers: server.headersTimeout, request: server.requestTimeout }).toEqual({
+      headers: 1_000,
+      request: 2_000,
+    });
+    expect(() => installErrorHandling(server, { headersTimeout: 3_000, requestTimeout: 2_000 })).toThrow(RangeError);
+  });
+});
