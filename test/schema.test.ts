@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "yaml";
@@ -38,8 +38,11 @@ describe("the JSON Schema of the format agrees with the validator", () => {
     expect(ok).toBe(true);
   });
 
+  // A case without its golden yet is the golden test's to report.
   const shapeCases = fixtureCases("invalid").filter((name) => {
-    const expected = readFileSync(path.join(ROOT, "fixtures/invalid", name, "expected.txt"), "utf8");
+    const golden = path.join(ROOT, "fixtures/invalid", name, "expected.txt");
+    if (!existsSync(golden)) return false;
+    const expected = readFileSync(golden, "utf8");
     const codes = [...expected.matchAll(/ error: .* \[([a-z-]+\/[a-z-]+)\]$/gm)].map((m) => m[1]!);
     return codes.length > 0 && codes.every((code) => SHAPE_CODES.has(code));
   });
