@@ -25,7 +25,7 @@ describe("loadDocument", () => {
   const bad: { name: string; given: string; want: { code: string; line: number; column: number } }[] = [
     { name: "duplicate key", given: "a: 1\na: 2\n", want: { code: "yaml/duplicate-key", line: 2, column: 1 } },
     { name: "bad indentation", given: "a:\n  b: 1\n c: 2\n", want: { code: "yaml/syntax", line: 3, column: 1 } },
-    { name: "unterminated quote", given: 'a: "open\n', want: { code: "yaml/syntax", line: 2, column: 1 } },
+    { name: "unterminated quote", given: 'a: "open\n', want: { code: "yaml/syntax", line: 1, column: 4 } },
     { name: "empty file", given: "", want: { code: "input/empty", line: 1, column: 1 } },
     { name: "only a comment", given: "# nothing\n", want: { code: "input/empty", line: 1, column: 1 } },
     { name: "map key that is a map", given: "? {a: 1}\n: 2\n", want: { code: "yaml/non-string-key", line: 1, column: 3 } },

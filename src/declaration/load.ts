@@ -37,25 +37,48 @@ export function pointer(path: Path): string {
  * get positions) into plain values. Syntax errors and duplicate keys become diagnostics.
  */
 export function loadDocument(file: string, text: string): LoadResult {
+  // JSON is read by the YAML parser for its positions, but YAML accepts more than JSON (comments,
+  // trailing commas, unquoted keys): a .json file must parse as strict JSON first.
+  if (/\.json$/i.test(file)) {
+    const problem = jsonSyntaxError(text);
+    if (problem) {
+      const { line, column } = lineAndColumn(text, problem.offset);
+      return { diagnostics: [diagnostic("json/syntax", { message: problem.message }, { file, line, column, length: 1 })] };
+    }
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
   const places = new Map<string, Place>();
 
   const at = (range: Range): SourceLocation => {
-    const start = lineCounter.linePos(range[0]);
-    const end = lineCounter.linePos(Math.max(range[0], range[1]));
+    // A place past the last character (an unclosed bracket at the end) is shown at the last one.
+    const last = Math.max(0, text.trimEnd().length - 1);
+    const start = lineCounter.linePos(Math.min(range[0], last));
+    const end = lineCounter.linePos(Math.min(Math.max(range[0], range[1]), last + 1));
     const length = end.line === start.line ? Math.max(1, end.col - start.col) : 1;
     return { file, line: start.line, column: start.col, length };
   };
 
   const diagnostics: Diagnostic[] = [];
+  let syntaxReported = false;
   for (const error of doc.errors) {
     const range: Range = [error.pos[0], error.pos[1]];
     if (error.code === "DUPLICATE_KEY") {
-      const key = duplicateKeyName(text, range);
-      diagnostics.push(diagnostic("yaml/duplicate-key", { key }, at(range)));
-    } else {
-      diagnostics.push(diagnostic("yaml/syntax", { message: firstLine(error.message) }, at(range)));
+      const key = keyAt(text, range[0]);
+      diagnostics.push(diagnostic("yaml/duplicate-key", { key: key.name }, at([range[0], range[0] + key.length])));
+    } else if (error.code === "MULTIPLE_DOCS") {
+      diagnostics.push(diagnostic("yaml/multiple-documents", {}, at(range)));
+    } else if (error.code === "MISSING_CHAR" && /quote/.test(error.message) && !syntaxReported) {
+      // Shown at the opening quote: the end of the file says little about where the string began.
+      syntaxReported = true;
+      const quote = /double/.test(error.message) || /"quote/.test(error.message) ? '"' : "'";
+      const open = text.lastIndexOf(quote, Math.min(range[0], text.length) - 1);
+      diagnostics.push(diagnostic("yaml/syntax", { message: "this quoted string is never closed" }, at(open >= 0 ? [open, open + 1] : range)));
+    } else if (!syntaxReported) {
+      // The parser's later errors mostly follow from its first one: only that one is shown.
+      syntaxReported = true;
+      const message = YAML_HINTS[error.code] ?? firstLine(error.message);
+      diagnostics.push(diagnostic("yaml/syntax", { message }, at(range)));
     }
   }
   if (diagnostics.length > 0) return { diagnostics };
@@ -66,7 +89,7 @@ export function loadDocument(file: string, text: string): LoadResult {
   const problems: Diagnostic[] = [];
   const toPlain = (node: YamlNode | null, path: (string | number)[], keyRange: Range | undefined): unknown => {
     if (path.length > MAX_DEPTH) {
-      if (path.length === MAX_DEPTH + 1) problems.push(diagnostic("input/too-deep", { limit: MAX_DEPTH }, at(rangeOf(node))));
+      if (!problems.some((p) => p.code === "input/too-deep")) problems.push(diagnostic("input/too-deep", { limit: MAX_DEPTH }, at(rangeOf(node))));
       return null;
     }
     const place: Place = { value: rangeOf(node) };
@@ -76,6 +99,7 @@ export function loadDocument(file: string, text: string): LoadResult {
     if (isAlias(node)) {
       // An alias reads as a copy of its anchor's node; places inside it point at the anchor.
       const target = node.resolve(doc);
+      if (!target) problems.push(diagnostic("yaml/unknown-alias", { alias: node.source }, at(rangeOf(node))));
       return target ? toPlain(target as YamlNode, path, keyRange) : null;
     }
     if (isScalar(node)) return node.value;
@@ -86,7 +110,8 @@ export function loadDocument(file: string, text: string): LoadResult {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const keyNode = pair.key as YamlNode | null;
-        if (!isScalar(keyNode) || (typeof keyNode.value === "object" && keyNode.value !== null)) {
+        // `true:`, `~:` or `1:` would silently become the names "true", "null" or "1".
+        if (!isScalar(keyNode) || typeof keyNode.value !== "string") {
           problems.push(diagnostic("yaml/non-string-key", {}, at(rangeOf(keyNode))));
           continue;
         }
@@ -114,15 +139,46 @@ export function loadDocument(file: string, text: string): LoadResult {
   return { document: { file, value, locate }, diagnostics: [] };
 }
 
+/** Plainer words for the parser's errors that users meet most. */
+const YAML_HINTS: Partial<Record<string, string>> = {
+  TAB_AS_INDENT: "indent with spaces: YAML does not allow tabs as indentation",
+  BLOCK_AS_IMPLICIT_KEY: "this value runs on into the next line, which is indented deeper than its key: check the indentation below",
+  MULTILINE_IMPLICIT_KEY: "a key must stand on one line: check the indentation of the lines below",
+};
+
 function rangeOf(node: YamlNode | null): Range {
   const range = node?.range;
   return range ? [range[0], range[1]] : [0, 0];
 }
 
-/** The key text at a duplicate-key error, for a message that names it. */
-function duplicateKeyName(text: string, range: Range): string {
-  const raw = text.slice(range[0], Math.max(range[1], range[0] + 1)).split(/[:\n]/)[0] ?? "";
-  return raw.trim().replace(/^["']|["']$/g, "") || "?";
+/** The key that starts at `offset` (quoted or plain), for a message that names it and a caret under it. */
+function keyAt(text: string, offset: number): { name: string; length: number } {
+  const rest = text.slice(offset);
+  const quoted = /^(["'])((?:\\.|(?!\1).)*)\1/.exec(rest);
+  if (quoted) return { name: quoted[2]!, length: quoted[0].length };
+  const plain = /^[^:\n,{}\[\]]*/.exec(rest)![0].trimEnd();
+  return { name: plain || "?", length: Math.max(1, plain.length) };
+}
+
+/** Where strict JSON parsing fails, if it does: V8 names the offset in its message. */
+function jsonSyntaxError(text: string): { message: string; offset: number } | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    const offset = position ? Number(position[1]) : text.length;
+    const clean = message.replace(/\s*(in JSON )?at position \d+.*$/, "").replace(/^Unexpected end of JSON input$/, "the text ends before the JSON value does");
+    return { message: clean, offset: Math.min(offset, Math.max(0, text.trimEnd().length - 1)) };
+  }
+}
+
+/** 1-based line and column of an offset. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
 }
 
 function firstLine(message: string): string {

@@ -18,6 +18,8 @@ export function camelCase(name: string): string {
 /** What the inflection library makes of a collection name; only its last word is inflected. */
 export interface Inflection {
   readonly singular: string;
+  /** The plural of the last word, for suggestions: `person` -> `people`. */
+  readonly plural: string;
   /** The name is a plural noun (or one whose plural is itself, like `news`). */
   readonly isPlural: boolean;
   /** The singular is the same word as the plural (`news`, `series`). */
@@ -33,6 +35,7 @@ export function inflectCollection(name: string): Inflection {
   const plural = pluralize.plural(singular);
   return {
     singular: head + singular,
+    plural: head + pluralize.plural(last),
     isPlural: pluralize.isPlural(last) && plural === last,
     sameWord: singular === last,
   };

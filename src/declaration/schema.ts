@@ -12,8 +12,8 @@ export const ACCESS_KEYS = ["all", "read", "write", ...OPERATIONS] as const;
 
 /** Lower-case path segment: the collection name becomes `/<name>`. */
 export const RESOURCE_NAME: Pattern = {
-  regex: "^[a-z][a-z0-9-]*$",
-  rule: "must be one lower-case path segment: letters, digits and `-`, starting with a letter (a sub-collection is a `ref` field with `filter: true`, never a nested path)",
+  regex: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+  rule: "must be one lower-case path segment: words of letters and digits joined by single `-`, starting with a letter (a sub-collection is a `ref` field with `filter: true`, never a nested path)",
 };
 /** Field names become JSON properties and TypeScript property names. */
 export const FIELD_NAME: Pattern = {
@@ -50,17 +50,17 @@ const scopes: Shape = {
 
 const url = (description: string): Property => req(str(description));
 /** An OpenAPI OAuth Flows object, for the generic guard; copied as is. */
-const oauthFlows: Shape = object(
-  {
+const oauthFlows: Shape = {
+  ...object({
     implicit: opt(object({ authorizationUrl: url("authorization URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
     password: opt(object({ tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
     clientCredentials: opt(object({ tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
     authorizationCode: opt(
       object({ authorizationUrl: url("authorization URL"), tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) }),
     ),
-  },
-  "an OpenAPI OAuth Flows object, copied as is",
-);
+  }, "an OpenAPI OAuth Flows object, copied as is"),
+  minProperties: { count: 1, noun: "flow" },
+};
 
 const guardCommon = {
   name: opt({ kind: "string", pattern: { regex: "^[A-Za-z0-9._-]+$", rule: "may hold only letters, digits, `.`, `_` and `-`" }, description: "security scheme name" }),
@@ -170,6 +170,8 @@ export const declarationShape: Shape = object({
   servers: opt({ kind: "array", items: server }),
   auth: opt({
     kind: "array",
+    minItems: 1,
+    noun: "guard",
     items: {
       kind: "tagged",
       tag: "guard",

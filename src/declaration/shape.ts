@@ -17,6 +17,8 @@ export type Shape =
   | {
       readonly kind: "object";
       readonly properties: Readonly<Record<string, Property>>;
+      /** At least this many of the properties must be given (`noun` names them in the message). */
+      readonly minProperties?: { readonly count: number; readonly noun: string };
       readonly description?: string;
     }
   | {
@@ -68,7 +70,7 @@ const typeWords: Record<string, string> = {
   boolean: "`true` or `false`",
   array: "a list",
   object: "a map",
-  null: "empty",
+  null: "empty (null)",
   map: "a map",
 };
 
@@ -108,6 +110,8 @@ function expectedWords(shape: Shape, defs: ShapeDefs): string {
       return [...new Set(s.options.map((o) => expectedWords(o, defs)))].join(" or ");
     case "any":
       return "a value";
+    case "array":
+      return s.noun ? `a list of ${s.noun}s` : "a list";
     default:
       return typeWords[s.kind] ?? s.kind;
   }
@@ -149,7 +153,8 @@ function fits(shape: Shape, value: unknown, defs: ShapeDefs): boolean {
  */
 export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDefs): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const walk = (shape: Shape, value: unknown, path: Path): void => {
+  /** `alternatives`: what else the value could have been, when a union chose this shape. */
+  const walk = (shape: Shape, value: unknown, path: Path, alternatives?: string): void => {
     const s = resolve(shape, defs);
     const where = displayPath(path);
     if (!fits(s, value, defs)) {
@@ -163,7 +168,8 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
       case "string": {
         const text = value as string;
         if (s.enum && !s.enum.includes(text)) {
-          out.push(diagnostic("decl/bad-value", { where, allowed: s.enum, actual: describeValue(value) }, document.locate(path)));
+          const args = { where, allowed: s.enum, actual: describeValue(value), other: alternatives, suggestion: suggest(text, s.enum) };
+          out.push(diagnostic("decl/bad-value", args, document.locate(path)));
         } else if (s.pattern && !new RegExp(s.pattern.regex, "u").test(text)) {
           out.push(diagnostic("decl/bad-pattern", { where, rule: s.pattern.rule }, document.locate(path)));
         }
@@ -197,6 +203,10 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
             out.push(diagnostic("decl/unknown-key", { key, where, suggestion }, document.locate([...path, key], "key")));
           }
         }
+        const given = Object.keys(record).filter((k) => !k.startsWith("x-")).length;
+        if (s.minProperties && given < s.minProperties.count) {
+          out.push(diagnostic("decl/too-few", { where, min: s.minProperties.count, noun: s.minProperties.noun }, document.locate(path)));
+        }
         for (const [key, property] of Object.entries(s.properties)) {
           // A missing key that a misspelt one was taken for is reported once, as the typo.
           if (property.required && !(key in record) && !suggested.has(key)) {
@@ -225,7 +235,8 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
       }
       case "union": {
         const option = s.options.find((o) => fits(o, value, defs));
-        if (option) walk(option, value, path);
+        const others = s.options.filter((o) => o !== option).map((o) => expectedWords(o, defs));
+        if (option) walk(option, value, path, others.length > 0 ? others.join(" or ") : undefined);
         return;
       }
       case "tagged": {
@@ -235,7 +246,8 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         if (!(s.tag in record)) {
           out.push(diagnostic("decl/missing-key", { key: s.tag, where }, document.locate(path, "key")));
         } else if (typeof tag !== "string" || !s.variants[tag]) {
-          out.push(diagnostic("decl/bad-value", { where: displayPath([...path, s.tag]), allowed, actual: describeValue(tag) }, document.locate([...path, s.tag])));
+          const suggestion = typeof tag === "string" ? suggest(tag, allowed) : undefined;
+          out.push(diagnostic("decl/bad-value", { where: displayPath([...path, s.tag]), allowed, actual: describeValue(tag), suggestion }, document.locate([...path, s.tag])));
         } else {
           walk(s.variants[tag], value, path);
         }
@@ -285,6 +297,7 @@ export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; t
           type: "object",
           properties: Object.fromEntries(Object.entries(shape.properties).map(([k, p]) => [k, convert(p.shape)])),
           ...(required.length ? { required } : {}),
+          ...(shape.minProperties ? { minProperties: shape.minProperties.count } : {}),
           patternProperties: { "^x-": {} },
           additionalProperties: false,
         });

@@ -17,7 +17,7 @@ import type {
 } from "./model.js";
 import { guardScopes } from "./model.js";
 import { inflectCollection, pascalCase } from "./names.js";
-import { ACCESS_KEYS, OPERATIONS, declarationDefs, declarationShape } from "./schema.js";
+import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
 import { checkShape } from "./shape.js";
 import { checkValue } from "./values.js";
 
@@ -75,6 +75,8 @@ export function validateDeclaration(document: LoadedDocument): ValidateResult {
   const shapeOk = diagnostics.length === 0;
 
   const guards = readGuards(asArray(root.auth), report);
+  // A guard the shape check refused is missing here: its scopes cannot be judged undeclared.
+  const guardsComplete = guards.length === asArray(root.auth).length;
   const resourceNames = Object.keys(asRecord(root.resources)).filter((k) => !k.startsWith("x-"));
   const rawResources = asRecord(root.resources);
   const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(asRecord(rawResources[name]))]));
@@ -84,7 +86,7 @@ export function validateDeclaration(document: LoadedDocument): ValidateResult {
   for (const name of resourceNames) {
     const raw = asRecord(rawResources[name]);
     const path = ["resources", name];
-    const resource = readResource(name, raw, path, { report, idTypes, hasAuth: "auth" in root, guards });
+    const resource = readResource(name, raw, path, { report, idTypes, hasAuth: "auth" in root, guards, guardsComplete });
     if (!resource) continue;
     resources.push(resource);
     // Every schema name the resource brings must be free (openapi.md: components.schemas).
@@ -141,8 +143,10 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
       extensions: extensionsOf(g),
     });
     const url = (key: string, tokenUrl: boolean): string => {
-      const value = asString(g[key]) ?? "";
-      if (!isUrl(value, tokenUrl || key === "refreshUrl" || key === "authorizationUrl")) {
+      const value = asString(g[key]);
+      // A missing or mistyped URL is the shape check's to report.
+      if (value === undefined) return "";
+      if (!isUrl(value, true)) {
         report(tokenUrl ? "decl/bad-token-url" : "decl/bad-url", { url: value }, [...path, key]);
       }
       return value;
@@ -161,11 +165,7 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
         scopes,
       });
     } else {
-      const flows = asRecord(g.flows);
-      if (isRecord(g.flows) && Object.keys(flows).filter((k) => !k.startsWith("x-")).length === 0) {
-        report("decl/too-few", { where: `\`auth[${i}].flows\``, min: 1, noun: "flow" }, [...path, "flows"]);
-      }
-      guard = { ...base, kind, flows };
+      guard = { ...base, kind, flows: asRecord(g.flows) };
     }
     out.push({ guard, path, named: "name" in g });
   });
@@ -217,18 +217,22 @@ interface ResourceContext {
   readonly idTypes: ReadonlyMap<string, Resource["id"]>;
   readonly hasAuth: boolean;
   readonly guards: readonly ReadGuard[];
+  readonly guardsComplete: boolean;
 }
 
 function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext): Resource | undefined {
   const { report } = ctx;
   const inflection = inflectCollection(name);
   const declaredSingular = asString(raw.singular);
-  if (!inflection.isPlural) {
-    report("decl/not-plural", { name, singular: inflection.singular }, path, "key");
-  } else if (declaredSingular === undefined && inflection.sameWord) {
-    report("decl/singular-equals-plural", { name }, path, "key");
-  } else if (declaredSingular === name) {
-    report("decl/singular-equals-plural", { name }, [...path, "singular"]);
+  // A name that is no path segment is the shape check's to report; its grammar is not judged too.
+  if (new RegExp(RESOURCE_NAME.regex).test(name)) {
+    if (!inflection.isPlural) {
+      report("decl/not-plural", { name, singular: inflection.singular, plural: inflection.plural }, path, "key");
+    } else if (declaredSingular === undefined && inflection.sameWord) {
+      report("decl/singular-equals-plural", { name }, path, "key");
+    } else if (declaredSingular === name) {
+      report("decl/singular-same-as-name", { name }, [...path, "singular"]);
+    }
   }
   const singular = declaredSingular ?? inflection.singular;
 
@@ -283,20 +287,22 @@ function readOperations(raw: Raw, path: Path, report: Report): Operation[] {
 function readStatus(raw: Raw, path: Path, declared: boolean, report: Report): StatusMachine | undefined {
   if (!declared) return undefined;
   const values = strings(raw.values);
+  // Without a list of states (the shape check reports that), no state can be judged unknown.
+  const statesKnown = Array.isArray(raw.values) && values.length > 0;
   const seen = new Set<string>();
   values.forEach((v, i) => {
     if (seen.has(v)) report("decl/duplicate-state", { state: v }, [...path, "values", i]);
     seen.add(v);
   });
-  const known = (state: string, at: Path) => {
-    if (!seen.has(state)) report("decl/unknown-state", { state, known: values }, at);
+  const known = (state: string, at: Path, part: "value" | "key" = "value") => {
+    if (statesKnown && !seen.has(state)) report("decl/unknown-state", { state, known: values }, at, part);
   };
   const initial = asString(raw.initial) ?? values[0] ?? "";
   if ("initial" in raw) known(initial, [...path, "initial"]);
   const transitions = new Map<string, string[]>();
   for (const [from, to] of Object.entries(asRecord(raw.transitions))) {
     if (from.startsWith("x-")) continue;
-    known(from, [...path, "transitions", from]);
+    known(from, [...path, "transitions", from], "key");
     const targets = strings(to);
     targets.forEach((state, i) => known(state, [...path, "transitions", from, i]));
     transitions.set(from, targets);
@@ -324,8 +330,9 @@ function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
       ctx.report("decl/link-method-not-offered", { method, rel }, [...at, "method"]);
     }
     const when = "when" in link ? strings(link.when) : undefined;
-    if (when) {
-      const states = ctx.status?.values ?? [];
+    if (when && !ctx.status) ctx.report("decl/when-without-status", {}, [...at, "when"], "key");
+    else if (when && ctx.status && ctx.status.values.length > 0) {
+      const states = ctx.status.values;
       when.forEach((state, i) => {
         if (!states.includes(state)) ctx.report("decl/unknown-state", { state, known: states }, [...at, "when", i]);
       });
@@ -348,6 +355,7 @@ function readAccess(raw: Raw, path: Path, operations: readonly Operation[], ctx:
     if (value === "public" || value === "optional" || value === "authenticated") return { kind: value };
     if (!Array.isArray(value)) return undefined;
     const scopes = strings(value);
+    if (!ctx.guardsComplete) return { kind: "scopes", scopes: [...new Set(scopes)] };
     scopes.forEach((scope, i) => {
       if (!ctx.guards.some((g) => guardScopes(g.guard).includes(scope))) ctx.report("decl/undeclared-scope", { scope }, [...valuePath, i]);
     });
@@ -422,7 +430,7 @@ function readField(name: string, raw: unknown, path: Path, report: Report, topLe
     try {
       new RegExp(raw.pattern, "u");
     } catch (error) {
-      report("decl/bad-regex", { reason: (error as Error).message }, [...path, "pattern"]);
+      report("decl/bad-regex", { reason: (error as Error).message.replace(/^Invalid regular expression: /, "") }, [...path, "pattern"]);
     }
   }
   for (const [min, max] of [["minLength", "maxLength"], ["minimum", "maximum"], ["minItems", "maxItems"]] as const) {

@@ -23,7 +23,10 @@ export const catalogue = {
   "input/too-deep": (a: { limit: number }) => `the document nests more than ${a.limit} levels deep`,
   "yaml/syntax": (a: { message: string }) => `YAML syntax error: ${a.message}`,
   "yaml/duplicate-key": (a: { key: string }) => `duplicate key ${q(a.key)}: each key may appear once in a map`,
-  "yaml/non-string-key": () => "map keys must be plain strings",
+  "yaml/non-string-key": () => "map keys must be strings; quote this one",
+  "yaml/unknown-alias": (a: { alias: string }) => `the alias ${q("*" + a.alias)} names no anchor (\`&${a.alias}\`) before it`,
+  "yaml/multiple-documents": () => "a declaration is one YAML document; remove the `---` that starts a second one",
+  "json/syntax": (a: { message: string }) => `JSON syntax error: ${a.message}`,
 
   // Shape of the declaration (also expressed by the JSON Schema of the format).
   "decl/unknown-key": (a: { key: string; where: string; suggestion?: string | undefined }) =>
@@ -31,8 +34,9 @@ export const catalogue = {
   "decl/missing-key": (a: { key: string; where: string }) => `${a.where} needs the key ${q(a.key)}`,
   "decl/wrong-type": (a: { where: string; expected: string; actual: string; hint?: string | undefined }) =>
     `${a.where} must be ${a.expected}, not ${a.actual}` + (a.hint ? `; ${a.hint}` : ""),
-  "decl/bad-value": (a: { where: string; allowed: readonly string[]; actual: string }) =>
-    `${a.where} must be ${oneOf(a.allowed)}, not ${a.actual}`,
+  "decl/bad-value": (a: { where: string; allowed: readonly string[]; actual: string; other?: string | undefined; suggestion?: string | undefined }) =>
+    `${a.where} must be ${a.other ? `${a.allowed.map(q).join(", ")} or ${a.other}` : oneOf(a.allowed)}, not ${a.actual}` +
+    (a.suggestion ? `; did you mean ${q(a.suggestion)}?` : ""),
   "decl/bad-pattern": (a: { where: string; rule: string }) => `${a.where} ${a.rule}`,
   "decl/too-few": (a: { where: string; min: number; noun: string }) =>
     `${a.where} needs at least ${a.min} ${a.noun}`,
@@ -40,8 +44,8 @@ export const catalogue = {
     `${q(a.key)} in ${a.where} would be a name, but names starting with \`x-\` are kept for extensions; put \`x-\` keys in a map with fixed keys`,
 
   // Resources and names.
-  "decl/not-plural": (a: { name: string; singular: string }) =>
-    `resource ${q(a.name)} is not a plural noun (its singular would be ${q(a.singular)}); use the plural, such as ${q(a.name + "s")}, or declare \`singular\``,
+  "decl/not-plural": (a: { name: string; singular: string; plural: string }) =>
+    `resource ${q(a.name)} is not a plural noun (it reads as the singular ${q(a.singular)}); use the plural, such as ${q(a.plural)}`,
   "decl/singular-equals-plural": (a: { name: string }) =>
     `the singular of ${q(a.name)} is the same word; declare \`singular\` explicitly`,
   "decl/duplicate-type-name": (a: { typeName: string; name: string; other: string }) =>
@@ -63,6 +67,9 @@ export const catalogue = {
   "decl/items-required": () => "an `array` field needs `items`",
   "decl/fields-required": () => "an `object` field needs `fields`",
   "decl/key-not-for-type": (a: { key: string; type: string }) => `${q(a.key)} does not apply to a field of type ${q(a.type)}`,
+  "decl/singular-same-as-name": (a: { name: string }) =>
+    `\`singular\` must differ from the collection name ${q(a.name)}: choose the word for one item (\`${a.name}-item\`, say)`,
+  "decl/when-without-status": () => "`when` names states, but this resource declares no `status`",
   "decl/bad-regex": (a: { reason: string }) => `\`pattern\` is not a valid regular expression: ${a.reason}`,
   "decl/min-above-max": (a: { min: string; max: string }) => `${q(a.min)} is greater than ${q(a.max)}`,
   "decl/unknown-state": (a: { state: string; known: readonly string[] }) =>
@@ -83,11 +90,9 @@ export const catalogue = {
   "decl/access-without-auth": () => "`access` needs guards: declare them under `auth`",
   "decl/access-operation-absent": (a: { operation: string }) =>
     `\`access\` names ${q(a.operation)}, which this resource does not offer`,
-  "decl/bad-scope-name": (a: { scope: string }) =>
-    `scope name ${q(a.scope)} may hold only visible ASCII other than \`"\` and \`\\\` (RFC 6749 section 3.3)`,
   "decl/bad-token-url": (a: { url: string }) =>
     `token URL ${q(a.url)} must be absolute (\`https://...\`) or a path starting with \`/\``,
-  "decl/bad-url": (a: { url: string }) => `${q(a.url)} is not an absolute URL`,
+  "decl/bad-url": (a: { url: string }) => `${q(a.url)} must be an absolute http(s) URL or a path starting with \`/\``,
   "decl/token-path-taken": (a: { path: string; by: string }) => `token path ${q(a.path)} is already ${a.by}`,
   "decl/second-token-endpoint": () =>
     "only one password guard may serve a token endpoint here (a relative `tokenUrl`); point the others at absolute URLs",

@@ -30,17 +30,23 @@ function formatOne(d: Diagnostic, options: FormatOptions): string {
   return out;
 }
 
+/** Characters of a long line shown on each side of the place. */
+const WINDOW = 100;
+
 /** The offending line and a caret line under it; nothing when the text is not at hand. */
 function excerpt(location: SourceLocation, options: FormatOptions): string {
   const text = options.sources.get(location.file);
   if (text === undefined) return "";
   const line = text.split(/\r?\n/)[location.line - 1];
   if (line === undefined) return "";
+  // A long line is shown as a window around the place, so the caret always has text above it.
+  const from = location.column > WINDOW ? location.column - 1 - Math.floor(WINDOW / 2) : 0;
+  const cut = line.slice(from, from + WINDOW * 2);
   // Tabs become single spaces so the caret lines up whatever the terminal's tab width.
-  const shown = printable(line.length > 200 ? line.slice(0, 200) : line);
+  const shown = (from > 0 ? "…" : "") + printable(cut) + (from + WINDOW * 2 < line.length ? "…" : "");
   const gutter = String(location.line);
   const pad = " ".repeat(gutter.length);
-  const start = Math.min(location.column - 1, shown.length);
+  const start = Math.min(location.column - 1 - from + (from > 0 ? 1 : 0), shown.length);
   const width = Math.max(1, Math.min(location.length, shown.length - start));
   const caret = " ".repeat(start) + "^".repeat(width);
   return `  ${gutter} | ${shown}\n  ${pad} | ${style(options.colour, "1;31", caret)}\n`;
