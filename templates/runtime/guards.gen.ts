@@ -99,8 +99,7 @@ export type AuthorizeRequest<P extends Principal> = {
 
 /** The access decision: go on (with the principal, if a credential was verified) or refuse. */
 export type Access<P extends Principal = Principal> =
-  | { ok: true; principal?: P }
-  | Refusal<AuthErrorBody>;
+  { ok: true; principal?: P } | Refusal<AuthErrorBody>;
 
 /**
  * Decides whether a request may run the operation.

@@ -140,8 +140,8 @@ function tooLarge(limit: number): Refusal {
 }
 
 /**
- * Whether an `Accept` header admits `application/json`: absent (or blank), `*\/*`,
- * `application/*` or `application/json`, the most specific range deciding, `q=0` refusing.
+ * Whether an `Accept` header admits `application/json`: absent or blank, or its most specific
+ * range covering JSON (any type, `application/*`, `application/json`) has a quality above 0.
  */
 export function acceptsJson(accept: string | undefined): boolean {
   // Why: RFC 9110 section 12.5.1: no Accept means anything is acceptable; a more specific
@@ -232,7 +232,9 @@ export function parseJson(body: Uint8Array): JsonOutcome {
   } catch (error) {
     // Why: a SyntaxError is malformed JSON; a RangeError means nesting deep enough to exhaust
     // the stack. Both are the client's fault: 400, never a crash (http-behaviour "Errors").
-    return malformedJson(error instanceof RangeError ? "is nested too deeply" : "must be valid JSON");
+    return malformedJson(
+      error instanceof RangeError ? "is nested too deeply" : "must be valid JSON",
+    );
   }
 }
 

@@ -62,7 +62,10 @@ export function tokenError(
  * Whether the token endpoint accepts a body of this `Content-Type` (else 415): form-encoded, or
  * no `Content-Type` at all with an empty body (an empty form).
  */
-export function isTokenFormContentType(contentType: string | undefined, bodyLength: number): boolean {
+export function isTokenFormContentType(
+  contentType: string | undefined,
+  bodyLength: number,
+): boolean {
   // Why: http-behaviour "Token endpoint": no Content-Type with an empty body is an empty form,
   // answered 400 with every required field named.
   return isFormContentType(contentType) || (contentType === undefined && bodyLength === 0);

@@ -16,12 +16,18 @@ import {
   sendRefusal,
 } from "../../templates/runtime/http.gen.js";
 import { exchange, getRequest, listen, stop } from "./wire.js";
+import type { Exchange } from "./wire.js";
 
 const servers: Server[] = [];
 
-async function serve(listener: RequestListener, server = createHttpServer(listener)): Promise<number> {
+/** Starts a server (by default createHttpServer's, around `listener`) and returns its port. */
+async function start(server: Server): Promise<number> {
   servers.push(server);
   return listen(server);
+}
+
+function serve(listener: RequestListener): Promise<number> {
+  return start(createHttpServer(listener));
 }
 
 afterEach(async () => {
@@ -89,8 +95,16 @@ describe("parseJson", () => {
     { given: "empty", bytes: Buffer.from(""), want: "must be valid JSON" },
     { given: "truncated", bytes: Buffer.from('{"a": '), want: "must be valid JSON" },
     { given: "trailing comma", bytes: Buffer.from("[1,]"), want: "must be valid JSON" },
-    { given: "invalid UTF-8", bytes: Buffer.from([0x22, 0xc3, 0x28, 0x22]), want: "must be UTF-8 text" },
-    { given: "lone surrogate half", bytes: Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22]), want: "must be UTF-8 text" },
+    {
+      given: "invalid UTF-8",
+      bytes: Buffer.from([0x22, 0xc3, 0x28, 0x22]),
+      want: "must be UTF-8 text",
+    },
+    {
+      given: "lone surrogate half",
+      bytes: Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22]),
+      want: "must be UTF-8 text",
+    },
   ];
   it.each(malformed)("refuses $given with 400 naming body", ({ bytes, want }) => {
     expect(parseJson(bytes)).toEqual({
@@ -123,7 +137,11 @@ describe("parseJson", () => {
     const outcome = parseJson(Buffer.from("[".repeat(depth) + "]".repeat(depth)));
     expect(outcome.ok).toBe(true);
     const unbalanced = parseJson(Buffer.from("[".repeat(depth)));
-    expect(unbalanced).toMatchObject({ ok: false, status: 400, body: { detail: { body: "must be valid JSON" } } });
+    expect(unbalanced).toMatchObject({
+      ok: false,
+      status: 400,
+      body: { detail: { body: "must be valid JSON" } },
+    });
   });
 });
 
@@ -146,7 +164,11 @@ describe("parseUrl", () => {
     },
     { given: "/articles?__proto__=x", segments: ["articles"], query: [["__proto__", ["x"]]] },
     { given: "/articles#top", segments: ["articles"], query: [] },
-    { given: "http://example.com/articles/7?x=1", segments: ["articles", "7"], query: [["x", ["1"]]] },
+    {
+      given: "http://example.com/articles/7?x=1",
+      segments: ["articles", "7"],
+      query: [["x", ["1"]]],
+    },
   ];
   it.each(rows)("$given", ({ given, segments, query }) => {
     const outcome = parseUrl(given);
@@ -175,7 +197,9 @@ describe("parseUrl", () => {
 
 describe("JSON responses over HTTP", () => {
   it("sets Content-Type and a byte-exact Content-Length on every body", async () => {
-    const port = await serve((_req, res) => sendJson(res, 201, { name: "Zoë" }, { Location: "/a/1" }));
+    const port = await serve((_req, res) =>
+      sendJson(res, 201, { name: "Zoë" }, { Location: "/a/1" }),
+    );
     const reply = await exchange(port, getRequest("/"));
     expect(reply.status).toBe(201);
     expect(reply.headers.get("content-type")).toBe("application/json");
@@ -213,7 +237,10 @@ describe("readBody", () => {
   it("returns a body within the limit", async () => {
     const reads = { count: 0 };
     const port = await serve(echoBody(16, reads));
-    const reply = await exchange(port, postHead(["Content-Length: 16", "Connection: close"]) + "0123456789abcdef");
+    const reply = await exchange(
+      port,
+      postHead(["Content-Length: 16", "Connection: close"]) + "0123456789abcdef",
+    );
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body)).toEqual({ length: 16, text: "0123456789abcdef" });
   });
@@ -239,86 +266,162 @@ describe("readBody", () => {
     const port = await serve(echoBody(16, reads));
     const chunk = "a\r\n0123456789\r\n"; // 10 bytes
     // The terminating chunk is never sent: only the byte count can trigger the answer.
-    const reply = await exchange(port, [postHead(["Transfer-Encoding: chunked"]), chunk, chunk, chunk], {
-      gapMs: 20,
-    });
+    const reply = await exchange(
+      port,
+      [postHead(["Transfer-Encoding: chunked"]), chunk, chunk, chunk],
+      {
+        gapMs: 20,
+      },
+    );
     expect(reply.status).toBe(413);
     expect(reply.headers.get("connection")).toBe("close");
     expect(reply.closed).toBe(true);
     expect(reads.count).toBe(0);
   });
 
+  it("reads a body that arrived while the handler was busy", async () => {
+    const port = await serve((req, res) => {
+      // As a generated server does: guards (asynchronous) run before the body is read.
+      setTimeout(() => {
+        void readBody(req, 16).then((outcome) =>
+          outcome.ok
+            ? sendJson(res, 200, { text: outcome.body.toString() })
+            : sendRefusal(res, outcome),
+        );
+      }, 50);
+    });
+    const reply = await exchange(
+      port,
+      postHead(["Content-Length: 5", "Connection: close"]) + "hello",
+    );
+    expect({ status: reply.status, body: JSON.parse(reply.body) as unknown }).toEqual({
+      status: 200,
+      body: { text: "hello" },
+    });
+  });
+
   it("uses a 1 MiB limit by default", async () => {
     const port = await serve((req, res) => {
-      void readBody(req).then((outcome) => (outcome.ok ? sendNoContent(res) : sendRefusal(res, outcome)));
+      void readBody(req).then((outcome) =>
+        outcome.ok ? sendNoContent(res) : sendRefusal(res, outcome),
+      );
     });
     const reply = await exchange(port, postHead([`Content-Length: ${1024 * 1024 + 1}`]));
     expect(reply.status).toBe(413);
-    expect(JSON.parse(reply.body)).toMatchObject({ detail: { body: "must not exceed 1048576 bytes" } });
+    expect(JSON.parse(reply.body)).toMatchObject({
+      detail: { body: "must not exceed 1048576 bytes" },
+    });
   });
 });
 
 describe("installErrorHandling", () => {
-  function fastServer(options: { headersTimeout: number; requestTimeout: number }): Server {
-    return createHttpServer(echoBody(1024, { count: 0 }), { ...options, connectionsCheckingInterval: 25 });
+  function fastServer(
+    listener: RequestListener,
+    options: { headersTimeout: number; requestTimeout: number },
+  ): Server {
+    return createHttpServer(listener, { ...options, connectionsCheckingInterval: 25 });
   }
 
-  it("answers malformed HTTP with 400 JSON and closes", async () => {
-    const port = await serve(() => undefined);
-    const reply = await exchange(port, "GARBAGE\r\n\r\n");
-    expect(reply.status).toBe(400);
-    expect(reply.headers.get("content-type")).toBe("application/json");
-    expect(reply.headers.get("connection")).toBe("close");
-    expect(JSON.parse(reply.body)).toEqual({ error: "Malformed HTTP request", detail: {} });
-    expect(reply.closed).toBe(true);
-  });
+  /** Asserts a JSON error answer written by the clientError handler, and the closed connection. */
+  function expectClosingError(reply: Exchange, status: number, error: string): void {
+    expect({
+      status: reply.status,
+      contentType: reply.headers.get("content-type"),
+      contentLength: reply.headers.get("content-length"),
+      connection: reply.headers.get("connection"),
+      body: JSON.parse(reply.body) as unknown,
+      closed: reply.closed,
+    }).toEqual({
+      status,
+      contentType: "application/json",
+      contentLength: String(Buffer.byteLength(reply.body)),
+      connection: "close",
+      body: { error, detail: {} },
+      closed: true,
+    });
+  }
 
-  it("answers conflicting framing headers with 400", async () => {
-    const port = await serve(() => undefined);
-    const reply = await exchange(port, postHead(["Content-Length: 3", "Transfer-Encoding: chunked"]));
-    expect(reply.status).toBe(400);
-    expect(reply.closed).toBe(true);
-  });
-
-  it("answers headers over Node's limit with 431 JSON and closes", async () => {
-    const port = await serve(() => undefined);
-    const reply = await exchange(port, getRequest("/", [`X-Big: ${"a".repeat(20_000)}`]));
-    expect(reply.status).toBe(431);
-    expect(reply.headers.get("content-type")).toBe("application/json");
-    expect(JSON.parse(reply.body)).toEqual({ error: "Request header fields too large", detail: {} });
-    expect(reply.closed).toBe(true);
-  });
+  const parserErrors: { name: string; given: string; status: number; error: string }[] = [
+    {
+      name: "malformed request line",
+      given: "GARBAGE\r\n\r\n",
+      status: 400,
+      error: "Malformed HTTP request",
+    },
+    {
+      name: "Content-Length with chunked framing",
+      given: postHead(["Content-Length: 3", "Transfer-Encoding: chunked"]),
+      status: 400,
+      error: "Malformed HTTP request",
+    },
+    {
+      name: "headers over Node's 16 KiB limit",
+      given: getRequest("/", [`X-Big: ${"a".repeat(20_000)}`]),
+      status: 431,
+      error: "Request header fields too large",
+    },
+    {
+      name: "chunk extensions over Node's limit",
+      given:
+        postHead(["Transfer-Encoding: chunked"]) + `1;ext=${"x".repeat(20_000)}\r\na\r\n0\r\n\r\n`,
+      status: 413,
+      error: "Chunk extensions too large",
+    },
+  ];
+  it.each(parserErrors)(
+    "answers $name with $status JSON and closes",
+    async ({ given, status, error }) => {
+      const port = await serve(echoBody(1024, { count: 0 }));
+      expectClosingError(await exchange(port, given), status, error);
+    },
+  );
 
   it("answers headers that are too slow with 408 JSON and closes", async () => {
-    const port = await serve(() => undefined, fastServer({ headersTimeout: 150, requestTimeout: 1_000 }));
+    const server = fastServer(echoBody(1024, { count: 0 }), {
+      headersTimeout: 150,
+      requestTimeout: 1_000,
+    });
+    const port = await start(server);
     const started = Date.now();
     const reply = await exchange(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", { waitMs: 1_500 });
-    expect(reply.status).toBe(408);
-    expect(JSON.parse(reply.body)).toEqual({ error: "Request timeout", detail: {} });
-    expect(reply.closed).toBe(true);
+    expectClosingError(reply, 408, "Request timeout");
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("answers a body that is too slow with 408 JSON and closes", async () => {
-    const server = fastServer({ headersTimeout: 100, requestTimeout: 200 });
-    const port = await serve(() => undefined, server);
+    const server = fastServer(echoBody(1024, { count: 0 }), {
+      headersTimeout: 100,
+      requestTimeout: 200,
+    });
+    const port = await start(server);
     const reply = await exchange(port, postHead(["Content-Length: 10"]) + "01", { waitMs: 1_500 });
-    expect(reply.status).toBe(408);
+    expectClosingError(reply, 408, "Request timeout");
+  });
+
+  it("only closes a connection whose response has begun when the request times out", async () => {
+    const server = fastServer(
+      (_req, res) => {
+        res.writeHead(200, { "Content-Type": "text/plain" });
+        res.write("partial");
+      },
+      { headersTimeout: 100, requestTimeout: 200 },
+    );
+    const port = await start(server);
+    const reply = await exchange(port, postHead(["Content-Length: 10"]) + "01", { waitMs: 1_500 });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain("partial");
+    expect(reply.body).not.toContain("HTTP/1.1");
     expect(reply.closed).toBe(true);
   });
 
   it("sets the time limits: 10 s for headers and 30 s in all by default", () => {
-    const server = createServer();
-    installErrorHandling(server);
-    expect({ headers: server.headersTimeout, request: server.requestTimeout }).toEqual({
-      headers: 10_000,
-      request: 30_000,
-    });
-    installErrorHandling(server, { headersTimeout: 1_000, requestTimeout: 2_000 });
-    expect({ headers: server.headersTimeout, request: server.requestTimeout }).toEqual({
-      headers: 1_000,
-      request: 2_000,
-    });
-    expect(() => installErrorHandling(server, { headersTimeout: 3_000, requestTimeout: 2_000 })).toThrow(RangeError);
+    const byDefault = createServer();
+    installErrorHandling(byDefault);
+    expect([byDefault.headersTimeout, byDefault.requestTimeout]).toEqual([10_000, 30_000]);
+    const configured = createServer();
+    installErrorHandling(configured, { headersTimeout: 1_000, requestTimeout: 2_000 });
+    expect([configured.headersTimeout, configured.requestTimeout]).toEqual([1_000, 2_000]);
+    const inverted = { headersTimeout: 3_000, requestTimeout: 2_000 };
+    expect(() => installErrorHandling(createServer(), inverted)).toThrow(RangeError);
   });
 });

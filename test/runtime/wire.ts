@@ -85,7 +85,12 @@ function parseResponse(text: string): Omit<Exchange, "closed"> {
 
 /** A GET request closing its connection, with extra header lines. */
 export function getRequest(path: string, headerLines: readonly string[] = []): string {
-  return [`GET ${path} HTTP/1.1`, "Host: 127.0.0.1", ...headerLines, "Connection: close", "", ""].join(
-    "\r\n",
-  );
+  return [
+    `GET ${path} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    ...headerLines,
+    "Connection: close",
+    "",
+    "",
+  ].join("\r\n");
 }

@@ -1,0 +1,445 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  authorize,
+  authorizationHeader,
+  readBearer,
+  readOAuth2,
+  securityScopes,
+  splitAuthorization,
+} from "../../templates/runtime/guards.gen.js";
+import type {
+  Guard,
+  Principal,
+  SecurityScopes,
+  VerifyToken,
+} from "../../templates/runtime/guards.gen.js";
+import {
+  createHttpServer,
+  parseUrl,
+  sendJson,
+  sendRefusal,
+} from "../../templates/runtime/http.gen.js";
+import { exchange, getRequest, listen, stop } from "./wire.js";
+
+const notAuthenticated401 = {
+  ok: false,
+  status: 401,
+  headers: { "WWW-Authenticate": "Bearer" },
+  body: { detail: "Not authenticated" },
+};
+const notAuthenticated403 = {
+  ok: false,
+  status: 403,
+  headers: {},
+  body: { detail: "Not authenticated" },
+};
+
+describe("splitAuthorization", () => {
+  const rows: { given: string; want: { scheme: string; rest: string } }[] = [
+    { given: "", want: { scheme: "", rest: "" } },
+    { given: "Bearer", want: { scheme: "Bearer", rest: "" } },
+    { given: "Bearer x", want: { scheme: "Bearer", rest: "x" } },
+    { given: "Bearer  x y ", want: { scheme: "Bearer", rest: " x y " } },
+    { given: "Bearer\tx", want: { scheme: "Bearer\tx", rest: "" } },
+    { given: " Bearer x", want: { scheme: "", rest: "Bearer x" } },
+  ];
+  it.each(rows)("$given", ({ given, want }) => {
+    expect(splitAuthorization(given)).toEqual(want);
+  });
+});
+
+describe("readBearer", () => {
+  const rows: { given: string | undefined; autoError: boolean; want: object }[] = [
+    { given: undefined, autoError: true, want: notAuthenticated401 },
+    { given: undefined, autoError: false, want: { ok: true, credential: undefined } },
+    { given: "", autoError: true, want: notAuthenticated401 },
+    { given: "", autoError: false, want: { ok: true, credential: undefined } },
+    { given: "Bearer", autoError: true, want: { ok: true, credential: "" } },
+    { given: "Bearer ", autoError: true, want: { ok: true, credential: "" } },
+    { given: "Bearer x", autoError: true, want: { ok: true, credential: "x" } },
+    { given: "bearer x", autoError: true, want: { ok: true, credential: "x" } },
+    { given: "BEARER x", autoError: true, want: { ok: true, credential: "x" } },
+    { given: "Bearer  x ", autoError: true, want: { ok: true, credential: "x" } },
+    { given: "Bearer \tx\t", autoError: true, want: { ok: true, credential: "x" } },
+    { given: "Bearer a b", autoError: true, want: { ok: true, credential: "a b" } },
+    { given: "Bearer x\u00a0", autoError: true, want: { ok: true, credential: "x\u00a0" } },
+    { given: "Basic x", autoError: true, want: notAuthenticated401 },
+    { given: "Basic x", autoError: false, want: { ok: true, credential: undefined } },
+    { given: "Bearer\tx", autoError: true, want: notAuthenticated401 },
+    { given: "Bearerx", autoError: true, want: notAuthenticated401 },
+    { given: "Bearerx", autoError: false, want: { ok: true, credential: undefined } },
+    { given: " Bearer x", autoError: true, want: notAuthenticated401 },
+  ];
+  it.each(rows)("$given (autoError $autoError)", ({ given, autoError, want }) => {
+    expect(readBearer(given, autoError)).toEqual(want);
+  });
+});
+
+describe("readOAuth2", () => {
+  const rows: { given: string | undefined; autoError: boolean; want: object }[] = [
+    { given: undefined, autoError: true, want: notAuthenticated403 },
+    { given: undefined, autoError: false, want: { ok: true, credential: undefined } },
+    { given: "", autoError: true, want: notAuthenticated403 },
+    { given: "", autoError: false, want: { ok: true, credential: undefined } },
+    { given: "Bearer x", autoError: true, want: { ok: true, credential: "Bearer x" } },
+    { given: "Basic  x ", autoError: true, want: { ok: true, credential: "Basic  x " } },
+    { given: "whatever", autoError: false, want: { ok: true, credential: "whatever" } },
+  ];
+  it.each(rows)("$given (autoError $autoError)", ({ given, autoError, want }) => {
+    expect(readOAuth2(given, autoError)).toEqual(want);
+  });
+});
+
+describe("securityScopes", () => {
+  const rows: { given: string[] | undefined; want: SecurityScopes }[] = [
+    { given: undefined, want: { scopes: [], scopeStr: "" } },
+    { given: [], want: { scopes: [], scopeStr: "" } },
+    { given: ["read"], want: { scopes: ["read"], scopeStr: "read" } },
+    { given: ["read", "write"], want: { scopes: ["read", "write"], scopeStr: "read write" } },
+  ];
+  it.each(rows)("$given", ({ given, want }) => {
+    expect(securityScopes(given)).toEqual(want);
+  });
+
+  it("copies the list it is given", () => {
+    const names = ["read"];
+    const scopes = securityScopes(names);
+    names.push("write");
+    expect(scopes.scopes).toEqual(["read"]);
+  });
+});
+
+const alice: Principal = { subject: "alice", scopes: ["read"] };
+const admin: Principal = { subject: "admin", scopes: ["read", "write"] };
+const bob: Principal = { subject: "bob", scopes: [] };
+
+/** The application's token check of these tests; the generic guard sees the whole header. */
+const verifyToken: VerifyToken = async (token) => {
+  const known: Record<string, Principal> = {
+    good: alice,
+    root: admin,
+    "a b": bob,
+    "Bearer good": alice,
+  };
+  return Object.hasOwn(known, token) ? known[token] : undefined;
+};
+
+const password: Guard = { kind: "bearer", name: "password", autoError: true };
+const lenient: Guard = { kind: "bearer", name: "lenient", autoError: false };
+const generic: Guard = { kind: "oauth2", name: "generic", autoError: true };
+
+const insufficient = (scope: string): object => ({
+  ok: false,
+  status: 403,
+  headers: { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"` },
+  body: { detail: "Not enough permissions" },
+});
+const rejected = {
+  ok: false,
+  status: 401,
+  headers: { "WWW-Authenticate": "Bearer" },
+  body: { detail: "Could not validate credentials" },
+};
+
+describe("authorize", () => {
+  const rows: {
+    name: string;
+    given: { header: string | undefined; guards: Guard[]; optional?: boolean; scopes?: string[] };
+    want: object;
+  }[] = [
+    { name: "no guard", given: { header: undefined, guards: [] }, want: { ok: true } },
+    {
+      name: "bearer, valid",
+      given: { header: "Bearer good", guards: [password] },
+      want: { ok: true, principal: alice },
+    },
+    {
+      name: "bearer, absent",
+      given: { header: undefined, guards: [password] },
+      want: notAuthenticated401,
+    },
+    {
+      name: "bearer, other scheme",
+      given: { header: "Basic x", guards: [password] },
+      want: notAuthenticated401,
+    },
+    {
+      name: "bearer, rejected",
+      given: { header: "Bearer bad", guards: [password] },
+      want: rejected,
+    },
+    {
+      name: "bearer, empty token",
+      given: { header: "Bearer", guards: [password] },
+      want: rejected,
+    },
+    {
+      name: "optional, absent",
+      given: { header: undefined, guards: [password], optional: true },
+      want: { ok: true },
+    },
+    {
+      name: "optional, other scheme",
+      given: { header: "Basic x", guards: [password], optional: true },
+      want: { ok: true },
+    },
+    {
+      name: "optional, rejected",
+      given: { header: "Bearer bad", guards: [password], optional: true },
+      want: rejected,
+    },
+    {
+      name: "optional, empty token",
+      given: { header: "Bearer", guards: [password], optional: true },
+      want: rejected,
+    },
+    {
+      name: "optional, valid",
+      given: { header: "Bearer good", guards: [password], optional: true },
+      want: { ok: true, principal: alice },
+    },
+    {
+      name: "autoError off, absent",
+      given: { header: undefined, guards: [lenient] },
+      want: { ok: true },
+    },
+    {
+      name: "autoError off, rejected",
+      given: { header: "Bearer bad", guards: [lenient] },
+      want: rejected,
+    },
+    {
+      name: "generic, absent",
+      given: { header: undefined, guards: [generic] },
+      want: notAuthenticated403,
+    },
+    { name: "generic, empty", given: { header: "", guards: [generic] }, want: notAuthenticated403 },
+    {
+      name: "generic, whole value",
+      given: { header: "Bearer good", guards: [generic] },
+      want: { ok: true, principal: alice },
+    },
+    { name: "generic, rejected", given: { header: "Basic x", guards: [generic] }, want: rejected },
+    {
+      name: "scope missing",
+      given: { header: "Bearer good", guards: [password], scopes: ["write"] },
+      want: insufficient("write"),
+    },
+    {
+      name: "scopes named in order",
+      given: { header: "Bearer a b", guards: [password], scopes: ["read", "write"] },
+      want: insufficient("read write"),
+    },
+    {
+      name: "scope held",
+      given: { header: "Bearer root", guards: [password], scopes: ["write"] },
+      want: { ok: true, principal: admin },
+    },
+    {
+      name: "optional, scope missing",
+      given: { header: "Bearer good", guards: [password], optional: true, scopes: ["write"] },
+      want: insufficient("write"),
+    },
+    {
+      name: "generic then bearer, absent: bearer's 401",
+      given: { header: undefined, guards: [generic, password] },
+      want: notAuthenticated401,
+    },
+    {
+      name: "generic and bearer, other scheme rejected",
+      given: { header: "Basic x", guards: [password, generic] },
+      want: rejected,
+    },
+    {
+      name: "generic and bearer, either accepts",
+      given: { header: "Bearer good", guards: [generic, password] },
+      want: { ok: true, principal: alice },
+    },
+    {
+      name: "strict and lenient, absent",
+      given: { header: undefined, guards: [password, lenient] },
+      want: { ok: true },
+    },
+  ];
+  it.each(rows)("$name", async ({ given, want }) => {
+    const outcome = await authorize({
+      authorization: given.header,
+      guards: given.guards,
+      optional: given.optional ?? false,
+      scopes: securityScopes(given.scopes),
+      verifyToken,
+    });
+    expect(outcome).toEqual(want);
+  });
+
+  it("never hands the empty token to the token check, and passes the scopes and guard", async () => {
+    const calls: [string, string, string][] = [];
+    const outcome = await authorize({
+      authorization: "Bearer",
+      guards: [password, generic],
+      optional: false,
+      scopes: securityScopes(["read"]),
+      verifyToken: (token, scopes, guard) => {
+        calls.push([token, scopes.scopeStr, guard.name]);
+        return undefined;
+      },
+    });
+    expect(calls).toEqual([["Bearer", "read", "generic"]]);
+    expect(outcome).toEqual(rejected);
+  });
+
+  it("escapes quotes in the scope challenge", async () => {
+    const outcome = await authorize({
+      authorization: "Bearer good",
+      guards: [password],
+      optional: false,
+      scopes: securityScopes(['a"b\\c']),
+      verifyToken,
+    });
+    expect(outcome).toMatchObject({
+      headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope="a\\"b\\\\c"' },
+    });
+  });
+});
+
+describe("guards over HTTP", () => {
+  type Route = { guards: Guard[]; optional: boolean; scopes: SecurityScopes };
+  const routes = new Map<string, Route>([
+    ["bearer", { guards: [password], optional: false, scopes: securityScopes() }],
+    ["optional", { guards: [password], optional: true, scopes: securityScopes() }],
+    ["generic", { guards: [generic], optional: false, scopes: securityScopes() }],
+    ["scoped", { guards: [password], optional: false, scopes: securityScopes(["write"]) }],
+    ["echo", { guards: [], optional: true, scopes: securityScopes() }],
+  ]);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = parseUrl(req.url ?? "/");
+    const route = url.ok ? routes.get(url.value.segments[0] ?? "") : undefined;
+    if (route === undefined) return sendJson(res, 404, { error: "Not found", detail: {} });
+    const authorization = authorizationHeader(req);
+    const access = await authorize({ authorization, verifyToken, ...route });
+    if (!access.ok) return sendRefusal(res, access);
+    sendJson(res, 200, {
+      subject: access.principal?.subject ?? null,
+      authorization: authorization ?? null,
+    });
+  }
+
+  const server = createHttpServer((req, res) => {
+    handle(req, res).catch(() =>
+      sendJson(res, 500, { error: "Internal server error", detail: {} }),
+    );
+  });
+  let port = 0;
+  beforeAll(async () => {
+    port = await listen(server);
+  });
+  afterAll(() => stop(server));
+
+  const ok = (subject: string | null): object => ({ status: 200, body: { subject } });
+  const refused = (status: number, challenge: string | undefined, detail: string): object => ({
+    status,
+    challenge,
+    body: { detail },
+  });
+  const rows: { path: string; given: string[]; want: object }[] = [
+    { path: "/bearer", given: [], want: refused(401, "Bearer", "Not authenticated") },
+    {
+      path: "/bearer",
+      given: ["Authorization:"],
+      want: refused(401, "Bearer", "Not authenticated"),
+    },
+    {
+      path: "/bearer",
+      given: ["Authorization: Bearer"],
+      want: refused(401, "Bearer", "Could not validate credentials"),
+    },
+    { path: "/bearer", given: ["Authorization: bearer good"], want: ok("alice") },
+    { path: "/bearer", given: ["Authorization: BEARER good"], want: ok("alice") },
+    { path: "/bearer", given: ["Authorization: Bearer  good "], want: ok("alice") },
+    { path: "/bearer", given: ["Authorization: Bearer a b"], want: ok("bob") },
+    {
+      path: "/bearer",
+      given: ["Authorization: Bearer bad"],
+      want: refused(401, "Bearer", "Could not validate credentials"),
+    },
+    {
+      path: "/bearer",
+      given: ["Authorization: Basic x"],
+      want: refused(401, "Bearer", "Not authenticated"),
+    },
+    {
+      path: "/bearer",
+      given: ["Authorization: Bearer\tgood"],
+      want: refused(401, "Bearer", "Not authenticated"),
+    },
+    {
+      path: "/bearer",
+      given: ["Authorization: Bearergood"],
+      want: refused(401, "Bearer", "Not authenticated"),
+    },
+    {
+      path: "/bearer",
+      given: ["Authorization: Bearer good", "Authorization: Bearer bad"],
+      want: ok("alice"),
+    },
+    {
+      path: "/bearer",
+      given: ["Authorization: Bearer bad", "Authorization: Bearer good"],
+      want: refused(401, "Bearer", "Could not validate credentials"),
+    },
+    { path: "/optional", given: [], want: ok(null) },
+    { path: "/optional", given: ["Authorization:"], want: ok(null) },
+    { path: "/optional", given: ["Authorization: Basic x"], want: ok(null) },
+    { path: "/optional", given: ["Authorization: Bearer\tgood"], want: ok(null) },
+    { path: "/optional", given: ["Authorization: Bearer good"], want: ok("alice") },
+    {
+      path: "/optional",
+      given: ["Authorization: Bearer"],
+      want: refused(401, "Bearer", "Could not validate credentials"),
+    },
+    {
+      path: "/optional",
+      given: ["Authorization: Bearer bad"],
+      want: refused(401, "Bearer", "Could not validate credentials"),
+    },
+    { path: "/generic", given: [], want: refused(403, undefined, "Not authenticated") },
+    {
+      path: "/generic",
+      given: ["Authorization:"],
+      want: refused(403, undefined, "Not authenticated"),
+    },
+    { path: "/generic", given: ["Authorization: Bearer good"], want: ok("alice") },
+    {
+      path: "/generic",
+      given: ["Authorization: Basic x"],
+      want: refused(401, "Bearer", "Could not validate credentials"),
+    },
+    {
+      path: "/scoped",
+      given: ["Authorization: Bearer good"],
+      want: refused(
+        403,
+        'Bearer error="insufficient_scope", scope="write"',
+        "Not enough permissions",
+      ),
+    },
+    { path: "/scoped", given: ["Authorization: Bearer root"], want: ok("admin") },
+  ];
+  it.each(rows)("$path with $given", async ({ path, given, want }) => {
+    const reply = await exchange(port, getRequest(path, given));
+    expect(reply.headers.get("content-type")).toBe("application/json");
+    const body: unknown = JSON.parse(reply.body);
+    expect({
+      status: reply.status,
+      challenge: reply.headers.get("www-authenticate"),
+      body,
+    }).toMatchObject(want);
+  });
+
+  it("hands the header to the guards as Node received it: outer white space gone, inner kept", async () => {
+    const reply = await exchange(port, getRequest("/echo", ["Authorization:   Bearer  a\tb  "]));
+    expect(JSON.parse(reply.body)).toEqual({ subject: null, authorization: "Bearer  a\tb" });
+  });
+});
