@@ -3,7 +3,8 @@ import path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { declarationJsonSchema } from "./declaration/schema.js";
 import type { Host } from "./host.js";
-import { openapiFromText, readInput, reportDiagnostics, serializeDocument } from "./run.js";
+import { generateFiles, openapiFromText, readInput, reportDiagnostics, serializeDocument } from "./run.js";
+import { writeFiles } from "./write/write.js";
 
 /** Exit codes (cli.md): done, invalid input or a difference found, wrong usage. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
@@ -37,6 +38,32 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  $ codegen schema > codegen.schema.json      JSON Schema for editors",
       ),
     );
+
+  program
+    .command("generate", { isDefault: true })
+    .description("write the OpenAPI document and the TypeScript server code of a declaration (the default command)")
+    .argument("<input>", "the declaration file (.yaml, .yml or .json)")
+    .option("-o, --output <dir>", "the output folder", "generated")
+    .option("--no-format", "skip prettier (faster; the code is the same, less tidy)")
+    .option("-q, --quiet", "print nothing but errors")
+    .addHelpText(
+      "after",
+      example(
+        "  $ codegen api.yaml -o src/generated\n" +
+          "  writes src/generated/openapi.yaml, types.gen.ts, handlers.gen.ts, server.gen.ts, store.gen.ts,\n" +
+          "  api.gen.ts, index.gen.ts and runtime/*.gen.ts; your own code imports createServer from index.gen.js",
+      ),
+    )
+    .action(async (file: string, options: { output: string; format: boolean; quiet?: boolean }) => {
+      const started = performance.now();
+      const input = await readInput(host, file);
+      if (input.value === undefined) return fail(input.diagnostics, {});
+      const result = await generateFiles(host, file, input.value, { outDir: options.output, format: options.format });
+      if (!result.value) return fail(result.diagnostics, { [file]: input.value });
+      const summary = await writeFiles(host, options.output, result.value);
+      const ms = Math.round(performance.now() - started);
+      if (!options.quiet) host.stdout(`wrote ${summary.written}, unchanged ${summary.unchanged} in ${ms} ms\n`);
+    });
 
   program
     .command("openapi")

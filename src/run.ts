@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { stringify } from "yaml";
 import { loadDocument } from "./declaration/load.js";
@@ -6,6 +9,8 @@ import { validateDeclaration } from "./declaration/validate.js";
 import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
 import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
+import { buildApiView } from "./model/build.js";
+import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -63,4 +68,48 @@ export function serializeDocument(document: unknown, format: "yaml" | "json"): s
 export function reportDiagnostics(host: Host, diagnostics: readonly Diagnostic[], sources: Record<string, string>): void {
   if (diagnostics.length === 0) return;
   host.stderr(formatDiagnostics(diagnostics, { sources: new Map(Object.entries(sources)), colour: host.colour }));
+}
+
+/** The package's own templates folder (beside `dist/` or `src/`). */
+const TEMPLATES = fileURLToPath(new URL("../templates/", import.meta.url));
+let templateSources: TemplateSources | undefined;
+
+/** Read the templates once per process: every `.hbs` file and every runtime file. */
+export function loadTemplateSources(): TemplateSources {
+  if (!templateSources) {
+    const read = (dir: string, suffix: string) =>
+      Object.fromEntries(
+        readdirSync(dir)
+          .filter((name) => name.endsWith(suffix))
+          .sort()
+          .map((name) => [name, readFileSync(path.join(dir, name), "utf8")]),
+      );
+    templateSources = { templates: read(TEMPLATES, ".hbs"), runtime: read(path.join(TEMPLATES, "runtime"), ".gen.ts") };
+  }
+  return templateSources;
+}
+
+/** Options of a generation. */
+export interface GenerateOptions {
+  /** The output folder, relative to the working folder or absolute. */
+  readonly outDir: string;
+  /** Format the TypeScript with prettier (default true). */
+  readonly format?: boolean;
+}
+
+/**
+ * Input text to every generated file (the OpenAPI document and the server code), without
+ * touching the disk: load, validate, expand, verify, model, render, format.
+ */
+export async function generateFiles(host: Host, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
+  const expanded = await openapiFromText(file, text);
+  if (!expanded.value) return { diagnostics: expanded.diagnostics };
+  const outDir = path.resolve(host.cwd, options.outDir);
+  // The header names the input relative to the output folder, `/`-separated on every system.
+  const inputPath = path.relative(outDir, path.resolve(host.cwd, file)).split(path.sep).join("/");
+  const view = buildApiView(expanded.value, { inputPath });
+  const rendered = [{ path: "openapi.yaml", contents: serializeDocument(expanded.value, "yaml") }, ...renderFiles(view, loadTemplateSources())];
+  if (options.format === false) return { value: rendered, diagnostics: [] };
+  const { formatFiles } = await import("./format/format.js");
+  return { value: await formatFiles(rendered), diagnostics: [] };
 }

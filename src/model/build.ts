@@ -1,0 +1,273 @@
+import type { OpenAPIV3_1 } from "openapi-types";
+import { camelCase, pascalCase } from "../declaration/names.js";
+import { docLines, isIdentifier, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
+import { type JsonSchema, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
+import type { ApiView, HandlerMethodView, ResourceView, RouteView, SchemaEntryView, TypeView } from "./view.js";
+
+type Json = { readonly [key: string]: unknown };
+const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+const KINDS = ["list", "get", "create", "replace", "update", "delete"] as const;
+type Kind = (typeof KINDS)[number];
+
+/** The handler signature pieces that differ per operation kind. */
+const SIGNATURES: Record<Kind, { input: (t: Types) => string; result: (t: Types) => string }> = {
+  list: { input: (t) => `query: ${t.query}`, result: (t) => `readonly ${t.stored}[]` },
+  get: { input: (t) => `id: ${t.id}`, result: (t) => `${t.stored} | undefined` },
+  create: { input: (t) => `body: ${t.body}`, result: (t) => t.stored },
+  replace: { input: (t) => `id: ${t.id}; body: ${t.body}; current: ${t.stored}`, result: (t) => t.stored },
+  update: { input: (t) => `id: ${t.id}; patch: ${t.body}; current: ${t.stored}`, result: (t) => t.stored },
+  delete: { input: (t) => `id: ${t.id}; current: ${t.stored}`, result: () => "void" },
+};
+interface Types {
+  query: string;
+  id: string;
+  body: string;
+  stored: string;
+}
+
+/** Options of the view model. */
+export interface ModelOptions {
+  /** The input file's path relative to the output folder, for the header line. */
+  readonly inputPath: string;
+}
+
+/**
+ * Build the view model of an OpenAPI document: what the templates of the server code read.
+ * Reads the document only (never the declaration); codegen's own facts come from `x-codegen-*`.
+ */
+export function buildApiView(document: OpenAPIV3_1.Document, options: ModelOptions): ApiView {
+  const schemas = asJson(document.components?.schemas) as Record<string, JsonSchema>;
+  const schemeTable = asJson(document.components?.securitySchemes);
+  const typeName = (name: string) => safeTypeName(name);
+
+  const types: TypeView[] = Object.entries(schemas).map(([name, schema]) => {
+    const lines = docLines(typeof schema.description === "string" ? schema.description : undefined);
+    return { name: typeName(name), docLines: lines, hasDoc: lines.length > 0, type: typeScriptType(schema, "", typeName) };
+  });
+  const schemaEntries: SchemaEntryView[] = Object.entries(schemas).map(([name, schema]) => ({
+    key: propertyKey(name),
+    node: literal(schemaNode(schema)),
+  }));
+
+  const resourceSchemas = Object.entries(schemas).filter(([, s]) => s["x-codegen-resource"] !== undefined);
+  const singularOf = new Map(resourceSchemas.map(([, s]) => {
+    const ext = asJson(s["x-codegen-resource"]);
+    return [String(ext.collection), String(ext.singular)] as const;
+  }));
+
+  const operationsByCollection = new Map<string, { kind: Kind; operation: Json }[]>();
+  const routes: RouteView[] = [];
+  // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
+  const collectionLinks: { rel: string; method: string; href: string }[] = [];
+  const tokenLinks: { rel: string; method: string; href: string }[] = [];
+  let hasTokenEndpoint = false;
+  let hasGuards = false;
+
+  for (const [path, rawItem] of Object.entries(asJson(document.paths))) {
+    const item = asJson(rawItem);
+    const segments = path === "/" ? [] : path.slice(1).split("/").map((s) => (/^\{.+\}$/.test(s) ? null : s));
+    const pathParameters = [...asArray(item.parameters)].map(asJson);
+    const idParameter = pathParameters.find((p) => p.in === "path");
+    const methods: Record<string, unknown> = {};
+    for (const method of METHODS) {
+      if (!(method in item)) continue;
+      const operation = asJson(item[method]);
+      const kind = operationKind(path, operation);
+      const access = accessOf(operation, schemeTable);
+      if (access.guards.length > 0) hasGuards = true;
+      const collection = segments[0] ?? undefined;
+      const body = asJson(asJson(asJson(asJson(operation.requestBody).content)["application/json"]).schema);
+      const spec: Record<string, unknown> = {
+        operationId: String(operation.operationId),
+        kind,
+        guards: access.guards,
+        optional: access.optional,
+        scopes: access.scopes,
+        query: Object.fromEntries(
+          [...asArray(operation.parameters)].map(asJson).filter((p) => p.in === "query").map((p) => [String(p.name), schemaNode(asJson(p.schema))]),
+        ),
+      };
+      if (kind !== "index" && kind !== "token" && typeof collection === "string") spec.resource = collection;
+      if (idParameter) spec.id = schemaNode(asJson(idParameter.schema));
+      if (refName(body) !== undefined) spec.body = refName(body);
+      if (kind === "token") {
+        spec.form = asJson(operation["x-codegen-token-endpoint"]).form ?? "permissive";
+        hasTokenEndpoint = true;
+        tokenLinks.push({ rel: "token", method: "POST", href: path });
+      }
+      if (kind === "list" && typeof collection === "string") collectionLinks.push({ rel: collection, method: "GET", href: path });
+      methods[method.toUpperCase()] = spec;
+      if (isResourceKind(kind) && typeof collection === "string") {
+        const list = operationsByCollection.get(collection) ?? [];
+        list.push({ kind, operation });
+        operationsByCollection.set(collection, list);
+      }
+    }
+    routes.push({ literal: literal({ segments, methods }) });
+  }
+
+  const resources: ResourceView[] = resourceSchemas.map(([name, schema]) =>
+    resourceView(name, schema, schemas, singularOf, operationsByCollection, schemeTable),
+  );
+
+  const methods = resources.flatMap((r) => r.methods);
+  const refersToTypes = (text: string) => /\bT\./.test(text);
+  return {
+    header: `// Generated by codegen from ${lineComment(options.inputPath)}. Do not edit.`,
+    hasResources: resources.length > 0,
+    handlersUseTypes: resources.some((r) => refersToTypes(r.storedType)) || methods.some((m) => refersToTypes(m.inputType)),
+    serverUsesTypes: methods.some((m) => (m.isList && refersToTypes(m.queryType)) || ((m.isCreate || m.isReplace || m.isUpdate) && refersToTypes(m.bodyType))),
+    handlersUsePrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType)),
+    serverUsesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.principalExpression)),
+    types,
+    schemas: schemaEntries,
+    resources,
+    routes,
+    index: literal([...collectionLinks, ...tokenLinks]),
+    hasTokenEndpoint,
+    hasGuards,
+  };
+}
+
+const asArray = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
+
+function isResourceKind(kind: string): kind is Kind {
+  return (KINDS as readonly string[]).includes(kind);
+}
+
+function operationKind(path: string, operation: Json): string {
+  const declared = operation["x-codegen-operation"];
+  if (typeof declared === "string") return declared;
+  if (operation["x-codegen-token-endpoint"] !== undefined) return "token";
+  if (path === "/") return "index";
+  throw new Error(`operation ${String(operation.operationId)} has no x-codegen-operation`);
+}
+
+/** Guards, scopes and optionality of an operation, from its `security` (openapi.md, Operation security). */
+function accessOf(operation: Json, schemes: Json): { guards: object[]; optional: boolean; scopes: string[] } {
+  const requirements = asArray(operation.security).map(asJson);
+  const optional = requirements.some((r) => Object.keys(r).length === 0);
+  const guards: object[] = [];
+  let scopes: string[] = [];
+  for (const requirement of requirements) {
+    for (const [name, required] of Object.entries(requirement)) {
+      const scheme = asJson(schemes[name]);
+      const kind = scheme["x-codegen-guard"] === "oauth2" ? "oauth2" : "bearer";
+      guards.push({ kind, name, autoError: scheme["x-codegen-auto-error"] !== false });
+      scopes = asArray(required).map(String);
+    }
+  }
+  return { guards, optional, scopes };
+}
+
+function resourceView(
+  name: string,
+  schema: JsonSchema,
+  schemas: Record<string, JsonSchema>,
+  singularOf: ReadonlyMap<string, string>,
+  operationsByCollection: ReadonlyMap<string, { kind: Kind; operation: Json }[]>,
+  schemes: Json,
+): ResourceView {
+  const ext = asJson(schema["x-codegen-resource"]);
+  const collection = String(ext.collection);
+  const properties = asJson(schema.properties);
+  const input = schemas[`${name}Input`] ?? {};
+  const inputProperties = asJson(input.properties);
+  const status = asJson(ext.status);
+  const spec = {
+    collection,
+    singular: String(ext.singular),
+    idKind: ext.id === "uuid" || ext.id === "string" ? ext.id : "integer",
+    readOnly: Object.entries(properties).filter(([k, p]) => k !== "id" && k !== "links" && asJson(p).readOnly === true).map(([k]) => k),
+    writeOnly: Object.entries(inputProperties).filter(([, p]) => asJson(p).writeOnly === true).map(([k]) => k),
+    defaults: Object.fromEntries(Object.entries(inputProperties).filter(([, p]) => "default" in asJson(p)).map(([k, p]) => [k, asJson(p).default])),
+    ...(ext.status !== undefined ? { status: { initial: status.initial, transitions: status.transitions ?? {} } } : {}),
+    refs: Object.entries(properties)
+      .filter(([, p]) => typeof asJson(p)["x-codegen-ref"] === "string")
+      .map(([field, p]) => {
+        const target = String(asJson(p)["x-codegen-ref"]);
+        return { field, rel: singularOf.get(target) ?? target, collection: target };
+      }),
+    links: asArray(ext.links).map((l) => {
+      const link = asJson(l);
+      return { rel: link.rel, method: link.method, ...(link.when ? { when: link.when } : {}), ...(link.href ? { href: link.href } : {}) };
+    }),
+  };
+
+  const typeName = safeTypeName(name);
+  const storedName = `Stored${typeName}`;
+  const writeOnlyMembers = Object.entries(inputProperties)
+    .filter(([, p]) => asJson(p).writeOnly === true)
+    .map(([k, p]) => `${propertyKey(k)}?: ${typeScriptType(asJson(p), "T.", safeTypeName)}`);
+  const base = objectType(schema, "T.", safeTypeName, ["links"]);
+  const storedType = writeOnlyMembers.length === 0 ? base : `${base} & { ${writeOnlyMembers.join("; ")} }`;
+  const idType = ext.id === "uuid" || ext.id === "string" ? "string" : "number";
+
+  const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map(({ kind, operation }) => {
+    const queryMembers = [...asArray(operation.parameters)]
+      .map(asJson)
+      .filter((p) => p.in === "query")
+      .map((p) => `${propertyKey(String(p.name))}?: ${typeScriptType(asJson(p.schema), "T.", safeTypeName)}`);
+    const bodyRef = refName(asJson(asJson(asJson(asJson(operation.requestBody).content)["application/json"]).schema));
+    const types: Types = {
+      query: queryMembers.length > 0 ? `{ ${queryMembers.join("; ")} }` : "{}",
+      id: idType,
+      body: bodyRef !== undefined ? `T.${safeTypeName(bodyRef)}` : "never",
+      stored: storedName,
+    };
+    const operationId = String(operation.operationId);
+    if (!isIdentifier(operationId)) throw new Error(`operationId ${stringLiteral(operationId)} is not an identifier`);
+    const principal = principalType(operation, schemes);
+    const signature = SIGNATURES[kind];
+    const summary = typeof operation.summary === "string" ? operation.summary : operationId;
+    return {
+      operationId,
+      docLines: docLines(summary),
+      inputType: `{ ${signature.input(types)}; principal: ${principal}; scopes: SecurityScopes }`,
+      resultType: signature.result(types),
+      isList: kind === "list",
+      isGet: kind === "get",
+      isCreate: kind === "create",
+      isReplace: kind === "replace",
+      isUpdate: kind === "update",
+      isDelete: kind === "delete",
+      queryType: types.query,
+      idType,
+      bodyType: types.body,
+      principalExpression: principal === "Principal" ? "context.principal as Principal" : principal === "undefined" ? "undefined" : "context.principal",
+    };
+  });
+
+  return {
+    property: camelCase(collection),
+    interfaceName: `${pascalCase(collection)}Handlers`,
+    storedName,
+    storedType,
+    collectionLiteral: stringLiteral(collection),
+    collectionComment: lineComment(collection).replace(/\*\//g, "*\\/"),
+    spec: literal(spec),
+    methods,
+  };
+}
+
+/**
+ * The principal a handler gets: always one where every guard refuses requests without a
+ * credential; possibly none for optional access or behind a guard with auto-error off; none
+ * for public operations.
+ */
+function principalType(operation: Json, schemes: Json): string {
+  const requirements = asArray(operation.security).map(asJson);
+  if (requirements.length === 0) return "undefined";
+  const lenient = requirements.some(
+    (r) => Object.keys(r).length === 0 || Object.keys(r).some((name) => asJson(schemes[name])["x-codegen-auto-error"] === false),
+  );
+  return lenient ? "Principal | undefined" : "Principal";
+}
+
+/** A schema name as a type identifier; names that are not identifiers are refused. */
+function safeTypeName(name: string): string {
+  if (!isIdentifier(name)) throw new Error(`schema name ${stringLiteral(name)} is not an identifier`);
+  return name;
+}
+

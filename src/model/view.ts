@@ -1,0 +1,88 @@
+/**
+ * The view model the templates read. Every string in it that lands in code is already safe
+ * there (identifiers checked, literals escaped, comments defused); templates only place them.
+ */
+
+/** A named type of types.gen.ts. */
+export interface TypeView {
+  readonly name: string;
+  readonly docLines: readonly string[];
+  readonly hasDoc: boolean;
+  /** The TypeScript type expression. */
+  readonly type: string;
+}
+
+/** One entry of the validator table in schemas.gen.ts. */
+export interface SchemaEntryView {
+  /** Property key in the table (identifier or string literal). */
+  readonly key: string;
+  /** The schema node as a TypeScript literal. */
+  readonly node: string;
+}
+
+/** One operation of a resource's handler interface and its binding in the server. */
+export interface HandlerMethodView {
+  readonly operationId: string;
+  readonly docLines: readonly string[];
+  /** The input type literal of the handler method. */
+  readonly inputType: string;
+  /** The result type. */
+  readonly resultType: string;
+  /** Which dispatcher slot it fills; exactly one is true. */
+  readonly isList: boolean;
+  readonly isGet: boolean;
+  readonly isCreate: boolean;
+  readonly isReplace: boolean;
+  readonly isUpdate: boolean;
+  readonly isDelete: boolean;
+  /** TypeScript type of the query (list) and of the id. */
+  readonly queryType: string;
+  readonly idType: string;
+  readonly bodyType: string;
+  /** How the server passes the principal: as verified, as possibly absent, or none (public). */
+  readonly principalExpression: string;
+}
+
+/** A resource: its handler interface, its store and its spec for the dispatcher. */
+export interface ResourceView {
+  /** The handlers' property name (`blogPosts`). */
+  readonly property: string;
+  /** Interface name (`BlogPostsHandlers`). */
+  readonly interfaceName: string;
+  /** The stored object's type name (`StoredBlogPost`) and type. */
+  readonly storedName: string;
+  readonly storedType: string;
+  /** The collection as a string literal, and as text for a comment. */
+  readonly collectionLiteral: string;
+  readonly collectionComment: string;
+  /** The dispatcher's ResourceSpec as a literal. */
+  readonly spec: string;
+  readonly methods: readonly HandlerMethodView[];
+}
+
+/** A route of the dispatcher, as a literal. */
+export interface RouteView {
+  readonly literal: string;
+}
+
+/** Everything the templates of one API read. */
+export interface ApiView {
+  /** The first line of every generated file. */
+  readonly header: string;
+  readonly types: readonly TypeView[];
+  readonly schemas: readonly SchemaEntryView[];
+  readonly resources: readonly ResourceView[];
+  readonly routes: readonly RouteView[];
+  /** The index links as a literal. */
+  readonly index: string;
+  /** Whether the API has a token endpoint (so createServer takes `issueToken`). */
+  readonly hasTokenEndpoint: boolean;
+  /** Whether any operation has guards (so createServer needs `verifyToken`). */
+  readonly hasGuards: boolean;
+  readonly hasResources: boolean;
+  /** Whether handlers.gen.ts and server.gen.ts refer to named schemas (`T.`) and to `Principal`. */
+  readonly handlersUseTypes: boolean;
+  readonly serverUsesTypes: boolean;
+  readonly handlersUsePrincipal: boolean;
+  readonly serverUsesPrincipal: boolean;
+}
