@@ -4,12 +4,16 @@ import { Command, CommanderError, Option } from "commander";
 import { declarationJsonSchema } from "./declaration/schema.js";
 import type { Host } from "./host.js";
 import { generateFiles, openapiFromText, readInput, reportDiagnostics, serializeDocument } from "./run.js";
+import { parseUser, serveFiles } from "./serve/serve.js";
 import { writeFiles } from "./write/write.js";
 
 /** Exit codes (cli.md): done, invalid input or a difference found, wrong usage. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 
 const version = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
+/** Commander's collector for a repeatable option. */
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** Help text after a command's own: an example, as every command shows one. */
 const example = (lines: string) => `\nExample:\n${lines}\n`;
@@ -63,6 +67,40 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       const summary = await writeFiles(host, options.output, result.value);
       const ms = Math.round(performance.now() - started);
       if (!options.quiet) host.stdout(`wrote ${summary.written}, unchanged ${summary.unchanged} in ${ms} ms\n`);
+    });
+
+  program
+    .command("serve")
+    .description("generate, compile and run the server at once, with the in-memory store and a token issuer for --user accounts")
+    .argument("<input>", "the declaration file (.yaml, .yml or .json)")
+    .option("-p, --port <port>", "port to listen on", "8080")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("-u, --user <NAME:PASSWORD[:SCOPE,...]>", "an account of the built-in token issuer (repeatable)", collect, [] as string[])
+    .addHelpText(
+      "after",
+      example(
+        "  $ codegen serve api.yaml --user ann:secret:articles:read,articles:write\n" +
+          "  $ curl -s -X POST localhost:8080/token -d 'grant_type=password&username=ann&password=secret&scope=articles:write'\n" +
+          "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.",
+      ),
+    )
+    .action(async (file: string, options: { port: string; host: string; user: string[] }) => {
+      const users = options.user.map((text) => ({ text, user: parseUser(text) }));
+      const bad = users.find((u) => u.user === undefined);
+      const port = Number(options.port);
+      if (bad || !Number.isInteger(port) || port < 0 || port > 65535) {
+        host.stderr(bad ? `codegen: error: --user ${bad.text} must be NAME:PASSWORD[:SCOPE,...]\n` : `codegen: error: --port must be a port number\n`);
+        exitCode = EXIT.usage;
+        return;
+      }
+      const input = await readInput(host, file);
+      if (input.value === undefined) return fail(input.diagnostics, {});
+      const result = await generateFiles(host, file, input.value, { outDir: ".", format: false });
+      if (!result.value) return fail(result.diagnostics, { [file]: input.value });
+      const server = await serveFiles(result.value, { port, host: options.host, users: users.map((u) => u.user!) });
+      host.stdout(`serving ${file} on ${server.url} (Ctrl-C stops it)\n`);
+      await host.untilStopped();
+      await server.close();
     });
 
   program

@@ -13,6 +13,8 @@ export interface Host {
   readonly colour: boolean;
   /** The folder relative paths are read from. */
   readonly cwd: string;
+  /** Resolves when the user asks the process to stop (Ctrl-C, SIGTERM). */
+  untilStopped(): Promise<void>;
 }
 
 /** The host of the real command: Node's file system and process streams. */
@@ -40,6 +42,11 @@ export function nodeHost(): Host {
     },
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
+    untilStopped: () =>
+      new Promise<void>((resolve) => {
+        process.once("SIGINT", () => resolve());
+        process.once("SIGTERM", () => resolve());
+      }),
     colour: Boolean(process.stderr.isTTY) && !("NO_COLOR" in process.env) && process.env.TERM !== "dumb",
     cwd: process.cwd(),
   };
@@ -53,6 +60,7 @@ export function memoryHost(files: Record<string, string> = {}): Host & { files: 
     err: "",
     colour: false,
     cwd: "/work",
+    untilStopped: () => Promise.resolve(),
     async readFile(file: string) {
       const text = host.files.get(file);
       if (text === undefined) throw Object.assign(new Error(`ENOENT: ${file}`), { code: "ENOENT" });
