@@ -211,7 +211,7 @@ function resourceView(
       .map((p) => `${propertyKey(String(p.name))}?: ${typeScriptType(asJson(p.schema), "T.", safeTypeName)}`);
     const bodyRef = refName(asJson(asJson(asJson(asJson(operation.requestBody).content)["application/json"]).schema));
     const types: Types = {
-      query: queryMembers.length > 0 ? `{ ${queryMembers.join("; ")} }` : "{}",
+      query: queryMembers.length > 0 ? `{ ${queryMembers.join("; ")} }` : "{ readonly [name: string]: never }",
       id: idType,
       body: bodyRef !== undefined ? `T.${safeTypeName(bodyRef)}` : "never",
       stored: storedName,
