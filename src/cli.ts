@@ -97,7 +97,13 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       if (input.value === undefined) return fail(input.diagnostics, {});
       const result = await generateFiles(host, file, input.value, { outDir: ".", format: false });
       if (!result.value) return fail(result.diagnostics, { [file]: input.value });
-      const server = await serveFiles(result.value, { port, host: options.host, users: users.map((u) => u.user!) });
+      const server = await serveFiles(result.value, { port, host: options.host, users: users.map((u) => u.user!) }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
+        host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
+        exitCode = EXIT.invalid;
+        return undefined;
+      });
+      if (!server) return;
       host.stdout(`serving ${file} on ${server.url} (Ctrl-C stops it)\n`);
       await host.untilStopped();
       await server.close();
