@@ -3,9 +3,13 @@ import path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { declarationJsonSchema } from "./declaration/schema.js";
 import type { Host } from "./host.js";
+import { initProject, projectName } from "./init/init.js";
 import { generateFiles, openapiFromText, readInput, reportDiagnostics, serializeDocument } from "./run.js";
 import { parseUser, serveFiles } from "./serve/serve.js";
-import { writeFiles } from "./write/write.js";
+import { diagnostic } from "./diagnostics/index.js";
+import { applyPlan, readCurrent, recover } from "./write/apply.js";
+import { hasChanges, MANIFEST, manifestText, planWrite } from "./write/plan.js";
+import { describeDrift } from "./write/report.js";
 
 /** Exit codes (cli.md): done, invalid input or a difference found, wrong usage. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
@@ -49,24 +53,45 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .argument("<input>", "the declaration file (.yaml, .yml or .json)")
     .option("-o, --output <dir>", "the output folder", "generated")
     .option("--no-format", "skip prettier (faster; the code is the same, less tidy)")
+    .option("--check", "write nothing; exit 1 and show the differences if the folder is not current (for CI)")
+    .option("--force", "overwrite generated files that were edited by hand")
     .option("-q, --quiet", "print nothing but errors")
     .addHelpText(
       "after",
       example(
         "  $ codegen api.yaml -o src/generated\n" +
           "  writes src/generated/openapi.yaml, types.gen.ts, handlers.gen.ts, server.gen.ts, store.gen.ts,\n" +
-          "  api.gen.ts, index.gen.ts and runtime/*.gen.ts; your own code imports createServer from index.gen.js",
+          "  api.gen.ts, index.gen.ts and runtime/*.gen.ts; your own code imports createServer from index.gen.js\n" +
+          "  $ codegen api.yaml -o src/generated --check    # in CI: fails when the committed code is stale",
       ),
     )
-    .action(async (file: string, options: { output: string; format: boolean; quiet?: boolean }) => {
+    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean }) => {
       const started = performance.now();
       const input = await readInput(host, file);
       if (input.value === undefined) return fail(input.diagnostics, {});
       const result = await generateFiles(host, file, input.value, { outDir: options.output, format: options.format });
       if (!result.value) return fail(result.diagnostics, { [file]: input.value });
-      const summary = await writeFiles(host, options.output, result.value);
+      const dir = path.resolve(host.cwd, options.output);
+      if (!options.check) await recover(dir);
+      const current = readCurrent(dir);
+      const plan = planWrite(current, result.value, options.force === true);
+      const shown = (relative: string) => path.join(options.output, relative);
+      const blocked = [
+        ...plan.foreign.map((p) => diagnostic("output/not-ours", { path: shown(p) })),
+        ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p) })),
+      ];
+      if (blocked.length > 0) return fail(blocked, {});
+      if (options.check) {
+        if (!hasChanges(plan)) return void (options.quiet ? undefined : host.stdout(`${options.output} is up to date\n`));
+        host.stdout(describeDrift(plan, options.output));
+        const count = plan.added.length + plan.changed.length + plan.removed.length;
+        return fail([diagnostic("output/out-of-date", { dir: options.output, count })], {});
+      }
+      // Nothing to change and the manifest already right: touch nothing at all.
+      if (hasChanges(plan) || current.read(MANIFEST) !== manifestText(result.value)) await applyPlan(dir, plan, result.value);
       const ms = Math.round(performance.now() - started);
-      if (!options.quiet) host.stdout(`wrote ${summary.written}, unchanged ${summary.unchanged} in ${ms} ms\n`);
+      const written = plan.added.length + plan.changed.length;
+      if (!options.quiet) host.stdout(`wrote ${written}, unchanged ${plan.unchanged.length}, removed ${plan.removed.length} in ${ms} ms\n`);
     });
 
   program
@@ -140,6 +165,42 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       if (input.value === undefined) return fail(input.diagnostics, {});
       const result = await openapiFromText(file, input.value);
       if (!result.value) fail(result.diagnostics, { [file]: input.value });
+    });
+
+  program
+    .command("init")
+    .description("start a project in DIR: an example declaration, handler files that use the in-memory store, package.json scripts; overwrites nothing")
+    .argument("[dir]", "the project folder (created when missing)", ".")
+    .option("--codegen <spec>", "the codegen-rest-ts version the project depends on (a semver range, or file:PATH of a packed tarball)", `^${version}`)
+    .addHelpText(
+      "after",
+      example(
+        "  $ codegen init my-api\n" +
+          "  $ cd my-api && npm install && npm start\n" +
+          "  writes package.json, tsconfig.json, api.yaml, src/main.ts and src/handlers/*.ts; refuses, writing\n" +
+          "  nothing, when any of them exists",
+      ),
+    )
+    .action(async (dir: string, options: { codegen: string }) => {
+      const shown = (file: string) => path.join(dir, file);
+      const name = projectName(path.resolve(host.cwd, dir));
+      const outcome = await initProject(host, dir, { name, codegenSpec: options.codegen }).catch((error: NodeJS.ErrnoException) => {
+        host.stderr(`codegen: error: cannot write the project into ${dir}: ${error.message}\n`);
+        return undefined;
+      });
+      if (!outcome || "refused" in outcome) {
+        for (const file of outcome?.refused ?? []) host.stderr(`codegen: error: ${shown(file)} exists already\n`);
+        if (outcome) host.stderr(`codegen: init overwrites nothing, so it wrote nothing\n`);
+        exitCode = EXIT.invalid;
+        return;
+      }
+      for (const file of outcome.written) host.stdout(`created ${shown(file)}\n`);
+      const steps = [...(path.resolve(host.cwd, dir) === host.cwd ? [] : [`cd ${dir}`]), "npm install", "npm start"];
+      host.stdout(
+        `\nNext steps:\n${steps.map((step) => `  ${step}\n`).join("")}` +
+          `npm start generates src/generated from api.yaml, compiles and serves on http://127.0.0.1:8080 (PORT to change).\n` +
+          `Edit api.yaml, then npm run generate; replace the handlers in src/handlers/ and the demo user in src/main.ts.\n`,
+      );
     });
 
   program

@@ -84,7 +84,11 @@ export function loadTemplateSources(): TemplateSources {
           .sort()
           .map((name) => [name, readFileSync(path.join(dir, name), "utf8")]),
       );
-    templateSources = { templates: read(TEMPLATES, ".hbs"), runtime: read(path.join(TEMPLATES, "runtime"), ".gen.ts") };
+    templateSources = {
+      templates: read(TEMPLATES, ".hbs"),
+      perResource: read(path.join(TEMPLATES, "resources"), ".hbs"),
+      runtime: read(path.join(TEMPLATES, "runtime"), ".gen.ts"),
+    };
   }
   return templateSources;
 }

@@ -97,6 +97,14 @@ export const catalogue = {
   "decl/second-token-endpoint": () =>
     "only one password guard may serve a token endpoint here (a relative `tokenUrl`); point the others at absolute URLs",
 
+  // The output folder.
+  "output/edited-by-hand": (a: { path: string }) =>
+    `${q(a.path)} was edited by hand since codegen wrote it; keep your change in a file of your own (generated files are rewritten), or run again with --force to overwrite it`,
+  "output/not-ours": (a: { path: string }) =>
+    `${q(a.path)} exists and was not written by codegen, which never overwrites such a file; move it away or choose another output folder`,
+  "output/out-of-date": (a: { dir: string; count: number }) =>
+    `${q(a.dir)} is not up to date: ${a.count} file${a.count === 1 ? "" : "s"} would change; run codegen without --check to update it`,
+
   // Our own bugs, found by verifying the expanded document.
   "internal/invalid-openapi": (a: { message: string }) =>
     `codegen produced an invalid OpenAPI document; this is a bug in codegen, please report it with your declaration: ${a.message}`,

@@ -58,6 +58,17 @@ export interface ResourceView {
   /** The dispatcher's ResourceSpec as a literal. */
   readonly spec: string;
   readonly methods: readonly HandlerMethodView[];
+  /** The file name under resources/ (the collection name, a safe path segment). */
+  readonly fileName: string;
+  /** Whether its file refers to named schemas (`T.`) and to `Principal`. */
+  readonly usesTypes: boolean;
+  readonly usesPrincipal: boolean;
+}
+
+/** The view of one resource's own file. */
+export interface ResourceFileView {
+  readonly header: string;
+  readonly resource: ResourceView;
 }
 
 /** A route of the dispatcher, as a literal. */
@@ -80,9 +91,7 @@ export interface ApiView {
   /** Whether any operation has guards (so createServer needs `verifyToken`). */
   readonly hasGuards: boolean;
   readonly hasResources: boolean;
-  /** Whether handlers.gen.ts and server.gen.ts refer to named schemas (`T.`) and to `Principal`. */
-  readonly handlersUseTypes: boolean;
+  /** Whether server.gen.ts refers to named schemas (`T.`) and to `Principal`. */
   readonly serverUsesTypes: boolean;
-  readonly handlersUsePrincipal: boolean;
   readonly serverUsesPrincipal: boolean;
 }

@@ -4,6 +4,9 @@
 
 import { randomUUID } from "node:crypto";
 
+/** A value, or a promise of it: what a handler may return. */
+export type Awaitable<V> = V | Promise<V>;
+
 /** A stored object: the resource's fields, `id` and (with a state machine) `status`; never `links`. */
 export type StoredObject = { readonly [field: string]: unknown };
 
