@@ -4,12 +4,8 @@ import { Command, CommanderError, Option } from "commander";
 import { declarationJsonSchema } from "./declaration/schema.js";
 import type { Host } from "./host.js";
 import { initProject, projectName } from "./init/init.js";
-import { generateFiles, openapiFromText, readInput, reportDiagnostics, serializeDocument } from "./run.js";
+import { generateFiles, generateIntoFolder, openapiFromText, readInput, reportDiagnostics, serializeDocument } from "./run.js";
 import { parseUser, serveFiles } from "./serve/serve.js";
-import { diagnostic } from "./diagnostics/index.js";
-import { applyPlan, readCurrent, recover } from "./write/apply.js";
-import { hasChanges, MANIFEST, manifestText, planWrite } from "./write/plan.js";
-import { describeDrift } from "./write/report.js";
 
 /** Exit codes (cli.md): done, invalid input or a difference found, wrong usage. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
@@ -65,33 +61,37 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  $ codegen api.yaml -o src/generated --check    # in CI: fails when the committed code is stale",
       ),
     )
-    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean }) => {
-      const started = performance.now();
-      const input = await readInput(host, file);
-      if (input.value === undefined) return fail(input.diagnostics, {});
-      const result = await generateFiles(host, file, input.value, { outDir: options.output, format: options.format });
-      if (!result.value) return fail(result.diagnostics, { [file]: input.value });
-      const dir = path.resolve(host.cwd, options.output);
-      if (!options.check) await recover(dir);
-      const current = readCurrent(dir);
-      const plan = planWrite(current, result.value, options.force === true);
-      const shown = (relative: string) => path.join(options.output, relative);
-      const blocked = [
-        ...plan.foreign.map((p) => diagnostic("output/not-ours", { path: shown(p) })),
-        ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p) })),
-      ];
-      if (blocked.length > 0) return fail(blocked, {});
-      if (options.check) {
-        if (!hasChanges(plan)) return void (options.quiet ? undefined : host.stdout(`${options.output} is up to date\n`));
-        host.stdout(describeDrift(plan, options.output));
-        const count = plan.added.length + plan.changed.length + plan.removed.length;
-        return fail([diagnostic("output/out-of-date", { dir: options.output, count })], {});
-      }
-      // Nothing to change and the manifest already right: touch nothing at all.
-      if (hasChanges(plan) || current.read(MANIFEST) !== manifestText(result.value)) await applyPlan(dir, plan, result.value);
-      const ms = Math.round(performance.now() - started);
-      const written = plan.added.length + plan.changed.length;
-      if (!options.quiet) host.stdout(`wrote ${written}, unchanged ${plan.unchanged.length}, removed ${plan.removed.length} in ${ms} ms\n`);
+    .option("-w, --watch", "regenerate whenever the input changes, until Ctrl-C")
+    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean; watch?: boolean }) => {
+      const once = async (): Promise<boolean> => {
+        const started = performance.now();
+        const input = await readInput(host, file);
+        if (input.value === undefined) return fail(input.diagnostics, {});
+        const result = await generateIntoFolder(host, file, input.value, {
+          outDir: options.output,
+          format: options.format,
+          check: options.check === true,
+          force: options.force === true,
+        });
+        if (result.drift !== undefined) host.stdout(result.drift);
+        if (result.diagnostics.length > 0) return fail(result.diagnostics, { [file]: input.value });
+        const ms = Math.round(performance.now() - started);
+        const { written, unchanged, removed } = result.summary!;
+        if (options.quiet) return true;
+        host.stdout(options.check ? `${options.output} is up to date\n` : `wrote ${written}, unchanged ${unchanged}, removed ${removed} in ${ms} ms\n`);
+        return true;
+      };
+      await once();
+      if (!options.watch) return;
+      host.stdout(`watching ${file} (Ctrl-C stops)\n`);
+      // Each run's problems are printed; watching goes on, and the exit code is that of Ctrl-C.
+      const stop = host.watch(file, async () => {
+        exitCode = EXIT.ok;
+        await once();
+      });
+      await host.untilStopped();
+      stop();
+      exitCode = EXIT.ok;
     });
 
   program
@@ -119,9 +119,9 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         return;
       }
       const input = await readInput(host, file);
-      if (input.value === undefined) return fail(input.diagnostics, {});
+      if (input.value === undefined) return void fail(input.diagnostics, {});
       const result = await generateFiles(host, file, input.value, { outDir: ".", format: false });
-      if (!result.value) return fail(result.diagnostics, { [file]: input.value });
+      if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
       const server = await serveFiles(result.value, { port, host: options.host, users: users.map((u) => u.user!) }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
         host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
@@ -146,9 +146,9 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     )
     .action(async (file: string, options: { output?: string; format?: "yaml" | "json" }) => {
       const input = await readInput(host, file);
-      if (input.value === undefined) return fail(input.diagnostics, {});
+      if (input.value === undefined) return void fail(input.diagnostics, {});
       const result = await openapiFromText(file, input.value);
-      if (!result.value) return fail(result.diagnostics, { [file]: input.value });
+      if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
       const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
       const text = serializeDocument(result.value, format);
       if (options.output) await host.writeFile(path.resolve(host.cwd, options.output), text);
@@ -162,7 +162,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .addHelpText("after", example("  $ codegen validate api.yaml && echo valid"))
     .action(async (file: string) => {
       const input = await readInput(host, file);
-      if (input.value === undefined) return fail(input.diagnostics, {});
+      if (input.value === undefined) return void fail(input.diagnostics, {});
       const result = await openapiFromText(file, input.value);
       if (!result.value) fail(result.diagnostics, { [file]: input.value });
     });
@@ -216,9 +216,10 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     )
     .action(() => host.stdout(JSON.stringify(declarationJsonSchema(), null, 2) + "\n"));
 
-  function fail(diagnostics: Parameters<typeof reportDiagnostics>[1], sources: Record<string, string>): void {
+  function fail(diagnostics: Parameters<typeof reportDiagnostics>[1], sources: Record<string, string>): false {
     reportDiagnostics(host, diagnostics, sources);
     exitCode = EXIT.invalid;
+    return false;
   }
 
   try {

@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, watch as watchFolder } from "node:fs";
 import path from "node:path";
 
 /** The outside world as the CLI sees it: files and the two output streams. Tests use a memory host. */
@@ -15,7 +15,12 @@ export interface Host {
   readonly cwd: string;
   /** Resolves when the user asks the process to stop (Ctrl-C, SIGTERM). */
   untilStopped(): Promise<void>;
+  /** Call `changed` (debounced) whenever `file` changes; returns a function that stops watching. */
+  watch(file: string, changed: () => Promise<void>): () => void;
 }
+
+/** How long a burst of changes to a watched file is waited out before regenerating. */
+const WATCH_DEBOUNCE_MS = 100;
 
 /** The host of the real command: Node's file system and process streams. */
 export function nodeHost(): Host {
@@ -40,6 +45,22 @@ export function nodeHost(): Host {
         throw error;
       }
     },
+    watch(file, changed) {
+      // The folder is watched, not the file: editors save by writing a new file and renaming it
+      // over the old one, which a watch on the old file would not see.
+      const target = path.resolve(file);
+      let timer: NodeJS.Timeout | undefined;
+      let running = Promise.resolve();
+      const watcher = watchFolder(path.dirname(target), (_event, name) => {
+        if (name !== null && name !== path.basename(target)) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => (running = running.then(changed)), WATCH_DEBOUNCE_MS);
+      });
+      return () => {
+        clearTimeout(timer);
+        watcher.close();
+      };
+    },
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     untilStopped: () =>
@@ -61,6 +82,7 @@ export function memoryHost(files: Record<string, string> = {}): Host & { files: 
     colour: false,
     cwd: "/work",
     untilStopped: () => Promise.resolve(),
+    watch: () => () => undefined,
     async readFile(file: string) {
       const text = host.files.get(file);
       if (text === undefined) throw Object.assign(new Error(`ENOENT: ${file}`), { code: "ENOENT" });

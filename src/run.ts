@@ -11,6 +11,9 @@ import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
 import { buildApiView } from "./model/build.js";
 import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
+import { applyPlan, readCurrent, recover } from "./write/apply.js";
+import { MANIFEST, hasChanges, manifestText, planWrite } from "./write/plan.js";
+import { describeDrift } from "./write/report.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -105,7 +108,7 @@ export interface GenerateOptions {
  * Input text to every generated file (the OpenAPI document and the server code), without
  * touching the disk: load, validate, expand, verify, model, render, format.
  */
-export async function generateFiles(host: Host, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
+export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
   const expanded = await openapiFromText(file, text);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
   const outDir = path.resolve(host.cwd, options.outDir);
@@ -116,4 +119,49 @@ export async function generateFiles(host: Host, file: string, text: string, opti
   if (options.format === false) return { value: rendered, diagnostics: [] };
   const { formatFiles } = await import("./format/format.js");
   return { value: await formatFiles(rendered), diagnostics: [] };
+}
+
+/** Options of a generation into a folder. */
+export interface FolderOptions extends GenerateOptions {
+  /** Write nothing; report what would change. */
+  readonly check: boolean;
+  /** Overwrite generated files edited by hand. */
+  readonly force: boolean;
+}
+
+/** What a generation into a folder did, or (with `check`) would do. */
+export interface FolderOutcome {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly summary?: { readonly written: number; readonly unchanged: number; readonly removed: number };
+  /** With `check`, when the folder is not current: the files and diffs to print. */
+  readonly drift?: string;
+}
+
+/**
+ * Generate into a folder under the manifest's rules (src/write/plan.ts), swapping the new tree in
+ * as a whole; with `check`, only tell what would change.
+ */
+export async function generateIntoFolder(host: Host, file: string, text: string, options: FolderOptions): Promise<FolderOutcome> {
+  const result = await generateFiles(host, file, text, options);
+  if (!result.value) return { diagnostics: result.diagnostics };
+  const files = result.value;
+  const dir = path.resolve(host.cwd, options.outDir);
+  if (!options.check) await recover(dir);
+  const current = readCurrent(dir);
+  const plan = planWrite(current, files, options.force);
+  const shown = (relative: string) => path.join(options.outDir, relative);
+  const blocked = [
+    ...plan.foreign.map((p) => diagnostic("output/not-ours", { path: shown(p) })),
+    ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p) })),
+  ];
+  if (blocked.length > 0) return { diagnostics: blocked };
+  const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
+  if (options.check) {
+    if (!hasChanges(plan)) return { diagnostics: [], summary };
+    const count = summary.written + summary.removed;
+    return { diagnostics: [diagnostic("output/out-of-date", { dir: options.outDir, count })], drift: describeDrift(plan, options.outDir) };
+  }
+  // Nothing to change and the manifest already right: touch nothing at all.
+  if (hasChanges(plan) || current.read(MANIFEST) !== manifestText(files)) await applyPlan(dir, plan, files);
+  return { diagnostics: [], summary };
 }

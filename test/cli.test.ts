@@ -23,7 +23,7 @@ describe("codegen command line", () => {
     expect(result.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
   });
 
-  it.each([[["openapi"]], [["frobnicate"]], [["openapi", blog, "--format", "xml"]], [["validate", blog, "--nope"]]])(
+  it.each([[["openapi"]], [["--frobnicate"]], [["openapi", blog, "--format", "xml"]], [["validate", blog, "--nope"]]])(
     "exits 2 on wrong usage: %j",
     async (argv) => {
       const result = await runCli(argv);

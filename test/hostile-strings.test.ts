@@ -23,7 +23,7 @@ describe("names and texts from the declaration stay inert data in generated code
     expect(Object.keys(index).sort()).toEqual(["createMemoryHandlers", "createServer"]);
     expect(api.schemas.NoteInput.properties.mood.enum).toEqual(moods);
     expect(api.schemas.NoteInput.properties.text.pattern).toBe("^[^*/`$]*$");
-    expect(api.resources.notes.defaults).toEqual({ mood: "*/" });
+    expect(api.schemas.NoteInput.properties.mood.default).toBe("*/");
     const post = api.routes.find((r: { segments: unknown[] }) => r.segments.length === 1 && r.segments[0] === "notes");
     expect(post.methods.POST.scopes).toEqual([scope]);
   });

@@ -181,7 +181,6 @@ function resourceView(
     idKind: ext.id === "uuid" || ext.id === "string" ? ext.id : "integer",
     readOnly: Object.entries(properties).filter(([k, p]) => k !== "id" && k !== "links" && asJson(p).readOnly === true).map(([k]) => k),
     writeOnly: Object.entries(inputProperties).filter(([, p]) => asJson(p).writeOnly === true).map(([k]) => k),
-    defaults: Object.fromEntries(Object.entries(inputProperties).filter(([, p]) => "default" in asJson(p)).map(([k, p]) => [k, asJson(p).default])),
     ...(ext.status !== undefined ? { status: { initial: status.initial, transitions: status.transitions ?? {} } } : {}),
     refs: Object.entries(properties)
       .filter(([, p]) => typeof asJson(p)["x-codegen-ref"] === "string")

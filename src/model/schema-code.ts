@@ -77,7 +77,7 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   const node: Record<string, unknown> = {};
   const types = schemaTypes(schema);
   if (types.length > 0) node.types = types;
-  for (const key of ["enum", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems"] as const) {
+  for (const key of ["enum", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems", "default"] as const) {
     if (schema[key] !== undefined) node[key] = schema[key];
   }
   const items = asSchema(schema.items);

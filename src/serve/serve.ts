@@ -62,13 +62,10 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
       await writeFile(target, file.contents);
     }
     const generated = (await import(pathToFileURL(path.join(dir, "index.gen.js")).href)) as GeneratedModule;
-    const tokenForm = (await import(pathToFileURL(path.join(dir, "runtime/token-form.gen.js")).href)) as {
-      parseTokenForm(body: string, form: "permissive" | "strict", authorization?: string): { ok: true; value: TokenRequest } | { ok: false; status: number; headers: object; body: object };
-    };
-    const http = (await import(pathToFileURL(path.join(dir, "runtime/http.gen.js")).href)) as {
-      readBody(req: IncomingMessage, limit?: number): Promise<{ ok: true; body: Buffer } | { ok: false; status: number; headers: object; body: object }>;
-      sendJson(res: ServerResponse, status: number, body: object, headers?: object): void;
-    };
+    const runtime = {
+      ...(await import(pathToFileURL(path.join(dir, "runtime/http.gen.js")).href)),
+      ...(await import(pathToFileURL(path.join(dir, "runtime/token-form.gen.js")).href)),
+    } as TokenRuntime;
     const tokens = new Map<string, Principal>();
     const issueToken = (request: TokenRequest) => issue(options.users, tokens, request);
     const server = generated.createServer({
@@ -82,7 +79,7 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
     server.removeAllListeners("request");
     server.on("request", (req: IncomingMessage, res: ServerResponse) => {
       if (req.method === "POST" && req.url?.split("?")[0] === "/_codegen/token") {
-        void answerToken(req, res, http, tokenForm, issueToken);
+        void answerToken(req, res, runtime, issueToken);
         return;
       }
       for (const listener of listeners) listener(req, res);
@@ -126,25 +123,45 @@ function issue(users: readonly ServeUser[], tokens: Map<string, Principal>, requ
   return { access_token: token, token_type: "bearer", scope: request.scopes.join(" ") };
 }
 
-async function answerToken(
-  req: IncomingMessage,
-  res: ServerResponse,
-  http: { readBody(req: IncomingMessage): Promise<{ ok: true; body: Buffer } | { ok: false; status: number; headers: object; body: object }>; sendJson(res: ServerResponse, status: number, body: object, headers?: object): void },
-  tokenForm: { parseTokenForm(body: string, form: "permissive", authorization?: string): { ok: true; value: TokenRequest } | { ok: false; status: number; headers: object; body: object } },
-  issueToken: (request: TokenRequest) => object,
-): Promise<void> {
-  const read = await http.readBody(req);
-  if (!read.ok) return http.sendJson(res, read.status, read.body, read.headers);
+/** The parts of the generated runtime that `/_codegen/token` uses. */
+interface TokenRuntime {
+  readBody(req: IncomingMessage, limit?: number): Promise<{ ok: true; body: Buffer } | Refusal>;
+  sendJson(res: ServerResponse, status: number, body: object, headers?: object): void;
+  acceptsJson(accept: string | undefined): boolean;
+  isFormContentType(contentType: string | undefined): boolean;
+  isTokenFormContentType(contentType: string | undefined, bodyLength: number): boolean;
+  parseTokenForm(body: string, form: "permissive", authorization?: string): { ok: true; value: TokenRequest } | Refusal;
+}
+type Refusal = { ok: false; status: number; headers: object; body: object };
+
+/**
+ * `POST /_codegen/token`, answered with the checks of the API's own token endpoint, in its order
+ * (http-behaviour "Errors"): Accept (406), Content-Type before a byte is read (415), size (413).
+ */
+async function answerToken(req: IncomingMessage, res: ServerResponse, runtime: TokenRuntime, issueToken: (request: TokenRequest) => object): Promise<void> {
+  const refuse = (status: number, error: string, detail: Record<string, string>, close = false) => {
+    if (close) res.setHeader("Connection", "close");
+    runtime.sendJson(res, status, { error, detail });
+    if (close) res.once("finish", () => req.socket.destroy());
+  };
+  if (!runtime.acceptsJson(req.headers.accept)) return refuse(406, "Not acceptable", { accept: "must admit application/json" });
   const contentType = req.headers["content-type"];
-  if (contentType !== undefined && !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
-    return http.sendJson(res, 415, { error: "Unsupported media type", detail: { "content-type": "must be application/x-www-form-urlencoded" } });
+  const unsupported = { "content-type": "must be application/x-www-form-urlencoded" };
+  if (contentType !== undefined && !runtime.isFormContentType(contentType)) return refuse(415, "Unsupported media type", unsupported, true);
+  const read = await runtime.readBody(req);
+  if (!read.ok) {
+    if (contentType === undefined) return refuse(415, "Unsupported media type", unsupported, true);
+    res.setHeader("Connection", "close");
+    return runtime.sendJson(res, read.status, read.body, read.headers);
   }
-  const form = tokenForm.parseTokenForm(read.body.toString("utf8"), "permissive", req.headers.authorization);
-  if (!form.ok) return http.sendJson(res, form.status, form.body, form.headers);
+  if (!runtime.isTokenFormContentType(contentType, read.body.length)) return refuse(415, "Unsupported media type", unsupported);
+  const form = runtime.parseTokenForm(read.body.toString("utf8"), "permissive", req.headers.authorization);
+  if (!form.ok) return runtime.sendJson(res, form.status, form.body, form.headers);
   const result = issueToken(form.value) as { error?: string; message?: string };
+  const noStore = { "Cache-Control": "no-store", Pragma: "no-cache" };
   if (result.error !== undefined) {
     const field = result.error === "invalid_scope" ? "scope" : "password";
-    return http.sendJson(res, 400, { error: result.error, detail: { [field]: result.message ?? result.error } }, { "Cache-Control": "no-store" });
+    return runtime.sendJson(res, 400, { error: result.error, detail: { [field]: result.message ?? result.error } }, noStore);
   }
-  http.sendJson(res, 200, result, { "Cache-Control": "no-store", Pragma: "no-cache" });
+  runtime.sendJson(res, 200, result, noStore);
 }

@@ -10,6 +10,7 @@ import {
   DEFAULT_BODY_LIMIT,
   acceptsJson,
   createHttpServer,
+  isFormContentType,
   isJsonContentType,
   isMergePatchContentType,
   parseJson,
@@ -24,7 +25,7 @@ import { MemoryCollection, objectHref, prepareCreate, represent, transitionProbl
 import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
-import { validateValue } from "./validate.gen.js";
+import { validateValue, withDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaNode, SchemaTable } from "./validate.gen.js";
 
 /** Which kind of operation a route answers. */
@@ -206,6 +207,8 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
     }
   }
   if (Object.keys(errors).length > 0) return fromRefusal(refusal(400, "Invalid request", errors));
+  // Declaration "Fields": a default is what the server stores when the field is absent on create.
+  if (operation.kind === "create" && operation.body !== undefined) data = withDefaults({ ref: operation.body }, data, api.schemas) as Json;
 
   if (operation.kind === "index") return { status: 200, body: { links: api.index }, headers: {} };
   if (!resource) throw new Error(`operation ${operation.operationId} has no resource`);
@@ -289,19 +292,33 @@ function parseQuery(declared: OperationSpec["query"], given: ReadonlyMap<string,
   return values;
 }
 
+/** A decimal number as JSON writes it (leading zeros allowed, as in path ids). */
+const DECIMAL = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
 function parseScalar(schema: SchemaNode, raw: string): unknown {
   const types = schema.types ?? ["string"];
   if (types.includes("boolean")) return raw === "true" ? true : raw === "false" ? false : raw;
-  if ((types.includes("integer") || types.includes("number")) && raw.trim() !== "" && Number.isFinite(Number(raw))) return Number(raw);
+  // Why: http-behaviour "Requests": numbers must parse. Number() also accepts "0x10", "0b1",
+  // " 3" and "", which no client means as numbers; only a decimal literal is read as a number,
+  // anything else stays a string and fails validation, naming the parameter.
+  if ((types.includes("integer") || types.includes("number")) && DECIMAL.test(raw)) {
+    const value = Number(raw);
+    if (Number.isFinite(value)) return value;
+  }
   return raw;
 }
 
 async function issueToken(req: IncomingMessage, operation: OperationSpec, options: DispatchOptions): Promise<Answer> {
+  const contentType = req.headers["content-type"];
+  const unsupported = refusal(415, "Unsupported media type", { "content-type": "must be application/x-www-form-urlencoded" });
+  // Why: http-behaviour "Errors": Content-Type (415) is checked before size (413), so a body of
+  // another type is refused before a byte of it is read; the connection then closes.
+  if (contentType !== undefined && !isFormContentType(contentType)) return fromRefusal(unsupported, true);
   const read = await readBody(req, options.bodyLimit ?? DEFAULT_BODY_LIMIT);
-  if (!read.ok) return fromRefusal(read, true);
-  if (!isTokenFormContentType(req.headers["content-type"], read.body.length)) {
-    return fromRefusal(refusal(415, "Unsupported media type", { "content-type": "must be application/x-www-form-urlencoded" }));
-  }
+  // Why: without a Content-Type only an empty body is a form; a body over the limit is not
+  // empty, so it is a body of the wrong type (415) before it is one too large (413).
+  if (!read.ok) return fromRefusal(contentType === undefined ? unsupported : read, true);
+  if (!isTokenFormContentType(contentType, read.body.length)) return fromRefusal(unsupported);
   const form = parseTokenForm(read.body.toString("utf8"), operation.form ?? "permissive", authorizationHeader(req));
   if (!form.ok) return fromRefusal(form);
   if (!options.issueToken) throw new Error("the token endpoint needs an issueToken hook");

@@ -31,8 +31,6 @@ export type ResourceSpec = {
   readonly readOnly: readonly string[];
   /** Fields never shown in responses. */
   readonly writeOnly: readonly string[];
-  /** Values stored when a field is absent on create. */
-  readonly defaults: { readonly [field: string]: unknown };
   readonly status?: { readonly initial: string; readonly transitions: { readonly [from: string]: readonly string[] } };
   /** Fields that hold another resource's id: a link to it (rel = its singular) when set. */
   readonly refs: readonly { readonly field: string; readonly rel: string; readonly collection: string }[];
@@ -91,13 +89,9 @@ export function withoutIgnored(spec: ResourceSpec, body: { readonly [field: stri
   return kept;
 }
 
-/** The object to create: defaults for absent fields, and the initial state. */
+/** The object to create (its defaults already filled in): in the initial state, if it has a state machine. */
 export function prepareCreate(spec: ResourceSpec, body: { readonly [field: string]: unknown }): { [field: string]: unknown } {
-  const prepared: { [field: string]: unknown } = {};
-  for (const [key, value] of Object.entries(spec.defaults)) if (!Object.hasOwn(body, key)) prepared[key] = structuredClone(value);
-  Object.assign(prepared, body);
-  if (spec.status) prepared.status = spec.status.initial;
-  return prepared;
+  return spec.status ? { ...body, status: spec.status.initial } : { ...body };
 }
 
 /**

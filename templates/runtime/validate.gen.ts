@@ -21,6 +21,8 @@ export type SchemaNode = {
   readonly required?: readonly string[];
   /** false: keys not in `properties` are refused; a schema: each extra value must match it. */
   readonly additionalProperties?: boolean | SchemaNode;
+  /** The value stored when the field is absent on create. */
+  readonly default?: unknown;
 };
 
 /** Named schemas a `ref` points into. */
@@ -149,6 +151,24 @@ function checkString(node: SchemaNode, text: string, fail: (message: string) => 
   }
   if (node.format !== undefined && !hasFormat(node.format, text)) return fail(`must be a valid ${node.format}`);
   return true;
+}
+
+/**
+ * A copy of a valid value with every absent property that declares a `default` filled in, at
+ * every depth (objects in objects, objects in arrays): what the server stores on create.
+ */
+export function withDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unknown {
+  const resolved = node.ref !== undefined ? table[node.ref] : node;
+  if (resolved === undefined) return value;
+  if (Array.isArray(value)) return resolved.items ? value.map((item) => withDefaults(resolved.items!, item, table)) : value;
+  if (typeof value !== "object" || value === null || !resolved.properties) return value;
+  const record = value as { readonly [key: string]: unknown };
+  const filled: { [key: string]: unknown } = { ...record };
+  for (const [key, property] of Object.entries(resolved.properties)) {
+    if (Object.hasOwn(record, key)) filled[key] = withDefaults(property, record[key], table);
+    else if (property.default !== undefined) filled[key] = structuredClone(property.default);
+  }
+  return filled;
 }
 
 function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, table: SchemaTable): boolean {

@@ -1,0 +1,52 @@
+/**
+ * The programmatic API, for build tools: `import { generate } from "codegen-rest-ts"`.
+ * Nothing here writes to the disk; `generate` reads the input only when no text is given.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { OpenAPIV3_1 } from "openapi-types";
+import type { Diagnostic } from "./diagnostics/index.js";
+import type { GeneratedFile } from "./render/render.js";
+import { generateFiles, openapiFromText } from "./run.js";
+
+export type { Diagnostic, SourceLocation } from "./diagnostics/index.js";
+export { formatDiagnostics } from "./diagnostics/index.js";
+export type { GeneratedFile } from "./render/render.js";
+
+/** What to generate from. */
+export interface GenerateOptions {
+  /** The declaration's path; relative paths are taken from `cwd`. Diagnostics name it as given. */
+  readonly input: string;
+  /** The declaration's text; read from `input` when absent. */
+  readonly text?: string;
+  /** The folder the files are meant for (it is named in their headers); default `generated`. */
+  readonly outDir?: string;
+  /** Format with prettier; default true. */
+  readonly format?: boolean;
+  /** Default: the process's working folder. */
+  readonly cwd?: string;
+}
+
+/** The result: the files (paths relative to the output folder, `/`-separated) or the diagnostics. */
+export interface GenerateResult {
+  readonly files: readonly GeneratedFile[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Generate the OpenAPI document and the server code of a declaration, in memory. */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const text = options.text ?? (await readFile(path.resolve(cwd, options.input), "utf8"));
+  const result = await generateFiles({ cwd }, options.input, text, {
+    outDir: options.outDir ?? "generated",
+    ...(options.format === undefined ? {} : { format: options.format }),
+  });
+  return { files: result.value ?? [], diagnostics: result.diagnostics };
+}
+
+/** Expand a declaration into its verified OpenAPI 3.1 document, in memory. */
+export async function expand(options: Pick<GenerateOptions, "input" | "text" | "cwd">): Promise<{ document?: OpenAPIV3_1.Document; diagnostics: readonly Diagnostic[] }> {
+  const text = options.text ?? (await readFile(path.resolve(options.cwd ?? process.cwd(), options.input), "utf8"));
+  const result = await openapiFromText(options.input, text);
+  return { ...(result.value ? { document: result.value } : {}), diagnostics: result.diagnostics };
+}
