@@ -1,0 +1,170 @@
+// The real install path: pack the package as `npm publish` would, install the tarball into a
+// fresh project from the registry, and use it only through its `codegen` binary. Catches what
+// the other tests cannot: a folder missing from `files`, a dependency declared as a dev one,
+// a bin that does not start outside this repository.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "./support/fixtures.js";
+
+const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; files: string[] };
+const work = mkdtempSync(path.join(tmpdir(), "codegen-pack-"));
+const project = path.join(work, "project");
+const running = new Set<ChildProcess>();
+
+afterAll(() => {
+  for (const child of running) stopGroup(child);
+  rmSync(work, { recursive: true, force: true });
+});
+
+/**
+ * The environment of the npm commands: this process's, without what an enclosing `npm test` says
+ * about this repository (its package, its script, its folder as local prefix). The user's own
+ * npm_config_* (registry, cache, proxy) stay.
+ */
+const env: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries({ ...process.env, NO_COLOR: "1" }).filter(
+    ([name]) => !/^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|init_cwd$)/i.test(name),
+  ),
+);
+
+/** Run a command to completion; its output is the error message when it fails. */
+function run(command: string, args: readonly string[], cwd: string, extra: NodeJS.ProcessEnv = {}): string {
+  try {
+    return execFileSync(command, args, { cwd, env: { ...env, ...extra }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout ?? ""}\n${stderr ?? ""}`);
+  }
+}
+
+/** `npx --yes=false` (not `--no`, which swallows the next word): only the project's own bin; never a download of some other package named codegen. */
+const codegen = (args: readonly string[], cwd = project) => run("npx", ["--yes=false", "codegen", ...args], cwd);
+
+/** A port nothing listens on just now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Start a long-running command in its own process group, its output collected. */
+function start(command: string, args: readonly string[], cwd: string, extra: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string } {
+  const child = spawn(command, args, { cwd, env: { ...env, ...extra }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** Stop a started command and everything it started (npm start runs sh, which runs node). */
+function stopGroup(child: ChildProcess): void {
+  running.delete(child);
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    // The group is gone already.
+  }
+}
+
+/** GET / until it answers, the process exits, or the time is up. */
+async function getIndex(url: string, started: { child: ChildProcess; output: () => string }, ms: number): Promise<{ status: number; body: unknown }> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (started.child.exitCode !== null) throw new Error(`the server exited (${started.child.exitCode}):\n${started.output()}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      return { status: response.status, body: await response.json() };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`no answer from ${url} within ${ms} ms:\n${started.output()}`);
+}
+
+/**
+ * Pack a copy of the package's sources, so that `prepare` builds the copy and never rewrites this
+ * repository's dist/ under the other test files that run bin/codegen.js meanwhile.
+ */
+function packCopy(): string {
+  const source = path.join(work, "source");
+  mkdirSync(source);
+  for (const name of new Set(["package.json", "README.md", "tsconfig.json", "tsconfig.build.json", "src", ...pkg.files])) {
+    if (name === "dist" || !existsSync(path.join(ROOT, name))) continue;
+    cpSync(path.join(ROOT, name), path.join(source, name), { recursive: true });
+  }
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(source, "node_modules"), "dir");
+  const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], source)) as { filename: string }[];
+  return path.join(work, packed[0]!.filename);
+}
+
+describe("the packed package, installed from the registry into a fresh project", { timeout: 180_000 }, () => {
+  let tarball = "";
+
+  it("packs and installs", () => {
+    tarball = packCopy();
+    mkdirSync(project);
+    run("npm", ["init", "-y"], project);
+    run("npm", ["pkg", "set", "type=module"], project);
+    run("npm", ["install", "--no-audit", "--no-fund", tarball], project);
+    expect(existsSync(path.join(project, "node_modules/codegen-rest-ts/package.json"))).toBe(true);
+  });
+
+  it("answers npx codegen --version with the package version", () => {
+    expect(codegen(["--version"]).trim()).toBe(pkg.version);
+  });
+
+  it("generates server code from a declaration", () => {
+    cpSync(path.join(ROOT, "fixtures/valid/blog/declaration.yaml"), path.join(project, "api.yaml"));
+    expect(codegen(["generate", "api.yaml", "-o", "generated"])).toMatch(/^wrote \d+/);
+    for (const file of ["openapi.yaml", "server.gen.ts", "store.gen.ts", "index.gen.ts", "runtime/dispatch.gen.ts"]) {
+      expect(existsSync(path.join(project, "generated", file)), file).toBe(true);
+    }
+  });
+
+  it("serves a declaration with codegen serve", async () => {
+    const port = await freePort();
+    const server = start("npx", ["--yes=false", "codegen", "serve", "api.yaml", "--port", String(port)], project);
+    try {
+      const index = await getIndex(`http://127.0.0.1:${port}/`, server, 30_000);
+      expect(index).toMatchObject({ status: 200, body: { links: expect.arrayContaining([{ rel: "articles", method: "GET", href: "/articles" }]) } });
+    } finally {
+      stopGroup(server.child);
+    }
+  });
+
+  it("starts a project with codegen init that installs, builds and serves", async () => {
+    const out = codegen(["init", "app", "--codegen", `file:${tarball}`]);
+    expect(out).toContain("created app/api.yaml");
+    const app = path.join(project, "app");
+    run("npm", ["install", "--no-audit", "--no-fund"], app);
+    const port = await freePort();
+    const server = start("npm", ["start"], app, { PORT: String(port) });
+    try {
+      const index = await getIndex(`http://127.0.0.1:${port}/`, server, 60_000);
+      expect(index).toEqual({
+        status: 200,
+        body: {
+          links: [
+            { rel: "projects", method: "GET", href: "/projects" },
+            { rel: "tasks", method: "GET", href: "/tasks" },
+            { rel: "token", method: "POST", href: "/token" },
+          ],
+        },
+      });
+      expect(server.output()).toContain(`listening on http://127.0.0.1:${port}`);
+      // The generated code was written where the project commits it, and compiled to dist/.
+      expect(existsSync(path.join(app, "src/generated/server.gen.ts"))).toBe(true);
+      expect(existsSync(path.join(app, "dist/main.js"))).toBe(true);
+    } finally {
+      stopGroup(server.child);
+    }
+  });
+});

@@ -1,0 +1,227 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { ROOT } from "./support/fixtures.js";
+
+const BIN = path.join(ROOT, "bin/codegen.js");
+const scratch = mkdtempSync(path.join(tmpdir(), "codegen-regen-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Run the installed command in `cwd`, with extra environment. */
+function codegen(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A fresh project folder holding a declaration. */
+function project(name: string, declaration: unknown): string {
+  const dir = path.join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "api.yaml"), stringify(declaration));
+  return dir;
+}
+
+/** Every file under a folder (relative, `/`-separated) with its bytes' hash. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out[path.relative(dir, file).split(path.sep).join("/")] = createHash("sha256").update(readFileSync(file)).digest("hex");
+  }
+  return out;
+}
+
+const declaration = (resources: Record<string, unknown>) => ({
+  codegen: 1,
+  info: { title: "Shop", version: "1.0.0" },
+  resources,
+});
+const two = declaration({ products: { fields: { name: "string" } }, orders: { fields: { total: "number" } } });
+const one = declaration({ products: { fields: { name: "string" } } });
+
+describe("regeneration", () => {
+  it("gives byte-identical trees whatever the working folder, the path form, the time zone or the locale", () => {
+    const a = project("same-a", two);
+    const b = project("same-b", two);
+    expect(codegen(a, ["api.yaml", "-o", "out"]).code).toBe(0);
+    expect(codegen(path.dirname(b), [path.join(b, "api.yaml"), "-o", path.join(b, "out")], { TZ: "Pacific/Kiritimati", LANG: "tr_TR.UTF-8", LC_ALL: "tr_TR.UTF-8" }).code).toBe(0);
+    expect(tree(path.join(b, "out"))).toEqual(tree(path.join(a, "out")));
+    expect(Object.keys(tree(path.join(a, "out")))).toContain(".codegen-manifest.json");
+  });
+
+  it("deletes the files of a removed resource, and says so", () => {
+    const dir = project("removed", two);
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    expect(existsSync(path.join(dir, "out/resources/orders.gen.ts"))).toBe(true);
+    writeFileSync(path.join(dir, "api.yaml"), stringify(one));
+    const result = codegen(dir, ["api.yaml", "-o", "out"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^wrote \d+, unchanged \d+, removed 1 in \d+ ms\n$/);
+    expect(existsSync(path.join(dir, "out/resources/orders.gen.ts"))).toBe(false);
+    expect(existsSync(path.join(dir, "out/resources/products.gen.ts"))).toBe(true);
+  });
+
+  it("stops at a hand-edited generated file, and --force overwrites it", () => {
+    const dir = project("edited", two);
+    codegen(dir, ["api.yaml", "-o", "out"]);
+    const file = path.join(dir, "out/types.gen.ts");
+    const generated = readFileSync(file, "utf8");
+    writeFileSync(file, generated + "// my change\n");
+    writeFileSync(path.join(dir, "api.yaml"), stringify(one));
+    const stopped = codegen(dir, ["api.yaml", "-o", "out"]);
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain("`out/types.gen.ts` was edited by hand");
+    expect(stopped.stderr).toContain("--force");
+    expect(readFileSync(file, "utf8")).toBe(generated + "// my change\n");
+    // Nothing else was written either: the removed resource's file is still there.
+    expect(existsSync(path.join(dir, "out/resources/orders.gen.ts"))).toBe(true);
+    const forced = codegen(dir, ["api.yaml", "-o", "out", "--force"]);
+    expect(forced.code).toBe(0);
+    expect(readFileSync(file, "utf8")).not.toContain("// my change");
+  });
+
+  it("never touches a file it did not write, and refuses to overwrite one", () => {
+    const dir = project("foreign", two);
+    mkdirSync(path.join(dir, "out/mine"), { recursive: true });
+    writeFileSync(path.join(dir, "out/notes.md"), "mine\n");
+    writeFileSync(path.join(dir, "out/mine/handlers.ts"), "export {};\n");
+    const before = statSync(path.join(dir, "out/notes.md"));
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    writeFileSync(path.join(dir, "api.yaml"), stringify(one));
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    const after = statSync(path.join(dir, "out/notes.md"));
+    expect(readFileSync(path.join(dir, "out/notes.md"), "utf8")).toBe("mine\n");
+    expect(readFileSync(path.join(dir, "out/mine/handlers.ts"), "utf8")).toBe("export {};\n");
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+
+    const clash = project("clash", two);
+    mkdirSync(path.join(clash, "out"));
+    writeFileSync(path.join(clash, "out/types.gen.ts"), "// someone else's\n");
+    const refused = codegen(clash, ["api.yaml", "-o", "out"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("`out/types.gen.ts` exists and was not written by codegen");
+    expect(readdirSync(path.join(clash, "out"))).toEqual(["types.gen.ts"]);
+  });
+
+  it("does not rewrite unchanged files, so their modification times stay", () => {
+    const dir = project("mtimes", two);
+    codegen(dir, ["api.yaml", "-o", "out"]);
+    const file = path.join(dir, "out/server.gen.ts");
+    utimesSync(file, new Date(2000, 0, 1), new Date(2000, 0, 1));
+    const result = codegen(dir, ["api.yaml", "-o", "out"]);
+    expect(result.stdout).toMatch(/^wrote 0, unchanged \d+, removed 0 in \d+ ms\n$/);
+    expect(statSync(file).mtime.getFullYear()).toBe(2000);
+  });
+
+  it("--check writes nothing, exits 0 when current and 1 with a diff when not", () => {
+    const dir = project("check", two);
+    const missing = codegen(dir, ["api.yaml", "-o", "out", "--check"]);
+    expect(missing.code).toBe(1);
+    expect(existsSync(path.join(dir, "out"))).toBe(false);
+    codegen(dir, ["api.yaml", "-o", "out"]);
+    expect(codegen(dir, ["api.yaml", "-o", "out", "--check"])).toMatchObject({ code: 0, stdout: "out is up to date\n" });
+    writeFileSync(path.join(dir, "api.yaml"), stringify(declaration({ products: { fields: { name: "string", price: "number" } }, orders: { fields: { total: "number" } } })));
+    const before = tree(path.join(dir, "out"));
+    const drift = codegen(dir, ["api.yaml", "-o", "out", "--check"]);
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toMatch(/^would change {2}out\/types\.gen\.ts$/m);
+    expect(drift.stdout).toMatch(/^--- a\/out\/types\.gen\.ts/m);
+    expect(drift.stdout).toMatch(/^\+.*price\?: number/m);
+    expect(drift.stderr).toMatch(/`out` is not up to date: \d+ files would change/);
+    expect(tree(path.join(dir, "out"))).toEqual(before);
+  });
+});
+
+describe("a run killed at any moment", () => {
+  /** A declaration large enough that writing its tree takes a while. */
+  const large = (extra: boolean) =>
+    declaration(
+      Object.fromEntries(
+        Array.from({ length: 40 }, (_, i) => [`items${i}s`.replace(/(\d+)s$/, "-$1-things"), { fields: { name: "string", ...(extra ? { note: "string" } : {}) } }]),
+      ),
+    );
+
+  /** Whether a folder is a complete tree as its manifest describes it. */
+  function complete(dir: string): boolean {
+    const manifest = JSON.parse(readFileSync(path.join(dir, ".codegen-manifest.json"), "utf8")) as { files: Record<string, string> };
+    return Object.entries(manifest.files).every(([file, hash]) => {
+      const text = readFileSync(path.join(dir, file), "utf8");
+      return `sha256-${createHash("sha256").update(text).digest("hex")}` === hash;
+    });
+  }
+
+  it("leaves the old tree or the new one, never a mix, and the next run cleans up", async () => {
+    const dir = project("killed", large(false));
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    writeFileSync(path.join(dir, "out/mine.txt"), "keep me\n");
+    const oldTree = tree(path.join(dir, "out"));
+    writeFileSync(path.join(dir, "api.yaml"), stringify(large(true)));
+    const fresh = path.join(dir, ".out.codegen-new");
+    const outcomes: string[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const child: ChildProcess = spawn(process.execPath, [BIN, "api.yaml", "-o", "out", "--no-format"], { cwd: dir, stdio: "ignore" });
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      // Wait until the run starts writing its new tree, then kill it a random moment later.
+      const deadline = Date.now() + 15_000;
+      while (!existsSync(fresh) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 15)));
+      child.kill("SIGKILL");
+      await exited;
+      const out = path.join(dir, "out");
+      if (existsSync(out)) {
+        expect(complete(out)).toBe(true);
+        const now = tree(out);
+        outcomes.push(JSON.stringify(now) === JSON.stringify(oldTree) ? "old" : "new");
+        expect(readFileSync(path.join(out, "mine.txt"), "utf8")).toBe("keep me\n");
+      } else {
+        // Killed between the two renames: the complete old tree waits beside the folder.
+        expect(complete(path.join(dir, ".out.codegen-old"))).toBe(true);
+        outcomes.push("between");
+      }
+      // The next run puts everything right and leaves no temporary folder behind.
+      expect(codegen(dir, ["api.yaml", "-o", "out", "--no-format"]).code).toBe(0);
+      expect(readdirSync(dir).filter((name) => name.startsWith(".out."))).toEqual([]);
+      expect(complete(out)).toBe(true);
+      // Back to the old declaration's tree for the next attempt.
+      writeFileSync(path.join(dir, "api.yaml"), stringify(large(false)));
+      expect(codegen(dir, ["api.yaml", "-o", "out", "--no-format"]).code).toBe(0);
+      writeFileSync(path.join(dir, "api.yaml"), stringify(large(true)));
+    }
+    expect(outcomes).toHaveLength(4);
+  }, 120_000);
+});
+
+describe("--watch", () => {
+  it("regenerates after an edit, keeps watching through an invalid one, and stops cleanly on Ctrl-C", async () => {
+    const dir = project("watch", one);
+    const child = spawn(process.execPath, [BIN, "api.yaml", "-o", "out", "--watch"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
+    child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
+    const until = async (check: () => boolean, what: string) => {
+      const deadline = Date.now() + 20_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${stdout} ${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    try {
+      await until(() => stdout.includes("watching api.yaml"), "the first run");
+      writeFileSync(path.join(dir, "api.yaml"), "codegen: 1\ninfo: { title: Shop, version: '1' }\nresources:\n  products:\n    feilds: {}\n");
+      await until(() => stderr.includes("did you mean `fields`?"), "the diagnostics of an invalid edit");
+      writeFileSync(path.join(dir, "api.yaml"), stringify(two));
+      await until(() => existsSync(path.join(dir, "out/resources/orders.gen.ts")), "the regeneration");
+      expect(stdout.match(/^wrote /gm)?.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+    }
+  }, 60_000);
+});
