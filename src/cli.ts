@@ -4,7 +4,7 @@ import { Command, CommanderError, Option } from "commander";
 import { declarationJsonSchema } from "./declaration/schema.js";
 import type { Host } from "./host.js";
 import { initProject, projectName } from "./init/init.js";
-import { generateFiles, generateIntoFolder, openapiFromText, readInput, reportDiagnostics, serializeDocument } from "./run.js";
+import { type OpenApiVersion, documentFromText, generateFiles, generateIntoFolder, readInput, reportDiagnostics, serializeDocument } from "./run.js";
 import { parseUser, serveFiles } from "./serve/serve.js";
 
 /** Exit codes (cli.md): done, invalid input or a difference found, wrong usage. */
@@ -62,7 +62,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       ),
     )
     .option("-w, --watch", "regenerate whenever the input changes, until Ctrl-C")
-    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean; watch?: boolean }) => {
+    .addOption(new Option("--openapi-version <version>", "version of the openapi.yaml written beside the code").choices(["3.1", "3.0"]).default("3.1"))
+    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean; watch?: boolean; openapiVersion: OpenApiVersion }) => {
       const once = async (): Promise<boolean> => {
         const started = performance.now();
         const input = await readInput(host, file);
@@ -72,6 +73,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           format: options.format,
           check: options.check === true,
           force: options.force === true,
+          openapiVersion: options.openapiVersion,
         });
         if (result.drift !== undefined) host.stdout(result.drift);
         if (result.diagnostics.length > 0) return fail(result.diagnostics, { [file]: input.value });
@@ -140,17 +142,22 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .argument("<declaration>", "the declaration file (.yaml, .yml or .json)")
     .option("-o, --output <file>", "write the document to FILE instead of stdout (written whole, or not at all)")
     .addOption(new Option("--format <format>", "yaml or json (default: from FILE's extension, else yaml)").choices(["yaml", "json"]))
+    .addOption(new Option("--openapi-version <version>", "3.1, or 3.0 for docs portals that cannot read 3.1 yet").choices(["3.1", "3.0"]).default("3.1"))
     .addHelpText(
       "after",
-      example("  $ codegen openapi api.yaml\n  $ codegen openapi api.yaml -o openapi.json       # JSON, from the extension"),
+      example(
+        "  $ codegen openapi api.yaml\n" +
+          "  $ codegen openapi api.yaml -o openapi.json                          # JSON, from the extension\n" +
+          "  $ codegen openapi api.yaml --openapi-version 3.0 -o openapi-3.0.yaml  # for docs portals without 3.1",
+      ),
     )
-    .action(async (file: string, options: { output?: string; format?: "yaml" | "json" }) => {
+    .action(async (file: string, options: { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion }) => {
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await openapiFromText(file, input.value);
+      const result = await documentFromText(file, input.value, host.cwd);
       if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
       const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
-      const text = serializeDocument(result.value, format);
+      const text = serializeDocument(result.value, format, options.openapiVersion);
       if (options.output) await host.writeFile(path.resolve(host.cwd, options.output), text);
       else host.stdout(text);
     });
@@ -163,7 +170,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .action(async (file: string) => {
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await openapiFromText(file, input.value);
+      const result = await documentFromText(file, input.value, host.cwd);
       if (!result.value) fail(result.diagnostics, { [file]: input.value });
     });
 

@@ -3,13 +3,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { stringify } from "yaml";
-import { loadDocument } from "./declaration/load.js";
+import { type LoadedDocument, loadDocument } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
 import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
 import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
-import { buildApiView } from "./model/build.js";
+import { UnsupportedConstruct, buildApiView } from "./model/build.js";
+import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
 import { applyPlan, readCurrent, recover } from "./write/apply.js";
 import { MANIFEST, hasChanges, manifestText, planWrite } from "./write/plan.js";
@@ -61,8 +62,50 @@ export async function openapiFromText(file: string, text: string): Promise<Outco
   return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
 }
 
+/** The OpenAPI versions codegen writes. */
+export type OpenApiVersion = "3.1" | "3.0";
+
+/**
+ * Any input to the OpenAPI 3.1 document the renderer reads: a declaration is expanded; an
+ * OpenAPI 3.0 or 3.1 document (recognised by its `openapi` key) is bundled (`$ref`s to other
+ * files pulled in), validated with swagger-parser and ajv, and read as 3.1.
+ */
+export async function documentFromText(file: string, text: string, cwd: string): Promise<Outcome<OpenAPIV3_1.Document>> {
+  const loaded = text.includes("\u0000") ? undefined : loadDocument(file, text);
+  const value = loaded?.document?.value;
+  const isOpenApi = typeof value === "object" && value !== null && "openapi" in value && !("codegen" in value);
+  if (!loaded?.document || !isOpenApi) return openapiFromText(file, text);
+  const at = (pointer: string) => locatePointer(loaded.document!, pointer);
+  const version = String((value as { openapi: unknown }).openapi);
+  if (!/^3\.[01]\.\d+$/.test(version)) return { diagnostics: [diagnostic("openapi/version", { version }, at("#/openapi"))] };
+
+  const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
+  let bundled: Record<string, unknown>;
+  try {
+    bundled = (await SwaggerParser.bundle(path.resolve(cwd, file), structuredClone(value) as never)) as unknown as Record<string, unknown>;
+    await SwaggerParser.validate(structuredClone(bundled) as never);
+  } catch (error) {
+    const message = firstLineOf((error as Error).message);
+    const pointer = /#\/[^\s]*/.exec((error as Error).message)?.[0];
+    return { diagnostics: [diagnostic("openapi/invalid", { message }, pointer ? at(pointer) : at("#"))] };
+  }
+  const document = (version.startsWith("3.0") ? fromOpenApi30(bundled) : bundled) as unknown as OpenAPIV3_1.Document;
+  const { compileSchemas } = await import("./verify/verify.js");
+  const problems = compileSchemas(document).map((d) => diagnostic("openapi/invalid", { message: d.message }, at("#/components/schemas")));
+  return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
+}
+
+/** Where a JSON pointer (`#/paths/~1a/get`) stands in a loaded document. */
+function locatePointer(document: LoadedDocument, pointer: string) {
+  const parts = pointer.replace(/^#\/?/, "").split("/").filter((p) => p !== "");
+  return document.locate(parts.map((p) => decodeURIComponent(p).replace(/~1/g, "/").replace(/~0/g, "~")));
+}
+
+const firstLineOf = (text: string) => (text.split("\n").find((line) => line.trim() !== "") ?? text).trim();
+
 /** The document as text: YAML (no anchors, no folding) or JSON, always ending in a newline. */
-export function serializeDocument(document: unknown, format: "yaml" | "json"): string {
+export function serializeDocument(document: unknown, format: "yaml" | "json", version: OpenApiVersion = "3.1"): string {
+  if (version === "3.0") document = toOpenApi30(document as Record<string, unknown>);
   if (format === "json") return JSON.stringify(document, null, 2) + "\n";
   return stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
 }
@@ -102,6 +145,8 @@ export interface GenerateOptions {
   readonly outDir: string;
   /** Format the TypeScript with prettier (default true). */
   readonly format?: boolean;
+  /** The version of the OpenAPI document written beside the code (default 3.1). */
+  readonly openapiVersion?: OpenApiVersion;
 }
 
 /**
@@ -109,13 +154,22 @@ export interface GenerateOptions {
  * touching the disk: load, validate, expand, verify, model, render, format.
  */
 export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
-  const expanded = await openapiFromText(file, text);
+  const expanded = await documentFromText(file, text, host.cwd);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
   const outDir = path.resolve(host.cwd, options.outDir);
   // The header names the input relative to the output folder, `/`-separated on every system.
   const inputPath = path.relative(outDir, path.resolve(host.cwd, file)).split(path.sep).join("/");
-  const view = buildApiView(expanded.value, { inputPath });
-  const rendered = [{ path: "openapi.yaml", contents: serializeDocument(expanded.value, "yaml") }, ...renderFiles(view, loadTemplateSources())];
+  let view;
+  try {
+    view = buildApiView(expanded.value, { inputPath });
+  } catch (error) {
+    if (!(error instanceof UnsupportedConstruct)) throw error;
+    const source = loadDocument(file, text).document;
+    const location = source ? locatePointer(source, error.pointer) : { file, line: 1, column: 1, length: 1 };
+    return { diagnostics: [diagnostic("openapi/unsupported", { pointer: error.pointer, reason: error.reason }, location)] };
+  }
+  const openapi = serializeDocument(expanded.value, "yaml", options.openapiVersion);
+  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, loadTemplateSources())];
   if (options.format === false) return { value: rendered, diagnostics: [] };
   const { formatFiles } = await import("./format/format.js");
   return { value: await formatFiles(rendered), diagnostics: [] };

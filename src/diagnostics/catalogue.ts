@@ -97,6 +97,11 @@ export const catalogue = {
   "decl/second-token-endpoint": () =>
     "only one password guard may serve a token endpoint here (a relative `tokenUrl`); point the others at absolute URLs",
 
+  // OpenAPI documents as input.
+  "openapi/invalid": (a: { message: string }) => `the OpenAPI document is not valid: ${a.message}`,
+  "openapi/unsupported": (a: { pointer: string; reason: string }) => `cannot render ${a.pointer}: ${a.reason}`,
+  "openapi/version": (a: { version: string }) => `\`openapi: ${a.version}\` is not a version codegen reads; it reads OpenAPI 3.0.x and 3.1.x`,
+
   // The output folder.
   "output/edited-by-hand": (a: { path: string }) =>
     `${q(a.path)} was edited by hand since codegen wrote it; keep your change in a file of your own (generated files are rewritten), or run again with --force to overwrite it`,

@@ -26,6 +26,21 @@ interface Types {
   stored: string;
 }
 
+/**
+ * A part of the document the renderer cannot turn into code, at a JSON pointer. Thrown by the
+ * model and reported by the orchestrator as a diagnostic at that place of the input.
+ */
+export class UnsupportedConstruct extends Error {
+  constructor(
+    readonly pointer: string,
+    readonly reason: string,
+  ) {
+    super(`${pointer}: ${reason}`);
+  }
+}
+
+const pointerOf = (...parts: string[]) => "#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+
 /** Options of the view model. */
 export interface ModelOptions {
   /** The input file's path relative to the output folder, for the header line. */
@@ -73,7 +88,7 @@ export function buildApiView(document: OpenAPIV3_1.Document, options: ModelOptio
     for (const method of METHODS) {
       if (!(method in item)) continue;
       const operation = asJson(item[method]);
-      const kind = operationKind(path, operation);
+      const kind = operationKind(path, method, operation);
       const access = accessOf(operation, schemeTable);
       if (access.guards.length > 0) hasGuards = true;
       const collection = segments[0] ?? undefined;
@@ -136,12 +151,15 @@ function isResourceKind(kind: string): kind is Kind {
   return (KINDS as readonly string[]).includes(kind);
 }
 
-function operationKind(path: string, operation: Json): string {
+function operationKind(path: string, method: string, operation: Json): string {
   const declared = operation["x-codegen-operation"];
-  if (typeof declared === "string") return declared;
+  if (typeof declared === "string" && isResourceKind(declared)) return declared;
   if (operation["x-codegen-token-endpoint"] !== undefined) return "token";
-  if (path === "/") return "index";
-  throw new Error(`operation ${String(operation.operationId)} has no x-codegen-operation`);
+  if (path === "/" && method === "get" && operation.operationId === "getIndex") return "index";
+  throw new UnsupportedConstruct(
+    pointerOf("paths", path, method),
+    "this operation is not one codegen's expansion wrote (no `x-codegen-operation`); rendering operations of OpenAPI documents written by others is not supported yet: generate from a codegen declaration",
+  );
 }
 
 /** Guards, scopes and optionality of an operation, from its `security` (openapi.md, Operation security). */
@@ -216,7 +234,9 @@ function resourceView(
       stored: storedName,
     };
     const operationId = String(operation.operationId);
-    if (!isIdentifier(operationId)) throw new Error(`operationId ${stringLiteral(operationId)} is not an identifier`);
+    if (!isIdentifier(operationId)) {
+      throw new UnsupportedConstruct(pointerOf("paths"), `operationId ${stringLiteral(operationId)} is not a JavaScript identifier`);
+    }
     const principal = principalType(operation, schemes);
     const signature = SIGNATURES[kind];
     const summary = typeof operation.summary === "string" ? operation.summary : operationId;
@@ -238,7 +258,9 @@ function resourceView(
     };
   });
 
-  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(collection)) throw new Error(`collection ${stringLiteral(collection)} is not a safe file name`);
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(collection)) {
+    throw new UnsupportedConstruct(pointerOf("components", "schemas", name, "x-codegen-resource"), `collection ${stringLiteral(collection)} is not a lower-case path segment`);
+  }
   return {
     fileName: collection,
     usesTypes: refersToTypes(storedType) || methods.some((m) => refersToTypes(m.inputType)),
@@ -270,7 +292,7 @@ function principalType(operation: Json, schemes: Json): string {
 
 /** A schema name as a type identifier; names that are not identifiers are refused. */
 function safeTypeName(name: string): string {
-  if (!isIdentifier(name)) throw new Error(`schema name ${stringLiteral(name)} is not an identifier`);
+  if (!isIdentifier(name)) throw new UnsupportedConstruct(pointerOf("components", "schemas", name), `schema name ${stringLiteral(name)} is not a JavaScript identifier`);
   return name;
 }
 

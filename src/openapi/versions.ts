@@ -1,0 +1,109 @@
+/**
+ * Moving a document between OpenAPI 3.1 (what codegen writes and renders from) and 3.0 (what
+ * some docs portals still read). Pure functions over plain data; the input is never changed.
+ */
+
+type Json = { [key: string]: unknown };
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The OpenAPI 3.0 version codegen writes. */
+export const OPENAPI_30 = "3.0.3";
+
+/** Keys whose values are maps of names to schemas (or schema lists), not schemas themselves. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
+const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const SCHEMA_VALUES = new Set(["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"]);
+
+/** Apply `convert` to every schema of a document: components, parameters, bodies, responses, headers. */
+function mapSchemas(document: Json, convert: (schema: Json) => Json): Json {
+  const inSchema = (schema: Json): Json => {
+    const out: Json = {};
+    for (const [key, value] of Object.entries(convert(schema))) {
+      if (SCHEMA_MAPS.has(key) && isObject(value)) {
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? inSchema(v) : v]));
+      } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
+        out[key] = value.map((v) => (isObject(v) ? inSchema(v) : v));
+      } else if (SCHEMA_VALUES.has(key) && isObject(value)) {
+        out[key] = inSchema(value);
+      } else {
+        out[key] = value;
+      }
+    }
+    return out;
+  };
+  const walk = (value: unknown, key: string | undefined, parent: string | undefined): unknown => {
+    if (Array.isArray(value)) return value.map((v) => walk(v, undefined, key));
+    if (!isObject(value)) return value;
+    if (key === "schema" || (parent === "schemas" && key !== undefined)) return inSchema(value);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k, key)]));
+  };
+  return walk(document, undefined, undefined) as Json;
+}
+
+/**
+ * A 3.1 document as OpenAPI 3.0.3: `nullable` instead of type arrays, `example` instead of
+ * `examples`, `$ref` siblings moved into an `allOf`, and no 3.1-only keywords (`info.summary`,
+ * `license.identifier`, `jsonSchemaDialect`, `webhooks`).
+ */
+export function toOpenApi30(document: Json): Json {
+  const converted = mapSchemas(document, (schema) => {
+    const out: Json = { ...schema };
+    if (Array.isArray(schema.type)) {
+      const types = schema.type.filter((t) => t !== "null");
+      if (types.length !== schema.type.length) out.nullable = true;
+      if (types.length === 1) out.type = types[0];
+      else if (types.length === 0) delete out.type;
+      else {
+        delete out.type;
+        out.anyOf = types.map((type) => ({ type }));
+      }
+    }
+    if (Array.isArray(schema.examples)) {
+      delete out.examples;
+      if (schema.examples.length > 0) out.example = schema.examples[0];
+    }
+    // In 3.0 a $ref replaces its whole object: keep what stands beside it through an allOf.
+    if (typeof schema.$ref === "string" && Object.keys(schema).some((k) => k !== "$ref" && !k.startsWith("x-"))) {
+      const { $ref, ...siblings } = out;
+      return { allOf: [{ $ref }], ...siblings };
+    }
+    return out;
+  });
+  const { jsonSchemaDialect: _dialect, webhooks: _webhooks, ...rest } = converted;
+  const info = { ...(rest.info as Json) };
+  delete info.summary;
+  if (isObject(info.license)) {
+    const { identifier: _identifier, ...license } = info.license;
+    info.license = license;
+  }
+  return { ...rest, openapi: OPENAPI_30, info };
+}
+
+/**
+ * A 3.0 document read as 3.1, as far as the renderer needs: `nullable: true` becomes a type
+ * array (or `null` in an enum), `example` becomes `examples`.
+ */
+export function fromOpenApi30(document: Json): Json {
+  const converted = mapSchemas(document, (schema) => {
+    const out: Json = { ...schema };
+    if (schema.nullable === true) {
+      delete out.nullable;
+      if (typeof schema.type === "string") out.type = [schema.type, "null"];
+      if (Array.isArray(schema.enum) && !schema.enum.includes(null)) out.enum = [...schema.enum, null];
+    } else if (schema.nullable === false) {
+      delete out.nullable;
+    }
+    if ("example" in schema && !("examples" in schema)) {
+      delete out.example;
+      out.examples = [schema.example];
+    }
+    // The 3.0 way of giving a $ref siblings (an allOf of the one $ref) reads as the 3.1 way.
+    const [only] = Array.isArray(schema.allOf) && schema.allOf.length === 1 ? schema.allOf : [];
+    if (isObject(only) && typeof only.$ref === "string" && Object.keys(only).length === 1 && !("type" in schema)) {
+      delete out.allOf;
+      return { $ref: only.$ref, ...out };
+    }
+    return out;
+  });
+  return { ...converted, openapi: "3.1.1" };
+}
