@@ -200,6 +200,11 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   if (!result.value) return { diagnostics: result.diagnostics };
   const files = result.value;
   const dir = path.resolve(host.cwd, options.outDir);
+  // A run swaps the whole folder: it must be one of its own, not the project or what holds it.
+  const inside = (child: string, parent: string) => child === parent || child.startsWith(parent + path.sep);
+  if (inside(host.cwd, dir) || inside(path.resolve(host.cwd, file), dir)) {
+    return { diagnostics: [diagnostic("output/unsafe-folder", { dir: options.outDir })] };
+  }
   if (!options.check) await recover(dir);
   const current = readCurrent(dir);
   const plan = planWrite(current, files, options.force);

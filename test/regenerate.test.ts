@@ -108,6 +108,16 @@ describe("regeneration", () => {
     expect(readdirSync(path.join(clash, "out"))).toEqual(["types.gen.ts"]);
   });
 
+  it.each([["."], [".."], ["spec"]])("refuses the output folder %s, which holds the project or the input", (out) => {
+    const dir = project(`unsafe-${out.replace(/\W/g, "x")}`, two);
+    mkdirSync(path.join(dir, "spec"));
+    writeFileSync(path.join(dir, "spec/api.yaml"), stringify(two));
+    const result = codegen(dir, ["spec/api.yaml", "-o", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("cannot be the output folder");
+    expect(readdirSync(dir).sort()).toEqual(["api.yaml", "spec"]);
+  });
+
   it("does not rewrite unchanged files, so their modification times stay", () => {
     const dir = project("mtimes", two);
     codegen(dir, ["api.yaml", "-o", "out"]);

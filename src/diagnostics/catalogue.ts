@@ -107,6 +107,8 @@ export const catalogue = {
     `${q(a.path)} was edited by hand since codegen wrote it; keep your change in a file of your own (generated files are rewritten), or run again with --force to overwrite it`,
   "output/not-ours": (a: { path: string }) =>
     `${q(a.path)} exists and was not written by codegen, which never overwrites such a file; move it away or choose another output folder`,
+  "output/unsafe-folder": (a: { dir: string }) =>
+    `${q(a.dir)} cannot be the output folder: it holds the working folder or the input, and codegen replaces its output folder as a whole; choose a folder of its own, such as \`generated\``,
   "output/out-of-date": (a: { dir: string; count: number }) =>
     `${q(a.dir)} is not up to date: ${a.count} file${a.count === 1 ? "" : "s"} would change; run codegen without --check to update it`,
 
