@@ -93,6 +93,15 @@ export function fromOpenApi30(document: Json): Json {
     } else if (schema.nullable === false) {
       delete out.nullable;
     }
+    // 3.0 (JSON Schema draft 4) marks a bound exclusive with a boolean; 2020-12 makes the bound itself exclusive.
+    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+      if (schema[flag] === true && typeof schema[bound] === "number") {
+        out[flag] = schema[bound];
+        delete out[bound];
+      } else if (schema[flag] === false) {
+        delete out[flag];
+      }
+    }
     if ("example" in schema && !("examples" in schema)) {
       delete out.example;
       out.examples = [schema.example];
