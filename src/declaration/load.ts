@@ -27,6 +27,33 @@ interface Place {
   key?: Range;
 }
 
+/**
+ * Every key that repeats an earlier key of its map (scalar keys compared by value, as the YAML
+ * parser's `uniqueKeys` does), as the parser would report it; the walk stops past MAX_DEPTH.
+ */
+function duplicateKeys(root: YamlNode | null): { code: string; message: string; pos: [number, number] }[] {
+  const found: { code: string; message: string; pos: [number, number] }[] = [];
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > MAX_DEPTH + 1) return;
+    if (isSeq(node)) for (const item of node.items) walk(item, depth + 1);
+    if (!isMap(node)) return;
+    const seen = new Set<unknown>();
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      const key = pair.key as YamlNode | null;
+      const identity = isScalar(key) ? key.value : key;
+      if (seen.has(identity)) {
+        const start = key?.range?.[0] ?? 0;
+        found.push({ code: "DUPLICATE_KEY", message: "Map keys must be unique", pos: [start, start + 1] });
+      }
+      seen.add(identity);
+      walk(pair.value, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return found;
+}
+
 /** Turn a path into the key of the place table; JSON Pointer escaping keeps it unambiguous. */
 export function pointer(path: Path): string {
   return path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
@@ -47,7 +74,10 @@ export function loadDocument(file: string, text: string): LoadResult {
     }
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+  // Why: the parser's own duplicate-key check compares each key with every earlier one of its map,
+  // so a map of 100,000 keys (a hostile or generated file) took minutes; duplicateKeys() does the
+  // same check with a set per map, in linear time.
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
   const places = new Map<string, Place>();
 
   const at = (range: Range): SourceLocation => {
@@ -61,7 +91,10 @@ export function loadDocument(file: string, text: string): LoadResult {
 
   const diagnostics: Diagnostic[] = [];
   let syntaxReported = false;
-  for (const error of doc.errors) {
+  const errors = [...doc.errors.map((e) => ({ code: e.code as string, message: e.message, pos: e.pos })), ...duplicateKeys(doc.contents as YamlNode | null)];
+  // Stable: the parser's errors keep their order; each duplicate key goes where the parser put it.
+  errors.sort((a, b) => a.pos[0] - b.pos[0]);
+  for (const error of errors) {
     const range: Range = [error.pos[0], error.pos[1]];
     if (error.code === "DUPLICATE_KEY") {
       const key = keyAt(text, range[0]);

@@ -195,7 +195,8 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         const known = Object.keys(s.properties);
         const suggested = new Set<string>();
         for (const key of Object.keys(record)) {
-          const property = s.properties[key];
+          // Why: own keys only: a key `__proto__` or `constructor` is an unknown key, not Object's.
+          const property = Object.hasOwn(s.properties, key) ? s.properties[key] : undefined;
           if (property) walk(property.shape, record[key], [...path, key]);
           else if (!key.startsWith("x-")) {
             const suggestion = suggest(key, known);

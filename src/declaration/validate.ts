@@ -113,7 +113,7 @@ export function validateDeclaration(document: LoadedDocument): ValidateResult {
   if (diagnostics.length > 0 || !shapeOk) return { diagnostics };
   const info = root.info as Declaration["info"];
   const servers: Server[] = asArray(root.servers).map((s) =>
-    typeof s === "string" ? { url: s, extensions: {} } : defined({ url: String(asRecord(s).url), description: asString(asRecord(s).description), extensions: extensionsOf(asRecord(s)) }),
+    typeof s === "string" ? { url: s, extensions: {} } : defined({ url: asString(asRecord(s).url) ?? "", description: asString(asRecord(s).description), extensions: extensionsOf(asRecord(s)) }),
   );
   return {
     declaration: { info, servers, guards: guards.map((g) => g.guard), resources, extensions: extensionsOf(root) },
@@ -151,7 +151,7 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
       }
       return value;
     };
-    const scopes = Object.fromEntries(Object.entries(asRecord(g.scopes)).map(([k, v]) => [k, String(v)]));
+    const scopes = Object.fromEntries(Object.entries(asRecord(g.scopes)).map(([k, v]) => [k, asString(v) ?? ""]));
     let guard: Guard;
     if (kind === "password") {
       guard = { ...base, kind, tokenUrl: url("tokenUrl", true), form: g.form === "strict" ? "strict" : "permissive", scopes };

@@ -21,10 +21,10 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: F
 function formatOne(d: Diagnostic, options: FormatOptions): string {
   const { colour } = options;
   const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.column}: ` : "codegen: ";
-  let out = `${style(colour, "1", where)}${style(colour, "1;31", "error:")} ${d.message} ${style(colour, "2", `[${d.code}]`)}\n`;
+  let out = `${style(colour, "1", where)}${style(colour, "1;31", "error:")} ${printableMessage(d.message)} ${style(colour, "2", `[${d.code}]`)}\n`;
   if (d.location) out += excerpt(d.location, options);
   for (const r of d.related ?? []) {
-    out += `${r.location.file}:${r.location.line}:${r.location.column}: note: ${r.message}\n`;
+    out += `${r.location.file}:${r.location.line}:${r.location.column}: note: ${printableMessage(r.message)}\n`;
     out += excerpt(r.location, options);
   }
   return out;
@@ -50,6 +50,14 @@ function excerpt(location: SourceLocation, options: FormatOptions): string {
   const width = Math.max(1, Math.min(location.length, shown.length - start));
   const caret = " ".repeat(start) + "^".repeat(width);
   return `  ${gutter} | ${shown}\n  ${pad} | ${style(options.colour, "1;31", caret)}\n`;
+}
+
+/**
+ * Show control characters in a message as `\uXXXX`: messages quote names from the declaration,
+ * and a hostile name must not move the cursor, clear the terminal or fake a line of the report.
+ */
+function printableMessage(message: string): string {
+  return message.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Replace control characters so an excerpt cannot move the cursor or ring the bell. */

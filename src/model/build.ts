@@ -265,6 +265,8 @@ function resourceView(
     fileName: collection,
     usesTypes: refersToTypes(storedType) || methods.some((m) => refersToTypes(m.inputType)),
     usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType)),
+    serverUsesStored: methods.some((m) => m.isReplace || m.isUpdate || m.isDelete),
+    storeUsesStored: methods.some((m) => !m.isDelete),
     property: camelCase(collection),
     interfaceName: `${pascalCase(collection)}Handlers`,
     storedName,

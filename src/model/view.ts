@@ -62,6 +62,10 @@ export interface ResourceView {
   readonly fileName: string;
   /** Whether its file refers to named schemas (`T.`) and to `Principal`. */
   readonly usesTypes: boolean;
+  /** Whether server.gen.ts names its stored type (only replace, update and delete take `current`). */
+  readonly serverUsesStored: boolean;
+  /** Whether store.gen.ts names it (every method but delete casts to it). */
+  readonly storeUsesStored: boolean;
   readonly usesPrincipal: boolean;
 }
 

@@ -13,6 +13,7 @@ import {
   isFormContentType,
   isJsonContentType,
   isMergePatchContentType,
+  isClientGone,
   parseJson,
   parseUrl,
   readBody,
@@ -25,7 +26,7 @@ import { MemoryCollection, objectHref, prepareCreate, represent, transitionProbl
 import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
-import { validateValue, withDefaults } from "./validate.gen.js";
+import { addError, validateValue, withDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaNode, SchemaTable } from "./validate.gen.js";
 
 /** Which kind of operation a route answers. */
@@ -89,6 +90,11 @@ export type DispatchOptions = TimeoutOptions & {
   readonly bodyLimit?: number;
   /** Told of every error a handler throws (the client gets a 500 without internals). */
   readonly onError?: (error: unknown, request: IncomingMessage) => void;
+  /**
+   * Longest time (ms) a handler or hook (`verifyToken`, `issueToken`) may take before the client
+   * gets 504 and `onError` a HandlerTimeoutError; default 30 s, 0 for no limit.
+   */
+  readonly handlerTimeout?: number;
   /** How often Node checks the time limits (ms); default 1 s. */
   readonly connectionsCheckingInterval?: number;
 };
@@ -129,6 +135,19 @@ function matchRoute(routes: readonly RouteSpec[], segments: readonly string[]): 
   return undefined;
 }
 
+/** The default time a handler or hook may take: 30 s. */
+export const DEFAULT_HANDLER_TIMEOUT = 30_000;
+
+/** What `onError` is told when a handler or hook takes longer than `handlerTimeout` (the client got 504). */
+export class HandlerTimeoutError extends Error {
+  override readonly name = "HandlerTimeoutError";
+}
+
+/** What `onError` is told when a handler returns what no representation can be built from (the client got 500). */
+export class HandlerResultError extends Error {
+  override readonly name = "HandlerResultError";
+}
+
 async function handle(api: ApiSpec, options: DispatchOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const answer = await answerRequest(api, options, req);
@@ -138,14 +157,37 @@ async function handle(api: ApiSpec, options: DispatchOptions, req: IncomingMessa
     if (answer.close) res.once("finish", () => req.socket.destroy());
     else if (!req.complete) req.resume();
   } catch (error) {
+    // Why: a client that goes away mid-body is no fault of the server: nothing to answer or log.
+    if (isClientGone(error)) {
+      res.destroy();
+      return;
+    }
     options.onError?.(error, req);
     if (!res.headersSent) {
+      // Why: http-behaviour "Errors": a handler fault answers 500 (504 when it took too long)
+      // with the fixed error body; nothing of the error reaches the client.
       res.setHeader("Connection", "close");
-      sendJson(res, 500, { error: "Internal server error", detail: {} });
+      if (error instanceof HandlerTimeoutError) sendJson(res, 504, { error: "Gateway timeout", detail: {} });
+      else sendJson(res, 500, { error: "Internal server error", detail: {} });
     } else {
       res.destroy();
     }
   }
+}
+
+/**
+ * The result of an application hook, or a HandlerTimeoutError once `handlerTimeout` passes. The
+ * hook cannot be stopped; what it answers later is ignored.
+ */
+function inTime<T>(options: DispatchOptions, what: string, work: () => Promise<T> | T): Promise<T> {
+  const limit = options.handlerTimeout ?? DEFAULT_HANDLER_TIMEOUT;
+  const result = Promise.resolve().then(work);
+  if (!(limit > 0 && Number.isFinite(limit))) return result;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HandlerTimeoutError(`${what} did not answer within ${limit} ms`)), limit);
+  });
+  return Promise.race([result, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** An answer to send. */
@@ -154,6 +196,11 @@ type Answer = { status: number; body?: object; headers: { [name: string]: string
 const fromRefusal = (r: Refusal<object>, close = false): Answer => ({ status: r.status, body: r.body, headers: { ...r.headers }, close });
 
 async function answerRequest(api: ApiSpec, options: DispatchOptions, req: IncomingMessage): Promise<Answer> {
+  // Why: Node's parser reads a request line without a version as HTTP/0.9, whose answers carry no
+  // status or headers; a client sending one is malformed (RFC 9112 section 2.3), not a GET.
+  if (req.httpVersionMajor !== 1) {
+    return fromRefusal(refusal(400, "Malformed HTTP request", { version: "must be HTTP/1.0 or HTTP/1.1" }), true);
+  }
   const url = parseUrl(req.url ?? "/");
   if (!url.ok) return fromRefusal(url);
   const matched = matchRoute(api.routes, url.value.segments);
@@ -166,13 +213,15 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   }
 
   const scopes = securityScopes(operation.scopes);
-  const access = await authorize({
-    authorization: authorizationHeader(req),
-    guards: operation.guards,
-    optional: operation.optional,
-    scopes,
-    verifyToken: options.verifyToken,
-  });
+  const access = await inTime(options, "verifyToken", () =>
+    authorize({
+      authorization: authorizationHeader(req),
+      guards: operation.guards,
+      optional: operation.optional,
+      scopes,
+      verifyToken: options.verifyToken,
+    }),
+  );
   if (!access.ok) return fromRefusal(access);
   const context: RequestContext = { principal: access.principal, scopes };
 
@@ -199,9 +248,13 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   const resource = operation.resource === undefined ? undefined : api.resources[operation.resource];
   let data: Json = {};
   if (operation.body !== undefined && resource) {
-    if (!isObject(body)) errors.body = "must be a JSON object";
+    if (!isObject(body)) addError(errors, "body", "must be a JSON object");
     else {
-      if (operation.kind !== "create" && Object.hasOwn(body, "id") && String(body.id) !== String(id)) errors.id = "must equal the id in the path";
+      // Why: only a string or a number can equal the path's id; String() of a client's object
+      // (`{"toString": 1}`) would throw, and of an array could match by accident.
+      const sent = body.id;
+      const sameId = (typeof sent === "string" || typeof sent === "number") && String(sent) === String(id);
+      if (operation.kind !== "create" && Object.hasOwn(body, "id") && !sameId) addError(errors, "id", "must equal the id in the path");
       data = withoutIgnored(resource, body, operation.kind === "create");
       validateValue({ ref: operation.body }, data, "", errors, api.schemas);
     }
@@ -214,7 +267,7 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   if (!resource) throw new Error(`operation ${operation.operationId} has no resource`);
   const handlers = api.operations[resource.collection];
   if (!handlers) throw new Error(`no handlers for ${resource.collection}`);
-  return runResourceOperation(operation.kind, resource, handlers, { id, query, data, context });
+  return runResourceOperation(operation, resource, handlers, { id, query, data, context }, options);
 }
 
 type ResourceRequest = { id: string | number | undefined; query: Json; data: Json; context: RequestContext };
@@ -228,35 +281,67 @@ function required<T>(value: T | undefined, name: string): T {
   return value;
 }
 
-async function runResourceOperation(kind: OperationKind, resource: ResourceSpec, handlers: ResourceOperations, request: ResourceRequest): Promise<Answer> {
+/** What a handler returned, described for a HandlerResultError (its type, never its contents). */
+function describeResult(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object without a string or number id";
+  return typeof value === "undefined" ? "nothing" : `a ${typeof value}`;
+}
+
+/** Whether a handler's result can be represented: an object (not an array) with a string or number id. */
+function isStoredObject(value: unknown): value is StoredObject {
+  if (!isObject(value)) return false;
+  const id = value.id;
+  return (typeof id === "number" && Number.isFinite(id)) || (typeof id === "string" && id !== "");
+}
+
+/**
+ * A handler's object, checked: the server builds the representation (links, Location) from its
+ * `id`, so anything else is a fault of the handler: 500, told to `onError` (README "Server").
+ */
+function storedObject(value: unknown, handler: string): StoredObject {
+  if (!isStoredObject(value)) throw new HandlerResultError(`${handler} returned ${describeResult(value)}, not a stored object`);
+  return value;
+}
+
+async function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, handlers: ResourceOperations, request: ResourceRequest, options: DispatchOptions): Promise<Answer> {
   const { query, data, context } = request;
+  const kind = operation.kind;
+  const name = operation.operationId;
   const ok = (object: StoredObject, status = 200): Answer => ({ status, body: represent(resource, object), headers: {} });
+  const run = <T>(work: () => Promise<T> | T): Promise<T> => inTime(options, `the ${name} handler`, work);
   if (kind === "list") {
-    const objects = await required(handlers.list, "list").call(handlers, query, context);
-    return { status: 200, body: objects.map((object) => represent(resource, object)), headers: {} };
+    const list = required(handlers.list, "list");
+    const objects: unknown = await run(() => list.call(handlers, query, context));
+    if (!Array.isArray(objects)) throw new HandlerResultError(`the ${name} handler returned ${describeResult(objects)}, not an array`);
+    return { status: 200, body: objects.map((object: unknown) => represent(resource, storedObject(object, `the ${name} handler`))), headers: {} };
   }
   if (kind === "create") {
-    const created = await required(handlers.create, "create").call(handlers, prepareCreate(resource, data), context);
+    const create = required(handlers.create, "create");
+    const created = storedObject(await run(() => create.call(handlers, prepareCreate(resource, data), context)), `the ${name} handler`);
     return { ...ok(created, 201), headers: { Location: objectHref(resource, created.id) } };
   }
   const id = request.id!;
-  const current = await required(handlers.get, "get").call(handlers, id, context);
-  if (current === undefined) return notFound(resource, id);
+  const get = required(handlers.get, "get");
+  const found: unknown = await inTime(options, `the get handler of ${resource.collection}`, () => get.call(handlers, id, context));
+  if (found === undefined) return notFound(resource, id);
+  const current = storedObject(found, `the get handler of ${resource.collection}`);
   switch (kind) {
     case "get":
       return ok(current);
-    case "delete":
-      await required(handlers.delete, "delete").call(handlers, id, current, context);
+    case "delete": {
+      const remove = required(handlers.delete, "delete");
+      await run(() => remove.call(handlers, id, current, context));
       return { status: 204, headers: {} };
+    }
     case "replace":
     case "update": {
       const problem = transitionProblem(resource, current, data.status);
       if (problem !== undefined) return fromRefusal(refusal(409, "Conflict", { status: problem }));
-      const changed =
-        kind === "replace"
-          ? await required(handlers.replace, "replace").call(handlers, id, data, current, context)
-          : await required(handlers.update, "update").call(handlers, id, data, current, context);
-      return ok(changed);
+      const replace = required(kind === "replace" ? handlers.replace : handlers.update, kind);
+      const changed = await run(() => replace.call(handlers, id, data, current, context));
+      return ok(storedObject(changed, `the ${name} handler`));
     }
     default:
       throw new Error(`unexpected operation kind ${kind}`);
@@ -279,11 +364,11 @@ function parseQuery(declared: OperationSpec["query"], given: ReadonlyMap<string,
   for (const [name, raw] of given) {
     const schema = Object.hasOwn(declared, name) ? declared[name] : undefined;
     if (!schema) {
-      errors[name] = "is not a known query parameter";
+      addError(errors, name, "is not a known query parameter");
       continue;
     }
     if (raw.length !== 1) {
-      errors[name] = "must be given once";
+      addError(errors, name, "must be given once");
       continue;
     }
     const value = parseScalar(schema.ref !== undefined ? (table[schema.ref] ?? schema) : schema, raw[0]!);
@@ -322,7 +407,8 @@ async function issueToken(req: IncomingMessage, operation: OperationSpec, option
   const form = parseTokenForm(read.body.toString("utf8"), operation.form ?? "permissive", authorizationHeader(req));
   if (!form.ok) return fromRefusal(form);
   if (!options.issueToken) throw new Error("the token endpoint needs an issueToken hook");
-  const result = await options.issueToken(form.value);
+  const issue = options.issueToken;
+  const result = await inTime(options, "issueToken", () => issue(form.value));
   if ("error" in result) {
     const field = result.error === "invalid_scope" ? "scope" : result.error === "invalid_grant" ? "password" : "grant_type";
     return fromRefusal(tokenError(result.error, { [field]: result.message ?? describeTokenError(result.error) }));

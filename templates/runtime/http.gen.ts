@@ -74,13 +74,23 @@ export function sendNoContent(res: ServerResponse, headers: ResponseHeaders = {}
   res.end();
 }
 
+/** Why reading a body stopped: the client went away (reset, or closed) before sending it all. */
+export class ClientGoneError extends Error {
+  override readonly name = "ClientGoneError";
+}
+
+/** Whether an error means the client went away mid-request: nothing to answer, nothing to report. */
+export function isClientGone(error: unknown): boolean {
+  return error instanceof ClientGoneError;
+}
+
 /** The outcome of reading a request body. */
 export type BodyOutcome = { ok: true; body: Buffer } | Refusal;
 
 /**
  * Reads the whole request body, at most `limit` bytes; read each request once.
  * Resolves a 413 refusal (with `Connection: close`) as soon as `Content-Length` or the bytes
- * received exceed the limit; rejects only if the client goes away mid-body.
+ * received exceed the limit; rejects (with a ClientGoneError) only if the client goes away mid-body.
  */
 export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<BodyOutcome> {
   // Why: http-behaviour "Errors": 413 is answered as soon as Content-Length (or the bytes read)
@@ -112,11 +122,11 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
     };
     const onError = (error: Error): void => {
       stop();
-      reject(error);
+      reject(new ClientGoneError(`The client went away before its body was read: ${error.message}`));
     };
     const onClose = (): void => {
       stop();
-      reject(new Error("The request closed before its body was read"));
+      reject(new ClientGoneError("The request closed before its body was read"));
     };
     req.on("data", onData);
     req.on("end", onEnd);
@@ -357,6 +367,23 @@ export function installErrorHandling(server: Server, options: TimeoutOptions = {
   server.on("clientError", (error: Error, socket: Duplex) => {
     answerClientError(error, socket, responses.get(socket));
   });
+  // Why: without a 'connect' listener Node closes a CONNECT request's connection without a word;
+  // this API offers CONNECT nowhere, so it answers 405 like any method not offered (http-behaviour
+  // "Errors"). The socket is a raw tunnel by now: the answer is written to it and it is closed.
+  server.on("connect", (_req: IncomingMessage, socket: Duplex) => {
+    const body = errorBody("Method not allowed", { method: "CONNECT is not offered here" });
+    endWith(socket, rawResponse(405, body));
+  });
+}
+
+/** Ends a socket with a raw answer, and destroys it if the client does not close its side soon. */
+function endWith(socket: Duplex, answer: string): void {
+  socket.on("error", () => socket.destroy());
+  socket.end(answer);
+  // Why: end() only half-closes; a client that never closes its side must not hold the socket.
+  const timer = setTimeout(() => socket.destroy(), LINGER_AFTER_ERROR);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
 }
 
 /** How long a connection may stay half-open after an error answer before it is destroyed. */
@@ -377,11 +404,7 @@ function answerClientError(
     return;
   }
   const answer = clientErrorAnswer(code);
-  socket.end(rawResponse(answer.status, answer.body));
-  // Why: end() only half-closes; a client that never closes its side must not hold the socket.
-  const timer = setTimeout(() => socket.destroy(), LINGER_AFTER_ERROR);
-  timer.unref();
-  socket.once("close", () => clearTimeout(timer));
+  endWith(socket, rawResponse(answer.status, answer.body));
 }
 
 function errorCode(error: Error): string | undefined {

@@ -68,10 +68,9 @@ export function linksOf(spec: ResourceSpec, object: StoredObject): Link[] {
 
 /** The representation of a stored object: write-only fields removed, links added. */
 export function represent(spec: ResourceSpec, object: StoredObject): { [field: string]: unknown } {
-  const shown: { [field: string]: unknown } = {};
-  for (const [key, value] of Object.entries(object)) {
-    if (key !== "links" && !spec.writeOnly.includes(key)) shown[key] = value;
-  }
+  // Why: Object.fromEntries defines own properties, so a stored key such as `__proto__` stays
+  // data and never becomes the representation's prototype.
+  const shown = Object.fromEntries(Object.entries(object).filter(([key]) => key !== "links" && !spec.writeOnly.includes(key)));
   shown.links = linksOf(spec, object);
   return shown;
 }
@@ -81,12 +80,12 @@ export function represent(spec: ResourceSpec, object: StoredObject): { [field: s
  * `id`, `links`, read-only fields, and on create `status`.
  */
 export function withoutIgnored(spec: ResourceSpec, body: { readonly [field: string]: unknown }, create: boolean): { [field: string]: unknown } {
-  const kept: { [field: string]: unknown } = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (key === "id" || key === "links" || spec.readOnly.includes(key) || (create && key === "status")) continue;
-    kept[key] = value;
-  }
-  return kept;
+  // Why: a JSON key `__proto__` is an own property of the parsed body; assigning it to a new
+  // object would set that object's prototype and hide the key from validation (which must refuse
+  // it as an unknown field). Object.fromEntries defines it as an own property instead.
+  return Object.fromEntries(
+    Object.entries(body).filter(([key]) => !(key === "id" || key === "links" || spec.readOnly.includes(key) || (create && key === "status"))),
+  );
 }
 
 /** The object to create (its defaults already filled in): in the initial state, if it has a state machine. */
@@ -154,7 +153,7 @@ export class MemoryCollection {
     const object: { [field: string]: unknown } = { ...current };
     for (const [key, value] of Object.entries(patch)) {
       if (value === null) delete object[key];
-      else object[key] = value;
+      else Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
     }
     this.#objects.set(String(id), object);
     return object;
