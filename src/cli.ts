@@ -1,11 +1,13 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { declarationJsonSchema } from "./declaration/schema.js";
 import type { Host } from "./host.js";
-import { initProject, projectName } from "./init/init.js";
-import { type OpenApiVersion, documentFromText, generateFiles, generateIntoFolder, readInput, reportDiagnostics, serializeDocument } from "./run.js";
-import { parseUser, serveFiles } from "./serve/serve.js";
+import type { OpenApiVersion } from "./run.js";
+
+// Why: the stages (yaml, handlebars, the validators) are loaded when a command runs, not at
+// start-up, so `--version` and `--help` cost little more than Node itself (issue 6).
+let stagesModule: typeof import("./run.js") | undefined;
+const stages = async () => (stagesModule ??= await import("./run.js"));
 
 /** Exit codes (cli.md): done, invalid input or a difference found, wrong usage. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
@@ -66,6 +68,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean; watch?: boolean; openapiVersion: OpenApiVersion }) => {
       const once = async (): Promise<boolean> => {
         const started = performance.now();
+        const { readInput, generateIntoFolder } = await stages();
         const input = await readInput(host, file);
         if (input.value === undefined) return fail(input.diagnostics, {});
         const result = await generateIntoFolder(host, file, input.value, {
@@ -112,6 +115,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       ),
     )
     .action(async (file: string, options: { port: string; host: string; user: string[] }) => {
+      const { readInput, generateFiles } = await stages();
+      const { parseUser, serveFiles } = await import("./serve/serve.js");
       const users = options.user.map((text) => ({ text, user: parseUser(text) }));
       const bad = users.find((u) => u.user === undefined);
       const port = Number(options.port);
@@ -152,6 +157,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       ),
     )
     .action(async (file: string, options: { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion }) => {
+      const { readInput, documentFromText, serializeDocument } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
       const result = await documentFromText(file, input.value, host.cwd);
@@ -168,6 +174,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .argument("<input>", "the declaration file (.yaml, .yml or .json)")
     .addHelpText("after", example("  $ codegen validate api.yaml && echo valid"))
     .action(async (file: string) => {
+      const { readInput, documentFromText } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
       const result = await documentFromText(file, input.value, host.cwd);
@@ -189,6 +196,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       ),
     )
     .action(async (dir: string, options: { codegen: string }) => {
+      const { initProject, projectName } = await import("./init/init.js");
       const shown = (file: string) => path.join(dir, file);
       const name = projectName(path.resolve(host.cwd, dir));
       const outcome = await initProject(host, dir, { name, codegenSpec: options.codegen }).catch((error: NodeJS.ErrnoException) => {
@@ -221,10 +229,14 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  # yaml-language-server: $schema=./codegen.schema.json",
       ),
     )
-    .action(() => host.stdout(JSON.stringify(declarationJsonSchema(), null, 2) + "\n"));
+    .action(async () => {
+      const { declarationJsonSchema } = await import("./declaration/schema.js");
+      host.stdout(JSON.stringify(declarationJsonSchema(), null, 2) + "\n");
+    });
 
-  function fail(diagnostics: Parameters<typeof reportDiagnostics>[1], sources: Record<string, string>): false {
-    reportDiagnostics(host, diagnostics, sources);
+  /** Report diagnostics and set the exit code; only called after a command has loaded the stages. */
+  function fail(diagnostics: Parameters<typeof import("./run.js").reportDiagnostics>[1], sources: Record<string, string>): false {
+    stagesModule!.reportDiagnostics(host, diagnostics, sources);
     exitCode = EXIT.invalid;
     return false;
   }

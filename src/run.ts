@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { stringify } from "yaml";
-import { type LoadedDocument, loadDocument } from "./declaration/load.js";
+import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
 import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
@@ -13,7 +15,7 @@ import { UnsupportedConstruct, buildApiView } from "./model/build.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
 import { applyPlan, readCurrent, recover } from "./write/apply.js";
-import { MANIFEST, hasChanges, manifestText, planWrite } from "./write/plan.js";
+import { MANIFEST, type Manifest, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
 import { describeDrift } from "./write/report.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
@@ -38,9 +40,10 @@ export async function readInput(host: Host, file: string): Promise<Outcome<strin
 }
 
 /** Load and validate a declaration's text. Pure. */
-export function checkDeclaration(file: string, text: string): Outcome<Declaration> {
+export function checkDeclaration(file: string, text: string, alreadyLoaded?: LoadResult): Outcome<Declaration> {
   if (text.includes("\u0000")) return { diagnostics: [diagnostic("input/not-text", {}, { file, line: 1, column: 1, length: 1 })] };
-  const loaded = loadDocument(file, text);
+  // A caller that has loaded the text already passes it on: parsing with positions is the costly part.
+  const loaded = alreadyLoaded ?? loadDocument(file, text);
   if (!loaded.document) return { diagnostics: sortDiagnostics(loaded.diagnostics) };
   const validated = validateDeclaration(loaded.document);
   return {
@@ -53,8 +56,8 @@ export function checkDeclaration(file: string, text: string): Outcome<Declaratio
  * Declaration text to a verified OpenAPI 3.1 document: load, validate, expand, verify.
  * The verifier (swagger-parser, ajv) is loaded only here, so commands that do not need it start fast.
  */
-export async function openapiFromText(file: string, text: string): Promise<Outcome<OpenAPIV3_1.Document>> {
-  const checked = checkDeclaration(file, text);
+export async function openapiFromText(file: string, text: string, alreadyLoaded?: LoadResult): Promise<Outcome<OpenAPIV3_1.Document>> {
+  const checked = checkDeclaration(file, text, alreadyLoaded);
   if (!checked.value) return { diagnostics: checked.diagnostics };
   const document = expandDeclaration(checked.value);
   const { verifyDocument } = await import("./verify/verify.js");
@@ -74,7 +77,7 @@ export async function documentFromText(file: string, text: string, cwd: string):
   const loaded = text.includes("\u0000") ? undefined : loadDocument(file, text);
   const value = loaded?.document?.value;
   const isOpenApi = typeof value === "object" && value !== null && "openapi" in value && !("codegen" in value);
-  if (!loaded?.document || !isOpenApi) return openapiFromText(file, text);
+  if (!loaded?.document || !isOpenApi) return openapiFromText(file, text, loaded);
   const at = (pointer: string) => locatePointer(loaded.document!, pointer);
   const version = String((value as { openapi: unknown }).openapi);
   if (!/^3\.[01]\.\d+$/.test(version)) return { diagnostics: [diagnostic("openapi/version", { version }, at("#/openapi"))] };
@@ -156,19 +159,33 @@ export interface GenerateOptions {
 export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
   const expanded = await documentFromText(file, text, host.cwd);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
-  const outDir = path.resolve(host.cwd, options.outDir);
-  // The header names the input relative to the output folder, `/`-separated on every system.
-  const inputPath = path.relative(outDir, path.resolve(host.cwd, file)).split(path.sep).join("/");
+  return filesFromDocument(host, file, text, expanded.value, options);
+}
+
+/** The header names the input relative to the output folder, `/`-separated on every system. */
+function inputPathOf(host: Pick<Host, "cwd">, file: string, outDir: string): string {
+  return path.relative(path.resolve(host.cwd, outDir), path.resolve(host.cwd, file)).split(path.sep).join("/");
+}
+
+/** A verified document to every generated file: model, render, format. */
+async function filesFromDocument(
+  host: Pick<Host, "cwd">,
+  file: string,
+  text: string,
+  document: OpenAPIV3_1.Document,
+  options: GenerateOptions,
+): Promise<Outcome<GeneratedFile[]>> {
+  const inputPath = inputPathOf(host, file, options.outDir);
   let view;
   try {
-    view = buildApiView(expanded.value, { inputPath });
+    view = buildApiView(document, { inputPath });
   } catch (error) {
     if (!(error instanceof UnsupportedConstruct)) throw error;
     const source = loadDocument(file, text).document;
     const location = source ? locatePointer(source, error.pointer) : { file, line: 1, column: 1, length: 1 };
     return { diagnostics: [diagnostic("openapi/unsupported", { pointer: error.pointer, reason: error.reason }, location)] };
   }
-  const openapi = serializeDocument(expanded.value, "yaml", options.openapiVersion);
+  const openapi = serializeDocument(document, "yaml", options.openapiVersion);
   const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, loadTemplateSources())];
   if (options.format === false) return { value: rendered, diagnostics: [] };
   const { formatFiles } = await import("./format/format.js");
@@ -196,15 +213,30 @@ export interface FolderOutcome {
  * as a whole; with `check`, only tell what would change.
  */
 export async function generateIntoFolder(host: Host, file: string, text: string, options: FolderOptions): Promise<FolderOutcome> {
-  const result = await generateFiles(host, file, text, options);
-  if (!result.value) return { diagnostics: result.diagnostics };
-  const files = result.value;
+  // The document is expanded and verified on every run, whatever the folder holds.
+  const expanded = await documentFromText(file, text, host.cwd);
+  if (!expanded.value) return { diagnostics: expanded.diagnostics };
   const dir = path.resolve(host.cwd, options.outDir);
   // A run swaps the whole folder: it must be one of its own, not the project or what holds it.
   const inside = (child: string, parent: string) => child === parent || child.startsWith(parent + path.sep);
   if (inside(host.cwd, dir) || inside(path.resolve(host.cwd, file), dir)) {
     return { diagnostics: [diagnostic("output/unsafe-folder", { dir: options.outDir })] };
   }
+
+  // Why (issue 6): regeneration with nothing changed should cost little. The files are a pure
+  // function of the verified document, the input's path, the options and codegen's own code and
+  // templates; the manifest records the hash of all of these. When it matches and every file the
+  // manifest lists is there as written, this run would write the same bytes: nothing to render.
+  const key = generationKey(expanded.value, inputPathOf(host, file, options.outDir), options);
+  const before = readCurrent(dir);
+  if (before.manifest.input === key && isIntact(before.manifest, before.read)) {
+    if (!options.check) await recover(dir);
+    return { diagnostics: [], summary: { written: 0, unchanged: Object.keys(before.manifest.files).length, removed: 0 } };
+  }
+
+  const result = await filesFromDocument(host, file, text, expanded.value, options);
+  if (!result.value) return { diagnostics: result.diagnostics };
+  const files = result.value;
   if (!options.check) await recover(dir);
   const current = readCurrent(dir);
   const plan = planWrite(current, files, options.force);
@@ -221,6 +253,45 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
     return { diagnostics: [diagnostic("output/out-of-date", { dir: options.outDir, count })], drift: describeDrift(plan, options.outDir) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
-  if (hasChanges(plan) || current.read(MANIFEST) !== manifestText(files)) await applyPlan(dir, plan, files);
+  if (hasChanges(plan) || current.read(MANIFEST) !== manifestText(files, key)) await applyPlan(dir, plan, files, key);
   return { diagnostics: [], summary };
+}
+
+/** Whether every file a manifest lists is in the folder with the hash the manifest gives it. */
+function isIntact(manifest: Manifest, read: (path: string) => string | undefined): boolean {
+  return Object.entries(manifest.files).every(([file, hash]) => {
+    const text = read(file);
+    return text !== undefined && hashOf(text) === hash;
+  });
+}
+
+let codeFingerprint: string | undefined;
+
+/**
+ * A hash of what, besides the document, decides the generated files: codegen's own code (the
+ * folder this module is in), its templates and prettier's version. Computed once per process.
+ */
+function fingerprintOfCode(): string {
+  if (codeFingerprint === undefined) {
+    const hash = createHash("sha256");
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        const child = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(child);
+        else if (/\.(js|ts)$/.test(entry.name)) hash.update(`${path.relative(here, child)}\0`).update(readFileSync(child)).update("\0");
+      }
+    };
+    walk(here);
+    hash.update(JSON.stringify(loadTemplateSources()));
+    hash.update((createRequire(import.meta.url)("prettier/package.json") as { version: string }).version);
+    codeFingerprint = hash.digest("hex");
+  }
+  return codeFingerprint;
+}
+
+/** The hash of everything a generation's files depend on (see generateIntoFolder). */
+function generationKey(document: OpenAPIV3_1.Document, inputPath: string, options: GenerateOptions): string {
+  const settings = { format: options.format !== false, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
+  return hashOf(`${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${JSON.stringify(document)}`);
 }

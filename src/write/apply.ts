@@ -39,7 +39,7 @@ export function readCurrent(dir: string): CurrentTree {
  * in by two renames. A run that fails or is killed leaves the old tree or the new one, never a
  * mix; a kill between the renames leaves the old tree beside the folder, which `recover` restores.
  */
-export async function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[]): Promise<void> {
+export async function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string): Promise<void> {
   const { fresh, retired } = siblings(dir);
   await fs.rm(fresh, { recursive: true, force: true });
   await fs.mkdir(fresh, { recursive: true });
@@ -53,7 +53,7 @@ export async function applyPlan(dir: string, plan: WritePlan, files: readonly Ge
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.writeFile(target, file.contents);
   }
-  await fs.writeFile(path.join(fresh, MANIFEST), manifestText(files));
+  await fs.writeFile(path.join(fresh, MANIFEST), manifestText(files, input));
 
   if (existsSync(dir)) await fs.rename(dir, retired);
   await fs.rename(fresh, dir);

@@ -7,6 +7,8 @@ export const MANIFEST = ".codegen-manifest.json";
 /** The files the generator wrote into a folder, each with the hash of what it wrote. */
 export interface Manifest {
   readonly files: Readonly<Record<string, string>>;
+  /** The hash of everything the files were generated from (src/run.ts, generationKey). */
+  readonly input?: string;
 }
 
 /** `sha256-<hex>` of a file's text. */
@@ -15,19 +17,22 @@ export function hashOf(contents: string): string {
 }
 
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
-export function manifestText(files: readonly GeneratedFile[]): string {
+export function manifestText(files: readonly GeneratedFile[], input?: string): string {
   const entries = files.map((f) => [f.path, hashOf(f.contents)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify({ generator: "codegen", files: Object.fromEntries(entries) }, null, 2) + "\n";
+  return JSON.stringify({ generator: "codegen", ...(input === undefined ? {} : { input }), files: Object.fromEntries(entries) }, null, 2) + "\n";
 }
 
 /** Read a manifest's text; a missing or unreadable one is an empty manifest. */
 export function parseManifest(text: string | undefined): Manifest {
   if (text === undefined) return { files: {} };
   try {
-    const value = JSON.parse(text) as { files?: unknown };
+    const value = JSON.parse(text) as { files?: unknown; input?: unknown };
     const files = value.files;
     if (typeof files !== "object" || files === null) return { files: {} };
-    return { files: Object.fromEntries(Object.entries(files).filter(([, h]) => typeof h === "string")) as Record<string, string> };
+    return {
+      files: Object.fromEntries(Object.entries(files).filter(([, h]) => typeof h === "string")) as Record<string, string>,
+      ...(typeof value.input === "string" ? { input: value.input } : {}),
+    };
   } catch {
     return { files: {} };
   }

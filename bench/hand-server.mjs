@@ -1,0 +1,145 @@
+// The hand-written baseline: the benchmark's first resource (`r1-orders`) served with nothing
+// but node:http, doing by hand what the generated server does for GET /r1-orders/{id} and
+// POST /r1-orders: route, check the bearer token and its scope, check Accept and Content-Type,
+// limit and parse the body, validate it against the schema (every bad field reported), apply
+// the default and the initial state, store it, and answer with its links.
+// Usage: node bench/hand-server.mjs   (prints `listening PORT`)
+import http from "node:http";
+import { fileURLToPath } from "node:url";
+
+/** The token both servers accept in the benchmark, and the scopes it grants. */
+export const BENCH_TOKEN = "bench-token";
+export const BENCH_SCOPES = ["orders:read", "orders:write"];
+
+const COLLECTION = "/r1-orders";
+const BODY_LIMIT = 1024 * 1024;
+const STATES = ["draft", "open", "closed"];
+const LINKS = [
+  { rel: "edit", method: "PATCH", when: ["draft", "open"] },
+  { rel: "cancel", method: "DELETE", when: ["draft"] },
+];
+const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+const rows = new Map();
+let lastId = 0;
+
+function send(res, status, body, headers = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** The principal of a bearer token, or an error answer. */
+function authorize(req, res, scope) {
+  const header = req.headers.authorization;
+  const match = header && /^Bearer +(\S+)$/i.exec(header);
+  if (!match || match[1] !== BENCH_TOKEN) {
+    send(res, 401, { detail: "Not authenticated" }, { "www-authenticate": "Bearer" });
+    return undefined;
+  }
+  const principal = { subject: "bench", scopes: BENCH_SCOPES };
+  if (!principal.scopes.includes(scope)) {
+    send(res, 403, { detail: "Not enough permissions" });
+    return undefined;
+  }
+  return principal;
+}
+
+function accepts(req, res) {
+  const accept = req.headers.accept;
+  if (accept === undefined || /(^|,)\s*(\*\/\*|application\/\*|application\/json)\s*(;|,|$)/i.test(accept)) return true;
+  send(res, 406, { error: "not_acceptable", detail: { accept: "must allow application/json" } });
+  return false;
+}
+
+/** Validate an R1OrderInput; every bad field is reported. */
+function validate(body) {
+  const detail = {};
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return { "": "must be an object" };
+  const known = new Set(["id", "links", "name", "quantity", "price", "active", "tags", "email", "status"]);
+  for (const key of Object.keys(body)) if (!known.has(key)) detail[key] = "is not allowed";
+  if (body.name === undefined) detail.name = "is required";
+  else if (typeof body.name !== "string") detail.name = "must be a string";
+  else if (body.name.length < 1 || body.name.length > 100) detail.name = "must be 1 to 100 characters";
+  if (body.quantity === undefined) detail.quantity = "is required";
+  else if (!Number.isInteger(body.quantity)) detail.quantity = "must be an integer";
+  else if (body.quantity < 0) detail.quantity = "must be at least 0";
+  if (body.price !== undefined && body.price !== null && (typeof body.price !== "number" || body.price < 0)) detail.price = "must be a number of at least 0";
+  if (body.active !== undefined && typeof body.active !== "boolean") detail.active = "must be a boolean";
+  if (body.tags !== undefined) {
+    if (!Array.isArray(body.tags)) detail.tags = "must be an array";
+    else body.tags.forEach((tag, i) => typeof tag !== "string" && (detail[`tags[${i}]`] = "must be a string"));
+  }
+  if (body.email !== undefined && (typeof body.email !== "string" || !EMAIL.test(body.email))) detail.email = "must be an email address";
+  if (body.status !== undefined && !STATES.includes(body.status)) detail.status = "must be one of draft, open, closed";
+  if (body.id !== undefined && !(Number.isInteger(body.id) && body.id >= 1)) detail.id = "must be an integer of at least 1";
+  return Object.keys(detail).length > 0 ? detail : undefined;
+}
+
+/** The row as the API shows it: with its links for its state. */
+function represent(row) {
+  const href = `${COLLECTION}/${row.id}`;
+  const links = [{ rel: "self", method: "GET", href }];
+  for (const link of LINKS) if (link.when.includes(row.status)) links.push({ rel: link.rel, method: link.method, href });
+  return { ...row, links };
+}
+
+function handleGet(req, res, idText) {
+  if (!authorize(req, res, "orders:read") || !accepts(req, res)) return;
+  const id = /^[1-9][0-9]*$/.test(idText) ? Number(idText) : NaN;
+  if (!Number.isSafeInteger(id)) return send(res, 400, { error: "validation_failed", detail: { id: "must be an integer of at least 1" } });
+  const row = rows.get(id);
+  if (!row) return send(res, 404, { error: "not_found", detail: {} });
+  send(res, 200, represent(row));
+}
+
+function handlePost(req, res) {
+  if (!authorize(req, res, "orders:write") || !accepts(req, res)) return;
+  if (!/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "")) {
+    res.shouldKeepAlive = false;
+    return send(res, 415, { error: "unsupported_media_type", detail: {} }, { connection: "close" });
+  }
+  const chunks = [];
+  let size = 0;
+  req.on("data", (chunk) => {
+    size += chunk.length;
+    if (size <= BODY_LIMIT) chunks.push(chunk);
+  });
+  req.on("end", () => {
+    if (size > BODY_LIMIT) return send(res, 413, { error: "payload_too_large", detail: {} });
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    } catch {
+      return send(res, 400, { error: "invalid_json", detail: { "": "must be JSON" } });
+    }
+    const detail = validate(body);
+    if (detail) return send(res, 400, { error: "validation_failed", detail });
+    const { id: _id, links: _links, ...fields } = body;
+    const row = { active: true, ...fields, id: ++lastId, status: fields.status ?? "draft" };
+    rows.set(row.id, row);
+    send(res, 201, represent(row), { location: `${COLLECTION}/${row.id}` });
+  });
+}
+
+/** The server: two routes of one resource. */
+export function createHandServer() {
+  return http.createServer((req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q === -1 ? url : url.slice(0, q);
+    if (pathname === COLLECTION) {
+      if (req.method === "POST") return handlePost(req, res);
+    } else if (pathname.startsWith(COLLECTION + "/")) {
+      const id = pathname.slice(COLLECTION.length + 1);
+      if (!id.includes("/") && req.method === "GET") return handleGet(req, res, id);
+    }
+    send(res, 404, { error: "not_found", detail: {} });
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const server = createHandServer();
+  server.listen(0, "127.0.0.1", () => console.log(`listening ${server.address().port}`));
+  process.on("SIGTERM", () => server.close(() => process.exit(0)));
+}

@@ -1,0 +1,262 @@
+#!/usr/bin/env node
+// The benchmark harness (issue 6): generation at 10, 100 and 1000 resources (`codegen openapi`
+// and a full `codegen generate`, with peak memory), `tsp compile` of the same API beside
+// `codegen openapi`, start-up, regeneration with nothing changed, and the generated server
+// beside a hand-written one under autocannon on 127.0.0.1. Every measurement alternates with
+// the one it is compared to, in the same run, and the table shows medians.
+//
+//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--out FILE]
+//
+// --quick: one run of everything, 2 s of load. Results: bench/results/<date>.json (or --out).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import autocannon from "autocannon";
+import { writeInputs } from "./make-declarations.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.dirname(here);
+const CODEGEN = path.join(root, "bin", "codegen.js");
+const TSP = path.join(root, "node_modules", "@typespec", "compiler", "cmd", "tsp.js");
+const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+
+// ---- options --------------------------------------------------------------------------------
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const value = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+};
+const quick = flag("--quick");
+const sizes = value("--sizes", "10,100,1000").split(",").map(Number);
+const runs = Number(value("--runs", quick ? "1" : "3"));
+const loadSeconds = Number(value("--load-seconds", quick ? "2" : "5"));
+const withTsp = !flag("--no-tsp");
+const work = path.resolve(value("--work", path.join(here, ".work")));
+const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+const outFile = path.resolve(value("--out", path.join(here, "results", `${stamp}.json`)));
+const serverSize = Number(value("--server-size", String(sizes.includes(100) ? 100 : sizes[0])));
+
+// ---- measuring ------------------------------------------------------------------------------
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * Run a Node command to completion: wall time (ms, from here) and peak resident memory (MB, from
+ * /usr/bin/time -v, else from process.resourceUsage().maxRSS of the child, through a preload).
+ */
+function measure(command, args, { cwd = work, env = {}, timeoutMs = 10 * 60_000 } = {}) {
+  const rssFile = path.join(os.tmpdir(), `codegen-bench-${process.pid}.rss`);
+  const childEnv = { ...process.env, ...env };
+  if (!TIME) {
+    childEnv.CODEGEN_BENCH_RSS = rssFile;
+    childEnv.NODE_OPTIONS = `${childEnv.NODE_OPTIONS ?? ""} --require ${JSON.stringify(path.join(here, "rss-preload.cjs"))}`.trim();
+  }
+  const [file, fileArgs] = TIME ? [TIME, ["-v", "-o", rssFile, command, ...args]] : [command, args];
+  const started = performance.now();
+  const result = spawnSync(file, fileArgs, { cwd, env: childEnv, encoding: "utf8", timeout: timeoutMs, maxBuffer: 1 << 30 });
+  const ms = performance.now() - started;
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} failed (${result.status ?? result.signal}):\n${(result.stderr ?? "").slice(-2000)}`);
+  }
+  const report = readFileSync(rssFile, "utf8");
+  rmSync(rssFile, { force: true });
+  const kb = TIME ? Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(report)?.[1]) : Number(report);
+  return { ms, mb: kb / 1024 };
+}
+
+const node = process.execPath;
+const codegen = (...args) => [node, [CODEGEN, ...args]];
+
+// ---- the figures ----------------------------------------------------------------------------
+const figures = {};
+const samples = (key) => (figures[key] ??= []);
+const log = (text) => process.stderr.write(text + "\n");
+
+/** Compile a generated folder to JavaScript (as `codegen serve` does) for the server benchmark. */
+async function compileServer(generated, into) {
+  const { compileToJavaScript } = await import(pathToFileURL(path.join(root, "dist", "serve", "compile.js")).href);
+  const files = [];
+  const walk = (relative) => {
+    for (const entry of readdirSync(path.join(generated, relative), { withFileTypes: true })) {
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(child);
+      else if (child.endsWith(".ts")) files.push({ path: child, contents: readFileSync(path.join(generated, child), "utf8") });
+    }
+  };
+  walk("");
+  rmSync(into, { recursive: true, force: true });
+  for (const file of await compileToJavaScript(files)) {
+    const target = path.join(into, file.path);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, file.contents);
+  }
+}
+
+/** Start a server script in its own process; resolves with its port and a stop function. */
+function startServer(script, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [script, ...args], { cwd: work, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`${script} did not start`))), 30_000);
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening (\d+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          port: Number(match[1]),
+          stop: () => new Promise((done) => (child.once("exit", done), child.kill("SIGTERM"))),
+        });
+      }
+    });
+    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`${script} exited with ${code}`))));
+  });
+}
+
+const ORDER = { name: "Widget", quantity: 3, price: 9.5, tags: ["a", "b"], email: "ann@example.com" };
+const HEADERS = { authorization: "Bearer bench-token", accept: "application/json" };
+
+/** One autocannon load, bounded in time, against 127.0.0.1. */
+async function load(port, route) {
+  const base = `http://127.0.0.1:${port}`;
+  const request =
+    route === "get"
+      ? { method: "GET", path: "/r1-orders/1", headers: HEADERS }
+      : { method: "POST", path: "/r1-orders", headers: { ...HEADERS, "content-type": "application/json" }, body: JSON.stringify(ORDER) };
+  const result = await autocannon({ url: base, connections: 10, pipelining: 1, duration: loadSeconds, requests: [request] });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) throw new Error(`${route} on port ${port}: ${bad} failed requests of ${result.requests.total}`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+// ---- the run --------------------------------------------------------------------------------
+async function main() {
+  const started = Date.now();
+  log(`codegen bench: sizes ${sizes.join(", ")}; ${runs} run(s); ${loadSeconds} s of load per round; work in ${path.relative(root, work)}`);
+  rmSync(work, { recursive: true, force: true });
+  const inputs = writeInputs(work, sizes);
+
+  // Start-up: alternating, many times (each is short).
+  for (let i = 0; i < (quick ? 3 : Math.max(5, runs * 5)); i++) {
+    samples("startup.node").push(measure(node, ["-e", "0"]).ms);
+    samples("startup.codegen").push(measure(...codegen("--version")).ms);
+  }
+
+  // Generation, side by side: per run, each size: codegen openapi, tsp compile, full generate, regeneration.
+  for (let run = 1; run <= runs; run++) {
+    for (const size of sizes) {
+      const { declaration, typespec } = inputs[size];
+      const openapi = measure(...codegen("openapi", declaration, "-o", path.join(work, `openapi-${size}.yaml`)));
+      samples(`openapi.${size}.ms`).push(openapi.ms);
+      samples(`openapi.${size}.mb`).push(openapi.mb);
+      if (withTsp) {
+        const env = size >= 1000 ? { NODE_OPTIONS: "--max-old-space-size=12288" } : {};
+        const tsp = measure(node, [TSP, "compile", ".", "--output-dir", path.join(typespec, "out")], { cwd: typespec, env });
+        samples(`tsp.${size}.ms`).push(tsp.ms);
+        samples(`tsp.${size}.mb`).push(tsp.mb);
+      }
+      const out = path.join(work, `generated-${size}`);
+      rmSync(out, { recursive: true, force: true });
+      const full = measure(...codegen("generate", declaration, "-o", out, "--quiet"));
+      samples(`generate.${size}.ms`).push(full.ms);
+      samples(`generate.${size}.mb`).push(full.mb);
+      const again = measure(...codegen("generate", declaration, "-o", out, "--quiet"));
+      samples(`regenerate.${size}.ms`).push(again.ms);
+      log(`run ${run}, ${size} resources: openapi ${openapi.ms.toFixed(0)} ms${withTsp ? `, tsp ${samples(`tsp.${size}.ms`).at(-1).toFixed(0)} ms` : ""}, generate ${full.ms.toFixed(0)} ms / ${full.mb.toFixed(0)} MB, again ${again.ms.toFixed(0)} ms`);
+    }
+  }
+
+  // The generated server beside the hand-written one.
+  const compiled = path.join(work, `server-${serverSize}`);
+  await compileServer(path.join(work, `generated-${serverSize}`), compiled);
+  const generated = await startServer(path.join(here, "serve-generated.mjs"), [compiled]);
+  const hand = await startServer(path.join(here, "hand-server.mjs"), []);
+  try {
+    for (const port of [generated.port, hand.port]) {
+      const response = await fetch(`http://127.0.0.1:${port}/r1-orders`, {
+        method: "POST",
+        headers: { ...HEADERS, "content-type": "application/json" },
+        body: JSON.stringify(ORDER),
+      });
+      if (response.status !== 201) throw new Error(`POST on port ${port} answered ${response.status}: ${await response.text()}`);
+    }
+    const rounds = quick ? 1 : 3;
+    for (let round = 1; round <= rounds; round++) {
+      for (const route of ["get", "post"]) {
+        // Alternate which server goes first, so neither always meets a warmer machine.
+        const pair = round % 2 ? [["generated", generated], ["hand", hand]] : [["hand", hand], ["generated", generated]];
+        for (const [name, server] of pair) {
+          const result = await load(server.port, route);
+          samples(`server.${route}.${name}.rps`).push(result.rps);
+          samples(`server.${route}.${name}.p99`).push(result.p99);
+          log(`round ${round}, ${route} ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms`);
+        }
+      }
+    }
+  } finally {
+    await generated.stop();
+    await hand.stop();
+  }
+
+  // ---- the table ----------------------------------------------------------------------------
+  const m = (key) => median(figures[key] ?? []);
+  const rows = [];
+  const row = (figure, measured, target, met) => rows.push({ figure, measured, target, met });
+  const ms = (x) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toFixed(0)} ms`);
+  row("`node -e 0`", ms(m("startup.node")), "", undefined);
+  row("`codegen --version`", `${ms(m("startup.codegen"))} (${(m("startup.codegen") / m("startup.node")).toFixed(2)}x node)`, "<= 2x `node -e 0`", m("startup.codegen") <= 2 * m("startup.node"));
+  for (const size of sizes) {
+    row(`\`codegen openapi\`, ${size} resources`, `${ms(m(`openapi.${size}.ms`))}, ${m(`openapi.${size}.mb`).toFixed(0)} MB`, "", undefined);
+    if (withTsp) {
+      const ratio = m(`tsp.${size}.ms`) / m(`openapi.${size}.ms`);
+      row(
+        `\`tsp compile\`, ${size} resources`,
+        `${ms(m(`tsp.${size}.ms`))}, ${m(`tsp.${size}.mb`).toFixed(0)} MB (${ratio.toFixed(1)}x codegen openapi)`,
+        size === 1000 ? "codegen openapi >= 15x faster" : "",
+        size === 1000 ? ratio >= 15 : undefined,
+      );
+    }
+    const full = m(`generate.${size}.ms`);
+    const target = size === 1000 ? "<= 3 s, <= 300 MB" : size === 100 ? "<= 0.5 s" : "";
+    const met = size === 1000 ? full <= 3000 && m(`generate.${size}.mb`) <= 300 : size === 100 ? full <= 500 : undefined;
+    row(`full \`codegen generate\`, ${size} resources`, `${ms(full)}, ${m(`generate.${size}.mb`).toFixed(0)} MB`, target, met);
+    const share = m(`regenerate.${size}.ms`) / full;
+    row(`regeneration, nothing changed, ${size} resources`, `${ms(m(`regenerate.${size}.ms`))} (${(share * 100).toFixed(0)}% of full)`, "<= 30% of a full run", share <= 0.3);
+  }
+  if (sizes.includes(100) && sizes.includes(1000)) {
+    const scale = m("generate.1000.ms") / m("generate.100.ms");
+    row("full generate, 1000 / 100 resources", `${scale.toFixed(1)}x`, "<= 11x", scale <= 11);
+  }
+  for (const route of ["get", "post"]) {
+    const label = route === "get" ? "GET /r1-orders/1 (bearer, scope)" : "POST /r1-orders (bearer, scope, body validated)";
+    const g = m(`server.${route}.generated.rps`);
+    const h = m(`server.${route}.hand.rps`);
+    row(`generated server, ${label}`, `${g.toFixed(0)} req/s vs ${h.toFixed(0)} hand-written: ${(g / h).toFixed(2)}x`, ">= 0.9x", g / h >= 0.9);
+    const gp = m(`server.${route}.generated.p99`);
+    const hp = m(`server.${route}.hand.p99`);
+    row(`  p99 latency, ${route.toUpperCase()}`, `${gp} ms vs ${hp} ms hand-written: ${(gp / Math.max(hp, 1e-9)).toFixed(2)}x`, "", undefined);
+  }
+
+  const table = [
+    "| figure | median | target | |",
+    "|---|---|---|---|",
+    ...rows.map((r) => `| ${r.figure} | ${r.measured} | ${r.target} | ${r.met === undefined ? "" : r.met ? "met" : "NOT MET"} |`),
+  ].join("\n");
+  const cpu = /model name\s*:\s*(.*)/.exec(existsSync("/proc/cpuinfo") ? readFileSync("/proc/cpuinfo", "utf8") : "")?.[1] ?? os.cpus()[0]?.model ?? "unknown";
+  const machine = `${os.availableParallelism()} cores (${cpu}), Node ${process.version}, ${os.platform()} ${os.release()}`;
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  process.stdout.write(`\n${table}\n\n${machine}; ${new Date().toISOString()}; node bench/run.mjs ${argv.join(" ")} (${seconds} s)\n`);
+  mkdirSync(path.dirname(outFile), { recursive: true });
+  writeFileSync(
+    outFile,
+    JSON.stringify({ date: new Date().toISOString(), machine, command: `node bench/run.mjs ${argv.join(" ")}`.trim(), runs, loadSeconds, sizes, serverSize, rows, samples: figures }, null, 2) + "\n",
+  );
+  log(`results: ${path.relative(process.cwd(), outFile)}`);
+}
+
+await main();

@@ -1,0 +1,32 @@
+// The benchmark harness at its smallest (10 resources, one run, a second of load, no TypeSpec),
+// so that `npm run bench` cannot rot; the full benchmark never runs inside `npm test`.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const scratch = mkdtempSync(path.join(os.tmpdir(), "codegen-bench-smoke-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("npm run bench", () => {
+  it("runs at 10 resources and prints every figure with its target", () => {
+    const out = path.join(scratch, "result.json");
+    const run = spawnSync(
+      process.execPath,
+      ["bench/run.mjs", "--quick", "--sizes", "10", "--load-seconds", "1", "--no-tsp", "--work", path.join(scratch, "work"), "--out", out],
+      { cwd: ROOT, encoding: "utf8", timeout: 60_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    for (const figure of ["`codegen --version`", "full `codegen generate`, 10 resources", "regeneration, nothing changed, 10 resources", "generated server, GET", "generated server, POST"]) {
+      expect(run.stdout).toContain(figure);
+    }
+    expect(run.stdout).toMatch(/\| (met|NOT MET) \|/);
+    const result = JSON.parse(readFileSync(out, "utf8")) as { rows: { figure: string; measured: string }[]; samples: Record<string, number[]> };
+    expect(result.rows.length).toBeGreaterThan(5);
+    expect(result.samples["server.get.generated.rps"]![0]).toBeGreaterThan(0);
+    expect(result.samples["server.post.hand.rps"]![0]).toBeGreaterThan(0);
+  }, 60_000);
+});
