@@ -94,7 +94,7 @@ export async function documentFromText(file: string, text: string, cwd: string):
   }
   const document = (version.startsWith("3.0") ? fromOpenApi30(bundled) : bundled) as unknown as OpenAPIV3_1.Document;
   const { compileSchemas } = await import("./verify/verify.js");
-  const problems = compileSchemas(document).map((d) => diagnostic("openapi/invalid", { message: d.message }, at("#/components/schemas")));
+  const problems = compileSchemas(document, "input").map((d) => ({ ...d, location: at(/#\/\S*/.exec(d.message)?.[0] ?? "#") }));
   return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
 }
 

@@ -29,10 +29,13 @@ export async function verifyDocument(document: OpenAPIV3_1.Document): Promise<Di
 }
 
 /** Compile every schema of the document with ajv (2020-12, strict); one diagnostic per failure. */
-export function compileSchemas(document: OpenAPIV3_1.Document): Diagnostic[] {
+export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | "input" = "ours"): Diagnostic[] {
   // Only whether each schema compiles matters (nothing is validated with the result), so ajv's
   // code optimiser and ref inlining, which cost most of the time on large documents, are off.
-  const ajv = new Ajv2020({ strict: true, allErrors: false, validateFormats: true, inlineRefs: false, code: { optimize: false } });
+  // Our own schemas are held to ajv's strict mode; a document written by others only has to be
+  // valid JSON Schema (unknown formats and `properties` without `type` are allowed there).
+  const strict = origin === "ours";
+  const ajv = new Ajv2020({ strict, allErrors: false, validateFormats: strict, logger: false, inlineRefs: false, code: { optimize: false } });
   addFormats.default(ajv);
   ajv.addFormat("password", true);
   const extensionKeywords = new Set<string>(OPENAPI_KEYWORDS);
@@ -93,7 +96,12 @@ export function compileSchemas(document: OpenAPIV3_1.Document): Diagnostic[] {
       shapes.set(shape, compiles);
     }
     const failure = compiles ? undefined : exact(pointer, schema, index);
-    if (failure !== undefined) diagnostics.push(diagnostic("internal/invalid-schema", { name: pointer, message: failure }));
+    if (failure === undefined) continue;
+    diagnostics.push(
+      strict
+        ? diagnostic("internal/invalid-schema", { name: pointer, message: failure })
+        : diagnostic("openapi/invalid", { message: `the schema at ${pointer} is not valid JSON Schema: ${failure}` }),
+    );
   }
   return diagnostics;
 }
