@@ -22,7 +22,7 @@ import {
   sendNoContent,
 } from "./http.gen.js";
 import type { Refusal, TimeoutOptions } from "./http.gen.js";
-import { MemoryCollection, objectHref, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
+import { objectHref, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
 import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
@@ -425,19 +425,6 @@ function describeTokenError(code: TokenErrorCode): string {
     default:
       return "the request was refused";
   }
-}
-
-/** An in-memory store for a resource, as the dispatcher calls it. */
-export function memoryOperations(spec: ResourceSpec): ResourceOperations {
-  const collection = new MemoryCollection(spec);
-  return {
-    list: (query) => collection.list(query),
-    get: (id) => collection.get(id),
-    create: (body) => collection.create(body),
-    replace: (id, body, current) => collection.replace(id, body, current),
-    update: (id, patch, current) => collection.update(id, patch, current),
-    delete: (id) => collection.delete(id),
-  };
 }
 
 export type { Principal };
