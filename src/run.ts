@@ -11,7 +11,7 @@ import { validateDeclaration } from "./declaration/validate.js";
 import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
 import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
-import { UnsupportedConstruct, buildApiView } from "./model/build.js";
+import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
 import { applyPlan, readCurrent, recover } from "./write/apply.js";
@@ -136,6 +136,7 @@ export function loadTemplateSources(): TemplateSources {
     templateSources = {
       templates: read(TEMPLATES, ".hbs"),
       perResource: read(path.join(TEMPLATES, "resources"), ".hbs"),
+      perOperationGroup: read(path.join(TEMPLATES, "operations"), ".hbs"),
       runtime: read(path.join(TEMPLATES, "runtime"), ".gen.ts"),
     };
   }
@@ -180,10 +181,14 @@ async function filesFromDocument(
   try {
     view = buildApiView(document, { inputPath });
   } catch (error) {
-    if (!(error instanceof UnsupportedConstruct)) throw error;
+    if (!(error instanceof UnsupportedConstructs)) throw error;
     const source = loadDocument(file, text).document;
-    const location = source ? locatePointer(source, error.pointer) : { file, line: 1, column: 1, length: 1 };
-    return { diagnostics: [diagnostic("openapi/unsupported", { pointer: error.pointer, reason: error.reason }, location)] };
+    return {
+      diagnostics: error.problems.map((problem) => {
+        const location = source ? locatePointer(source, problem.pointer) : { file, line: 1, column: 1, length: 1 };
+        return diagnostic("openapi/unsupported", { pointer: problem.pointer, reason: problem.reason }, location);
+      }),
+    };
   }
   const openapi = serializeDocument(document, "yaml", options.openapiVersion);
   const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, loadTemplateSources())];

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ROOT, declarationOf, fixtureCases, runCli } from "./support/fixtures.js";
 import { generateFixture } from "./support/generated.js";
+import { serveFiles } from "../src/serve/serve.js";
 import { nodeHost } from "../src/host.js";
 import { generateFiles } from "../src/run.js";
 
@@ -80,12 +81,41 @@ describe("round trip: the expanded document as input", () => {
 });
 
 describe("OpenAPI documents written by others", () => {
-  it("are refused with a diagnostic at the construct codegen cannot render yet, not a crash", async () => {
+  it("generate server code: the petstore gets a handler interface per tag", async () => {
     const file = "node_modules/@readme/oas-examples/3.0/yaml/petstore.yaml";
-    const result = await runCli(["generate", file, "-o", path.join(scratch, "petstore")]);
+    const out = path.join(scratch, "petstore");
+    const result = await runCli(["generate", file, "-o", out]);
+    expect(result.code, result.stderr).toBe(0);
+    for (const group of ["pet", "store", "user"]) expect(existsSync(path.join(out, `operations/${group}.gen.ts`))).toBe(true);
+    expect(readFileSync(path.join(out, "operations/pet.gen.ts"), "utf8")).toContain("getPetById(input: GetPetByIdInput): Awaitable<GetPetByIdResult>;");
+  });
+
+  it("constructs codegen cannot render are each a diagnostic at its place; nothing is written", async () => {
+    const file = "node_modules/@readme/oas-examples/3.0/yaml/parameters-style.yaml";
+    const out = path.join(scratch, "parameters-style");
+    const result = await runCli(["generate", file, "-o", out]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^node_modules\/@readme\/oas-examples\/3\.0\/yaml\/petstore\.yaml:\d+:\d+: error: cannot render #\/paths\/~1pet\/\w+: .*not supported yet/m);
+    const errors = result.stderr.split("\n").filter((line) => / error: /.test(line));
+    // Every problem is listed, not only the first (cookie arrays and objects, label and matrix styles, deepObject...).
+    expect(errors.length).toBeGreaterThan(10);
+    for (const line of errors) expect(line).toMatch(/^node_modules\/@readme\/oas-examples\/3\.0\/yaml\/parameters-style\.yaml:\d+:\d+: error: cannot render #\/paths\/.+ \[openapi\/unsupported\]$/);
+    expect(result.stderr).toContain('the style "matrix" of the path parameter');
     expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("codegen serve answers each operation with its first declared success and the document's example", async () => {
+    const file = "node_modules/@readme/oas-examples/3.0/yaml/response-examples.yaml";
+    const generated = await generateFiles({ ...nodeHost(), cwd: ROOT }, file, readFileSync(path.join(ROOT, file), "utf8"), { outDir: ".", format: false });
+    const server = await serveFiles(generated.value!, { port: 0, host: "127.0.0.1", users: [] });
+    try {
+      const reply = await fetch(`${server.url}/example`);
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get("content-type")).toBe("application/json");
+      expect(await reply.json()).toEqual({ id: 12345, email: "test@example.com", name: "Test user name" });
+    } finally {
+      await server.close();
+    }
   });
 
   it("an invalid one is reported at the place swagger-parser names", async () => {

@@ -2,11 +2,16 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { camelCase, pascalCase } from "../declaration/names.js";
 import { docLines, isIdentifier, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
 import { type JsonSchema, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
+import { prepareDocument } from "./foreign.js";
+import { OperationCollector, UnsupportedConstruct, pointerOf, schemeSpec } from "./operations.js";
 import type { ApiView, HandlerMethodView, ResourceView, RouteView, SchemaEntryView, TypeView } from "./view.js";
+
+export { UnsupportedConstruct };
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
-const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+/** Methods in the order routes list them (codegen's own documents use the first five). */
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 const KINDS = ["list", "get", "create", "replace", "update", "delete"] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -27,19 +32,14 @@ interface Types {
 }
 
 /**
- * A part of the document the renderer cannot turn into code, at a JSON pointer. Thrown by the
- * model and reported by the orchestrator as a diagnostic at that place of the input.
+ * Every part of the document the renderer cannot turn into code, each at its JSON pointer.
+ * Thrown by the model and reported by the orchestrator as diagnostics at those places of the input.
  */
-export class UnsupportedConstruct extends Error {
-  constructor(
-    readonly pointer: string,
-    readonly reason: string,
-  ) {
-    super(`${pointer}: ${reason}`);
+export class UnsupportedConstructs extends Error {
+  constructor(readonly problems: readonly UnsupportedConstruct[]) {
+    super(problems.map((p) => p.message).join("\n"));
   }
 }
-
-const pointerOf = (...parts: string[]) => "#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 
 /** Options of the view model. */
 export interface ModelOptions {
@@ -51,7 +51,19 @@ export interface ModelOptions {
  * Build the view model of an OpenAPI document: what the templates of the server code read.
  * Reads the document only (never the declaration); codegen's own facts come from `x-codegen-*`.
  */
-export function buildApiView(document: OpenAPIV3_1.Document, options: ModelOptions): ApiView {
+export function buildApiView(input: OpenAPIV3_1.Document, options: ModelOptions): ApiView {
+  const prepared = prepareDocument(input);
+  const document = prepared.document;
+  const problems = prepared.problems.map((p) => new UnsupportedConstruct(p.pointer, p.reason));
+  try {
+    return viewOf(document, options, problems);
+  } catch (error) {
+    if (error instanceof UnsupportedConstruct) throw new UnsupportedConstructs([...problems, error]);
+    throw error;
+  }
+}
+
+function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems: UnsupportedConstruct[]): ApiView {
   const schemas = asJson(document.components?.schemas) as Record<string, JsonSchema>;
   const schemeTable = asJson(document.components?.securitySchemes);
   const typeName = (name: string) => safeTypeName(name);
@@ -78,6 +90,10 @@ export function buildApiView(document: OpenAPIV3_1.Document, options: ModelOptio
   const tokenLinks: { rel: string; method: string; href: string }[] = [];
   let hasTokenEndpoint = false;
   let hasGuards = false;
+  // Why: a document is codegen's own when it declares resources; only then is `GET /` with
+  // operationId getIndex codegen's index (a document written by others may have one of its own).
+  const ours = resourceSchemas.length > 0;
+  const collector = new OperationCollector(document as unknown as Json, schemeTable, resourceSchemas.map(([, s]) => camelCase(String(asJson(s["x-codegen-resource"]).collection))));
 
   for (const [path, rawItem] of Object.entries(asJson(document.paths))) {
     const item = asJson(rawItem);
@@ -88,7 +104,12 @@ export function buildApiView(document: OpenAPIV3_1.Document, options: ModelOptio
     for (const method of METHODS) {
       if (!(method in item)) continue;
       const operation = asJson(item[method]);
-      const kind = operationKind(path, method, operation);
+      const kind = operationKind(path, method, operation, ours);
+      if (kind === "operation") {
+        const spec = collector.add(path, method, item, operation);
+        if (spec) methods[method.toUpperCase()] = spec;
+        continue;
+      }
       const access = accessOf(operation, schemeTable);
       if (access.guards.length > 0) hasGuards = true;
       const collection = segments[0] ?? undefined;
@@ -121,6 +142,8 @@ export function buildApiView(document: OpenAPIV3_1.Document, options: ModelOptio
     }
     routes.push({ literal: literal({ segments, methods }) });
   }
+  problems.push(...collector.problems);
+  if (problems.length > 0) throw new UnsupportedConstructs(problems);
 
   const resources: ResourceView[] = resourceSchemas.map(([name, schema]) =>
     resourceView(name, schema, schemas, singularOf, operationsByCollection, schemeTable),
@@ -130,6 +153,7 @@ export function buildApiView(document: OpenAPIV3_1.Document, options: ModelOptio
   return {
     header: `// Generated by codegen from ${lineComment(options.inputPath)}. Do not edit.`,
     hasResources: resources.length > 0,
+    usesHandlers: resources.length > 0 || collector.groupViews().length > 0,
     serverUsesTypes: methods.some((m) => (m.isList && refersToTypes(m.queryType)) || ((m.isCreate || m.isReplace || m.isUpdate) && refersToTypes(m.bodyType))),
     serverUsesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.principalExpression)),
     types,
@@ -139,6 +163,13 @@ export function buildApiView(document: OpenAPIV3_1.Document, options: ModelOptio
     index: literal([...collectionLinks, ...tokenLinks]),
     hasTokenEndpoint,
     hasGuards,
+    hasOperations: collector.groupViews().length > 0,
+    operationGroups: collector.groupViews(),
+    operationDefinitions: collector.definitionEntries(),
+    securitySchemes: literal(Object.fromEntries(Object.entries(schemeTable).map(([name, scheme]) => [name, schemeSpec(asJson(scheme))]))),
+    securityHooks: [...collector.hookSchemes].map((name) => ({ name, key: propertyKey(name), comment: lineComment(name).replace(/\*\//g, "*\\/") })),
+    hasSecurityHooks: collector.hookSchemes.size > 0,
+    mockAnswers: collector.mockAnswers,
   };
 }
 
@@ -151,15 +182,13 @@ function isResourceKind(kind: string): kind is Kind {
   return (KINDS as readonly string[]).includes(kind);
 }
 
-function operationKind(path: string, method: string, operation: Json): string {
+/** A resource kind, `token`, `index` (codegen's own), or `operation` (written by others). */
+function operationKind(path: string, method: string, operation: Json, ours: boolean): string {
   const declared = operation["x-codegen-operation"];
   if (typeof declared === "string" && isResourceKind(declared)) return declared;
   if (operation["x-codegen-token-endpoint"] !== undefined) return "token";
-  if (path === "/" && method === "get" && operation.operationId === "getIndex") return "index";
-  throw new UnsupportedConstruct(
-    pointerOf("paths", path, method),
-    "this operation is not one codegen's expansion wrote (no `x-codegen-operation`); rendering operations of OpenAPI documents written by others is not supported yet: generate from a codegen declaration",
-  );
+  if (ours && path === "/" && method === "get" && operation.operationId === "getIndex") return "index";
+  return "operation";
 }
 
 /** Guards, scopes and optionality of an operation, from its `security` (openapi.md, Operation security). */

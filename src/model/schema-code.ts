@@ -27,10 +27,54 @@ export function schemaTypes(schema: JsonSchema): string[] {
 export function typeScriptType(schema: JsonSchema, prefix: string, typeNameOf: (name: string) => string): string {
   const ref = refName(schema);
   if (ref !== undefined) return prefix + typeNameOf(ref);
+  if (Object.hasOwn(schema, "const")) return literal(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => literal(v)).join(" | ") || "never";
+  const sub = (member: unknown): string => subschemaType(member, prefix, typeNameOf);
+  const parts: string[] = [];
   const types = schemaTypes(schema);
-  if (types.length === 0) return "unknown";
-  return types.map((type) => singleType(type, schema, prefix, typeNameOf)).join(" | ");
+  if (types.length > 0) parts.push(types.map((type) => singleType(type, schema, prefix, typeNameOf)).join(" | "));
+  else if (asSchema(schema.properties)) parts.push(objectType(schema, prefix, typeNameOf));
+  if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
+  // A value of `oneOf` matches exactly one branch, but TypeScript has no exclusive union: both are `|`.
+  for (const branches of [schema.anyOf, schema.oneOf]) if (Array.isArray(branches)) parts.push(unionType(branches.map(sub)));
+  // `not` narrows nothing TypeScript can say; an allOf part that says nothing about the type adds
+  // nothing to the intersection, nor does the open object of a bare `type: object` beside one.
+  const meaningful = parts.length > 1 ? parts.filter((part) => part !== "unknown" && part !== OPEN_OBJECT) : parts;
+  if (meaningful.length === 0) return parts.length > 1 && parts.includes(OPEN_OBJECT) ? OPEN_OBJECT : "unknown";
+  if (meaningful.length === 1) return meaningful[0]!;
+  return meaningful.map((part) => (hasTopLevel(part, "|") ? `(${part})` : part)).join(" & ");
+}
+
+/** What objectType() gives for an object schema that names no properties: any keys. */
+const OPEN_OBJECT = "{ [key: string]: unknown }";
+
+/** The type of a subschema: `true` (or anything not a schema) allows all, `false` nothing. */
+function subschemaType(value: unknown, prefix: string, typeNameOf: (name: string) => string): string {
+  return value === false ? "never" : typeScriptType(asSchema(value) ?? {}, prefix, typeNameOf);
+}
+
+/** A union of branch types; any branch that allows all makes the union allow all. */
+function unionType(branches: readonly string[]): string {
+  if (branches.includes("unknown")) return "unknown";
+  return branches.map((branch) => (hasTopLevel(branch, "&") ? `(${branch})` : branch)).join(" | ") || "never";
+}
+
+/**
+ * Whether a type's text joins parts with `op` outside brackets and string literals, so that it
+ * needs parentheses as an operand of a tighter operator (`(A | B) & C`).
+ */
+function hasTopLevel(text: string, op: "|" | "&"): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      // Skip a JSON string literal: a `|` in an enum value or a quoted key is no operator.
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === op && depth === 0) return true;
+  }
+  return false;
 }
 
 function singleType(type: string, schema: JsonSchema, prefix: string, typeNameOf: (name: string) => string): string {
@@ -45,8 +89,7 @@ function singleType(type: string, schema: JsonSchema, prefix: string, typeNameOf
     case "null":
       return "null";
     case "array": {
-      const items = asSchema(schema.items);
-      const inner = items ? typeScriptType(items, prefix, typeNameOf) : "unknown";
+      const inner = subschemaType(schema.items, prefix, typeNameOf);
       return /[ |]/.test(inner) ? `(${inner})[]` : `${inner}[]`;
     }
     case "object":
@@ -62,11 +105,15 @@ export function objectType(schema: JsonSchema, prefix: string, typeNameOf: (name
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const members = properties.map(([name, property]) => {
     const optional = required.has(name) ? "" : "?";
-    return `${propertyKey(name)}${optional}: ${typeScriptType(asSchema(property) ?? {}, prefix, typeNameOf)}`;
+    return `${propertyKey(name)}${optional}: ${subschemaType(property, prefix, typeNameOf)}`;
   });
   const additional = schema.additionalProperties;
-  if (asSchema(additional)) members.push(`[key: string]: ${typeScriptType(additional as JsonSchema, prefix, typeNameOf)}`);
-  else if (additional !== false && properties.length === 0) members.push("[key: string]: unknown");
+  if (asSchema(additional)) {
+    // Why: TypeScript requires every property to fit the index signature, so it admits the
+    // declared properties' types too (the validator still holds extra keys to `additionalProperties`).
+    const types = new Set([typeScriptType(additional as JsonSchema, prefix, typeNameOf), ...properties.map(([, property]) => subschemaType(property, prefix, typeNameOf))]);
+    members.push(`[key: string]: ${types.size === 1 ? [...types][0] : [...types].map((t) => (/[ |&]/.test(t) ? `(${t})` : t)).join(" | ")}`);
+  } else if (additional !== false && properties.length === 0) members.push("[key: string]: unknown");
   return members.length === 0 ? "{}" : `{ ${members.join("; ")} }`;
 }
 
@@ -80,13 +127,95 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   for (const key of ["enum", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems", "default"] as const) {
     if (schema[key] !== undefined) node[key] = schema[key];
   }
-  const items = asSchema(schema.items);
-  if (items) node.items = schemaNode(items);
+  if (schema.items === false || asSchema(schema.items)) node.items = subschemaNode(schema.items);
   const properties = asSchema(schema.properties);
-  if (properties) node.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, schemaNode(asSchema(v) ?? {})]));
-  if (Array.isArray(schema.required) && schema.required.length > 0) node.required = schema.required;
+  if (properties) node.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, subschemaNode(v)]));
+  // Why: OpenAPI 3.1 section 4.8.24: a required property that is readOnly is required in
+  // responses only; the nodes validate requests, so it is not required there.
+  const required = Array.isArray(schema.required) ? schema.required.filter((name) => !(properties && asSchema(properties[name])?.readOnly === true)) : [];
+  if (required.length > 0) node.required = required;
   const additional = schema.additionalProperties;
   if (additional === false) node.additionalProperties = false;
   else if (asSchema(additional)) node.additionalProperties = schemaNode(additional as JsonSchema);
+  // The keywords added later come after the first ones, in this fixed order, so that the nodes of
+  // schemas without them (and the goldens holding those nodes) stay as they were.
+  for (const key of ["allOf", "anyOf", "oneOf"] as const) {
+    const members = schema[key];
+    if (Array.isArray(members)) node[key] = members.map(subschemaNode);
+  }
+  if (schema.not !== undefined) node.not = subschemaNode(schema.not);
+  if (Object.hasOwn(schema, "const")) node.const = schema.const;
+  for (const key of ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const) {
+    if (typeof schema[key] === "number") node[key] = schema[key];
+  }
+  if (schema.uniqueItems === true) node.uniqueItems = true;
+  for (const key of ["minProperties", "maxProperties"] as const) {
+    if (schema[key] !== undefined) node[key] = schema[key];
+  }
   return node;
+}
+
+/** The node of a subschema; a boolean schema (2020-12 section 4.3.2) is `{}` or its negation. */
+function subschemaNode(value: unknown): Record<string, unknown> {
+  return value === false ? { not: {} } : schemaNode(asSchema(value) ?? {});
+}
+
+/**
+ * Keywords that can make a value invalid (JSON Schema 2020-12, and the older drafts' ones that
+ * documents still carry) which validateValue() does not implement: a request the document refuses
+ * may pass. Annotations (description, examples, discriminator, x-*, ...) never refuse anything.
+ */
+const UNSUPPORTED = new Set([
+  "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames",
+  "contains", "minContains", "maxContains", "prefixItems", "additionalItems", "unevaluatedProperties", "unevaluatedItems",
+  "$dynamicRef", "$recursiveRef", "contentSchema",
+]);
+
+/** The assertions and applicators validateValue() implements (see the runtime's `SchemaNode`). */
+const SUPPORTED = new Set([
+  "$ref", "type", "enum", "const", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
+  "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "items", "properties", "required",
+  "additionalProperties", "minProperties", "maxProperties", "allOf", "anyOf", "oneOf", "not",
+]);
+
+/** A JSON Pointer reference token (RFC 6901 section 3: `~` as `~0`, `/` as `~1`). */
+const pointerToken = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/**
+ * Every keyword of `schema` and its subschemas (properties, items, additionalProperties, allOf,
+ * anyOf, oneOf, not; a `$ref` is not followed) that the generated validator cannot check, each
+ * with the JSON Pointer of the keyword itself: `pointer` (the schema's own) plus the path to it.
+ * Besides the keywords of UNSUPPORTED: a `$ref` outside `#/components/schemas`, the keywords
+ * beside a `$ref` (the validator follows the reference alone), `items` as an array (the tuple form
+ * before 2020-12) and a boolean `exclusiveMinimum`/`exclusiveMaximum` (OpenAPI 3.0's form).
+ */
+export function unsupportedKeywords(schema: JsonSchema, pointer: string): { pointer: string; keyword: string }[] {
+  const found: { pointer: string; keyword: string }[] = [];
+  const report = (at: string, keyword: string) => found.push({ pointer: `${at}/${pointerToken(keyword)}`, keyword });
+  const walk = (value: unknown, at: string): void => {
+    const node = asSchema(value);
+    if (!node) return;
+    if (refName(node) !== undefined) {
+      for (const key of Object.keys(node)) if (key !== "$ref" && (SUPPORTED.has(key) || UNSUPPORTED.has(key))) report(at, key);
+      return;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const unsupported =
+        UNSUPPORTED.has(key) ||
+        key === "$ref" ||
+        (key === "items" && Array.isArray(child)) ||
+        ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof child === "boolean");
+      if (unsupported) report(at, key);
+    }
+    for (const [name, property] of Object.entries(asSchema(node.properties) ?? {})) walk(property, `${at}/properties/${pointerToken(name)}`);
+    walk(node.items, `${at}/items`);
+    walk(node.additionalProperties, `${at}/additionalProperties`);
+    for (const key of ["allOf", "anyOf", "oneOf"] as const) {
+      const members = node[key];
+      if (Array.isArray(members)) members.forEach((member, i) => walk(member, `${at}/${key}/${i}`));
+    }
+    walk(node.not, `${at}/not`);
+  };
+  walk(schema, pointer);
+  return found;
 }

@@ -80,6 +80,48 @@ export interface RouteView {
   readonly literal: string;
 }
 
+/** An operation of a document written by others: a method of its group's handler interface. */
+export interface OperationView {
+  readonly operationId: string;
+  readonly docLines: readonly string[];
+  /** Names and type literals of its input and of the union of its declared responses. */
+  readonly inputName: string;
+  readonly inputType: string;
+  readonly resultName: string;
+  readonly resultType: string;
+}
+
+/** A handler interface of operations written by others: one per tag (or first path segment). */
+export interface OperationGroupView {
+  /** The handlers' property name (`pets`), interface (`PetsHandlers`) and binder (`bindPets`). */
+  readonly property: string;
+  readonly interfaceName: string;
+  readonly binderName: string;
+  /** The file name under operations/ (a safe path segment). */
+  readonly fileName: string;
+  /** The tag or path segment, as text for a comment. */
+  readonly labelComment: string;
+  readonly operations: readonly OperationView[];
+  /** Whether its file refers to named schemas (`T.`), to `Principal` and to `RawBody`. */
+  readonly usesTypes: boolean;
+  readonly usesPrincipal: boolean;
+  readonly usesRawBody: boolean;
+}
+
+/** The per-group file's view. */
+export interface OperationGroupFileView {
+  readonly header: string;
+  readonly group: OperationGroupView;
+}
+
+/** A security scheme the application checks with a hook (API keys, HTTP schemes but bearer, others). */
+export interface SecurityHookView {
+  /** The scheme's name, and as a property key of generated code. */
+  readonly name: string;
+  readonly key: string;
+  readonly comment: string;
+}
+
 /** Everything the templates of one API read. */
 export interface ApiView {
   /** The first line of every generated file. */
@@ -95,7 +137,20 @@ export interface ApiView {
   /** Whether any operation has guards (so createServer needs `verifyToken`). */
   readonly hasGuards: boolean;
   readonly hasResources: boolean;
+  /** Whether createServer reads `options.handlers` (an API with neither resources nor operations does not). */
+  readonly usesHandlers: boolean;
   /** Whether server.gen.ts refers to named schemas (`T.`) and to `Principal`. */
   readonly serverUsesTypes: boolean;
   readonly serverUsesPrincipal: boolean;
+  /** Operations written by others (documents without `x-codegen-operation`). */
+  readonly hasOperations: boolean;
+  readonly operationGroups: readonly OperationGroupView[];
+  /** `operationId: definition` entries of api.gen.ts's `operations`. */
+  readonly operationDefinitions: readonly { readonly key: string; readonly literal: string }[];
+  /** The security schemes as the operation runner reads them, as a literal. */
+  readonly securitySchemes: string;
+  readonly securityHooks: readonly SecurityHookView[];
+  readonly hasSecurityHooks: boolean;
+  /** What `codegen serve` answers for each operation written by others (not rendered). */
+  readonly mockAnswers: { readonly [operationId: string]: { readonly status: number; readonly body?: unknown; readonly contentType?: string } };
 }

@@ -4,6 +4,9 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { parse } from "yaml";
+import { buildApiView } from "../model/build.js";
+import type { ApiView } from "../model/view.js";
 import type { GeneratedFile } from "../render/render.js";
 import { compileToJavaScript } from "./compile.js";
 
@@ -68,10 +71,12 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
     } as TokenRuntime;
     const tokens = new Map<string, Principal>();
     const issueToken = (request: TokenRequest) => issue(options.users, tokens, request);
+    const view = viewOf(files);
     const server = generated.createServer({
-      handlers: generated.createMemoryHandlers(),
+      handlers: withExampleHandlers(generated.createMemoryHandlers(), view.mockAnswers),
       verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) => tokens.get(guard.kind === "oauth2" ? withoutBearer(token) : token),
       issueToken,
+      securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: HookInput) => checkHook(input, options.users, tokens)])),
     });
 
     // `/_codegen/token` answers for every guard, so guards whose token URL is elsewhere can be tried locally.
@@ -105,6 +110,44 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** The view of the served document (openapi.yaml among the files), for what serve answers itself. */
+function viewOf(files: readonly GeneratedFile[]): ApiView {
+  const document = files.find((f) => f.path === "openapi.yaml");
+  if (!document) throw new Error("the generated files lack openapi.yaml");
+  return buildApiView(parse(document.contents) as Parameters<typeof buildApiView>[0], { inputPath: "" });
+}
+
+type HookInput = { value: string | undefined; request: IncomingMessage };
+
+/**
+ * serve's check for API keys and other schemes: a token of its issuer works as an API key; HTTP
+ * Basic credentials are checked against the --user list (with every scope the user holds).
+ */
+function checkHook(input: HookInput, users: readonly ServeUser[], tokens: ReadonlyMap<string, Principal>): Principal | undefined {
+  if (input.value === undefined) return undefined;
+  const token = tokens.get(input.value);
+  if (token) return token;
+  const decoded = Buffer.from(input.value, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  const user = users.find((u) => u.name === decoded.slice(0, colon) && u.password === decoded.slice(colon + 1));
+  return user && colon > 0 ? { subject: user.name, scopes: [...user.scopes] } : undefined;
+}
+
+/**
+ * The in-memory store's handlers, and for operations of documents written by others (which no
+ * store can implement) handlers that answer each operation's first declared success with the
+ * document's example, if it gives one (README "codegen serve").
+ */
+function withExampleHandlers(memory: object, answers: ApiView["mockAnswers"]): object {
+  const example = (operationId: string) => () => {
+    const answer = Object.hasOwn(answers, operationId) ? answers[operationId] : undefined;
+    if (!answer) throw new Error(`serve has no answer for ${operationId}`);
+    return structuredClone(answer);
+  };
+  const group = new Proxy({}, { get: (_target, operationId) => (typeof operationId === "string" ? example(operationId) : undefined) });
+  return new Proxy(memory, { get: (target, name) => (Object.hasOwn(target, name) ? (target as Record<PropertyKey, unknown>)[name] : group) });
 }
 
 /** The generic guard's credential is the whole header: a bare token, or one after `Bearer ` (any case, one space). */

@@ -18,10 +18,11 @@ import {
   parseUrl,
   readBody,
   refusal,
+  sendBytes,
+  sendEmpty,
   sendJson,
-  sendNoContent,
 } from "./http.gen.js";
-import type { Refusal, TimeoutOptions } from "./http.gen.js";
+import type { ParsedUrl, Refusal, TimeoutOptions } from "./http.gen.js";
 import { objectHref, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
 import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
@@ -29,8 +30,11 @@ import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./t
 import { addError, validateValue, withDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaNode, SchemaTable } from "./validate.gen.js";
 
-/** Which kind of operation a route answers. */
-export type OperationKind = "index" | "token" | "list" | "get" | "create" | "replace" | "update" | "delete";
+/**
+ * Which kind of operation a route answers: one of codegen's resource conventions, or
+ * `operation`, an operation of an OpenAPI document written by others (runtime/operations.gen.ts).
+ */
+export type OperationKind = "index" | "token" | "list" | "get" | "create" | "replace" | "update" | "delete" | "operation";
 
 /** Everything the dispatcher needs to know of one operation. */
 export type OperationSpec = {
@@ -53,7 +57,7 @@ export type OperationSpec = {
   readonly form?: TokenForm;
 };
 
-/** A path: its segments (`null` stands for `{id}`) and the operation per method. */
+/** A path: its segments (`null` stands for a path parameter such as `{id}`) and the operation per method. */
 export type RouteSpec = {
   readonly segments: readonly (string | null)[];
   readonly methods: { readonly [method: string]: OperationSpec };
@@ -106,7 +110,20 @@ export type ApiSpec = {
   readonly resources: { readonly [collection: string]: ResourceSpec };
   readonly index: readonly Link[];
   readonly operations: { readonly [collection: string]: ResourceOperations };
+  /** Answers operations of kind `operation` (APIs from OpenAPI documents written by others). */
+  readonly operate?: OperationRunner;
 };
+
+/** What an `operation` route is given: the request, its parsed URL and its path parameters in order. */
+export type OperationRequest = {
+  readonly operationId: string;
+  readonly req: IncomingMessage;
+  readonly url: ParsedUrl;
+  readonly pathValues: readonly string[];
+};
+
+/** Answers one request to an operation of kind `operation`. */
+export type OperationRunner = (request: OperationRequest) => Promise<Answer>;
 
 type Json = { [key: string]: unknown };
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -117,22 +134,43 @@ export function createApiServer(api: ApiSpec, options: DispatchOptions): Server 
   return server;
 }
 
-/** Finds the route of a path; `{id}` matches any one non-empty segment. */
-function matchRoute(routes: readonly RouteSpec[], segments: readonly string[]): { route: RouteSpec; id?: string } | undefined {
+/**
+ * Finds the route of a path; a parameter segment matches any one non-empty segment. Where several
+ * routes match, one that answers the method wins over one that does not, then the one with a
+ * literal segment where the others have a parameter, leftmost first (OpenAPI 3.1 section 4.8.8:
+ * concrete paths before templated ones).
+ */
+function matchRoute(routes: readonly RouteSpec[], segments: readonly string[], method: string): { route: RouteSpec; values: string[] } | undefined {
+  let best: { route: RouteSpec; values: string[] } | undefined;
+  const answers = (route: RouteSpec) => Object.hasOwn(route.methods, method);
   for (const route of routes) {
     if (route.segments.length !== segments.length) continue;
-    let id: string | undefined;
+    const values: string[] = [];
     const matches = route.segments.every((expected, i) => {
       const actual = segments[i]!;
       if (expected === null) {
-        id = actual;
+        values.push(actual);
         return actual !== "";
       }
       return expected === actual;
     });
-    if (matches) return id === undefined ? { route } : { route, id };
+    if (!matches) continue;
+    const better =
+      best === undefined ||
+      (answers(route) && !answers(best.route)) ||
+      (answers(route) === answers(best.route) && moreSpecific(route, best.route));
+    if (better) best = { route, values };
   }
-  return undefined;
+  return best;
+}
+
+/** Whether `a` has a literal segment where `b` has a parameter, before any the other way round. */
+function moreSpecific(a: RouteSpec, b: RouteSpec): boolean {
+  for (let i = 0; i < a.segments.length; i++) {
+    const [x, y] = [a.segments[i], b.segments[i]];
+    if ((x === null) !== (y === null)) return y === null;
+  }
+  return false;
 }
 
 /** The default time a handler or hook may take: 30 s. */
@@ -152,7 +190,8 @@ async function handle(api: ApiSpec, options: DispatchOptions, req: IncomingMessa
   try {
     const answer = await answerRequest(api, options, req);
     if (answer.close) res.setHeader("Connection", "close");
-    if (answer.body === undefined) sendNoContent(res, answer.headers);
+    if (answer.raw !== undefined) sendBytes(res, answer.status, answer.raw, answer.headers);
+    else if (answer.body === undefined) sendEmpty(res, answer.status, answer.headers);
     else sendJson(res, answer.status, answer.body, answer.headers);
     if (answer.close) res.once("finish", () => req.socket.destroy());
     else if (!req.complete) req.resume();
@@ -179,7 +218,7 @@ async function handle(api: ApiSpec, options: DispatchOptions, req: IncomingMessa
  * The result of an application hook, or a HandlerTimeoutError once `handlerTimeout` passes. The
  * hook cannot be stopped; what it answers later is ignored.
  */
-function inTime<T>(options: DispatchOptions, what: string, work: () => Promise<T> | T): Promise<T> {
+export function inTime<T>(options: DispatchOptions, what: string, work: () => Promise<T> | T): Promise<T> {
   const limit = options.handlerTimeout ?? DEFAULT_HANDLER_TIMEOUT;
   const result = Promise.resolve().then(work);
   if (!(limit > 0 && Number.isFinite(limit))) return result;
@@ -190,10 +229,17 @@ function inTime<T>(options: DispatchOptions, what: string, work: () => Promise<T
   return Promise.race([result, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** An answer to send. */
-type Answer = { status: number; body?: object; headers: { [name: string]: string }; close?: boolean };
+/** An answer to send: a JSON body, bytes of a given type (`raw`), or neither (no content). */
+export type Answer = {
+  status: number;
+  body?: object;
+  raw?: { readonly contentType: string; readonly bytes: string | Uint8Array };
+  headers: { [name: string]: string };
+  close?: boolean;
+};
 
-const fromRefusal = (r: Refusal<object>, close = false): Answer => ({ status: r.status, body: r.body, headers: { ...r.headers }, close });
+/** The answer of a refusal; `close` ends the connection after it (a body was left unread). */
+export const fromRefusal = (r: Refusal<object>, close = false): Answer => ({ status: r.status, body: r.body, headers: { ...r.headers }, close });
 
 async function answerRequest(api: ApiSpec, options: DispatchOptions, req: IncomingMessage): Promise<Answer> {
   // Why: Node's parser reads a request line without a version as HTTP/0.9, whose answers carry no
@@ -203,13 +249,17 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   }
   const url = parseUrl(req.url ?? "/");
   if (!url.ok) return fromRefusal(url);
-  const matched = matchRoute(api.routes, url.value.segments);
-  if (!matched) return fromRefusal(refusal(404, "Not found"));
   const method = req.method ?? "GET";
-  const operation = matched.route.methods[method];
+  const matched = matchRoute(api.routes, url.value.segments, method);
+  if (!matched) return fromRefusal(refusal(404, "Not found"));
+  const operation = Object.hasOwn(matched.route.methods, method) ? matched.route.methods[method] : undefined;
   if (!operation) {
     const allow = Object.keys(matched.route.methods).join(", ");
     return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: ${allow}` }, { Allow: allow }));
+  }
+  if (operation.kind === "operation") {
+    if (!api.operate) throw new Error(`no runner for operation ${operation.operationId}`);
+    return api.operate({ operationId: operation.operationId, req, url: url.value, pathValues: matched.values });
   }
 
   const scopes = securityScopes(operation.scopes);
@@ -243,7 +293,8 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   }
 
   const errors: FieldErrors = {};
-  const id = operation.id && matched.id !== undefined ? parseId(operation.id, matched.id, errors) : undefined;
+  const pathId = matched.values[matched.values.length - 1];
+  const id = operation.id && pathId !== undefined ? parseId(operation.id, pathId, errors) : undefined;
   const query = parseQuery(operation.query, url.value.query, errors, api.schemas);
   const resource = operation.resource === undefined ? undefined : api.resources[operation.resource];
   let data: Json = {};
@@ -380,7 +431,8 @@ function parseQuery(declared: OperationSpec["query"], given: ReadonlyMap<string,
 /** A decimal number as JSON writes it (leading zeros allowed, as in path ids). */
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
-function parseScalar(schema: SchemaNode, raw: string): unknown {
+/** A query, path or header value as its schema's type: booleans and decimal numbers parse, anything else stays a string. */
+export function parseScalar(schema: SchemaNode, raw: string): unknown {
   const types = schema.types ?? ["string"];
   if (types.includes("boolean")) return raw === "true" ? true : raw === "false" ? false : raw;
   // Why: http-behaviour "Requests": numbers must parse. Number() also accepts "0x10", "0b1",

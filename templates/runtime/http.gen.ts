@@ -68,10 +68,24 @@ export function sendRefusal(res: ServerResponse, refused: Refusal<object>): void
   sendJson(res, refused.status, refused.body, refused.headers);
 }
 
-/** Sends 204 No Content: the empty document. */
-export function sendNoContent(res: ServerResponse, headers: ResponseHeaders = {}): void {
-  res.writeHead(204, headers);
+/** Sends a status without content (204, or another status a handler answered without a body). */
+export function sendEmpty(res: ServerResponse, status: number, headers: ResponseHeaders = {}): void {
+  // Why: RFC 9110 section 8.6: 204 and 304 carry no Content-Length; any other status says its
+  // content is empty, rather than leaving Node to frame it as an empty chunked body.
+  res.writeHead(status, status === 204 || status === 304 ? headers : { ...headers, "Content-Length": 0 });
   res.end();
+}
+
+/** Sends bytes (or text, as UTF-8) of the given media type, with `Content-Length`. */
+export function sendBytes(
+  res: ServerResponse,
+  status: number,
+  raw: { readonly contentType: string; readonly bytes: string | Uint8Array },
+  headers: ResponseHeaders = {},
+): void {
+  const bytes = typeof raw.bytes === "string" ? Buffer.from(raw.bytes, "utf8") : raw.bytes;
+  res.writeHead(status, { ...headers, "Content-Type": raw.contentType, "Content-Length": bytes.byteLength });
+  res.end(bytes);
 }
 
 /** Why reading a body stopped: the client went away (reset, or closed) before sending it all. */
@@ -214,7 +228,7 @@ export function isFormContentType(contentType: string | undefined): boolean {
 }
 
 /** The media type of a `Content-Type` header, lower-cased and without parameters. */
-function mediaType(contentType: string | undefined): string | undefined {
+export function mediaType(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return undefined;
   const [type = ""] = contentType.split(";");
   return type.trim().toLowerCase();
@@ -260,6 +274,8 @@ export type ParsedUrl = {
   segments: string[];
   /** Every query parameter with all its values, in order, so repeats stay visible. */
   query: Map<string, string[]>;
+  /** The query as sent, still percent-encoded (for values whose delimiters must be told from encoded ones). */
+  search: string;
 };
 
 /** The outcome of parsing a request target. */
@@ -279,7 +295,7 @@ export function parseUrl(rawUrl: string): UrlOutcome {
   if (segments === undefined) {
     return refusal(400, "Malformed URL", { path: "has malformed percent-encoding" });
   }
-  return { ok: true, value: { path, segments, query: readQuery(search) } };
+  return { ok: true, value: { path, segments, query: readQuery(search), search } };
 }
 
 /** The origin form (`/path?query`) of a request target, or undefined when it has none. */

@@ -7,7 +7,7 @@ export type SchemaNode = {
   /** Allowed JSON types; "integer" also admits numbers without a fraction. */
   readonly types?: readonly ("string" | "integer" | "number" | "boolean" | "array" | "object" | "null")[];
   readonly ref?: string;
-  readonly enum?: readonly (string | number | boolean | null)[];
+  readonly enum?: readonly unknown[];
   readonly format?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
@@ -23,6 +23,20 @@ export type SchemaNode = {
   readonly additionalProperties?: boolean | SchemaNode;
   /** The value stored when the field is absent on create. */
   readonly default?: unknown;
+  /** Every part must match; a part's errors are the value's errors. */
+  readonly allOf?: readonly SchemaNode[];
+  readonly anyOf?: readonly SchemaNode[];
+  readonly oneOf?: readonly SchemaNode[];
+  readonly not?: SchemaNode;
+  /** The one allowed value, compared as JSON (key order and `1` vs `1.0` do not matter). */
+  readonly const?: unknown;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly multipleOf?: number;
+  /** true: no two items may be equal as JSON. */
+  readonly uniqueItems?: boolean;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
 };
 
 /** Named schemas a `ref` points into. */
@@ -123,6 +137,23 @@ function describeTypes(types: readonly string[]): string {
   return types.map((t) => words[t] ?? t).join(" or ");
 }
 
+/**
+ * One text per JSON value, equal exactly when the values are equal as JSON Schema compares them
+ * (2020-12 section 4.2.2): object keys sorted, numbers by value (so `-0` is `0`).
+ */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const record = value as { readonly [key: string]: unknown };
+    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "undefined";
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === "object" && typeof b === "object" && a !== null && b !== null && canonical(a) === canonical(b));
+}
+
 function charLength(text: string): number {
   // JSON Schema counts code points, not UTF-16 units.
   let n = 0;
@@ -146,32 +177,84 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
   };
   const actual = jsonType(value);
   if (node.types && !typeMatches(node.types, actual)) return fail(`must be ${describeTypes(node.types)}`);
-  if (node.enum && !node.enum.includes(value as string | number | boolean | null)) {
+  // Why: includes() settles every scalar; only an object or array sent against an enum is compared as JSON.
+  if (node.enum && !node.enum.includes(value) && !node.enum.some((allowed) => sameJson(allowed, value))) {
     return fail(`must be one of ${node.enum.map((v) => JSON.stringify(v)).join(", ")}`);
   }
+  if (node.const !== undefined && !sameJson(node.const, value)) return fail(`must be ${JSON.stringify(node.const)}`);
+  let ok: boolean;
   switch (actual) {
     case "string":
-      return checkString(node, value as string, fail);
+      ok = checkString(node, value as string, fail);
+      break;
     case "integer":
-    case "number": {
-      const n = value as number;
-      if (node.minimum !== undefined && n < node.minimum) return fail(`must be at least ${node.minimum}`);
-      if (node.maximum !== undefined && n > node.maximum) return fail(`must be at most ${node.maximum}`);
-      return true;
-    }
-    case "array": {
-      const items = value as unknown[];
-      if (node.minItems !== undefined && items.length < node.minItems) return fail(`must have at least ${node.minItems} items`);
-      if (node.maxItems !== undefined && items.length > node.maxItems) return fail(`must have at most ${node.maxItems} items`);
-      let ok = true;
-      if (node.items) items.forEach((item, i) => (ok = validateValue(node.items!, item, `${path}[${i}]`, errors, table) && ok));
-      return ok;
-    }
+    case "number":
+      ok = checkNumber(node, value as number, fail);
+      break;
+    case "array":
+      ok = checkArray(node, value as unknown[], path, errors, table, fail);
+      break;
     case "object":
-      return checkObject(node, value as { [key: string]: unknown }, path, errors, table);
+      ok = checkObject(node, value as { [key: string]: unknown }, path, errors, table, fail);
+      break;
     default:
-      return true;
+      ok = true;
   }
+  // The applicators run even when the node's own keywords failed, so that the bad fields an
+  // allOf part names are reported too; a node without them pays these four tests only.
+  if (node.allOf === undefined && node.anyOf === undefined && node.oneOf === undefined && node.not === undefined) return ok;
+  return checkApplicators(node, value, path, errors, table, fail) && ok;
+}
+
+/**
+ * allOf, anyOf, oneOf and not. A branch of anyOf or oneOf that fails, or the schema under not,
+ * says nothing the client must fix on its own, so their messages go to a scratch record that is
+ * thrown away, and the field gets one message of its own.
+ */
+function checkApplicators(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
+  let ok = true;
+  for (const part of node.allOf ?? []) ok = validateValue(part, value, path, errors, table) && ok;
+  const scratch: FieldErrors = {};
+  if (node.anyOf && !node.anyOf.some((branch) => validateValue(branch, value, path, scratch, table))) {
+    ok = fail("must match at least one of the allowed schemas");
+  }
+  if (node.oneOf) {
+    let matches = 0;
+    for (const branch of node.oneOf) if (validateValue(branch, value, path, scratch, table) && ++matches > 1) break;
+    if (matches !== 1) ok = fail("must match exactly one of the allowed schemas");
+  }
+  if (node.not && validateValue(node.not, value, path, scratch, table)) ok = fail("must not match the excluded schema");
+  return ok;
+}
+
+function checkNumber(node: SchemaNode, n: number, fail: (message: string) => false): boolean {
+  if (node.minimum !== undefined && n < node.minimum) return fail(`must be at least ${node.minimum}`);
+  if (node.maximum !== undefined && n > node.maximum) return fail(`must be at most ${node.maximum}`);
+  if (node.exclusiveMinimum !== undefined && n <= node.exclusiveMinimum) return fail(`must be greater than ${node.exclusiveMinimum}`);
+  if (node.exclusiveMaximum !== undefined && n >= node.exclusiveMaximum) return fail(`must be less than ${node.exclusiveMaximum}`);
+  // Why: 2020-12 section 6.2.1 asks that the quotient be an integer; ajv's parseInt() test also
+  // refuses every quotient from 1e21 up (parseInt reads "1e+21" as 1), which is not followed here.
+  if (node.multipleOf !== undefined && !Number.isInteger(n / node.multipleOf)) return fail(`must be a multiple of ${node.multipleOf}`);
+  return true;
+}
+
+function checkArray(node: SchemaNode, items: unknown[], path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
+  if (node.minItems !== undefined && items.length < node.minItems) return fail(`must have at least ${node.minItems} items`);
+  if (node.maxItems !== undefined && items.length > node.maxItems) return fail(`must have at most ${node.maxItems} items`);
+  if (node.uniqueItems === true) {
+    // One canonical text per item: linear in the body's size, where comparing pairs would let a
+    // long array cost the server quadratic time.
+    const seen = new Map<string, number>();
+    for (const [i, item] of items.entries()) {
+      const key = canonical(item);
+      const first = seen.get(key);
+      if (first !== undefined) return fail(`must not have duplicate items (items ${first} and ${i} are equal)`);
+      seen.set(key, i);
+    }
+  }
+  let ok = true;
+  if (node.items) items.forEach((item, i) => (ok = validateValue(node.items!, item, `${path}[${i}]`, errors, table) && ok));
+  return ok;
 }
 
 function checkString(node: SchemaNode, text: string, fail: (message: string) => false): boolean {
@@ -193,18 +276,27 @@ function checkString(node: SchemaNode, text: string, fail: (message: string) => 
 export function withDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unknown {
   const resolved = node.ref !== undefined ? table[node.ref] : node;
   if (resolved === undefined) return value;
-  if (Array.isArray(value)) return resolved.items ? value.map((item) => withDefaults(resolved.items!, item, table)) : value;
-  if (typeof value !== "object" || value === null || !resolved.properties) return value;
+  let filled = ownDefaults(resolved, value, table);
+  // An allOf part's properties are the value's properties too (the usual `allOf: [Base, {...}]`).
+  if (resolved.allOf) for (const part of resolved.allOf) filled = withDefaults(part, filled, table);
+  return filled;
+}
+
+function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unknown {
+  if (Array.isArray(value)) return node.items ? value.map((item) => withDefaults(node.items!, item, table)) : value;
+  if (typeof value !== "object" || value === null || !node.properties) return value;
   const record = value as { readonly [key: string]: unknown };
   const filled: { [key: string]: unknown } = { ...record };
-  for (const [key, property] of Object.entries(resolved.properties)) {
+  for (const [key, property] of Object.entries(node.properties)) {
     if (Object.hasOwn(record, key)) filled[key] = withDefaults(property, record[key], table);
     else if (property.default !== undefined) filled[key] = structuredClone(property.default);
   }
   return filled;
 }
 
-function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, table: SchemaTable): boolean {
+function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
+  if (node.minProperties !== undefined && Object.keys(record).length < node.minProperties) return fail(`must have at least ${node.minProperties} properties`);
+  if (node.maxProperties !== undefined && Object.keys(record).length > node.maxProperties) return fail(`must have at most ${node.maxProperties} properties`);
   let ok = true;
   const at = (key: string) => (path === "" ? key : `${path}.${key}`);
   for (const key of node.required ?? []) {

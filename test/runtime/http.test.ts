@@ -12,7 +12,8 @@ import {
   parseUrl,
   readBody,
   sendJson,
-  sendNoContent,
+  sendBytes,
+  sendEmpty,
   sendRefusal,
 } from "../../templates/runtime/http.gen.js";
 import { exchange, getRequest, listen, stop } from "./wire.js";
@@ -208,10 +209,22 @@ describe("JSON responses over HTTP", () => {
   });
 
   it("answers 204 with no body", async () => {
-    const port = await serve((_req, res) => sendNoContent(res));
+    const port = await serve((_req, res) => sendEmpty(res, 204));
     const reply = await exchange(port, getRequest("/"));
     expect(reply).toMatchObject({ status: 204, body: "" });
     expect(reply.headers.has("content-type")).toBe(false);
+  });
+
+  it("sendEmpty answers any status without a body; sendBytes sends text or bytes with their type and length", async () => {
+    const empty = await serve((_req, res) => sendEmpty(res, 202, { "X-Trace": "1" }));
+    expect(await exchange(empty, getRequest("/"))).toMatchObject({ status: 202, body: "" });
+    const text = await serve((_req, res) => sendBytes(res, 200, { contentType: "text/plain; charset=utf-8", bytes: "hello, world" }));
+    const reply = await exchange(text, getRequest("/"));
+    expect(reply).toMatchObject({ status: 200, body: "hello, world" });
+    expect(reply.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(reply.headers.get("content-length")).toBe("12");
+    const bytes = await serve((_req, res) => sendBytes(res, 201, { contentType: "application/octet-stream", bytes: new Uint8Array([1, 2, 3]) }));
+    expect((await exchange(bytes, getRequest("/"))).headers.get("content-length")).toBe("3");
   });
 });
 
@@ -303,7 +316,7 @@ describe("readBody", () => {
   it("uses a 1 MiB limit by default", async () => {
     const port = await serve((req, res) => {
       void readBody(req).then((outcome) =>
-        outcome.ok ? sendNoContent(res) : sendRefusal(res, outcome),
+        outcome.ok ? sendEmpty(res, 204) : sendRefusal(res, outcome),
       );
     });
     const reply = await exchange(port, postHead([`Content-Length: ${1024 * 1024 + 1}`]));

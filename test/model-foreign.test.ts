@@ -1,0 +1,188 @@
+// The model of OpenAPI documents written by others (src/model/foreign.ts, src/model/operations.ts):
+// names made safe and stable, refs resolved, handler groups, and every construct it cannot render
+// reported at its pointer.
+
+import type { OpenAPIV3_1 } from "openapi-types";
+import { describe, expect, it } from "vitest";
+import { UnsupportedConstructs, buildApiView } from "../src/model/build.js";
+import { prepareDocument } from "../src/model/foreign.js";
+
+type Json = { [key: string]: unknown };
+const ok = { "200": { description: "OK" } };
+
+function doc(paths: Json, extra: Json = {}): OpenAPIV3_1.Document {
+  return { openapi: "3.1.0", info: { title: "t", version: "1" }, paths, ...extra } as unknown as OpenAPIV3_1.Document;
+}
+
+const view = (document: OpenAPIV3_1.Document) => buildApiView(document, { inputPath: "api.yaml" });
+
+function problems(document: OpenAPIV3_1.Document): string[] {
+  try {
+    view(document);
+  } catch (error) {
+    if (error instanceof UnsupportedConstructs) return error.problems.map((p) => `${p.pointer}: ${p.reason}`);
+    throw error;
+  }
+  return [];
+}
+
+describe("prepareDocument", () => {
+  it("leaves a document whose refs all name component schemas (codegen's own) as it is: the same object", () => {
+    const document = doc({}, { components: { schemas: { A: { type: "string" }, B: { $ref: "#/components/schemas/A" } } } });
+    expect(prepareDocument(document).document).toBe(document);
+  });
+
+  it("gives schema names that are not identifiers an identifier of their words, and rewrites the refs to them", () => {
+    const document = doc({}, {
+      components: {
+        schemas: {
+          "Pet-Category": { type: "string" },
+          "pet.category": { type: "integer" },
+          "2fa": { type: "boolean" },
+          User: { type: "object", properties: { c: { $ref: "#/components/schemas/Pet-Category" }, d: { $ref: "#/components/schemas/pet.category" } } },
+        },
+      },
+    });
+    const { document: prepared, problems: found } = prepareDocument(document);
+    const schemas = (prepared as unknown as { components: { schemas: Json } }).components.schemas;
+    expect(Object.keys(schemas)).toEqual(["PetCategory", "PetCategory2", "_2fa", "User"]);
+    expect(schemas.User).toEqual({ type: "object", properties: { c: { $ref: "#/components/schemas/PetCategory" }, d: { $ref: "#/components/schemas/PetCategory2" } } });
+    expect(found).toEqual([]);
+    // The input is not changed.
+    expect(Object.keys((document as unknown as { components: { schemas: Json } }).components.schemas)).toContain("Pet-Category");
+  });
+
+  it("replaces refs to parameters, responses and parts of schemas by what they point at; examples and extensions are left alone", () => {
+    const document = doc(
+      { "/a/{id}": { get: { parameters: [{ $ref: "#/components/parameters/Id" }], responses: { "200": { $ref: "#/components/responses/Ok" } }, "x-note": { $ref: "#/nowhere" } } } },
+      {
+        components: {
+          parameters: { Id: { name: "id", in: "path", required: true, schema: { $ref: "#/components/schemas/Box/properties/size" } } },
+          responses: { Ok: { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/Box" }, example: { $ref: "#/not/followed" } } } } },
+          schemas: { Box: { type: "object", properties: { size: { type: "integer", minimum: 1 } } } },
+        },
+      },
+    );
+    const { document: prepared, problems: found } = prepareDocument(document);
+    const get = (prepared as unknown as { paths: { "/a/{id}": { get: Json } } }).paths["/a/{id}"].get;
+    expect(get.parameters).toEqual([{ name: "id", in: "path", required: true, schema: { type: "integer", minimum: 1 } }]);
+    expect(get.responses).toEqual({ "200": { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/Box" }, example: { $ref: "#/not/followed" } } } } });
+    expect(get["x-note"]).toEqual({ $ref: "#/nowhere" });
+    expect(found).toEqual([]);
+  });
+
+  it("reports a ref that refers to itself outside components/schemas, one that points at nothing, and one not bundled", () => {
+    const document = doc(
+      { "/a": { get: { parameters: [{ $ref: "#/components/parameters/Loop" }, { $ref: "#/components/parameters/Missing" }, { $ref: "other.yaml#/P" }], responses: ok } } },
+      { components: { parameters: { Loop: { $ref: "#/components/parameters/Loop" } } } },
+    );
+    const reasons = prepareDocument(document).problems.map((p) => `${p.pointer}: ${p.reason}`);
+    expect(reasons).toEqual([
+      '#/paths/~1a/get/parameters/0: the reference "#/components/parameters/Loop" refers to itself; move the schema into components/schemas and refer to it by name',
+      '#/paths/~1a/get/parameters/1: the reference "#/components/parameters/Missing" points at nothing',
+      '#/paths/~1a/get/parameters/2: the reference "other.yaml#/P" was not bundled into the document',
+      // The loop is reported where it is defined too.
+      '#/components/parameters/Loop: the reference "#/components/parameters/Loop" refers to itself; move the schema into components/schemas and refer to it by name',
+    ]);
+  });
+});
+
+describe("operations written by others", () => {
+  it("derive a stable name from method and path when operationId is absent, make given ones identifiers, and number clashes", () => {
+    const api = view(
+      doc({
+        "/pets/{petId}/photos": { get: { tags: ["pets"], responses: ok } },
+        "/pets": { get: { tags: ["pets"], operationId: "list-pets", responses: ok }, post: { tags: ["pets"], operationId: "ListPets", responses: ok } },
+        "/other": { delete: { tags: ["pets"], operationId: "delete", responses: ok } },
+      }),
+    );
+    expect(api.operationGroups.map((g) => g.operations.map((o) => o.operationId))).toEqual([["getPetsByPetIdPhotos", "listPets", "ListPets2", "deleteOperation"]]);
+    // Building twice gives the same names: they depend on the document only.
+    expect(view(doc({ "/pets/{petId}/photos": { get: { responses: ok } } })).operationGroups[0]!.operations[0]!.operationId).toBe("getPetsByPetIdPhotos");
+  });
+
+  it("are grouped by first tag, else by first path segment, in order of appearance, with safe names", () => {
+    const api = view(
+      doc({
+        "/store/order": { get: { tags: ["Store Orders", "pets"], responses: ok } },
+        "/users/{id}": { get: { responses: ok } },
+        "/{id}": { get: { responses: ok } },
+      }),
+    );
+    expect(api.operationGroups.map((g) => [g.property, g.interfaceName, g.fileName])).toEqual([
+      ["storeOrders", "StoreOrdersHandlers", "store-orders"],
+      ["users", "UsersHandlers", "users"],
+      // `default` is a reserved word: not a bare property name.
+      ["defaultOperations", "DefaultOperationsHandlers", "default-operations"],
+    ]);
+  });
+
+  it("a tag that would break out of a comment or a path stays inside: safe property, file name and comment", () => {
+    const api = view(doc({ "/a": { get: { tags: ["*/ ../../etc\nx"], responses: ok } } }));
+    const group = api.operationGroups[0]!;
+    expect(group.fileName).toMatch(/^[a-z0-9-]+$/);
+    expect(group.property).toMatch(/^[A-Za-z_$][\w$]*$/);
+    expect(group.labelComment).not.toMatch(/\*\/|\n/);
+  });
+
+  it("every construct codegen cannot render is reported at its pointer, all of them at once", () => {
+    const found = problems(
+      doc({
+        "/files/{name}.{ext}": { get: { parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }, { name: "ext", in: "path", required: true, schema: { type: "string" } }], responses: ok } },
+        "/a": {
+          get: {
+            parameters: [
+              { name: "c", in: "cookie", schema: { type: "array", items: { type: "string" } } },
+              { name: "q", in: "query", content: { "application/json": { schema: { type: "object" } } } },
+              { name: "o", in: "query", style: "deepObject", schema: { type: "object" } },
+              { name: "m", in: "header", schema: { type: "array", items: { type: "object" } } },
+            ],
+            requestBody: { content: { "application/json": { schema: { type: "object", patternProperties: { "^x": { type: "string" } } } } } },
+            security: [{ nowhere: [] }],
+            responses: ok,
+          },
+        },
+      }),
+    );
+    expect(found).toEqual([
+      "#/paths/~1files~1{name}.{ext}: the path segment \"{name}.{ext}\" mixes a parameter with text; codegen matches whole segments only: make `{name}` a segment of its own",
+      '#/paths/~1a/get/parameters/0: the array-valued cookie parameter "c" is not supported; use a query parameter',
+      "#/paths/~1a/get/parameters/1: a parameter described by `content` is not supported; describe it with `schema` (and `style`)",
+      '#/paths/~1a/get/parameters/2: the object-valued query parameter "o" is not supported; send its fields as parameters of their own, or in a JSON body',
+      '#/paths/~1a/get/parameters/3: the header parameter "m" is an array of arrays or objects, which no parameter style can carry unambiguously; use a JSON body',
+      "#/paths/~1a/get/requestBody/content/application~1json/schema/patternProperties: the keyword `patternProperties` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler",
+      '#/paths/~1a/get/security/0: the security scheme "nowhere" is not defined in components/securitySchemes',
+    ]);
+  });
+
+  it("map security schemes: OAuth2 password and authorization code and http bearer to the bearer guard, other flows to the generic guard, the rest to hooks", () => {
+    const api = view(
+      doc(
+        { "/a": { get: { security: [{ pw: [] }, { cc: [] }, { key: [] }, { basic: [] }, { oidc: [] }, { tls: [] }, { bearer: [] }], responses: ok } } },
+        {
+          components: {
+            securitySchemes: {
+              pw: { type: "oauth2", flows: { password: { tokenUrl: "/t", scopes: {} } } },
+              cc: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "/t", scopes: {} } } },
+              key: { type: "apiKey", in: "query", name: "k" },
+              basic: { type: "http", scheme: "basic" },
+              oidc: { type: "openIdConnect", openIdConnectUrl: "https://example.com/.well-known/openid-configuration" },
+              tls: { type: "mutualTLS" },
+              bearer: { type: "http", scheme: "Bearer" },
+            },
+          },
+        },
+      ),
+    );
+    expect(JSON.parse(api.securitySchemes)).toEqual({
+      pw: { kind: "bearer" },
+      cc: { kind: "oauth2" },
+      key: { kind: "hook", in: "query", name: "k" },
+      basic: { kind: "hook", in: "authorization", scheme: "basic" },
+      oidc: { kind: "bearer" },
+      tls: { kind: "hook", in: "none" },
+      bearer: { kind: "bearer" },
+    });
+    expect(api.securityHooks.map((h) => h.name)).toEqual(["key", "basic", "tls"]);
+  });
+});

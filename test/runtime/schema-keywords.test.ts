@@ -1,0 +1,268 @@
+// The JSON Schema keywords beyond our own documents' (allOf, anyOf, oneOf, not, const,
+// exclusiveMinimum/Maximum, multipleOf, uniqueItems, min/maxProperties): the runtime validator's
+// verdicts and messages, withDefaults through allOf, the TypeScript types schema-code.ts writes for
+// them, and the keywords it reports as impossible to validate. test/fuzz/validators.test.ts
+// compares the same validator with ajv on random values.
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { schemaNode, typeScriptType, unsupportedKeywords } from "../../src/model/schema-code.js";
+import type { JsonSchema } from "../../src/model/schema-code.js";
+import { validateValue, withDefaults } from "../../templates/runtime/validate.gen.js";
+import type { FieldErrors, SchemaNode, SchemaTable } from "../../templates/runtime/validate.gen.js";
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** Named schemas the rows below refer to. */
+const SCHEMAS: { [name: string]: JsonSchema } = {
+  Pet: { type: "object", required: ["kind"], properties: { kind: { enum: ["cat", "dog"] }, name: { type: "string", minLength: 1 } } },
+  Cat: { allOf: [ref("Pet"), { properties: { kind: { const: "cat" }, lives: { type: "integer", default: 9 } } }] },
+  Even: { type: "integer", multipleOf: 2 },
+};
+const TABLE: SchemaTable = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, schemaNode(schema) as SchemaNode]));
+
+/** The errors validateValue() records for `value` at the top of a body; `{}` when it is valid. */
+function errorsOf(schema: JsonSchema, value: unknown): FieldErrors {
+  const errors: FieldErrors = {};
+  const valid = validateValue(schemaNode(schema) as SchemaNode, value, "", errors, TABLE);
+  expect(valid, `verdict and errors agree for ${JSON.stringify(value)}`).toBe(Object.keys(errors).length === 0);
+  return errors;
+}
+
+describe("validateValue: the added keywords", () => {
+  const rows: { name: string; schema: JsonSchema; value: unknown; want: FieldErrors }[] = [
+    { name: "const: equal", schema: { const: "a" }, value: "a", want: {} },
+    { name: "const: other", schema: { const: "a" }, value: "b", want: { body: 'must be "a"' } },
+    { name: "const null", schema: { const: null }, value: 0, want: { body: "must be null" } },
+    { name: "const object: keys in any order", schema: { const: { a: 1, b: [true] } }, value: { b: [true], a: 1.0 }, want: {} },
+    { name: "const object: an extra key", schema: { const: { a: 1 } }, value: { a: 1, b: 2 }, want: { body: 'must be {"a":1}' } },
+    { name: "enum of objects: equal as JSON", schema: { enum: [{ a: 1 }, "x"] }, value: { a: 1 }, want: {} },
+    { name: "enum of objects: other", schema: { enum: [{ a: 1 }] }, value: { a: 2 }, want: { body: 'must be one of {"a":1}' } },
+    { name: "exclusiveMinimum: the bound", schema: { exclusiveMinimum: 0 }, value: 0, want: { body: "must be greater than 0" } },
+    { name: "exclusiveMinimum: above", schema: { exclusiveMinimum: 0 }, value: 0.001, want: {} },
+    { name: "exclusiveMaximum: the bound", schema: { exclusiveMaximum: 10 }, value: 10, want: { body: "must be less than 10" } },
+    { name: "exclusive bounds apply to numbers only", schema: { exclusiveMaximum: 1 }, value: "zz", want: {} },
+    { name: "multipleOf: a multiple", schema: { multipleOf: 0.5 }, value: 7.5, want: {} },
+    { name: "multipleOf: not", schema: { multipleOf: 0.5 }, value: 7.25, want: { body: "must be a multiple of 0.5" } },
+    { name: "multipleOf: a quotient from 1e21 up is an integer too", schema: { multipleOf: 1 }, value: 1e21, want: {} },
+    { name: "uniqueItems: distinct", schema: { uniqueItems: true }, value: [1, "1", [1], { a: 1 }], want: {} },
+    { name: "uniqueItems: equal objects", schema: { uniqueItems: true }, value: [{ a: 1, b: 2 }, 3, { b: 2, a: 1 }], want: { body: "must not have duplicate items (items 0 and 2 are equal)" } },
+    { name: "uniqueItems: 1 and 1.0", schema: { uniqueItems: true }, value: [1, 1.0], want: { body: "must not have duplicate items (items 0 and 1 are equal)" } },
+    { name: "uniqueItems: false allows duplicates", schema: { uniqueItems: false }, value: [1, 1], want: {} },
+    { name: "minProperties", schema: { minProperties: 2 }, value: { a: 1 }, want: { body: "must have at least 2 properties" } },
+    { name: "maxProperties", schema: { maxProperties: 1 }, value: { a: 1, b: 2 }, want: { body: "must have at most 1 properties" } },
+    { name: "maxProperties: not an object", schema: { maxProperties: 0 }, value: [1, 2], want: {} },
+    { name: "not: matching", schema: { not: { type: "string" } }, value: "x", want: { body: "must not match the excluded schema" } },
+    { name: "not: the excluded schema's own errors stay out", schema: { not: { type: "object", required: ["a"] } }, value: { b: 1 }, want: {} },
+    { name: "a false subschema", schema: { properties: { secret: false } }, value: { secret: 1 }, want: { secret: "must not match the excluded schema" } },
+    { name: "allOf: every part's errors, each on its field", schema: { allOf: [ref("Pet"), { required: ["lives"] }] }, value: { kind: "cow", name: "" }, want: { kind: 'must be one of "cat", "dog"', name: "must be at least 1 characters long", lives: "is required" } },
+    { name: "allOf beside the node's own keywords", schema: { type: "object", required: ["a"], allOf: [{ required: ["b"] }] }, value: {}, want: { a: "is required", b: "is required" } },
+    { name: "allOf through a reference", schema: ref("Cat"), value: { kind: "dog" }, want: { kind: 'must be "cat"' } },
+    { name: "anyOf: one branch", schema: { anyOf: [{ type: "string" }, ref("Even")] }, value: 4, want: {} },
+    { name: "anyOf: none", schema: { anyOf: [{ type: "string" }, ref("Even")] }, value: 3, want: { body: "must match at least one of the allowed schemas" } },
+    { name: "oneOf: exactly one", schema: { oneOf: [{ type: "integer" }, { type: "string" }] }, value: 1, want: {} },
+    { name: "oneOf: two", schema: { oneOf: [{ type: "integer" }, { multipleOf: 1 }] }, value: 1, want: { body: "must match exactly one of the allowed schemas" } },
+    { name: "oneOf: none", schema: { oneOf: [{ type: "integer" }, { type: "string" }] }, value: null, want: { body: "must match exactly one of the allowed schemas" } },
+    {
+      name: "a failed branch's errors never reach a nested field",
+      schema: { type: "object", properties: { pet: { oneOf: [ref("Cat"), { type: "object", required: ["wings"] }] } } },
+      value: { pet: { kind: "dog", wings: 2 } },
+      want: {},
+    },
+    {
+      name: "a nested anyOf reports once, on its field",
+      schema: { type: "object", properties: { pet: { anyOf: [ref("Cat"), { required: ["wings"] }] } } },
+      value: { pet: { kind: "dog" } },
+      want: { pet: "must match at least one of the allowed schemas" },
+    },
+  ];
+  it.each(rows)("$name", ({ schema, value, want }) => {
+    expect(errorsOf(schema, value)).toEqual(want);
+  });
+
+  it("the node's own keyword speaks first on a field; applicators add nothing there", () => {
+    expect(errorsOf({ type: "string", anyOf: [{ minLength: 3 }] }, 1)).toEqual({ body: "must be a string" });
+  });
+
+  it("uniqueItems reports the first duplicate of a long array in linear time", () => {
+    const items = Array.from({ length: 100_000 }, (_, i) => ({ n: i }));
+    items.push({ n: 99_999 });
+    const started = performance.now();
+    expect(errorsOf({ uniqueItems: true }, items)).toEqual({ body: "must not have duplicate items (items 99999 and 100000 are equal)" });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("withDefaults through allOf", () => {
+  it("fills the defaults an allOf part declares, through references", () => {
+    expect(withDefaults({ ref: "Cat" }, { kind: "cat" }, TABLE)).toEqual({ kind: "cat", lives: 9 });
+  });
+  it("keeps what the client sent, and the node's own default over a part's", () => {
+    const node = schemaNode({ properties: { a: { default: 1 } }, allOf: [{ properties: { a: { default: 2 }, b: { default: 3 } } }] }) as SchemaNode;
+    expect(withDefaults(node, {}, TABLE)).toEqual({ a: 1, b: 3 });
+    expect(withDefaults(node, { a: 5, b: 6 }, TABLE)).toEqual({ a: 5, b: 6 });
+  });
+  it("reaches objects nested under an allOf part's properties and items", () => {
+    const node = schemaNode({ allOf: [{ properties: { list: { items: { allOf: [{ properties: { on: { default: true } } }] } } } }] }) as SchemaNode;
+    expect(withDefaults(node, { list: [{}, { on: false }] }, TABLE)).toEqual({ list: [{ on: true }, { on: false }] });
+  });
+  it("ignores anyOf and oneOf, as ajv's useDefaults does", () => {
+    const node = schemaNode({ anyOf: [{ properties: { a: { default: 1 } } }] }) as SchemaNode;
+    expect(withDefaults(node, {}, TABLE)).toEqual({});
+  });
+});
+
+describe("schemaNode", () => {
+  it("keeps the nodes of schemas with only the first keywords as they were", () => {
+    const schema = { type: "object", required: ["a"], additionalProperties: false, properties: { a: { type: "string", maxLength: 3, default: "x" } } };
+    expect(JSON.stringify(schemaNode(schema))).toBe('{"types":["object"],"properties":{"a":{"types":["string"],"maxLength":3,"default":"x"}},"required":["a"],"additionalProperties":false}');
+  });
+  it("appends the added keywords after the first ones, in a fixed order", () => {
+    const schema = {
+      maxProperties: 3, minProperties: 1, uniqueItems: true, multipleOf: 2, exclusiveMaximum: 9, exclusiveMinimum: 0, const: 4,
+      not: { type: "null" }, oneOf: [true], anyOf: [false], allOf: [ref("Even")], type: "integer", minimum: 1,
+    };
+    expect(Object.keys(schemaNode(schema))).toEqual([
+      "types", "minimum", "allOf", "anyOf", "oneOf", "not", "const", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems", "minProperties", "maxProperties",
+    ]);
+    expect(schemaNode(schema)).toMatchObject({ allOf: [{ ref: "Even" }], anyOf: [{ not: {} }], oneOf: [{}], const: 4 });
+  });
+  it("leaves out what asserts nothing: uniqueItems false, OpenAPI 3.0's boolean exclusive bounds", () => {
+    expect(schemaNode({ uniqueItems: false, exclusiveMinimum: true, minimum: 0 })).toEqual({ minimum: 0 });
+  });
+  it("keeps a const of null, which is a value", () => {
+    expect(schemaNode({ const: null })).toEqual({ const: null });
+  });
+});
+
+const typeName = (name: string): string => name;
+const tsType = (schema: JsonSchema): string => typeScriptType(schema, "T.", typeName);
+
+describe("typeScriptType", () => {
+  const rows: { name: string; schema: JsonSchema; want: string }[] = [
+    { name: "allOf of references", schema: { allOf: [ref("Pet"), ref("Even")] }, want: "T.Pet & T.Even" },
+    { name: "allOf with the schema's own properties", schema: { properties: { a: { type: "string" } }, allOf: [ref("Pet")] }, want: "{ a?: string } & T.Pet" },
+    { name: "allOf beside a bare type: object", schema: { type: "object", allOf: [ref("Pet")] }, want: "T.Pet" },
+    { name: "allOf parts that say nothing of the type", schema: { type: "object", allOf: [{ required: ["a"] }] }, want: "{ [key: string]: unknown }" },
+    { name: "oneOf", schema: { oneOf: [ref("Pet"), { type: "string" }] }, want: "T.Pet | string" },
+    { name: "anyOf with a branch that allows all", schema: { anyOf: [ref("Pet"), {}] }, want: "unknown" },
+    { name: "a union inside an intersection", schema: { type: ["string", "null"], allOf: [{ anyOf: [{ const: "a" }, { const: "b" }] }] }, want: '(string | null) & ("a" | "b")' },
+    { name: "an intersection inside a union", schema: { oneOf: [{ allOf: [ref("Pet"), ref("Even")] }, { type: "null" }] }, want: "(T.Pet & T.Even) | null" },
+    { name: "a union of items", schema: { type: "array", items: { oneOf: [{ type: "string" }, { type: "integer" }] } }, want: "(string | number)[]" },
+    { name: "an intersection of items", schema: { type: "array", items: { allOf: [ref("Pet"), ref("Even")] } }, want: "(T.Pet & T.Even)[]" },
+    { name: "const", schema: { const: "a|b" }, want: '"a|b"' },
+    { name: "const object", schema: { const: { a: [1, null] } }, want: '{"a":[1,null]}' },
+    { name: "a | inside a literal is no operator", schema: { allOf: [{ enum: ["x | y"] }, { type: "string" }] }, want: '"x | y" & string' },
+    { name: "not is left to the validator", schema: { type: "string", not: { const: "" } }, want: "string" },
+    { name: "properties without type", schema: { properties: { "a-b": { type: "integer" } }, required: ["a-b"] }, want: '{ "a-b": number }' },
+    { name: "false schemas", schema: { type: "object", properties: { a: false }, additionalProperties: false }, want: "{ a?: never }" },
+    { name: "an empty anyOf", schema: { anyOf: [] }, want: "never" },
+  ];
+  it.each(rows)("$name", ({ schema, want }) => {
+    expect(tsType(schema)).toBe(want);
+  });
+
+  it("gives types tsc --strict accepts and that mean what the schemas mean", () => {
+    const named = (name: string, schema: JsonSchema) => `export type ${name} = ${typeScriptType(schema, "", typeName)};`;
+    const source = [
+      named("Pet", { type: "object", required: ["kind"], properties: { kind: { enum: ["cat", "dog"] }, name: { type: "string" } } }),
+      named("Cat", { allOf: [ref("Pet"), { properties: { kind: { const: "cat" }, lives: { type: "integer" } }, required: ["lives"] }] }),
+      named("Dog", { allOf: [ref("Pet"), { type: "object", properties: { good: { type: "boolean" } } }] }),
+      named("AnyPet", { oneOf: [ref("Cat"), ref("Dog"), { type: "null" }] }),
+      named("Tags", { type: "array", items: { anyOf: [{ type: "string" }, { allOf: [ref("Pet"), { const: { kind: "dog" } }] }] } }),
+      named("Odd", { type: ["object", "null"], properties: { "x y": { const: "a | b" } }, allOf: [{ oneOf: [ref("Cat"), ref("Dog")] }] }),
+      'export const cat: Cat = { kind: "cat", lives: 9 };',
+      'export const pets: AnyPet[] = [cat, { kind: "dog", good: true }, null];',
+      'export const tags: Tags = ["a", { kind: "dog" }];',
+      'export const odd: Odd = { "x y": "a | b", kind: "cat", lives: 1 };',
+      "// @ts-expect-error: null matches neither Cat nor Dog",
+      "export const oddNull: Odd = null;",
+      "// @ts-expect-error: a cat has lives",
+      'export const noLives: Cat = { kind: "cat" };',
+      "// @ts-expect-error: a cat is a cat",
+      'export const dogCat: Cat = { kind: "dog", lives: 1 };',
+      "// @ts-expect-error: no number among the tags",
+      "export const badTags: Tags = [1];",
+    ].join("\n");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "schema-keywords-"));
+    try {
+      const file = path.join(dir, "types.ts");
+      writeFileSync(file, source);
+      const options: ts.CompilerOptions = {
+        strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noUnusedLocals: true,
+        noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, types: [], lib: ["lib.es2022.d.ts"],
+      };
+      const program = ts.createProgram([file], options);
+      const messages = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      expect(messages, source).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe("unsupportedKeywords", () => {
+  const at = "#/components/schemas/A";
+  const rows: { name: string; schema: JsonSchema; want: { pointer: string; keyword: string }[] }[] = [
+    {
+      name: "every keyword the validator implements, and annotations: nothing",
+      schema: {
+        type: "object", title: "A", description: "d", required: ["a"], minProperties: 1, maxProperties: 9, additionalProperties: { type: "string" },
+        properties: { a: { type: "number", exclusiveMinimum: 0, multipleOf: 2, readOnly: true, example: 2, examples: [2], deprecated: true } },
+        allOf: [{ const: { a: 2 } }], anyOf: [{ uniqueItems: true }], oneOf: [true], not: { enum: [1] }, discriminator: { propertyName: "a" },
+        xml: {}, externalDocs: {}, "x-anything": { if: {} }, nullable: true, format: "f", default: {}, $comment: "c", contentMediaType: "m", contentEncoding: "e",
+      },
+      want: [],
+    },
+    {
+      name: "assertions the validator lacks, at their own pointers",
+      schema: { if: {}, then: {}, else: {}, patternProperties: {}, dependentRequired: {}, unevaluatedProperties: false },
+      want: ["if", "then", "else", "patternProperties", "dependentRequired", "unevaluatedProperties"].map((keyword) => ({ pointer: `${at}/${keyword}`, keyword })),
+    },
+    {
+      name: "inside properties, items, additionalProperties and the applicators",
+      schema: {
+        properties: { "a/b~c": { propertyNames: {} } },
+        items: { contains: {}, minContains: 1 },
+        additionalProperties: { dependentSchemas: {} },
+        allOf: [{}, { prefixItems: [] }],
+        anyOf: [{ unevaluatedItems: false }],
+        oneOf: [{ $dynamicRef: "#x" }],
+        not: { contentSchema: {} },
+      },
+      want: [
+        { pointer: `${at}/properties/a~1b~0c/propertyNames`, keyword: "propertyNames" },
+        { pointer: `${at}/items/contains`, keyword: "contains" },
+        { pointer: `${at}/items/minContains`, keyword: "minContains" },
+        { pointer: `${at}/additionalProperties/dependentSchemas`, keyword: "dependentSchemas" },
+        { pointer: `${at}/allOf/1/prefixItems`, keyword: "prefixItems" },
+        { pointer: `${at}/anyOf/0/unevaluatedItems`, keyword: "unevaluatedItems" },
+        { pointer: `${at}/oneOf/0/$dynamicRef`, keyword: "$dynamicRef" },
+        { pointer: `${at}/not/contentSchema`, keyword: "contentSchema" },
+      ],
+    },
+    {
+      name: "a $ref is not followed; what stands beside it is not checked",
+      schema: { properties: { a: { $ref: "#/components/schemas/B", description: "d", maxLength: 3, if: {} } } },
+      want: [
+        { pointer: `${at}/properties/a/maxLength`, keyword: "maxLength" },
+        { pointer: `${at}/properties/a/if`, keyword: "if" },
+      ],
+    },
+    {
+      name: "a $ref outside components/schemas, tuple items, OpenAPI 3.0's boolean bounds",
+      schema: { $ref: "#/$defs/B", items: [{}], exclusiveMinimum: true, exclusiveMaximum: 3 },
+      want: [
+        { pointer: `${at}/$ref`, keyword: "$ref" },
+        { pointer: `${at}/items`, keyword: "items" },
+        { pointer: `${at}/exclusiveMinimum`, keyword: "exclusiveMinimum" },
+      ],
+    },
+  ];
+  it.each(rows)("$name", ({ schema, want }) => {
+    expect(unsupportedKeywords(schema, at)).toEqual(want);
+  });
+});
