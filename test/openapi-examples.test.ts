@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../src/host.js";
 import { generateFiles } from "../src/run.js";
@@ -23,6 +24,8 @@ const documents = ["3.0", "3.1"].flatMap((version) => {
     .filter((name) => name.endsWith(".json") && !twins.has(name.replace(/\.json$/, "")));
   return [...yaml.sort().map((name) => `${version}/yaml/${name}`), ...json.sort().map((name) => `${version}/json/${name}`)];
 });
+/** codegen's own documents of this kind: the HTTP tests' shop, and names that try to escape. */
+const ownDocuments = ["fixtures/openapi/shop/openapi.yaml", "fixtures/openapi/hostile/openapi.yaml"];
 
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-oas-examples-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -31,8 +34,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const outcomes: Record<string, string | string[]> = {};
 
 describe("OpenAPI documents written by others (@readme/oas-examples)", () => {
-  it.each(documents)("%s generates, or fails with diagnostics at places of the input", async (name) => {
-    const file = `${PACKAGE}/${name}`;
+  it.each([...documents, ...ownDocuments])("%s generates, or fails with diagnostics at places of the input", async (name) => {
+    const file = name.startsWith("fixtures/") ? name : `${PACKAGE}/${name}`;
     const outDir = path.join(scratch, name.replace(/[/.]/g, "_"));
     const result = await generateFiles({ ...nodeHost(), cwd: ROOT }, file, readFileSync(path.join(ROOT, file), "utf8"), { outDir });
     if (result.value) {
@@ -66,9 +69,29 @@ describe("OpenAPI documents written by others (@readme/oas-examples)", () => {
     execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", config], { cwd: scratch, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   }, 120_000);
 
+  it("names and texts of the hostile document stay inside the strings and comments they are put in", () => {
+    expect(outcomes["fixtures/openapi/hostile/openapi.yaml"]).toBe("generates");
+    const dir = path.join(scratch, "fixtures/openapi/hostile/openapi.yaml".replace(/[/.]/g, "_"));
+    const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".ts") && !name.startsWith("runtime"));
+    expect(files.length).toBeGreaterThan(5);
+    // The payloads call console.log, process.exit, import('x'), evil() and throw: scanned as
+    // TypeScript, none of their words may be code (an identifier or a keyword token).
+    const escaped: string[] = [];
+    for (const name of files) {
+      const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, readFileSync(path.join(dir, name), "utf8"));
+      for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+        const text = scanner.getTokenText();
+        if (token === ts.SyntaxKind.ThrowKeyword || (token === ts.SyntaxKind.Identifier && ["console", "process", "pwned", "evil", "injected", "oops"].includes(text))) escaped.push(`${name}: ${text}`);
+      }
+    }
+    expect(escaped).toEqual([]);
+    // The tag `../../../../tmp/evil` names a file inside operations/, nowhere else.
+    expect(files.filter((name) => name.startsWith("operations")).every((name) => /^operations[/\\][a-z0-9-]+\.gen\.ts$/.test(name))).toBe(true);
+  });
+
   it("the outcomes match their golden (fixtures/openapi-examples/outcomes.json)", () => {
-    expect(Object.keys(outcomes).sort()).toEqual([...documents].sort());
-    const ordered = Object.fromEntries(documents.map((name) => [name, outcomes[name]]));
+    expect(Object.keys(outcomes).sort()).toEqual([...documents, ...ownDocuments].sort());
+    const ordered = Object.fromEntries([...documents, ...ownDocuments].map((name) => [name, outcomes[name]]));
     expectGolden(`${JSON.stringify(ordered, null, 2)}\n`, "fixtures/openapi-examples/outcomes.json");
   });
 });

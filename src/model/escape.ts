@@ -11,9 +11,16 @@ export function stringLiteral(value: string): string {
   return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
-/** A value as a TypeScript literal (JSON data only). */
+/**
+ * A value as a TypeScript literal (JSON data only). A `__proto__` key becomes a computed key:
+ * written `"__proto__": x` in an object literal it would set the object's prototype, not a
+ * property (JSON.stringify writes keys right after `{` or `,`; inside a string a quote is escaped).
+ */
 export function literal(value: unknown): string {
-  return (JSON.stringify(value) ?? "undefined").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return (JSON.stringify(value) ?? "undefined")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029")
+    .replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
 }
 
 /** The lines of a `/** ... *\/` doc comment for free text: `*\/` cannot close it, no line can escape it. */
@@ -32,8 +39,12 @@ export function lineComment(text: string): string {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A property key: the bare name when it is an identifier, else a string literal. */
+/**
+ * A property key: the bare name when it is an identifier, else a string literal; `__proto__` is
+ * computed (`["__proto__"]`), which in an object literal defines a property instead of the prototype.
+ */
 export function propertyKey(name: string): string {
+  if (name === "__proto__") return '["__proto__"]';
   return IDENTIFIER.test(name) ? name : stringLiteral(name);
 }
 

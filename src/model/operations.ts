@@ -120,7 +120,7 @@ export class OperationCollector {
     if (existing) return existing;
     const pascal = identifierOf(label);
     let property = pascal[0] === "_" ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
-    if (!isIdentifier(property)) property = `${property}Operations`;
+    if (!isSafeName(property)) property = `${property}Operations`;
     const base = property;
     for (let n = 2; this.usedProperties.has(property); n++) property = `${base}${n}`;
     this.usedProperties.add(property);
@@ -146,13 +146,13 @@ export class OperationCollector {
   private operationId(operation: Json, method: string, path: string): string {
     const given = typeof operation.operationId === "string" ? operation.operationId : undefined;
     let base: string;
-    if (given !== undefined && isIdentifier(given)) base = given;
+    if (given !== undefined && isSafeName(given)) base = given;
     else if (given !== undefined) base = lowerFirst(identifierOf(given));
     else {
       const words = path.split("/").filter((s) => s !== "").map((s) => (s.startsWith("{") ? `By ${s}` : s));
       base = lowerFirst(identifierOf([method, ...words].join(" ")));
     }
-    if (!isIdentifier(base)) base = `${base}Operation`;
+    if (!isSafeName(base)) base = `${base}Operation`;
     let id = base;
     for (let n = 2; this.usedIds.has(id.toLowerCase()); n++) id = `${base}${n}`;
     this.usedIds.add(id.toLowerCase());
@@ -343,6 +343,12 @@ function mockAnswer(responses: Json): MockAnswer {
   }
   return { status };
 }
+
+/**
+ * Whether a name can be a method or handler-group name: an identifier that no object has already
+ * (`constructor`, `toString`, `__proto__`...), so a lookup never finds Object.prototype's member.
+ */
+const isSafeName = (name: string) => isIdentifier(name) && !(name in Object.prototype);
 
 const lowerFirst = (text: string) => (text.startsWith("_") ? text : text[0]!.toLowerCase() + text.slice(1));
 
