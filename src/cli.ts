@@ -47,8 +47,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
 
   program
     .command("generate", { isDefault: true })
-    .description("write the OpenAPI document and the TypeScript server code of a declaration (the default command)")
-    .argument("<input>", "the declaration file (.yaml, .yml or .json)")
+    .description("write the OpenAPI document and the TypeScript server code of a declaration or of an OpenAPI 3.0/3.1 document (the default command)")
+    .argument("<input>", "the declaration, or an OpenAPI document (recognised by its `openapi` key): .yaml, .yml or .json")
     .option("-o, --output <dir>", "the output folder", "generated")
     .option("--no-format", "skip prettier (faster; the code is the same, less tidy)")
     .option("--check", "write nothing; exit 1 and show the differences if the folder is not current (for CI)")
@@ -60,7 +60,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         "  $ codegen api.yaml -o src/generated\n" +
           "  writes src/generated/openapi.yaml, types.gen.ts, handlers.gen.ts, server.gen.ts, store.gen.ts,\n" +
           "  api.gen.ts, index.gen.ts and runtime/*.gen.ts; your own code imports createServer from index.gen.js\n" +
-          "  $ codegen api.yaml -o src/generated --check    # in CI: fails when the committed code is stale",
+          "  $ codegen api.yaml -o src/generated --check    # in CI: fails when the committed code is stale\n" +
+          "  $ codegen petstore.yaml -o src/generated        # an OpenAPI document: handlers per tag in operations/",
       ),
     )
     .option("-w, --watch", "regenerate whenever the input changes, until Ctrl-C")
@@ -101,8 +102,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
 
   program
     .command("serve")
-    .description("generate, compile and run the server at once, with the in-memory store and a token issuer for --user accounts")
-    .argument("<input>", "the declaration file (.yaml, .yml or .json)")
+    .description("generate, compile and run the server at once, with the in-memory store (an OpenAPI document's operations answer its examples) and a token issuer for --user accounts")
+    .argument("<input>", "the declaration, or an OpenAPI document: .yaml, .yml or .json")
     .option("-p, --port <port>", "port to listen on", "8080")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("-u, --user <NAME:PASSWORD[:SCOPE,...]>", "an account of the built-in token issuer (repeatable)", collect, [] as string[])
@@ -170,15 +171,18 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
 
   program
     .command("validate")
-    .description("check a declaration and the document it expands to; print nothing but errors")
-    .argument("<input>", "the declaration file (.yaml, .yml or .json)")
+    .description("check a declaration and the document it expands to, or an OpenAPI document; print nothing but errors")
+    .argument("<input>", "the declaration, or an OpenAPI document: .yaml, .yml or .json")
     .addHelpText("after", example("  $ codegen validate api.yaml && echo valid"))
     .action(async (file: string) => {
-      const { readInput, documentFromText } = await stages();
+      const { readInput, documentFromText, viewOfDocument } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
       const result = await documentFromText(file, input.value, host.cwd);
-      if (!result.value) fail(result.diagnostics, { [file]: input.value });
+      if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
+      // What generate would refuse to render is invalid here too.
+      const modelled = viewOfDocument(file, input.value, result.value, file);
+      if (!modelled.value) fail(modelled.diagnostics, { [file]: input.value });
     });
 
   program

@@ -12,6 +12,7 @@ import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from 
 import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
+import type { ApiView } from "./model/view.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
 import { applyPlan, readCurrent, recover } from "./write/apply.js";
@@ -176,10 +177,23 @@ async function filesFromDocument(
   document: OpenAPIV3_1.Document,
   options: GenerateOptions,
 ): Promise<Outcome<GeneratedFile[]>> {
-  const inputPath = inputPathOf(host, file, options.outDir);
-  let view;
+  const modelled = viewOfDocument(file, text, document, inputPathOf(host, file, options.outDir));
+  if (!modelled.value) return { diagnostics: modelled.diagnostics };
+  const view = modelled.value;
+  const openapi = serializeDocument(document, "yaml", options.openapiVersion);
+  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, loadTemplateSources())];
+  if (options.format === false) return { value: rendered, diagnostics: [] };
+  const { formatFiles } = await import("./format/format.js");
+  return { value: await formatFiles(rendered), diagnostics: [] };
+}
+
+/**
+ * The view model of a verified document, or a diagnostic at the place of every construct the
+ * renderer cannot turn into code (all of them, not only the first).
+ */
+export function viewOfDocument(file: string, text: string, document: OpenAPIV3_1.Document, inputPath: string): Outcome<ApiView> {
   try {
-    view = buildApiView(document, { inputPath });
+    return { value: buildApiView(document, { inputPath }), diagnostics: [] };
   } catch (error) {
     if (!(error instanceof UnsupportedConstructs)) throw error;
     const source = loadDocument(file, text).document;
@@ -190,11 +204,6 @@ async function filesFromDocument(
       }),
     };
   }
-  const openapi = serializeDocument(document, "yaml", options.openapiVersion);
-  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, loadTemplateSources())];
-  if (options.format === false) return { value: rendered, diagnostics: [] };
-  const { formatFiles } = await import("./format/format.js");
-  return { value: await formatFiles(rendered), diagnostics: [] };
 }
 
 /** Options of a generation into a folder. */

@@ -102,6 +102,11 @@ describe("OpenAPI documents written by others", () => {
     expect(result.stderr).toContain('the style "matrix" of the path parameter');
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(out)).toBe(false);
+    // validate refuses what generate would refuse, with the same diagnostics.
+    const validated = await runCli(["validate", file]);
+    expect(validated.code).toBe(1);
+    expect(validated.stderr).toBe(result.stderr);
+    expect((await runCli(["validate", "node_modules/@readme/oas-examples/3.0/yaml/petstore.yaml"])).code).toBe(0);
   });
 
   it("codegen serve answers each operation with its first declared success and the document's example", async () => {
