@@ -143,8 +143,11 @@ export function createApiServer(api: ApiSpec, options: DispatchOptions): Server 
 function matchRoute(routes: readonly RouteSpec[], segments: readonly string[], method: string): { route: RouteSpec; values: string[] } | undefined {
   let best: { route: RouteSpec; values: string[] } | undefined;
   const answers = (route: RouteSpec) => Object.hasOwn(route.methods, method);
-  for (const route of routes) {
-    if (route.segments.length !== segments.length) continue;
+  const index = routeIndex(routes);
+  const length = segments.length;
+  const literal = length === 0 ? undefined : index.get(`${length}/${segments[0]}`);
+  const parameter = index.get(`${length}/`);
+  for (const route of literal && parameter ? [...literal, ...parameter] : (literal ?? parameter ?? [])) {
     const values: string[] = [];
     const matches = route.segments.every((expected, i) => {
       const actual = segments[i]!;
@@ -162,6 +165,25 @@ function matchRoute(routes: readonly RouteSpec[], segments: readonly string[], m
     if (better) best = { route, values };
   }
   return best;
+}
+
+const routeIndexes = new WeakMap<readonly RouteSpec[], Map<string, RouteSpec[]>>();
+
+/**
+ * The routes by segment count and first segment (`2/articles`; `2/` when it is a parameter), built
+ * once per route table, so a request is matched against the few routes that could answer it.
+ */
+function routeIndex(routes: readonly RouteSpec[]): Map<string, RouteSpec[]> {
+  let index = routeIndexes.get(routes);
+  if (index === undefined) {
+    index = new Map();
+    for (const route of routes) {
+      const key = `${route.segments.length}/${route.segments[0] ?? ""}`;
+      index.get(key)?.push(route) ?? index.set(key, [route]);
+    }
+    routeIndexes.set(routes, index);
+  }
+  return index;
 }
 
 /** Whether `a` has a literal segment where `b` has a parameter, before any the other way round. */
