@@ -137,27 +137,37 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   const additional = schema.additionalProperties;
   if (additional === false) node.additionalProperties = false;
   else if (asSchema(additional)) node.additionalProperties = schemaNode(additional as JsonSchema);
-  // The keywords added later come after the first ones, in this fixed order, so that the nodes of
-  // schemas without them (and the goldens holding those nodes) stay as they were.
-  for (const key of ["allOf", "anyOf", "oneOf"] as const) {
-    const members = schema[key];
-    if (Array.isArray(members)) node[key] = members.map(subschemaNode);
+  const extras = partKeywords(schema);
+  if (!Array.isArray(schema.allOf) && Object.keys(extras).length === 0) return node;
+  // The runtime's SchemaNode: the keywords added later live in allOf parts, and a node has `types`
+  // or `allOf`, never both; so the node of such a schema is its allOf: its own first keywords, its
+  // allOf's parts, then a part with the rest. `default` stays on the node, where withDefaults
+  // looks. Schemas without these keywords (and the goldens holding their nodes) are unchanged.
+  const { default: fallback, ...own } = node;
+  const parts = [...(Object.keys(own).length > 0 ? [own] : []), ...(Array.isArray(schema.allOf) ? schema.allOf.map(subschemaNode) : [])];
+  if (Object.keys(extras).length > 0) parts.push(extras);
+  return fallback === undefined ? { allOf: parts } : { default: fallback, allOf: parts };
+}
+
+/** The keywords that live only in an allOf part (the runtime's `SchemaPart`), in a fixed order. */
+function partKeywords(schema: JsonSchema): Record<string, unknown> {
+  const part: Record<string, unknown> = {};
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches)) part[key] = branches.map(subschemaNode);
   }
-  if (schema.not !== undefined) node.not = subschemaNode(schema.not);
-  if (Object.hasOwn(schema, "const")) node.const = schema.const;
-  for (const key of ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const) {
-    if (typeof schema[key] === "number") node[key] = schema[key];
-  }
-  if (schema.uniqueItems === true) node.uniqueItems = true;
-  for (const key of ["minProperties", "maxProperties"] as const) {
-    if (schema[key] !== undefined) node[key] = schema[key];
-  }
-  return node;
+  if (schema.not !== undefined) part.not = subschemaNode(schema.not);
+  if (Object.hasOwn(schema, "const")) part.const = schema.const;
+  // Why: OpenAPI 3.0's boolean exclusiveMinimum/Maximum asserts nothing in 2020-12 (unsupportedKeywords() names it).
+  for (const key of ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const) if (typeof schema[key] === "number") part[key] = schema[key];
+  if (schema.uniqueItems === true) part.uniqueItems = true;
+  for (const key of ["minProperties", "maxProperties"] as const) if (typeof schema[key] === "number") part[key] = schema[key];
+  return part;
 }
 
 /** The node of a subschema; a boolean schema (2020-12 section 4.3.2) is `{}` or its negation. */
 function subschemaNode(value: unknown): Record<string, unknown> {
-  return value === false ? { not: {} } : schemaNode(asSchema(value) ?? {});
+  return value === false ? { allOf: [{ not: {} }] } : schemaNode(asSchema(value) ?? {});
 }
 
 /**

@@ -27,7 +27,7 @@ import { objectHref, prepareCreate, represent, transitionProblem, withoutIgnored
 import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
-import { addError, validateValue, withDefaults } from "./validate.gen.js";
+import { addError, ownKeywords, validateValue, withDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaNode, SchemaTable } from "./validate.gen.js";
 
 /**
@@ -423,7 +423,7 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
 
 /** The path id as its declared type; a bad one is a validation error on `id`. */
 function parseId(schema: SchemaNode, raw: string, errors: FieldErrors): string | number | undefined {
-  const wantsInteger = schema.types?.includes("integer") ?? false;
+  const wantsInteger = ownKeywords(schema).types?.includes("integer") ?? false;
   const value: unknown = wantsInteger ? (/^-?[0-9]+$/.test(raw) ? Number(raw) : raw) : raw;
   return validateValue(schema, value, "id", errors, {}) ? (value as string | number) : undefined;
 }
@@ -455,7 +455,7 @@ const DECIMAL = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
 /** A query, path or header value as its schema's type: booleans and decimal numbers parse, anything else stays a string. */
 export function parseScalar(schema: SchemaNode, raw: string): unknown {
-  const types = schema.types ?? ["string"];
+  const types = ownKeywords(schema).types ?? ["string"];
   if (types.includes("boolean")) return raw === "true" ? true : raw === "false" ? false : raw;
   // Why: http-behaviour "Requests": numbers must parse. Number() also accepts "0x10", "0b1",
   // " 3" and "", which no client means as numbers; only a decimal literal is read as a number,

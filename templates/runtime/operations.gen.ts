@@ -12,7 +12,7 @@ import type { Principal, SecurityScopes } from "./guards.gen.js";
 import { DEFAULT_BODY_LIMIT, acceptsJson, mediaType, parseJson, readBody, refusal } from "./http.gen.js";
 import type { ParsedUrl, Refusal } from "./http.gen.js";
 import type { Awaitable } from "./resources.gen.js";
-import { addError, validateValue, withDefaults } from "./validate.gen.js";
+import { addError, ownKeywords, validateValue, withDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaNode, SchemaTable } from "./validate.gen.js";
 
 /** A parameter of an operation. */
@@ -255,7 +255,7 @@ function parameterValue(parameter: ParameterSpec, raw: readonly string[], errors
     }
     return parseScalar(schema, raw[0]!);
   }
-  const items = resolve(schema.items ?? {}, table);
+  const items = resolve(ownKeywords(schema).items ?? {}, table);
   if (parameter.array === "repeat") return raw.map((text) => parseScalar(items, text));
   if (raw.length !== 1) {
     addError(errors, parameter.name, "must be given once");

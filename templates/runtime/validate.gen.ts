@@ -2,10 +2,14 @@
 // Request validation: the API's JSON Schemas, compiled into plain data (schemas.gen.ts), are
 // checked here by a small interpreter. No eval, no dependency; every bad field is reported.
 
-/** A JSON Schema reduced to what request validation needs. */
+/**
+ * A JSON Schema reduced to what request validation needs. The keywords beyond these (anyOf,
+ * const, multipleOf, ...) live in `allOf` parts (SchemaPart), and a node has `types` or `allOf`,
+ * never both. Why: nodes are literal data of many shapes, so testing a node for a keyword costs
+ * even when the keyword is absent; this way a node with `types` (every node of a schema that sets
+ * `type`) is never tested for more than before those keywords existed.
+ */
 export type SchemaNode = {
-  /** Allowed JSON types; "integer" also admits numbers without a fraction. */
-  readonly types?: readonly ("string" | "integer" | "number" | "boolean" | "array" | "object" | "null")[];
   readonly ref?: string;
   readonly enum?: readonly unknown[];
   readonly format?: string;
@@ -23,8 +27,21 @@ export type SchemaNode = {
   readonly additionalProperties?: boolean | SchemaNode;
   /** The value stored when the field is absent on create. */
   readonly default?: unknown;
-  /** Every part must match; a part's errors are the value's errors. */
-  readonly allOf?: readonly SchemaNode[];
+} & (
+  | {
+      /** Allowed JSON types; "integer" also admits numbers without a fraction. */
+      readonly types?: readonly ("string" | "integer" | "number" | "boolean" | "array" | "object" | "null")[];
+      readonly allOf?: never;
+    }
+  | {
+      readonly types?: never;
+      /** Schemas the value must match, each: `{ allOf: [{ X }] }` means what `{ X }` means. */
+      readonly allOf: readonly SchemaPart[];
+    }
+);
+
+/** An allOf part: a node, which may also carry the keywords that live only in parts. */
+export type SchemaPart = SchemaNode & {
   readonly anyOf?: readonly SchemaNode[];
   readonly oneOf?: readonly SchemaNode[];
   readonly not?: SchemaNode;
@@ -38,6 +55,14 @@ export type SchemaNode = {
   readonly minProperties?: number;
   readonly maxProperties?: number;
 };
+
+/**
+ * The keywords a node states of the value itself: the node's, or for a node that keeps them in
+ * allOf parts, its first part's (where `types` and `items` of such a schema are).
+ */
+export function ownKeywords(node: SchemaNode): SchemaNode {
+  return node.allOf?.[0] ?? node;
+}
 
 /** Named schemas a `ref` points into. */
 export type SchemaTable = { readonly [name: string]: SchemaNode };
@@ -176,12 +201,12 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
     return false;
   };
   const actual = jsonType(value);
-  if (node.types && !typeMatches(node.types, actual)) return fail(`must be ${describeTypes(node.types)}`);
+  const types = node.types;
+  if (types && !typeMatches(types, actual)) return fail(`must be ${describeTypes(types)}`);
   // Why: includes() settles every scalar; only an object or array sent against an enum is compared as JSON.
   if (node.enum && !node.enum.includes(value) && !node.enum.some((allowed) => sameJson(allowed, value))) {
     return fail(`must be one of ${node.enum.map((v) => JSON.stringify(v)).join(", ")}`);
   }
-  if (node.const !== undefined && !sameJson(node.const, value)) return fail(`must be ${JSON.stringify(node.const)}`);
   let ok: boolean;
   switch (actual) {
     case "string":
@@ -195,63 +220,76 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
       ok = checkArray(node, value as unknown[], path, errors, table, fail);
       break;
     case "object":
-      ok = checkObject(node, value as { [key: string]: unknown }, path, errors, table, fail);
+      ok = checkObject(node, value as { [key: string]: unknown }, path, errors, table);
       break;
     default:
       ok = true;
   }
-  // The applicators run even when the node's own keywords failed, so that the bad fields an
-  // allOf part names are reported too; a node without them pays these four tests only.
-  if (node.allOf === undefined && node.anyOf === undefined && node.oneOf === undefined && node.not === undefined) return ok;
-  return checkApplicators(node, value, path, errors, table, fail) && ok;
+  // A node with types has no allOf (see SchemaNode): the hot path reads nothing more.
+  if (types !== undefined || node.allOf === undefined) return ok;
+  // The parts run even when the node's own keywords failed, so that every bad field is reported.
+  for (const part of node.allOf) ok = checkPart(part, value, path, errors, table, fail) && ok;
+  return ok;
 }
 
 /**
- * allOf, anyOf, oneOf and not. A branch of anyOf or oneOf that fails, or the schema under not,
- * says nothing the client must fix on its own, so their messages go to a scratch record that is
- * thrown away, and the field gets one message of its own.
+ * An allOf part: a node, then the keywords that live only in parts. A branch of anyOf or oneOf
+ * that fails, or the schema under not, names nothing the client must fix on its own: their
+ * messages go to a scratch record that is thrown away, and the field gets one message of its own.
  */
-function checkApplicators(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
-  let ok = true;
-  for (const part of node.allOf ?? []) ok = validateValue(part, value, path, errors, table) && ok;
+function checkPart(part: SchemaPart, value: unknown, path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
+  const valid = validateValue(part, value, path, errors, table);
+  if (part.const !== undefined && !sameJson(part.const, value)) return fail(`must be ${JSON.stringify(part.const)}`);
+  if (typeof value === "number") {
+    if (part.exclusiveMinimum !== undefined && value <= part.exclusiveMinimum) return fail(`must be greater than ${part.exclusiveMinimum}`);
+    if (part.exclusiveMaximum !== undefined && value >= part.exclusiveMaximum) return fail(`must be less than ${part.exclusiveMaximum}`);
+    // Why: 2020-12 section 6.2.1 asks that the quotient be an integer; ajv's parseInt() test also
+    // refuses every quotient from 1e21 up (parseInt reads "1e+21" as 1), which is not followed here.
+    if (part.multipleOf !== undefined && !Number.isInteger(value / part.multipleOf)) return fail(`must be a multiple of ${part.multipleOf}`);
+  } else if (Array.isArray(value)) {
+    if (part.uniqueItems === true && !hasUniqueItems(value, fail)) return false;
+  } else if (typeof value === "object" && value !== null) {
+    const count = Object.keys(value).length;
+    if (part.minProperties !== undefined && count < part.minProperties) return fail(`must have at least ${part.minProperties} properties`);
+    if (part.maxProperties !== undefined && count > part.maxProperties) return fail(`must have at most ${part.maxProperties} properties`);
+  }
   const scratch: FieldErrors = {};
-  if (node.anyOf && !node.anyOf.some((branch) => validateValue(branch, value, path, scratch, table))) {
-    ok = fail("must match at least one of the allowed schemas");
+  if (part.anyOf && !part.anyOf.some((branch) => validateValue(branch, value, path, scratch, table))) {
+    return fail("must match at least one of the allowed schemas");
   }
-  if (node.oneOf) {
+  if (part.oneOf) {
     let matches = 0;
-    for (const branch of node.oneOf) if (validateValue(branch, value, path, scratch, table) && ++matches > 1) break;
-    if (matches !== 1) ok = fail("must match exactly one of the allowed schemas");
+    for (const branch of part.oneOf) if (validateValue(branch, value, path, scratch, table) && ++matches > 1) break;
+    if (matches !== 1) return fail("must match exactly one of the allowed schemas");
   }
-  if (node.not && validateValue(node.not, value, path, scratch, table)) ok = fail("must not match the excluded schema");
-  return ok;
+  if (part.not && validateValue(part.not, value, path, scratch, table)) return fail("must not match the excluded schema");
+  return valid;
+}
+
+/**
+ * uniqueItems: one canonical text per item, so the check is linear in the body's size (comparing
+ * pairs would let a long array cost the server quadratic time).
+ */
+function hasUniqueItems(items: readonly unknown[], fail: (message: string) => false): boolean {
+  const seen = new Map<string, number>();
+  for (const [i, item] of items.entries()) {
+    const key = canonical(item);
+    const first = seen.get(key);
+    if (first !== undefined) return fail(`must not have duplicate items (items ${first} and ${i} are equal)`);
+    seen.set(key, i);
+  }
+  return true;
 }
 
 function checkNumber(node: SchemaNode, n: number, fail: (message: string) => false): boolean {
   if (node.minimum !== undefined && n < node.minimum) return fail(`must be at least ${node.minimum}`);
   if (node.maximum !== undefined && n > node.maximum) return fail(`must be at most ${node.maximum}`);
-  if (node.exclusiveMinimum !== undefined && n <= node.exclusiveMinimum) return fail(`must be greater than ${node.exclusiveMinimum}`);
-  if (node.exclusiveMaximum !== undefined && n >= node.exclusiveMaximum) return fail(`must be less than ${node.exclusiveMaximum}`);
-  // Why: 2020-12 section 6.2.1 asks that the quotient be an integer; ajv's parseInt() test also
-  // refuses every quotient from 1e21 up (parseInt reads "1e+21" as 1), which is not followed here.
-  if (node.multipleOf !== undefined && !Number.isInteger(n / node.multipleOf)) return fail(`must be a multiple of ${node.multipleOf}`);
   return true;
 }
 
 function checkArray(node: SchemaNode, items: unknown[], path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
   if (node.minItems !== undefined && items.length < node.minItems) return fail(`must have at least ${node.minItems} items`);
   if (node.maxItems !== undefined && items.length > node.maxItems) return fail(`must have at most ${node.maxItems} items`);
-  if (node.uniqueItems === true) {
-    // One canonical text per item: linear in the body's size, where comparing pairs would let a
-    // long array cost the server quadratic time.
-    const seen = new Map<string, number>();
-    for (const [i, item] of items.entries()) {
-      const key = canonical(item);
-      const first = seen.get(key);
-      if (first !== undefined) return fail(`must not have duplicate items (items ${first} and ${i} are equal)`);
-      seen.set(key, i);
-    }
-  }
   let ok = true;
   if (node.items) items.forEach((item, i) => (ok = validateValue(node.items!, item, `${path}[${i}]`, errors, table) && ok));
   return ok;
@@ -294,9 +332,7 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unkn
   return filled;
 }
 
-function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
-  if (node.minProperties !== undefined && Object.keys(record).length < node.minProperties) return fail(`must have at least ${node.minProperties} properties`);
-  if (node.maxProperties !== undefined && Object.keys(record).length > node.maxProperties) return fail(`must have at most ${node.maxProperties} properties`);
+function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, table: SchemaTable): boolean {
   let ok = true;
   const at = (key: string) => (path === "" ? key : `${path}.${key}`);
   for (const key of node.required ?? []) {

@@ -15,7 +15,7 @@ import { parse } from "yaml";
 import { schemaNode } from "../../src/model/schema-code.js";
 import type { JsonSchema } from "../../src/model/schema-code.js";
 import { hasFormat, validateValue } from "../../templates/runtime/validate.gen.js";
-import type { FieldErrors, SchemaNode, SchemaTable } from "../../templates/runtime/validate.gen.js";
+import type { FieldErrors, SchemaNode, SchemaPart, SchemaTable } from "../../templates/runtime/validate.gen.js";
 import { ROOT, fixtureCases } from "../support/fixtures.js";
 
 /** Scale of the runs: 1 in npm test; scripts/fuzz.js raises it (FUZZ_SCALE, FUZZ_SEED). */
@@ -159,8 +159,16 @@ const MAX_DEPTH = 6;
  * Values near a schema: mostly valid, sometimes just outside a bound; `anything` stands in for
  * the rest, at a third of the weight, so that objects of several fields are sometimes all valid.
  */
-function near(node: SchemaNode, table: SchemaTable, depth: number): fc.Arbitrary<unknown> {
+function near(node: SchemaPart, table: SchemaTable, depth: number): fc.Arbitrary<unknown> {
   if (node.ref !== undefined) return depth >= MAX_DEPTH ? fc.jsonValue({ maxDepth: 1 }) : near(table[node.ref] ?? {}, table, depth + 1);
+  if (node.allOf !== undefined) {
+    // The parts as one node (the keywords beyond the first ones live in parts); and a value near
+    // each referenced part merged with one near the rest, the referring schema's own keys last.
+    const flat = flattened(node);
+    const refs = node.allOf.filter((part) => part.ref !== undefined);
+    if (refs.length === 0 || depth >= MAX_DEPTH) return near(flat, table, depth);
+    return fc.oneof(near(flat, table, depth), fc.tuple(...refs.map((part) => near(part, table, depth + 1)), near(flat, table, depth)).map(merged));
+  }
   const options: fc.Arbitrary<unknown>[] = [];
   if (node.enum) options.push(fc.constantFrom(...node.enum), ...node.enum.map(reordered));
   if (node.const !== undefined) options.push(fc.constant(node.const), reordered(node.const));
@@ -169,19 +177,21 @@ function near(node: SchemaNode, table: SchemaTable, depth: number): fc.Arbitrary
   if (depth < MAX_DEPTH) {
     // A branch such as `{ required: [...] }` describes no values of its own: the node's do.
     for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) if (describesValues(branch)) options.push(near(branch, table, depth + 1));
-    if (node.allOf) {
-      // A value for each part, objects merged into one: what passes every part at once.
-      const { allOf, ...own } = node;
-      options.push(fc.tuple(near(own, table, depth + 1), ...allOf.map((part) => near(part, table, depth + 1))).map(merged));
-    }
   }
   const anything = fc.jsonValue({ maxDepth: 2 });
   return options.length === 0 ? anything : fc.oneof({ arbitrary: anything, weight: 1 }, ...options.map((arbitrary) => ({ arbitrary, weight: 3 })));
 }
 
 /** Whether near() has more than `anything` to offer for a node. */
-function describesValues(node: SchemaNode): boolean {
-  return [node.ref, node.types, node.properties, node.enum, node.const, node.allOf, node.anyOf, node.oneOf].some((keyword) => keyword !== undefined);
+function describesValues(node: SchemaPart): boolean {
+  const flat = flattened(node);
+  return node.allOf?.some((part) => part.ref !== undefined) === true || [flat.ref, flat.types, flat.properties, flat.enum, flat.const, flat.anyOf, flat.oneOf].some((keyword) => keyword !== undefined);
+}
+
+/** A node's keywords and those of its allOf parts (at any depth) as one node, referenced parts left out; for generating values only. */
+function flattened(node: SchemaPart): SchemaPart {
+  const { allOf, ...own } = node;
+  return Object.assign({}, ...(allOf ?? []).filter((part) => part.ref === undefined).map(flattened), own) as SchemaPart;
 }
 
 /** The same JSON value with its object keys in reverse order (equal as JSON Schema compares values). */
@@ -207,7 +217,7 @@ function merged(values: unknown[]): unknown {
   return copy;
 }
 
-function ofType(type: string, node: SchemaNode, table: SchemaTable, depth: number): fc.Arbitrary<unknown> {
+function ofType(type: string, node: SchemaPart, table: SchemaTable, depth: number): fc.Arbitrary<unknown> {
   switch (type) {
     case "string":
       return fc.oneof(
@@ -320,7 +330,7 @@ function generated(table: SchemaTable, name: string, value: unknown): boolean {
 function agreesWithAjv(table: SchemaTable, ajv: Ajv2020, id: string, name: string, examples: readonly unknown[] = []): fc.IPropertyWithHooks<[unknown]> {
   const oracle = ajv.getSchema(`${id}#/components/schemas/${name}`);
   if (!oracle) throw new Error(`ajv cannot resolve ${name}`);
-  const values = examples.length === 0 ? near({ ref: name }, table, 0) : fc.oneof(near({ ref: name }, table, 0), nearExample(examples, table[name] ?? {}, table));
+  const values = examples.length === 0 ? near({ ref: name }, table, 0) : fc.oneof(near({ ref: name }, table, 0), nearExample(examples, flattened(table[name] ?? {}), table));
   return fc.property(values, (value) => {
     let expected: boolean;
     try {

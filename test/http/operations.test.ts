@@ -384,6 +384,16 @@ describe("parameters", () => {
     expect(onlyInput("listItems").query).toEqual({ sort: ["a", "b"], limit: 20 });
   });
 
+  it("parameters whose schemas use the newer keywords parse to their type: multipleOf, and an array with uniqueItems", async () => {
+    expect((await call(base, "GET", "/items?step=10&ids=3,1")).status).toBe(200);
+    expect(onlyInput("listItems").query).toEqual({ step: 10, ids: [3, 1], limit: 20 });
+    seen.length = 0;
+    expect(expectError(await call(base, "GET", "/items?step=7"), 400, ["step"]).step).toBe("must be a multiple of 5");
+    expect(expectError(await call(base, "GET", "/items?ids=1,1"), 400, ["ids"]).ids).toMatch(/duplicate items/);
+    expectError(await call(base, "GET", "/items?step=x"), 400, ["step"]);
+    expect(seen).toEqual([]);
+  });
+
   it("a default applies when the parameter is absent; a bad value is a validation error", async () => {
     expect((await call(base, "GET", "/items")).status).toBe(200);
     expect((await call(base, "GET", "/items?limit=5")).status).toBe(200);

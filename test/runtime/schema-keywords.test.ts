@@ -120,21 +120,40 @@ describe("schemaNode", () => {
     const schema = { type: "object", required: ["a"], additionalProperties: false, properties: { a: { type: "string", maxLength: 3, default: "x" } } };
     expect(JSON.stringify(schemaNode(schema))).toBe('{"types":["object"],"properties":{"a":{"types":["string"],"maxLength":3,"default":"x"}},"required":["a"],"additionalProperties":false}');
   });
-  it("appends the added keywords after the first ones, in a fixed order", () => {
+  it("puts the added keywords in allOf parts: the schema's first ones, its allOf, then the rest in a fixed order", () => {
     const schema = {
       maxProperties: 3, minProperties: 1, uniqueItems: true, multipleOf: 2, exclusiveMaximum: 9, exclusiveMinimum: 0, const: 4,
       not: { type: "null" }, oneOf: [true], anyOf: [false], allOf: [ref("Even")], type: "integer", minimum: 1,
     };
-    expect(Object.keys(schemaNode(schema))).toEqual([
-      "types", "minimum", "allOf", "anyOf", "oneOf", "not", "const", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems", "minProperties", "maxProperties",
-    ]);
-    expect(schemaNode(schema)).toMatchObject({ allOf: [{ ref: "Even" }], anyOf: [{ not: {} }], oneOf: [{}], const: 4 });
+    expect(JSON.stringify(schemaNode(schema))).toBe(
+      JSON.stringify({
+        allOf: [
+          { types: ["integer"], minimum: 1 },
+          { ref: "Even" },
+          { anyOf: [{ allOf: [{ not: {} }] }], oneOf: [{}], not: { types: ["null"] }, const: 4, exclusiveMinimum: 0, exclusiveMaximum: 9, multipleOf: 2, uniqueItems: true, minProperties: 1, maxProperties: 3 },
+        ],
+      }),
+    );
+  });
+  it("keeps default on the node, where withDefaults looks", () => {
+    expect(schemaNode({ type: "integer", default: 2, multipleOf: 2 })).toEqual({ default: 2, allOf: [{ types: ["integer"] }, { multipleOf: 2 }] });
+  });
+  it("never puts types beside allOf, so the validator need not look for allOf on a typed node", () => {
+    const nodes: Record<string, unknown>[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value !== "object" || value === null) return;
+      if (!Array.isArray(value)) nodes.push(value as Record<string, unknown>);
+      for (const child of Object.values(value)) collect(child);
+    };
+    collect(Object.values(SCHEMAS).map(schemaNode));
+    collect(schemaNode({ type: "object", properties: { a: { type: "string", not: { const: "" } } }, items: { type: "array", uniqueItems: true }, oneOf: [{ type: "object", minProperties: 1 }] }));
+    expect(nodes.filter((node) => node.types !== undefined && node.allOf !== undefined)).toEqual([]);
   });
   it("leaves out what asserts nothing: uniqueItems false, OpenAPI 3.0's boolean exclusive bounds", () => {
     expect(schemaNode({ uniqueItems: false, exclusiveMinimum: true, minimum: 0 })).toEqual({ minimum: 0 });
   });
   it("keeps a const of null, which is a value", () => {
-    expect(schemaNode({ const: null })).toEqual({ const: null });
+    expect(schemaNode({ const: null })).toEqual({ allOf: [{ const: null }] });
   });
 });
 
