@@ -32,6 +32,11 @@ export function docLines(text: string | undefined): string[] {
     .map((line) => line.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, " ").trimEnd());
 }
 
+/** Text safe on one line of a `/* ... *\/` comment: one line, and `*\/` cannot close it. */
+export function inlineComment(text: string): string {
+  return lineComment(text).replace(/\*\//g, "*\\/");
+}
+
 /** Text safe inside a single `//` comment line. */
 export function lineComment(text: string): string {
   return text.replace(LINE_TERMINATORS, " ").replace(/[\u0000-\u001f\u007f]/g, " ");

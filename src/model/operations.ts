@@ -5,7 +5,7 @@
  * (templates/runtime/operations.gen.ts). Anything it cannot render safely is an
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
-import { docLines, isIdentifier, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
+import { docLines, inlineComment, isIdentifier, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
 import { identifierOf } from "./foreign.js";
 import { type JsonSchema, refName, schemaNode, schemaTypes, typeScriptType, unsupportedKeywords } from "./schema-code.js";
 import type { OperationGroupView, OperationView } from "./view.js";
@@ -80,7 +80,7 @@ export class OperationCollector {
     const summary = [operation.summary, operation.description].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
     const view: OperationView = {
       operationId,
-      docLines: [...docLines(summary), ...(summary === "" ? [] : [""]), `\`${lineComment(method.toUpperCase())} ${lineComment(path).replace(/\*\//g, "*\\/")}\``],
+      docLines: [...docLines(summary), ...(summary === "" ? [] : [""]), `\`${method.toUpperCase()} ${inlineComment(path)}\``],
       inputName: `${pascal}Input`,
       inputType: `{ ${members.join("; ")} }`,
       resultName: `${pascal}Result`,
@@ -131,7 +131,7 @@ export class OperationCollector {
         interfaceName: `${typeBase}Handlers`,
         binderName: `bind${typeBase}`,
         fileName: property.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^[-_]+/, "").replace(/_/g, "-") || "default",
-        labelComment: lineComment(label).replace(/\*\//g, "*\\/"),
+        labelComment: inlineComment(label),
         usesTypes: false,
         usesPrincipal: false,
         usesRawBody: false,
