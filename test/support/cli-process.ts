@@ -22,7 +22,7 @@ export type BuiltCli = {
 
 /** Transpiles src/ (types erased, as `codegen serve` compiles generated code) into a temporary package copy. */
 export async function buildCli(): Promise<BuiltCli> {
-  const root = mkdtempSync(path.join(tmpdir(), "codegen-cli-"));
+  const root = mkdtempSync(path.join(tmpdir(), "codegen-bin-"));
   const sources = readdirSync(path.join(ROOT, "src"), { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".ts"))
     .map((file) => ({ path: file, contents: readFileSync(path.join(ROOT, "src", file), "utf8") }));
