@@ -22,7 +22,7 @@ import {
   sendEmpty,
   sendJson,
 } from "./http.gen.js";
-import type { ParsedUrl, Refusal, TimeoutOptions } from "./http.gen.js";
+import type { HttpServerOptions, ParsedUrl, Refusal } from "./http.gen.js";
 import { objectHref, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
 import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
@@ -85,7 +85,7 @@ export type ResourceOperations = {
 export type IssueTokenResult = TokenResponse | { error: TokenErrorCode; message?: string };
 
 /** The application's hooks and the server's limits. */
-export type DispatchOptions = TimeoutOptions & {
+export type DispatchOptions = HttpServerOptions & {
   /** Checks a credential; answers the principal with its granted scopes, or undefined to refuse it. */
   readonly verifyToken: VerifyToken;
   /** Issues a token for a password token request (token endpoint only). */
@@ -99,8 +99,6 @@ export type DispatchOptions = TimeoutOptions & {
    * gets 504 and `onError` a HandlerTimeoutError; default 30 s, 0 for no limit.
    */
   readonly handlerTimeout?: number;
-  /** How often Node checks the time limits (ms); default 1 s. */
-  readonly connectionsCheckingInterval?: number;
 };
 
 /** The generated API: its routes, schemas, resources, index links and bound operations. */
@@ -130,7 +128,9 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
 
 /** Creates the `node:http` server of an API. */
 export function createApiServer(api: ApiSpec, options: DispatchOptions): Server {
-  const server = createHttpServer((req, res) => void handle(api, options, req, res), options);
+  // Why: the last resort. handle answers every failure itself, but what it calls while answering
+  // one (`onError`, writing the 500) may throw too; a request must never end the process.
+  const server = createHttpServer((req, res) => void handle(api, options, req, res).catch(() => res.destroy()), options);
   return server;
 }
 

@@ -188,15 +188,17 @@ export type CompiledApi = {
     headersTimeout?: number;
     requestTimeout?: number;
     connectionsCheckingInterval?: number;
+    maxBufferedBytes?: number;
+    maxConnections?: number;
   }): Server;
   createMemoryHandlers(): { [resource: string]: { [operation: string]: HandlerFunction } };
 };
 
 /**
- * Generates a fixture, compiles it to JavaScript in a temporary folder (as `codegen serve`
+ * Generates a fixture, compiles it to JavaScript in a temporary folder `dir` (as `codegen serve`
  * does) and imports it, so a test can start it with handlers and hooks of its own.
  */
-export async function compileFixture(name: string): Promise<{ api: CompiledApi; dispose(): Promise<void> }> {
+export async function compileFixture(name: string): Promise<{ api: CompiledApi; dir: string; dispose(): Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), "codegen-http-"));
   for (const file of await compileToJavaScript(await generateFixture(name))) {
     const target = path.join(dir, file.path);
@@ -204,5 +206,5 @@ export async function compileFixture(name: string): Promise<{ api: CompiledApi; 
     await writeFile(target, file.contents);
   }
   const api = (await import(pathToFileURL(path.join(dir, "index.gen.js")).href)) as CompiledApi;
-  return { api, dispose: () => rm(dir, { recursive: true, force: true }) };
+  return { api, dir, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
