@@ -53,7 +53,7 @@ export function splitAuthorization(value: string): { scheme: string; rest: strin
 export function readBearer(header: string | undefined, autoError: boolean): GuardOutcome {
   // Why: seed "Bearer extraction" and http-behaviour "Reading the Authorization header": only a
   // U+0020 ends the scheme word, so `Bearer\tx` and `Bearerx` are other schemes, and a lone
-  // `Bearer` yields the empty token, which authorize() then rejects.
+  // `Bearer` yields the empty token, which checkSecurity() then rejects.
   const { scheme, rest } = splitAuthorization(header ?? "");
   if (header === undefined || scheme.toLowerCase() !== "bearer") {
     return noCredential(autoError, 401, { "WWW-Authenticate": "Bearer" });
