@@ -295,6 +295,9 @@ function roundTripped(): Json {
   article.get!.security = [{ OAuth2PasswordBearer: ["articles:read"], ApiKey: [] }, {}];
   article.put!.security = [{ ApiKey: [] }, { OAuth2PasswordBearer: ["articles:write"] }];
   paths["/authors"]!.post!.security = [{ ApiKey: [] }];
+  // An operation without `security` of its own takes the document's (OpenAPI 3.1), never none.
+  delete paths["/authors/{id}"]!.put!.security;
+  doc.security = [{ ApiKey: [] }, { OAuth2PasswordBearer: ["authors:write"] }];
   return doc;
 }
 
@@ -339,6 +342,7 @@ describe("security matrix of the blog's document round-tripped with an API key (
   it("is still codegen's document, and has every kind of requirement", () => {
     const article = (doc.paths as { [path: string]: { [method: string]: Json } })["/articles/{id}"]!;
     expect(article.delete!["x-codegen-operation"]).toBe("delete");
+    expect(blogOps.find((op) => op.operationId === "replaceAuthor")!.security).toEqual(doc.security);
     expect(blogOps.some((op) => op.security.some((r) => Object.keys(r).length > 1))).toBe(true);
     expect(blogOps.some((op) => op.security.length > 1 && op.security.some((r) => Object.keys(r).length > 1))).toBe(true);
     expect(blogOps.some((op) => op.security.some((r) => Object.keys(r).length === 0) && op.security.some((r) => Object.keys(r).length > 1))).toBe(true);
