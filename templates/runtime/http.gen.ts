@@ -554,3 +554,22 @@ function rawResponse(status: number, body: ErrorBody): string {
     text,
   ].join("\r\n");
 }
+
+/** The cookies of a `Cookie` header (RFC 6265 section 5.4); the first of a repeated name counts. */
+export function parseCookies(header: string | undefined): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const pair of (header ?? "").split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals === -1) continue;
+    const name = pair.slice(0, equals).trim();
+    let value = pair.slice(equals + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // Not percent-encoded: the value as sent.
+    }
+    if (!cookies.has(name)) cookies.set(name, value);
+  }
+  return cookies;
+}
