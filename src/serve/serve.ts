@@ -71,7 +71,7 @@ type TokenRequest = { username: string; password: string; scopes: string[] };
  */
 const CODEGEN_TOKEN_ROUTE = {
   segments: ["_codegen", "token"],
-  methods: { POST: { operationId: "codegenIssueToken", kind: "token", guards: [], optional: false, scopes: [], query: {}, form: "permissive" } },
+  methods: { POST: { operationId: "codegenIssueToken", kind: "token", security: [], query: {}, form: "permissive" } },
 };
 
 /**
