@@ -2,6 +2,9 @@
 // Request validation: the API's JSON Schemas, compiled into plain data (schemas.gen.ts), are
 // checked here by a small interpreter. No eval, no dependency; every bad field is reported.
 
+import { compilePattern } from "./pattern.gen.js";
+import type { LinearPattern } from "./pattern.gen.js";
+
 /**
  * A JSON Schema reduced to what request validation needs. The keywords beyond these (anyOf,
  * const, multipleOf, ...) live in `allOf` parts (SchemaPart), and a node has `types` or `allOf`,
@@ -91,7 +94,7 @@ const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@
 // RFC 3986 section 3 `URI` (scheme required), after jmrware.com/articles/2009/uri_regexp, as ajv-formats has it.
 const URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
 const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const patterns = new Map<string, RegExp>();
+const patterns = new Map<string, LinearPattern>();
 
 function isCalendarDate(text: string): boolean {
   const m = DATE.exec(text);
@@ -295,14 +298,29 @@ function checkArray(node: SchemaNode, items: unknown[], path: string, errors: Fi
   return ok;
 }
 
+/**
+ * A pattern, matched in time linear in the text (runtime/pattern.gen.ts). Why: V8's engine
+ * backtracks, and a pattern such as `^(a+)+$` lets one short request block the server for
+ * minutes. Only a pattern the automaton cannot take (a backreference, a lookaround, too many
+ * steps) runs on V8's engine, and only when generated with --allow-unsafe-patterns.
+ */
+function patternOf(source: string): LinearPattern {
+  let compiled = patterns.get(source);
+  if (!compiled) {
+    try {
+      compiled = compilePattern(source);
+    } catch {
+      compiled = new RegExp(source, "u");
+    }
+    patterns.set(source, compiled);
+  }
+  return compiled;
+}
+
 function checkString(node: SchemaNode, text: string, fail: (message: string) => false): boolean {
   if (node.minLength !== undefined && charLength(text) < node.minLength) return fail(`must be at least ${node.minLength} characters long`);
   if (node.maxLength !== undefined && charLength(text) > node.maxLength) return fail(`must be at most ${node.maxLength} characters long`);
-  if (node.pattern !== undefined) {
-    let regex = patterns.get(node.pattern);
-    if (!regex) patterns.set(node.pattern, (regex = new RegExp(node.pattern, "u")));
-    if (!regex.test(text)) return fail(`must match the pattern ${node.pattern}`);
-  }
+  if (node.pattern !== undefined && !patternOf(node.pattern).test(text)) return fail(`must match the pattern ${node.pattern}`);
   if (node.format !== undefined && !hasFormat(node.format, text)) return fail(`must be a valid ${node.format}`);
   return true;
 }

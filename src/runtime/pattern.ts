@@ -1,0 +1,405 @@
+// A copy of templates/runtime/pattern.gen.ts (the generator checks patterns with the runtime's
+// own parser; tsc's rootDir keeps templates/ out of dist). test/runtime/pattern.test.ts keeps the
+// two equal, and npm run test:update rewrites this copy.
+// The `pattern` keyword, matched in time linear in the text's length: a pattern is compiled into
+// an automaton (Thompson's construction) and the text is read once, every possible way at once
+// (a Pike VM), so no text can make it backtrack. V8's own engine backtracks: `^(a+)+$` takes
+// seconds on 30 characters and twice as long with each one more.
+
+/**
+ * A pattern's automaton, as parallel arrays: instruction `pc` is `op[pc]` with the operands
+ * `to[pc]` and `or[pc]`. An ATOM reads one code point that `atoms[to[pc]]` admits; a SPLIT goes on
+ * at `to` and at `or`; a JUMP at `to`; an ASSERT (`^`, `$`, `\\b`, `\\B`, ASSERTIONS[to]) goes on
+ * when it holds; MATCH ends it. Its size is bounded (PATTERN_LIMIT), and so is the work per
+ * code point of a text.
+ */
+type Program = {
+  readonly op: Uint8Array;
+  readonly to: Int32Array;
+  readonly or: Int32Array;
+  readonly atoms: readonly Atom[];
+};
+const ATOM = 0;
+const SPLIT = 1;
+const JUMP = 2;
+const ASSERT = 3;
+const MATCH = 4;
+const ASSERTIONS = ["^", "$", "\\b", "\\B"] as const;
+
+/**
+ * An atom (a literal, `.`, an escape or a class): the atom alone as a RegExp, which reads one
+ * code point and so cannot backtrack, and its answers for ASCII code points once asked (-1: not yet).
+ */
+type Atom = { readonly single: RegExp; readonly ascii: Int8Array };
+
+/** A pattern parsed: what the instructions are made from. */
+type Node =
+  | { readonly kind: "atom"; readonly source: string }
+  | { readonly kind: "assert"; readonly at: "^" | "$" | "\\b" | "\\B" }
+  | { readonly kind: "sequence"; readonly items: readonly Node[] }
+  | { readonly kind: "choice"; readonly options: readonly Node[] }
+  | { readonly kind: "repeat"; readonly body: Node; readonly min: number; readonly max: number };
+
+/**
+ * The most instructions a pattern may compile to. Why: a text costs at most this many steps per
+ * character; counted repetitions are spelled out (`[a-z]{1,64}` is 128 instructions), so the
+ * limit is what bounds them.
+ */
+export const PATTERN_LIMIT = 1000;
+
+/** The deepest nesting of groups a pattern may have (parsing and compiling recurse once per group). */
+const GROUP_LIMIT = 100;
+
+/** Why a pattern cannot be matched in linear time, or undefined when it can (ECMA-262 syntax, `u` flag). */
+export function linearPatternProblem(source: string): string | undefined {
+  try {
+    compileProgram(source);
+    return undefined;
+  } catch (error) {
+    if (error instanceof PatternError) return error.message;
+    throw error;
+  }
+}
+
+/** A construct the linear matcher does not take: backreferences, lookarounds, too many instructions. */
+class PatternError extends Error {}
+
+/** A pattern compiled for matching; `test` answers as RegExp's test() with the `u` flag. */
+export type LinearPattern = { test(text: string): boolean };
+
+/** Compiles a valid pattern (the generator checks them) for matching in linear time; throws when it cannot be. */
+export function compilePattern(source: string): LinearPattern {
+  return new Matcher(compileProgram(source));
+}
+
+function compileProgram(source: string): Program {
+  const parser = new Parser(source);
+  const tree = parser.choice();
+  if (parser.at < source.length) throw new PatternError(`an unexpected ${source[parser.at]} at ${parser.at}`);
+  const builder = new ProgramBuilder();
+  builder.emit(tree);
+  builder.add(MATCH);
+  return builder.program();
+}
+
+/** Reads ECMA-262 pattern syntax (with the `u` flag) into Nodes. */
+class Parser {
+  at = 0;
+  private readonly source: string;
+  /** How many groups hold the current position (parsing recurses once per group). */
+  private depth = 0;
+
+  constructor(source: string) {
+    this.source = source;
+  }
+
+  choice(): Node {
+    const options = [this.sequence()];
+    while (this.source[this.at] === "|") {
+      this.at++;
+      options.push(this.sequence());
+    }
+    return options.length === 1 ? options[0]! : { kind: "choice", options };
+  }
+
+  private sequence(): Node {
+    const items: Node[] = [];
+    while (this.at < this.source.length && this.source[this.at] !== "|" && this.source[this.at] !== ")") {
+      items.push(this.quantified(this.term()));
+    }
+    return items.length === 1 ? items[0]! : { kind: "sequence", items };
+  }
+
+  private term(): Node {
+    const source = this.source;
+    const start = this.at;
+    const c = source[this.at]!;
+    if (c === "^" || c === "$") {
+      this.at++;
+      return { kind: "assert", at: c };
+    }
+    if (c === "(") {
+      if (source.startsWith("(?=", start) || source.startsWith("(?!", start)) throw new PatternError("a lookahead");
+      if (source.startsWith("(?<=", start) || source.startsWith("(?<!", start)) throw new PatternError("a lookbehind");
+      // A group: what it captures does not matter to test().
+      if (source.startsWith("(?:", start)) this.at += 3;
+      else if (source.startsWith("(?<", start)) this.at = source.indexOf(">", start) + 1;
+      else if (source[start + 1] === "?") throw new PatternError(`the group ${source.slice(start, start + 3)}`);
+      else this.at++;
+      if (++this.depth > GROUP_LIMIT) throw new PatternError(`groups nested more than ${GROUP_LIMIT} deep`);
+      const body = this.choice();
+      if (source[this.at] !== ")") throw new PatternError(`an unclosed group at ${start}`);
+      this.at++;
+      this.depth--;
+      return body;
+    }
+    if (c === "[") {
+      // With the `u` flag a class holds no class; `\` escapes the next character.
+      this.at++;
+      while (this.at < source.length && source[this.at] !== "]") this.at += source[this.at] === "\\" ? 2 : 1;
+      this.at++;
+      return { kind: "atom", source: source.slice(start, this.at) };
+    }
+    if (c === "\\") return this.escape();
+    // A literal or `.`: one code point (a surrogate pair is one).
+    this.at += (source.codePointAt(start) ?? 0) > 0xffff ? 2 : 1;
+    return { kind: "atom", source: source.slice(start, this.at) };
+  }
+
+  private escape(): Node {
+    const source = this.source;
+    const start = this.at;
+    const c = source[start + 1] ?? "";
+    if (c === "b" || c === "B") {
+      this.at += 2;
+      return { kind: "assert", at: c === "b" ? "\\b" : "\\B" };
+    }
+    if (/[1-9]/.test(c) || c === "k") throw new PatternError(`a backreference (${source.slice(start, start + 2)})`);
+    let end = start + 2;
+    if ((c === "u" || c === "p" || c === "P") && source[end] === "{") end = source.indexOf("}", end) + 1;
+    else if (c === "u") {
+      end += 4;
+      // With the `u` flag, a lead surrogate escape and a trail surrogate escape are one code point.
+      if (/^[dD][89abAB]/.test(source.slice(start + 2)) && /^\\u[dD][c-fC-F]/.test(source.slice(end))) end += 6;
+    } else if (c === "x") end += 2;
+    else if (c === "c") end += 1;
+    this.at = end;
+    return { kind: "atom", source: source.slice(start, end) };
+  }
+
+  private quantified(body: Node): Node {
+    const source = this.source;
+    let min: number;
+    let max: number;
+    const c = source[this.at];
+    const counted = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(source.slice(this.at)) : null;
+    if (c === "*" || c === "+" || c === "?") {
+      [min, max] = c === "*" ? [0, Infinity] : c === "+" ? [1, Infinity] : [0, 1];
+      this.at++;
+    } else if (counted) {
+      min = Number(counted[1]);
+      max = counted[2] === undefined ? min : counted[3] === "" ? Infinity : Number(counted[3]);
+      this.at += counted[0].length;
+    } else return body;
+    // A lazy quantifier matches the same texts as a greedy one.
+    if (source[this.at] === "?") this.at++;
+    if (min > PATTERN_LIMIT || (max !== Infinity && max > PATTERN_LIMIT)) throw new PatternError(`a repetition of more than ${PATTERN_LIMIT}`);
+    return { kind: "repeat", body, min, max };
+  }
+}
+
+/** Builds a Program from Nodes (Thompson's construction). */
+class ProgramBuilder {
+  private readonly op: number[] = [];
+  private readonly to: number[] = [];
+  private readonly or: number[] = [];
+  private readonly atoms: Atom[] = [];
+  private readonly atomIndex = new Map<string, number>();
+
+  /** Appends an instruction; answers its index. */
+  add(op: number, to = 0, or = 0): number {
+    if (this.op.length >= PATTERN_LIMIT) throw new PatternError(`more than ${PATTERN_LIMIT} steps once its repetitions are spelled out`);
+    this.op.push(op);
+    this.to.push(to);
+    this.or.push(or);
+    return this.op.length - 1;
+  }
+
+  private set(pc: number, op: number, to: number, or = 0): void {
+    this.op[pc] = op;
+    this.to[pc] = to;
+    this.or[pc] = or;
+  }
+
+  emit(node: Node): void {
+    switch (node.kind) {
+      case "atom": {
+        let index = this.atomIndex.get(node.source);
+        if (index === undefined) {
+          index = this.atoms.push(atomOf(node.source)) - 1;
+          this.atomIndex.set(node.source, index);
+        }
+        this.add(ATOM, index);
+        return;
+      }
+      case "assert":
+        this.add(ASSERT, ASSERTIONS.indexOf(node.at));
+        return;
+      case "sequence":
+        for (const item of node.items) this.emit(item);
+        return;
+      case "choice": {
+        // split L1, L2; L1: first; jump end; L2: split L2', L3; ... last; end:
+        const jumps: number[] = [];
+        node.options.forEach((option, i) => {
+          const last = i === node.options.length - 1;
+          const split = last ? -1 : this.add(SPLIT);
+          this.emit(option);
+          if (last) return;
+          jumps.push(this.add(JUMP));
+          this.set(split, SPLIT, split + 1, this.op.length);
+        });
+        for (const jump of jumps) this.set(jump, JUMP, this.op.length);
+        return;
+      }
+      case "repeat": {
+        for (let i = 0; i < node.min; i++) this.emit(node.body);
+        if (node.max === Infinity) {
+          // loop: split body, end; body; jump loop; end:
+          const split = this.add(SPLIT);
+          this.emit(node.body);
+          this.add(JUMP, split);
+          this.set(split, SPLIT, split + 1, this.op.length);
+          return;
+        }
+        // Each optional copy may be skipped to the end: split body, end; body; split body, end; ...
+        const splits: number[] = [];
+        for (let i = node.min; i < node.max; i++) {
+          splits.push(this.add(SPLIT));
+          this.emit(node.body);
+        }
+        for (const split of splits) this.set(split, SPLIT, split + 1, this.op.length);
+        return;
+      }
+    }
+  }
+
+  program(): Program {
+    return { op: Uint8Array.from(this.op), to: Int32Array.from(this.to), or: Int32Array.from(this.or), atoms: this.atoms };
+  }
+}
+
+function atomOf(source: string): Atom {
+  return { single: new RegExp(`^(?:${source})$`, "u"), ascii: new Int8Array(128).fill(-1) };
+}
+
+function admits(atom: Atom, codePoint: number): boolean {
+  if (codePoint >= 128) return atom.single.test(String.fromCodePoint(codePoint));
+  let known = atom.ascii[codePoint]!;
+  if (known < 0) known = atom.ascii[codePoint] = atom.single.test(String.fromCharCode(codePoint)) ? 1 : 0;
+  return known === 1;
+}
+
+const isWord = (codePoint: number): boolean => (codePoint >= 48 && codePoint <= 57) || (codePoint >= 65 && codePoint <= 90) || (codePoint >= 97 && codePoint <= 122) || codePoint === 95;
+
+/**
+ * A program run on texts: the set of atoms reached so far advances one code point at a time,
+ * each instruction taken at most once per position, so a text costs at most `PATTERN_LIMIT`
+ * steps per code point.
+ */
+class Matcher implements LinearPattern {
+  private readonly op: Uint8Array;
+  private readonly to: Int32Array;
+  private readonly or: Int32Array;
+  private readonly atoms: readonly Atom[];
+  /** Whether the pattern starts with `^`, and so starts nowhere else. */
+  private readonly anchored: boolean;
+  // The working sets, made once (test() runs to its end without yielding, so no two calls share
+  // them): the atoms reached at this position and the next, and the position (+1) each
+  // instruction was last reached at.
+  private current: Int32Array;
+  private next: Int32Array;
+  private readonly reached: Int32Array;
+  private readonly pending: Int32Array;
+  private text = "";
+
+  constructor(program: Program) {
+    ({ op: this.op, to: this.to, or: this.or, atoms: this.atoms } = program);
+    this.anchored = this.op[0] === ASSERT && this.to[0] === 0;
+    const size = this.op.length;
+    this.current = new Int32Array(size);
+    this.next = new Int32Array(size);
+    this.reached = new Int32Array(size);
+    this.pending = new Int32Array(size);
+  }
+
+  test(text: string): boolean {
+    this.text = text;
+    this.reached.fill(0);
+    let currentSize = 0;
+    let before = -1;
+    for (let at = 0; ; ) {
+      const here = at < text.length ? text.codePointAt(at)! : -1;
+      // test() finds a match that starts anywhere: a new start at every position.
+      if (!this.anchored || at === 0) {
+        currentSize = this.follow(0, at, before, here, this.current, currentSize);
+        if (currentSize < 0) return true;
+      }
+      if (here === -1 || (currentSize === 0 && this.anchored)) return false;
+      const after = at + (here > 0xffff ? 2 : 1);
+      const following = after < text.length ? text.codePointAt(after)! : -1;
+      let nextSize = 0;
+      for (let i = 0; i < currentSize; i++) {
+        const pc = this.current[i]!;
+        if (!admits(this.atoms[this.to[pc]!]!, here)) continue;
+        nextSize = this.follow(pc + 1, after, here, following, this.next, nextSize);
+        if (nextSize < 0) return true;
+      }
+      const swap = this.current;
+      this.current = this.next;
+      this.next = swap;
+      currentSize = nextSize;
+      before = here;
+      at = after;
+    }
+  }
+
+  /**
+   * Adds to `list` the atoms reachable from `start` at `position` without reading a code point
+   * (through jumps, splits and assertions that hold there, between the code points `before` and
+   * `here`, -1 for none); answers the list's new size, or -1 when the match is reachable.
+   */
+  private follow(start: number, position: number, before: number, here: number, list: Int32Array, size: number): number {
+    const { op, to, or, reached, pending } = this;
+    const mark = position + 1;
+    if (reached[start] === mark) return size;
+    reached[start] = mark;
+    let top = 0;
+    pending[top++] = start;
+    while (top > 0) {
+      const pc = pending[--top]!;
+      let first = -1;
+      let second = -1;
+      switch (op[pc]) {
+        case MATCH:
+          return -1;
+        case ATOM:
+          list[size++] = pc;
+          break;
+        case JUMP:
+          first = to[pc]!;
+          break;
+        case SPLIT:
+          first = to[pc]!;
+          second = or[pc]!;
+          break;
+        case ASSERT:
+          if (holds(to[pc]!, position, this.text.length, before, here)) first = pc + 1;
+          break;
+      }
+      if (first >= 0 && reached[first] !== mark) {
+        reached[first] = mark;
+        pending[top++] = first;
+      }
+      if (second >= 0 && reached[second] !== mark) {
+        reached[second] = mark;
+        pending[top++] = second;
+      }
+    }
+    return size;
+  }
+}
+
+/** Whether ASSERTIONS[which] holds at `position`, between the code points `before` and `here` (-1: none). */
+function holds(which: number, position: number, length: number, before: number, here: number): boolean {
+  switch (which) {
+    case 0:
+      return position === 0;
+    case 1:
+      return position === length;
+    case 2:
+      return isWord(before) !== isWord(here);
+    default:
+      return isWord(before) === isWord(here);
+  }
+}
