@@ -194,9 +194,46 @@ function charLength(text: string): number {
  * Returns whether the value was valid.
  */
 export function validateValue(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, table: SchemaTable): boolean {
+  return check(node, value, path, errors, { table, errors, verdicts: new WeakMap() });
+}
+
+/**
+ * One validation: the schema table, the record the caller reads, and the verdicts of the
+ * references already checked on each object or array of the value. Why: a value can meet the
+ * same reference many times (every branch of `oneOf` is tried, and a recursive schema tries them
+ * again at every level), and without the verdicts the work doubles with each level of nesting;
+ * with them, each reference is checked on each part of the value once, so the work grows with
+ * the size of the value, whatever its nesting.
+ */
+type Run = {
+  readonly table: SchemaTable;
+  readonly errors: FieldErrors;
+  readonly verdicts: WeakMap<object, Map<string, Verdict>>;
+};
+
+/**
+ * VALID; INVALID, its messages in a scratch record thrown away (so to be found again when they
+ * are wanted); REPORTED: invalid, its messages already in the caller's record.
+ */
+type Verdict = 1 | 2 | 3;
+const VALID = 1;
+const INVALID = 2;
+const REPORTED = 3;
+
+function check(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, run: Run): boolean {
   if (node.ref !== undefined) {
-    const target = table[node.ref];
-    return target === undefined ? true : validateValue(target, value, path, errors, table);
+    const target = run.table[node.ref];
+    if (target === undefined) return true;
+    // Scalars are leaves: checking one again costs no more than reading it.
+    if (typeof value !== "object" || value === null) return check(target, value, path, errors, run);
+    let verdicts = run.verdicts.get(value);
+    if (!verdicts) run.verdicts.set(value, (verdicts = new Map()));
+    const known = verdicts.get(node.ref);
+    // A verdict holds wherever the value is met (it sits at one path of the body).
+    if (known === VALID || known === REPORTED || (known === INVALID && errors !== run.errors)) return known === VALID;
+    const valid = check(target, value, path, errors, run);
+    verdicts.set(node.ref, valid ? VALID : errors === run.errors ? REPORTED : INVALID);
+    return valid;
   }
   const field = path === "" ? "body" : path;
   const fail = (message: string): false => {
@@ -220,10 +257,10 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
       ok = checkNumber(node, value as number, fail);
       break;
     case "array":
-      ok = checkArray(node, value as unknown[], path, errors, table, fail);
+      ok = checkArray(node, value as unknown[], path, errors, run, fail);
       break;
     case "object":
-      ok = checkObject(node, value as { [key: string]: unknown }, path, errors, table);
+      ok = checkObject(node, value as { [key: string]: unknown }, path, errors, run);
       break;
     default:
       ok = true;
@@ -231,7 +268,7 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
   // A node with types has no allOf (see SchemaNode): the hot path reads nothing more.
   if (types !== undefined || node.allOf === undefined) return ok;
   // The parts run even when the node's own keywords failed, so that every bad field is reported.
-  for (const part of node.allOf) ok = checkPart(part, value, path, errors, table, fail) && ok;
+  for (const part of node.allOf) ok = checkPart(part, value, path, errors, run, fail) && ok;
   return ok;
 }
 
@@ -240,8 +277,8 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
  * that fails, or the schema under not, names nothing the client must fix on its own: their
  * messages go to a scratch record that is thrown away, and the field gets one message of its own.
  */
-function checkPart(part: SchemaPart, value: unknown, path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
-  const valid = validateValue(part, value, path, errors, table);
+function checkPart(part: SchemaPart, value: unknown, path: string, errors: FieldErrors, run: Run, fail: (message: string) => false): boolean {
+  const valid = check(part, value, path, errors, run);
   if (part.const !== undefined && !sameJson(part.const, value)) return fail(`must be ${JSON.stringify(part.const)}`);
   if (typeof value === "number") {
     if (part.exclusiveMinimum !== undefined && value <= part.exclusiveMinimum) return fail(`must be greater than ${part.exclusiveMinimum}`);
@@ -257,15 +294,15 @@ function checkPart(part: SchemaPart, value: unknown, path: string, errors: Field
     if (part.maxProperties !== undefined && count > part.maxProperties) return fail(`must have at most ${part.maxProperties} properties`);
   }
   const scratch: FieldErrors = {};
-  if (part.anyOf && !part.anyOf.some((branch) => validateValue(branch, value, path, scratch, table))) {
+  if (part.anyOf && !part.anyOf.some((branch) => check(branch, value, path, scratch, run))) {
     return fail("must match at least one of the allowed schemas");
   }
   if (part.oneOf) {
     let matches = 0;
-    for (const branch of part.oneOf) if (validateValue(branch, value, path, scratch, table) && ++matches > 1) break;
+    for (const branch of part.oneOf) if (check(branch, value, path, scratch, run) && ++matches > 1) break;
     if (matches !== 1) return fail("must match exactly one of the allowed schemas");
   }
-  if (part.not && validateValue(part.not, value, path, scratch, table)) return fail("must not match the excluded schema");
+  if (part.not && check(part.not, value, path, scratch, run)) return fail("must not match the excluded schema");
   return valid;
 }
 
@@ -290,11 +327,11 @@ function checkNumber(node: SchemaNode, n: number, fail: (message: string) => fal
   return true;
 }
 
-function checkArray(node: SchemaNode, items: unknown[], path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
+function checkArray(node: SchemaNode, items: unknown[], path: string, errors: FieldErrors, run: Run, fail: (message: string) => false): boolean {
   if (node.minItems !== undefined && items.length < node.minItems) return fail(`must have at least ${node.minItems} items`);
   if (node.maxItems !== undefined && items.length > node.maxItems) return fail(`must have at most ${node.maxItems} items`);
   let ok = true;
-  if (node.items) items.forEach((item, i) => (ok = validateValue(node.items!, item, `${path}[${i}]`, errors, table) && ok));
+  if (node.items) items.forEach((item, i) => (ok = check(node.items!, item, `${path}[${i}]`, errors, run) && ok));
   return ok;
 }
 
@@ -350,7 +387,7 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unkn
   return filled;
 }
 
-function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, table: SchemaTable): boolean {
+function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, run: Run): boolean {
   let ok = true;
   const at = (key: string) => (path === "" ? key : `${path}.${key}`);
   for (const key of node.required ?? []) {
@@ -361,12 +398,12 @@ function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path:
   }
   for (const key of Object.keys(record)) {
     const property = node.properties && Object.hasOwn(node.properties, key) ? node.properties[key] : undefined;
-    if (property) ok = validateValue(property, record[key], at(key), errors, table) && ok;
+    if (property) ok = check(property, record[key], at(key), errors, run) && ok;
     else if (node.additionalProperties === false) {
       addError(errors, at(key), "is not a known field");
       ok = false;
     } else if (typeof node.additionalProperties === "object") {
-      ok = validateValue(node.additionalProperties, record[key], at(key), errors, table) && ok;
+      ok = check(node.additionalProperties, record[key], at(key), errors, run) && ok;
     }
   }
   return ok;
