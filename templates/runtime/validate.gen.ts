@@ -194,7 +194,16 @@ function charLength(text: string): number {
  * Returns whether the value was valid.
  */
 export function validateValue(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, table: SchemaTable): boolean {
-  return check(node, value, path, errors, { table, errors, verdicts: new WeakMap() });
+  try {
+    return check(node, value, path, errors, { table, errors, verdicts: new WeakMap() });
+  } catch (error) {
+    // Why: checking recurses a few frames per level of the value. Bodies nested deeper than the
+    // server's bodyDepthLimit are refused before (http.gen.ts); one the stack cannot hold under a
+    // limit raised far above its default is the client's fault too: 400, never a 500.
+    if (!(error instanceof RangeError)) throw error;
+    addError(errors, path === "" ? "body" : path, "is nested too deeply to be checked");
+    return false;
+  }
 }
 
 /**
