@@ -3,13 +3,14 @@
 // two equal, and npm run test:update rewrites this copy.
 // The `pattern` keyword, matched in time linear in the text's length: a pattern is compiled into
 // an automaton (Thompson's construction) and the text is read once, every possible way at once
-// (a Pike VM), so no text can make it backtrack. V8's own engine backtracks: `^(a+)+$` takes
-// seconds on 30 characters and twice as long with each one more.
+// (a Pike VM, its steps kept as the transitions of a DFA built as texts need it, as RE2 does), so
+// no text can make it backtrack. V8's own engine backtracks: `^(a+)+$` takes seconds on 30
+// characters and twice as long with each one more.
 
 /**
  * A pattern's automaton, as parallel arrays: instruction `pc` is `op[pc]` with the operands
  * `to[pc]` and `or[pc]`. An ATOM reads one code point that `atoms[to[pc]]` admits; a SPLIT goes on
- * at `to` and at `or`; a JUMP at `to`; an ASSERT (`^`, `$`, `\\b`, `\\B`, ASSERTIONS[to]) goes on
+ * at `to` and at `or`; a JUMP at `to`; an ASSERT (`^`, `$`, `\b`, `\B`, ASSERTIONS[to]) goes on
  * when it holds; MATCH ends it. Its size is bounded (PATTERN_LIMIT), and so is the work per
  * code point of a text.
  */
@@ -283,9 +284,36 @@ function admits(atom: Atom, codePoint: number): boolean {
 const isWord = (codePoint: number): boolean => (codePoint >= 48 && codePoint <= 57) || (codePoint >= 65 && codePoint <= 90) || (codePoint >= 97 && codePoint <= 122) || codePoint === 95;
 
 /**
+ * A state of the automaton the matcher builds as texts need it (a DFA, as RE2 does): the set of
+ * atoms reached after reading part of a text, numbered for the table of transitions.
+ */
+type State = { readonly id: number; readonly atoms: Int32Array };
+
+/** Where a transition reaches the match. */
+const MATCHED: State = { id: -1, atoms: new Int32Array(0) };
+
+/** The code point after a position, as far as `$`, `\b` and `\B` care: none, a word character, another. */
+const END = 0;
+const WORD = 1;
+const OTHER = 2;
+const classOf = (codePoint: number): number => (isWord(codePoint) ? WORD : OTHER);
+
+/** The keys of one state's transitions: a code point and the class of the one after it. */
+const KEYS = 0x110000 * 3;
+
+/**
+ * The memory the states and transitions of one pattern may take. Why: a pattern such as
+ * `[ab]*a[ab]{20}` has millions of states; past these bounds the table is emptied, and the rest
+ * of the text is read without one, each code point costing a step of the automaton.
+ */
+const STATE_ATOMS_LIMIT = 1 << 18;
+const TRANSITION_LIMIT = 1 << 14;
+
+/**
  * A program run on texts: the set of atoms reached so far advances one code point at a time,
- * each instruction taken at most once per position, so a text costs at most `PATTERN_LIMIT`
- * steps per code point.
+ * each instruction taken at most once per step, so a code point costs at most `PATTERN_LIMIT`
+ * steps; and each step, once taken, is kept as a transition, so a text that visits few states
+ * (most texts, whatever their length) costs a lookup per code point.
  */
 class Matcher implements LinearPattern {
   private readonly op: Uint8Array;
@@ -294,64 +322,111 @@ class Matcher implements LinearPattern {
   private readonly atoms: readonly Atom[];
   /** Whether the pattern starts with `^`, and so starts nowhere else. */
   private readonly anchored: boolean;
-  // The working sets, made once (test() runs to its end without yielding, so no two calls share
-  // them): the atoms reached at this position and the next, and the position (+1) each
-  // instruction was last reached at.
-  private current: Int32Array;
-  private next: Int32Array;
+  // Working sets (test() runs to its end without yielding, so no two calls share them): the atoms
+  // a step reaches, the mark of the step each instruction was last reached in, what is pending.
+  private readonly list: Int32Array;
   private readonly reached: Int32Array;
   private readonly pending: Int32Array;
-  private text = "";
+  private mark = 0;
+  private states = new Map<string, State>();
+  private transitions = new Map<number, State>();
+  private starts: (State | undefined)[] = [];
+  private stateAtoms = 0;
+  private nextId = 0;
+  /** Whether the table was emptied during this text: the rest is read without one. */
+  private overflowed = false;
 
   constructor(program: Program) {
     ({ op: this.op, to: this.to, or: this.or, atoms: this.atoms } = program);
     this.anchored = this.op[0] === ASSERT && this.to[0] === 0;
-    const size = this.op.length;
-    this.current = new Int32Array(size);
-    this.next = new Int32Array(size);
-    this.reached = new Int32Array(size);
-    this.pending = new Int32Array(size);
+    this.list = new Int32Array(this.op.length);
+    this.reached = new Int32Array(this.op.length);
+    this.pending = new Int32Array(this.op.length);
   }
 
   test(text: string): boolean {
-    this.text = text;
-    this.reached.fill(0);
-    let currentSize = 0;
-    let before = -1;
-    for (let at = 0; ; ) {
-      const here = at < text.length ? text.codePointAt(at)! : -1;
-      // test() finds a match that starts anywhere: a new start at every position.
-      if (!this.anchored || at === 0) {
-        currentSize = this.follow(0, at, before, here, this.current, currentSize);
-        if (currentSize < 0) return true;
-      }
-      if (here === -1 || (currentSize === 0 && this.anchored)) return false;
-      const after = at + (here > 0xffff ? 2 : 1);
-      const following = after < text.length ? text.codePointAt(after)! : -1;
-      let nextSize = 0;
-      for (let i = 0; i < currentSize; i++) {
-        const pc = this.current[i]!;
-        if (!admits(this.atoms[this.to[pc]!]!, here)) continue;
-        nextSize = this.follow(pc + 1, after, here, following, this.next, nextSize);
-        if (nextSize < 0) return true;
-      }
-      const swap = this.current;
-      this.current = this.next;
-      this.next = swap;
-      currentSize = nextSize;
-      before = here;
-      at = after;
+    this.overflowed = false;
+    let following = text.length === 0 ? -1 : text.codePointAt(0)!;
+    let state = this.start(following === -1 ? END : classOf(following));
+    for (let at = 0; state !== MATCHED; ) {
+      // test() finds a match that starts anywhere; with `^`, nothing alive is nothing left.
+      if (following === -1 || (this.anchored && state.atoms.length === 0)) return false;
+      const here = following;
+      at += here > 0xffff ? 2 : 1;
+      following = at < text.length ? text.codePointAt(at)! : -1;
+      const key = state.id * KEYS + here * 3 + (following === -1 ? END : classOf(following));
+      state = (state.id >= 0 ? this.transitions.get(key) : undefined) ?? this.step(state, here, following, key);
     }
+    return true;
+  }
+
+  /** The state at the start of a text whose first code point is of class `after`. */
+  private start(after: number): State {
+    const known = this.starts[after];
+    if (known) return known;
+    const size = this.follow(0, this.nextMark(), true, after === END, false, after === WORD, 0);
+    const state = size < 0 ? MATCHED : this.intern(size);
+    if (!this.overflowed) this.starts[after] = state;
+    return state;
+  }
+
+  /** The state after reading `here` in `state`, `following` next (-1: the end); kept under `key`. */
+  private step(state: State, here: number, following: number, key: number): State {
+    const mark = this.nextMark();
+    const atEnd = following === -1;
+    const hereWord = isWord(here);
+    const nextWord = !atEnd && isWord(following);
+    let size = 0;
+    for (const pc of state.atoms) {
+      if (!admits(this.atoms[this.to[pc]!]!, here)) continue;
+      size = this.follow(pc + 1, mark, false, atEnd, hereWord, nextWord, size);
+      if (size < 0) break;
+    }
+    // A new start at every position, but with `^`.
+    if (size >= 0 && !this.anchored) size = this.follow(0, mark, false, atEnd, hereWord, nextWord, size);
+    const next = size < 0 ? MATCHED : this.intern(size);
+    if (state.id >= 0 && !this.overflowed) this.transitions.set(key, next);
+    return next;
+  }
+
+  /** The state holding the first `size` atoms of the list: a known one, a new one, or (past the bounds) one kept nowhere. */
+  private intern(size: number): State {
+    const atoms = this.list.slice(0, size);
+    if (this.overflowed) return { id: -2, atoms };
+    atoms.sort();
+    const name = atoms.join(",");
+    const known = this.states.get(name);
+    if (known) return known;
+    if (this.stateAtoms + size > STATE_ATOMS_LIMIT || this.transitions.size >= TRANSITION_LIMIT) {
+      this.states = new Map();
+      this.transitions = new Map();
+      this.starts = [];
+      this.stateAtoms = 0;
+      this.overflowed = true;
+      return { id: -2, atoms };
+    }
+    const state = { id: this.nextId++, atoms };
+    this.states.set(name, state);
+    this.stateAtoms += size;
+    return state;
+  }
+
+  private nextMark(): number {
+    if (this.mark === 0x7fffffff) {
+      this.reached.fill(0);
+      this.mark = 0;
+    }
+    return ++this.mark;
   }
 
   /**
-   * Adds to `list` the atoms reachable from `start` at `position` without reading a code point
-   * (through jumps, splits and assertions that hold there, between the code points `before` and
-   * `here`, -1 for none); answers the list's new size, or -1 when the match is reachable.
+   * Adds to the list the atoms reachable from `start` without reading a code point (through
+   * jumps, splits and the assertions that hold at this position: at the start, at the end,
+   * between a word character or not and another); answers the list's new size, or -1 when the
+   * match is reachable.
    */
-  private follow(start: number, position: number, before: number, here: number, list: Int32Array, size: number): number {
-    const { op, to, or, reached, pending } = this;
-    const mark = position + 1;
+  private follow(start: number, mark: number, atStart: boolean, atEnd: boolean, beforeWord: boolean, hereWord: boolean, size: number): number {
+    const { op, to, or, reached, pending, list } = this;
     if (reached[start] === mark) return size;
     reached[start] = mark;
     let top = 0;
@@ -373,9 +448,11 @@ class Matcher implements LinearPattern {
           first = to[pc]!;
           second = or[pc]!;
           break;
-        case ASSERT:
-          if (holds(to[pc]!, position, this.text.length, before, here)) first = pc + 1;
+        case ASSERT: {
+          const which = to[pc]!;
+          if (which === 0 ? atStart : which === 1 ? atEnd : which === 2 ? beforeWord !== hereWord : beforeWord === hereWord) first = pc + 1;
           break;
+        }
       }
       if (first >= 0 && reached[first] !== mark) {
         reached[first] = mark;
@@ -387,19 +464,5 @@ class Matcher implements LinearPattern {
       }
     }
     return size;
-  }
-}
-
-/** Whether ASSERTIONS[which] holds at `position`, between the code points `before` and `here` (-1: none). */
-function holds(which: number, position: number, length: number, before: number, here: number): boolean {
-  switch (which) {
-    case 0:
-      return position === 0;
-    case 1:
-      return position === length;
-    case 2:
-      return isWord(before) !== isWord(here);
-    default:
-      return isWord(before) === isWord(here);
   }
 }

@@ -74,13 +74,20 @@ export type SchemaTable = { readonly [name: string]: SchemaNode };
 export type FieldErrors = { [field: string]: string };
 
 /**
+ * The record of messages no one reads: those of a failed anyOf or oneOf branch, or of the schema
+ * under `not` (see checkPart). addError() keeps nothing in it, as a branch tried on every part of
+ * a large body would otherwise spend most of its time recording messages.
+ */
+const DISCARDED: FieldErrors = {};
+
+/**
  * Records `message` for `field` unless the field already has one. The message becomes an own
  * property whatever the field is called: a client's key `__proto__` or `constructor` is reported
  * like any other, never assigned to the prototype (an assignment would be lost, and the request
  * would pass as valid).
  */
 export function addError(errors: FieldErrors, field: string, message: string): void {
-  if (Object.hasOwn(errors, field)) return;
+  if (errors === DISCARDED || Object.hasOwn(errors, field)) return;
   Object.defineProperty(errors, field, { value: message, enumerable: true, writable: true, configurable: true });
 }
 
@@ -195,7 +202,7 @@ function charLength(text: string): number {
  */
 export function validateValue(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, table: SchemaTable): boolean {
   try {
-    return check(node, value, path, errors, { table, errors, verdicts: new WeakMap() });
+    return check(node, value, path, errors, { table, verdicts: new WeakMap() });
   } catch (error) {
     // Why: checking recurses a few frames per level of the value. Bodies nested deeper than the
     // server's bodyDepthLimit are refused before (http.gen.ts); one the stack cannot hold under a
@@ -207,22 +214,21 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
 }
 
 /**
- * One validation: the schema table, the record the caller reads, and the verdicts of the
- * references already checked on each object or array of the value. Why: a value can meet the
- * same reference many times (every branch of `oneOf` is tried, and a recursive schema tries them
- * again at every level), and without the verdicts the work doubles with each level of nesting;
- * with them, each reference is checked on each part of the value once, so the work grows with
- * the size of the value, whatever its nesting.
+ * One validation: the schema table, and the verdicts of the references already checked on each
+ * object or array of the value. Why: a value can meet the same reference many times (every
+ * branch of `oneOf` is tried, and a recursive schema tries them again at every level), and
+ * without the verdicts the work doubles with each level of nesting; with them, each reference is
+ * checked on each part of the value once, so the work grows with the size of the value, whatever
+ * its nesting.
  */
 type Run = {
   readonly table: SchemaTable;
-  readonly errors: FieldErrors;
   readonly verdicts: WeakMap<object, Map<string, Verdict>>;
 };
 
 /**
- * VALID; INVALID, its messages in a scratch record thrown away (so to be found again when they
- * are wanted); REPORTED: invalid, its messages already in the caller's record.
+ * VALID; INVALID, its messages DISCARDED (so to be found again when they are wanted); REPORTED:
+ * invalid, its messages already in the caller's record.
  */
 type Verdict = 1 | 2 | 3;
 const VALID = 1;
@@ -239,9 +245,9 @@ function check(node: SchemaNode, value: unknown, path: string, errors: FieldErro
     if (!verdicts) run.verdicts.set(value, (verdicts = new Map()));
     const known = verdicts.get(node.ref);
     // A verdict holds wherever the value is met (it sits at one path of the body).
-    if (known === VALID || known === REPORTED || (known === INVALID && errors !== run.errors)) return known === VALID;
+    if (known === VALID || known === REPORTED || (known === INVALID && errors === DISCARDED)) return known === VALID;
     const valid = check(target, value, path, errors, run);
-    verdicts.set(node.ref, valid ? VALID : errors === run.errors ? REPORTED : INVALID);
+    verdicts.set(node.ref, valid ? VALID : errors === DISCARDED ? INVALID : REPORTED);
     return valid;
   }
   const field = path === "" ? "body" : path;
@@ -284,7 +290,7 @@ function check(node: SchemaNode, value: unknown, path: string, errors: FieldErro
 /**
  * An allOf part: a node, then the keywords that live only in parts. A branch of anyOf or oneOf
  * that fails, or the schema under not, names nothing the client must fix on its own: their
- * messages go to a scratch record that is thrown away, and the field gets one message of its own.
+ * messages are DISCARDED, and the field gets one message of its own.
  */
 function checkPart(part: SchemaPart, value: unknown, path: string, errors: FieldErrors, run: Run, fail: (message: string) => false): boolean {
   const valid = check(part, value, path, errors, run);
@@ -302,16 +308,15 @@ function checkPart(part: SchemaPart, value: unknown, path: string, errors: Field
     if (part.minProperties !== undefined && count < part.minProperties) return fail(`must have at least ${part.minProperties} properties`);
     if (part.maxProperties !== undefined && count > part.maxProperties) return fail(`must have at most ${part.maxProperties} properties`);
   }
-  const scratch: FieldErrors = {};
-  if (part.anyOf && !part.anyOf.some((branch) => check(branch, value, path, scratch, run))) {
+  if (part.anyOf && !part.anyOf.some((branch) => check(branch, value, path, DISCARDED, run))) {
     return fail("must match at least one of the allowed schemas");
   }
   if (part.oneOf) {
     let matches = 0;
-    for (const branch of part.oneOf) if (check(branch, value, path, scratch, run) && ++matches > 1) break;
+    for (const branch of part.oneOf) if (check(branch, value, path, DISCARDED, run) && ++matches > 1) break;
     if (matches !== 1) return fail("must match exactly one of the allowed schemas");
   }
-  if (part.not && check(part.not, value, path, scratch, run)) return fail("must not match the excluded schema");
+  if (part.not && check(part.not, value, path, DISCARDED, run)) return fail("must not match the excluded schema");
   return valid;
 }
 

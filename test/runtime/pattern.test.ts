@@ -90,6 +90,17 @@ describe("compilePattern", () => {
     );
   });
 
+  it("answers as RegExp on long texts, when the automaton's states are kept and when they overflow its table", () => {
+    // `^[ab]*a[ab]{14}$` has 2^15 states: past the table's bounds the rest of a text is read without one.
+    const random = fc.sample(fc.string({ unit: fc.constantFrom("a", "b"), minLength: 20_000, maxLength: 20_000 }), { numRuns: 3, seed: 11 });
+    for (const pattern of ["^[ab]*a[ab]{14}$", "a[ab]{14}b$", "^(?:ab|ba|a)+$", "\\bb{3}", "[ab]{3}a$"]) {
+      const linear = compilePattern(pattern);
+      for (const text of [...random, "ab".repeat(10_000), `${"a".repeat(19_999)}b`]) {
+        for (const part of [text, text.slice(0, 15), text.slice(5_000)]) expect(linear.test(part), `${pattern} on ${part.slice(0, 40)}...`).toBe(new RegExp(pattern, "u").test(part));
+      }
+    }
+  });
+
   it("reads a text that makes V8 backtrack for seconds in bounded time", () => {
     // V8 takes seconds on 30 characters of this, twice as long with each one more; here, microseconds.
     const text = "a".repeat(100_000) + "!";
