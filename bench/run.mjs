@@ -2,8 +2,9 @@
 // The benchmark harness (issue 6): generation at 10, 100 and 1000 resources (`codegen openapi`
 // and a full `codegen generate`, with peak memory), `tsp compile` of the same API beside
 // `codegen openapi`, start-up, regeneration with nothing changed, and the generated server
-// beside a hand-written one under autocannon on 127.0.0.1. Every measurement alternates with
-// the one it is compared to, in the same run, and the table shows medians.
+// beside a hand-written one under autocannon on 127.0.0.1, then request validation's worst cases
+// (bench/validation.mjs). Every measurement alternates with the one it is compared to, in the
+// same run, and the table shows medians.
 //
 //   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--out FILE]
 //
@@ -257,6 +258,10 @@ async function main() {
     JSON.stringify({ date: new Date().toISOString(), machine, command: `node bench/run.mjs ${argv.join(" ")}`.trim(), runs, loadSeconds, sizes, serverSize, rows, samples: figures }, null, 2) + "\n",
   );
   log(`results: ${path.relative(process.cwd(), outFile)}`);
+
+  // Request validation's worst cases (issue 11), in the same run.
+  const validation = spawnSync(node, [path.join(here, "validation.mjs"), ...(quick ? ["--quick"] : [])], { cwd: root, stdio: "inherit", timeout: 10 * 60_000 });
+  if (validation.status !== 0) throw new Error(`bench/validation.mjs failed (${validation.status ?? validation.signal})`);
 }
 
 await main();

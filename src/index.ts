@@ -25,6 +25,12 @@ export interface GenerateOptions {
   readonly format?: boolean;
   /** Default: the process's working folder. */
   readonly cwd?: string;
+  /**
+   * Let patterns the generated validator cannot match in linear time (backreferences,
+   * lookarounds) run on V8's backtracking engine instead of failing with schema/unsafe-pattern;
+   * default false.
+   */
+  readonly allowUnsafePatterns?: boolean;
 }
 
 /** The result: the files (paths relative to the output folder, `/`-separated) or the diagnostics. */
@@ -40,13 +46,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const result = await generateFiles({ cwd }, options.input, text, {
     outDir: options.outDir ?? "generated",
     ...(options.format === undefined ? {} : { format: options.format }),
+    allowUnsafePatterns: options.allowUnsafePatterns === true,
   });
   return { files: result.value ?? [], diagnostics: result.diagnostics };
 }
 
 /** Expand a declaration into its verified OpenAPI 3.1 document, in memory. */
-export async function expand(options: Pick<GenerateOptions, "input" | "text" | "cwd">): Promise<{ document?: OpenAPIV3_1.Document; diagnostics: readonly Diagnostic[] }> {
+export async function expand(options: Pick<GenerateOptions, "input" | "text" | "cwd" | "allowUnsafePatterns">): Promise<{ document?: OpenAPIV3_1.Document; diagnostics: readonly Diagnostic[] }> {
   const text = options.text ?? (await readFile(path.resolve(options.cwd ?? process.cwd(), options.input), "utf8"));
-  const result = await openapiFromText(options.input, text);
+  const result = await openapiFromText(options.input, text, undefined, { allowUnsafePatterns: options.allowUnsafePatterns === true });
   return { ...(result.value ? { document: result.value } : {}), diagnostics: result.diagnostics };
 }

@@ -13,6 +13,7 @@ import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import type { ApiView } from "./model/view.js";
+import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
 import { applyPlan, readCurrent, recover } from "./write/apply.js";
@@ -41,12 +42,12 @@ export async function readInput(host: Host, file: string): Promise<Outcome<strin
 }
 
 /** Load and validate a declaration's text. Pure. */
-export function checkDeclaration(file: string, text: string, alreadyLoaded?: LoadResult): Outcome<Declaration> {
+export function checkDeclaration(file: string, text: string, alreadyLoaded?: LoadResult, options: PatternOptions = {}): Outcome<Declaration> {
   if (text.includes("\u0000")) return { diagnostics: [diagnostic("input/not-text", {}, { file, line: 1, column: 1, length: 1 })] };
   // A caller that has loaded the text already passes it on: parsing with positions is the costly part.
   const loaded = alreadyLoaded ?? loadDocument(file, text);
   if (!loaded.document) return { diagnostics: sortDiagnostics(loaded.diagnostics) };
-  const validated = validateDeclaration(loaded.document);
+  const validated = validateDeclaration(loaded.document, options);
   return {
     ...(validated.declaration ? { value: validated.declaration } : {}),
     diagnostics: sortDiagnostics(validated.diagnostics),
@@ -57,8 +58,8 @@ export function checkDeclaration(file: string, text: string, alreadyLoaded?: Loa
  * Declaration text to a verified OpenAPI 3.1 document: load, validate, expand, verify.
  * The verifier (swagger-parser, ajv) is loaded only here, so commands that do not need it start fast.
  */
-export async function openapiFromText(file: string, text: string, alreadyLoaded?: LoadResult): Promise<Outcome<OpenAPIV3_1.Document>> {
-  const checked = checkDeclaration(file, text, alreadyLoaded);
+export async function openapiFromText(file: string, text: string, alreadyLoaded?: LoadResult, options: PatternOptions = {}): Promise<Outcome<OpenAPIV3_1.Document>> {
+  const checked = checkDeclaration(file, text, alreadyLoaded, options);
   if (!checked.value) return { diagnostics: checked.diagnostics };
   const document = expandDeclaration(checked.value);
   const { verifyDocument } = await import("./verify/verify.js");
@@ -74,11 +75,11 @@ export type OpenApiVersion = "3.1" | "3.0";
  * OpenAPI 3.0 or 3.1 document (recognised by its `openapi` key) is bundled (`$ref`s to other
  * files pulled in), validated with swagger-parser and ajv, and read as 3.1.
  */
-export async function documentFromText(file: string, text: string, cwd: string): Promise<Outcome<OpenAPIV3_1.Document>> {
+export async function documentFromText(file: string, text: string, cwd: string, options: PatternOptions = {}): Promise<Outcome<OpenAPIV3_1.Document>> {
   const loaded = text.includes("\u0000") ? undefined : loadDocument(file, text);
   const value = loaded?.document?.value;
   const isOpenApi = typeof value === "object" && value !== null && "openapi" in value && !("codegen" in value);
-  if (!loaded?.document || !isOpenApi) return openapiFromText(file, text, loaded);
+  if (!loaded?.document || !isOpenApi) return openapiFromText(file, text, loaded, options);
   const at = (pointer: string) => locatePointer(loaded.document!, pointer);
   const version = String((value as { openapi: unknown }).openapi);
   if (!/^3\.[01]\.\d+$/.test(version)) return { diagnostics: [diagnostic("openapi/version", { version }, at("#/openapi"))] };
@@ -95,7 +96,11 @@ export async function documentFromText(file: string, text: string, cwd: string):
   }
   const document = (version.startsWith("3.0") ? fromOpenApi30(bundled) : bundled) as unknown as OpenAPIV3_1.Document;
   const { compileSchemas } = await import("./verify/verify.js");
-  const problems = compileSchemas(document, "input").map((d) => ({ ...d, location: at(/#\/\S*/.exec(d.message)?.[0] ?? "#") }));
+  const problems: Diagnostic[] = compileSchemas(document, "input").map((d) => ({ ...d, location: at(/#\/\S*/.exec(d.message)?.[0] ?? "#") }));
+  if (options.allowUnsafePatterns !== true) {
+    const { unsafePatterns } = await import("./verify/patterns.js");
+    for (const { pointer, pattern, reason } of unsafePatterns(document)) problems.push(diagnostic("schema/unsafe-pattern", { pattern, reason }, at(pointer)));
+  }
   return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
 }
 
@@ -145,7 +150,7 @@ export function loadTemplateSources(): TemplateSources {
 }
 
 /** Options of a generation. */
-export interface GenerateOptions {
+export interface GenerateOptions extends PatternOptions {
   /** The output folder, relative to the working folder or absolute. */
   readonly outDir: string;
   /** Format the TypeScript with prettier (default true). */
@@ -159,7 +164,7 @@ export interface GenerateOptions {
  * touching the disk: load, validate, expand, verify, model, render, format.
  */
 export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
-  const expanded = await documentFromText(file, text, host.cwd);
+  const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
   return filesFromDocument(host, file, text, expanded.value, options);
 }
@@ -228,7 +233,7 @@ export interface FolderOutcome {
  */
 export async function generateIntoFolder(host: Host, file: string, text: string, options: FolderOptions): Promise<FolderOutcome> {
   // The document is expanded and verified on every run, whatever the folder holds.
-  const expanded = await documentFromText(file, text, host.cwd);
+  const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
   const dir = path.resolve(host.cwd, options.outDir);
   // A run swaps the whole folder: it must be one of its own, not the project or what holds it.

@@ -17,16 +17,18 @@ describe("npm run bench", () => {
     const run = spawnSync(
       process.execPath,
       ["bench/run.mjs", "--quick", "--sizes", "10", "--load-seconds", "1", "--no-tsp", "--work", path.join(scratch, "work"), "--out", out],
-      { cwd: ROOT, encoding: "utf8", timeout: 60_000 },
+      { cwd: ROOT, encoding: "utf8", timeout: 90_000 },
     );
     expect(run.status, run.stderr).toBe(0);
     for (const figure of ["`codegen --version`", "full `codegen generate`, 10 resources", "regeneration, nothing changed, 10 resources", "generated server, GET", "generated server, POST"]) {
       expect(run.stdout).toContain(figure);
     }
     expect(run.stdout).toMatch(/\| (met|NOT MET) \|/);
+    // Request validation's worst cases (bench/validation.mjs) print in the same run.
+    expect(run.stdout).toMatch(/\| recursive oneOf, 20 deep, valid \| \d+ B \| [\d.]+ (µs|ms) \|/);
     const result = JSON.parse(readFileSync(out, "utf8")) as { rows: { figure: string; measured: string }[]; samples: Record<string, number[]> };
     expect(result.rows.length).toBeGreaterThan(5);
     expect(result.samples["server.get.generated.rps"]![0]).toBeGreaterThan(0);
     expect(result.samples["server.post.hand.rps"]![0]).toBeGreaterThan(0);
-  }, 60_000);
+  }, 90_000);
 });

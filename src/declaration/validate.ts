@@ -20,6 +20,7 @@ import { inflectCollection, pascalCase } from "./names.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
 import { checkShape } from "./shape.js";
 import { checkValue } from "./values.js";
+import { type PatternOptions, patternProblem } from "../verify/patterns.js";
 
 /** The schema names codegen emits itself; a resource may not take them. */
 export const OWN_SCHEMA_NAMES = ["Error", "AuthError", "Link", "Index", "TokenRequest", "TokenResponse"] as const;
@@ -66,9 +67,11 @@ function defined<const T extends object>(value: T): Defined<T> {
  * Check a loaded declaration against every rule of the format and build the normalized
  * declaration. Shape and meaning are both checked in one run, so every problem is reported.
  */
-export function validateDeclaration(document: LoadedDocument): ValidateResult {
+export function validateDeclaration(document: LoadedDocument, options: PatternOptions = {}): ValidateResult {
   const diagnostics: Diagnostic[] = checkShape(document, declarationShape, declarationDefs);
   const report = <C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, path: Path, part: "value" | "key" = "value") => {
+    // The user's explicit opt-in lets patterns through that only V8's backtracking engine can run.
+    if (code === "schema/unsafe-pattern" && options.allowUnsafePatterns === true) return;
     diagnostics.push(diagnostic(code, args, document.locate(path, part)));
   };
   const root = asRecord(document.value);
@@ -432,6 +435,8 @@ function readField(name: string, raw: unknown, path: Path, report: Report, topLe
     } catch (error) {
       report("decl/bad-regex", { reason: (error as Error).message.replace(/^Invalid regular expression: /, "") }, [...path, "pattern"]);
     }
+    const reason = patternProblem(raw.pattern);
+    if (reason !== undefined) report("schema/unsafe-pattern", { pattern: raw.pattern, reason }, [...path, "pattern"]);
   }
   for (const [min, max] of [["minLength", "maxLength"], ["minimum", "maximum"], ["minItems", "maxItems"]] as const) {
     if (typeof raw[min] === "number" && typeof raw[max] === "number" && raw[min] > raw[max]) {

@@ -1,3 +1,4 @@
+import { compilePattern } from "../runtime/pattern.js";
 import type { Field } from "./model.js";
 
 /** RFC 3339 full-date and date-time, as JSON Schema's `date` and `date-time` formats mean them. */
@@ -90,10 +91,21 @@ export function checkValue(field: Field, value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether `text` matches `pattern` as the generated server decides it: in linear time, so a
+ * declaration's own default cannot hang the generator; a pattern the automaton cannot take runs
+ * as the server (opted in) runs it.
+ */
 function safeTest(pattern: string, text: string): boolean {
+  let compiled: { test(text: string): boolean };
   try {
-    return new RegExp(pattern, "u").test(text);
+    compiled = compilePattern(pattern);
   } catch {
-    return true; // a bad pattern is reported on its own
+    try {
+      compiled = new RegExp(pattern, "u");
+    } catch {
+      return true; // a bad pattern is reported on its own
+    }
   }
+  return compiled.test(text);
 }

@@ -97,6 +97,10 @@ export const catalogue = {
   "decl/second-token-endpoint": () =>
     "only one password guard may serve a token endpoint here (a relative `tokenUrl`); point the others at absolute URLs",
 
+  // Schemas of either input.
+  "schema/unsafe-pattern": (a: { pattern: string; reason: string }) =>
+    `the pattern ${q(a.pattern)} has ${a.reason}, which the generated validator's linear-time matcher does not take: V8's backtracking engine would run it, whose time one request can make grow exponentially; rewrite it without, or pass --allow-unsafe-patterns to accept that`,
+
   // OpenAPI documents as input.
   "openapi/invalid": (a: { message: string }) => `the OpenAPI document is not valid: ${a.message}`,
   "openapi/unsupported": (a: { pointer: string; reason: string }) => `cannot render ${a.pointer}: ${a.reason}`,

@@ -93,6 +93,8 @@ export type DispatchOptions = HttpServerOptions & {
   readonly issueToken?: (request: TokenRequest) => Promise<IssueTokenResult> | IssueTokenResult;
   /** Largest request body in bytes; default 1 MiB. */
   readonly bodyLimit?: number;
+  /** Deepest nesting of arrays and objects in a JSON body (400 beyond it); default 128. */
+  readonly bodyDepthLimit?: number;
   /** Told of every error a handler throws (the client gets a 500 without internals). */
   readonly onError?: (error: unknown, request: IncomingMessage) => void;
   /**
@@ -312,7 +314,7 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
     if (!accepted) return fromRefusal(refusal(415, "Unsupported media type", { "content-type": "must be application/json" }), true);
     const read = await readBody(req, options.bodyLimit ?? DEFAULT_BODY_LIMIT);
     if (!read.ok) return fromRefusal(read, true);
-    const parsed = parseJson(read.body);
+    const parsed = parseJson(read.body, options.bodyDepthLimit);
     if (!parsed.ok) return fromRefusal(parsed);
     body = parsed.value;
   }

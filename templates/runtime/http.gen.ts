@@ -26,6 +26,14 @@ export type Refusal<Body = ErrorBody> = {
 /** The default request body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/**
+ * How deep a JSON body may nest arrays and objects by default. Why 128 (as serde_json): a
+ * recursive document (a tree whose nodes hold arrays of nodes) takes two levels per level of
+ * its own, so trees 64 deep pass, and the validator, which recurses a few frames per level, stays
+ * far from the stack's end.
+ */
+export const DEFAULT_BODY_DEPTH_LIMIT = 128;
+
 /** The default time a client has to send its request headers: 10 s. */
 export const DEFAULT_HEADERS_TIMEOUT = 10_000;
 
@@ -327,16 +335,22 @@ export type JsonOutcome = { ok: true; value: unknown } | Refusal;
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Parses a request body as UTF-8 JSON; anything else is a 400 refusal naming `body`.
- * A `__proto__` key stays an own data property: copy parsed objects with spread or
- * property definitions, never `Object.assign` into an existing object.
+ * Parses a request body as UTF-8 JSON; anything else, or arrays and objects nested deeper than
+ * `depthLimit`, is a 400 refusal naming `body`. A `__proto__` key stays an own data property:
+ * copy parsed objects with spread or property definitions, never `Object.assign` into an
+ * existing object.
  */
-export function parseJson(body: Uint8Array): JsonOutcome {
+export function parseJson(body: Uint8Array, depthLimit = DEFAULT_BODY_DEPTH_LIMIT): JsonOutcome {
   let text: string;
   try {
     text = UTF8.decode(body);
   } catch {
     return malformedJson("must be UTF-8 text");
+  }
+  // Why: validation (and the uniqueItems comparison) recurse once per level of the body, so a
+  // body under the size limit could nest deep enough to exhaust the stack: refused before parsing.
+  if (nestsDeeperThan(text, depthLimit)) {
+    return refusal(400, "Invalid request", { body: `must not nest arrays and objects more than ${depthLimit} levels deep` });
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
@@ -347,6 +361,23 @@ export function parseJson(body: Uint8Array): JsonOutcome {
       error instanceof RangeError ? "is nested too deeply" : "must be valid JSON",
     );
   }
+}
+
+/** Whether JSON text nests arrays and objects deeper than `limit`: one pass, brackets in strings skipped. */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // `\` escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 function malformedJson(message: string): Refusal {

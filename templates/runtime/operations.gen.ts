@@ -135,7 +135,7 @@ async function readRequestBody(spec: BodySpec, req: IncomingMessage, options: Di
   }
   // The handler gets the Content-Type as sent: its parameters (charset, boundary) matter to it.
   if (raw) return { ok: true, parts: { rawBody: { contentType: contentType!.trim(), bytes: read.body } } };
-  const parsed = parseJson(read.body);
+  const parsed = parseJson(read.body, options.bodyDepthLimit);
   if (!parsed.ok) return { ok: false, answer: fromRefusal(parsed) };
   if (spec.schema === undefined) return { ok: true, parts: { body: parsed.value } };
   if (!validateValue(spec.schema, parsed.value, "", errors, table)) return { ok: true, parts: {} };

@@ -2,6 +2,9 @@
 // Request validation: the API's JSON Schemas, compiled into plain data (schemas.gen.ts), are
 // checked here by a small interpreter. No eval, no dependency; every bad field is reported.
 
+import { compilePattern } from "./pattern.gen.js";
+import type { LinearPattern } from "./pattern.gen.js";
+
 /**
  * A JSON Schema reduced to what request validation needs. The keywords beyond these (anyOf,
  * const, multipleOf, ...) live in `allOf` parts (SchemaPart), and a node has `types` or `allOf`,
@@ -71,13 +74,20 @@ export type SchemaTable = { readonly [name: string]: SchemaNode };
 export type FieldErrors = { [field: string]: string };
 
 /**
+ * The record of messages no one reads: those of a failed anyOf or oneOf branch, or of the schema
+ * under `not` (see checkPart). addError() keeps nothing in it, as a branch tried on every part of
+ * a large body would otherwise spend most of its time recording messages.
+ */
+const DISCARDED: FieldErrors = {};
+
+/**
  * Records `message` for `field` unless the field already has one. The message becomes an own
  * property whatever the field is called: a client's key `__proto__` or `constructor` is reported
  * like any other, never assigned to the prototype (an assignment would be lost, and the request
  * would pass as valid).
  */
 export function addError(errors: FieldErrors, field: string, message: string): void {
-  if (Object.hasOwn(errors, field)) return;
+  if (errors === DISCARDED || Object.hasOwn(errors, field)) return;
   Object.defineProperty(errors, field, { value: message, enumerable: true, writable: true, configurable: true });
 }
 
@@ -91,7 +101,7 @@ const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@
 // RFC 3986 section 3 `URI` (scheme required), after jmrware.com/articles/2009/uri_regexp, as ajv-formats has it.
 const URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
 const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const patterns = new Map<string, RegExp>();
+const patterns = new Map<string, LinearPattern>();
 
 function isCalendarDate(text: string): boolean {
   const m = DATE.exec(text);
@@ -191,9 +201,54 @@ function charLength(text: string): number {
  * Returns whether the value was valid.
  */
 export function validateValue(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, table: SchemaTable): boolean {
+  try {
+    return check(node, value, path, errors, { table, verdicts: new WeakMap() });
+  } catch (error) {
+    // Why: checking recurses a few frames per level of the value. Bodies nested deeper than the
+    // server's bodyDepthLimit are refused before (http.gen.ts); one the stack cannot hold under a
+    // limit raised far above its default is the client's fault too: 400, never a 500.
+    if (!(error instanceof RangeError)) throw error;
+    addError(errors, path === "" ? "body" : path, "is nested too deeply to be checked");
+    return false;
+  }
+}
+
+/**
+ * One validation: the schema table, and the verdicts of the references already checked on each
+ * object or array of the value. Why: a value can meet the same reference many times (every
+ * branch of `oneOf` is tried, and a recursive schema tries them again at every level), and
+ * without the verdicts the work doubles with each level of nesting; with them, each reference is
+ * checked on each part of the value once, so the work grows with the size of the value, whatever
+ * its nesting.
+ */
+type Run = {
+  readonly table: SchemaTable;
+  readonly verdicts: WeakMap<object, Map<string, Verdict>>;
+};
+
+/**
+ * VALID; INVALID, its messages DISCARDED (so to be found again when they are wanted); REPORTED:
+ * invalid, its messages already in the caller's record.
+ */
+type Verdict = 1 | 2 | 3;
+const VALID = 1;
+const INVALID = 2;
+const REPORTED = 3;
+
+function check(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, run: Run): boolean {
   if (node.ref !== undefined) {
-    const target = table[node.ref];
-    return target === undefined ? true : validateValue(target, value, path, errors, table);
+    const target = run.table[node.ref];
+    if (target === undefined) return true;
+    // Scalars are leaves: checking one again costs no more than reading it.
+    if (typeof value !== "object" || value === null) return check(target, value, path, errors, run);
+    let verdicts = run.verdicts.get(value);
+    if (!verdicts) run.verdicts.set(value, (verdicts = new Map()));
+    const known = verdicts.get(node.ref);
+    // A verdict holds wherever the value is met (it sits at one path of the body).
+    if (known === VALID || known === REPORTED || (known === INVALID && errors === DISCARDED)) return known === VALID;
+    const valid = check(target, value, path, errors, run);
+    verdicts.set(node.ref, valid ? VALID : errors === DISCARDED ? INVALID : REPORTED);
+    return valid;
   }
   const field = path === "" ? "body" : path;
   const fail = (message: string): false => {
@@ -217,10 +272,10 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
       ok = checkNumber(node, value as number, fail);
       break;
     case "array":
-      ok = checkArray(node, value as unknown[], path, errors, table, fail);
+      ok = checkArray(node, value as unknown[], path, errors, run, fail);
       break;
     case "object":
-      ok = checkObject(node, value as { [key: string]: unknown }, path, errors, table);
+      ok = checkObject(node, value as { [key: string]: unknown }, path, errors, run);
       break;
     default:
       ok = true;
@@ -228,17 +283,17 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
   // A node with types has no allOf (see SchemaNode): the hot path reads nothing more.
   if (types !== undefined || node.allOf === undefined) return ok;
   // The parts run even when the node's own keywords failed, so that every bad field is reported.
-  for (const part of node.allOf) ok = checkPart(part, value, path, errors, table, fail) && ok;
+  for (const part of node.allOf) ok = checkPart(part, value, path, errors, run, fail) && ok;
   return ok;
 }
 
 /**
  * An allOf part: a node, then the keywords that live only in parts. A branch of anyOf or oneOf
  * that fails, or the schema under not, names nothing the client must fix on its own: their
- * messages go to a scratch record that is thrown away, and the field gets one message of its own.
+ * messages are DISCARDED, and the field gets one message of its own.
  */
-function checkPart(part: SchemaPart, value: unknown, path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
-  const valid = validateValue(part, value, path, errors, table);
+function checkPart(part: SchemaPart, value: unknown, path: string, errors: FieldErrors, run: Run, fail: (message: string) => false): boolean {
+  const valid = check(part, value, path, errors, run);
   if (part.const !== undefined && !sameJson(part.const, value)) return fail(`must be ${JSON.stringify(part.const)}`);
   if (typeof value === "number") {
     if (part.exclusiveMinimum !== undefined && value <= part.exclusiveMinimum) return fail(`must be greater than ${part.exclusiveMinimum}`);
@@ -253,16 +308,15 @@ function checkPart(part: SchemaPart, value: unknown, path: string, errors: Field
     if (part.minProperties !== undefined && count < part.minProperties) return fail(`must have at least ${part.minProperties} properties`);
     if (part.maxProperties !== undefined && count > part.maxProperties) return fail(`must have at most ${part.maxProperties} properties`);
   }
-  const scratch: FieldErrors = {};
-  if (part.anyOf && !part.anyOf.some((branch) => validateValue(branch, value, path, scratch, table))) {
+  if (part.anyOf && !part.anyOf.some((branch) => check(branch, value, path, DISCARDED, run))) {
     return fail("must match at least one of the allowed schemas");
   }
   if (part.oneOf) {
     let matches = 0;
-    for (const branch of part.oneOf) if (validateValue(branch, value, path, scratch, table) && ++matches > 1) break;
+    for (const branch of part.oneOf) if (check(branch, value, path, DISCARDED, run) && ++matches > 1) break;
     if (matches !== 1) return fail("must match exactly one of the allowed schemas");
   }
-  if (part.not && validateValue(part.not, value, path, scratch, table)) return fail("must not match the excluded schema");
+  if (part.not && check(part.not, value, path, DISCARDED, run)) return fail("must not match the excluded schema");
   return valid;
 }
 
@@ -287,22 +341,37 @@ function checkNumber(node: SchemaNode, n: number, fail: (message: string) => fal
   return true;
 }
 
-function checkArray(node: SchemaNode, items: unknown[], path: string, errors: FieldErrors, table: SchemaTable, fail: (message: string) => false): boolean {
+function checkArray(node: SchemaNode, items: unknown[], path: string, errors: FieldErrors, run: Run, fail: (message: string) => false): boolean {
   if (node.minItems !== undefined && items.length < node.minItems) return fail(`must have at least ${node.minItems} items`);
   if (node.maxItems !== undefined && items.length > node.maxItems) return fail(`must have at most ${node.maxItems} items`);
   let ok = true;
-  if (node.items) items.forEach((item, i) => (ok = validateValue(node.items!, item, `${path}[${i}]`, errors, table) && ok));
+  if (node.items) items.forEach((item, i) => (ok = check(node.items!, item, `${path}[${i}]`, errors, run) && ok));
   return ok;
+}
+
+/**
+ * A pattern, matched in time linear in the text (runtime/pattern.gen.ts). Why: V8's engine
+ * backtracks, and a pattern such as `^(a+)+$` lets one short request block the server for
+ * minutes. Only a pattern the automaton cannot take (a backreference, a lookaround, too many
+ * steps) runs on V8's engine, and only when generated with --allow-unsafe-patterns.
+ */
+function patternOf(source: string): LinearPattern {
+  let compiled = patterns.get(source);
+  if (!compiled) {
+    try {
+      compiled = compilePattern(source);
+    } catch {
+      compiled = new RegExp(source, "u");
+    }
+    patterns.set(source, compiled);
+  }
+  return compiled;
 }
 
 function checkString(node: SchemaNode, text: string, fail: (message: string) => false): boolean {
   if (node.minLength !== undefined && charLength(text) < node.minLength) return fail(`must be at least ${node.minLength} characters long`);
   if (node.maxLength !== undefined && charLength(text) > node.maxLength) return fail(`must be at most ${node.maxLength} characters long`);
-  if (node.pattern !== undefined) {
-    let regex = patterns.get(node.pattern);
-    if (!regex) patterns.set(node.pattern, (regex = new RegExp(node.pattern, "u")));
-    if (!regex.test(text)) return fail(`must match the pattern ${node.pattern}`);
-  }
+  if (node.pattern !== undefined && !patternOf(node.pattern).test(text)) return fail(`must match the pattern ${node.pattern}`);
   if (node.format !== undefined && !hasFormat(node.format, text)) return fail(`must be a valid ${node.format}`);
   return true;
 }
@@ -332,7 +401,7 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unkn
   return filled;
 }
 
-function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, table: SchemaTable): boolean {
+function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, run: Run): boolean {
   let ok = true;
   const at = (key: string) => (path === "" ? key : `${path}.${key}`);
   for (const key of node.required ?? []) {
@@ -343,12 +412,12 @@ function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path:
   }
   for (const key of Object.keys(record)) {
     const property = node.properties && Object.hasOwn(node.properties, key) ? node.properties[key] : undefined;
-    if (property) ok = validateValue(property, record[key], at(key), errors, table) && ok;
+    if (property) ok = check(property, record[key], at(key), errors, run) && ok;
     else if (node.additionalProperties === false) {
       addError(errors, at(key), "is not a known field");
       ok = false;
     } else if (typeof node.additionalProperties === "object") {
-      ok = validateValue(node.additionalProperties, record[key], at(key), errors, table) && ok;
+      ok = check(node.additionalProperties, record[key], at(key), errors, run) && ok;
     }
   }
   return ok;

@@ -43,6 +43,8 @@ const KEYWORD_EXAMPLES: { [name: string]: unknown[] } = {
     { id: 7, pets: [{ kind: "dog", name: "rex", good: false }, null], note: "hi", origin: { y: [1, "two", null], x: 0 } },
     { id: "00000000-0000-0000-0000-000000000000", pets: [null], note: "secret" },
   ],
+  Expr: [{ op: "add", args: [1, { op: "mul", args: [2, { op: "add", args: [] }] }] }, { op: "add", args: [{ op: "add", args: [1] }] }, 5],
+  Word: ["aaa", "aa!", "xb12y", "b123", "b1234", ""],
 };
 
 /**
@@ -66,6 +68,13 @@ const KEYWORD_SCHEMAS: Json = {
   Choice: { enum: [{ x: 0 }, [1, 2], "x", null] },
   NotNull: { not: { type: "null" } },
   Booleans: { type: "object", properties: { never: false, always: true }, allOf: [true], anyOf: [false, { type: "object", maxProperties: 2 }] },
+  // Issue 11: a recursive oneOf (every branch tried at every level; verdicts of references are
+  // kept per value), with branches that overlap (`add` with arguments matches both)...
+  Expr: { oneOf: [ref("Sum"), ref("Product"), { type: "number" }] },
+  Sum: { type: "object", required: ["op", "args"], properties: { op: { const: "add" }, args: { type: "array", items: ref("Expr") } }, additionalProperties: false },
+  Product: { type: "object", required: ["op", "args"], properties: { op: { enum: ["mul", "add"] }, args: { type: "array", minItems: 1, items: ref("Expr") } } },
+  // ... and a pattern V8 backtracks on, matched by the linear automaton, with assertions.
+  Word: { type: "string", pattern: "^(a+)+$|\\bb\\d{2,3}\\B" },
   Order: {
     type: "object",
     required: ["id", "pets"],

@@ -133,16 +133,26 @@ describe("parseJson", () => {
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
 
-  it("survives 10,000-deep nesting", () => {
+  it("survives 10,000-deep nesting, given a limit that high", () => {
     const depth = 10_000;
-    const outcome = parseJson(Buffer.from("[".repeat(depth) + "]".repeat(depth)));
+    const outcome = parseJson(Buffer.from("[".repeat(depth) + "]".repeat(depth)), depth);
     expect(outcome.ok).toBe(true);
-    const unbalanced = parseJson(Buffer.from("[".repeat(depth)));
+    const unbalanced = parseJson(Buffer.from("[".repeat(depth)), depth);
     expect(unbalanced).toMatchObject({
       ok: false,
       status: 400,
       body: { detail: { body: "must be valid JSON" } },
     });
+  });
+
+  it("refuses arrays and objects nested deeper than the limit (default 128), brackets in strings aside", () => {
+    const tooDeep = { ok: false, status: 400, body: { detail: { body: "must not nest arrays and objects more than 128 levels deep" } } };
+    expect(parseJson(Buffer.from("[".repeat(128) + "]".repeat(128))).ok).toBe(true);
+    expect(parseJson(Buffer.from("[".repeat(129) + "]".repeat(129)))).toMatchObject(tooDeep);
+    expect(parseJson(Buffer.from(`{"a":${"[".repeat(128)}${"]".repeat(128)}}`))).toMatchObject(tooDeep);
+    expect(parseJson(Buffer.from("[".repeat(10_000)))).toMatchObject(tooDeep);
+    expect(parseJson(Buffer.from(JSON.stringify(["[".repeat(500), "\\\"[{", "{".repeat(500)]))).ok).toBe(true);
+    expect(parseJson(Buffer.from("[[[1]]]"), 2)).toMatchObject({ ok: false, body: { detail: { body: "must not nest arrays and objects more than 2 levels deep" } } });
   });
 });
 

@@ -285,3 +285,44 @@ describe("unsupportedKeywords", () => {
     expect(unsupportedKeywords(schema, at)).toEqual(want);
   });
 });
+
+// Issue 11: a recursive oneOf tried every branch at every level, so a 525-byte body 20 deep took
+// 8 s. The work is counted as lookups of named schemas: it must grow with the body, not double
+// with each level (and where every branch fails, the messages stay as they were).
+describe("validateValue: work on recursive oneOf and anyOf", () => {
+  const expressions: { [name: string]: JsonSchema } = {
+    Expr: { oneOf: [ref("Sum"), ref("Product"), { type: "number" }] },
+    Sum: { type: "object", required: ["op", "args"], properties: { op: { const: "add" }, args: { type: "array", items: ref("Expr") } }, additionalProperties: false },
+    Product: { type: "object", required: ["op", "args"], properties: { op: { const: "mul" }, args: { type: "array", items: ref("AnyExpr") } }, additionalProperties: false },
+    AnyExpr: { anyOf: [ref("Expr"), { type: "string" }] },
+  };
+  const table = Object.fromEntries(Object.entries(expressions).map(([name, schema]) => [name, schemaNode(schema) as SchemaNode]));
+  const expression = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : { op: depth % 2 === 0 ? "add" : "mul", args: [expression(depth - 1, leaf), 2] });
+
+  /** The verdict, the errors and how many times a named schema was looked up. */
+  function judged(value: unknown): { valid: boolean; errors: FieldErrors; lookups: number } {
+    let lookups = 0;
+    const counting = new Proxy(table, { get: (target, name) => (lookups++, Reflect.get(target, name)) }) as SchemaTable;
+    const errors: FieldErrors = {};
+    const valid = validateValue({ ref: "Expr" }, value, "", errors, counting);
+    return { valid, errors, lookups };
+  }
+
+  it.each([
+    ["a valid body", 1],
+    ["a body invalid at its deepest level", true],
+  ])("grows linearly with the depth of %s", (_name, leaf) => {
+    const [small, large] = [judged(expression(8, leaf)), judged(expression(16, leaf))];
+    expect(small.valid).toBe(leaf === 1);
+    expect(large.valid).toBe(leaf === 1);
+    // Twice as deep: about twice the work (the old code did 2^8 = 256 times as much).
+    expect(large.lookups).toBeLessThanOrEqual(3 * small.lookups);
+  });
+
+  it("judges 60 levels at once, and reports a failed oneOf as before", () => {
+    const { valid, errors, lookups } = judged(expression(60, true));
+    expect(valid).toBe(false);
+    expect(errors).toEqual({ body: "must match exactly one of the allowed schemas" });
+    expect(lookups).toBeLessThan(60 * 20);
+  });
+});
