@@ -107,6 +107,8 @@ export const catalogue = {
     `${q(a.path)} was edited by hand since codegen wrote it; keep your change in a file of your own (generated files are rewritten), or run again with --force to overwrite it`,
   "output/not-ours": (a: { path: string }) =>
     `${q(a.path)} exists and was not written by codegen, which never overwrites such a file; move it away or choose another output folder`,
+  "output/symbolic-link": (a: { path: string }) =>
+    `${q(a.path)} is a symbolic link, and codegen never reads, writes or deletes through a link inside its output folder; replace it with a folder or file of its own, or choose another output folder`,
   "output/unsafe-folder": (a: { dir: string }) =>
     `${q(a.dir)} cannot be the output folder: it holds the working folder or the input, and codegen replaces its output folder as a whole; choose a folder of its own, such as \`generated\``,
   "output/out-of-date": (a: { dir: string; count: number }) =>
