@@ -25,6 +25,8 @@ export const catalogue = {
   "yaml/duplicate-key": (a: { key: string }) => `duplicate key ${q(a.key)}: each key may appear once in a map`,
   "yaml/non-string-key": () => "map keys must be strings; quote this one",
   "yaml/unknown-alias": (a: { alias: string }) => `the alias ${q("*" + a.alias)} names no anchor (\`&${a.alias}\`) before it`,
+  "yaml/alias-expansion": (a: { limit: number }) =>
+    `the aliases of this document expand to more than ${a.limit} values (aliases of aliases grow exponentially); write the repeated part out, or alias it fewer times`,
   "yaml/multiple-documents": () => "a declaration is one YAML document; remove the `---` that starts a second one",
   "json/syntax": (a: { message: string }) => `JSON syntax error: ${a.message}`,
 
