@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { stringify } from "yaml";
-import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
+import { type LoadedDocument, type LoadResult, loadDocument, referencedFileParser } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
 import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
@@ -86,7 +86,9 @@ export async function documentFromText(file: string, text: string, cwd: string):
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
   let bundled: Record<string, unknown>;
   try {
-    bundled = (await SwaggerParser.bundle(path.resolve(cwd, file), structuredClone(value) as never)) as unknown as Record<string, unknown>;
+    // Files the document refers to are read by codegen's own loader (load.ts, referencedFileParser).
+    const parse = { json: false, yaml: referencedFileParser };
+    bundled = (await SwaggerParser.bundle(path.resolve(cwd, file), structuredClone(value) as never, { parse } as never)) as unknown as Record<string, unknown>;
     await SwaggerParser.validate(structuredClone(bundled) as never);
   } catch (error) {
     const message = firstLineOf((error as Error).message);
