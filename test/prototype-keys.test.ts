@@ -3,6 +3,7 @@
 // prototype, and the schema then read its members as keywords of its own.
 
 import { describe, expect, it } from "vitest";
+import { literal, literalAt } from "../src/model/escape.js";
 import { fromOpenApi30, toOpenApi30 } from "../src/openapi/versions.js";
 
 /** A schema with an own `__proto__` key holding keywords, as JSON.parse reads it. */
@@ -21,5 +22,19 @@ describe("converting between OpenAPI 3.0 and 3.1 keeps a schema's `__proto__` ke
     // Keywords inside the `__proto__` value are not the schema's own.
     expect(schema.required).toBeUndefined();
     expect(schema.pattern).toBeUndefined();
+  });
+});
+
+describe("literal: object literals in generated code", () => {
+  it("writes JSON data as JSON.stringify does", () => {
+    const data = { a: [1, "two", null, true, { b: -0.5 }], "c d": { "\u2028": "x" }, e: {} };
+    expect(literal(data)).toBe(JSON.stringify(data).replace(/\u2028/g, "\\u2028"));
+  });
+
+  it("computes a `__proto__` key and types the values of Object.prototype's names by their own literal", () => {
+    const data = JSON.parse('{"__proto__": {"constructor": ["a"]}, "toString": {"x": 1}, "valueOf": null, "ok": "constructor"}') as unknown;
+    expect(literal(data)).toBe('{["__proto__"]:{"constructor":["a"] as const},"toString":{"x":1} as const,"valueOf":null,"ok":"constructor"}');
+    expect(literalAt("constructor", { types: ["string"] })).toBe('{"types":["string"]} as const');
+    expect(literalAt("name", { types: ["string"] })).toBe('{"types":["string"]}');
   });
 });

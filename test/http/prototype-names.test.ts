@@ -5,6 +5,7 @@
 // member instead of "none" answered 500 (a state `constructor`) or made up a link (a ref field
 // `valueOf` that is not set). The fixture is fixtures/valid/prototype-names.
 
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -208,6 +209,7 @@ describe("an OpenAPI document written by others, with names like Object.prototyp
     },
   });
   let dispose: (() => Promise<void>) | undefined;
+  let generatedDir = "";
   let other: Server | undefined;
   let url = "";
   const inputs: Json[] = [];
@@ -218,10 +220,13 @@ describe("an OpenAPI document written by others, with names like Object.prototyp
     if (!result.value) throw new Error(result.diagnostics.map((d) => d.message).join("\n"));
     const dir = await mkdtemp(path.join(tmpdir(), "codegen-prototype-"));
     dispose = () => rm(dir, { recursive: true, force: true });
-    for (const file of await compileToJavaScript(result.value)) {
+    // The TypeScript beside the JavaScript, for tsc below.
+    for (const file of [...(await compileToJavaScript(result.value)), ...result.value.map((f) => ({ ...f, path: `src/${f.path}` }))]) {
       await mkdir(path.dirname(path.join(dir, file.path)), { recursive: true });
       await writeFile(path.join(dir, file.path), file.contents);
     }
+    await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify({ extends: path.join(ROOT, "test/support/tsconfig.generated.json"), include: ["src/**/*.ts"] }));
+    generatedDir = dir;
     const api = (await import(pathToFileURL(path.join(dir, "index.gen.js")).href)) as {
       createServer(options: object): Server;
     };
@@ -262,6 +267,10 @@ describe("an OpenAPI document written by others, with names like Object.prototyp
     expect(input.cookies).toEqual({ valueOf: "v" });
     expect(input.body).toEqual({ toString: 1, valueOf: "v" });
   });
+
+  it("generates code that compiles under tsc --strict (a property `constructor` was typed as Object's member)", () => {
+    execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", path.join(generatedDir, "tsconfig.json")], { encoding: "utf8" });
+  }, 60_000);
 
   it("refuses a missing API key of the scheme `constructor`, and a body without `toString`", async () => {
     expect((await call(url, "POST", "/things", { json: { toString: 1 } })).status).toBe(401);
