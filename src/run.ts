@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { stringify } from "yaml";
-import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
+import { type LoadedDocument, type LoadResult, loadDocument, referencedFileParser } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
 import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
@@ -16,8 +16,8 @@ import type { ApiView } from "./model/view.js";
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
-import { applyPlan, readCurrent, recover } from "./write/apply.js";
-import { MANIFEST, type Manifest, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
+import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
+import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
 import { describeDrift } from "./write/report.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
@@ -87,7 +87,9 @@ export async function documentFromText(file: string, text: string, cwd: string, 
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
   let bundled: Record<string, unknown>;
   try {
-    bundled = (await SwaggerParser.bundle(path.resolve(cwd, file), structuredClone(value) as never)) as unknown as Record<string, unknown>;
+    // Files the document refers to are read by codegen's own loader (load.ts, referencedFileParser).
+    const parse = { json: false, yaml: referencedFileParser };
+    bundled = (await SwaggerParser.bundle(path.resolve(cwd, file), structuredClone(value) as never, { parse } as never)) as unknown as Record<string, unknown>;
     await SwaggerParser.validate(structuredClone(bundled) as never);
   } catch (error) {
     const message = firstLineOf((error as Error).message);
@@ -235,10 +237,11 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // The document is expanded and verified on every run, whatever the folder holds.
   const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
-  const dir = path.resolve(host.cwd, options.outDir);
-  // A run swaps the whole folder: it must be one of its own, not the project or what holds it.
+  const dir = outputFolder(path.resolve(host.cwd, options.outDir));
+  // A run swaps the whole folder: it must be one of its own, not the project or what holds it
+  // (compared as real paths: a link named as the output folder may point at the project).
   const inside = (child: string, parent: string) => child === parent || child.startsWith(parent + path.sep);
-  if (inside(host.cwd, dir) || inside(path.resolve(host.cwd, file), dir)) {
+  if (inside(outputFolder(host.cwd), dir) || inside(outputFolder(path.resolve(host.cwd, file)), dir)) {
     return { diagnostics: [diagnostic("output/unsafe-folder", { dir: options.outDir })] };
   }
 
@@ -248,9 +251,9 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // manifest lists is there as written, this run would write the same bytes: nothing to render.
   const key = generationKey(expanded.value, inputPathOf(host, file, options.outDir), options);
   const before = readCurrent(dir);
-  if (before.manifest.input === key && isIntact(before.manifest, before.read)) {
+  if (before.manifest.input === key && isIntact(before)) {
     if (!options.check) await recover(dir);
-    return { diagnostics: [], summary: { written: 0, unchanged: Object.keys(before.manifest.files).length, removed: 0 } };
+    return { diagnostics: [], summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
   }
 
   const result = await filesFromDocument(host, file, text, expanded.value, options);
@@ -260,8 +263,10 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const current = readCurrent(dir);
   const plan = planWrite(current, files, options.force);
   const shown = (relative: string) => path.join(options.outDir, relative);
+  const links = [...new Set(plan.foreign.filter((p) => p.link).map((p) => p.at))];
   const blocked = [
-    ...plan.foreign.map((p) => diagnostic("output/not-ours", { path: shown(p) })),
+    ...links.map((link) => diagnostic("output/symbolic-link", { path: shown(link) })),
+    ...plan.foreign.filter((p) => !p.link).map((p) => diagnostic("output/not-ours", { path: shown(p.at) })),
     ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p) })),
   ];
   if (blocked.length > 0) return { diagnostics: blocked };
@@ -272,15 +277,16 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
     return { diagnostics: [diagnostic("output/out-of-date", { dir: options.outDir, count })], drift: describeDrift(plan, options.outDir) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
-  if (hasChanges(plan) || current.read(MANIFEST) !== manifestText(files, key)) await applyPlan(dir, plan, files, key);
+  const manifest = current.look(MANIFEST);
+  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key)) await applyPlan(dir, plan, files, key);
   return { diagnostics: [], summary };
 }
 
-/** Whether every file a manifest lists is in the folder with the hash the manifest gives it. */
-function isIntact(manifest: Manifest, read: (path: string) => string | undefined): boolean {
-  return Object.entries(manifest.files).every(([file, hash]) => {
-    const text = read(file);
-    return text !== undefined && hashOf(text) === hash;
+/** Whether every file a manifest lists is in the folder, as a plain file, with the hash the manifest gives it. */
+function isIntact(current: CurrentTree): boolean {
+  return [...current.manifest.files].every(([file, hash]) => {
+    const found = current.look(file);
+    return found.kind === "file" && hashOf(found.text) === hash;
   });
 }
 

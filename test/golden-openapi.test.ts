@@ -28,7 +28,9 @@ describe("valid fixtures expand to their golden OpenAPI documents", () => {
 
 describe.skipIf(UPDATING)("redocly lint", () => {
   it("passes every golden document with no errors", () => {
-    const files = cases.map((name) => `fixtures/valid/${name}/expected/openapi.yaml`);
+    // Why not prototype-names: redocly itself calls `e.hasOwnProperty(...)` on the document's
+    // objects and crashes on a schema property named `hasOwnProperty` (a valid name).
+    const files = cases.filter((name) => name !== "prototype-names").map((name) => `fixtures/valid/${name}/expected/openapi.yaml`);
     const bin = path.join(ROOT, "node_modules/.bin/redocly");
     // redocly exits non-zero on any error; warnings (such as example.com servers) are allowed.
     const output = execFileSync(bin, ["lint", "--format", "summary", ...files], {

@@ -40,7 +40,10 @@ describe("OpenAPI 3.0 out", () => {
   });
 
   it("every 3.0 document passes redocly lint with no errors", () => {
-    const files = cases.map((name) => path.join(scratch, `${name}.yaml`));
+    // Why not prototype-names: redocly itself calls `e.hasOwnProperty(...)` on the document's
+    // objects and crashes on a schema property named `hasOwnProperty` (a valid name; swagger-parser
+    // and ajv accept the document above).
+    const files = cases.filter((name) => name !== "prototype-names").map((name) => path.join(scratch, `${name}.yaml`));
     // redocly exits non-zero on any error; warnings are allowed.
     execFileSync(path.join(ROOT, "node_modules/.bin/redocly"), ["lint", "--format", "summary", ...files], {
       cwd: ROOT,

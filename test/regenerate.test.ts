@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -144,6 +144,167 @@ describe("regeneration", () => {
     expect(drift.stdout).toMatch(/^\+.*price\?: number/m);
     expect(drift.stderr).toMatch(/`out` is not up to date: \d+ files would change/);
     expect(tree(path.join(dir, "out"))).toEqual(before);
+  });
+});
+
+describe("links and a manifest inside the output folder are never followed", () => {
+  const hash = (text: string) => `sha256-${createHash("sha256").update(text).digest("hex")}`;
+
+  /** A project beside a folder (and a file) that must come through every run byte for byte. */
+  function withVictim(name: string, declared: unknown = two) {
+    const dir = project(name, declared);
+    const victim = path.join(dir, "victim");
+    mkdirSync(victim);
+    // Named like generated files, so that a run writing through a link would overwrite them.
+    for (const file of ["http.gen.ts", "dispatch.gen.ts", "keep.txt"]) writeFileSync(path.join(victim, file), `victim ${file}\n`);
+    writeFileSync(path.join(dir, "victim.txt"), "victim file\n");
+    const snapshot = () => ({ folder: tree(victim), names: readdirSync(victim).sort(), file: readFileSync(path.join(dir, "victim.txt"), "utf8") });
+    return { dir, victim, before: snapshot(), snapshot };
+  }
+
+  it("stops at a link to a folder where generated files go, and writes nothing through it", () => {
+    const { dir, before, snapshot } = withVictim("link-folder");
+    mkdirSync(path.join(dir, "out"));
+    symlinkSync("../victim", path.join(dir, "out/runtime"));
+    for (const args of [[], ["--force"], ["--check"]]) {
+      const result = codegen(dir, ["api.yaml", "-o", "out", ...args]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("`out/runtime` is a symbolic link, and codegen never reads, writes or deletes through a link");
+      expect(result.stderr).toContain("[output/symbolic-link]");
+      // One diagnostic for the link, not one per file that would go through it.
+      expect(result.stderr.match(/symbolic-link/g)).toHaveLength(1);
+      expect(snapshot()).toEqual(before);
+      expect(readdirSync(path.join(dir, "out"))).toEqual(["runtime"]);
+      expect(readlinkSync(path.join(dir, "out/runtime"))).toBe("../victim");
+    }
+  });
+
+  it("stops at a link where a generated file goes, even one whose target holds the generated text", () => {
+    const { dir, before, snapshot } = withVictim("link-file");
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    const generated = readFileSync(path.join(dir, "out/types.gen.ts"), "utf8");
+    rmSync(path.join(dir, "out/types.gen.ts"));
+    symlinkSync("../victim.txt", path.join(dir, "out/types.gen.ts"));
+    for (const args of [[], ["--check"]]) {
+      const result = codegen(dir, ["api.yaml", "-o", "out", ...args]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("`out/types.gen.ts` is a symbolic link");
+      expect(snapshot()).toEqual(before);
+      expect(lstatSync(path.join(dir, "out/types.gen.ts")).isSymbolicLink()).toBe(true);
+    }
+    // A link to a file holding exactly the generated text is still not read as the generated file.
+    writeFileSync(path.join(dir, "copy.ts"), generated);
+    rmSync(path.join(dir, "out/types.gen.ts"));
+    symlinkSync("../copy.ts", path.join(dir, "out/types.gen.ts"));
+    expect(codegen(dir, ["api.yaml", "-o", "out", "--check"]).code).toBe(1);
+  });
+
+  it("keeps links that stand aside as the links they are, and never deletes through one", () => {
+    const { dir, victim, before, snapshot } = withVictim("link-aside");
+    mkdirSync(path.join(dir, "out/deep/er"), { recursive: true });
+    symlinkSync("../../../victim", path.join(dir, "out/deep/er/folder"));
+    symlinkSync("../victim.txt", path.join(dir, "out/notes.txt"));
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    // A manifest naming files behind the links as generated (with their very hashes): on the next
+    // run they are "no longer generated", and would be deleted were the links followed.
+    const manifestFile = path.join(dir, "out/.codegen-manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { files: Record<string, string> };
+    manifest.files["deep/er/folder/keep.txt"] = hash("victim keep.txt\n");
+    manifest.files["notes.txt"] = hash("victim file\n");
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    writeFileSync(path.join(dir, "api.yaml"), stringify(one));
+    const result = codegen(dir, ["api.yaml", "-o", "out"]);
+    expect(result.code).toBe(0);
+    expect(snapshot()).toEqual(before);
+    expect(readlinkSync(path.join(dir, "out/deep/er/folder"))).toBe("../../../victim");
+    expect(readlinkSync(path.join(dir, "out/notes.txt"))).toBe("../victim.txt");
+    expect(existsSync(path.join(victim, "keep.txt"))).toBe(true);
+  });
+
+  it("never reads, deletes or writes outside the folder for paths a crafted manifest names", () => {
+    const { dir, before, snapshot } = withVictim("crafted-manifest");
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    mkdirSync(path.join(dir, "out/a"));
+    const manifestFile = path.join(dir, "out/.codegen-manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { files: Record<string, string> };
+    const file = hash("victim file\n");
+    const keep = hash("victim keep.txt\n");
+    Object.assign(manifest.files, {
+      "../victim.txt": file,
+      "a/../../victim.txt": file,
+      "./../victim.txt": file,
+      [path.join(dir, "victim.txt")]: file,
+      "..\\victim.txt": file,
+      "../victim/keep.txt": keep,
+      "runtime/../../victim/keep.txt": keep,
+      "a//../../victim.txt": file,
+      "../victim.txt\u0000": file,
+      constructor: file,
+      __proto__: file,
+    });
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    writeFileSync(path.join(dir, "api.yaml"), stringify(one));
+    // --check prints the text of every file it would remove: none of it may come from outside.
+    const check = codegen(dir, ["api.yaml", "-o", "out", "--check"]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain("would remove  out/resources/orders.gen.ts");
+    expect(check.stdout).not.toContain("victim");
+    expect(check.stdout).not.toMatch(/would remove {2}out\/(?!resources\/orders\.gen\.ts$)/m);
+    const result = codegen(dir, ["api.yaml", "-o", "out"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(snapshot()).toEqual(before);
+    // The rewritten manifest lists only what this run generated.
+    const rewritten = JSON.parse(readFileSync(manifestFile, "utf8")) as { files: Record<string, string> };
+    expect(Object.keys(rewritten.files).every((name) => /^[a-z][\w./-]*$/.test(name) && !name.includes(".."))).toBe(true);
+    expect(existsSync(path.join(dir, "out/resources/orders.gen.ts"))).toBe(false);
+  });
+
+  it("the link of the original report: a crafted manifest cannot make a run overwrite a file behind a link", () => {
+    const { dir, before, snapshot } = withVictim("crafted-link");
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    const manifestFile = path.join(dir, "out/.codegen-manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { files: Record<string, string> };
+    // The runtime folder swapped for a link, with the manifest claiming the victim's text as generated.
+    rmSync(path.join(dir, "out/runtime"), { recursive: true });
+    symlinkSync("../victim", path.join(dir, "out/runtime"));
+    manifest.files["runtime/http.gen.ts"] = hash("victim http.gen.ts\n");
+    manifest.files["runtime/dispatch.gen.ts"] = hash("victim dispatch.gen.ts\n");
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    const result = codegen(dir, ["api.yaml", "-o", "out", "--force"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("`out/runtime` is a symbolic link");
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("does not hang on a FIFO where a generated file goes, and leaves it alone", () => {
+    const dir = project("fifo", two);
+    mkdirSync(path.join(dir, "out"));
+    const made = spawnSync("mkfifo", [path.join(dir, "out/types.gen.ts")]);
+    if (made.status !== 0) return; // no mkfifo on this system
+    const result = spawnSync(process.execPath, [BIN, "api.yaml", "-o", "out"], { cwd: dir, encoding: "utf8", timeout: 30_000 });
+    expect(result.signal).toBeNull();
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("`out/types.gen.ts` exists and was not written by codegen");
+    expect(lstatSync(path.join(dir, "out/types.gen.ts")).isFIFO()).toBe(true);
+  });
+
+  it("follows an output folder named as a link (the user named it), keeping the link", () => {
+    const dir = project("link-named", two);
+    mkdirSync(path.join(dir, "real"));
+    symlinkSync("real/gen", path.join(dir, "out")); // dangling until the first run
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    expect(readlinkSync(path.join(dir, "out"))).toBe("real/gen");
+    expect(existsSync(path.join(dir, "real/gen/resources/orders.gen.ts"))).toBe(true);
+    writeFileSync(path.join(dir, "api.yaml"), stringify(one));
+    expect(codegen(dir, ["api.yaml", "-o", "out"]).code).toBe(0);
+    expect(readlinkSync(path.join(dir, "out"))).toBe("real/gen");
+    expect(existsSync(path.join(dir, "real/gen/resources/orders.gen.ts"))).toBe(false);
+    expect(codegen(dir, ["api.yaml", "-o", "out", "--check"]).code).toBe(0);
+    expect(readdirSync(path.join(dir, "real"))).toEqual(["gen"]);
+    // A link named as the output folder that points at the project is refused like the project.
+    symlinkSync(".", path.join(dir, "here"));
+    expect(codegen(dir, ["api.yaml", "-o", "here"]).stderr).toContain("cannot be the output folder");
   });
 });
 

@@ -1,4 +1,19 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
+import {
+  Composer,
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  Lexer,
+  LineCounter,
+  Parser,
+  visit,
+  YAMLParseError,
+  type Alias,
+  type Node as YamlNode,
+} from "yaml";
 import { type Diagnostic, type SourceLocation, diagnostic } from "../diagnostics/index.js";
 
 /** A path into a loaded document: map keys and list indexes, from the root. */
@@ -20,6 +35,23 @@ export interface LoadResult {
 
 /** Deeper nesting than this is refused: no declaration needs it and walking it costs stack. */
 export const MAX_DEPTH = 64;
+
+/**
+ * Entries allowed on the YAML parser's stack (about one per level of nesting, at most two).
+ * Why: the parser keeps its stack in an array, but composing the nodes recurses once per level,
+ * and a 200 KB `[[[[...` or `- - - ...` overflows the call stack there, which at worst kills the
+ * process (V8 cannot compile a regular expression with no stack left). Stopping the parser this
+ * deep keeps every later walk shallow; MAX_DEPTH then reports nesting with a finer location.
+ */
+const MAX_PARSER_STACK = 2 * MAX_DEPTH + 8;
+
+/**
+ * Values that aliases may add to a document: as many as the text has characters, and at least
+ * this many. Why: an alias reads as a copy of its anchor, and aliases of aliases grow
+ * exponentially (nine levels of nine `*a` in 500 bytes are 387 million values); the budget keeps
+ * the plain value, and all later work on it, linear in the size of the text.
+ */
+const MIN_ALIAS_BUDGET = 100_000;
 
 type Range = readonly [number, number];
 interface Place {
@@ -74,10 +106,7 @@ export function loadDocument(file: string, text: string): LoadResult {
     }
   }
   const lineCounter = new LineCounter();
-  // Why: the parser's own duplicate-key check compares each key with every earlier one of its map,
-  // so a map of 100,000 keys (a hostile or generated file) took minutes; duplicateKeys() does the
-  // same check with a set per map, in linear time.
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
+  const { doc, tooDeepAt } = parseShallow(text, lineCounter);
   const places = new Map<string, Place>();
 
   const at = (range: Range): SourceLocation => {
@@ -89,6 +118,7 @@ export function loadDocument(file: string, text: string): LoadResult {
     return { file, line: start.line, column: start.col, length };
   };
 
+  if (tooDeepAt !== undefined) return { diagnostics: [diagnostic("input/too-deep", { limit: MAX_DEPTH }, at([tooDeepAt, tooDeepAt + 1]))] };
   const diagnostics: Diagnostic[] = [];
   let syntaxReported = false;
   const errors = [...doc.errors.map((e) => ({ code: e.code as string, message: e.message, pos: e.pos })), ...duplicateKeys(doc.contents as YamlNode | null)];
@@ -120,7 +150,15 @@ export function loadDocument(file: string, text: string): LoadResult {
   }
 
   const problems: Diagnostic[] = [];
+  const targets = aliasTargets(doc);
+  let aliasBudget = Math.max(MIN_ALIAS_BUDGET, text.length);
+  /** The alias, as written in the document (not one inside another's anchor), being read. */
+  let expanding: Alias | undefined;
   const toPlain = (node: YamlNode | null, path: (string | number)[], keyRange: Range | undefined): unknown => {
+    if (expanding && --aliasBudget < 0) {
+      if (aliasBudget === -1) problems.push(diagnostic("yaml/alias-expansion", { limit: Math.max(MIN_ALIAS_BUDGET, text.length) }, at(rangeOf(expanding))));
+      return null;
+    }
     if (path.length > MAX_DEPTH) {
       if (!problems.some((p) => p.code === "input/too-deep")) problems.push(diagnostic("input/too-deep", { limit: MAX_DEPTH }, at(rangeOf(node))));
       return null;
@@ -131,9 +169,18 @@ export function loadDocument(file: string, text: string): LoadResult {
     if (node === null) return null;
     if (isAlias(node)) {
       // An alias reads as a copy of its anchor's node; places inside it point at the anchor.
-      const target = node.resolve(doc);
-      if (!target) problems.push(diagnostic("yaml/unknown-alias", { alias: node.source }, at(rangeOf(node))));
-      return target ? toPlain(target as YamlNode, path, keyRange) : null;
+      const target = targets.get(node);
+      if (!target) {
+        problems.push(diagnostic("yaml/unknown-alias", { alias: node.source }, at(rangeOf(node))));
+        return null;
+      }
+      if (expanding) return toPlain(target, path, keyRange);
+      expanding = node;
+      try {
+        return toPlain(target, path, keyRange);
+      } finally {
+        expanding = undefined;
+      }
     }
     if (isScalar(node)) return node.value;
     if (isSeq(node)) return node.items.map((item, i) => toPlain(item as YamlNode, [...path, i], undefined));
@@ -171,6 +218,84 @@ export function loadDocument(file: string, text: string): LoadResult {
   };
   return { document: { file, value, locate }, diagnostics: [] };
 }
+
+/**
+ * Parse one YAML document as `parseDocument` does, with the parser fed by hand (the way the
+ * yaml package documents for a user-provided lexer) so that its stack can be watched: past
+ * MAX_PARSER_STACK the parse stops, and `tooDeepAt` is the offset where it did.
+ */
+function parseShallow(text: string, lineCounter: LineCounter): { doc: Document.Parsed; tooDeepAt?: number } {
+  const parser = new Parser(lineCounter.addNewLine);
+  let tooDeepAt: number | undefined;
+  function* tokens() {
+    lineCounter.addNewLine(0); // as Parser.parse does: the first line starts at 0
+    for (const lexeme of new Lexer().lex(text)) {
+      yield* parser.next(lexeme);
+      if (parser.stack.length > MAX_PARSER_STACK) {
+        tooDeepAt = parser.offset;
+        return;
+      }
+    }
+    yield* parser.end();
+  }
+  // Why uniqueKeys false: the parser's own duplicate-key check compares each key with every earlier
+  // one of its map, so a map of 100,000 keys (a hostile or generated file) took minutes;
+  // duplicateKeys() does the same check with a set per map, in linear time.
+  const composer = new Composer({ uniqueKeys: false, keepSourceTokens: false });
+  let doc: Document.Parsed | undefined;
+  for (const next of composer.compose(tokens(), true, text.length)) {
+    if (!doc) doc = next;
+    else {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], "MULTIPLE_DOCS", "Source contains multiple documents"));
+      break;
+    }
+  }
+  // compose(…, true) always ends with a document, empty for an empty text.
+  return { doc: doc!, ...(tooDeepAt === undefined ? {} : { tooDeepAt }) };
+}
+
+/**
+ * The node each alias reads, found in one walk of the document: the last node before the alias
+ * with its anchor. Why: `Alias.resolve` walks the whole document for every alias, so a document
+ * with many aliases took time quadratic in its size.
+ */
+function aliasTargets(doc: Document.Parsed): Map<Alias, YamlNode> {
+  const anchors = new Map<string, YamlNode>();
+  const targets = new Map<Alias, YamlNode>();
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (target) targets.set(node, target);
+      } else if (node.anchor) anchors.set(node.anchor, node);
+    },
+  });
+  return targets;
+}
+
+/**
+ * swagger-parser's reader for the files a document refers to (`$ref: common.yaml`), in place of
+ * its own YAML and JSON readers: such a file obeys the limits the input obeys (nesting, alias
+ * expansion, duplicate keys), and a problem in it is an error naming its file, line and column.
+ * Why: js-yaml reads aliases as shared objects, so an alias bomb parses at once and then every
+ * walk over it (bundling, validation) takes exponential time.
+ */
+export const referencedFileParser = {
+  order: 100,
+  allowEmpty: true,
+  canParse: [".yaml", ".yml", ".json"],
+  parse(file: { url: string; data: unknown }): unknown {
+    if (typeof file.data !== "string" && !Buffer.isBuffer(file.data)) return file.data;
+    const loaded = loadDocument(file.url, file.data.toString("utf8"));
+    const problem = loaded.diagnostics[0];
+    if (problem) {
+      const where = problem.location ? `${problem.location.file}:${problem.location.line}:${problem.location.column}: ` : "";
+      throw new Error(`${where}${problem.message} [${problem.code}]`);
+    }
+    // A plain copy: the loader's maps have no prototype, which the bundler does not expect.
+    return structuredClone(loaded.document?.value);
+  },
+};
 
 /** Plainer words for the parser's errors that users meet most. */
 const YAML_HINTS: Partial<Record<string, string>> = {

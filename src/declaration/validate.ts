@@ -360,10 +360,10 @@ function readAccess(raw: Raw, path: Path, operations: readonly Operation[], ctx:
     const scopes = strings(value);
     if (!ctx.guardsComplete) return { kind: "scopes", scopes: [...new Set(scopes)] };
     scopes.forEach((scope, i) => {
-      if (!ctx.guards.some((g) => guardScopes(g.guard).includes(scope))) ctx.report("decl/undeclared-scope", { scope }, [...valuePath, i]);
+      if (!ctx.guards.some((g) => guardScopes(g.guard).has(scope))) ctx.report("decl/undeclared-scope", { scope }, [...valuePath, i]);
     });
-    const allKnown = scopes.every((s) => ctx.guards.some((g) => guardScopes(g.guard).includes(s)));
-    if (allKnown && !ctx.guards.some((g) => scopes.every((s) => guardScopes(g.guard).includes(s)))) {
+    const allKnown = scopes.every((s) => ctx.guards.some((g) => guardScopes(g.guard).has(s)));
+    if (allKnown && !ctx.guards.some((g) => scopes.every((s) => guardScopes(g.guard).has(s)))) {
       ctx.report("decl/scopes-split-across-guards", { scopes }, valuePath);
     }
     return { kind: "scopes", scopes: [...new Set(scopes)] };

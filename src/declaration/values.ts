@@ -75,7 +75,7 @@ export function checkValue(field: Field, value: unknown): string | undefined {
       if (typeof value !== "object" || Array.isArray(value)) return "expected a map";
       const record = value as Record<string, unknown>;
       for (const child of field.fields ?? []) {
-        if (!(child.name in record)) {
+        if (!Object.hasOwn(record, child.name)) {
           if (child.required) return `\`${child.name}\` is required`;
           continue;
         }

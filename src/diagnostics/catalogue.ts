@@ -25,6 +25,8 @@ export const catalogue = {
   "yaml/duplicate-key": (a: { key: string }) => `duplicate key ${q(a.key)}: each key may appear once in a map`,
   "yaml/non-string-key": () => "map keys must be strings; quote this one",
   "yaml/unknown-alias": (a: { alias: string }) => `the alias ${q("*" + a.alias)} names no anchor (\`&${a.alias}\`) before it`,
+  "yaml/alias-expansion": (a: { limit: number }) =>
+    `the aliases of this document expand to more than ${a.limit} values (aliases of aliases grow exponentially); write the repeated part out, or alias it fewer times`,
   "yaml/multiple-documents": () => "a declaration is one YAML document; remove the `---` that starts a second one",
   "json/syntax": (a: { message: string }) => `JSON syntax error: ${a.message}`,
 
@@ -111,6 +113,8 @@ export const catalogue = {
     `${q(a.path)} was edited by hand since codegen wrote it; keep your change in a file of your own (generated files are rewritten), or run again with --force to overwrite it`,
   "output/not-ours": (a: { path: string }) =>
     `${q(a.path)} exists and was not written by codegen, which never overwrites such a file; move it away or choose another output folder`,
+  "output/symbolic-link": (a: { path: string }) =>
+    `${q(a.path)} is a symbolic link, and codegen never reads, writes or deletes through a link inside its output folder; replace it with a folder or file of its own, or choose another output folder`,
   "output/unsafe-folder": (a: { dir: string }) =>
     `${q(a.dir)} cannot be the output folder: it holds the working folder or the input, and codegen replaces its output folder as a whole; choose a folder of its own, such as \`generated\``,
   "output/out-of-date": (a: { dir: string; count: number }) =>

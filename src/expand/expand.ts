@@ -135,7 +135,7 @@ function securityFor(access: Access, guards: readonly Guard[]): Json[] {
   if (access.kind === "public") return [];
   const scopes = access.kind === "scopes" ? access.scopes : [];
   const requirements = guards
-    .filter((g) => scopes.every((s) => guardScopes(g).includes(s)))
+    .filter((g) => scopes.every((s) => guardScopes(g).has(s)))
     .map((g) => ({ [g.name]: [...scopes] }));
   return access.kind === "optional" ? [...requirements, {}] : requirements;
 }

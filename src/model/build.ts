@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from "openapi-types";
 import { camelCase, pascalCase } from "../declaration/names.js";
-import { docLines, inlineComment, isIdentifier, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
+import { docLines, inlineComment, isIdentifier, lineComment, literal, literalAt, propertyKey, stringLiteral } from "./escape.js";
 import { type JsonSchema, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
 import { prepareDocument } from "./foreign.js";
 import { OperationCollector, UnsupportedConstruct, pointerOf } from "./operations.js";
@@ -74,7 +74,7 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
   });
   const schemaEntries: SchemaEntryView[] = Object.entries(schemas).map(([name, schema]) => ({
     key: propertyKey(name),
-    node: literal(schemaNode(schema)),
+    node: literalAt(name, schemaNode(schema)),
   }));
 
   const resourceSchemas = Object.entries(schemas).filter(([, s]) => s["x-codegen-resource"] !== undefined);

@@ -296,7 +296,9 @@ export class OperationCollector {
   /** A schema with its `$ref` followed (to a named schema of the document). */
   private resolve(schema: Json): Json {
     const name = refName(schema as JsonSchema);
-    return name === undefined ? schema : asJson(asJson(asJson(this.document.components).schemas)[name]);
+    if (name === undefined) return schema;
+    const schemas = asJson(asJson(this.document.components).schemas);
+    return asJson(Object.hasOwn(schemas, name) ? schemas[name] : undefined);
   }
 
   private checkSchema(schema: Json, pointer: string): void {

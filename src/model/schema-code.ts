@@ -132,7 +132,7 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   if (properties) node.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, subschemaNode(v)]));
   // Why: OpenAPI 3.1 section 4.8.24: a required property that is readOnly is required in
   // responses only; the nodes validate requests, so it is not required there.
-  const required = Array.isArray(schema.required) ? schema.required.filter((name) => !(properties && asSchema(properties[name])?.readOnly === true)) : [];
+  const required = Array.isArray(schema.required) ? schema.required.filter((name) => !(properties && Object.hasOwn(properties, name) && asSchema(properties[name])?.readOnly === true)) : [];
   if (required.length > 0) node.required = required;
   const additional = schema.additionalProperties;
   if (additional === false) node.additionalProperties = false;

@@ -16,21 +16,17 @@ const SCHEMA_VALUES = new Set(["items", "additionalProperties", "not", "contains
 
 /** Apply `convert` to every schema of a document: components, parameters, bodies, responses, headers. */
 function mapSchemas(document: Json, convert: (schema: Json) => Json): Json {
-  const inSchema = (schema: Json): Json => {
-    const out: Json = {};
-    for (const [key, value] of Object.entries(convert(schema))) {
-      if (SCHEMA_MAPS.has(key) && isObject(value)) {
-        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? inSchema(v) : v]));
-      } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-        out[key] = value.map((v) => (isObject(v) ? inSchema(v) : v));
-      } else if (SCHEMA_VALUES.has(key) && isObject(value)) {
-        out[key] = inSchema(value);
-      } else {
-        out[key] = value;
-      }
-    }
-    return out;
-  };
+  // Why Object.fromEntries: a schema's keys are the document's, and assigning a key `__proto__`
+  // would set the copy's prototype (its members then read as the schema's own keywords).
+  const inSchema = (schema: Json): Json =>
+    Object.fromEntries(
+      Object.entries(convert(schema)).map(([key, value]) => {
+        if (SCHEMA_MAPS.has(key) && isObject(value)) return [key, Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? inSchema(v) : v]))];
+        if (SCHEMA_LISTS.has(key) && Array.isArray(value)) return [key, value.map((v) => (isObject(v) ? inSchema(v) : v))];
+        if (SCHEMA_VALUES.has(key) && isObject(value)) return [key, inSchema(value)];
+        return [key, value];
+      }),
+    );
   const walk = (value: unknown, key: string | undefined, parent: string | undefined): unknown => {
     if (Array.isArray(value)) return value.map((v) => walk(v, undefined, key));
     if (!isObject(value)) return value;

@@ -35,7 +35,7 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
   // Our own schemas are held to ajv's strict mode; a document written by others only has to be
   // valid JSON Schema (unknown formats and `properties` without `type` are allowed there).
   const strict = origin === "ours";
-  const ajv = new Ajv2020({ strict, allErrors: false, validateFormats: strict, logger: false, inlineRefs: false, code: { optimize: false } });
+  const ajv = new Ajv2020({ strict, allErrors: true, validateFormats: strict, logger: false, inlineRefs: false, code: { optimize: false } });
   addFormats.default(ajv);
   ajv.addFormat("password", true);
   const extensionKeywords = new Set<string>(OPENAPI_KEYWORDS);

@@ -1,7 +1,43 @@
-import { existsSync, promises as fs, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, promises as fs, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { GeneratedFile } from "../render/render.js";
-import { type CurrentTree, MANIFEST, type WritePlan, manifestText, parseManifest } from "./plan.js";
+import { type CurrentTree, type Found, MANIFEST, type WritePlan, manifestText, parseManifest } from "./plan.js";
+
+/** A file larger than this is not read: codegen never wrote one (a manifest larger is no manifest). */
+const MAX_FILE = 64 * 1024 * 1024;
+
+/**
+ * The folder a run writes (`named` is absolute): the named folder, or, when the name is a symbolic link, the folder it
+ * points to (resolved link by link, so a link whose folder a killed run left missing still
+ * resolves), with the links of the folders above resolved too.
+ * Why: the user named that link on the command line, so following it is their choice; a link
+ * *inside* the folder was put there by someone else (or a checkout) and is never followed.
+ * Renaming the link itself would replace the user's link with a folder and leave their folder stale.
+ */
+export function outputFolder(named: string): string {
+  let dir = named;
+  for (let hops = 0; hops < 40; hops++) {
+    let stat: Stats;
+    try {
+      stat = lstatSync(dir);
+    } catch {
+      break;
+    }
+    if (!stat.isSymbolicLink()) break;
+    dir = path.resolve(path.dirname(dir), readlinkSync(dir));
+  }
+  return path.join(realPathOf(path.dirname(dir)), path.basename(dir));
+}
+
+/** The real path of a folder, or of as much of it as exists. */
+function realPathOf(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    const parent = path.dirname(dir);
+    return parent === dir ? dir : path.join(realPathOf(parent), path.basename(dir));
+  }
+}
 
 /** The two sibling folders of a run: the new tree being built, and the old one being retired. */
 export function siblings(dir: string): { fresh: string; retired: string } {
@@ -21,17 +57,64 @@ export async function recover(dir: string): Promise<void> {
   await fs.rm(retired, { recursive: true, force: true });
 }
 
-/** What the output folder holds now (after `recover`); files are read when the plan asks for them. */
+/**
+ * What the output folder holds now (after `recover`); files are read when the plan asks for them.
+ * Nothing inside the folder is followed: every part of a path is looked at with lstat, and the
+ * file itself opened with O_NOFOLLOW (and O_NONBLOCK, so a FIFO cannot hang the run).
+ */
 export function readCurrent(dir: string): CurrentTree {
-  const read = (file: string): string | undefined => {
-    try {
-      return readFileSync(path.join(dir, file), "utf8");
-    } catch {
-      return undefined;
+  const folders = new Map<string, Found | undefined>();
+  /** What stands at a folder on the way to a file: undefined for a real folder. */
+  const folder = (relative: string): Found | undefined => {
+    if (!folders.has(relative)) {
+      let found: Found | undefined;
+      try {
+        const stat = lstatSync(path.join(dir, relative));
+        if (!stat.isDirectory()) found = { kind: "other", at: relative, link: stat.isSymbolicLink() };
+      } catch (error) {
+        found = isMissing(error) ? { kind: "none" } : { kind: "other", at: relative, link: false };
+      }
+      folders.set(relative, found);
     }
+    return folders.get(relative);
   };
-  return { manifest: parseManifest(read(MANIFEST)), read };
+  const look = (file: string): Found => {
+    const parts = file.split("/");
+    for (let n = 1; n < parts.length; n++) {
+      const found = folder(parts.slice(0, n).join("/"));
+      if (found) return found;
+    }
+    return readFile(dir, file);
+  };
+  const manifest = look(MANIFEST);
+  return { manifest: parseManifest(manifest.kind === "file" ? manifest.text : undefined), look };
 }
+
+/** A regular file's text, never through a link, a FIFO or a device. */
+function readFile(dir: string, file: string): Found {
+  const other: Found = { kind: "other", at: file, link: false };
+  const full = path.join(dir, file);
+  let fd: number;
+  try {
+    // O_NOFOLLOW does not exist on Windows: there the lstat decides alone.
+    if (lstatSync(full).isSymbolicLink()) return { ...other, link: true };
+    fd = openSync(full, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if (isMissing(error)) return { kind: "none" };
+    return { ...other, link: (error as NodeJS.ErrnoException).code === "ELOOP" };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_FILE) return other;
+    return { kind: "file", text: readFileSync(fd, "utf8") };
+  } catch {
+    return other;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
 
 /**
  * Apply a plan as one step: the new tree is built in a sibling folder (files that do not change,
@@ -49,9 +132,9 @@ export async function applyPlan(dir: string, plan: WritePlan, files: readonly Ge
   // Everything that stays: unchanged generated files and all files codegen does not own.
   if (existsSync(dir)) await linkTree(dir, fresh, "", (relative) => !rewritten.has(relative) && !dropped.has(relative));
   for (const file of [...plan.added, ...plan.changed]) {
-    const target = path.join(fresh, file.path);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, file.contents);
+    await folderIn(fresh, path.posix.dirname(file.path));
+    // `wx`: the plan leaves nothing at a path it writes; were something there, it is not overwritten.
+    await fs.writeFile(path.join(fresh, file.path), file.contents, { flag: "wx" });
   }
   await fs.writeFile(path.join(fresh, MANIFEST), manifestText(files, input));
 
@@ -60,7 +143,28 @@ export async function applyPlan(dir: string, plan: WritePlan, files: readonly Ge
   await fs.rm(retired, { recursive: true, force: true });
 }
 
-/** Recreate `from`'s tree under `to` with hard links (symbolic links copied as links), keeping what `keep` accepts. */
+/**
+ * Make the folders of a relative path under `root`, one part at a time, refusing any part that
+ * is not a real folder: a link copied from the old tree is never written through, even were the
+ * folder changed between the plan and this step.
+ */
+async function folderIn(root: string, relative: string): Promise<void> {
+  let at = root;
+  for (const part of relative === "." ? [] : relative.split("/")) {
+    at = path.join(at, part);
+    try {
+      await fs.mkdir(at);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    if (!(await fs.lstat(at)).isDirectory()) throw new Error(`${at} is not a folder; codegen does not write through it`);
+  }
+}
+
+/**
+ * Recreate `from`'s tree under `to` with hard links, keeping what `keep` accepts. A symbolic link
+ * (to a file or a folder) is copied as the link it is: never followed, never descended into.
+ */
 async function linkTree(from: string, to: string, relative: string, keep: (relative: string) => boolean): Promise<void> {
   for (const entry of await fs.readdir(path.join(from, relative), { withFileTypes: true })) {
     const child = relative === "" ? entry.name : `${relative}/${entry.name}`;

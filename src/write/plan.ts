@@ -6,9 +6,25 @@ export const MANIFEST = ".codegen-manifest.json";
 
 /** The files the generator wrote into a folder, each with the hash of what it wrote. */
 export interface Manifest {
-  readonly files: Readonly<Record<string, string>>;
+  /** Path inside the folder -> hash; a map, so a path such as `constructor` is no inherited key. */
+  readonly files: ReadonlyMap<string, string>;
   /** The hash of everything the files were generated from (src/run.ts, generationKey). */
   readonly input?: string;
+}
+
+/** Longest path, and longest part of a path, codegen writes or trusts a manifest with. */
+const MAX_PATH = 1024;
+const MAX_PART = 255;
+
+/**
+ * The one rule for a path inside the output folder, obeyed by every file codegen generates and by
+ * every path a manifest names (a manifest is input: anyone could have written it): relative,
+ * `/`-separated parts, none empty, `.` or `..`, and no backslash, colon, NUL or control character
+ * (a Windows drive, a second separator, a truncated C string). Such a path cannot leave the folder.
+ */
+export function isFolderPath(candidate: string): boolean {
+  if (candidate.length === 0 || candidate.length > MAX_PATH) return false;
+  return candidate.split("/").every((part) => part.length > 0 && part.length <= MAX_PART && part !== "." && part !== ".." && !/[\\:\u0000-\u001f\u007f]/.test(part));
 }
 
 /** `sha256-<hex>` of a file's text. */
@@ -22,27 +38,48 @@ export function manifestText(files: readonly GeneratedFile[], input?: string): s
   return JSON.stringify({ generator: "codegen", ...(input === undefined ? {} : { input }), files: Object.fromEntries(entries) }, null, 2) + "\n";
 }
 
-/** Read a manifest's text; a missing or unreadable one is an empty manifest. */
+/**
+ * Read a manifest's text; a missing or unreadable one is an empty manifest, and an entry whose
+ * path breaks `isFolderPath` is dropped: codegen never reads, keeps or deletes it.
+ */
 export function parseManifest(text: string | undefined): Manifest {
-  if (text === undefined) return { files: {} };
+  const empty: Manifest = { files: new Map() };
+  if (text === undefined) return empty;
   try {
     const value = JSON.parse(text) as { files?: unknown; input?: unknown };
     const files = value.files;
-    if (typeof files !== "object" || files === null) return { files: {} };
+    if (typeof files !== "object" || files === null || Array.isArray(files)) return empty;
     return {
-      files: Object.fromEntries(Object.entries(files).filter(([, h]) => typeof h === "string")) as Record<string, string>,
+      files: new Map(Object.entries(files).filter((entry): entry is [string, string] => typeof entry[1] === "string" && isFolderPath(entry[0]))),
       ...(typeof value.input === "string" ? { input: value.input } : {}),
     };
   } catch {
-    return { files: {} };
+    return empty;
   }
 }
 
-/** What a folder holds now, as far as the plan needs: the manifest and the text of the files it asks about. */
+/**
+ * What stands at a path of the output folder: nothing, a regular file with its text, or something
+ * codegen neither reads through, replaces nor deletes: a symbolic link (at the path or on the way
+ * to it: `at` names it, relative to the folder), a folder, a device, a file it cannot read.
+ */
+export type Found =
+  | { readonly kind: "none" }
+  | { readonly kind: "file"; readonly text: string }
+  | { readonly kind: "other"; readonly at: string; readonly link: boolean };
+
+/** What a folder holds now, as far as the plan needs: the manifest and what stands at the paths it asks about. */
 export interface CurrentTree {
   readonly manifest: Manifest;
-  /** The text of a file in the folder, or undefined when there is none. */
-  read(path: string): string | undefined;
+  look(path: string): Found;
+}
+
+/** A path the run would have to write, blocked by an entry that is not codegen's. */
+export interface Blocked {
+  readonly path: string;
+  /** The entry in the way: the path itself, or a symbolic link on the way to it. */
+  readonly at: string;
+  readonly link: boolean;
 }
 
 /** What a run would do to each file, and what stops it. */
@@ -54,8 +91,8 @@ export interface WritePlan {
   readonly removed: readonly { readonly path: string; readonly before: string }[];
   /** Generated files edited by hand: the run stops unless forced. */
   readonly edited: readonly string[];
-  /** Files the generator did not write that a new generated file would overwrite: always an error. */
-  readonly foreign: readonly string[];
+  /** Entries the generator did not write where it would write (a file, a symbolic link on the way): always an error. */
+  readonly foreign: readonly Blocked[];
 }
 
 /**
@@ -69,27 +106,33 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
   const unchanged: GeneratedFile[] = [];
   const removed: { path: string; before: string }[] = [];
   const edited: string[] = [];
-  const foreign: string[] = [];
+  const foreign: Blocked[] = [];
   const owned = current.manifest.files;
-  const isEdited = (path: string, text: string) => owned[path] !== undefined && hashOf(text) !== owned[path];
+  const isEdited = (path: string, text: string) => owned.has(path) && hashOf(text) !== owned.get(path);
 
+  // The manifest is written on every run that changes anything: nothing foreign may stand there.
+  const manifest = current.look(MANIFEST);
+  if (manifest.kind === "other") foreign.push({ path: MANIFEST, at: manifest.at, link: manifest.link });
   for (const file of files) {
-    const before = current.read(file.path);
-    if (before === undefined) added.push(file);
-    else if (owned[file.path] === undefined) {
-      if (before === file.contents) unchanged.push(file);
-      else foreign.push(file.path);
-    } else if (before === file.contents) unchanged.push(file);
-    else if (isEdited(file.path, before) && !force) edited.push(file.path);
-    else changed.push({ ...file, before });
+    if (!isFolderPath(file.path) || file.path === MANIFEST) throw new Error(`codegen generated a file at ${JSON.stringify(file.path)}, outside the rule for paths in the output folder`);
+    const found = current.look(file.path);
+    if (found.kind === "none") added.push(file);
+    else if (found.kind === "other") foreign.push({ path: file.path, at: found.at, link: found.link });
+    else if (!owned.has(file.path)) {
+      if (found.text === file.contents) unchanged.push(file);
+      else foreign.push({ path: file.path, at: file.path, link: false });
+    } else if (found.text === file.contents) unchanged.push(file);
+    else if (isEdited(file.path, found.text) && !force) edited.push(file.path);
+    else changed.push({ ...file, before: found.text });
   }
   const generated = new Set(files.map((f) => f.path));
-  for (const path of Object.keys(owned).sort()) {
-    if (generated.has(path)) continue;
-    const before = current.read(path);
-    if (before === undefined) continue;
-    if (isEdited(path, before) && !force) edited.push(path);
-    else removed.push({ path, before });
+  for (const path of [...owned.keys()].sort()) {
+    if (generated.has(path) || path === MANIFEST) continue;
+    // Only a file the manifest names, standing as a plain file, is ever deleted; a link is left alone.
+    const found = current.look(path);
+    if (found.kind !== "file") continue;
+    if (isEdited(path, found.text) && !force) edited.push(path);
+    else removed.push({ path, before: found.text });
   }
   return { added, changed, unchanged, removed, edited, foreign };
 }

@@ -23,7 +23,7 @@ import {
   sendJson,
 } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl, Refusal } from "./http.gen.js";
-import { objectHref, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
+import { objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
 import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
@@ -286,7 +286,7 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   const method = req.method ?? "GET";
   const matched = matchRoute(api.routes, url.value.segments, method);
   if (!matched) return fromRefusal(refusal(404, "Not found"));
-  const operation = Object.hasOwn(matched.route.methods, method) ? matched.route.methods[method] : undefined;
+  const operation = own(matched.route.methods, method);
   if (!operation) {
     const allow = Object.keys(matched.route.methods).join(", ");
     return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: ${allow}` }, { Allow: allow }));
@@ -323,7 +323,7 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   const pathId = matched.values[matched.values.length - 1];
   const id = operation.id && pathId !== undefined ? parseId(operation.id, pathId, errors) : undefined;
   const query = parseQuery(operation.query, url.value.query, securityQuery, errors, api.schemas);
-  const resource = operation.resource === undefined ? undefined : api.resources[operation.resource];
+  const resource = operation.resource === undefined ? undefined : own(api.resources, operation.resource);
   let data: Json = {};
   if (operation.body !== undefined && resource) {
     if (!isObject(body)) addError(errors, "body", "must be a JSON object");
@@ -343,7 +343,7 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
 
   if (operation.kind === "index") return { status: 200, body: { links: api.index }, headers: {} };
   if (!resource) throw new Error(`operation ${operation.operationId} has no resource`);
-  const handlers = api.operations[resource.collection];
+  const handlers = own(api.operations, resource.collection);
   if (!handlers) throw new Error(`no handlers for ${resource.collection}`);
   return runResourceOperation(operation, resource, handlers, { id, query, data, context }, options);
 }
@@ -442,7 +442,7 @@ function parseQuery(declared: OperationSpec["query"], given: ReadonlyMap<string,
   const values: Json = {};
   for (const [name, raw] of given) {
     if (securityQuery.has(name)) continue;
-    const schema = Object.hasOwn(declared, name) ? declared[name] : undefined;
+    const schema = own(declared, name);
     if (!schema) {
       addError(errors, name, "is not a known query parameter");
       continue;
@@ -451,8 +451,8 @@ function parseQuery(declared: OperationSpec["query"], given: ReadonlyMap<string,
       addError(errors, name, "must be given once");
       continue;
     }
-    const value = parseScalar(schema.ref !== undefined ? (table[schema.ref] ?? schema) : schema, raw[0]!);
-    if (validateValue(schema, value, name, errors, table)) values[name] = value;
+    const value = parseScalar(schema.ref !== undefined ? (own(table, schema.ref) ?? schema) : schema, raw[0]!);
+    if (validateValue(schema, value, name, errors, table)) Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return values;
 }

@@ -37,6 +37,14 @@ export type ResourceSpec = {
   readonly links: readonly LinkRule[];
 };
 
+/**
+ * A table's own entry for a key, never an inherited one: keys come from the declaration and from
+ * requests, and a state, field or rel may be named `constructor` or `toString`.
+ */
+export function own<T>(table: { readonly [key: string]: T }, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** A link object of a response (seed, "Shapes that are fixed"). */
 export type Link = { rel: string; method: string; href: string };
 
@@ -53,7 +61,7 @@ export function linksOf(spec: ResourceSpec, object: StoredObject): Link[] {
   const self = objectHref(spec, object.id);
   const links: Link[] = [{ rel: "self", method: "GET", href: self }];
   for (const ref of spec.refs) {
-    const target = object[ref.field];
+    const target = own(object, ref.field);
     if (target !== undefined && target !== null) {
       links.push({ rel: ref.rel, method: "GET", href: `/${ref.collection}/${encodeURIComponent(String(target))}` });
     }
@@ -100,7 +108,7 @@ export function prepareCreate(spec: ResourceSpec, body: { readonly [field: strin
 export function transitionProblem(spec: ResourceSpec, current: StoredObject, requested: unknown): string | undefined {
   if (!spec.status || requested === undefined || requested === current.status) return undefined;
   const from = String(current.status);
-  const allowed = spec.status.transitions[from] ?? [];
+  const allowed = own(spec.status.transitions, from) ?? [];
   if (typeof requested === "string" && allowed.includes(requested)) return undefined;
   return allowed.length === 0
     ? `cannot change from ${from}: it is a final state`
@@ -123,7 +131,7 @@ export class MemoryCollection {
   /** Every object whose fields equal every given filter value, in creation order. */
   list(filters: { readonly [field: string]: unknown }): StoredObject[] {
     const entries = Object.entries(filters).filter(([, value]) => value !== undefined);
-    return [...this.#objects.values()].filter((object) => entries.every(([key, value]) => object[key] === value));
+    return [...this.#objects.values()].filter((object) => entries.every(([key, value]) => own(object, key) === value));
   }
 
   /** The object with this id, if any. */
@@ -141,8 +149,7 @@ export class MemoryCollection {
 
   /** Replaces an object whole (absent optional fields are cleared), keeping its read-only fields. */
   replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject): StoredObject {
-    const kept: { [field: string]: unknown } = {};
-    for (const key of this.#spec.readOnly) if (Object.hasOwn(current, key)) kept[key] = current[key];
+    const kept = Object.fromEntries(this.#spec.readOnly.filter((key) => Object.hasOwn(current, key)).map((key) => [key, current[key]]));
     const object = { ...kept, ...fields, id: current.id, ...(this.#spec.status ? { status: fields.status ?? current.status } : {}) };
     this.#objects.set(String(id), object);
     return object;

@@ -101,7 +101,9 @@ const KEYWORD_SCHEMAS: Json = {
  */
 function oracleAjv(): Ajv2020 {
   // Not strict: the document's annotations (x-codegen-*, readOnly, examples) are no keywords of ajv's.
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  // ownProperties: by default ajv takes an inherited member (`{}.constructor`) for a property that
+  // is present; the generated validator looks at own properties only, as JSON data has no others.
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, ownProperties: true });
   addFormats.default(ajv);
   overrideMultipleOf(ajv);
   ajv.addFormat("password", true);

@@ -1,0 +1,40 @@
+// Issue 11, item 8c, on codegen's side: keys taken from a document stay own keys of the objects
+// codegen builds from it. A schema key `__proto__` assigned to a fresh object set that object's
+// prototype, and the schema then read its members as keywords of its own.
+
+import { describe, expect, it } from "vitest";
+import { literal, literalAt } from "../src/model/escape.js";
+import { fromOpenApi30, toOpenApi30 } from "../src/openapi/versions.js";
+
+/** A schema with an own `__proto__` key holding keywords, as JSON.parse reads it. */
+const schemaWithProtoKey = () => JSON.parse('{"type": "object", "__proto__": {"required": ["x"], "pattern": "y"}}') as Record<string, unknown>;
+
+describe("converting between OpenAPI 3.0 and 3.1 keeps a schema's `__proto__` key an own key", () => {
+  it.each([
+    ["fromOpenApi30", fromOpenApi30, "3.0.3"],
+    ["toOpenApi30", toOpenApi30, "3.1.0"],
+  ] as const)("%s", (_name, convert, version) => {
+    const document = { openapi: version, info: { title: "t", version: "1" }, paths: {}, components: { schemas: { A: schemaWithProtoKey() } } };
+    const converted = convert(document) as { components: { schemas: { A: Record<string, unknown> } } };
+    const schema = converted.components.schemas.A;
+    expect(Object.getPrototypeOf(schema)).toBe(Object.prototype);
+    expect(Object.hasOwn(schema, "__proto__")).toBe(true);
+    // Keywords inside the `__proto__` value are not the schema's own.
+    expect(schema.required).toBeUndefined();
+    expect(schema.pattern).toBeUndefined();
+  });
+});
+
+describe("literal: object literals in generated code", () => {
+  it("writes JSON data as JSON.stringify does", () => {
+    const data = { a: [1, "two", null, true, { b: -0.5 }], "c d": { "\u2028": "x" }, e: {} };
+    expect(literal(data)).toBe(JSON.stringify(data).replace(/\u2028/g, "\\u2028"));
+  });
+
+  it("computes a `__proto__` key and types the values of Object.prototype's names by their own literal", () => {
+    const data = JSON.parse('{"__proto__": {"constructor": ["a"]}, "toString": {"x": 1}, "valueOf": null, "ok": "constructor"}') as unknown;
+    expect(literal(data)).toBe('{["__proto__"]:{"constructor":["a"] as const},"toString":{"x":1} as const,"valueOf":null,"ok":"constructor"}');
+    expect(literalAt("constructor", { types: ["string"] })).toBe('{"types":["string"]} as const');
+    expect(literalAt("name", { types: ["string"] })).toBe('{"types":["string"]}');
+  });
+});
