@@ -23,7 +23,7 @@ import {
   sendJson,
 } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl, Refusal } from "./http.gen.js";
-import { objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
+import { defineOwn, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
 import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
@@ -452,7 +452,7 @@ function parseQuery(declared: OperationSpec["query"], given: ReadonlyMap<string,
       continue;
     }
     const value = parseScalar(schema.ref !== undefined ? (own(table, schema.ref) ?? schema) : schema, raw[0]!);
-    if (validateValue(schema, value, name, errors, table)) Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
+    if (validateValue(schema, value, name, errors, table)) defineOwn(values, name, value);
   }
   return values;
 }

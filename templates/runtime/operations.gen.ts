@@ -9,7 +9,7 @@ import { HandlerResultError, fromRefusal, inTime, parseScalar } from "./dispatch
 import type { Answer, DispatchOptions, OperationRequest, OperationRunner } from "./dispatch.gen.js";
 import type { Principal, SecurityScopes } from "./guards.gen.js";
 import { DEFAULT_BODY_LIMIT, acceptsJson, mediaType, parseCookies, parseJson, readBody, refusal } from "./http.gen.js";
-import { own } from "./resources.gen.js";
+import { defineOwn, own } from "./resources.gen.js";
 import type { Awaitable } from "./resources.gen.js";
 import { addError, ownKeywords, validateValue, withDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaNode, SchemaTable } from "./validate.gen.js";
@@ -78,8 +78,6 @@ export type OperationsSpec = {
 
 type Json = { [key: string]: unknown };
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
-/** Sets a key named by the document or the request: `__proto__` too is an own property, never the prototype. */
-const define = (record: Json, key: string, value: unknown): void => void Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 
 /** The runner the dispatcher calls for routes of kind `operation`. */
 export function createOperationRunner(spec: OperationsSpec, options: DispatchOptions): OperationRunner {
@@ -194,11 +192,11 @@ function readParameters(definition: OperationDefinition, request: OperationReque
     if (raw === undefined) {
       const fallback = resolve(parameter.schema, table).default;
       if (parameter.required) addError(errors, parameter.name, "is required");
-      else if (fallback !== undefined) define(values, parameter.name, structuredClone(fallback));
+      else if (fallback !== undefined) defineOwn(values, parameter.name, structuredClone(fallback));
       continue;
     }
     const value = parameterValue(parameter, raw, errors, table);
-    if (value !== undefined && validateValue(parameter.schema, value, parameter.name, errors, table)) define(values, parameter.name, value);
+    if (value !== undefined && validateValue(parameter.schema, value, parameter.name, errors, table)) defineOwn(values, parameter.name, value);
   }
 }
 
@@ -276,7 +274,7 @@ function answerOf(handler: string, definition: OperationDefinition, result: unkn
   if (ranges === undefined) throw new HandlerResultError(`${handler} returned the status ${String(status)}, which the operation does not declare`);
   const headers: { [name: string]: string } = {};
   if (isObject(result.headers)) {
-    for (const [name, value] of Object.entries(result.headers)) if (typeof value === "string" && !FRAMING.has(name.toLowerCase())) define(headers, name, value);
+    for (const [name, value] of Object.entries(result.headers)) if (typeof value === "string" && !FRAMING.has(name.toLowerCase())) defineOwn(headers, name, value);
   }
   const { body, contentType } = result;
   if (body === undefined) return { status: status as number, headers };

@@ -45,6 +45,15 @@ export function own<T>(table: { readonly [key: string]: T }, key: string): T | u
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
+/**
+ * Gives `record` the own property `key`, whatever the key is called: an assignment
+ * `record["__proto__"] = value` would set the record's prototype instead (a client's object
+ * becoming the prototype of a body), and keys come from documents and requests.
+ */
+export function defineOwn(record: { [key: string]: unknown }, key: string, value: unknown): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** A link object of a response (seed, "Shapes that are fixed"). */
 export type Link = { rel: string; method: string; href: string };
 
@@ -160,7 +169,7 @@ export class MemoryCollection {
     const object: { [field: string]: unknown } = { ...current };
     for (const [key, value] of Object.entries(patch)) {
       if (value === null) delete object[key];
-      else Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+      else defineOwn(object, key, value);
     }
     this.#objects.set(String(id), object);
     return object;

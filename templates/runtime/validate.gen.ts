@@ -4,6 +4,7 @@
 
 import { compilePattern } from "./pattern.gen.js";
 import type { LinearPattern } from "./pattern.gen.js";
+import { defineOwn } from "./resources.gen.js";
 
 /**
  * A JSON Schema reduced to what request validation needs. The keywords beyond these (anyOf,
@@ -88,7 +89,7 @@ const DISCARDED: FieldErrors = {};
  */
 export function addError(errors: FieldErrors, field: string, message: string): void {
   if (errors === DISCARDED || Object.hasOwn(errors, field)) return;
-  Object.defineProperty(errors, field, { value: message, enumerable: true, writable: true, configurable: true });
+  defineOwn(errors, field, message);
 }
 
 // Why: the formats follow RFC 3339 (dates, times), RFC 4122 (uuid), RFC 3986 (uri) and, for
@@ -395,8 +396,8 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unkn
   const record = value as { readonly [key: string]: unknown };
   const filled: { [key: string]: unknown } = { ...record };
   for (const [key, property] of Object.entries(node.properties)) {
-    if (Object.hasOwn(record, key)) filled[key] = withDefaults(property, record[key], table);
-    else if (property.default !== undefined) filled[key] = structuredClone(property.default);
+    if (Object.hasOwn(record, key)) defineOwn(filled, key, withDefaults(property, record[key], table));
+    else if (property.default !== undefined) defineOwn(filled, key, structuredClone(property.default));
   }
   return filled;
 }

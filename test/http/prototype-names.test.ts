@@ -186,7 +186,12 @@ describe("an OpenAPI document written by others, with names like Object.prototyp
           type: "object",
           additionalProperties: false,
           required: ["toString"],
-          properties: { toString: { type: "integer" }, valueOf: { type: "string", default: "v" } },
+          // A computed key: written bare in an object literal, `__proto__` would set the prototype.
+          properties: {
+            toString: { type: "integer" },
+            valueOf: { type: "string", default: "v" },
+            ["__proto__"]: { type: "object", properties: { polluted: { type: "boolean" } }, default: { polluted: false } },
+          },
         },
       },
       securitySchemes: { constructor: { type: "apiKey", in: "header", name: "constructor" } },
@@ -265,7 +270,25 @@ describe("an OpenAPI document written by others, with names like Object.prototyp
     expect(Object.getOwnPropertyDescriptor(query, "__proto__")?.value).toEqual(["d"]);
     expect(input.headers).toEqual({ toString: "t" });
     expect(input.cookies).toEqual({ valueOf: "v" });
-    expect(input.body).toEqual({ toString: 1, valueOf: "v" });
+    const body = input.body as Json;
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect(Object.keys(body).sort()).toEqual(["__proto__", "toString", "valueOf"]);
+    expect([body.toString, body.valueOf]).toEqual([1, "v"]);
+    // The default of a property named `__proto__`: an own property, not the body's prototype.
+    expect(Object.getOwnPropertyDescriptor(body, "__proto__")?.value).toEqual({ polluted: false });
+  });
+
+  it("a client's `__proto__` object in a body stays an own property, never the body's prototype", async () => {
+    const reply = await call(url, "POST", "/things", {
+      body: '{"toString": 1, "__proto__": {"polluted": true}}',
+      headers: { constructor: "key", "Content-Type": "application/json" },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    const body = inputs.at(-1)!.body as Json;
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect(body.polluted).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(body, "__proto__")?.value).toEqual({ polluted: true });
+    expect(({} as Json).polluted).toBeUndefined();
   });
 
   it("generates code that compiles under tsc --strict (a property `constructor` was typed as Object's member)", () => {
