@@ -17,6 +17,10 @@ const version = (createRequire(import.meta.url)("../package.json") as { version:
 /** Commander's collector for a repeatable option. */
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+/** `--ref-root`, on every command that reads an OpenAPI document (src/openapi/ref-files.ts). */
+const refRootOption = () =>
+  new Option("--ref-root <dir>", "the folder an OpenAPI document's $refs may read files in (default: the document's folder)");
+
 /** Help text after a command's own: an example, as every command shows one. */
 const example = (lines: string) => `\nExample:\n${lines}\n`;
 
@@ -66,7 +70,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     )
     .option("-w, --watch", "regenerate whenever the input changes, until Ctrl-C")
     .addOption(new Option("--openapi-version <version>", "version of the openapi.yaml written beside the code").choices(["3.1", "3.0"]).default("3.1"))
-    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean; watch?: boolean; openapiVersion: OpenApiVersion }) => {
+    .addOption(refRootOption())
+    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean; watch?: boolean; openapiVersion: OpenApiVersion; refRoot?: string }) => {
       const once = async (): Promise<boolean> => {
         const started = performance.now();
         const { readInput, generateIntoFolder } = await stages();
@@ -78,6 +83,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           check: options.check === true,
           force: options.force === true,
           openapiVersion: options.openapiVersion,
+          ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
         });
         if (result.drift !== undefined) host.stdout(result.drift);
         if (result.diagnostics.length > 0) return fail(result.diagnostics, { [file]: input.value });
@@ -107,6 +113,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("-p, --port <port>", "port to listen on", "8080")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("-u, --user <NAME:PASSWORD[:SCOPE,...]>", "an account of the built-in token issuer (repeatable)", collect, [] as string[])
+    .addOption(refRootOption())
     .addHelpText(
       "after",
       example(
@@ -115,7 +122,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.",
       ),
     )
-    .action(async (file: string, options: { port: string; host: string; user: string[] }) => {
+    .action(async (file: string, options: { port: string; host: string; user: string[]; refRoot?: string }) => {
       const { readInput, generateFiles } = await stages();
       const { parseUser, serveFiles } = await import("./serve/serve.js");
       const users = options.user.map((text) => ({ text, user: parseUser(text) }));
@@ -128,7 +135,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       }
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await generateFiles(host, file, input.value, { outDir: ".", format: false });
+      const result = await generateFiles(host, file, input.value, { outDir: ".", format: false, ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}) });
       if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
       const server = await serveFiles(result.value, { port, host: options.host, users: users.map((u) => u.user!) }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
@@ -149,6 +156,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("-o, --output <file>", "write the document to FILE instead of stdout (written whole, or not at all)")
     .addOption(new Option("--format <format>", "yaml or json (default: from FILE's extension, else yaml)").choices(["yaml", "json"]))
     .addOption(new Option("--openapi-version <version>", "3.1, or 3.0 for docs portals that cannot read 3.1 yet").choices(["3.1", "3.0"]).default("3.1"))
+    .addOption(refRootOption())
     .addHelpText(
       "after",
       example(
@@ -157,11 +165,11 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  $ codegen openapi api.yaml --openapi-version 3.0 -o openapi-3.0.yaml  # for docs portals without 3.1",
       ),
     )
-    .action(async (file: string, options: { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion }) => {
+    .action(async (file: string, options: { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion; refRoot?: string }) => {
       const { readInput, documentFromText, serializeDocument } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await documentFromText(file, input.value, host.cwd);
+      const result = await documentFromText(file, input.value, host.cwd, options);
       if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
       const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
       const text = serializeDocument(result.value, format, options.openapiVersion);
@@ -173,12 +181,13 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .command("validate")
     .description("check a declaration and the document it expands to, or an OpenAPI document; print nothing but errors")
     .argument("<input>", "the declaration, or an OpenAPI document: .yaml, .yml or .json")
+    .addOption(refRootOption())
     .addHelpText("after", example("  $ codegen validate api.yaml && echo valid"))
-    .action(async (file: string) => {
+    .action(async (file: string, options: { refRoot?: string }) => {
       const { readInput, documentFromText, viewOfDocument } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await documentFromText(file, input.value, host.cwd);
+      const result = await documentFromText(file, input.value, host.cwd, options);
       if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
       // What generate would refuse to render is invalid here too.
       const modelled = viewOfDocument(file, input.value, result.value, file);

@@ -25,6 +25,8 @@ export interface GenerateOptions {
   readonly format?: boolean;
   /** Default: the process's working folder. */
   readonly cwd?: string;
+  /** The folder an OpenAPI input's `$ref`s may read files in (relative to `cwd`); default: the input's folder. */
+  readonly refRoot?: string;
 }
 
 /** The result: the files (paths relative to the output folder, `/`-separated) or the diagnostics. */
@@ -40,6 +42,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const result = await generateFiles({ cwd }, options.input, text, {
     outDir: options.outDir ?? "generated",
     ...(options.format === undefined ? {} : { format: options.format }),
+    ...(options.refRoot === undefined ? {} : { refRoot: options.refRoot }),
   });
   return { files: result.value ?? [], diagnostics: result.diagnostics };
 }

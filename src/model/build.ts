@@ -1,9 +1,10 @@
 import type { OpenAPIV3_1 } from "openapi-types";
 import { camelCase, pascalCase } from "../declaration/names.js";
-import { docLines, inlineComment, isIdentifier, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
+import { docLines, inlineComment, lineComment, literal, literalAt, propertyKey, stringLiteral } from "./escape.js";
 import { type JsonSchema, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
 import { prepareDocument } from "./foreign.js";
-import { OperationCollector, UnsupportedConstruct, pointerOf, schemeSpec } from "./operations.js";
+import { SchemaTypeNames, UnsupportedConstruct, checkedIdentifier, pointerOf } from "./names.js";
+import { OperationCollector, schemeSpec } from "./operations.js";
 import type { ApiView, HandlerMethodView, ResourceView, RouteView, SchemaEntryView, TypeView } from "./view.js";
 
 export { UnsupportedConstruct };
@@ -66,15 +67,15 @@ export function buildApiView(input: OpenAPIV3_1.Document, options: ModelOptions)
 function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems: UnsupportedConstruct[]): ApiView {
   const schemas = asJson(document.components?.schemas) as Record<string, JsonSchema>;
   const schemeTable = asJson(document.components?.securitySchemes);
-  const typeName = (name: string) => safeTypeName(name);
+  const typeNames = new SchemaTypeNames(schemas);
 
   const types: TypeView[] = Object.entries(schemas).map(([name, schema]) => {
     const lines = docLines(typeof schema.description === "string" ? schema.description : undefined);
-    return { name: typeName(name), docLines: lines, hasDoc: lines.length > 0, type: typeScriptType(schema, "", typeName) };
+    return { name: typeNames.typeName(name), docLines: lines, hasDoc: lines.length > 0, type: typeScriptType(schema, "", typeNames) };
   });
   const schemaEntries: SchemaEntryView[] = Object.entries(schemas).map(([name, schema]) => ({
     key: propertyKey(name),
-    node: literal(schemaNode(schema)),
+    node: literalAt(name, schemaNode(schema)),
   }));
 
   const resourceSchemas = Object.entries(schemas).filter(([, s]) => s["x-codegen-resource"] !== undefined);
@@ -93,7 +94,12 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
   // Why: a document is codegen's own when it declares resources; only then is `GET /` with
   // operationId getIndex codegen's index (a document written by others may have one of its own).
   const ours = resourceSchemas.length > 0;
-  const collector = new OperationCollector(document as unknown as Json, schemeTable, resourceSchemas.map(([, s]) => camelCase(String(asJson(s["x-codegen-resource"]).collection))));
+  const collector = new OperationCollector(
+    document as unknown as Json,
+    schemeTable,
+    resourceSchemas.map(([, s]) => camelCase(String(asJson(s["x-codegen-resource"]).collection))),
+    typeNames,
+  );
 
   for (const [path, rawItem] of Object.entries(asJson(document.paths))) {
     const item = asJson(rawItem);
@@ -126,7 +132,8 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
       };
       if (kind !== "index" && kind !== "token" && typeof collection === "string") spec.resource = collection;
       if (idParameter) spec.id = schemaNode(asJson(idParameter.schema));
-      if (refName(body) !== undefined) spec.body = refName(body);
+      const bodyName = refName(body);
+      if (bodyName !== undefined) spec.body = typeNames.typeName(bodyName);
       if (kind === "token") {
         spec.form = asJson(operation["x-codegen-token-endpoint"]).form ?? "permissive";
         hasTokenEndpoint = true;
@@ -147,7 +154,7 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
   if (problems.length > 0) throw new UnsupportedConstructs(problems);
 
   const resources: ResourceView[] = resourceSchemas.map(([name, schema]) =>
-    resourceView(name, schema, schemas, singularOf, operationsByCollection, schemeTable),
+    resourceView(name, schema, schemas, singularOf, operationsByCollection, schemeTable, typeNames),
   );
 
   const methods = resources.flatMap((r) => r.methods);
@@ -216,9 +223,14 @@ function resourceView(
   singularOf: ReadonlyMap<string, string>,
   operationsByCollection: ReadonlyMap<string, { kind: Kind; operation: Json }[]>,
   schemes: Json,
+  typeNames: SchemaTypeNames,
 ): ResourceView {
   const ext = asJson(schema["x-codegen-resource"]);
   const collection = String(ext.collection);
+  const at = pointerOf("components", "schemas", name, "x-codegen-resource");
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(collection)) {
+    throw new UnsupportedConstruct(at, `collection ${stringLiteral(collection)} is not a lower-case path segment`);
+  }
   const properties = asJson(schema.properties);
   const input = schemas[`${name}Input`] ?? {};
   const inputProperties = asJson(input.properties);
@@ -242,12 +254,11 @@ function resourceView(
     }),
   };
 
-  const typeName = safeTypeName(name);
-  const storedName = `Stored${typeName}`;
+  const storedName = checkedIdentifier(`Stored${typeNames.typeName(name)}`, at, "the stored type");
   const writeOnlyMembers = Object.entries(inputProperties)
     .filter(([, p]) => asJson(p).writeOnly === true)
-    .map(([k, p]) => `${propertyKey(k)}?: ${typeScriptType(asJson(p), "T.", safeTypeName)}`);
-  const base = objectType(schema, "T.", safeTypeName, ["links"]);
+    .map(([k, p]) => `${propertyKey(k)}?: ${typeScriptType(asJson(p), "T.", typeNames)}`);
+  const base = objectType(schema, "T.", typeNames, ["links"]);
   const storedType = writeOnlyMembers.length === 0 ? base : `${base} & { ${writeOnlyMembers.join("; ")} }`;
   const idType = ext.id === "uuid" || ext.id === "string" ? "string" : "number";
 
@@ -255,18 +266,15 @@ function resourceView(
     const queryMembers = [...asArray(operation.parameters)]
       .map(asJson)
       .filter((p) => p.in === "query")
-      .map((p) => `${propertyKey(String(p.name))}?: ${typeScriptType(asJson(p.schema), "T.", safeTypeName)}`);
+      .map((p) => `${propertyKey(String(p.name))}?: ${typeScriptType(asJson(p.schema), "T.", typeNames)}`);
     const bodyRef = refName(asJson(asJson(asJson(asJson(operation.requestBody).content)["application/json"]).schema));
     const types: Types = {
       query: queryMembers.length > 0 ? `{ ${queryMembers.join("; ")} }` : "{ readonly [name: string]: never }",
       id: idType,
-      body: bodyRef !== undefined ? `T.${safeTypeName(bodyRef)}` : "never",
+      body: bodyRef !== undefined ? `T.${typeNames.typeName(bodyRef)}` : "never",
       stored: storedName,
     };
-    const operationId = String(operation.operationId);
-    if (!isIdentifier(operationId)) {
-      throw new UnsupportedConstruct(pointerOf("paths"), `operationId ${stringLiteral(operationId)} is not a JavaScript identifier`);
-    }
+    const operationId = checkedIdentifier(String(operation.operationId), pointerOf("paths"), "operationId");
     const principal = principalType(operation, schemes);
     const signature = SIGNATURES[kind];
     const summary = typeof operation.summary === "string" ? operation.summary : operationId;
@@ -288,17 +296,14 @@ function resourceView(
     };
   });
 
-  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(collection)) {
-    throw new UnsupportedConstruct(pointerOf("components", "schemas", name, "x-codegen-resource"), `collection ${stringLiteral(collection)} is not a lower-case path segment`);
-  }
   return {
     fileName: collection,
     usesTypes: refersToTypes(storedType) || methods.some((m) => refersToTypes(m.inputType)),
     usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType)),
     serverUsesStored: methods.some((m) => m.isReplace || m.isUpdate || m.isDelete),
     storeUsesStored: methods.some((m) => !m.isDelete),
-    property: camelCase(collection),
-    interfaceName: `${pascalCase(collection)}Handlers`,
+    property: checkedIdentifier(camelCase(collection), at, "the resource property"),
+    interfaceName: checkedIdentifier(`${pascalCase(collection)}Handlers`, at, "the handler interface"),
     storedName,
     storedType,
     collectionLiteral: stringLiteral(collection),
@@ -320,11 +325,5 @@ function principalType(operation: Json, schemes: Json): string {
     (r) => Object.keys(r).length === 0 || Object.keys(r).some((name) => asJson(schemes[name])["x-codegen-auto-error"] === false),
   );
   return lenient ? "Principal | undefined" : "Principal";
-}
-
-/** A schema name as a type identifier; names that are not identifiers are refused. */
-function safeTypeName(name: string): string {
-  if (!isIdentifier(name)) throw new UnsupportedConstruct(pointerOf("components", "schemas", name), `schema name ${stringLiteral(name)} is not a JavaScript identifier`);
-  return name;
 }
 

@@ -12,15 +12,34 @@ export function stringLiteral(value: string): string {
 }
 
 /**
- * A value as a TypeScript literal (JSON data only). A `__proto__` key becomes a computed key:
- * written `"__proto__": x` in an object literal it would set the object's prototype, not a
- * property (JSON.stringify writes keys right after `{` or `,`; inside a string a quote is escaped).
+ * A value as a TypeScript type literal (JSON data only), as JSON writes it. A `__proto__` key is
+ * written computed (`["__proto__"]`), as in literal().
  */
-export function literal(value: unknown): string {
+export function typeLiteral(value: unknown): string {
   return (JSON.stringify(value) ?? "undefined")
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029")
     .replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
+}
+
+/**
+ * A value as a TypeScript expression (JSON data only), as JSON writes it, with two exceptions. A
+ * `__proto__` key becomes a computed key: written `"__proto__": x` in an object literal it would
+ * set the object's prototype, not a property. And the value of a key that every object has
+ * (`constructor`, `toString`...) is `as const`: TypeScript types such a property of a literal
+ * from Object's member, not from the index signature the literal is checked against, so
+ * `{ constructor: { types: ["string"] } }` would be `string[]` and fail a table of schema nodes.
+ */
+export function literal(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined || typeof item === "function" ? "null" : literal(item))).join(",")}]`;
+  if (typeof value !== "object" || value === null) return typeLiteral(value);
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function");
+  return `{${entries.map(([key, item]) => `${key === "__proto__" ? '["__proto__"]' : stringLiteral(key)}:${literalAt(key, item)}`).join(",")}}`;
+}
+
+/** The literal of the value of `key` in an object literal (see literal()). */
+export function literalAt(key: string, value: unknown): string {
+  return key in Object.prototype && key !== "__proto__" ? `${literal(value)} as const` : literal(value);
 }
 
 /** The lines of a `/** ... *\/` doc comment for free text: `*\/` cannot close it, no line can escape it. */
