@@ -19,6 +19,9 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** The opt-in every command that reads an input offers (README "Patterns"). */
 const UNSAFE_PATTERNS = ["--allow-unsafe-patterns", "let patterns the linear matcher cannot take (backreferences, lookarounds) run on V8's backtracking engine, whose time a request can make explode"] as const;
+/** `--ref-root`, on every command that reads an OpenAPI document (src/openapi/ref-files.ts). */
+const refRootOption = () =>
+  new Option("--ref-root <dir>", "the folder an OpenAPI document's $refs may read files in (default: the document's folder)");
 
 /** Help text after a command's own: an example, as every command shows one. */
 const example = (lines: string) => `\nExample:\n${lines}\n`;
@@ -70,7 +73,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     )
     .option("-w, --watch", "regenerate whenever the input changes, until Ctrl-C")
     .addOption(new Option("--openapi-version <version>", "version of the openapi.yaml written beside the code").choices(["3.1", "3.0"]).default("3.1"))
-    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean; watch?: boolean; openapiVersion: OpenApiVersion; allowUnsafePatterns?: boolean }) => {
+    .addOption(refRootOption())
+    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean; watch?: boolean; openapiVersion: OpenApiVersion; allowUnsafePatterns?: boolean; refRoot?: string }) => {
       const once = async (): Promise<boolean> => {
         const started = performance.now();
         const { readInput, generateIntoFolder } = await stages();
@@ -83,6 +87,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           force: options.force === true,
           openapiVersion: options.openapiVersion,
           allowUnsafePatterns: options.allowUnsafePatterns === true,
+          ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
         });
         if (result.drift !== undefined) host.stdout(result.drift);
         if (result.diagnostics.length > 0) return fail(result.diagnostics, { [file]: input.value });
@@ -114,6 +119,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("-u, --user <NAME:PASSWORD[:SCOPE,...]>", "an account of the built-in token issuer (repeatable)", collect, [] as string[])
     .option("--token-lifetime <seconds>", "how long a token of the built-in issuer is valid, its expires_in (default: 3600)")
     .option(...UNSAFE_PATTERNS)
+    .addOption(refRootOption())
     .addHelpText(
       "after",
       example(
@@ -122,7 +128,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.",
       ),
     )
-    .action(async (file: string, options: { port: string; host: string; user: string[]; tokenLifetime?: string; allowUnsafePatterns?: boolean }) => {
+    .action(async (file: string, options: { port: string; host: string; user: string[]; tokenLifetime?: string; allowUnsafePatterns?: boolean; refRoot?: string }) => {
       const { readInput, generateFiles } = await stages();
       const { parseUser, serveFiles } = await import("./serve/serve.js");
       const users = options.user.map((text) => ({ text, user: parseUser(text) }));
@@ -145,7 +151,12 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       const stopped = host.untilStopped();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await generateFiles(host, file, input.value, { outDir: ".", format: false, allowUnsafePatterns: options.allowUnsafePatterns === true });
+      const result = await generateFiles(host, file, input.value, {
+        outDir: ".",
+        format: false,
+        allowUnsafePatterns: options.allowUnsafePatterns === true,
+        ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+      });
       if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
       const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
       const server = await serveFiles(result.value, { port, host: options.host, users: users.map((u) => u.user!), ...(tokenLifetime === undefined ? {} : { tokenLifetime }), onError }).catch((error: NodeJS.ErrnoException) => {
@@ -168,6 +179,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .addOption(new Option("--format <format>", "yaml or json (default: from FILE's extension, else yaml)").choices(["yaml", "json"]))
     .addOption(new Option("--openapi-version <version>", "3.1, or 3.0 for docs portals that cannot read 3.1 yet").choices(["3.1", "3.0"]).default("3.1"))
     .option(...UNSAFE_PATTERNS)
+    .addOption(refRootOption())
     .addHelpText(
       "after",
       example(
@@ -176,11 +188,11 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  $ codegen openapi api.yaml --openapi-version 3.0 -o openapi-3.0.yaml  # for docs portals without 3.1",
       ),
     )
-    .action(async (file: string, options: { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion; allowUnsafePatterns?: boolean }) => {
+    .action(async (file: string, options: { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion; allowUnsafePatterns?: boolean; refRoot?: string }) => {
       const { readInput, documentFromText, serializeDocument } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await documentFromText(file, input.value, host.cwd, { allowUnsafePatterns: options.allowUnsafePatterns === true });
+      const result = await documentFromText(file, input.value, host.cwd, options);
       if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
       const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
       const text = serializeDocument(result.value, format, options.openapiVersion);
@@ -193,12 +205,13 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .description("check a declaration and the document it expands to, or an OpenAPI document; print nothing but errors")
     .argument("<input>", "the declaration, or an OpenAPI document: .yaml, .yml or .json")
     .option(...UNSAFE_PATTERNS)
+    .addOption(refRootOption())
     .addHelpText("after", example("  $ codegen validate api.yaml && echo valid"))
-    .action(async (file: string, options: { allowUnsafePatterns?: boolean }) => {
+    .action(async (file: string, options: { allowUnsafePatterns?: boolean; refRoot?: string }) => {
       const { readInput, documentFromText, viewOfDocument } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await documentFromText(file, input.value, host.cwd, { allowUnsafePatterns: options.allowUnsafePatterns === true });
+      const result = await documentFromText(file, input.value, host.cwd, options);
       if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
       // What generate would refuse to render is invalid here too.
       const modelled = viewOfDocument(file, input.value, result.value, file);

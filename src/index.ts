@@ -31,6 +31,8 @@ export interface GenerateOptions {
    * default false.
    */
   readonly allowUnsafePatterns?: boolean;
+  /** The folder an OpenAPI input's `$ref`s may read files in (relative to `cwd`); default: the input's folder. */
+  readonly refRoot?: string;
 }
 
 /** The result: the files (paths relative to the output folder, `/`-separated) or the diagnostics. */
@@ -47,6 +49,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     outDir: options.outDir ?? "generated",
     ...(options.format === undefined ? {} : { format: options.format }),
     allowUnsafePatterns: options.allowUnsafePatterns === true,
+    ...(options.refRoot === undefined ? {} : { refRoot: options.refRoot }),
   });
   return { files: result.value ?? [], diagnostics: result.diagnostics };
 }

@@ -5,13 +5,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { stringify } from "yaml";
-import { type LoadedDocument, type LoadResult, loadDocument, referencedFileParser } from "./declaration/load.js";
+import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
 import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
 import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
+import { inlineReferences } from "./model/foreign.js";
 import type { ApiView } from "./model/view.js";
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
@@ -70,12 +71,22 @@ export async function openapiFromText(file: string, text: string, alreadyLoaded?
 /** The OpenAPI versions codegen writes. */
 export type OpenApiVersion = "3.1" | "3.0";
 
+/** Options of reading an input. */
+export interface InputOptions extends PatternOptions {
+  /**
+   * The folder `$ref`s of an OpenAPI document may reach files in (relative to the working folder,
+   * or absolute); default: the document's own folder.
+   */
+  readonly refRoot?: string;
+}
+
 /**
  * Any input to the OpenAPI 3.1 document the renderer reads: a declaration is expanded; an
  * OpenAPI 3.0 or 3.1 document (recognised by its `openapi` key) is bundled (`$ref`s to other
- * files pulled in), validated with swagger-parser and ajv, and read as 3.1.
+ * files pulled in, through the gate of src/openapi/ref-files.ts), validated with swagger-parser
+ * and ajv, and read as 3.1.
  */
-export async function documentFromText(file: string, text: string, cwd: string, options: PatternOptions = {}): Promise<Outcome<OpenAPIV3_1.Document>> {
+export async function documentFromText(file: string, text: string, cwd: string, options: InputOptions = {}): Promise<Outcome<OpenAPIV3_1.Document>> {
   const loaded = text.includes("\u0000") ? undefined : loadDocument(file, text);
   const value = loaded?.document?.value;
   const isOpenApi = typeof value === "object" && value !== null && "openapi" in value && !("codegen" in value);
@@ -85,12 +96,45 @@ export async function documentFromText(file: string, text: string, cwd: string, 
   if (!/^3\.[01]\.\d+$/.test(version)) return { diagnostics: [diagnostic("openapi/version", { version }, at("#/openapi"))] };
 
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
+  const { RefFiles } = await import("./openapi/ref-files.js");
+  const input = path.resolve(cwd, file);
+  const refs = new RefFiles(input, loaded.document, path.resolve(cwd, options.refRoot ?? path.dirname(input)), cwd);
   let bundled: Record<string, unknown>;
   try {
-    // Files the document refers to are read by codegen's own loader (load.ts, referencedFileParser).
-    const parse = { json: false, yaml: referencedFileParser };
-    bundled = (await SwaggerParser.bundle(path.resolve(cwd, file), structuredClone(value) as never, { parse } as never)) as unknown as Record<string, unknown>;
-    await SwaggerParser.validate(structuredClone(bundled) as never);
+    bundled = (await SwaggerParser.bundle(input, structuredClone(value) as never, refs.options())) as unknown as Record<string, unknown>;
+  } catch (error) {
+    if (refs.diagnostics.length > 0) return { diagnostics: sortDiagnostics(refs.diagnostics) };
+    // Every problem of every file (continueOnError), each at the place it names.
+    const errors = (error as { errors?: unknown }).errors;
+    const found = Array.isArray(errors) && errors.length > 0 ? (errors as { message: string; source?: string; path?: string[] | null }[]) : [error as { message: string }];
+    return {
+      diagnostics: sortDiagnostics(
+        found.map((e) => {
+          const located = "source" in e && typeof e.source === "string" ? refs.locate(e.source, ("path" in e && Array.isArray(e.path) ? e.path : []).map(String)) : undefined;
+          const pointer = /#\/[^\s]*/.exec(e.message)?.[0];
+          return diagnostic("openapi/invalid", { message: firstLineOf(e.message) }, located ?? (pointer ? at(pointer) : at("#")));
+        }),
+      ),
+    };
+  }
+  // Why (issue 11): swagger-parser's validate dereferences every ref and walks the result, which
+  // for a few kilobytes of refs that use each other twice is 2^30 objects. The refs are inlined
+  // here instead, each target once (shared by its uses), the size of the result bounded, refs to
+  // named schemas kept; the result is checked against OpenAPI's schema in place, unfollowed.
+  const inlined = inlineReferences(bundled);
+  const blocking = inlined.problems.filter((p) => p.kind === "missing" || p.kind === "too-large");
+  if (blocking.length > 0) {
+    return {
+      diagnostics: sortDiagnostics(
+        blocking.map((p) =>
+          p.kind === "too-large" ? diagnostic("openapi/ref-expansion", { limit: p.limit ?? 0 }, at(p.pointer)) : diagnostic("openapi/invalid", { message: p.reason }, at(p.pointer)),
+        ),
+      ),
+    };
+  }
+  try {
+    // Nothing is dereferenced, so nothing is changed: no copy is needed.
+    await SwaggerParser.validate(inlined.document as never, { resolve: { external: false }, dereference: { excludedPathMatcher: () => true } });
   } catch (error) {
     const message = firstLineOf((error as Error).message);
     const pointer = /#\/[^\s]*/.exec((error as Error).message)?.[0];
@@ -109,7 +153,14 @@ export async function documentFromText(file: string, text: string, cwd: string, 
 /** Where a JSON pointer (`#/paths/~1a/get`) stands in a loaded document. */
 function locatePointer(document: LoadedDocument, pointer: string) {
   const parts = pointer.replace(/^#\/?/, "").split("/").filter((p) => p !== "");
-  return document.locate(parts.map((p) => decodeURIComponent(p).replace(/~1/g, "/").replace(/~0/g, "~")));
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  return document.locate(parts.map((p) => decode(p).replace(/~1/g, "/").replace(/~0/g, "~")));
 }
 
 const firstLineOf = (text: string) => (text.split("\n").find((line) => line.trim() !== "") ?? text).trim();
@@ -152,7 +203,7 @@ export function loadTemplateSources(): TemplateSources {
 }
 
 /** Options of a generation. */
-export interface GenerateOptions extends PatternOptions {
+export interface GenerateOptions extends InputOptions {
   /** The output folder, relative to the working folder or absolute. */
   readonly outDir: string;
   /** Format the TypeScript with prettier (default true). */

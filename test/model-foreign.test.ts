@@ -5,7 +5,9 @@
 import type { OpenAPIV3_1 } from "openapi-types";
 import { describe, expect, it } from "vitest";
 import { UnsupportedConstructs, buildApiView } from "../src/model/build.js";
-import { prepareDocument } from "../src/model/foreign.js";
+import { MIN_EXPANDED_VALUES, prepareDocument } from "../src/model/foreign.js";
+import { SchemaTypeNames, UnsupportedConstruct, checkedIdentifier } from "../src/model/names.js";
+import { typeScriptType } from "../src/model/schema-code.js";
 
 type Json = { [key: string]: unknown };
 const ok = { "200": { description: "OK" } };
@@ -78,12 +80,88 @@ describe("prepareDocument", () => {
     );
     const reasons = prepareDocument(document).problems.map((p) => `${p.pointer}: ${p.reason}`);
     expect(reasons).toEqual([
-      '#/paths/~1a/get/parameters/0: the reference "#/components/parameters/Loop" refers to itself; move the schema into components/schemas and refer to it by name',
+      // A target is walked once, at its own place: the loop is reported where it is written.
+      '#/components/parameters/Loop: the reference "#/components/parameters/Loop" refers to itself; move the schema into components/schemas and refer to it by name',
       '#/paths/~1a/get/parameters/1: the reference "#/components/parameters/Missing" points at nothing',
       '#/paths/~1a/get/parameters/2: the reference "other.yaml#/P" was not bundled into the document',
-      // The loop is reported where it is defined too.
-      '#/components/parameters/Loop: the reference "#/components/parameters/Loop" refers to itself; move the schema into components/schemas and refer to it by name',
     ]);
+  });
+});
+
+describe("prepareDocument reads the grammar: keywords, names and data by their place", () => {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  type Prepared = { paths: Json; components: { schemas: Json } };
+  const prepared = (document: OpenAPIV3_1.Document) => prepareDocument(document).document as unknown as Prepared;
+
+  it("a property named like a keyword (`examples`, `example`, `x-a`, `$ref`, `default`) is a schema: its ref is followed", () => {
+    const properties = Object.fromEntries(["examples", "example", "x-a", "$ref", "default", "properties", "__proto__"].map((key) => [key, ref("Pet-Name")]));
+    const document = doc({}, { components: { schemas: { "Pet-Name": { type: "string" }, Box: { type: "object", properties } } } });
+    const box = prepared(document).components.schemas.Box as { properties: Json };
+    expect(Object.keys(box.properties)).toEqual(Object.keys(properties));
+    for (const value of Object.values(box.properties)) expect(value).toEqual(ref("PetName"));
+    // `__proto__` stays an own property, and the object's prototype is untouched.
+    expect(Object.getPrototypeOf(box.properties)).toBe(Object.prototype);
+  });
+
+  it("a `$ref` in data (an example, a default, an enum, an extension) is data, left as written", () => {
+    const data = { $ref: "#/components/schemas/Pet-Name" };
+    const schema = { type: "object", example: data, examples: [data], default: data, enum: [data], const: data, "x-a": data };
+    const document = doc(
+      { "/a": { "x-b": data, get: { responses: { "200": { description: "ok", content: { "application/json": { schema, example: data, examples: { one: { value: data } } } } } } } } },
+      { components: { schemas: { "Pet-Name": { type: "string" } } } },
+    );
+    const media = (prepared(document).paths["/a"] as { get: { responses: { "200": { content: { "application/json": Json } } } } }).get.responses["200"].content["application/json"];
+    expect(media).toEqual({ schema, example: data, examples: { one: { value: data } } });
+    expect((prepared(document).paths["/a"] as Json)["x-b"]).toEqual(data);
+  });
+
+  it("names of headers, media types and statuses are names: `x-rate-limit` is a header, not an extension", () => {
+    const document = doc(
+      { "/a": { get: { responses: { "200": { description: "ok", headers: { "x-rate-limit": { schema: { $ref: "#/components/schemas/Box/properties/n" } } } } } } } },
+      { components: { schemas: { Box: { type: "object", properties: { n: { type: "integer" } } } } } },
+    );
+    const get = (prepared(document).paths["/a"] as { get: { responses: { "200": { headers: Json } } } }).get;
+    expect(get.responses["200"].headers["x-rate-limit"]).toEqual({ schema: { type: "integer" } });
+  });
+
+  it("a ref's target is walked once and shared by every use, however many", () => {
+    const uses = Array.from({ length: 50 }, () => ({ $ref: "#/components/parameters/Limit" }));
+    const document = doc({ "/a": { get: { parameters: uses, responses: ok } } }, { components: { parameters: { Limit: { name: "limit", in: "query", schema: { type: "integer" } } } } });
+    const parameters = (prepared(document).paths["/a"] as { get: { parameters: unknown[] } }).get.parameters;
+    expect(new Set(parameters).size).toBe(1);
+    expect(parameters[0]).toEqual({ name: "limit", in: "query", schema: { type: "integer" } });
+  });
+
+  it("refs that fan out past the bound are cut off at the deepest place that holds too much, reported once", () => {
+    const schemas: Json = { L0: { type: "object", properties: { x: { type: "string" } } } };
+    for (let n = 1; n <= 40; n++) {
+      const to = { $ref: `#/components/schemas/L${n - 1}/properties/x` };
+      schemas[`L${n}`] = { type: "object", properties: { x: { type: "object", properties: { a: to, b: to } } } };
+    }
+    const { problems: found } = prepareDocument(doc({}, { components: { schemas } }));
+    expect(found.map((p) => p.kind)).toEqual(["too-large"]);
+    expect(found[0]!.limit).toBe(MIN_EXPANDED_VALUES);
+    expect(found[0]!.pointer).toMatch(/^#\/components\/schemas\/L\d+\/properties\/x\/properties$/);
+  });
+});
+
+describe("the name gate (names.ts)", () => {
+  it("gives a schema's type name only for a schema of the document whose name is a type name", () => {
+    const names = new SchemaTypeNames({ Pet: {}, string: {}, "A }; evil()": {} });
+    expect(names.typeName("Pet")).toBe("Pet");
+    for (const name of ["Missing", "string", "A }; evil()"]) expect(() => names.typeName(name)).toThrow(UnsupportedConstruct);
+    // A type is never written from a name the gate refuses.
+    expect(() => typeScriptType({ properties: { examples: { $ref: "#/components/schemas/A%20%7D%3B%20evil()" } } }, "T.", names)).toThrow(UnsupportedConstruct);
+  });
+
+  it("lets only identifiers through as code", () => {
+    expect(checkedIdentifier("listPets", "#/paths", "operationId")).toBe("listPets");
+    for (const name of ["a b", "class", "1a", "a;b", ""]) expect(() => checkedIdentifier(name, "#/paths", "operationId")).toThrow(UnsupportedConstruct);
+  });
+
+  it("a schema named like a predefined type gets a name of its own", () => {
+    const { document } = prepareDocument(doc({}, { components: { schemas: { string: { type: "string" }, object: { type: "object" } } } }));
+    expect(Object.keys((document as unknown as { components: { schemas: Json } }).components.schemas)).toEqual(["String", "Object"]);
   });
 });
 

@@ -273,30 +273,6 @@ function aliasTargets(doc: Document.Parsed): Map<Alias, YamlNode> {
   return targets;
 }
 
-/**
- * swagger-parser's reader for the files a document refers to (`$ref: common.yaml`), in place of
- * its own YAML and JSON readers: such a file obeys the limits the input obeys (nesting, alias
- * expansion, duplicate keys), and a problem in it is an error naming its file, line and column.
- * Why: js-yaml reads aliases as shared objects, so an alias bomb parses at once and then every
- * walk over it (bundling, validation) takes exponential time.
- */
-export const referencedFileParser = {
-  order: 100,
-  allowEmpty: true,
-  canParse: [".yaml", ".yml", ".json"],
-  parse(file: { url: string; data: unknown }): unknown {
-    if (typeof file.data !== "string" && !Buffer.isBuffer(file.data)) return file.data;
-    const loaded = loadDocument(file.url, file.data.toString("utf8"));
-    const problem = loaded.diagnostics[0];
-    if (problem) {
-      const where = problem.location ? `${problem.location.file}:${problem.location.line}:${problem.location.column}: ` : "";
-      throw new Error(`${where}${problem.message} [${problem.code}]`);
-    }
-    // A plain copy: the loader's maps have no prototype, which the bundler does not expect.
-    return structuredClone(loaded.document?.value);
-  },
-};
-
 /** Plainer words for the parser's errors that users meet most. */
 const YAML_HINTS: Partial<Record<string, string>> = {
   TAB_AS_INDENT: "indent with spaces: YAML does not allow tabs as indentation",

@@ -107,6 +107,9 @@ export const catalogue = {
   "openapi/invalid": (a: { message: string }) => `the OpenAPI document is not valid: ${a.message}`,
   "openapi/unsupported": (a: { pointer: string; reason: string }) => `cannot render ${a.pointer}: ${a.reason}`,
   "openapi/version": (a: { version: string }) => `\`openapi: ${a.version}\` is not a version codegen reads; it reads OpenAPI 3.0.x and 3.1.x`,
+  "openapi/ref-refused": (a: { ref: string; reason: string }) => `the reference ${q(a.ref)} is not followed: ${a.reason}`,
+  "openapi/ref-expansion": (a: { limit: number }) =>
+    `the references here expand to more than ${a.limit} values when followed (each use counts what it points at); refer to schemas of components/schemas by name instead of to parts of the document`,
 
   // The output folder.
   "output/edited-by-hand": (a: { path: string }) =>

@@ -1,9 +1,10 @@
 import type { OpenAPIV3_1 } from "openapi-types";
 import { camelCase, pascalCase } from "../declaration/names.js";
-import { docLines, inlineComment, isIdentifier, lineComment, literal, literalAt, propertyKey, stringLiteral } from "./escape.js";
+import { docLines, inlineComment, lineComment, literal, literalAt, propertyKey, stringLiteral } from "./escape.js";
 import { type JsonSchema, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
 import { prepareDocument } from "./foreign.js";
-import { OperationCollector, UnsupportedConstruct, pointerOf } from "./operations.js";
+import { SchemaTypeNames, UnsupportedConstruct, checkedIdentifier, pointerOf } from "./names.js";
+import { OperationCollector } from "./operations.js";
 import { schemeTable } from "./security.js";
 import type { ApiView, HandlerMethodView, ResourceView, RouteView, SchemaEntryView, TypeView } from "./view.js";
 
@@ -66,11 +67,11 @@ export function buildApiView(input: OpenAPIV3_1.Document, options: ModelOptions)
 
 function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems: UnsupportedConstruct[]): ApiView {
   const schemas = asJson(document.components?.schemas) as Record<string, JsonSchema>;
-  const typeName = (name: string) => safeTypeName(name);
+  const typeNames = new SchemaTypeNames(schemas);
 
   const types: TypeView[] = Object.entries(schemas).map(([name, schema]) => {
     const lines = docLines(typeof schema.description === "string" ? schema.description : undefined);
-    return { name: typeName(name), docLines: lines, hasDoc: lines.length > 0, type: typeScriptType(schema, "", typeName) };
+    return { name: typeNames.typeName(name), docLines: lines, hasDoc: lines.length > 0, type: typeScriptType(schema, "", typeNames) };
   });
   const schemaEntries: SchemaEntryView[] = Object.entries(schemas).map(([name, schema]) => ({
     key: propertyKey(name),
@@ -93,7 +94,11 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
   // Why: a document is codegen's own when it declares resources; only then is `GET /` with
   // operationId getIndex codegen's index (a document written by others may have one of its own).
   const ours = resourceSchemas.length > 0;
-  const collector = new OperationCollector(document as unknown as Json, resourceSchemas.map(([, s]) => camelCase(String(asJson(s["x-codegen-resource"]).collection))));
+  const collector = new OperationCollector(
+    document as unknown as Json,
+    resourceSchemas.map(([, s]) => camelCase(String(asJson(s["x-codegen-resource"]).collection))),
+    typeNames,
+  );
 
   for (const [path, rawItem] of Object.entries(asJson(document.paths))) {
     const item = asJson(rawItem);
@@ -126,7 +131,8 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
       };
       if (kind !== "index" && kind !== "token" && typeof collection === "string") spec.resource = collection;
       if (idParameter) spec.id = schemaNode(asJson(idParameter.schema));
-      if (refName(body) !== undefined) spec.body = refName(body);
+      const bodyName = refName(body);
+      if (bodyName !== undefined) spec.body = typeNames.typeName(bodyName);
       if (kind === "token") {
         spec.form = asJson(operation["x-codegen-token-endpoint"]).form ?? "permissive";
         hasTokenEndpoint = true;
@@ -147,7 +153,7 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
   if (problems.length > 0) throw new UnsupportedConstructs(problems);
 
   const resources: ResourceView[] = resourceSchemas.map(([name, schema]) =>
-    resourceView(name, schema, schemas, singularOf, operationsByCollection),
+    resourceView(name, schema, schemas, singularOf, operationsByCollection, typeNames),
   );
 
   const methods = resources.flatMap((r) => r.methods);
@@ -205,9 +211,14 @@ function resourceView(
   schemas: Record<string, JsonSchema>,
   singularOf: ReadonlyMap<string, string>,
   operationsByCollection: ReadonlyMap<string, readonly ResourceOperation[]>,
+  typeNames: SchemaTypeNames,
 ): ResourceView {
   const ext = asJson(schema["x-codegen-resource"]);
   const collection = String(ext.collection);
+  const at = pointerOf("components", "schemas", name, "x-codegen-resource");
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(collection)) {
+    throw new UnsupportedConstruct(at, `collection ${stringLiteral(collection)} is not a lower-case path segment`);
+  }
   const properties = asJson(schema.properties);
   const input = schemas[`${name}Input`] ?? {};
   const inputProperties = asJson(input.properties);
@@ -231,12 +242,11 @@ function resourceView(
     }),
   };
 
-  const typeName = safeTypeName(name);
-  const storedName = `Stored${typeName}`;
+  const storedName = checkedIdentifier(`Stored${typeNames.typeName(name)}`, at, "the stored type");
   const writeOnlyMembers = Object.entries(inputProperties)
     .filter(([, p]) => asJson(p).writeOnly === true)
-    .map(([k, p]) => `${propertyKey(k)}?: ${typeScriptType(asJson(p), "T.", safeTypeName)}`);
-  const base = objectType(schema, "T.", safeTypeName, ["links"]);
+    .map(([k, p]) => `${propertyKey(k)}?: ${typeScriptType(asJson(p), "T.", typeNames)}`);
+  const base = objectType(schema, "T.", typeNames, ["links"]);
   const storedType = writeOnlyMembers.length === 0 ? base : `${base} & { ${writeOnlyMembers.join("; ")} }`;
   const idType = ext.id === "uuid" || ext.id === "string" ? "string" : "number";
 
@@ -244,18 +254,15 @@ function resourceView(
     const queryMembers = [...asArray(operation.parameters)]
       .map(asJson)
       .filter((p) => p.in === "query")
-      .map((p) => `${propertyKey(String(p.name))}?: ${typeScriptType(asJson(p.schema), "T.", safeTypeName)}`);
+      .map((p) => `${propertyKey(String(p.name))}?: ${typeScriptType(asJson(p.schema), "T.", typeNames)}`);
     const bodyRef = refName(asJson(asJson(asJson(asJson(operation.requestBody).content)["application/json"]).schema));
     const types: Types = {
       query: queryMembers.length > 0 ? `{ ${queryMembers.join("; ")} }` : "{ readonly [name: string]: never }",
       id: idType,
-      body: bodyRef !== undefined ? `T.${safeTypeName(bodyRef)}` : "never",
+      body: bodyRef !== undefined ? `T.${typeNames.typeName(bodyRef)}` : "never",
       stored: storedName,
     };
-    const operationId = String(operation.operationId);
-    if (!isIdentifier(operationId)) {
-      throw new UnsupportedConstruct(pointerOf("paths"), `operationId ${stringLiteral(operationId)} is not a JavaScript identifier`);
-    }
+    const operationId = checkedIdentifier(String(operation.operationId), pointerOf("paths"), "operationId");
     const signature = SIGNATURES[kind];
     const summary = typeof operation.summary === "string" ? operation.summary : operationId;
     return {
@@ -276,17 +283,14 @@ function resourceView(
     };
   });
 
-  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(collection)) {
-    throw new UnsupportedConstruct(pointerOf("components", "schemas", name, "x-codegen-resource"), `collection ${stringLiteral(collection)} is not a lower-case path segment`);
-  }
   return {
     fileName: collection,
     usesTypes: refersToTypes(storedType) || methods.some((m) => refersToTypes(m.inputType)),
     usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType)),
     serverUsesStored: methods.some((m) => m.isReplace || m.isUpdate || m.isDelete),
     storeUsesStored: methods.some((m) => !m.isDelete),
-    property: camelCase(collection),
-    interfaceName: `${pascalCase(collection)}Handlers`,
+    property: checkedIdentifier(camelCase(collection), at, "the resource property"),
+    interfaceName: checkedIdentifier(`${pascalCase(collection)}Handlers`, at, "the handler interface"),
     storedName,
     storedType,
     collectionLiteral: stringLiteral(collection),
@@ -294,11 +298,5 @@ function resourceView(
     spec: literal(spec),
     methods,
   };
-}
-
-/** A schema name as a type identifier; names that are not identifiers are refused. */
-function safeTypeName(name: string): string {
-  if (!isIdentifier(name)) throw new UnsupportedConstruct(pointerOf("components", "schemas", name), `schema name ${stringLiteral(name)} is not a JavaScript identifier`);
-  return name;
 }
 

@@ -44,6 +44,17 @@ function valueAt(key: string, value: unknown, write: (value: unknown) => string)
   return key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null ? `${text} as const` : text;
 }
 
+/**
+ * A value as a TypeScript type literal (JSON data only), as JSON writes it. A `__proto__` key is
+ * written computed (`["__proto__"]`), as in literal(); never `as const`, which no type may carry.
+ */
+export function typeLiteral(value: unknown): string {
+  return (JSON.stringify(value) ?? "undefined")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029")
+    .replace(/([{,])"__proto__":/g, '$1["__proto__"]:');
+}
+
 /** The lines of a `/** ... *\/` doc comment for free text: `*\/` cannot close it, no line can escape it. */
 export function docLines(text: string | undefined): string[] {
   if (text === undefined || text.trim() === "") return [];

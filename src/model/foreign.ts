@@ -1,99 +1,276 @@
 /**
- * Preparing an OpenAPI document written by others for the model: every schema name becomes an
- * identifier, and every `$ref` that does not name a schema of `components/schemas` (a parameter,
- * a response, a part of another schema, a place swagger-parser bundled an external file into) is
- * replaced by what it points at. What the model then reads has refs of one form only:
+ * Preparing an OpenAPI document written by others for the model. The document is walked knowing
+ * its grammar (OpenAPI 3.0 and 3.1 objects, JSON Schema): at each place a key is a keyword, a name
+ * (of a property, a path, a status, a media type, a component...) or data (examples, defaults,
+ * enums, extensions), and only where the grammar expects an object is a `$ref` a reference. So a
+ * property named `examples` is a schema, and a `$ref` inside an example is data.
+ *
+ * Every schema name becomes an identifier. A ref at a schema's place that names a schema of
+ * `components/schemas` stays a ref (to the new name); every other ref (a parameter, a response, a
+ * part of another schema, a place swagger-parser bundled an external file into) is replaced by
+ * what it points at: one shared copy for all its uses, and the size of the document this expands
+ * to is bounded (expansionLimit). What the model then reads has refs of one form only:
  * `#/components/schemas/<identifier>`. codegen's own documents pass through unchanged.
  */
-import { isIdentifier } from "./escape.js";
+import { messageFor } from "../diagnostics/index.js";
+import { identifierOf, isTypeName, pointerOf } from "./names.js";
 
 type Json = { [key: string]: unknown };
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** A ref the preparation could not resolve (a cycle not through a named schema, or a missing target). */
+/** A ref the preparation could not follow, at the JSON pointer of the `$ref` (or of what grew too large). */
 export interface RefProblem {
   readonly pointer: string;
   readonly reason: string;
+  /** `missing`: points at nothing; `cycle`: refers to itself; `external`: not bundled; `too-large`: expands past the bound. */
+  readonly kind: "missing" | "cycle" | "external" | "too-large";
+  /** For `too-large`: the bound (see expansionLimit). */
+  readonly limit?: number;
 }
+
+/**
+ * How many values (objects, arrays, scalars) the prepared document may hold, counting each shared
+ * copy at each of its uses, as the validator, the model and the generated code go through them:
+ * twice the document's own, and at least MIN_EXPANDED_VALUES. Why: a few kilobytes of refs that
+ * each use the previous one twice expand to 2^30 values, and the time to generate code grows with
+ * the expanded size (a 0.8 MB document of 48,000 values takes 20 s to generate; the same number of
+ * values inlined from refs costs as much). Real documents inline far less than their own size.
+ */
+export const MIN_EXPANDED_VALUES = 50_000;
+export const expansionLimit = (ownValues: number): number => Math.max(MIN_EXPANDED_VALUES, 2 * ownValues);
 
 const SCHEMA_PREFIX = "#/components/schemas/";
 
+/** Where a value stands in the grammar: an object of a kind, a map of names or a list of such, or data. */
+type Kind = "document" | "components" | "pathItem" | "operation" | "parameter" | "requestBody" | "response" | "mediaType" | "encoding" | "plain" | "callback" | "schema";
+type Place = Kind | "data" | { readonly map: Place; readonly extensions: boolean } | { readonly list: Place };
+
+/** A map of names to `place`; with `extensions`, its `x-` keys are extensions (data), not names. */
+const mapOf = (place: Place, extensions = false): Place => ({ map: place, extensions });
+const listOf = (place: Place): Place => ({ list: place });
+const keysOf = (keys: readonly string[], place: Place) => Object.fromEntries(keys.map((key) => [key, place]));
+
+/** JSON Schema (2020-12, and the drafts OpenAPI 3.0 reads): the keywords whose values are schemas. */
+const SCHEMA_KEYWORDS: Record<string, Place> = {
+  ...keysOf(["items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"], "schema"),
+  ...keysOf(["allOf", "anyOf", "oneOf", "prefixItems"], listOf("schema")),
+  ...keysOf(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"], mapOf("schema")),
+};
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * The keys of each kind of object that hold OpenAPI objects or schemas (OpenAPI 3.1 section 4.8;
+ * 3.0 is a subset); every other key of an object holds data. A header is read as a parameter
+ * (it is one without `name` and `in`); examples, links and security schemes hold only data, but
+ * may be refs; a callback maps expressions to path items.
+ */
+const GRAMMAR: Record<Kind, { readonly keys: Readonly<Record<string, Place>>; readonly rest?: Place }> = {
+  document: { keys: { paths: mapOf("pathItem", true), webhooks: mapOf("pathItem"), components: "components" } },
+  components: {
+    keys: {
+      schemas: mapOf("schema"),
+      responses: mapOf("response"),
+      parameters: mapOf("parameter"),
+      headers: mapOf("parameter"),
+      requestBodies: mapOf("requestBody"),
+      pathItems: mapOf("pathItem"),
+      callbacks: mapOf("callback"),
+      ...keysOf(["examples", "links", "securitySchemes"], mapOf("plain")),
+    },
+  },
+  pathItem: { keys: { parameters: listOf("parameter"), ...keysOf(METHODS, "operation") } },
+  operation: { keys: { parameters: listOf("parameter"), requestBody: "requestBody", responses: mapOf("response", true), callbacks: mapOf("callback") } },
+  parameter: { keys: { schema: "schema", content: mapOf("mediaType"), examples: mapOf("plain") } },
+  requestBody: { keys: { content: mapOf("mediaType") } },
+  response: { keys: { headers: mapOf("parameter"), content: mapOf("mediaType"), links: mapOf("plain") } },
+  mediaType: { keys: { schema: "schema", examples: mapOf("plain"), encoding: mapOf("encoding") } },
+  encoding: { keys: { headers: mapOf("parameter") } },
+  plain: { keys: {} },
+  callback: { keys: {}, rest: "pathItem" },
+  schema: { keys: SCHEMA_KEYWORDS },
+};
+
 /** The document with identifier schema names and component-schema refs only; the input is not changed. */
 export function prepareDocument<D extends object>(document: D): { document: D; problems: RefProblem[] } {
-  const source = document as unknown as Json;
-  const names = renamedSchemas(source);
-  if (!needsPreparation(source, names)) return { document, problems: [] };
-  const problems: RefProblem[] = [];
-  const target = (pointer: string): unknown => {
-    let node: unknown = source;
-    for (const part of pointer.slice(2).split("/")) {
-      const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
-      if (!isObject(node) && !Array.isArray(node)) return undefined;
-      node = (node as Json)[key];
-    }
-    return node;
-  };
-  const rewrite = (value: unknown, pointer: string, active: readonly string[]): unknown => {
-    if (Array.isArray(value)) return value.map((item, i) => rewrite(item, `${pointer}/${i}`, active));
-    if (!isObject(value)) return value;
-    const ref = value.$ref;
-    if (typeof ref === "string") {
-      const named = schemaName(ref);
-      if (named !== undefined) return { ...copyEntries(value, pointer, active, rewrite), $ref: SCHEMA_PREFIX + (names.get(named) ?? named) };
-      if (!ref.startsWith("#/")) {
-        problems.push({ pointer, reason: `the reference ${JSON.stringify(ref)} was not bundled into the document` });
-        return {};
-      }
-      if (active.includes(ref)) {
-        problems.push({ pointer, reason: `the reference ${JSON.stringify(ref)} refers to itself; move the schema into components/schemas and refer to it by name` });
-        return {};
-      }
-      const resolved = target(ref);
-      if (resolved === undefined) {
-        problems.push({ pointer, reason: `the reference ${JSON.stringify(ref)} points at nothing` });
-        return {};
-      }
-      const { $ref: _, ...siblings } = value;
-      const inlined = rewrite(resolved, pointer, [...active, ref]);
-      return isObject(inlined) ? { ...inlined, ...copyEntries(siblings, pointer, active, rewrite) } : inlined;
-    }
-    return copyEntries(value, pointer, active, rewrite);
-  };
-  const prepared = rewrite(source, "#", []) as Json;
-  const schemas = isObject(prepared.components) && isObject(prepared.components.schemas) ? prepared.components.schemas : undefined;
-  if (schemas && names.size > 0) {
-    (prepared.components as Json).schemas = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [names.get(name) ?? name, schema]));
-  }
-  return { document: prepared as unknown as D, problems };
+  return prepare(document, true);
 }
 
-/** Keys whose values are data or extensions, not OpenAPI objects: their `$ref`s are left as written. */
-const OPAQUE = (key: string) => key === "example" || key === "examples" || key.startsWith("x-");
+/**
+ * The document with every ref but those to named schemas (at a schema's place) replaced by what it
+ * points at, names unchanged: what a validator can check in place without following refs.
+ */
+export function inlineReferences<D extends object>(document: D): { document: D; problems: RefProblem[] } {
+  return prepare(document, false);
+}
 
-function copyEntries(value: Json, pointer: string, active: readonly string[], rewrite: (v: unknown, p: string, a: readonly string[]) => unknown): Json {
+function prepare<D extends object>(document: D, rename: boolean): { document: D; problems: RefProblem[] } {
+  const source = document as unknown as Json;
+  const schemas = isObject(source.components) && isObject(source.components.schemas) ? source.components.schemas : {};
+  const names = rename ? renamedSchemas(schemas) : new Map<string, string>();
+  const problems = new Map<string, RefProblem>();
+  const fail = (pointer: string, kind: RefProblem["kind"], reason: string, limit?: number): [unknown, number] => {
+    problems.set(`${pointer}\0${reason}`, { pointer, reason, kind, ...(limit !== undefined ? { limit } : {}) });
+    return [{}, 1];
+  };
+  // Why: one walk of each ref's target (per kind of place), shared by all its uses, so the work
+  // is linear in the document; `pending` holds the refs being walked, to find one in its own target.
+  const walked = new Map<string, [unknown, number]>();
+  const pending = new Set<string>();
+  const dataSizes = new WeakMap<object, number>();
+  const walkedObjects = new WeakMap<object, Map<Kind, [unknown, number]>>();
+
+  const sizeOfData = (value: unknown): number => {
+    if (typeof value !== "object" || value === null) return 1;
+    const known = dataSizes.get(value);
+    if (known !== undefined) return known;
+    let size = 1;
+    for (const item of Object.values(value)) size += sizeOfData(item);
+    dataSizes.set(value, size);
+    return size;
+  };
+
+  /** A value at a place of the grammar, prepared, and how many values it expands to. */
+  const walk = (value: unknown, place: Place, pointer: string): [unknown, number] => {
+    if (place === "data" || typeof value !== "object" || value === null) return [value, sizeOfData(value)];
+    if (typeof place !== "string") {
+      if ("list" in place) return Array.isArray(value) ? bounded(walkEntries(value, pointer, () => place.list), pointer) : [value, sizeOfData(value)];
+      if (Array.isArray(value)) return [value, sizeOfData(value)];
+      return bounded(walkEntries(value as Json, pointer, (key) => (place.extensions && key.startsWith("x-") ? "data" : place.map)), pointer);
+    }
+    // Why: a parser may give one object at several places (YAML aliases in a referenced file);
+    // it is walked once per kind of place, like a ref's target.
+    let byKind = walkedObjects.get(value);
+    const known = byKind?.get(place);
+    if (known !== undefined) return known;
+    const result = walkObject(value, place, pointer);
+    if (!byKind) walkedObjects.set(value, (byKind = new Map()));
+    byKind.set(place, result);
+    return result;
+  };
+
+  const walkObject = (value: object, kind: Kind, pointer: string): [unknown, number] => {
+    // An array where the grammar wants an object (a tuple `items`) holds objects of that kind.
+    if (Array.isArray(value)) return bounded(walkEntries(value, pointer, () => kind), pointer);
+    const object = value as Json;
+    if (typeof object.$ref === "string") return reference(object as Json & { $ref: string }, kind, pointer);
+    const grammar = GRAMMAR[kind];
+    return bounded(walkEntries(object, pointer, (key) => (key.startsWith("x-") ? "data" : (Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data")), pointer);
+  };
+
+  /** Every entry walked at its place; the same object when nothing changed (codegen's own documents). */
+  const walkEntries = (value: Json | unknown[], pointer: string, placeOf: (key: string) => Place): [unknown, number] => {
+    let size = 1;
+    let changed = false;
+    const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+      const [prepared, itemSize] = walk(item, placeOf(key), `${pointer}/${token(key)}`);
+      size += itemSize;
+      if (prepared !== item) changed = true;
+      return [key, prepared];
+    });
+    if (!changed) return [value, size];
+    if (Array.isArray(value)) return [entries.map(([, item]) => item), size];
+    return [objectOf(entries), size];
+  };
+
+  /**
+   * A value that holds more than the bound is cut off (an empty object). The first is reported: the
+   * walk goes depth first, so it is the deepest such value, whose parts each hold less; the values
+   * that hold it are then cut too, but say nothing new.
+   */
+  let tooLarge = false;
+  const limit = expansionLimit(sizeOfData(source));
+  const bounded = ([value, size]: [unknown, number], pointer: string): [unknown, number] => {
+    if (size <= limit) return [value, size];
+    if (tooLarge) return [{}, 1];
+    tooLarge = true;
+    return fail(pointer, "too-large", messageFor("openapi/ref-expansion", { limit }), limit);
+  };
+
+  const reference = (value: Json & { $ref: string }, kind: Kind, pointer: string): [unknown, number] => {
+    const ref = value.$ref;
+    const { $ref: _, ...rest } = value;
+    const [siblings, siblingsSize] = walk(rest, kind, pointer) as [Json, number];
+    const named = kind === "schema" ? schemaName(ref) : undefined;
+    if (named !== undefined) {
+      if (!Object.hasOwn(schemas, named)) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
+      const renamed = names.has(named) ? SCHEMA_PREFIX + names.get(named)! : ref;
+      if (renamed === ref && siblings === rest) return [value, siblingsSize];
+      return [objectOf([...Object.entries(siblings), ["$ref", renamed]]), siblingsSize];
+    }
+    if (!ref.startsWith("#")) return fail(pointer, "external", `the reference ${JSON.stringify(ref)} was not bundled into the document`);
+    const parts = tokensOf(ref);
+    const resolved = parts === undefined ? undefined : resolve(source, parts);
+    if (parts === undefined || resolved === undefined) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
+    const key = `${kind} ${ref}`;
+    let inlined = walked.get(key);
+    if (inlined === undefined) {
+      if (pending.has(key)) {
+        return fail(pointer, "cycle", `the reference ${JSON.stringify(ref)} refers to itself; move the schema into components/schemas and refer to it by name`);
+      }
+      pending.add(key);
+      // Walked at its own place, so that what it holds is reported where it is written.
+      inlined = walk(resolved, kind, parts.length === 0 ? "#" : pointerOf(...parts));
+      pending.delete(key);
+      walked.set(key, inlined);
+    }
+    if (Object.keys(siblings).length === 0 || !isObject(inlined[0])) return inlined;
+    // The Reference Object's own keys (3.1 `summary`, `description`) win over the target's.
+    return bounded([objectOf([...Object.entries(inlined[0]), ...Object.entries(siblings)]), inlined[1] + siblingsSize - 1], pointer);
+  };
+
+  const [prepared] = walk(source, "document", "#") as [Json, number];
+  const result = { document: prepared as unknown as D, problems: [...problems.values()] };
+  if (names.size === 0) return result;
+  const components = prepared.components as Json;
+  const renamedTable = objectOf(Object.entries(components.schemas as Json).map(([name, schema]) => [names.get(name) ?? name, schema]));
+  return { ...result, document: objectOf([...Object.entries(prepared), ["components", objectOf([...Object.entries(components), ["schemas", renamedTable]])]]) as unknown as D };
+}
+
+/** An object of these entries; a `__proto__` key becomes an own property, as JSON.parse makes it. */
+function objectOf(entries: readonly (readonly [string, unknown])[]): Json {
   const copy: Json = {};
-  for (const [key, item] of Object.entries(value)) {
-    const rewritten = OPAQUE(key) ? item : rewrite(item, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, active);
-    Object.defineProperty(copy, key, { value: rewritten, enumerable: true, writable: true, configurable: true });
-  }
+  for (const [key, item] of entries) Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
   return copy;
+}
+
+/** A JSON Pointer reference token (RFC 6901 section 3). */
+const token = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The reference tokens of a `#/...` fragment, decoded; undefined when it is malformed. */
+function tokensOf(ref: string): string[] | undefined {
+  if (ref === "#") return [];
+  if (!ref.startsWith("#/")) return undefined;
+  try {
+    return ref.slice(2).split("/").map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the tokens lead to in the document: own keys and array indexes only. */
+function resolve(document: Json, parts: readonly string[]): unknown {
+  let node: unknown = document;
+  for (const part of parts) {
+    if (Array.isArray(node) ? !/^(0|[1-9][0-9]*)$/.test(part) || Number(part) >= node.length : !isObject(node) || !Object.hasOwn(node, part)) return undefined;
+    node = (node as Json)[part];
+  }
+  return node;
 }
 
 /** The schema a ref names, when it is exactly `#/components/schemas/<name>`. */
 function schemaName(ref: string): string | undefined {
   if (!ref.startsWith(SCHEMA_PREFIX)) return undefined;
-  const rest = ref.slice(SCHEMA_PREFIX.length);
-  if (rest.includes("/")) return undefined;
-  return decodeURIComponent(rest).replace(/~1/g, "/").replace(/~0/g, "~");
+  const parts = tokensOf(ref);
+  return parts?.length === 3 ? parts[2] : undefined;
 }
 
-/** Schema names that are not identifiers -> unique identifiers made of their words. */
-function renamedSchemas(document: Json): Map<string, string> {
-  const schemas = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
-  const taken = new Set(Object.keys(schemas).filter(isIdentifier));
+/** Schema names that cannot be type names -> unique type names made of their words. */
+function renamedSchemas(schemas: Json): Map<string, string> {
+  const taken = new Set(Object.keys(schemas).filter(isTypeName));
   const names = new Map<string, string>();
   for (const name of Object.keys(schemas)) {
-    if (isIdentifier(name)) continue;
+    if (isTypeName(name)) continue;
     const base = identifierOf(name);
     let candidate = base;
     for (let n = 2; taken.has(candidate); n++) candidate = `${base}${n}`;
@@ -101,27 +278,4 @@ function renamedSchemas(document: Json): Map<string, string> {
     names.set(name, candidate);
   }
   return names;
-}
-
-/** A PascalCase identifier from any text: its letters and digits, words capitalised. */
-export function identifierOf(text: string): string {
-  const words = text.split(/[^A-Za-z0-9]+/).filter((word) => word.length > 0);
-  const joined = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("");
-  if (joined === "") return "Unnamed";
-  return /^[0-9]/.test(joined) ? `_${joined}` : joined;
-}
-
-/** Whether any ref needs rewriting or any schema a new name (codegen's own documents need neither). */
-function needsPreparation(document: Json, names: ReadonlyMap<string, string>): boolean {
-  if (names.size > 0) return true;
-  const stack: unknown[] = [document];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) stack.push(...value);
-    else if (isObject(value)) {
-      if (typeof value.$ref === "string" && schemaName(value.$ref) === undefined) return true;
-      for (const [key, item] of Object.entries(value)) if (!OPAQUE(key) && typeof item === "object" && item !== null) stack.push(item);
-    }
-  }
-  return false;
 }

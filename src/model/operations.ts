@@ -5,27 +5,17 @@
  * (templates/runtime/operations.gen.ts). Anything it cannot render safely is an
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
-import { docLines, inlineComment, isIdentifier, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
-import { identifierOf } from "./foreign.js";
+import { docLines, inlineComment, literalAt, propertyKey, stringLiteral } from "./escape.js";
+import { SchemaTypeNames, UnsupportedConstruct, checkedIdentifier, identifierOf, isMemberName, lowerFirst, pointerOf } from "./names.js";
 import { type JsonSchema, refName, schemaNode, schemaTypes, typeScriptType, unsupportedKeywords } from "./schema-code.js";
 import { type OperationSecurity, securityOf } from "./security.js";
 import type { OperationGroupView, OperationView } from "./view.js";
 
+export { UnsupportedConstruct, pointerOf };
+
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
 const asArray = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
-
-/** A construct the renderer cannot turn into code, at a JSON pointer. */
-export class UnsupportedConstruct extends Error {
-  constructor(
-    readonly pointer: string,
-    readonly reason: string,
-  ) {
-    super(`${pointer}: ${reason}`);
-  }
-}
-
-export const pointerOf = (...parts: string[]): string => "#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 
 /** Whether a media type (lower case, no parameters) is JSON: `application/json` or `+json` (RFC 6839). */
 export function isJsonMediaType(type: string): boolean {
@@ -38,9 +28,6 @@ function mediaTypes(content: Json): { type: string; schema: Json | undefined }[]
     key.split(",").map((part) => ({ type: part.split(";")[0]!.trim().toLowerCase(), schema: "schema" in asJson(media) ? asJson(asJson(media).schema) : undefined })),
   );
 }
-
-const T = (name: string) => name;
-const typeOf = (schema: Json | undefined): string => (schema === undefined ? "unknown" : typeScriptType(schema as JsonSchema, "T.", T));
 
 /** What the model collects of every operation written by others, grouped for the templates. */
 export class OperationCollector {
@@ -56,8 +43,14 @@ export class OperationCollector {
   constructor(
     private readonly document: Json,
     takenProperties: Iterable<string>,
+    private readonly typeNames: SchemaTypeNames,
   ) {
     this.usedProperties = new Set(takenProperties);
+  }
+
+  /** The TypeScript type of a schema, its named schemas as `T.<name>` through the gate. */
+  private typeOf(schema: Json | undefined): string {
+    return schema === undefined ? "unknown" : typeScriptType(schema as JsonSchema, "T.", this.typeNames);
   }
 
   /**
@@ -65,6 +58,17 @@ export class OperationCollector {
    * recorded) when it cannot be rendered.
    */
   add(path: string, method: string, item: Json, operation: Json): object | undefined {
+    try {
+      return this.addOperation(path, method, item, operation);
+    } catch (error) {
+      // A name the gate refused (names.ts): recorded with the others, so that all are listed.
+      if (!(error instanceof UnsupportedConstruct)) throw error;
+      this.problems.push(error);
+      return undefined;
+    }
+  }
+
+  private addOperation(path: string, method: string, item: Json, operation: Json): object | undefined {
     const at = pointerOf("paths", path, method);
     const before = this.problems.length;
     const operationId = this.operationId(operation, method, path);
@@ -78,11 +82,11 @@ export class OperationCollector {
     const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
     const summary = [operation.summary, operation.description].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
     const view: OperationView = {
-      operationId,
+      operationId: checkedIdentifier(operationId, at, "operationId"),
       docLines: [...docLines(summary), ...(summary === "" ? [] : [""]), `\`${method.toUpperCase()} ${inlineComment(path)}\``],
-      inputName: `${pascal}Input`,
+      inputName: checkedIdentifier(`${pascal}Input`, at, "the input type"),
       inputType: `{ ${members.join("; ")} }`,
-      resultName: `${pascal}Result`,
+      resultName: checkedIdentifier(`${pascal}Result`, at, "the result type"),
       resultType: responses.type,
     };
     const definition = {
@@ -107,7 +111,7 @@ export class OperationCollector {
 
   /** `operationId -> definition` as the literal of api.gen.ts. */
   definitionEntries(): { key: string; literal: string }[] {
-    return this.definitions.map(([id, definition]) => ({ key: propertyKey(id), literal: literal(definition) }));
+    return this.definitions.map(([id, definition]) => ({ key: propertyKey(id), literal: literalAt(id, definition) }));
   }
 
   private groupOf(operation: Json, path: string): { view: Omit<OperationGroupView, "operations">; operations: OperationView[] } {
@@ -118,16 +122,17 @@ export class OperationCollector {
     if (existing) return existing;
     const pascal = identifierOf(label);
     let property = pascal[0] === "_" ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
-    if (!isSafeName(property)) property = `${property}Operations`;
+    if (!isMemberName(property)) property = `${property}Operations`;
     const base = property;
     for (let n = 2; this.usedProperties.has(property); n++) property = `${base}${n}`;
     this.usedProperties.add(property);
     const typeBase = property[0]!.toUpperCase() + property.slice(1);
+    const at = pointerOf("paths", path);
     const group = {
       view: {
-        property,
-        interfaceName: `${typeBase}Handlers`,
-        binderName: `bind${typeBase}`,
+        property: checkedIdentifier(property, at, "the handler group"),
+        interfaceName: checkedIdentifier(`${typeBase}Handlers`, at, "the handler interface"),
+        binderName: checkedIdentifier(`bind${typeBase}`, at, "the binder"),
         fileName: property.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^[-_]+/, "").replace(/_/g, "-") || "default",
         labelComment: inlineComment(label),
         usesTypes: false,
@@ -144,13 +149,13 @@ export class OperationCollector {
   private operationId(operation: Json, method: string, path: string): string {
     const given = typeof operation.operationId === "string" ? operation.operationId : undefined;
     let base: string;
-    if (given !== undefined && isSafeName(given)) base = given;
+    if (given !== undefined && isMemberName(given)) base = given;
     else if (given !== undefined) base = lowerFirst(identifierOf(given));
     else {
       const words = path.split("/").filter((s) => s !== "").map((s) => (s.startsWith("{") ? `By ${s}` : s));
       base = lowerFirst(identifierOf([method, ...words].join(" ")));
     }
-    if (!isSafeName(base)) base = `${base}Operation`;
+    if (!isMemberName(base)) base = `${base}Operation`;
     let id = base;
     for (let n = 2; this.usedIds.has(id.toLowerCase()); n++) id = `${base}${n}`;
     this.usedIds.add(id.toLowerCase());
@@ -180,7 +185,7 @@ export class OperationCollector {
       if (spec === undefined) continue;
       const schema = asJson(parameter.schema);
       const optional = location !== "path" && parameter.required !== true && this.resolve(schema).default === undefined;
-      members[location]!.push(`${propertyKey(name)}${optional ? "?" : ""}: ${typeOf(schema)}`);
+      members[location]!.push(`${propertyKey(name)}${optional ? "?" : ""}: ${this.typeOf(schema)}`);
       specs.push({ spec, location, order: location === "path" ? order.indexOf(name) : order.length });
     }
     const parts = [
@@ -236,7 +241,7 @@ export class OperationCollector {
     const schema = json.find((t) => t.schema !== undefined)?.schema;
     if (schema) this.checkSchema(schema, `${pointer}/content/${json[0]!.type.replace(/\//g, "~1")}/schema`);
     const members: string[] = [];
-    if (json.length > 0) members.push(`body${required && raw.length === 0 ? "" : "?"}: ${typeOf(schema)}`);
+    if (json.length > 0) members.push(`body${required && raw.length === 0 ? "" : "?"}: ${this.typeOf(schema)}`);
     if (raw.length > 0) members.push(`rawBody${required && json.length === 0 ? "" : "?"}: RawBody`);
     return {
       spec: { required, json: json.map((t) => t.type), ...(schema ? { schema: schemaNode(schema as JsonSchema) } : {}), raw: raw.map((t) => t.type) },
@@ -265,7 +270,7 @@ export class OperationCollector {
       if (json.length > 0) {
         anyJson = true;
         const contentTypes = [...new Set(json.map((t) => stringLiteral(t.type)))].join(" | ");
-        members.push(`{ status: ${literalStatus}; body: ${typeOf(json.find((t) => t.schema !== undefined)?.schema)}; contentType?: ${contentTypes}; ${headers} }`);
+        members.push(`{ status: ${literalStatus}; body: ${this.typeOf(json.find((t) => t.schema !== undefined)?.schema)}; contentType?: ${contentTypes}; ${headers} }`);
       }
       if (raw.length > 0) {
         anyRaw = true;
@@ -341,11 +346,3 @@ function mockAnswer(responses: Json): MockAnswer {
   }
   return { status };
 }
-
-/**
- * Whether a name can be a method or handler-group name: an identifier that no object has already
- * (`constructor`, `toString`, `__proto__`...), so a lookup never finds Object.prototype's member.
- */
-const isSafeName = (name: string) => isIdentifier(name) && !(name in Object.prototype);
-
-const lowerFirst = (text: string) => (text.startsWith("_") ? text : text[0]!.toLowerCase() + text.slice(1));

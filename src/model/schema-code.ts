@@ -1,4 +1,5 @@
-import { literal, propertyKey } from "./escape.js";
+import { propertyKey, typeLiteral } from "./escape.js";
+import type { SchemaTypeNames } from "./names.js";
 
 /** A JSON Schema as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -6,10 +7,20 @@ export type JsonSchema = { readonly [key: string]: unknown };
 const asSchema = (value: unknown): JsonSchema | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonSchema) : undefined;
 
-/** The name a `$ref` to `#/components/schemas/<name>` points at. */
+/**
+ * The name a `$ref` to `#/components/schemas/<name>` points at, as written (prepareDocument makes
+ * every such name an identifier; SchemaTypeNames checks it before it becomes code).
+ */
 export function refName(schema: JsonSchema): string | undefined {
   const ref = schema.$ref;
-  return typeof ref === "string" && ref.startsWith("#/components/schemas/") ? decodeURIComponent(ref.slice("#/components/schemas/".length)) : undefined;
+  if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return undefined;
+  const rest = ref.slice("#/components/schemas/".length);
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    // Malformed percent-encoding names no schema; the gate refuses the text as it stands.
+    return rest;
+  }
 }
 
 /** The JSON types a schema allows, from `type` (string or 3.1 array). */
@@ -24,16 +35,16 @@ export function schemaTypes(schema: JsonSchema): string[] {
  * The TypeScript type of a schema. Named schemas are referred to through `prefix`
  * (`T.Article`), so a schema named like a global (`Record`, `Promise`) never shadows one.
  */
-export function typeScriptType(schema: JsonSchema, prefix: string, typeNameOf: (name: string) => string): string {
+export function typeScriptType(schema: JsonSchema, prefix: string, names: SchemaTypeNames): string {
   const ref = refName(schema);
-  if (ref !== undefined) return prefix + typeNameOf(ref);
-  if (Object.hasOwn(schema, "const")) return literal(schema.const);
-  if (Array.isArray(schema.enum)) return schema.enum.map((v) => literal(v)).join(" | ") || "never";
-  const sub = (member: unknown): string => subschemaType(member, prefix, typeNameOf);
+  if (ref !== undefined) return prefix + names.typeName(ref);
+  if (Object.hasOwn(schema, "const")) return typeLiteral(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => typeLiteral(v)).join(" | ") || "never";
+  const sub = (member: unknown): string => subschemaType(member, prefix, names);
   const parts: string[] = [];
   const types = schemaTypes(schema);
-  if (types.length > 0) parts.push(types.map((type) => singleType(type, schema, prefix, typeNameOf)).join(" | "));
-  else if (asSchema(schema.properties)) parts.push(objectType(schema, prefix, typeNameOf));
+  if (types.length > 0) parts.push(types.map((type) => singleType(type, schema, prefix, names)).join(" | "));
+  else if (asSchema(schema.properties)) parts.push(objectType(schema, prefix, names));
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
   // A value of `oneOf` matches exactly one branch, but TypeScript has no exclusive union: both are `|`.
   for (const branches of [schema.anyOf, schema.oneOf]) if (Array.isArray(branches)) parts.push(unionType(branches.map(sub)));
@@ -49,8 +60,8 @@ export function typeScriptType(schema: JsonSchema, prefix: string, typeNameOf: (
 const OPEN_OBJECT = "{ [key: string]: unknown }";
 
 /** The type of a subschema: `true` (or anything not a schema) allows all, `false` nothing. */
-function subschemaType(value: unknown, prefix: string, typeNameOf: (name: string) => string): string {
-  return value === false ? "never" : typeScriptType(asSchema(value) ?? {}, prefix, typeNameOf);
+function subschemaType(value: unknown, prefix: string, names: SchemaTypeNames): string {
+  return value === false ? "never" : typeScriptType(asSchema(value) ?? {}, prefix, names);
 }
 
 /** A union of branch types; any branch that allows all makes the union allow all. */
@@ -77,7 +88,7 @@ function hasTopLevel(text: string, op: "|" | "&"): boolean {
   return false;
 }
 
-function singleType(type: string, schema: JsonSchema, prefix: string, typeNameOf: (name: string) => string): string {
+function singleType(type: string, schema: JsonSchema, prefix: string, names: SchemaTypeNames): string {
   switch (type) {
     case "string":
       return "string";
@@ -89,29 +100,29 @@ function singleType(type: string, schema: JsonSchema, prefix: string, typeNameOf
     case "null":
       return "null";
     case "array": {
-      const inner = subschemaType(schema.items, prefix, typeNameOf);
+      const inner = subschemaType(schema.items, prefix, names);
       return /[ |]/.test(inner) ? `(${inner})[]` : `${inner}[]`;
     }
     case "object":
-      return objectType(schema, prefix, typeNameOf);
+      return objectType(schema, prefix, names);
     default:
       return "unknown";
   }
 }
 
 /** An object type literal: `{ a: string; b?: number }`, with an index signature for extra keys. */
-export function objectType(schema: JsonSchema, prefix: string, typeNameOf: (name: string) => string, omit: readonly string[] = []): string {
+export function objectType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, omit: readonly string[] = []): string {
   const properties = Object.entries(asSchema(schema.properties) ?? {}).filter(([name]) => !omit.includes(name));
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const members = properties.map(([name, property]) => {
     const optional = required.has(name) ? "" : "?";
-    return `${propertyKey(name)}${optional}: ${subschemaType(property, prefix, typeNameOf)}`;
+    return `${propertyKey(name)}${optional}: ${subschemaType(property, prefix, names)}`;
   });
   const additional = schema.additionalProperties;
   if (asSchema(additional)) {
     // Why: TypeScript requires every property to fit the index signature, so it admits the
     // declared properties' types too (the validator still holds extra keys to `additionalProperties`).
-    const types = new Set([typeScriptType(additional as JsonSchema, prefix, typeNameOf), ...properties.map(([, property]) => subschemaType(property, prefix, typeNameOf))]);
+    const types = new Set([typeScriptType(additional as JsonSchema, prefix, names), ...properties.map(([, property]) => subschemaType(property, prefix, names))]);
     members.push(`[key: string]: ${types.size === 1 ? [...types][0] : [...types].map((t) => (/[ |&]/.test(t) ? `(${t})` : t)).join(" | ")}`);
   } else if (additional !== false && properties.length === 0) members.push("[key: string]: unknown");
   return members.length === 0 ? "{}" : `{ ${members.join("; ")} }`;

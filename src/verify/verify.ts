@@ -41,10 +41,12 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
   const extensionKeywords = new Set<string>(OPENAPI_KEYWORDS);
   const schemas = collectSchemas(document);
   for (const { schema } of schemas) collectExtensionKeys(schema, extensionKeywords);
-  for (const keyword of extensionKeywords) ajv.addKeyword({ keyword });
+  // Why: ajv throws on a keyword name it does not allow, and an `x-` key may be any text (a
+  // property named `x-rate limit` among them); such a key is no keyword ajv would meet anyway.
+  for (const keyword of extensionKeywords) if (/^[a-z_$][a-z0-9_$:-]*$/i.test(keyword)) ajv.addKeyword({ keyword });
 
   // Every schema refers to the others as `#/components/schemas/X`: one root holds them all.
-  const root = { $id: "urn:codegen:document", components: { schemas: document.components?.schemas ?? {} } };
+  const root = { $id: "urn:codegen:document", components: { schemas: rewriteRefs(document.components?.schemas ?? {}) } };
   ajv.addKeyword({ keyword: "components" });
   let rootAdded = false;
   const diagnostics: Diagnostic[] = [];
@@ -64,7 +66,7 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
         rootAdded = true;
       }
       if (pointer.startsWith("#/components/schemas/")) {
-        if (!ajv.getSchema(`urn:codegen:document${pointer}`)) throw new Error("the schema cannot be resolved");
+        if (!ajv.getSchema(inRoot(pointer))) throw new Error("the schema cannot be resolved");
       } else {
         ajv.compile({ $id: `urn:codegen:schema:${index}`, ...rewriteRefs(schema) });
       }
@@ -81,7 +83,7 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
       if (key.startsWith("x-")) return "x";
       if ((key === "description" || key === "title") && typeof v === "string") return "";
       if (key !== "$ref" || typeof v !== "string") return v;
-      const name = v.startsWith("#/components/schemas/") ? unescape(v.slice("#/components/schemas/".length)) : undefined;
+      const name = v.startsWith("#/components/schemas/") ? unescape(decode(v.slice("#/components/schemas/".length))) : undefined;
       if (name === undefined || !Object.hasOwn(components, name)) resolvable = false;
       return STAND_IN;
     });
@@ -106,11 +108,25 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
   return diagnostics;
 }
 
-/** Refs in a schema outside `components` point into the shared root. */
+/**
+ * Refs in a schema outside `components` point into the shared root. Each token is percent-encoded
+ * anew: a document's refs may hold what a URI may not (`#/components/schemas/My Pet`), which ajv
+ * cannot resolve.
+ */
 function rewriteRefs(value: unknown): Json {
-  return JSON.parse(
-    JSON.stringify(value, (key, v: unknown) => (key === "$ref" && typeof v === "string" && v.startsWith("#/") ? `urn:codegen:document${v}` : v)),
-  ) as Json;
+  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "$ref" && typeof v === "string" && v.startsWith("#/") ? inRoot(v) : v))) as Json;
+}
+
+/** A `#/...` pointer as a URI of the shared root, each token percent-encoded. */
+const inRoot = (ref: string): string => `urn:codegen:document#/${ref.slice(2).split("/").map((token) => encodeURIComponent(decode(token))).join("/")}`;
+
+/** A percent-encoded pointer token decoded; as written when it is not valid percent-encoding. */
+function decode(token: string): string {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return token;
+  }
 }
 
 /** The schema every ref of a shape points to while shapes are compiled: accepts anything. */

@@ -3,8 +3,7 @@
 // diagnostics with places, or valid output, and never an internal error or an exception.
 // Bounded here; `node scripts/fuzz.js` runs the same properties longer (FUZZ_SCALE, FUZZ_SEED).
 
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -14,6 +13,7 @@ import { formatDiagnostics } from "../../src/diagnostics/format.js";
 import { generateFiles } from "../../src/run.js";
 import type { GeneratedFile } from "../../src/render/render.js";
 import { ROOT, declarationOf, fixtureCases } from "../support/fixtures.js";
+import { compileTrees } from "../support/generated-code.js";
 
 /** Scale of the runs: 1 in npm test; scripts/fuzz.js raises it. */
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
@@ -108,39 +108,15 @@ describe("random valid declarations", () => {
 
   it("a sample compiles under tsc --strict", () => {
     expect(written.length).toBeGreaterThan(0);
-    compile(written);
+    compileTrees(written, dir);
   }, 60_000);
 
   it("a resource offering only list, get and create compiles (no unused import of its stored type)", async () => {
     const yaml = stringify({ codegen: 1, info: { title: "T", version: "1" }, resources: { notes: { fields: { text: "string" }, operations: ["list", "get", "create"] } } });
     const result = await generateFiles(host, "api.yaml", yaml, { outDir: "generated", format: false });
-    compile([result.value!], "read-and-create-only");
+    compileTrees([result.value!], dir, "read-and-create-only");
   }, 60_000);
 });
-
-/** Writes each generated tree under the fuzz folder and type-checks them all with one tsc run. */
-function compile(trees: readonly GeneratedFile[][], name = "sample"): void {
-  const root = path.join(dir, name);
-  const include: string[] = [];
-  trees.forEach((files, i) => {
-    for (const file of files) {
-      const target = path.join(root, `api${i}`, file.path);
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, file.contents);
-    }
-    include.push(`api${i}/**/*.ts`);
-  });
-  const config = JSON.parse(readFileSync(path.join(ROOT, "test/support/tsconfig.generated.json"), "utf8")) as Json;
-  // skipLibCheck: the generated code is what is checked here (test/golden-server checks it with the libraries).
-  const options = { ...(config.compilerOptions as Json), skipLibCheck: true, typeRoots: [path.join(ROOT, "node_modules/@types")] };
-  writeFileSync(path.join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: options, include }));
-  writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-  try {
-    execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", path.join(root, "tsconfig.json")], { cwd: root, encoding: "utf8" });
-  } catch (error) {
-    throw new Error(`tsc failed:\n${String((error as { stdout?: string }).stdout)}`);
-  }
-}
 
 /** The valid fixtures' declarations: the seeds of the mutations. */
 const seeds = fixtureCases("valid").map((name) => {
