@@ -290,7 +290,7 @@ function keyAt(text: string, offset: number): { name: string; length: number } {
   const rest = text.slice(offset);
   const quoted = /^(["'])((?:\\.|(?!\1).)*)\1/.exec(rest);
   if (quoted) return { name: quoted[2]!, length: quoted[0].length };
-  const plain = /^[^:\n,{}\[\]]*/.exec(rest)![0].trimEnd();
+  const plain = /^[^:\n,{}[\]]*/.exec(rest)![0].trimEnd();
   return { name: plain || "?", length: Math.max(1, plain.length) };
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/serve/serve.js";
 import { startFixtureServer } from "../support/generated.js";
 import { START_TIMEOUT, call, expectAuthError, expectError, form, issueToken, list, obj, postForm, raw, startDeclaredServer } from "./support.js";
-import type { Json, RawReply, Reply } from "./support.js";
+import type { RawReply, Reply } from "./support.js";
 
 const ann = { name: "ann", password: "secret", scopes: ["articles:read", "articles:write", "authors:write", "tasks:read", "tasks:write", "metrics:read", "metrics:admin", "photos:read", "photos:write", "items:read"] };
 const bob = { name: "bob", password: "b0b pass", scopes: ["articles:read"] };

@@ -444,7 +444,7 @@ describe("parameters", () => {
 
 describe("request bodies", () => {
   const post = (init: { json?: unknown; body?: string; headers?: Record<string, string> }): Promise<Reply> =>
-    call(base, "POST", "/items", { ...init, headers: { ...apiKey, ...(init.headers ?? {}) } });
+    call(base, "POST", "/items", { ...init, headers: { ...apiKey, ...init.headers } });
 
   it("createItem with valid JSON: 201 with the handler's body and Location; the handler saw the default stock: 0", async () => {
     const reply = await post({ json: { name: "Lamp", price: 12.5 } });
