@@ -107,6 +107,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("-p, --port <port>", "port to listen on", "8080")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("-u, --user <NAME:PASSWORD[:SCOPE,...]>", "an account of the built-in token issuer (repeatable)", collect, [] as string[])
+    .option("--token-lifetime <seconds>", "how long a token of the built-in issuer is valid, its expires_in (default: 3600)")
     .addHelpText(
       "after",
       example(
@@ -115,22 +116,33 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.",
       ),
     )
-    .action(async (file: string, options: { port: string; host: string; user: string[] }) => {
+    .action(async (file: string, options: { port: string; host: string; user: string[]; tokenLifetime?: string }) => {
       const { readInput, generateFiles } = await stages();
       const { parseUser, serveFiles } = await import("./serve/serve.js");
       const users = options.user.map((text) => ({ text, user: parseUser(text) }));
       const bad = users.find((u) => u.user === undefined);
       const port = Number(options.port);
-      if (bad || !Number.isInteger(port) || port < 0 || port > 65535) {
-        host.stderr(bad ? `codegen: error: --user ${bad.text} must be NAME:PASSWORD[:SCOPE,...]\n` : `codegen: error: --port must be a port number\n`);
+      const tokenLifetime = options.tokenLifetime === undefined ? undefined : Number(options.tokenLifetime);
+      let usage: string | undefined;
+      if (bad) usage = `--user ${bad.text} must be NAME:PASSWORD[:SCOPE,...]`;
+      else if (!Number.isInteger(port) || port < 0 || port > 65535) usage = "--port must be a port number";
+      else if (tokenLifetime !== undefined && !(/^[0-9]+$/.test(options.tokenLifetime!) && tokenLifetime >= 1)) {
+        usage = "--token-lifetime must be a whole number of seconds, at least 1";
+      }
+      if (usage !== undefined) {
+        host.stderr(`codegen: error: ${usage}\n`);
         exitCode = EXIT.usage;
         return;
       }
+      // Why: asked for before the slow part (generating, compiling), so a Ctrl-C or SIGTERM that
+      // comes meanwhile still stops the server once it runs and removes its temporary folder.
+      const stopped = host.untilStopped();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
       const result = await generateFiles(host, file, input.value, { outDir: ".", format: false });
       if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
-      const server = await serveFiles(result.value, { port, host: options.host, users: users.map((u) => u.user!) }).catch((error: NodeJS.ErrnoException) => {
+      const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
+      const server = await serveFiles(result.value, { port, host: options.host, users: users.map((u) => u.user!), ...(tokenLifetime === undefined ? {} : { tokenLifetime }), onError }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
         host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
         exitCode = EXIT.invalid;
@@ -138,7 +150,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       });
       if (!server) return;
       host.stdout(`serving ${file} on ${server.url} (Ctrl-C stops it)\n`);
-      await host.untilStopped();
+      await stopped;
       await server.close();
     });
 

@@ -32,6 +32,12 @@ describe("codegen command line", () => {
     },
   );
 
+  it.each(["0", "-5", "1.5", "1e3", "soon"])("serve --token-lifetime %s: a usage error naming the option, exit 2", async (value) => {
+    const result = await runCli(["serve", blog, "--token-lifetime", value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("codegen: error: --token-lifetime must be a whole number of seconds, at least 1\n");
+  });
+
   it("validate prints nothing and exits 0 for a valid declaration", async () => {
     expect(await runCli(["validate", blog])).toEqual({ code: 0, stdout: "", stderr: "" });
   });

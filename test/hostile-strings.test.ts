@@ -19,13 +19,13 @@ describe("names and texts from the declaration stay inert data in generated code
     }
     const api = await import(pathToFileURL(path.join(dir, "api.gen.js")).href);
     const index = await import(pathToFileURL(path.join(dir, "index.gen.js")).href);
-    expect(Object.keys(api).sort()).toEqual(["index", "resources", "routes", "schemas"]);
+    expect(Object.keys(api).sort()).toEqual(["index", "resources", "routes", "schemas", "securitySchemes"]);
     expect(Object.keys(index).sort()).toEqual(["createMemoryHandlers", "createServer"]);
     expect(api.schemas.NoteInput.properties.mood.enum).toEqual(moods);
     expect(api.schemas.NoteInput.properties.text.pattern).toBe("^[^*/`$]*$");
     expect(api.schemas.NoteInput.properties.mood.default).toBe("*/");
     const post = api.routes.find((r: { segments: unknown[] }) => r.segments.length === 1 && r.segments[0] === "notes");
-    expect(post.methods.POST.scopes).toEqual([scope]);
+    expect(post.methods.POST.security).toEqual([[{ scheme: "OAuth2PasswordBearer", scopes: [scope] }]]);
   });
 
   it("serves them: the scope grants access, the enum values round-trip", async () => {

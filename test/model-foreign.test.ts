@@ -185,4 +185,66 @@ describe("operations written by others", () => {
     });
     expect(api.securityHooks.map((h) => h.name)).toEqual(["key", "basic", "tls"]);
   });
+
+  it("refuses, at the requirement, what the runtime cannot check exactly, for any document: never read as something laxer", () => {
+    const schemes = {
+      odd: { type: "custom" },
+      noPlace: { type: "apiKey", in: "body", name: "k" },
+      noName: { type: "apiKey", in: "header" },
+      noWord: { type: "http" },
+      spaced: { type: "http", scheme: "Bearer\r\nX-Injected: 1" },
+      pw: { type: "oauth2", flows: { password: { tokenUrl: "/t", scopes: {} } } },
+    };
+    const found = problems(
+      doc(
+        {
+          "/a": { get: { security: [{ pw: [] }, { odd: [] }, { noPlace: [], pw: [] }, { noName: [] }, { noWord: [] }, { spaced: [] }], responses: ok } },
+          "/b": { get: { security: [{ pw: "write" }, { pw: ["read", 7] }], responses: ok } },
+          "/c": { get: { security: { pw: [] }, responses: ok } },
+          "/d": { get: { responses: ok } },
+        },
+        { components: { securitySchemes: schemes }, security: [{ nowhere: [] }] },
+      ),
+    );
+    const refused = "codegen cannot check it, and refuses rather than let requests in unchecked";
+    expect(found).toEqual([
+      `#/paths/~1a/get/security/1: the security scheme "odd" has the type "custom", which codegen has no check for; ${refused}`,
+      `#/paths/~1a/get/security/2: the security scheme "noPlace" sends its key neither in a header, nor in the query, nor in a cookie; ${refused}`,
+      `#/paths/~1a/get/security/3: the security scheme "noName" names no header, query parameter or cookie for its key; ${refused}`,
+      `#/paths/~1a/get/security/4: the security scheme "noWord" names no HTTP authentication scheme in \`scheme\`; ${refused}`,
+      `#/paths/~1a/get/security/5: the security scheme "spaced" names no HTTP authentication scheme in \`scheme\`; ${refused}`,
+      '#/paths/~1b/get/security/0: the scopes of "pw" are not a list of names',
+      '#/paths/~1b/get/security/1: the scopes of "pw" are not a list of names',
+      "#/paths/~1c/get/security: `security` is not a list of security requirements",
+      '#/security/0: the security scheme "nowhere" is not defined in components/securitySchemes',
+    ]);
+  });
+
+  it("reads a codegen document's own operations with the same mapping: several schemes per requirement, API keys as hooks", () => {
+    const resource = { "x-codegen-resource": { collection: "notes", singular: "note" }, type: "object", properties: { id: { type: "integer" } } };
+    const remove = (security: unknown) => ({ "/notes/{id}": { parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }], delete: { operationId: "deleteNote", "x-codegen-operation": "delete", security, responses: { "204": { description: "Deleted" } } } } });
+    const components = {
+      schemas: { Note: resource },
+      securitySchemes: {
+        Bearer: { type: "oauth2", flows: { password: { tokenUrl: "/token", scopes: { write: "Write" } } }, "x-codegen-guard": "password" },
+        ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+        Odd: { type: "http", scheme: "no token" },
+      },
+    };
+    const api = view(doc(remove([{ Bearer: ["write"], ApiKey: [] }]), { components }));
+    const route = JSON.parse(api.routes.find((r) => r.literal.includes("deleteNote"))!.literal) as { methods: { DELETE: Json } };
+    expect(route.methods.DELETE.security).toEqual([
+      [
+        { scheme: "Bearer", scopes: ["write"] },
+        { scheme: "ApiKey", scopes: [] },
+      ],
+    ]);
+    expect(JSON.parse(api.securitySchemes)).toEqual({ Bearer: { kind: "bearer" }, ApiKey: { kind: "hook", in: "header", name: "X-API-Key" } });
+    expect(api.securityHooks.map((h) => h.name)).toEqual(["ApiKey"]);
+    expect(api.resources[0]!.methods[0]!.inputType).toContain("principal: Principal;");
+    expect(problems(doc(remove([{ Bearer: ["write"] }, { Nowhere: [] }]), { components }))).toEqual([
+      '#/paths/~1notes~1{id}/delete/security/1: the security scheme "Nowhere" is not defined in components/securitySchemes',
+    ]);
+    expect(problems(doc(remove([{ Odd: [] }]), { components }))).toHaveLength(1);
+  });
 });

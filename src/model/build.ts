@@ -3,7 +3,8 @@ import { camelCase, pascalCase } from "../declaration/names.js";
 import { docLines, inlineComment, isIdentifier, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
 import { type JsonSchema, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
 import { prepareDocument } from "./foreign.js";
-import { OperationCollector, UnsupportedConstruct, pointerOf, schemeSpec } from "./operations.js";
+import { OperationCollector, UnsupportedConstruct, pointerOf } from "./operations.js";
+import { schemeTable } from "./security.js";
 import type { ApiView, HandlerMethodView, ResourceView, RouteView, SchemaEntryView, TypeView } from "./view.js";
 
 export { UnsupportedConstruct };
@@ -65,7 +66,6 @@ export function buildApiView(input: OpenAPIV3_1.Document, options: ModelOptions)
 
 function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems: UnsupportedConstruct[]): ApiView {
   const schemas = asJson(document.components?.schemas) as Record<string, JsonSchema>;
-  const schemeTable = asJson(document.components?.securitySchemes);
   const typeName = (name: string) => safeTypeName(name);
 
   const types: TypeView[] = Object.entries(schemas).map(([name, schema]) => {
@@ -83,7 +83,7 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     return [String(ext.collection), String(ext.singular)] as const;
   }));
 
-  const operationsByCollection = new Map<string, { kind: Kind; operation: Json }[]>();
+  const operationsByCollection = new Map<string, ResourceOperation[]>();
   const routes: RouteView[] = [];
   // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
   const collectionLinks: { rel: string; method: string; href: string }[] = [];
@@ -93,7 +93,7 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
   // Why: a document is codegen's own when it declares resources; only then is `GET /` with
   // operationId getIndex codegen's index (a document written by others may have one of its own).
   const ours = resourceSchemas.length > 0;
-  const collector = new OperationCollector(document as unknown as Json, schemeTable, resourceSchemas.map(([, s]) => camelCase(String(asJson(s["x-codegen-resource"]).collection))));
+  const collector = new OperationCollector(document as unknown as Json, resourceSchemas.map(([, s]) => camelCase(String(asJson(s["x-codegen-resource"]).collection))));
 
   for (const [path, rawItem] of Object.entries(asJson(document.paths))) {
     const item = asJson(rawItem);
@@ -110,16 +110,16 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
         if (spec) methods[method.toUpperCase()] = spec;
         continue;
       }
-      const access = accessOf(operation, schemeTable);
-      if (access.guards.length > 0) hasGuards = true;
+      // Why: the same reading of `security` as for operations written by others (issue 11): every
+      // requirement an AND of its schemes, each with its own scopes, refused where it cannot be enforced.
+      const security = collector.security(operation, pointerOf("paths", path, method));
+      if (security.requirements.some((requirement) => requirement.length > 0)) hasGuards = true;
       const collection = segments[0] ?? undefined;
       const body = asJson(asJson(asJson(asJson(operation.requestBody).content)["application/json"]).schema);
       const spec: Record<string, unknown> = {
         operationId: String(operation.operationId),
         kind,
-        guards: access.guards,
-        optional: access.optional,
-        scopes: access.scopes,
+        security: security.requirements,
         query: Object.fromEntries(
           [...asArray(operation.parameters)].map(asJson).filter((p) => p.in === "query").map((p) => [String(p.name), schemaNode(asJson(p.schema))]),
         ),
@@ -136,7 +136,7 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
       methods[method.toUpperCase()] = spec;
       if (isResourceKind(kind) && typeof collection === "string") {
         const list = operationsByCollection.get(collection) ?? [];
-        list.push({ kind, operation });
+        list.push({ kind, operation, principal: security.principal });
         operationsByCollection.set(collection, list);
       }
     }
@@ -147,7 +147,7 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
   if (problems.length > 0) throw new UnsupportedConstructs(problems);
 
   const resources: ResourceView[] = resourceSchemas.map(([name, schema]) =>
-    resourceView(name, schema, schemas, singularOf, operationsByCollection, schemeTable),
+    resourceView(name, schema, schemas, singularOf, operationsByCollection),
   );
 
   const methods = resources.flatMap((r) => r.methods);
@@ -167,7 +167,7 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     hasOperations: operationGroups.length > 0,
     operationGroups,
     operationDefinitions: collector.definitionEntries(),
-    securitySchemes: literal(Object.fromEntries(Object.entries(schemeTable).map(([name, scheme]) => [name, schemeSpec(asJson(scheme))]))),
+    securitySchemes: literal(schemeTable(document as unknown as Json)),
     securityHooks: [...collector.hookSchemes].map((name) => ({ name, key: propertyKey(name), comment: inlineComment(name) })),
     hasSecurityHooks: collector.hookSchemes.size > 0,
     mockAnswers: collector.mockAnswers,
@@ -192,21 +192,11 @@ function operationKind(path: string, method: string, operation: Json, ours: bool
   return "operation";
 }
 
-/** Guards, scopes and optionality of an operation, from its `security` (openapi.md, Operation security). */
-function accessOf(operation: Json, schemes: Json): { guards: object[]; optional: boolean; scopes: string[] } {
-  const requirements = asArray(operation.security).map(asJson);
-  const optional = requirements.some((r) => Object.keys(r).length === 0);
-  const guards: object[] = [];
-  let scopes: string[] = [];
-  for (const requirement of requirements) {
-    for (const [name, required] of Object.entries(requirement)) {
-      const scheme = asJson(schemes[name]);
-      const kind = scheme["x-codegen-guard"] === "oauth2" ? "oauth2" : "bearer";
-      guards.push({ kind, name, autoError: scheme["x-codegen-auto-error"] !== false });
-      scopes = asArray(required).map(String);
-    }
-  }
-  return { guards, optional, scopes };
+/** A resource operation of the document and the principal type its security gives the handler. */
+interface ResourceOperation {
+  readonly kind: Kind;
+  readonly operation: Json;
+  readonly principal: string;
 }
 
 function resourceView(
@@ -214,8 +204,7 @@ function resourceView(
   schema: JsonSchema,
   schemas: Record<string, JsonSchema>,
   singularOf: ReadonlyMap<string, string>,
-  operationsByCollection: ReadonlyMap<string, { kind: Kind; operation: Json }[]>,
-  schemes: Json,
+  operationsByCollection: ReadonlyMap<string, readonly ResourceOperation[]>,
 ): ResourceView {
   const ext = asJson(schema["x-codegen-resource"]);
   const collection = String(ext.collection);
@@ -251,7 +240,7 @@ function resourceView(
   const storedType = writeOnlyMembers.length === 0 ? base : `${base} & { ${writeOnlyMembers.join("; ")} }`;
   const idType = ext.id === "uuid" || ext.id === "string" ? "string" : "number";
 
-  const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map(({ kind, operation }) => {
+  const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map(({ kind, operation, principal }) => {
     const queryMembers = [...asArray(operation.parameters)]
       .map(asJson)
       .filter((p) => p.in === "query")
@@ -267,7 +256,6 @@ function resourceView(
     if (!isIdentifier(operationId)) {
       throw new UnsupportedConstruct(pointerOf("paths"), `operationId ${stringLiteral(operationId)} is not a JavaScript identifier`);
     }
-    const principal = principalType(operation, schemes);
     const signature = SIGNATURES[kind];
     const summary = typeof operation.summary === "string" ? operation.summary : operationId;
     return {
@@ -306,20 +294,6 @@ function resourceView(
     spec: literal(spec),
     methods,
   };
-}
-
-/**
- * The principal a handler gets: always one where every guard refuses requests without a
- * credential; possibly none for optional access or behind a guard with auto-error off; none
- * for public operations.
- */
-function principalType(operation: Json, schemes: Json): string {
-  const requirements = asArray(operation.security).map(asJson);
-  if (requirements.length === 0) return "undefined";
-  const lenient = requirements.some(
-    (r) => Object.keys(r).length === 0 || Object.keys(r).some((name) => asJson(schemes[name])["x-codegen-auto-error"] === false),
-  );
-  return lenient ? "Principal | undefined" : "Principal";
 }
 
 /** A schema name as a type identifier; names that are not identifiers are refused. */

@@ -8,6 +8,7 @@
 import { docLines, inlineComment, isIdentifier, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
 import { identifierOf } from "./foreign.js";
 import { type JsonSchema, refName, schemaNode, schemaTypes, typeScriptType, unsupportedKeywords } from "./schema-code.js";
+import { type OperationSecurity, securityOf } from "./security.js";
 import type { OperationGroupView, OperationView } from "./view.js";
 
 type Json = { readonly [key: string]: unknown };
@@ -54,7 +55,6 @@ export class OperationCollector {
 
   constructor(
     private readonly document: Json,
-    private readonly schemes: Json,
     takenProperties: Iterable<string>,
   ) {
     this.usedProperties = new Set(takenProperties);
@@ -74,8 +74,7 @@ export class OperationCollector {
     const security = this.security(operation, at);
     if (this.problems.length > before) return undefined;
 
-    const principal = security.requirements.length === 0 ? "undefined" : security.requirements.some((r) => r.length === 0) ? "Principal | undefined" : "Principal";
-    const members = [...parameters.members, ...body.members, `principal: ${principal}`, "scopes: SecurityScopes"];
+    const members = [...parameters.members, ...body.members, `principal: ${security.principal}`, "scopes: SecurityScopes"];
     const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
     const summary = [operation.summary, operation.description].filter((text): text is string => typeof text === "string" && text.trim() !== "").join("\n\n");
     const view: OperationView = {
@@ -89,14 +88,13 @@ export class OperationCollector {
     const definition = {
       parameters: parameters.specs,
       ...(body.spec ? { body: body.spec } : {}),
-      security: security.requirements,
       responses: responses.media,
       jsonOnly: responses.jsonOnly,
     };
     this.definitions.push([operationId, definition]);
     this.mockAnswers[operationId] = mockAnswer(asJson(operation.responses));
     this.groupOf(operation, path).operations.push(view);
-    return { operationId, kind: "operation", guards: [], optional: false, scopes: [], query: {} };
+    return { operationId, kind: "operation", security: security.requirements, query: {} };
   }
 
   /** The groups in order of first appearance. */
@@ -284,17 +282,15 @@ export class OperationCollector {
     return { media, type: members.join(" | ") || "never", jsonOnly: anyJson && !anyRaw };
   }
 
-  private security(operation: Json, pointer: string): { requirements: { scheme: string; scopes: string[] }[][] } {
-    const declared = operation.security !== undefined ? operation.security : this.document.security;
-    const requirements = asArray(declared).map((requirement, i) =>
-      Object.entries(asJson(requirement)).map(([scheme, scopes]) => {
-        if (!Object.hasOwn(this.schemes, scheme)) {
-          this.fail(`${pointer}/security/${i}`, `the security scheme ${stringLiteral(scheme)} is not defined in components/securitySchemes`);
-        } else if (schemeSpec(asJson(this.schemes[scheme])).kind === "hook") this.hookSchemes.add(scheme);
-        return { scheme, scopes: asArray(scopes).map(String) };
-      }),
-    );
-    return { requirements };
+  /**
+   * The operation's security requirements (src/model/security.ts, the same reading as codegen's
+   * own operations); their problems recorded, the schemes checked by hooks noted.
+   */
+  security(operation: Json, pointer: string): OperationSecurity {
+    const security = securityOf(operation, this.document, pointer);
+    for (const problem of security.problems) this.fail(problem.pointer, problem.reason);
+    for (const name of security.hooks) this.hookSchemes.add(name);
+    return security;
   }
 
   /** A schema with its `$ref` followed (to a named schema of the document). */
@@ -351,22 +347,3 @@ function mockAnswer(responses: Json): MockAnswer {
 const isSafeName = (name: string) => isIdentifier(name) && !(name in Object.prototype);
 
 const lowerFirst = (text: string) => (text.startsWith("_") ? text : text[0]!.toLowerCase() + text.slice(1));
-
-/** How the runtime checks a security scheme (templates/runtime/operations.gen.ts, SchemeSpec). */
-export function schemeSpec(scheme: Json): { readonly kind: string; readonly [key: string]: string } {
-  const type = scheme.type;
-  if (type === "oauth2") {
-    // Seed "Authentication": password and authorization-code flows use the bearer guard; other flows the generic guard.
-    const flows = asJson(scheme.flows);
-    return { kind: flows.password !== undefined || flows.authorizationCode !== undefined ? "bearer" : "oauth2" };
-  }
-  if (type === "openIdConnect") return { kind: "bearer" };
-  if (type === "http") {
-    const word = String(scheme.scheme ?? "");
-    return word.toLowerCase() === "bearer" ? { kind: "bearer" } : { kind: "hook", in: "authorization", scheme: word };
-  }
-  if (type === "apiKey" && (scheme.in === "header" || scheme.in === "query" || scheme.in === "cookie")) {
-    return { kind: "hook", in: scheme.in, name: String(scheme.name) };
-  }
-  return { kind: "hook", in: "none" };
-}

@@ -1,6 +1,7 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { rmSync } from "node:fs";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -34,7 +35,14 @@ export interface ServeOptions {
   readonly port: number;
   readonly host: string;
   readonly users: readonly ServeUser[];
+  /** How long a token of the built-in issuer is valid, in seconds (`expires_in`); default 3600. */
+  readonly tokenLifetime?: number;
+  /** Told of errors of the server itself (not of one request), such as failing to accept a connection. */
+  readonly onError?: (error: Error) => void;
 }
+
+/** The default lifetime of a token of the built-in issuer: one hour, in seconds. */
+export const DEFAULT_TOKEN_LIFETIME = 3600;
 
 /** A running server: its address, its token URLs and a way to stop it. */
 export interface RunningServer {
@@ -49,8 +57,22 @@ interface GeneratedModule {
   createServer(options: object): Server;
   createMemoryHandlers(): object;
 }
-type Principal = { subject: string; scopes: readonly string[] };
+/** What the compiled api.gen.ts exports, as far as serve uses it: the route table the dispatcher reads. */
+interface GeneratedApi {
+  routes: object[];
+}
+/** Who a token or credential of serve's issuer stands for, with the scopes granted. */
+export type Principal = { subject: string; scopes: readonly string[] };
 type TokenRequest = { username: string; password: string; scopes: string[] };
+
+/**
+ * `POST /_codegen/token` as a route of the generated dispatcher (runtime/dispatch.gen.ts
+ * `RouteSpec`): a public password token endpoint of the permissive form.
+ */
+const CODEGEN_TOKEN_ROUTE = {
+  segments: ["_codegen", "token"],
+  methods: { POST: { operationId: "codegenIssueToken", kind: "token", security: [], query: {}, form: "permissive" } },
+};
 
 /**
  * Run generated server code: compile it to JavaScript in a temporary folder, start it with the
@@ -58,6 +80,11 @@ type TokenRequest = { username: string; password: string; scopes: string[] };
  */
 export async function serveFiles(files: readonly GeneratedFile[], options: ServeOptions): Promise<RunningServer> {
   const dir = await mkdtemp(path.join(tmpdir(), "codegen-serve-"));
+  removeOnExit(dir);
+  const remove = async () => {
+    temporaryFolders.delete(dir);
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
     for (const file of await compileToJavaScript(files)) {
       const target = path.join(dir, file.path);
@@ -65,35 +92,27 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
       await writeFile(target, file.contents);
     }
     const generated = (await import(pathToFileURL(path.join(dir, "index.gen.js")).href)) as GeneratedModule;
-    const runtime = {
-      ...(await import(pathToFileURL(path.join(dir, "runtime/http.gen.js")).href)),
-      ...(await import(pathToFileURL(path.join(dir, "runtime/token-form.gen.js")).href)),
-    } as TokenRuntime;
-    const tokens = new Map<string, Principal>();
-    const issueToken = (request: TokenRequest) => issue(options.users, tokens, request);
+    const api = (await import(pathToFileURL(path.join(dir, "api.gen.js")).href)) as GeneratedApi;
+    // Why: `/_codegen/token` is one more route of the generated server (this copy of its route
+    // table is serve's own), so it is answered by the very code of the API's token endpoint: the
+    // same checks in the same order, the same body reading and budget, the same error answers.
+    api.routes.push(CODEGEN_TOKEN_ROUTE);
+    const tokens = new TokenStore(options.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME);
     const view = viewOf(files);
     const server = generated.createServer({
       handlers: withExampleHandlers(generated.createMemoryHandlers(), view.mockAnswers),
-      verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) => tokens.get(guard.kind === "oauth2" ? withoutBearer(token) : token),
-      issueToken,
+      verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) => tokens.verify(guard.kind === "oauth2" ? withoutBearer(token) : token),
+      issueToken: (request: TokenRequest) => issue(options.users, tokens, request),
       securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: HookInput) => checkHook(input, options.users, tokens)])),
-    });
-
-    // `/_codegen/token` answers for every guard, so guards whose token URL is elsewhere can be tried locally.
-    const listeners = server.listeners("request") as RequestListener[];
-    server.removeAllListeners("request");
-    server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-      if (req.method === "POST" && req.url?.split("?")[0] === "/_codegen/token") {
-        void answerToken(req, res, runtime, issueToken);
-        return;
-      }
-      for (const listener of listeners) listener(req, res);
     });
 
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(options.port, options.host, () => resolve());
     });
+    // Why: once listening, an error of the server (a connection it fails to accept: EMFILE) is
+    // told, never thrown: without a listener it would end the process and every request with it.
+    server.on("error", (error) => options.onError?.(error));
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
     const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -103,13 +122,31 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
       close: async () => {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        await rm(dir, { recursive: true, force: true });
+        await remove();
       },
     };
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    await remove();
     throw error;
   }
+}
+
+/** The temporary folders of servers still running in this process. */
+const temporaryFolders = new Set<string>();
+
+/**
+ * Removes `dir` when the process exits while its server still runs: on an uncaught error or a
+ * `process.exit` (Ctrl-C and SIGTERM stop the server first, through `close`).
+ */
+function removeOnExit(dir: string): void {
+  // Why: one listener for every server of the process, so starting many adds no listeners; an
+  // 'exit' listener runs synchronously, hence rmSync.
+  if (!process.listeners("exit").includes(removeAllOnExit)) process.on("exit", removeAllOnExit);
+  temporaryFolders.add(dir);
+}
+
+function removeAllOnExit(): void {
+  for (const dir of temporaryFolders) rmSync(dir, { recursive: true, force: true });
 }
 
 /** The view of the served document (openapi.yaml among the files), for what serve answers itself. */
@@ -125,14 +162,15 @@ type HookInput = { value: string | undefined; request: IncomingMessage };
  * serve's check for API keys and other schemes: a token of its issuer works as an API key; HTTP
  * Basic credentials are checked against the --user list (with every scope the user holds).
  */
-function checkHook(input: HookInput, users: readonly ServeUser[], tokens: ReadonlyMap<string, Principal>): Principal | undefined {
+function checkHook(input: HookInput, users: readonly ServeUser[], tokens: TokenStore): Principal | undefined {
   if (input.value === undefined) return undefined;
-  const token = tokens.get(input.value);
+  const token = tokens.verify(input.value);
   if (token) return token;
   const decoded = Buffer.from(input.value, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
-  const user = users.find((u) => u.name === decoded.slice(0, colon) && u.password === decoded.slice(colon + 1));
-  return user && colon > 0 ? { subject: user.name, scopes: [...user.scopes] } : undefined;
+  if (colon <= 0) return undefined;
+  const user = findUser(users, decoded.slice(0, colon), decoded.slice(colon + 1));
+  return user && { subject: user.name, scopes: [...user.scopes] };
 }
 
 /**
@@ -155,56 +193,98 @@ function withoutBearer(credential: string): string {
   return /^bearer /i.test(credential) ? credential.slice("bearer ".length) : credential;
 }
 
-/** The built-in issuer: random opaque tokens carrying exactly the requested scopes the user holds. */
-function issue(users: readonly ServeUser[], tokens: Map<string, Principal>, request: TokenRequest): object {
-  const user = users.find((u) => u.name === request.username && u.password === request.password);
+/** The built-in issuer: random opaque tokens carrying exactly the requested scopes the user holds, valid for the store's lifetime. */
+function issue(users: readonly ServeUser[], tokens: TokenStore, request: TokenRequest): object {
+  const user = findUser(users, request.username, request.password);
   if (!user) return { error: "invalid_grant", message: "the user name or password is not valid" };
   const missing = request.scopes.filter((scope) => !user.scopes.includes(scope));
   if (missing.length > 0) return { error: "invalid_scope", message: `${user.name} does not hold ${missing.join(", ")}` };
-  const token = randomBytes(24).toString("base64url");
-  tokens.set(token, { subject: user.name, scopes: [...request.scopes] });
-  return { access_token: token, token_type: "bearer", scope: request.scopes.join(" ") };
+  const token = tokens.issue({ subject: user.name, scopes: [...request.scopes] });
+  return { access_token: token, token_type: "bearer", expires_in: tokens.lifetime, scope: request.scopes.join(" ") };
 }
-
-/** The parts of the generated runtime that `/_codegen/token` uses. */
-interface TokenRuntime {
-  readBody(req: IncomingMessage, limit?: number): Promise<{ ok: true; body: Buffer } | Refusal>;
-  sendJson(res: ServerResponse, status: number, body: object, headers?: object): void;
-  acceptsJson(accept: string | undefined): boolean;
-  isFormContentType(contentType: string | undefined): boolean;
-  isTokenFormContentType(contentType: string | undefined, bodyLength: number): boolean;
-  parseTokenForm(body: string, form: "permissive", authorization?: string): { ok: true; value: TokenRequest } | Refusal;
-}
-type Refusal = { ok: false; status: number; headers: object; body: object };
 
 /**
- * `POST /_codegen/token`, answered with the checks of the API's own token endpoint, in its order
- * (http-behaviour "Errors"): Accept (406), Content-Type before a byte is read (415), size (413).
+ * The user with this name and password, compared in constant time: every user is compared, and
+ * each comparison takes as long whatever the strings, so timing tells nothing of a password.
  */
-async function answerToken(req: IncomingMessage, res: ServerResponse, runtime: TokenRuntime, issueToken: (request: TokenRequest) => object): Promise<void> {
-  const refuse = (status: number, error: string, detail: Record<string, string>, close = false) => {
-    if (close) res.setHeader("Connection", "close");
-    runtime.sendJson(res, status, { error, detail });
-    if (close) res.once("finish", () => req.socket.destroy());
-  };
-  if (!runtime.acceptsJson(req.headers.accept)) return refuse(406, "Not acceptable", { accept: "must admit application/json" });
-  const contentType = req.headers["content-type"];
-  const unsupported = { "content-type": "must be application/x-www-form-urlencoded" };
-  if (contentType !== undefined && !runtime.isFormContentType(contentType)) return refuse(415, "Unsupported media type", unsupported, true);
-  const read = await runtime.readBody(req);
-  if (!read.ok) {
-    if (contentType === undefined) return refuse(415, "Unsupported media type", unsupported, true);
-    res.setHeader("Connection", "close");
-    return runtime.sendJson(res, read.status, read.body, read.headers);
+function findUser(users: readonly ServeUser[], name: string, password: string): ServeUser | undefined {
+  let found: ServeUser | undefined;
+  for (const user of users) {
+    // Why: both are compared before either is looked at, so a wrong name costs the password comparison all the same.
+    const sameName = sameSecret(user.name, name);
+    const samePassword = sameSecret(user.password, password);
+    if (sameName && samePassword) found ??= user;
   }
-  if (!runtime.isTokenFormContentType(contentType, read.body.length)) return refuse(415, "Unsupported media type", unsupported);
-  const form = runtime.parseTokenForm(read.body.toString("utf8"), "permissive", req.headers.authorization);
-  if (!form.ok) return runtime.sendJson(res, form.status, form.body, form.headers);
-  const result = issueToken(form.value) as { error?: string; message?: string };
-  const noStore = { "Cache-Control": "no-store", Pragma: "no-cache" };
-  if (result.error !== undefined) {
-    const field = result.error === "invalid_scope" ? "scope" : "password";
-    return runtime.sendJson(res, 400, { error: result.error, detail: { [field]: result.message ?? result.error } }, noStore);
+  return found;
+}
+
+/** Whether two strings are equal, in time independent of where they differ and of their lengths. */
+function sameSecret(a: string, b: string): boolean {
+  // Why: timingSafeEqual needs equal lengths and would leak them (or throw); SHA-256 digests are
+  // always 32 bytes, and equal digests mean equal strings.
+  return timingSafeEqual(sha256(a), sha256(b));
+}
+
+function sha256(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}
+
+/** At most this many tokens are valid at once; issuing one more forgets the oldest. */
+const MAX_LIVE_TOKENS = 100_000;
+
+/**
+ * The tokens the built-in issuer gave and that have not expired. Tokens are kept by their SHA-256
+ * digest, so a lookup compares digests, never the secret itself, and nothing stored is a token.
+ */
+export class TokenStore {
+  /** Digest of the token -> its principal and when it expires (ms on the monotonic clock), oldest first. */
+  private readonly live = new Map<string, { principal: Principal; expires: number }>();
+
+  /**
+   * @param lifetime how long a token is valid, in seconds
+   * @param capacity how many tokens may be valid at once; one more forgets the oldest
+   */
+  constructor(
+    readonly lifetime: number,
+    private readonly capacity = MAX_LIVE_TOKENS,
+  ) {}
+
+  /** How many tokens are remembered (expired ones are forgotten when the next is issued, or when presented). */
+  get size(): number {
+    return this.live.size;
   }
-  runtime.sendJson(res, 200, result, noStore);
+
+  /** A new random token for `principal`, valid for `lifetime` seconds from now. */
+  issue(principal: Principal): string {
+    this.sweep();
+    if (this.live.size >= this.capacity) this.live.delete(this.live.keys().next().value!);
+    const token = randomBytes(24).toString("base64url");
+    this.live.set(digest(token), { principal, expires: performance.now() + this.lifetime * 1000 });
+    return token;
+  }
+
+  /** The principal of a token that is valid now; undefined for an unknown or expired one (forgotten then). */
+  verify(token: string): Principal | undefined {
+    const key = digest(token);
+    const entry = this.live.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expires > performance.now()) return entry.principal;
+    this.live.delete(key);
+    return undefined;
+  }
+
+  /** Forgets the expired tokens. */
+  private sweep(): void {
+    // Why: every token lives as long, so the map's insertion order is expiry order: the expired
+    // ones are at its front, and the sweep stops at the first that is still valid.
+    const now = performance.now();
+    for (const [key, entry] of this.live) {
+      if (entry.expires > now) break;
+      this.live.delete(key);
+    }
+  }
+}
+
+function digest(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("base64");
 }

@@ -4,8 +4,8 @@
 // transition), and the first that fails answers.
 
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { authorizationHeader, authorize, securityScopes } from "./guards.gen.js";
-import type { Guard, Principal, SecurityScopes, VerifyToken } from "./guards.gen.js";
+import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
+import type { Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
 import {
   DEFAULT_BODY_LIMIT,
   acceptsJson,
@@ -22,7 +22,7 @@ import {
   sendEmpty,
   sendJson,
 } from "./http.gen.js";
-import type { ParsedUrl, Refusal, TimeoutOptions } from "./http.gen.js";
+import type { HttpServerOptions, ParsedUrl, Refusal } from "./http.gen.js";
 import { objectHref, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
 import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
@@ -40,11 +40,12 @@ export type OperationKind = "index" | "token" | "list" | "get" | "create" | "rep
 export type OperationSpec = {
   readonly operationId: string;
   readonly kind: OperationKind;
-  /** The guards that may let a request in; none: public. */
-  readonly guards: readonly Guard[];
-  /** Access `optional`: a missing credential is no error. */
-  readonly optional: boolean;
-  readonly scopes: readonly string[];
+  /**
+   * The operation's security requirements (runtime/guards.gen.ts, checkSecurity): alternatives,
+   * each a set of schemes that must all let the request in; `[]` among them lets requests in
+   * without a credential. None: public.
+   */
+  readonly security: readonly SecurityRequirement[];
   /** The resource's collection, for resource operations. */
   readonly resource?: string;
   /** Declared query parameters; any other is a validation error. */
@@ -85,7 +86,7 @@ export type ResourceOperations = {
 export type IssueTokenResult = TokenResponse | { error: TokenErrorCode; message?: string };
 
 /** The application's hooks and the server's limits. */
-export type DispatchOptions = TimeoutOptions & {
+export type DispatchOptions = HttpServerOptions & {
   /** Checks a credential; answers the principal with its granted scopes, or undefined to refuse it. */
   readonly verifyToken: VerifyToken;
   /** Issues a token for a password token request (token endpoint only). */
@@ -99,14 +100,16 @@ export type DispatchOptions = TimeoutOptions & {
    * gets 504 and `onError` a HandlerTimeoutError; default 30 s, 0 for no limit.
    */
   readonly handlerTimeout?: number;
-  /** How often Node checks the time limits (ms); default 1 s. */
-  readonly connectionsCheckingInterval?: number;
 };
 
-/** The generated API: its routes, schemas, resources, index links and bound operations. */
+/** The generated API: its routes, schemas, security schemes, resources, index links and bound operations. */
 export type ApiSpec = {
   readonly routes: readonly RouteSpec[];
   readonly schemas: SchemaTable;
+  /** How each security scheme of the document is checked. */
+  readonly schemes: { readonly [name: string]: SchemeSpec };
+  /** The application's checks of the schemes codegen has no guard for (API keys and others). */
+  readonly hooks: { readonly [scheme: string]: SecurityHook };
   readonly resources: { readonly [collection: string]: ResourceSpec };
   readonly index: readonly Link[];
   readonly operations: { readonly [collection: string]: ResourceOperations };
@@ -114,12 +117,17 @@ export type ApiSpec = {
   readonly operate?: OperationRunner;
 };
 
-/** What an `operation` route is given: the request, its parsed URL and its path parameters in order. */
+/**
+ * What an `operation` route is given: the request, its parsed URL, its path parameters in order,
+ * who the security check let in, and the query parameters API keys travel in.
+ */
 export type OperationRequest = {
   readonly operationId: string;
   readonly req: IncomingMessage;
   readonly url: ParsedUrl;
   readonly pathValues: readonly string[];
+  readonly access: RequestContext;
+  readonly securityQuery: ReadonlySet<string>;
 };
 
 /** Answers one request to an operation of kind `operation`. */
@@ -130,7 +138,9 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
 
 /** Creates the `node:http` server of an API. */
 export function createApiServer(api: ApiSpec, options: DispatchOptions): Server {
-  const server = createHttpServer((req, res) => void handle(api, options, req, res), options);
+  // Why: the last resort. handle answers every failure itself, but what it calls while answering
+  // one (`onError`, writing the 500) may throw too; a request must never end the process.
+  const server = createHttpServer((req, res) => void handle(api, options, req, res).catch(() => res.destroy()), options);
   return server;
 }
 
@@ -279,23 +289,16 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
     const allow = Object.keys(matched.route.methods).join(", ");
     return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: ${allow}` }, { Allow: allow }));
   }
+  // Why: one access decision for every operation, codegen's own and those written by others alike.
+  const security = { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken };
+  const access = await inTime(options, "the security check", () => checkSecurity(operation.security, security, req, url.value.query));
+  if (!access.ok) return fromRefusal(access);
+  const context: RequestContext = { principal: access.principal, scopes: access.scopes };
+  const securityQuery = securityQueryNames(operation.security, api.schemes);
   if (operation.kind === "operation") {
     if (!api.operate) throw new Error(`no runner for operation ${operation.operationId}`);
-    return api.operate({ operationId: operation.operationId, req, url: url.value, pathValues: matched.values });
+    return api.operate({ operationId: operation.operationId, req, url: url.value, pathValues: matched.values, access: context, securityQuery });
   }
-
-  const scopes = securityScopes(operation.scopes);
-  const access = await inTime(options, "verifyToken", () =>
-    authorize({
-      authorization: authorizationHeader(req),
-      guards: operation.guards,
-      optional: operation.optional,
-      scopes,
-      verifyToken: options.verifyToken,
-    }),
-  );
-  if (!access.ok) return fromRefusal(access);
-  const context: RequestContext = { principal: access.principal, scopes };
 
   if (!acceptsJson(req.headers.accept)) {
     return fromRefusal(refusal(406, "Not acceptable", { accept: "must admit application/json" }));
@@ -317,7 +320,7 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   const errors: FieldErrors = {};
   const pathId = matched.values[matched.values.length - 1];
   const id = operation.id && pathId !== undefined ? parseId(operation.id, pathId, errors) : undefined;
-  const query = parseQuery(operation.query, url.value.query, errors, api.schemas);
+  const query = parseQuery(operation.query, url.value.query, securityQuery, errors, api.schemas);
   const resource = operation.resource === undefined ? undefined : api.resources[operation.resource];
   let data: Json = {};
   if (operation.body !== undefined && resource) {
@@ -430,11 +433,13 @@ function parseId(schema: SchemaNode, raw: string, errors: FieldErrors): string |
 
 /**
  * The declared query parameters, each parsed to its schema's type (booleans exactly `true` or
- * `false`, numbers that parse); an undeclared or repeated parameter is a validation error.
+ * `false`, numbers that parse); an undeclared or repeated parameter is a validation error, except
+ * an API key the security check read from the query.
  */
-function parseQuery(declared: OperationSpec["query"], given: ReadonlyMap<string, readonly string[]>, errors: FieldErrors, table: SchemaTable): Json {
+function parseQuery(declared: OperationSpec["query"], given: ReadonlyMap<string, readonly string[]>, securityQuery: ReadonlySet<string>, errors: FieldErrors, table: SchemaTable): Json {
   const values: Json = {};
   for (const [name, raw] of given) {
+    if (securityQuery.has(name)) continue;
     const schema = Object.hasOwn(declared, name) ? declared[name] : undefined;
     if (!schema) {
       addError(errors, name, "is not a known query parameter");

@@ -32,6 +32,19 @@ export const DEFAULT_HEADERS_TIMEOUT = 10_000;
 /** The default time a client has to send its whole request: 30 s. */
 export const DEFAULT_REQUEST_TIMEOUT = 30_000;
 
+/**
+ * The default budget of request body bytes a server holds at once, across all its requests:
+ * 64 MiB, room for 64 bodies at the default 1 MiB limit (thousands of ordinary JSON bodies of a
+ * few KB) while staying well inside the memory of a small container.
+ */
+export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The default number of connections a server keeps open at once: 1024, the usual per-process
+ * open-file limit (`ulimit -n`), so the limit is met before the process runs out of descriptors.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+
 /** Builds an error body. */
 export function errorBody(error: string, detail: Record<string, string> = {}): ErrorBody {
   return { error, detail };
@@ -101,15 +114,67 @@ export function isClientGone(error: unknown): boolean {
 /** The outcome of reading a request body. */
 export type BodyOutcome = { ok: true; body: Buffer } | Refusal;
 
+/** Request body bytes held in memory across the requests of one server, and the most it may hold. */
+type BodyBudget = { readonly capacity: number; held: number };
+
+/** One request's part of its server's budget: the bytes its body holds. */
+type BudgetShare = { readonly budget: BodyBudget; held: number };
+
+const shares = new WeakMap<IncomingMessage, BudgetShare>();
+const serverBudgets = new WeakMap<Server, BodyBudget>();
+
+/**
+ * The request body bytes a server made by `createHttpServer` holds right now, across all its
+ * requests (for metrics; never more than its `maxBufferedBytes`).
+ */
+export function bufferedBodyBytes(server: Server): number {
+  return serverBudgets.get(server)?.held ?? 0;
+}
+
+/**
+ * Wraps a listener so that the bodies `readBody` reads for its requests draw on one budget of
+ * `maxBufferedBytes`. A request holds what its body read until its response closes (sent, or
+ * the connection ended), whichever way the request ends.
+ */
+function withBodyBudget(listener: RequestListener, budget: BodyBudget): RequestListener {
+  return (req, res) => {
+    const share: BudgetShare = { budget, held: 0 };
+    shares.set(req, share);
+    // Why: 'close' is the one event every response emits, after it is sent or when its
+    // connection ends first (client gone, timeout, error), so the share is given back on every path.
+    res.once("close", () => giveBack(share));
+    listener(req, res);
+  };
+}
+
+function take(share: BudgetShare, bytes: number): boolean {
+  if (share.budget.held + bytes > share.budget.capacity) return false;
+  share.budget.held += bytes;
+  share.held += bytes;
+  return true;
+}
+
+function giveBack(share: BudgetShare | undefined): void {
+  if (share === undefined) return;
+  share.budget.held -= share.held;
+  share.held = 0;
+}
+
 /**
  * Reads the whole request body, at most `limit` bytes; read each request once.
  * Resolves a 413 refusal (with `Connection: close`) as soon as `Content-Length` or the bytes
- * received exceed the limit; rejects (with a ClientGoneError) only if the client goes away mid-body.
+ * received exceed the limit, and a 503 refusal (with `Retry-After` and `Connection: close`) when
+ * the server's budget of buffered body bytes (`maxBufferedBytes`) has no room for the next bytes;
+ * rejects (with a ClientGoneError) only if the client goes away mid-body.
  */
 export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<BodyOutcome> {
   // Why: http-behaviour "Errors": 413 is answered as soon as Content-Length (or the bytes read)
   // exceed the limit, so an announced oversized body is refused before a byte of it is read.
   if (declaredLength(req) > limit) return Promise.resolve(tooLarge(limit));
+  // Why: a request whose client went away before its body was asked for emits no more events;
+  // waiting for them would keep this request (and its caller) pending for ever.
+  if (req.destroyed) return Promise.reject(new ClientGoneError("The request closed before its body was read"));
+  const share = shares.get(req);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -119,15 +184,18 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
       req.off("error", onError);
       req.off("close", onClose);
     };
+    // Why: a body that is not handed over is dropped; its bytes go back to the budget at once.
+    const refuse = (refused: Refusal): void => {
+      stop();
+      req.pause();
+      giveBack(share);
+      resolve(refused);
+    };
     const onData = (chunk: Buffer): void => {
       received += chunk.length;
-      if (received > limit) {
-        // Why: stop buffering at once; the 413 answer closes the connection.
-        stop();
-        req.pause();
-        resolve(tooLarge(limit));
-        return;
-      }
+      // Why: stop buffering at once; the 413 or 503 answer closes the connection.
+      if (received > limit) return refuse(tooLarge(limit));
+      if (share !== undefined && !take(share, chunk.length)) return refuse(overBudget());
       chunks.push(chunk);
     };
     const onEnd = (): void => {
@@ -136,10 +204,12 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
     };
     const onError = (error: Error): void => {
       stop();
+      giveBack(share);
       reject(new ClientGoneError(`The client went away before its body was read: ${error.message}`));
     };
     const onClose = (): void => {
       stop();
+      giveBack(share);
       reject(new ClientGoneError("The request closed before its body was read"));
     };
     req.on("data", onData);
@@ -152,6 +222,23 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
 function declaredLength(req: IncomingMessage): number {
   const value = req.headers["content-length"];
   return value === undefined ? 0 : Number(value);
+}
+
+/**
+ * The answer to a body the server has no room for: while the bodies being read hold
+ * `maxBufferedBytes`, the next bytes any request brings are refused.
+ */
+function overBudget(): Refusal {
+  // Why: refusing beats waiting for room: a request that waited would hold its connection and
+  // its bytes so far, which is what many slow clients exhaust. 503 says the fault is passing (RFC
+  // 9110 section 15.6.4); Retry-After: 1 because bodies of well-behaved clients drain within a
+  // second; the connection closes, as after 413, since the rest of the body is never read.
+  return refusal(
+    503,
+    "Service unavailable",
+    { body: "the server is reading too many request bodies at once; retry later" },
+    { "Retry-After": "1", Connection: "close" },
+  );
 }
 
 function tooLarge(limit: number): Refusal {
@@ -343,11 +430,20 @@ export type TimeoutOptions = {
 export type HttpServerOptions = TimeoutOptions & {
   /** How often Node checks the time limits; default 1 s. */
   connectionsCheckingInterval?: number;
+  /**
+   * Most request body bytes held at once across all requests; default 64 MiB. A body that would
+   * go beyond it is answered 503 with `Retry-After: 1`, and its connection closes.
+   */
+  maxBufferedBytes?: number;
+  /** Most connections open at once; default 1024. Beyond it Node closes new connections unanswered. */
+  maxConnections?: number;
 };
 
 /**
  * Creates a `node:http` server with `installErrorHandling` applied, whose time limits are
- * checked every `connectionsCheckingInterval` (default 1 s instead of Node's 30 s).
+ * checked every `connectionsCheckingInterval` (default 1 s instead of Node's 30 s), whose
+ * request bodies share a budget of `maxBufferedBytes`, and which keeps at most `maxConnections`
+ * connections open.
  */
 export function createHttpServer(
   listener: RequestListener,
@@ -356,7 +452,12 @@ export function createHttpServer(
   // Why: Node checks headersTimeout and requestTimeout only on this interval, and it can only
   // be set when the server is created; with Node's 30 s a 10 s limit could fire after 40 s.
   const connectionsCheckingInterval = options.connectionsCheckingInterval ?? 1_000;
-  const server = createServer({ connectionsCheckingInterval }, listener);
+  const budget: BodyBudget = { capacity: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, held: 0 };
+  const server = createServer({ connectionsCheckingInterval }, withBodyBudget(listener, budget));
+  serverBudgets.set(server, budget);
+  // Why: a connection costs memory before it sends a byte; past the limit Node closes new ones
+  // as it accepts them, the cheapest refusal there is (an answer would cost what is short).
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   installErrorHandling(server, options);
   return server;
 }
@@ -452,4 +553,23 @@ function rawResponse(status: number, body: ErrorBody): string {
     "",
     text,
   ].join("\r\n");
+}
+
+/** The cookies of a `Cookie` header (RFC 6265 section 5.4); the first of a repeated name counts. */
+export function parseCookies(header: string | undefined): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const pair of (header ?? "").split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals === -1) continue;
+    const name = pair.slice(0, equals).trim();
+    let value = pair.slice(equals + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // Not percent-encoded: the value as sent.
+    }
+    if (!cookies.has(name)) cookies.set(name, value);
+  }
+  return cookies;
 }

@@ -11,7 +11,8 @@ import { pathToFileURL } from "node:url";
 import { expect } from "vitest";
 import { parse } from "yaml";
 import { nodeHost } from "../../src/host.js";
-import { generateFiles } from "../../src/run.js";
+import type { GeneratedFile } from "../../src/render/render.js";
+import { type Outcome, generateFiles } from "../../src/run.js";
 import { compileToJavaScript } from "../../src/serve/compile.js";
 import { type RunningServer, type ServeUser, serveFiles } from "../../src/serve/serve.js";
 import { exchange } from "../runtime/wire.js";
@@ -161,12 +162,33 @@ export async function issueToken(base: string, user: ServeUser, scopes: readonly
   return token as string;
 }
 
-/** Starts a server generated from a declaration given as YAML text (for guards no fixture has). */
-export async function startDeclaredServer(yaml: string, users: readonly ServeUser[]): Promise<RunningServer> {
-  const host = { ...nodeHost(), cwd: ROOT };
-  const result = await generateFiles(host, "api.yaml", yaml, { outDir: "generated" });
+/**
+ * Generates from input text (a declaration or an OpenAPI document, as YAML), written to
+ * `api.yaml` in a temporary folder first (an OpenAPI document is bundled from its file).
+ */
+export async function generateText(yaml: string): Promise<Outcome<GeneratedFile[]>> {
+  const dir = await mkdtemp(path.join(tmpdir(), "codegen-input-"));
+  try {
+    await writeFile(path.join(dir, "api.yaml"), yaml);
+    return await generateFiles({ ...nodeHost(), cwd: dir }, "api.yaml", yaml, { outDir: "generated" });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The files generated from input text; its diagnostics thrown. */
+async function generatedFiles(yaml: string): Promise<GeneratedFile[]> {
+  const result = await generateText(yaml);
   if (!result.value) throw new Error(result.diagnostics.map((d) => d.message).join("\n"));
-  return serveFiles(result.value, { port: 0, host: "127.0.0.1", users });
+  return result.value;
+}
+
+/**
+ * Starts, as `codegen serve` does, a server generated from a declaration or an OpenAPI document
+ * given as YAML text (for guards no fixture has).
+ */
+export async function startDeclaredServer(yaml: string, users: readonly ServeUser[]): Promise<RunningServer> {
+  return serveFiles(await generatedFiles(yaml), { port: 0, host: "127.0.0.1", users });
 }
 
 /** A fixture's expected OpenAPI document, parsed. */
@@ -183,26 +205,41 @@ export type CompiledApi = {
     handlers: { [resource: string]: { [operation: string]: HandlerFunction } };
     verifyToken: (token: string, scopes: Json, guard: Json) => unknown;
     issueToken?: (request: Json) => unknown;
+    securityHooks?: { [scheme: string]: (input: { value: string | undefined; scopes: Json }) => unknown };
     onError?: (error: unknown) => void;
     bodyLimit?: number;
     headersTimeout?: number;
     requestTimeout?: number;
     connectionsCheckingInterval?: number;
+    maxBufferedBytes?: number;
+    maxConnections?: number;
   }): Server;
   createMemoryHandlers(): { [resource: string]: { [operation: string]: HandlerFunction } };
 };
+
+/** A generated API compiled to JavaScript in the temporary folder `dir`, and its removal. */
+type Compiled = { api: CompiledApi; dir: string; dispose(): Promise<void> };
 
 /**
  * Generates a fixture, compiles it to JavaScript in a temporary folder (as `codegen serve`
  * does) and imports it, so a test can start it with handlers and hooks of its own.
  */
-export async function compileFixture(name: string): Promise<{ api: CompiledApi; dispose(): Promise<void> }> {
+export async function compileFixture(name: string): Promise<Compiled> {
+  return compileFiles(await generateFixture(name));
+}
+
+/** As compileFixture, for a declaration or an OpenAPI document given as YAML text. */
+export async function compileText(yaml: string): Promise<Compiled> {
+  return compileFiles(await generatedFiles(yaml));
+}
+
+async function compileFiles(files: readonly GeneratedFile[]): Promise<Compiled> {
   const dir = await mkdtemp(path.join(tmpdir(), "codegen-http-"));
-  for (const file of await compileToJavaScript(await generateFixture(name))) {
+  for (const file of await compileToJavaScript(files)) {
     const target = path.join(dir, file.path);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, file.contents);
   }
   const api = (await import(pathToFileURL(path.join(dir, "index.gen.js")).href)) as CompiledApi;
-  return { api, dispose: () => rm(dir, { recursive: true, force: true }) };
+  return { api, dir, dispose: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  authorize,
   authorizationHeader,
+  checkSecurity,
   readBearer,
   readOAuth2,
   securityScopes,
@@ -11,6 +11,9 @@ import {
 import type {
   Guard,
   Principal,
+  SchemeSpec,
+  SecurityHook,
+  SecurityRequirement,
   SecurityScopes,
   VerifyToken,
 } from "../../templates/runtime/guards.gen.js";
@@ -142,7 +145,31 @@ const rejected = {
   body: { detail: "Could not validate credentials" },
 };
 
-describe("authorize", () => {
+/**
+ * The requirements a declaration gives an operation (openapi.md, Operation security): one per
+ * guard with the operation's scopes, and `{}` for optional access; and the schemes' table.
+ */
+function declared(guards: readonly Guard[], optional: boolean, scopes: readonly string[] = []) {
+  const requirements: SecurityRequirement[] = guards.map((guard) => [{ scheme: guard.name, scopes }]);
+  if (optional) requirements.push([]);
+  const schemes: { [name: string]: SchemeSpec } = {};
+  for (const guard of guards) schemes[guard.name] = guard.autoError ? { kind: guard.kind } : { kind: guard.kind, autoError: false };
+  return { requirements, schemes };
+}
+
+/** A request as the security check reads it: its headers (the first of each counts). */
+function request(headers: { [name: string]: string | undefined }): IncomingMessage {
+  const distinct: { [name: string]: string[] } = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) distinct[name.toLowerCase()] = [value];
+  return { headersDistinct: distinct, headers: Object.fromEntries(Object.entries(distinct).map(([k, v]) => [k, v[0]])) } as unknown as IncomingMessage;
+}
+
+/** The access decision as the tests compare it: a refusal whole, a grant by its principal. */
+const decision = (access: Awaited<ReturnType<typeof checkSecurity>>): object => (access.ok ? { ok: true, principal: access.principal } : access);
+
+// The rows of the access decision of codegen's own declarations (formerly `authorize`), answered
+// exactly as before by the one evaluation of requirements.
+describe("checkSecurity, on the requirements of declarations", () => {
   const rows: {
     name: string;
     given: { header: string | undefined; guards: Guard[]; optional?: boolean; scopes?: string[] };
@@ -263,54 +290,86 @@ describe("authorize", () => {
     },
   ];
   it.each(rows)("$name", async ({ given, want }) => {
-    const outcome = await authorize({
-      authorization: given.header,
-      guards: given.guards,
-      optional: given.optional ?? false,
-      scopes: securityScopes(given.scopes),
-      verifyToken,
-    });
-    expect(outcome).toEqual(want);
+    const { requirements, schemes } = declared(given.guards, given.optional ?? false, given.scopes);
+    const outcome = await checkSecurity(requirements, { schemes, hooks: {}, verifyToken }, request({ authorization: given.header }), new Map());
+    expect(decision(outcome)).toEqual(want);
   });
 
   it("never hands the empty token to the token check, and passes the scopes and guard", async () => {
     const calls: [string, string, string][] = [];
-    const outcome = await authorize({
-      authorization: "Bearer",
-      guards: [password, generic],
-      optional: false,
-      scopes: securityScopes(["read"]),
-      verifyToken: (token, scopes, guard) => {
-        calls.push([token, scopes.scopeStr, guard.name]);
-        return undefined;
-      },
-    });
+    const { requirements, schemes } = declared([password, generic], false, ["read"]);
+    const check: VerifyToken = (token, scopes, guard) => {
+      calls.push([token, scopes.scopeStr, guard.name]);
+      return undefined;
+    };
+    const outcome = await checkSecurity(requirements, { schemes, hooks: {}, verifyToken: check }, request({ authorization: "Bearer" }), new Map());
     expect(calls).toEqual([["Bearer", "read", "generic"]]);
     expect(outcome).toEqual(rejected);
   });
 
   it("escapes quotes in the scope challenge", async () => {
-    const outcome = await authorize({
-      authorization: "Bearer good",
-      guards: [password],
-      optional: false,
-      scopes: securityScopes(['a"b\\c']),
-      verifyToken,
-    });
+    const { requirements, schemes } = declared([password], false, ['a"b\\c']);
+    const outcome = await checkSecurity(requirements, { schemes, hooks: {}, verifyToken }, request({ authorization: "Bearer good" }), new Map());
     expect(outcome).toMatchObject({
       headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope="a\\"b\\\\c"' },
     });
   });
 });
 
+// Several schemes per requirement and schemes other than OAuth2 (issue 11): a requirement is an
+// AND of its schemes, each with its own scopes; the list is an OR; nothing else lets a request in.
+describe("checkSecurity, AND inside a requirement, OR across them", () => {
+  const app: Principal = { subject: "app", scopes: [] };
+  const schemes: { [name: string]: SchemeSpec } = {
+    P: { kind: "bearer" },
+    K: { kind: "hook", in: "header", name: "X-API-Key" },
+    B: { kind: "hook", in: "authorization", scheme: "basic" },
+  };
+  const keyHook: SecurityHook = ({ value }) => (value === "right" ? app : undefined);
+  const hooks = { K: keyHook, B: () => undefined };
+  const both: SecurityRequirement = [
+    { scheme: "P", scopes: ["write"] },
+    { scheme: "K", scopes: [] },
+  ];
+  const missingKey = { ok: false, status: 401, headers: {}, body: { detail: "Not authenticated" } };
+  const wrongKey = { ok: false, status: 401, headers: {}, body: { detail: "Could not validate credentials" } };
+  const rows: { name: string; security: SecurityRequirement[]; headers: { [name: string]: string }; want: object }[] = [
+    { name: "both: a token lacking the scope and no key", security: [both], headers: { authorization: "Bearer good" }, want: insufficient("write") },
+    { name: "both: a token with the scope and no key", security: [both], headers: { authorization: "Bearer root" }, want: missingKey },
+    { name: "both: the key and no token", security: [both], headers: { "x-api-key": "right" }, want: notAuthenticated401 },
+    { name: "both: the key and a token lacking the scope", security: [both], headers: { authorization: "Bearer good", "x-api-key": "right" }, want: insufficient("write") },
+    { name: "both: a wrong key and a good token", security: [both], headers: { authorization: "Bearer root", "x-api-key": "wrong" }, want: wrongKey },
+    { name: "both: the key and a token with the scope", security: [both], headers: { authorization: "Bearer root", "x-api-key": "right" }, want: { ok: true, principal: admin } },
+    {
+      name: "both or Basic, nothing sent: every challenge",
+      security: [both, [{ scheme: "B", scopes: [] }]],
+      headers: {},
+      want: { ...notAuthenticated401, headers: { "WWW-Authenticate": 'Bearer, Basic realm="api"' } },
+    },
+    { name: "both or anonymous, nothing sent", security: [both, []], headers: {}, want: { ok: true, principal: undefined } },
+    { name: "both or anonymous, half of the first sent: anonymous", security: [both, []], headers: { authorization: "Bearer root" }, want: { ok: true, principal: undefined } },
+    { name: "both or anonymous, a wrong key", security: [both, []], headers: { "x-api-key": "wrong" }, want: wrongKey },
+    { name: "both or anonymous, a token lacking the scope", security: [both, []], headers: { authorization: "Bearer good" }, want: insufficient("write") },
+    { name: "the key, or the token with write", security: [[{ scheme: "K", scopes: [] }], [{ scheme: "P", scopes: ["write"] }]], headers: { authorization: "Bearer root" }, want: { ok: true, principal: admin } },
+    { name: "roles of a hook scheme are the principal's scopes", security: [[{ scheme: "K", scopes: ["admin"] }]], headers: { "x-api-key": "right" }, want: { ok: false, status: 403, headers: {}, body: { detail: "Not enough permissions" } } },
+  ];
+  it.each(rows)("$name", async ({ security, headers, want }) => {
+    expect(decision(await checkSecurity(security, { schemes, hooks, verifyToken }, request(headers), new Map()))).toEqual(want);
+  });
+
+  it("the requirement met gives the principal of its first scheme and the union of its scopes", async () => {
+    const access = await checkSecurity([both], { schemes, hooks, verifyToken }, request({ authorization: "Bearer root", "x-api-key": "right" }), new Map());
+    expect(access).toEqual({ ok: true, principal: admin, scopes: securityScopes(["write"]) });
+  });
+});
+
 describe("guards over HTTP", () => {
-  type Route = { guards: Guard[]; optional: boolean; scopes: SecurityScopes };
-  const routes = new Map<string, Route>([
-    ["bearer", { guards: [password], optional: false, scopes: securityScopes() }],
-    ["optional", { guards: [password], optional: true, scopes: securityScopes() }],
-    ["generic", { guards: [generic], optional: false, scopes: securityScopes() }],
-    ["scoped", { guards: [password], optional: false, scopes: securityScopes(["write"]) }],
-    ["echo", { guards: [], optional: true, scopes: securityScopes() }],
+  const routes = new Map([
+    ["bearer", declared([password], false)],
+    ["optional", declared([password], true)],
+    ["generic", declared([generic], false)],
+    ["scoped", declared([password], false, ["write"])],
+    ["echo", declared([], true)],
   ]);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -318,7 +377,7 @@ describe("guards over HTTP", () => {
     const route = url.ok ? routes.get(url.value.segments[0] ?? "") : undefined;
     if (route === undefined) return sendJson(res, 404, { error: "Not found", detail: {} });
     const authorization = authorizationHeader(req);
-    const access = await authorize({ authorization, verifyToken, ...route });
+    const access = await checkSecurity(route.requirements, { schemes: route.schemes, hooks: {}, verifyToken }, req, url.ok ? url.value.query : new Map());
     if (!access.ok) return sendRefusal(res, access);
     sendJson(res, 200, {
       subject: access.principal?.subject ?? null,

@@ -1,0 +1,125 @@
+// `codegen serve` as a real process: a request that fails half-way (the client goes away mid-body)
+// on serve's own `/_codegen/token` or on the API's token endpoint must not end the process, and
+// SIGTERM, SIGINT or an uncaught error ends it with its temporary folder removed.
+
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { type BuiltCli, type CliProcess, buildCli, startCli, startNode, waitForOutput } from "./support/cli-process.js";
+import { ROOT } from "./support/fixtures.js";
+
+let cli: BuiltCli;
+const started: CliProcess[] = [];
+
+beforeAll(async () => {
+  cli = await buildCli();
+}, 60_000);
+
+afterAll(() => {
+  for (const process of started) process.child.kill("SIGKILL");
+  cli?.dispose();
+});
+
+/** Starts `codegen serve` on the blog fixture on a free port, its temporary folders under a fresh TMPDIR. */
+async function serveBlog(extra: readonly string[] = []): Promise<{ server: CliProcess; url: string; tmp: string }> {
+  const tmp = mkdtempSync(path.join(tmpdir(), "codegen-serve-test-"));
+  const declaration = path.join(ROOT, "fixtures/valid/blog/declaration.yaml");
+  const server = startCli(cli, ["serve", declaration, "--port", "0", "--user", "ann:secret:articles:write", ...extra], ROOT, { TMPDIR: tmp });
+  started.push(server);
+  const [, url] = await waitForOutput(server, /on (http:\/\/127\.0\.0\.1:\d+) /, 30_000);
+  return { server, url: url!, tmp };
+}
+
+/** Sends a request head announcing 100 bytes of form, then 9 of them, then closes the connection. */
+async function abortMidBody(url: string, target: string): Promise<void> {
+  const socket = connect(Number(new URL(url).port), "127.0.0.1");
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  socket.on("error", () => undefined);
+  const head = [`POST ${target} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/x-www-form-urlencoded", "Content-Length: 100", "", ""].join("\r\n");
+  await new Promise<void>((resolve) => socket.write(head + "username=", () => resolve()));
+  // Why: the server must have read the partial body before the close, or no read is under way.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  socket.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+/** A token for ann from `target`: the parsed token response. */
+async function token(url: string, target: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url + target, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: "grant_type=password&username=ann&password=secret&scope=articles:write",
+    signal: AbortSignal.timeout(5_000),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** The entries left in a folder. */
+const leftIn = (folder: string) => readdirSync(folder);
+
+describe("codegen serve, a real process", () => {
+  it("survives clients that go away mid-body on /_codegen/token and on /token, answers afterwards, and SIGTERM removes its temporary folder", async () => {
+    const { server, url, tmp } = await serveBlog();
+    try {
+      expect(leftIn(tmp)).toHaveLength(1);
+      for (const target of ["/_codegen/token", "/token", "/_codegen/token"]) await abortMidBody(url, target);
+      for (const target of ["/_codegen/token", "/token"]) {
+        const issued = await token(url, target);
+        expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+        expect(issued.body.expires_in).toBe(3600);
+      }
+      const created = await fetch(`${url}/articles`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${String((await token(url, "/_codegen/token")).body.access_token)}` },
+        body: JSON.stringify({ title: "still here" }),
+      });
+      expect(created.status).toBe(201);
+      expect(server.child.exitCode, server.output()).toBeNull();
+      server.child.kill("SIGTERM");
+      expect(await server.exited, server.output()).toBe(0);
+      expect(server.output()).not.toMatch(/Unhandled|Error/);
+      expect(leftIn(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("SIGINT ends it with its temporary folder removed; --token-lifetime sets expires_in", async () => {
+    const { server, url, tmp } = await serveBlog(["--token-lifetime", "120"]);
+    try {
+      expect((await token(url, "/_codegen/token")).body.expires_in).toBe(120);
+      server.child.kill("SIGINT");
+      expect(await server.exited, server.output()).toBe(0);
+      expect(leftIn(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("an uncaught error ends the process with its temporary folder removed", async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), "codegen-serve-test-"));
+    const module = (file: string) => JSON.stringify(pathToFileURL(path.join(cli.dist, file)).href);
+    const script = `
+      import { readFileSync } from "node:fs";
+      import { nodeHost } from ${module("host.js")};
+      import { generateFiles } from ${module("run.js")};
+      import { serveFiles } from ${module("serve/serve.js")};
+      const file = "fixtures/valid/blog/declaration.yaml";
+      const result = await generateFiles(nodeHost(), file, readFileSync(file, "utf8"), { outDir: ".", format: false });
+      await serveFiles(result.value, { port: 0, host: "127.0.0.1", users: [] });
+      setTimeout(() => { throw new Error("an uncaught error"); }, 10);
+    `;
+    const child = startNode(["--input-type=module", "-e", script], ROOT, { TMPDIR: tmp });
+    started.push(child);
+    try {
+      expect(await child.exited, child.output()).toBe(1);
+      expect(child.output()).toContain("an uncaught error");
+      expect(leftIn(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
