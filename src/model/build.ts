@@ -16,6 +16,18 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "tr
 const KINDS = ["list", "get", "create", "replace", "update", "delete"] as const;
 type Kind = (typeof KINDS)[number];
 
+/**
+ * Extensions of codegen's own operations that the renderer does not implement yet (issue 12).
+ * Why: a server that silently drops a declared refusal, page size or action answers something else
+ * than its document promises; refusing the document is the honest answer until each one is rendered.
+ */
+const UNRENDERED: Readonly<Record<string, string>> = {
+  "x-codegen-action": "actions are not rendered yet (issue 12): the generated server would not offer this action",
+  "x-codegen-page": "pagination is not rendered yet (issue 12): the generated server would answer every object at once",
+  "x-codegen-sort": "sorting is not rendered yet (issue 12): the generated server would refuse `sort`",
+  "x-codegen-errors": "declared errors are not rendered yet (issue 12): handlers could not return these refusals",
+};
+
 /** The handler signature pieces that differ per operation kind. */
 const SIGNATURES: Record<Kind, { input: (t: Types) => string; result: (t: Types) => string }> = {
   list: { input: (t) => `query: ${t.query}`, result: (t) => `readonly ${t.stored}[]` },
@@ -83,6 +95,14 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     return [String(ext.collection), String(ext.singular)] as const;
   }));
 
+  // The fields each collection may be filtered on: every other query parameter of a list is a declared `query` one.
+  const filtersOf = new Map(resourceSchemas.map(([, s]) => [
+    String(asJson(s["x-codegen-resource"]).collection),
+    new Set([
+      ...Object.entries(asJson(s.properties)).filter(([, p]) => asJson(p)["x-codegen-filter"] === true).map(([k]) => k),
+      ...(asJson(s["x-codegen-resource"]).status !== undefined ? ["status"] : []),
+    ]),
+  ] as const));
   const operationsByCollection = new Map<string, ResourceOperation[]>();
   const routes: RouteView[] = [];
   // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
@@ -104,6 +124,18 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     for (const method of METHODS) {
       if (!(method in item)) continue;
       const operation = asJson(item[method]);
+      const unrendered = Object.keys(UNRENDERED).filter((key) => operation[key] !== undefined);
+      const extraQuery = operation["x-codegen-operation"] === "list" ? unrenderedQuery(operation, filtersOf.get(segments[0] ?? "")) : [];
+      if (unrendered.length > 0 || extraQuery.length > 0) {
+        for (const key of unrendered) {
+          problems.push(new UnsupportedConstruct(pointerOf("paths", path, method, key), UNRENDERED[key]!, declarationPlace(segments[0] ?? "", operation, key)));
+        }
+        for (const name of extraQuery) {
+          const reason = `the query parameter ${stringLiteral(name)} is not rendered yet (issue 12): the in-memory store would filter on it`;
+          problems.push(new UnsupportedConstruct(pointerOf("paths", path, method, "parameters"), reason, pointerOf("resources", segments[0] ?? "", "operations", "list", "query", name)));
+        }
+        continue;
+      }
       const kind = operationKind(path, method, operation, ours);
       if (kind === "operation") {
         const spec = collector.add(path, method, item, operation);
@@ -172,6 +204,24 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     hasSecurityHooks: collector.hookSchemes.size > 0,
     mockAnswers: collector.mockAnswers,
   };
+}
+
+/** The declaration key an unrendered extension was expanded from: `resources/loans/actions/renew`, `.../operations/list/page`. */
+function declarationPlace(collection: string, operation: Json, key: string): string {
+  const action = asJson(operation["x-codegen-action"]);
+  if (typeof action.name === "string") return pointerOf("resources", collection, "actions", action.name, ...(key === "x-codegen-errors" ? ["errors"] : []));
+  return pointerOf("resources", collection, "operations", String(operation["x-codegen-operation"]), key.replace(/^x-codegen-/, ""));
+}
+
+/** A list's query parameters that are neither filters nor paging and sorting: declared `query` ones, not rendered yet. */
+function unrenderedQuery(operation: Json, filters: ReadonlySet<string> | undefined): string[] {
+  const paging = operation["x-codegen-page"] !== undefined ? ["limit", "cursor"] : [];
+  const sorting = operation["x-codegen-sort"] !== undefined ? ["sort"] : [];
+  return [...asArray(operation.parameters)]
+    .map(asJson)
+    .filter((p) => p.in === "query")
+    .map((p) => String(p.name))
+    .filter((name) => !(filters?.has(name) ?? false) && ![...paging, ...sorting].includes(name));
 }
 
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
