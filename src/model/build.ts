@@ -25,7 +25,6 @@ const UNRENDERED: Readonly<Record<string, string>> = {
   "x-codegen-action": "actions are not rendered yet (issue 12): the generated server would not offer this action",
   "x-codegen-page": "pagination is not rendered yet (issue 12): the generated server would answer every object at once",
   "x-codegen-sort": "sorting is not rendered yet (issue 12): the generated server would refuse `sort`",
-  "x-codegen-errors": "declared errors are not rendered yet (issue 12): handlers could not return these refusals",
 };
 
 /** The handler signature pieces that differ per operation kind. */
@@ -159,6 +158,8 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
       if (kind !== "index" && kind !== "token" && typeof collection === "string") spec.resource = collection;
       if (idParameter) spec.id = schemaNode(asJson(idParameter.schema));
       if (refName(body) !== undefined) spec.body = refName(body);
+      const errors = declaredErrors(operation);
+      if (errors.length > 0) spec.errors = errors;
       if (kind === "token") {
         spec.form = asJson(operation["x-codegen-token-endpoint"]).form ?? "permissive";
         hasTokenEndpoint = true;
@@ -222,6 +223,11 @@ function unrenderedQuery(operation: Json, filters: ReadonlySet<string> | undefin
     .filter((p) => p.in === "query")
     .map((p) => String(p.name))
     .filter((name) => !(filters?.has(name) ?? false) && ![...paging, ...sorting].includes(name));
+}
+
+/** The statuses a resource operation's handler may refuse with (`x-codegen-errors`), as numbers. */
+function declaredErrors(operation: Json): number[] {
+  return asArray(operation["x-codegen-errors"]).map(Number).filter((status) => Number.isInteger(status) && status >= 400 && status <= 599);
 }
 
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
@@ -312,7 +318,7 @@ function resourceView(
       operationId,
       docLines: docLines(summary),
       inputType: `{ ${signature.input(types)}; principal: ${principal}; scopes: SecurityScopes }`,
-      resultType: signature.result(types),
+      resultType: refusable(signature.result(types), declaredErrors(operation)),
       isList: kind === "list",
       isGet: kind === "get",
       isCreate: kind === "create",
@@ -333,6 +339,7 @@ function resourceView(
     fileName: collection,
     usesTypes: refersToTypes(storedType) || methods.some((m) => refersToTypes(m.inputType)),
     usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType)),
+    usesRefusal: methods.some((m) => /\bHandlerRefusal\b/.test(m.resultType)),
     serverUsesStored: methods.some((m) => m.isReplace || m.isUpdate || m.isDelete),
     storeUsesStored: methods.some((m) => !m.isDelete),
     property: camelCase(collection),
@@ -344,6 +351,11 @@ function resourceView(
     spec: literal(spec),
     methods,
   };
+}
+
+/** A handler's result type, or a typed refusal with one of the declared statuses (http-behaviour, "Handlers that refuse"). */
+function refusable(result: string, errors: readonly number[]): string {
+  return errors.length === 0 ? result : `${result} | HandlerRefusal<${errors.join(" | ")}>`;
 }
 
 /** A schema name as a type identifier; names that are not identifiers are refused. */

@@ -67,6 +67,8 @@ export interface ResourceView {
   /** Whether store.gen.ts names it (every method but delete casts to it). */
   readonly storeUsesStored: boolean;
   readonly usesPrincipal: boolean;
+  /** Whether some handler may return a HandlerRefusal (declared `errors`). */
+  readonly usesRefusal: boolean;
 }
 
 /** The view of one resource's own file. */

@@ -24,7 +24,7 @@ import {
 } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl, Refusal } from "./http.gen.js";
 import { objectHref, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
-import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
+import type { HandlerRefusal, Link, ResourceSpec, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
 import { addError, ownKeywords, validateValue, withDefaults } from "./validate.gen.js";
@@ -54,6 +54,8 @@ export type OperationSpec = {
   readonly id?: SchemaNode;
   /** The body's schema name in the schema table. */
   readonly body?: string;
+  /** The statuses its handler may refuse with (declaration `errors`); any other refusal is a fault (500). */
+  readonly errors?: readonly number[];
   /** Token endpoint: its form. */
   readonly form?: TokenForm;
 };
@@ -74,13 +76,16 @@ export type RequestContext<P extends Principal = Principal> = {
 
 /** A resource's operations as the dispatcher calls them (the generated server binds the typed handlers). */
 export type ResourceOperations = {
-  list?(query: { readonly [name: string]: unknown }, context: RequestContext): Promise<readonly StoredObject[]> | readonly StoredObject[];
-  get?(id: string | number, context: RequestContext): Promise<StoredObject | undefined> | StoredObject | undefined;
-  create?(body: { readonly [name: string]: unknown }, context: RequestContext): Promise<StoredObject> | StoredObject;
-  replace?(id: string | number, body: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<StoredObject> | StoredObject;
-  update?(id: string | number, patch: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<StoredObject> | StoredObject;
-  delete?(id: string | number, current: StoredObject, context: RequestContext): Promise<void> | void;
+  list?(query: { readonly [name: string]: unknown }, context: RequestContext): Promise<Refusable<readonly StoredObject[]>> | Refusable<readonly StoredObject[]>;
+  get?(id: string | number, context: RequestContext): Promise<Refusable<StoredObject | undefined>> | Refusable<StoredObject | undefined>;
+  create?(body: { readonly [name: string]: unknown }, context: RequestContext): Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
+  replace?(id: string | number, body: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
+  update?(id: string | number, patch: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
+  delete?(id: string | number, current: StoredObject, context: RequestContext): Promise<Refusable<void>> | Refusable<void>;
 };
+
+/** A handler's result, or its refusal with a declared status. */
+type Refusable<T> = T | HandlerRefusal;
 
 /** What the token endpoint's application hook answers: a token, or an RFC 6749 error code. */
 export type IssueTokenResult = TokenResponse | { error: TokenErrorCode; message?: string };
@@ -381,6 +386,24 @@ function storedObject(value: unknown, handler: string): StoredObject {
   return value;
 }
 
+/**
+ * A handler's refusal answered: `{ error, detail }` with its status when the operation declares
+ * that status (declaration `errors`). An object without an id whose `status` is a number is a
+ * refusal (a stored object always has an id); one with an undeclared status or without a string
+ * `error` is a fault of the handler: 500, told to `onError` (http-behaviour, "Handlers that refuse").
+ */
+function refusalAnswer(operation: OperationSpec, value: unknown, handler: string): Answer | undefined {
+  // (`as unknown`: the check must not narrow `value`, which is an object either way.)
+  if (!isObject(value) || isStoredObject(value as unknown) || typeof value.status !== "number") return undefined;
+  if (!(operation.errors ?? []).includes(value.status)) throw new HandlerResultError(`${handler} refused with the undeclared status ${value.status}`);
+  const detail = value.detail ?? {};
+  if (typeof value.error !== "string" || !isObject(detail) || !Object.values(detail).every((v) => typeof v === "string")) {
+    throw new HandlerResultError(`${handler} refused with a status ${value.status} but no string \`error\` and string-valued \`detail\``);
+  }
+  // Why: Object.fromEntries keeps a detail key such as `__proto__` an own data property.
+  return { status: value.status, body: { error: value.error, detail: Object.fromEntries(Object.entries(detail)) }, headers: {} };
+}
+
 async function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, handlers: ResourceOperations, request: ResourceRequest, options: DispatchOptions): Promise<Answer> {
   const { query, data, context } = request;
   const kind = operation.kind;
@@ -390,17 +413,25 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
   if (kind === "list") {
     const list = required(handlers.list, "list");
     const objects: unknown = await run(() => list.call(handlers, query, context));
+    const refused = refusalAnswer(operation, objects, `the ${name} handler`);
+    if (refused) return refused;
     if (!Array.isArray(objects)) throw new HandlerResultError(`the ${name} handler returned ${describeResult(objects)}, not an array`);
     return { status: 200, body: objects.map((object: unknown) => represent(resource, storedObject(object, `the ${name} handler`))), headers: {} };
   }
   if (kind === "create") {
     const create = required(handlers.create, "create");
-    const created = storedObject(await run(() => create.call(handlers, prepareCreate(resource, data), context)), `the ${name} handler`);
+    const result: unknown = await run(() => create.call(handlers, prepareCreate(resource, data), context));
+    const refused = refusalAnswer(operation, result, `the ${name} handler`);
+    if (refused) return refused;
+    const created = storedObject(result, `the ${name} handler`);
     return { ...ok(created, 201), headers: { Location: objectHref(resource, created.id) } };
   }
   const id = request.id!;
   const get = required(handlers.get, "get");
   const found: unknown = await inTime(options, `the get handler of ${resource.collection}`, () => get.call(handlers, id, context));
+  // Why: the lookup is part of this operation: a refusal of the get handler is checked against its declared statuses.
+  const refusedLookup = refusalAnswer(operation, found, `the get handler of ${resource.collection}`);
+  if (refusedLookup) return refusedLookup;
   if (found === undefined) return notFound(resource, id);
   const current = storedObject(found, `the get handler of ${resource.collection}`);
   switch (kind) {
@@ -408,16 +439,16 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
       return ok(current);
     case "delete": {
       const remove = required(handlers.delete, "delete");
-      await run(() => remove.call(handlers, id, current, context));
-      return { status: 204, headers: {} };
+      const result: unknown = await run(() => remove.call(handlers, id, current, context));
+      return refusalAnswer(operation, result, `the ${name} handler`) ?? { status: 204, headers: {} };
     }
     case "replace":
     case "update": {
       const problem = transitionProblem(resource, current, data.status);
       if (problem !== undefined) return fromRefusal(refusal(409, "Conflict", { status: problem }));
       const replace = required(kind === "replace" ? handlers.replace : handlers.update, kind);
-      const changed = await run(() => replace.call(handlers, id, data, current, context));
-      return ok(storedObject(changed, `the ${name} handler`));
+      const changed: unknown = await run(() => replace.call(handlers, id, data, current, context));
+      return refusalAnswer(operation, changed, `the ${name} handler`) ?? ok(storedObject(changed, `the ${name} handler`));
     }
     default:
       throw new Error(`unexpected operation kind ${kind}`);

@@ -7,6 +7,16 @@ import { randomUUID } from "node:crypto";
 /** A value, or a promise of it: what a handler may return. */
 export type Awaitable<V> = V | Promise<V>;
 
+/**
+ * A handler's refusal of a request with one of its operation's declared statuses (declaration
+ * `errors`): answered with that status and `{ error, detail }` (`{}` when no detail is given).
+ */
+export type HandlerRefusal<S extends number = number> = {
+  readonly status: S;
+  readonly error: string;
+  readonly detail?: { readonly [field: string]: string };
+};
+
 /** A stored object: the resource's fields, `id` and (with a state machine) `status`; never `links`. */
 export type StoredObject = { readonly [field: string]: unknown };
 
