@@ -176,6 +176,21 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     routes.push({ literal: literal({ segments, methods }) });
   }
   problems.push(...collector.problems);
+  // Why: the server checks that a `ref` names an existing object through the referenced resource's
+  // `get` (declaration, the `ref` paragraph); without one it could not, and a silent skip would
+  // store references to nothing, so such a document is refused where the reference is declared.
+  for (const [name, schema] of resourceSchemas) {
+    for (const [field, property] of Object.entries(asJson(schema.properties))) {
+      const target = asJson(property)["x-codegen-ref"];
+      if (typeof target !== "string" || (operationsByCollection.get(target) ?? []).some((o) => o.kind === "get")) continue;
+      const collection = String(asJson(schema["x-codegen-resource"]).collection);
+      problems.push(new UnsupportedConstruct(
+        pointerOf("components", "schemas", name, "properties", field, "x-codegen-ref"),
+        `the reference to ${stringLiteral(target)} cannot be checked: ${stringLiteral(target)} offers no \`get\`; offer it, or drop \`ref\``,
+        pointerOf("resources", collection, "fields", field, "ref"),
+      ));
+    }
+  }
   const operationGroups = collector.groupViews();
   if (problems.length > 0) throw new UnsupportedConstructs(problems);
 

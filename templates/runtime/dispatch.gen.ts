@@ -348,10 +348,36 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   if (!resource) throw new Error(`operation ${operation.operationId} has no resource`);
   const handlers = api.operations[resource.collection];
   if (!handlers) throw new Error(`no handlers for ${resource.collection}`);
-  return runResourceOperation(operation, resource, handlers, { id, query, data, context }, options);
+  return runResourceOperation(operation, resource, handlers, { id, query, data, context, operations: api.operations }, options);
 }
 
-type ResourceRequest = { id: string | number | undefined; query: Json; data: Json; context: RequestContext };
+type ResourceRequest = {
+  id: string | number | undefined;
+  query: Json;
+  data: Json;
+  context: RequestContext;
+  /** Every resource's operations: `ref` fields are looked up through the referenced resource's `get`. */
+  operations: ApiSpec["operations"];
+};
+
+/**
+ * The `ref` fields of a request's data that name no existing object (declaration, the `ref`
+ * paragraph), looked up through each referenced resource's `get` handler; `null` clears a
+ * reference and is not looked up. Empty when every reference holds.
+ */
+async function missingReferences(resource: ResourceSpec, request: ResourceRequest, options: DispatchOptions): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  for (const ref of resource.refs) {
+    const value = Object.hasOwn(request.data, ref.field) ? request.data[ref.field] : undefined;
+    if (value === undefined || value === null) continue;
+    const handlers = Object.hasOwn(request.operations, ref.collection) ? request.operations[ref.collection] : undefined;
+    const get = required(handlers?.get, `get of ${ref.collection}`);
+    const found: unknown = await inTime(options, `the get handler of ${ref.collection}`, () => get.call(handlers, value as string | number, request.context));
+    if (found === undefined) addError(errors, ref.field, `no ${ref.rel} has the id ${String(value)}`);
+    else storedObject(found, `the get handler of ${ref.collection}`);
+  }
+  return errors;
+}
 
 function notFound(resource: ResourceSpec, id: string | number): Answer {
   return fromRefusal(refusal(404, "Not found", { id: `no ${resource.singular} has the id ${String(id)}` }));
@@ -419,6 +445,8 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
     return { status: 200, body: objects.map((object: unknown) => represent(resource, storedObject(object, `the ${name} handler`))), headers: {} };
   }
   if (kind === "create") {
+    const missing = await missingReferences(resource, request, options);
+    if (Object.keys(missing).length > 0) return fromRefusal(refusal(400, "Invalid request", missing));
     const create = required(handlers.create, "create");
     const result: unknown = await run(() => create.call(handlers, prepareCreate(resource, data), context));
     const refused = refusalAnswer(operation, result, `the ${name} handler`);
@@ -444,6 +472,9 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
     }
     case "replace":
     case "update": {
+      // http-behaviour, the check order: lookup (404), references (400), transition (409), handler.
+      const missing = await missingReferences(resource, request, options);
+      if (Object.keys(missing).length > 0) return fromRefusal(refusal(400, "Invalid request", missing));
       const problem = transitionProblem(resource, current, data.status);
       if (problem !== undefined) return fromRefusal(refusal(409, "Conflict", { status: problem }));
       const replace = required(kind === "replace" ? handlers.replace : handlers.update, kind);

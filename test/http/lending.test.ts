@@ -37,6 +37,8 @@ const calls: string[] = [];
 let compiled: { api: CompiledApi; dispose(): Promise<void> };
 let server: Server;
 let base = "";
+let book: Json = {};
+let member: Json = {};
 
 /** What a test's createLoan answers, chosen by the loan's note. */
 const REFUSALS: { [note: string]: unknown } = {
@@ -74,6 +76,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  book = obj(await call(base, "POST", "/books", { json: { title: "Refactoring", author: "Fowler" }, token: "good" }));
+  member = obj(await call(base, "POST", "/members", { json: { name: "Ann", email: "ann@example.org" }, token: "good" }));
 }, START_TIMEOUT);
 afterAll(async () => {
   if (server?.listening) {
@@ -83,7 +87,8 @@ afterAll(async () => {
   await compiled?.dispose();
 });
 
-const loan = (note?: string): Json => ({ bookId: 1, memberId: "0f8fad5b-d9cb-469f-a165-70867728950e", dueOn: "2026-12-01", ...(note === undefined ? {} : { note }) });
+const loan = (note?: string): Json => ({ bookId: book.id, memberId: member.id, dueOn: "2026-12-01", ...(note === undefined ? {} : { note }) });
+const NO_MEMBER = "0f8fad5b-d9cb-469f-a165-70867728950e";
 
 /** A 500 with the fixed body, and onError told of a HandlerResultError. */
 function expectHandlerFault(before: number, reply: Awaited<ReturnType<typeof call>>): void {
@@ -144,6 +149,53 @@ describe("handlers that refuse (declared errors)", () => {
     const reply = await call(base, "POST", "/loans", { json: { ...loan("no copy"), dueOn: "soon" }, token: "good" });
     expectError(reply, 400, ["dueOn"]);
     expect(calls.length).toBe(before);
+  });
+});
+
+describe("references checked (a ref naming no object is 400 naming the field)", () => {
+  it("on create, through the referenced resource's get, before the handler runs", async () => {
+    const before = calls.length;
+    expect(expectError(await call(base, "POST", "/loans", { json: { ...loan(), bookId: 999 }, token: "good" }), 400, ["bookId"])).toEqual({ bookId: "no book has the id 999" });
+    expectError(await call(base, "POST", "/loans", { json: { ...loan(), memberId: NO_MEMBER }, token: "good" }), 400, ["memberId"]);
+    expectError(await call(base, "POST", "/loans", { json: { ...loan(), bookId: 999, memberId: NO_MEMBER }, token: "good" }), 400, ["bookId", "memberId"]);
+    expect(calls.length).toBe(before);
+    const created = await call(base, "POST", "/loans", { json: loan(), token: "good" });
+    expect(created.status, created.text).toBe(201);
+    expect((obj(created).links as Json[]).map((l) => l.href)).toEqual(expect.arrayContaining([`/books/${String(book.id)}`, `/members/${String(member.id)}`]));
+  });
+
+  it("on update, only for the references the patch sets", async () => {
+    const created = obj(await call(base, "POST", "/loans", { json: loan(), token: "good" }));
+    const target = `/loans/${String(created.id)}`;
+    expectError(await call(base, "PATCH", target, { json: { bookId: 999 }, token: "good" }), 400, ["bookId"]);
+    expect((await call(base, "PATCH", target, { json: { note: "fine" }, token: "good" })).status).toBe(200);
+    expect(obj(await call(base, "GET", target, { token: "good" })).bookId).toBe(book.id);
+  });
+
+  it("check order: validation, then lookup (404), then references (400), then the transition (409)", async () => {
+    expectError(await call(base, "POST", "/loans", { json: { ...loan(), bookId: 999, dueOn: "soon" }, token: "good" }), 400, ["dueOn"]);
+    expectError(await call(base, "PATCH", "/loans/9999", { json: { bookId: 999 }, token: "good" }), 404, ["id"]);
+    const created = obj(await call(base, "POST", "/loans", { json: loan(), token: "good" }));
+    const target = `/loans/${String(created.id)}`;
+    expect((await call(base, "PATCH", target, { json: { status: "returned" }, token: "good" })).status).toBe(200);
+    expectError(await call(base, "PATCH", target, { json: { bookId: 999, status: "active" }, token: "good" }), 400, ["bookId"]);
+    expectError(await call(base, "PATCH", target, { json: { bookId: book.id, status: "active" }, token: "good" }), 409, ["status"]);
+  });
+
+  it("a ref to a resource that offers no get is refused at generation, at the ref", async () => {
+    const yaml = `codegen: 1
+info: { title: T, version: "1" }
+resources:
+  tags:
+    fields: { name: string }
+    operations: [list, create]
+  posts:
+    fields: { tagId: { type: integer, ref: tags } }
+`;
+    const result = await generateText(yaml);
+    expect(result.value).toBeUndefined();
+    expect(result.diagnostics.map((d) => [d.code, d.location?.line])).toEqual([["openapi/unsupported", 8]]);
+    expect(result.diagnostics[0]!.message).toContain('"tags" offers no `get`');
   });
 });
 
