@@ -54,7 +54,7 @@ describe.runIf(UNRENDERED_FIXTURES.length > 0)("valid fixtures the renderer does
       expect(line, d.message).toMatch(/^ {6}[\w-]+:|^ {8}(page|sort|errors|query)?[\w-]*:|^ {10}\w+: /);
     }
     const messages = result.diagnostics.map((d) => d.message).join("\n");
-    if (name === "lending") for (const what of ["actions are", "pagination is", "sorting is", 'query parameter "q" is']) expect(messages).toContain(`${what} not rendered yet`);
+    if (name === "lending") for (const what of ["actions are"]) expect(messages).toContain(`${what} not rendered yet`);
     const goldens = readdirSync(path.join(ROOT, "fixtures/valid", name, "expected"), { recursive: true }).map(String);
     expect(goldens).toEqual(["openapi.yaml"]);
   });

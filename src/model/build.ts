@@ -23,8 +23,6 @@ type Kind = (typeof KINDS)[number];
  */
 const UNRENDERED: Readonly<Record<string, string>> = {
   "x-codegen-action": "actions are not rendered yet (issue 12): the generated server would not offer this action",
-  "x-codegen-page": "pagination is not rendered yet (issue 12): the generated server would answer every object at once",
-  "x-codegen-sort": "sorting is not rendered yet (issue 12): the generated server would refuse `sort`",
 };
 
 /** The handler signature pieces that differ per operation kind. */
@@ -94,14 +92,6 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     return [String(ext.collection), String(ext.singular)] as const;
   }));
 
-  // The fields each collection may be filtered on: every other query parameter of a list is a declared `query` one.
-  const filtersOf = new Map(resourceSchemas.map(([, s]) => [
-    String(asJson(s["x-codegen-resource"]).collection),
-    new Set([
-      ...Object.entries(asJson(s.properties)).filter(([, p]) => asJson(p)["x-codegen-filter"] === true).map(([k]) => k),
-      ...(asJson(s["x-codegen-resource"]).status !== undefined ? ["status"] : []),
-    ]),
-  ] as const));
   const operationsByCollection = new Map<string, ResourceOperation[]>();
   const routes: RouteView[] = [];
   // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
@@ -124,14 +114,9 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
       if (!(method in item)) continue;
       const operation = asJson(item[method]);
       const unrendered = Object.keys(UNRENDERED).filter((key) => operation[key] !== undefined);
-      const extraQuery = operation["x-codegen-operation"] === "list" ? unrenderedQuery(operation, filtersOf.get(segments[0] ?? "")) : [];
-      if (unrendered.length > 0 || extraQuery.length > 0) {
+      if (unrendered.length > 0) {
         for (const key of unrendered) {
           problems.push(new UnsupportedConstruct(pointerOf("paths", path, method, key), UNRENDERED[key]!, declarationPlace(segments[0] ?? "", operation, key)));
-        }
-        for (const name of extraQuery) {
-          const reason = `the query parameter ${stringLiteral(name)} is not rendered yet (issue 12): the in-memory store would filter on it`;
-          problems.push(new UnsupportedConstruct(pointerOf("paths", path, method, "parameters"), reason, pointerOf("resources", segments[0] ?? "", "operations", "list", "query", name)));
         }
         continue;
       }
@@ -151,10 +136,11 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
         operationId: String(operation.operationId),
         kind,
         security: security.requirements,
-        query: Object.fromEntries(
-          [...asArray(operation.parameters)].map(asJson).filter((p) => p.in === "query").map((p) => [String(p.name), schemaNode(asJson(p.schema))]),
-        ),
+        query: Object.fromEntries(handlerQuery(operation).map((p) => [String(p.name), schemaNode(asJson(p.schema))])),
       };
+      const listing = listingOf(operation);
+      if (listing.page) spec.page = listing.page;
+      if (listing.sort) spec.sort = listing.sort;
       if (kind !== "index" && kind !== "token" && typeof collection === "string") spec.resource = collection;
       if (idParameter) spec.id = schemaNode(asJson(idParameter.schema));
       if (refName(body) !== undefined) spec.body = refName(body);
@@ -229,15 +215,27 @@ function declarationPlace(collection: string, operation: Json, key: string): str
   return pointerOf("resources", collection, "operations", String(operation["x-codegen-operation"]), key.replace(/^x-codegen-/, ""));
 }
 
-/** A list's query parameters that are neither filters nor paging and sorting: declared `query` ones, not rendered yet. */
-function unrenderedQuery(operation: Json, filters: ReadonlySet<string> | undefined): string[] {
-  const paging = operation["x-codegen-page"] !== undefined ? ["limit", "cursor"] : [];
-  const sorting = operation["x-codegen-sort"] !== undefined ? ["sort"] : [];
-  return [...asArray(operation.parameters)]
-    .map(asJson)
-    .filter((p) => p.in === "query")
-    .map((p) => String(p.name))
-    .filter((name) => !(filters?.has(name) ?? false) && ![...paging, ...sorting].includes(name));
+/** The fields a resource may be filtered on (`x-codegen-filter`, and `status` with a state machine). */
+function filterFields(schema: JsonSchema): string[] {
+  const filters = Object.entries(asJson(schema.properties)).filter(([, p]) => asJson(p)["x-codegen-filter"] === true).map(([k]) => k);
+  return asJson(schema["x-codegen-resource"]).status !== undefined && !filters.includes("status") ? [...filters, "status"] : filters;
+}
+
+/** A list's paging (`x-codegen-page`) and sortable fields (`x-codegen-sort`), when declared. */
+function listingOf(operation: Json): { page?: { size: number; max: number }; sort?: string[] } {
+  const page = asJson(operation["x-codegen-page"]);
+  const sort = asArray(operation["x-codegen-sort"]).filter((f): f is string => typeof f === "string");
+  return {
+    ...(operation["x-codegen-page"] !== undefined ? { page: { size: Number(page.size), max: Number(page.max ?? page.size) } } : {}),
+    ...(operation["x-codegen-sort"] !== undefined ? { sort } : {}),
+  };
+}
+
+/** The query parameters handed to the handler: filters and declared `query`; `sort`, `limit` and `cursor` are the server's. */
+function handlerQuery(operation: Json): Json[] {
+  const listing = listingOf(operation);
+  const reserved = [...(listing.page ? ["limit", "cursor"] : []), ...(listing.sort ? ["sort"] : [])];
+  return [...asArray(operation.parameters)].map(asJson).filter((p) => p.in === "query" && !reserved.includes(String(p.name)));
 }
 
 /** The statuses a resource operation's handler may refuse with (`x-codegen-errors`), as numbers. */
@@ -312,9 +310,7 @@ function resourceView(
   const idType = ext.id === "uuid" || ext.id === "string" ? "string" : "number";
 
   const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map(({ kind, operation, principal }) => {
-    const queryMembers = [...asArray(operation.parameters)]
-      .map(asJson)
-      .filter((p) => p.in === "query")
+    const queryMembers = handlerQuery(operation)
       .map((p) => `${propertyKey(String(p.name))}?: ${typeScriptType(asJson(p.schema), "T.", safeTypeName)}`);
     const bodyRef = refName(asJson(asJson(asJson(asJson(operation.requestBody).content)["application/json"]).schema));
     const types: Types = {
@@ -329,11 +325,25 @@ function resourceView(
     }
     const signature = SIGNATURES[kind];
     const summary = typeof operation.summary === "string" ? operation.summary : operationId;
+    // A list's order and page (http-behaviour, "Lists: pagination and sorting"): typed in its input, a page its result.
+    const listing = kind === "list" ? listingOf(operation) : {};
+    const sortType = listing.sort ? `readonly { readonly field: ${listing.sort.map(stringLiteral).join(" | ") || "never"}; readonly descending: boolean }[]` : "";
+    const pageType = "{ readonly limit: number; readonly cursor: string | undefined }";
+    const filters = filterFields(schema);
+    const declaredQuery = handlerQuery(operation).some((p) => !filters.includes(String(p.name)));
+    const listingInput = `${listing.sort ? `; sort: ${sortType}` : ""}${listing.page ? `; page: ${pageType}` : ""}`;
+    const result = listing.page ? `{ readonly items: readonly ${storedName}[]; readonly next?: string }` : signature.result(types);
     return {
       operationId,
       docLines: docLines(summary),
-      inputType: `{ ${signature.input(types)}; principal: ${principal}; scopes: SecurityScopes }`,
-      resultType: refusable(signature.result(types), declaredErrors(operation)),
+      inputType: `{ ${signature.input(types)}${listingInput}; principal: ${principal}; scopes: SecurityScopes }`,
+      resultType: refusable(result, declaredErrors(operation)),
+      hasSort: listing.sort !== undefined,
+      hasPage: listing.page !== undefined,
+      hasListing: listing.sort !== undefined || listing.page !== undefined || declaredQuery,
+      sortType,
+      pageType,
+      listFilters: literal(filters),
       isList: kind === "list",
       isGet: kind === "get",
       isCreate: kind === "create",

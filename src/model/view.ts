@@ -41,6 +41,15 @@ export interface HandlerMethodView {
   readonly bodyType: string;
   /** How the server passes the principal: as verified, as possibly absent, or none (public). */
   readonly principalExpression: string;
+  /** A list's `sort` and `page` (declaration operation options), and whether it has either or declared `query`. */
+  readonly hasSort: boolean;
+  readonly hasPage: boolean;
+  readonly hasListing: boolean;
+  /** The types of the list handler's `sort` and `page` inputs. */
+  readonly sortType: string;
+  readonly pageType: string;
+  /** The resource's filter names as a literal: what the in-memory store filters on (not declared `query`). */
+  readonly listFilters: string;
 }
 
 /** A resource: its handler interface, its store and its spec for the dispatcher. */

@@ -16,7 +16,7 @@ import { START_TIMEOUT, call, compileText, expectError, generateText, obj } from
 import type { CompiledApi, HandlerFunction, Json } from "./support.js";
 
 /** Keys of the lending declaration not rendered yet: per operation, and whole resource keys. */
-const UNRENDERED = { operationKeys: ["page", "sort", "query"], resourceKeys: ["actions"] };
+const UNRENDERED = { operationKeys: [] as string[], resourceKeys: ["actions"] };
 
 /** The lending declaration without what is not rendered yet. */
 function lendingDeclaration(): string {
@@ -34,6 +34,7 @@ function lendingDeclaration(): string {
 const principal = { subject: "ann", scopes: ["library:read", "library:write", "loans:write"] };
 const errors: unknown[] = [];
 const calls: string[] = [];
+const listed: Json[] = [];
 let compiled: { api: CompiledApi; dispose(): Promise<void> };
 let server: Server;
 let base = "";
@@ -68,7 +69,15 @@ beforeAll(async () => {
   // Declares no errors: any refusal of it is a fault of the handler.
   const updateLoan: HandlerFunction = (input) => ((input.patch as Json).note === "refuse" ? { status: 409, error: "no" } : loans.updateLoan!(input));
   // Declares no errors either: a refusal from a list handler is a fault too.
-  const listBooks: HandlerFunction = (input) => ((input.query as Json).author === "refuse" ? { status: 409, error: "no" } : books.listBooks!(input));
+  // It records what it is given, and answers a page too long or no page at all on request.
+  const listBooks: HandlerFunction = (input) => {
+    listed.push(input);
+    const author = (input.query as Json).author;
+    if (author === "refuse") return { status: 409, error: "no" };
+    if (author === "array") return [];
+    if (author === "too long") return { items: [book, book], next: "x" };
+    return books.listBooks!(input);
+  };
   server = compiled.api.createServer({
     handlers: { ...memory, loans: { ...loans, createLoan, deleteLoan, updateLoan }, books: { ...books, listBooks } },
     verifyToken: (token) => (token === "good" ? principal : undefined),
@@ -196,6 +205,120 @@ resources:
     expect(result.value).toBeUndefined();
     expect(result.diagnostics.map((d) => [d.code, d.location?.line])).toEqual([["openapi/unsupported", 8]]);
     expect(result.diagnostics[0]!.message).toContain('"tags" offers no `get`');
+  });
+});
+
+/** Creates books by one author (public reads list them back), titled as given, in order. */
+async function createBooks(author: string, titles: readonly string[], publishedOn?: (i: number) => string): Promise<Json[]> {
+  const created: Json[] = [];
+  for (const [i, title] of titles.entries()) {
+    const json = { title, author, ...(publishedOn ? { publishedOn: publishedOn(i) } : {}) };
+    created.push(obj(await call(base, "POST", "/books", { json, token: "good" })));
+  }
+  return created;
+}
+
+/** Every page of a list from `target` on, following `Link: rel="next"`: the pages' ids and the links followed. */
+async function follow(target: string): Promise<{ pages: unknown[][]; links: string[] }> {
+  const pages: unknown[][] = [];
+  const links: string[] = [];
+  for (let next: string | undefined = target; next !== undefined && pages.length < 100; ) {
+    const reply = await call(base, "GET", next, { token: "good" });
+    expect(reply.status, reply.text).toBe(200);
+    pages.push((reply.body as Json[]).map((b) => b.id));
+    const link = reply.headers.get("link");
+    const match = link === null ? undefined : /^<([^>]+)>; rel="next"$/.exec(link);
+    if (link !== null) expect(match, link).toBeTruthy();
+    next = match?.[1];
+    if (next !== undefined) links.push(next);
+  }
+  return { pages, links };
+}
+
+describe("lists: pagination", () => {
+  it("following next visits every object exactly once, in creation order, keeping the other query parameters", async () => {
+    const created = await createBooks("Paged", Array.from({ length: 45 }, (_, i) => `Book ${String(i)}`));
+    const { pages, links } = await follow("/books?author=Paged&limit=7");
+    expect(pages.map((p) => p.length)).toEqual([7, 7, 7, 7, 7, 7, 3]);
+    expect(pages.flat()).toEqual(created.map((b) => b.id));
+    for (const link of links) expect(link).toMatch(/^\/books\?author=Paged&limit=7&cursor=[\w.-]+$/);
+  });
+
+  it("the default limit is the declared size; no Link when nothing remains", async () => {
+    await createBooks("Default", Array.from({ length: 21 }, (_, i) => `D${String(i)}`));
+    const first = await call(base, "GET", "/books?author=Default");
+    expect((first.body as Json[]).length).toBe(20);
+    expect(first.headers.get("link")).toMatch(/^<\/books\?author=Default&limit=20&cursor=[\w.-]+>; rel="next"$/);
+    const all = await call(base, "GET", "/books?author=Default&limit=21");
+    expect((all.body as Json[]).length).toBe(21);
+    expect(all.headers.get("link")).toBeNull();
+  });
+
+  it.each(["0", "-1", "101", "1.5", "abc", "", "1e1", "0x10"])("limit=%s is 400 naming limit", async (limit) => {
+    expectError(await call(base, "GET", `/books?limit=${limit}`), 400, ["limit"]);
+  });
+
+  it("a cursor the server did not issue, changed, or issued for another list or order is 400 naming cursor", async () => {
+    await createBooks("Cursor", ["a", "b", "c"]);
+    const link = (await call(base, "GET", "/books?author=Cursor&limit=1")).headers.get("link")!;
+    const cursor = decodeURIComponent(/cursor=([^>]+)>/.exec(link)![1]!);
+    expect((await call(base, "GET", `/books?author=Cursor&limit=1&cursor=${encodeURIComponent(cursor)}`)).status).toBe(200);
+    const [payload, mac] = cursor.split(".") as [string, string];
+    const forged = Buffer.from(JSON.stringify(["", JSON.stringify([0])])).toString("base64url");
+    for (const bad of ["abc", `${payload}.${mac.slice(0, -2)}AA`, `${forged}.${mac}`, `${cursor}.x`, "x".repeat(5000)]) {
+      expectError(await call(base, "GET", `/books?author=Cursor&limit=1&cursor=${encodeURIComponent(bad)}`), 400, ["cursor"]);
+    }
+    expectError(await call(base, "GET", `/books?author=Cursor&limit=1&sort=title&cursor=${encodeURIComponent(cursor)}`), 400, ["cursor"]);
+    expectError(await call(base, "GET", `/loans?cursor=${encodeURIComponent(cursor)}`, { token: "good" }), 400, ["cursor"]);
+  });
+
+  it("a paged list handler that answers no page, or more than the limit, is a fault: 500 and onError", async () => {
+    expectHandlerFault(errors.length, await call(base, "GET", "/books?author=array"));
+    expectHandlerFault(errors.length, await call(base, "GET", "/books?author=too%20long&limit=1"));
+  });
+});
+
+describe("lists: sorting", () => {
+  it("ascending, descending, several fields, ties broken by id", async () => {
+    const created = await createBooks("Sorted", ["b", "a", "c", "a", "b"], (i) => `2020-01-0${String(5 - i)}`);
+    const ids = async (sort: string) => (await call(base, "GET", `/books?author=Sorted&sort=${sort}`)).body as Json[];
+    const id = (i: number) => created[i]!.id;
+    expect((await ids("title")).map((b) => b.id)).toEqual([id(1), id(3), id(0), id(4), id(2)]);
+    expect((await ids("-title")).map((b) => b.id)).toEqual([id(2), id(0), id(4), id(1), id(3)]);
+    expect((await ids("-title,publishedOn")).map((b) => b.id)).toEqual([id(2), id(4), id(0), id(3), id(1)]);
+    expect((await ids("publishedOn")).map((b) => b.id)).toEqual([id(4), id(3), id(2), id(1), id(0)]);
+    const sorted = listed.at(-1)!;
+    expect(sorted.sort).toEqual([{ field: "publishedOn", descending: false }]);
+  });
+
+  it("sorted pages visit every object once, in the sorted order", async () => {
+    const created = await createBooks("SortPaged", ["m", "c", "x", "c", "a", "m", "c"]);
+    const order = [...created].sort((a, b) => (a.title === b.title ? Number(a.id) - Number(b.id) : String(b.title) < String(a.title) ? -1 : 1));
+    const { pages, links } = await follow("/books?author=SortPaged&sort=-title&limit=2");
+    expect(pages.flat()).toEqual(order.map((b) => b.id));
+    for (const link of links) expect(link).toContain("sort=-title");
+  });
+
+  it.each(["author", "title,title", "title,-title", "-", "title,", "TITLE", "id"])("sort=%s is 400 naming sort", async (sort) => {
+    expectError(await call(base, "GET", `/books?sort=${encodeURIComponent(sort)}`), 400, ["sort"]);
+  });
+});
+
+describe("lists: declared query parameters", () => {
+  it("reach the handler, validated like filters; the in-memory store ignores them", async () => {
+    await createBooks("Queried", ["x"]);
+    const reply = await call(base, "GET", "/books?author=Queried&q=refactor");
+    expect((reply.body as Json[]).length).toBe(1);
+    expect(listed.at(-1)!.query).toEqual({ author: "Queried", q: "refactor" });
+    expect(listed.at(-1)!.page).toEqual({ limit: 20, cursor: undefined });
+    expectError(await call(base, "GET", "/books?q="), 400, ["q"]);
+    expectError(await call(base, "GET", "/loans?dueBefore=tomorrow", { token: "good" }), 400, ["dueBefore"]);
+    expect((await call(base, "GET", "/loans?dueBefore=2030-01-01", { token: "good" })).status).toBe(200);
+  });
+
+  it("check order: validation of the query (400) comes after the guards (401)", async () => {
+    expect((await call(base, "GET", "/loans?limit=0&sort=nope")).status).toBe(401);
+    expectError(await call(base, "GET", "/loans?limit=0&sort=nope&cursor=x", { token: "good" }), 400, ["limit", "sort", "cursor"]);
   });
 });
 
