@@ -35,6 +35,10 @@ export interface HandlerMethodView {
   readonly isReplace: boolean;
   readonly isUpdate: boolean;
   readonly isDelete: boolean;
+  /** An action (declaration `actions`): whether it takes a body, and its `to` state as a literal ("" when none). */
+  readonly isAction: boolean;
+  readonly hasBody: boolean;
+  readonly toLiteral: string;
   /** TypeScript type of the query (list) and of the id. */
   readonly queryType: string;
   readonly idType: string;
@@ -78,6 +82,8 @@ export interface ResourceView {
   readonly usesPrincipal: boolean;
   /** Whether some handler may return a HandlerRefusal (declared `errors`). */
   readonly usesRefusal: boolean;
+  /** Whether it has actions: the server binds them under `actions`. */
+  readonly hasActions: boolean;
 }
 
 /** The view of one resource's own file. */

@@ -35,7 +35,7 @@ import type { FieldErrors, SchemaNode, SchemaTable } from "./validate.gen.js";
  * Which kind of operation a route answers: one of codegen's resource conventions, or
  * `operation`, an operation of an OpenAPI document written by others (runtime/operations.gen.ts).
  */
-export type OperationKind = "index" | "token" | "list" | "get" | "create" | "replace" | "update" | "delete" | "operation";
+export type OperationKind = "index" | "token" | "list" | "get" | "create" | "replace" | "update" | "delete" | "action" | "operation";
 
 /** Everything the dispatcher needs to know of one operation. */
 export type OperationSpec = {
@@ -59,6 +59,8 @@ export type OperationSpec = {
   readonly page?: { readonly size: number; readonly max: number };
   /** A sortable list (declaration `sort`): the fields `?sort=` may name. */
   readonly sort?: readonly string[];
+  /** An action (declaration `actions`): its name, the states that allow it (absent: all) and the state after it. */
+  readonly action?: { readonly name: string; readonly when?: readonly string[]; readonly to?: string };
   /** The statuses its handler may refuse with (declaration `errors`); any other refusal is a fault (500). */
   readonly errors?: readonly number[];
   /** Token endpoint: its form. */
@@ -87,7 +89,12 @@ export type ResourceOperations = {
   replace?(id: string | number, body: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
   update?(id: string | number, patch: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
   delete?(id: string | number, current: StoredObject, context: RequestContext): Promise<Refusable<void>> | Refusable<void>;
+  /** The resource's actions by operationId. */
+  actions?: { readonly [operationId: string]: ActionOperation };
 };
+
+/** An action as the dispatcher calls it: the object's id, the validated body (`{}` without one), the object found. */
+export type ActionOperation = (id: string | number, body: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext) => Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
 
 /** What a list handler is asked besides its query: the order (`[]`: creation order) and, for a paged list, the page. */
 export type Listing = { readonly sort: readonly SortKey[]; readonly page: PageRequest | undefined };
@@ -340,7 +347,11 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   const query = parseQuery(operation.query, url.value.query, listing ? new Set([...securityQuery, ...listing.parameters]) : securityQuery, errors, api.schemas);
   const resource = operation.resource === undefined ? undefined : api.resources[operation.resource];
   let data: Json = {};
-  if (operation.body !== undefined && resource) {
+  if (operation.body !== undefined && resource && operation.kind === "action") {
+    // An action's body is its own schema (`<Type><Action>Request`), not the resource's fields.
+    if (!isObject(body)) addError(errors, "body", "must be a JSON object");
+    else if (validateValue({ ref: operation.body }, body, "", errors, api.schemas)) data = withDefaults({ ref: operation.body }, body, api.schemas) as Json;
+  } else if (operation.body !== undefined && resource) {
     if (!isObject(body)) addError(errors, "body", "must be a JSON object");
     else {
       // Why: only a string or a number can equal the path's id; String() of a client's object
@@ -590,6 +601,26 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
       const replace = required(kind === "replace" ? handlers.replace : handlers.update, kind);
       const changed: unknown = await run(() => replace.call(handlers, id, data, current, context));
       return refusalAnswer(operation, changed, `the ${name} handler`) ?? ok(storedObject(changed, `the ${name} handler`));
+    }
+    case "action": {
+      // http-behaviour, the check order: lookup (404), then the action's state (409), then the handler.
+      const action = operation.action!;
+      const state = String(current.status);
+      if (action.when !== undefined && !action.when.includes(state)) {
+        return fromRefusal(refusal(409, "Conflict", { status: `${action.name} is allowed only in ${action.when.join(", ")}; the status is ${state}` }));
+      }
+      const bound = handlers.actions !== undefined && Object.hasOwn(handlers.actions, name) ? handlers.actions[name] : undefined;
+      const act = required(bound, name);
+      const result: unknown = await run(() => act.call(handlers.actions, id, data, current, context));
+      const refused = refusalAnswer(operation, result, `the ${name} handler`);
+      if (refused) return refused;
+      const after = storedObject(result, `the ${name} handler`);
+      // Why: the action's `to` state is part of its contract; the handler stores it with its own
+      // change (one write), and an object answered in another state is a fault of the handler.
+      if (action.to !== undefined && after.status !== action.to) {
+        throw new HandlerResultError(`the ${name} handler returned an object whose status is not ${action.to}`);
+      }
+      return ok(after);
     }
     default:
       throw new Error(`unexpected operation kind ${kind}`);

@@ -41,6 +41,8 @@ export type LinkRule = {
   readonly when?: readonly string[];
   /** Absent: the object's own address. */
   readonly href?: string;
+  /** The action the link offers: its href is the object's address and this segment. */
+  readonly action?: string;
 };
 
 /** What the generated server knows of one resource (from the document's `x-codegen-resource`). */
@@ -84,7 +86,7 @@ export function linksOf(spec: ResourceSpec, object: StoredObject): Link[] {
   const state = typeof object.status === "string" ? object.status : undefined;
   for (const rule of spec.links) {
     if (rule.when !== undefined && (state === undefined || !rule.when.includes(state))) continue;
-    links.push({ rel: rule.rel, method: rule.method, href: rule.href ?? self });
+    links.push({ rel: rule.rel, method: rule.method, href: rule.href ?? (rule.action === undefined ? self : `${self}/${encodeURIComponent(rule.action)}`) });
   }
   return links;
 }

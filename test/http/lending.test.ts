@@ -1,7 +1,7 @@
-// The lending fixture (issue 12) over real HTTP: handlers that refuse with declared statuses.
-// The renderer does not implement every part of the fixture yet (UNRENDERED below: the model
-// refuses them, see test/golden-server.test.ts); they are removed from the declaration before
-// generating, and each step of issue 12 that lands takes its entry out of the list.
+// The lending fixture (issue 12) over real HTTP, started with the in-memory store and handlers of
+// the test's own: handlers that refuse with declared statuses, references checked, lists that page
+// and sort with declared query parameters, actions with their states, links and `to`, and the
+// check order with these steps; and the handler interfaces type-checked with a user's handlers.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,31 +10,16 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
 import { ROOT } from "../support/fixtures.js";
-import { START_TIMEOUT, call, compileText, expectError, generateText, obj } from "./support.js";
+import { generateFixture } from "../support/generated.js";
+import { START_TIMEOUT, call, compileFixture, expectError, generateText, obj } from "./support.js";
 import type { CompiledApi, HandlerFunction, Json } from "./support.js";
-
-/** Keys of the lending declaration not rendered yet: per operation, and whole resource keys. */
-const UNRENDERED = { operationKeys: [] as string[], resourceKeys: ["actions"] };
-
-/** The lending declaration without what is not rendered yet. */
-function lendingDeclaration(): string {
-  const declaration = parse(readFileSync(path.join(ROOT, "fixtures/valid/lending/declaration.yaml"), "utf8")) as Json;
-  for (const resource of Object.values(declaration.resources as Json) as Json[]) {
-    for (const key of UNRENDERED.resourceKeys) delete resource[key];
-    if (resource.links !== undefined) delete (resource.links as Json).return;
-    const operations = resource.operations;
-    if (typeof operations !== "object" || Array.isArray(operations)) continue;
-    for (const operation of Object.values(operations as Json) as Json[]) for (const key of UNRENDERED.operationKeys) delete operation[key];
-  }
-  return stringify(declaration);
-}
 
 const principal = { subject: "ann", scopes: ["library:read", "library:write", "loans:write"] };
 const errors: unknown[] = [];
 const calls: string[] = [];
 const listed: Json[] = [];
+const acted: Json[] = [];
 let compiled: { api: CompiledApi; dispose(): Promise<void> };
 let server: Server;
 let base = "";
@@ -51,7 +36,7 @@ const REFUSALS: { [note: string]: unknown } = {
 };
 
 beforeAll(async () => {
-  compiled = await compileText(lendingDeclaration());
+  compiled = await compileFixture("lending");
   const memory = compiled.api.createMemoryHandlers();
   const loans = memory.loans!;
   const books = memory.books!;
@@ -78,8 +63,18 @@ beforeAll(async () => {
     if (author === "too long") return { items: [book, book], next: "x" };
     return books.listBooks!(input);
   };
+  // Renewing counts the renewals and stores the `to` state in the same write; a third renewal is refused.
+  const renewLoan: HandlerFunction = (input) => {
+    acted.push(input);
+    const current = input.current as Json;
+    const renewals = typeof current.renewals === "number" ? current.renewals : 0;
+    if (renewals >= 2) return { status: 422, error: "The loan was renewed twice already" };
+    return loans.updateLoan!({ id: input.id, patch: { status: input.to, renewals: renewals + 1 }, current });
+  };
+  // A return that forgets to store its `to` state when the note says so.
+  const returnLoan: HandlerFunction = (input) => ((input.current as Json).note === "stubborn" ? input.current : loans.returnLoan!(input));
   server = compiled.api.createServer({
-    handlers: { ...memory, loans: { ...loans, createLoan, deleteLoan, updateLoan }, books: { ...books, listBooks } },
+    handlers: { ...memory, loans: { ...loans, createLoan, deleteLoan, updateLoan, renewLoan, returnLoan }, books: { ...books, listBooks } },
     verifyToken: (token) => (token === "good" ? principal : undefined),
     onError: (error) => errors.push(error),
   });
@@ -322,15 +317,94 @@ describe("lists: declared query parameters", () => {
   });
 });
 
+describe("actions", () => {
+  const newLoan = async (note?: string) => obj(await call(base, "POST", "/loans", { json: loan(note), token: "good" }));
+  const rels = (object: Json) => (object.links as Json[]).map((l) => `${String(l.rel)} ${String(l.method)} ${String(l.href)}`);
+
+  it("renew in an allowed state: the handler gets id, body, current and to; 200 with the complete object and its links", async () => {
+    const created = await newLoan();
+    const before = acted.length;
+    const reply = await call(base, "POST", `/loans/${String(created.id)}/renew`, { json: { days: 7 }, token: "good" });
+    expect(reply.status, reply.text).toBe(200);
+    const renewed = obj(reply);
+    expect(renewed).toMatchObject({ id: created.id, status: "active", renewals: 1, bookId: book.id });
+    expect(acted.length).toBe(before + 1);
+    expect(acted.at(-1)).toMatchObject({ id: created.id, body: { days: 7 }, current: { id: created.id, status: "active" }, to: "active", principal, scopes: expect.anything() });
+    expect(obj(await call(base, "GET", `/loans/${String(created.id)}`, { token: "good" })).renewals).toBe(1);
+  });
+
+  it("links offer each action in exactly its when states, at <object>/<action> with its method", async () => {
+    const created = await newLoan();
+    const self = `/loans/${String(created.id)}`;
+    const common = [`self GET ${self}`, `book GET /books/${String(book.id)}`, `member GET /members/${String(member.id)}`];
+    expect(rels(created)).toEqual([...common, `edit PATCH ${self}`, `return POST ${self}/return`, `renew POST ${self}/renew`, `report-lost PUT ${self}/report-lost`, `remind POST ${self}/remind`]);
+    const overdue = obj(await call(base, "PATCH", self, { json: { status: "overdue" }, token: "good" }));
+    expect(rels(overdue)).toEqual([...common, `edit PATCH ${self}`, `return POST ${self}/return`, `report-lost PUT ${self}/report-lost`, `remind POST ${self}/remind`]);
+    const lost = obj(await call(base, "PUT", `${self}/report-lost`, { token: "good" }));
+    expect(lost.status).toBe("lost");
+    expect(rels(lost)).toEqual([...common, `return POST ${self}/return`, `remind POST ${self}/remind`]);
+    const returned = obj(await call(base, "POST", `${self}/return`, { token: "good" }));
+    expect(returned.status).toBe("returned");
+    expect(rels(returned)).toEqual([...common, `remind POST ${self}/remind`]);
+    // An action without `to` (remind) leaves the state; the in-memory store answers the object unchanged.
+    const reminded = await call(base, "POST", `${self}/remind`, { token: "good" });
+    expect(reminded.status, reminded.text).toBe(200);
+    expect(obj(reminded)).toEqual(returned);
+  });
+
+  it("outside its when states: 409 naming status, as the document's example says, and the handler does not run", async () => {
+    const created = await newLoan();
+    const self = `/loans/${String(created.id)}`;
+    await call(base, "PATCH", self, { json: { status: "returned" }, token: "good" });
+    const before = acted.length;
+    const reply = await call(base, "POST", `${self}/renew`, { json: { days: 7 }, token: "good" });
+    expect(reply.status).toBe(409);
+    expect(reply.text).toBe('{"error":"Conflict","detail":{"status":"renew is allowed only in active; the status is returned"}}');
+    expect(acted.length).toBe(before);
+    expectError(await call(base, "PUT", `${self}/report-lost`, { token: "good" }), 409, ["status"]);
+  });
+
+  it("its declared refusal, and a handler that does not store the to state (500, onError)", async () => {
+    const created = await newLoan("stubborn");
+    const self = `/loans/${String(created.id)}`;
+    for (let i = 0; i < 2; i++) expect((await call(base, "POST", `${self}/renew`, { json: { days: 1 }, token: "good" })).status).toBe(200);
+    const third = await call(base, "POST", `${self}/renew`, { json: { days: 1 }, token: "good" });
+    expect(third.status).toBe(422);
+    expect(third.body).toEqual({ error: "The loan was renewed twice already", detail: {} });
+    expectHandlerFault(errors.length, await call(base, "POST", `${self}/return`, { token: "good" }));
+  });
+
+  it("check order: route (404, 405), guards (401, 403), Content-Type (415), validation (400), lookup (404), state (409)", async () => {
+    const created = await newLoan();
+    const self = `/loans/${String(created.id)}`;
+    expect((await call(base, "POST", `${self}/renew/again`, { json: { days: 1 }, token: "good" })).status).toBe(404);
+    const wrong = await call(base, "GET", `${self}/renew`, { token: "good" });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("POST");
+    expect((await call(base, "POST", "/loans/9999/renew", { json: { days: 0 } })).status).toBe(401);
+    expect((await call(base, "POST", "/loans/9999/remind", {})).status).toBe(401);
+    expect((await call(base, "POST", "/loans/9999/renew", { body: "days=1", headers: { "Content-Type": "text/plain" }, token: "good" })).status).toBe(415);
+    expectError(await call(base, "POST", "/loans/9999/renew", { json: { days: 0 }, token: "good" }), 400, ["days"]);
+    expectError(await call(base, "POST", `${self}/renew`, { json: {}, token: "good" }), 400, ["days"]);
+    expectError(await call(base, "POST", `${self}/renew`, { json: { days: 1, extra: true }, token: "good" }), 400, ["extra"]);
+    expectError(await call(base, "POST", `${self}/renew`, { json: [1], token: "good" }), 400, ["body"]);
+    expectError(await call(base, "POST", "/loans/9999/renew", { json: { days: 1 }, token: "good" }), 404, ["id"]);
+    expectError(await call(base, "POST", "/loans/abc/return", { token: "good" }), 400, ["id"]);
+    await call(base, "PATCH", self, { json: { status: "overdue" }, token: "good" });
+    expectError(await call(base, "POST", `${self}/renew`, { json: { days: 0 }, token: "good" }), 400, ["days"]);
+    expectError(await call(base, "POST", `${self}/renew`, { json: { days: 1 }, token: "good" }), 409, ["status"]);
+  });
+});
+
 /**
  * tsc's complaints (empty: none) about the generated code with a user's file `user.ts` beside it,
  * under the golden tree's strict options (test/support/tsconfig.generated.json).
  */
 async function typeCheck(user: string): Promise<string> {
-  const generated = await generateText(lendingDeclaration());
+  const generated = await generateFixture("lending");
   const dir = mkdtempSync(path.join(tmpdir(), "codegen-lending-types-"));
   try {
-    for (const file of [...generated.value!, { path: "user.ts", contents: user }]) {
+    for (const file of [...generated, { path: "user.ts", contents: user }]) {
       mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
       writeFileSync(path.join(dir, file.path), file.contents);
     }

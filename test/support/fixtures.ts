@@ -21,18 +21,6 @@ export function fixtureCases(kind: "valid" | "invalid"): string[] {
     .sort();
 }
 
-/**
- * Valid fixtures whose server code is not rendered yet: the model refuses them with
- * `openapi/unsupported` (issue 12: lending's actions, pages, sorts and declared errors) while
- * their OpenAPI document is generated and checked like every other. Emptied as issue 12 lands.
- */
-export const UNRENDERED_FIXTURES: readonly string[] = ["lending"];
-
-/** The valid fixtures whose server code is generated. */
-export function renderedCases(): string[] {
-  return fixtureCases("valid").filter((name) => !UNRENDERED_FIXTURES.includes(name));
-}
-
 /** The declaration file of a case: declaration.yaml, .yml or .json (relative to ROOT). */
 export function declarationOf(kind: "valid" | "invalid", name: string): string {
   const dir = path.join("fixtures", kind, name);
