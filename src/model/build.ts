@@ -337,7 +337,7 @@ function resourceView(
     const result = listing.page ? `{ readonly items: readonly ${storedName}[]; readonly next?: string }` : signature.result(types);
     return {
       operationId,
-      docLines: docLines(summary),
+      docLines: handlerDoc(summary, operation),
       inputType: `{ ${signature.input(types)}${listingInput}; principal: ${principal}; scopes: SecurityScopes }`,
       resultType: refusable(result, declaredErrors(operation)),
       hasSort: listing.sort !== undefined,
