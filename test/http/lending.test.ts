@@ -11,8 +11,9 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/fixtures.js";
-import { generateFixture } from "../support/generated.js";
-import { START_TIMEOUT, call, compileFixture, expectError, generateText, obj } from "./support.js";
+import type { RunningServer } from "../../src/serve/serve.js";
+import { generateFixture, startFixtureServer } from "../support/generated.js";
+import { START_TIMEOUT, call, compileFixture, expectError, generateText, issueToken, obj } from "./support.js";
 import type { CompiledApi, HandlerFunction, Json } from "./support.js";
 
 const principal = { subject: "ann", scopes: ["library:read", "library:write", "loans:write"] };
@@ -75,7 +76,7 @@ beforeAll(async () => {
   const returnLoan: HandlerFunction = (input) => ((input.current as Json).note === "stubborn" ? input.current : loans.returnLoan!(input));
   server = compiled.api.createServer({
     handlers: { ...memory, loans: { ...loans, createLoan, deleteLoan, updateLoan, renewLoan, returnLoan }, books: { ...books, listBooks } },
-    verifyToken: (token) => (token === "good" ? principal : undefined),
+    verifyToken: (token) => (token === "good" ? principal : token === "reader" ? { subject: "rea", scopes: ["library:read"] } : undefined),
     onError: (error) => errors.push(error),
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -383,6 +384,8 @@ describe("actions", () => {
     expect(wrong.headers.get("allow")).toBe("POST");
     expect((await call(base, "POST", "/loans/9999/renew", { json: { days: 0 } })).status).toBe(401);
     expect((await call(base, "POST", "/loans/9999/remind", {})).status).toBe(401);
+    expect((await call(base, "POST", "/loans/9999/renew", { json: { days: 0 }, token: "reader" })).status).toBe(403);
+    expect((await call(base, "PUT", `${self}/report-lost`, { token: "reader" })).status).toBe(403);
     expect((await call(base, "POST", "/loans/9999/renew", { body: "days=1", headers: { "Content-Type": "text/plain" }, token: "good" })).status).toBe(415);
     expectError(await call(base, "POST", "/loans/9999/renew", { json: { days: 0 }, token: "good" }), 400, ["days"]);
     expectError(await call(base, "POST", `${self}/renew`, { json: {}, token: "good" }), 400, ["days"]);
@@ -394,6 +397,33 @@ describe("actions", () => {
     expectError(await call(base, "POST", `${self}/renew`, { json: { days: 0 }, token: "good" }), 400, ["days"]);
     expectError(await call(base, "POST", `${self}/renew`, { json: { days: 1 }, token: "good" }), 409, ["status"]);
   });
+});
+
+describe("codegen serve runs the fixture with its in-memory store", () => {
+  const user = { name: "ann", password: "pw", scopes: ["library:read", "library:write", "loans:write"] };
+  let served: RunningServer | undefined;
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  it("a loan is created, renewed, listed a page at a time and returned", async () => {
+    served = await startFixtureServer("lending", [user]);
+    const token = await issueToken(served.url, user, user.scopes);
+    const at = (method: string, target: string, json?: unknown) => call(served!.url, method, target, { token, ...(json === undefined ? {} : { json }) });
+    const book1 = obj(await at("POST", "/books", { title: "T", author: "A" }));
+    const member1 = obj(await at("POST", "/members", { name: "M", email: "m@example.org" }));
+    const loans = [];
+    for (let i = 0; i < 3; i++) loans.push(obj(await at("POST", "/loans", { bookId: book1.id, memberId: member1.id, dueOn: `2026-12-0${String(i + 1)}` })));
+    const renewed = await at("POST", `/loans/${String(loans[0]!.id)}/renew`, { days: 3 });
+    expect(renewed.status, renewed.text).toBe(200);
+    expect(obj(renewed).status).toBe("active");
+    const first = await at("GET", "/loans?sort=-dueOn&limit=2");
+    expect((first.body as Json[]).map((l) => l.id)).toEqual([loans[2]!.id, loans[1]!.id]);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1]!;
+    expect(((await at("GET", next)).body as Json[]).map((l) => l.id)).toEqual([loans[0]!.id]);
+    expect(obj(await at("POST", `/loans/${String(loans[0]!.id)}/return`)).status).toBe("returned");
+    expectError(await at("POST", `/loans/${String(loans[0]!.id)}/renew`, { days: 3 }), 409, ["status"]);
+  }, START_TIMEOUT);
 });
 
 /**
