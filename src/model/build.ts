@@ -110,6 +110,11 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
       if (!(method in item)) continue;
       const operation = asJson(item[method]);
       const kind = operationKind(path, method, operation, ours);
+      const misplaced = kind === "action" || kind === "list" ? listingOrActionProblem(kind, segments, idParameter !== undefined, operation, singularOf) : undefined;
+      if (misplaced !== undefined) {
+        problems.push(new UnsupportedConstruct(pointerOf("paths", path, method, kind === "action" ? "x-codegen-action" : "x-codegen-page"), misplaced));
+        continue;
+      }
       if (kind === "operation") {
         const spec = collector.add(path, method, item, operation);
         if (spec) methods[method.toUpperCase()] = spec;
@@ -196,6 +201,24 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     hasSecurityHooks: collector.hookSchemes.size > 0,
     mockAnswers: collector.mockAnswers,
   };
+}
+
+/**
+ * Why an action or a list's options cannot be rendered as the document says, if so (documents
+ * written by hand may carry codegen's extensions): an action answers at
+ * `/<collection>/{id}/<name>` of a resource, and a page has whole sizes with `size <= max`.
+ */
+function listingOrActionProblem(kind: string, segments: readonly (string | null)[], hasId: boolean, operation: Json, singularOf: ReadonlyMap<string, string>): string | undefined {
+  if (kind === "action") {
+    const name = actionOf(operation).name;
+    const [collection, id, segment] = segments;
+    const placed = segments.length === 3 && id === null && hasId && typeof collection === "string" && singularOf.has(collection) && segment === name;
+    return placed ? undefined : `the action ${stringLiteral(name)} must be the operation of a path \`/<collection>/{id}/${name}\` of a resource`;
+  }
+  const page = listingOf(operation).page;
+  if (page === undefined) return undefined;
+  const whole = (n: number) => Number.isSafeInteger(n) && n >= 1;
+  return whole(page.size) && whole(page.max) && page.size <= page.max ? undefined : "`size` and `max` must be whole numbers from 1, with `size` at most `max`";
 }
 
 /** An action's name, the states that allow it and the state it leaves the object in (`x-codegen-action`). */

@@ -10,6 +10,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { ROOT } from "../support/fixtures.js";
 import type { RunningServer } from "../../src/serve/serve.js";
 import { generateFixture, startFixtureServer } from "../support/generated.js";
@@ -185,6 +186,20 @@ describe("references checked (a ref naming no object is 400 naming the field)", 
     expect((await call(base, "PATCH", target, { json: { status: "returned" }, token: "good" })).status).toBe(200);
     expectError(await call(base, "PATCH", target, { json: { bookId: 999, status: "active" }, token: "good" }), 400, ["bookId"]);
     expectError(await call(base, "PATCH", target, { json: { bookId: book.id, status: "active" }, token: "good" }), 409, ["status"]);
+  });
+
+  it("a hand-written document whose action or page cannot be rendered as it says is refused there", async () => {
+    const golden = readFileSync(path.join(ROOT, "fixtures/valid/lending/expected/openapi.yaml"), "utf8");
+    const moved = parse(golden) as { paths: Json };
+    moved.paths["/loans/{id}/renewal"] = moved.paths["/loans/{id}/renew"];
+    delete moved.paths["/loans/{id}/renew"];
+    const pages = parse(golden) as { paths: { [path: string]: { get: Json } } };
+    pages.paths["/books"]!.get["x-codegen-page"] = { size: 0, max: 100 };
+    pages.paths["/loans"]!.get["x-codegen-page"] = { size: 200, max: 100 };
+    const reasons = async (document: unknown) => (await generateText(stringify(document))).diagnostics.map((d) => `${d.code} ${d.message}`);
+    expect(await reasons(moved)).toEqual([expect.stringMatching(/^openapi\/unsupported .*renewal.*the action "renew" must be the operation of a path/)]);
+    expect(await reasons(pages)).toEqual([expect.stringMatching(/~1books\/get.*`size` and `max`/), expect.stringMatching(/~1loans\/get.*`size` and `max`/)]);
+    expect((await generateText(golden)).diagnostics).toEqual([]);
   });
 
   it("a ref to a resource that offers no get is refused at generation, at the ref", async () => {
