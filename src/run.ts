@@ -80,6 +80,9 @@ export interface InputOptions extends PatternOptions {
   readonly refRoot?: string;
 }
 
+/** Whether an input's value is a codegen declaration rather than an OpenAPI document (which has `openapi` and no `codegen`). */
+const isDeclarationValue = (value: unknown): boolean => !(typeof value === "object" && value !== null && "openapi" in value && !("codegen" in value));
+
 /**
  * Any input to the OpenAPI 3.1 document the renderer reads: a declaration is expanded; an
  * OpenAPI 3.0 or 3.1 document (recognised by its `openapi` key) is bundled (`$ref`s to other
@@ -89,7 +92,7 @@ export interface InputOptions extends PatternOptions {
 export async function documentFromText(file: string, text: string, cwd: string, options: InputOptions = {}): Promise<Outcome<OpenAPIV3_1.Document>> {
   const loaded = text.includes("\u0000") ? undefined : loadDocument(file, text);
   const value = loaded?.document?.value;
-  const isOpenApi = typeof value === "object" && value !== null && "openapi" in value && !("codegen" in value);
+  const isOpenApi = !isDeclarationValue(value);
   if (!loaded?.document || !isOpenApi) return openapiFromText(file, text, loaded, options);
   const at = (pointer: string) => locatePointer(loaded.document!, pointer);
   const version = String((value as { openapi: unknown }).openapi);
@@ -257,7 +260,10 @@ export function viewOfDocument(file: string, text: string, document: OpenAPIV3_1
     const source = loadDocument(file, text).document;
     return {
       diagnostics: error.problems.map((problem) => {
-        const location = source ? locatePointer(source, problem.pointer) : { file, line: 1, column: 1, length: 1 };
+        // Why: a declaration's user wrote `resources/loans/actions/renew`, not the expanded path item.
+        const fromDeclaration = source !== undefined && problem.declarationPointer !== undefined && isDeclarationValue(source.value);
+        const pointer = fromDeclaration ? problem.declarationPointer! : problem.pointer;
+        const location = source ? locatePointer(source, pointer) : { file, line: 1, column: 1, length: 1 };
         return diagnostic("openapi/unsupported", { pointer: problem.pointer, reason: problem.reason }, location);
       }),
     };

@@ -30,8 +30,13 @@ describe("expandDeclaration", () => {
   });
 
   it("declares WWW-Authenticate on 401 and a Location on 201", () => {
-    const post = expand(baseDeclaration()).paths["/products"].post;
-    expect(post.responses["401"]).toMatchObject({ headers: { "WWW-Authenticate": { schema: { type: "string" } } }, content: { "application/json": { schema: { $ref: "#/components/schemas/AuthError" } } } });
+    const doc = expand(baseDeclaration());
+    const post = doc.paths["/products"].post;
+    expect(post.responses["401"]).toEqual({ $ref: "#/components/responses/Unauthorized" });
+    expect(doc.components.responses.Unauthorized).toMatchObject({
+      headers: { "WWW-Authenticate": { schema: { type: "string" } } },
+      content: { "application/json": { schema: { $ref: "#/components/schemas/AuthError" } } },
+    });
     expect(post.responses["201"].headers.Location).toBeDefined();
   });
 
@@ -127,5 +132,174 @@ describe("expandDeclaration", () => {
 
   it("gives a document servers [{url: /}] when none are declared", () => {
     expect(expand(baseDeclaration()).servers).toEqual([{ url: "/" }]);
+  });
+});
+
+/** Every operation object of a document, with its method and path. */
+function operationsOf(doc: any): { where: string; operation: any }[] {
+  return Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
+    ["get", "put", "post", "patch", "delete"].filter((m) => m in item).map((m) => ({ where: `${m} ${path}`, operation: item[m] })),
+  );
+}
+
+/** The products resource of the base declaration with a status machine, options and actions. */
+function lending(): Record<string, any> {
+  const value: Record<string, any> = baseDeclaration();
+  value.resources.products = {
+    ...value.resources.products,
+    fields: { name: { type: "string", required: true }, price: { type: "number", minimum: 0, filter: true }, secret: { type: "string", writeOnly: true } },
+    status: { values: ["draft", "live", "gone"], transitions: { draft: ["live"], live: ["gone"] } },
+    links: { publish: { method: "PATCH" }, edit: { method: "PATCH", when: ["draft"] } },
+    operations: {
+      list: { summary: "Browse products", page: { size: 10, max: 50 }, sort: ["price", "id"], query: { q: { type: "string", maxLength: 20, description: "Text" } } },
+      get: {},
+      create: { errors: { 409: "The name is taken", 422: "Too many products" } },
+      update: { description: "Changes a product.", errors: { 409: "The product is locked" }, "x-audit": true },
+    },
+    actions: {
+      publish: { when: ["draft"], to: "live", body: { note: { type: "string", required: true } }, errors: { 422: "The product has no price" } },
+      retire: { method: "DELETE", access: "public" },
+    },
+  };
+  return value;
+}
+
+describe("expandDeclaration: what docs portals read", () => {
+  it("gives every operation a summary, a description and a tag, the index and the token endpoint too", () => {
+    const doc = expand(lending());
+    for (const { where, operation } of operationsOf(doc)) {
+      expect(operation.summary, where).toMatch(/\S/);
+      expect(operation.description, where).toMatch(/\S/);
+      expect(operation.tags, where).toHaveLength(1);
+      expect(doc.tags.map((t: any) => t.name), where).toContain(operation.tags[0]);
+    }
+    expect(doc.paths["/"].get.tags).toEqual(["Index"]);
+    expect(doc.paths["/token"].post.tags).toEqual(["Authentication"]);
+    expect(doc.tags.map((t: any) => t.name)).toEqual(["Index", "products", "Authentication"]);
+  });
+
+  it("copies declared summaries and descriptions, and derives the others", () => {
+    const list = expand(lending()).paths["/products"].get;
+    expect(list.summary).toBe("Browse products");
+    expect(list.description).toContain("At most `limit` products per page (10 unless asked, at most 50)");
+    const update = expand(lending()).paths["/products/{id}"].patch;
+    expect(update).toMatchObject({ summary: "Update a product", description: "Changes a product.", "x-audit": true });
+  });
+
+  it("gives every error response an example that its schema accepts", () => {
+    const doc = expand(lending());
+    const responses = operationsOf(doc).flatMap(({ where, operation }) =>
+      Object.entries(operation.responses).filter(([status]) => status >= "400").map(([status, r]: [string, any]) => ({ where: `${where} ${status}`, r })),
+    );
+    for (const { where, r } of responses) {
+      const response = r.$ref ? doc.components.responses[r.$ref.split("/").pop()] : r;
+      const media = response.content["application/json"];
+      const examples = Object.values(media.examples) as { value: any }[];
+      expect(examples.length, where).toBeGreaterThan(0);
+      const schema = media.schema.$ref.split("/").pop();
+      for (const { value } of examples) {
+        if (schema === "Error") expect(value, where).toEqual({ error: expect.any(String), detail: expect.any(Object) });
+        else expect(value, where).toEqual({ detail: expect.any(String) });
+      }
+    }
+  });
+
+  it("defines each shared answer once, only when an operation refers to it", () => {
+    const withAuth = expand(lending()).components.responses;
+    expect(Object.keys(withAuth)).toEqual(["Unauthorized", "Forbidden", "NotAcceptable", "ContentTooLarge", "UnsupportedMediaType", "InternalServerError"]);
+    const value = baseDeclaration();
+    delete value.auth;
+    delete (value.resources as any).products.access;
+    (value.resources as any).products.operations = ["list", "get"];
+    expect(Object.keys(expand(value).components.responses)).toEqual(["NotAcceptable", "InternalServerError"]);
+    const refs = JSON.stringify(expand(value).paths).match(/#\/components\/responses\/\w+/g);
+    expect(new Set(refs)).toEqual(new Set(["#/components/responses/NotAcceptable", "#/components/responses/InternalServerError"]));
+  });
+});
+
+describe("expandDeclaration: operation options", () => {
+  it("adds declared errors with their descriptions and the Error schema, merged with the server's own", () => {
+    const doc = expand(lending());
+    const create = doc.paths["/products"].post;
+    expect(Object.keys(create.responses)).toEqual(["201", "400", "401", "403", "406", "409", "413", "415", "422", "500"]);
+    expect(create.responses["409"]).toMatchObject({
+      description: "The name is taken",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples: { refused: { value: { error: "The name is taken", detail: {} } } } } },
+    });
+    expect(create["x-codegen-errors"]).toEqual(["409", "422"]);
+    const update = doc.paths["/products/{id}"].patch.responses["409"];
+    expect(update.description).toBe("- The status change is not along a declared transition.\n- The product is locked");
+    expect(Object.keys(update.content["application/json"].examples)).toEqual(["transition", "refused"]);
+    expect(doc.paths["/products/{id}"].get["x-codegen-errors"]).toBeUndefined();
+  });
+
+  it("documents paging, sorting and extra query parameters of a list", () => {
+    const list = expand(lending()).paths["/products"].get;
+    expect(list.parameters.map((p: any) => p.name)).toEqual(["price", "status", "q", "sort", "limit", "cursor"]);
+    const byName = Object.fromEntries(list.parameters.map((p: any) => [p.name, p]));
+    expect(byName.q).toEqual({ name: "q", in: "query", required: false, description: "Text", schema: { type: "string", maxLength: 20 } });
+    expect(byName.sort).toMatchObject({ style: "form", explode: false, schema: { type: "array", items: { enum: ["price", "-price", "id", "-id"] } } });
+    expect(byName.limit.schema).toEqual({ type: "integer", minimum: 1, maximum: 50, default: 10 });
+    expect(byName.cursor.schema).toEqual({ type: "string", minLength: 1 });
+    expect(list.responses["200"].headers.Link.schema).toEqual({ type: "string" });
+    expect(list).toMatchObject({ "x-codegen-page": { size: 10, max: 50 }, "x-codegen-sort": ["price", "id"] });
+  });
+
+  it("leaves a list without page or sort as it was", () => {
+    const list = expand(baseDeclaration()).paths["/products"].get;
+    expect(list.parameters).toBeUndefined();
+    expect(list.responses["200"].headers).toBeUndefined();
+    expect(list["x-codegen-page"]).toBeUndefined();
+  });
+});
+
+describe("expandDeclaration: actions", () => {
+  it("makes each action an operation below the object, with its body schema and answers", () => {
+    const doc = expand(lending());
+    expect(Object.keys(doc.paths)).toEqual(["/", "/products", "/products/{id}", "/products/{id}/publish", "/products/{id}/retire", "/token"]);
+    const publish = doc.paths["/products/{id}/publish"].post;
+    expect(publish).toMatchObject({
+      operationId: "publishProduct",
+      summary: "Publish a product",
+      requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/ProductPublishRequest" } } } },
+      security: [{ OAuth2PasswordBearer: ["products:write"] }],
+      "x-codegen-action": { name: "publish", when: ["draft"], to: "live" },
+      "x-codegen-errors": ["422"],
+    });
+    expect(publish.description).toBe("Runs `publish` on the product with this id and answers the product. Allowed while its status is `draft`. Afterwards its status is `live`.");
+    expect(Object.keys(publish.responses)).toEqual(["200", "400", "401", "403", "404", "406", "409", "413", "415", "422", "500"]);
+    expect(publish.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Product" });
+    expect(publish.responses["409"].content["application/json"].examples.state.value).toEqual({
+      error: "Conflict",
+      detail: { status: "publish is allowed only in draft; the status is live" },
+    });
+    expect(doc.components.schemas.ProductPublishRequest).toMatchObject({ type: "object", properties: { note: { type: "string" } }, required: ["note"], additionalProperties: false });
+  });
+
+  it("takes no body, no 409 and the action's own access when it declares none of them", () => {
+    const retire = expand(lending()).paths["/products/{id}/retire"].delete;
+    expect(retire.requestBody).toBeUndefined();
+    expect(Object.keys(retire.responses)).toEqual(["200", "400", "404", "406", "500"]);
+    expect(retire.security).toEqual([]);
+    expect(retire["x-codegen-action"]).toEqual({ name: "retire" });
+  });
+
+  it("offers each action as a link in its `when` states, replacing a declared link of its name in place", () => {
+    const links = expand(lending()).components.schemas.Product["x-codegen-resource"].links;
+    expect(links).toEqual([
+      { rel: "publish", method: "POST", when: ["draft"], action: "publish" },
+      { rel: "edit", method: "PATCH", when: ["draft"] },
+      { rel: "retire", method: "DELETE", action: "retire" },
+    ]);
+  });
+});
+
+describe("expandDeclaration: 409 only where the server can answer it", () => {
+  it("leaves 409 out of PUT and PATCH when every state may move to every other", () => {
+    const value = baseDeclaration();
+    (value.resources as any).products.status = { values: ["a", "b"], transitions: { a: ["b"], b: ["a"] } };
+    const item = expand(value).paths["/products/{id}"];
+    expect(item.put.responses["409"]).toBeUndefined();
+    expect(item.patch.responses["409"]).toBeUndefined();
   });
 });

@@ -36,6 +36,21 @@ describe("loadDocument", () => {
     expect(diagnostics[0]).toMatchObject({ code: want.code, location: { file: "a.yaml", line: want.line, column: want.column } });
   });
 
+  it("reads a plain key of digits as written (an HTTP status), and no other non-string key", () => {
+    const { document, diagnostics } = loadDocument("a.yaml", "409: a\n010: b\n'422': c\n");
+    expect(diagnostics).toEqual([]);
+    expect(document!.value).toEqual({ "409": "a", "010": "b", "422": "c" });
+    expect(document!.locate(["409"], "key")).toMatchObject({ line: 1, column: 1, length: 3 });
+    for (const key of ["0x1F", "1.5", "1e3", "-1", "true", "~"]) {
+      expect(loadDocument("a.yaml", `${key}: a\n`).diagnostics.map((d) => d.code), key).toEqual(["yaml/non-string-key"]);
+    }
+  });
+
+  it("finds a status written once as digits and once quoted a duplicate", () => {
+    const { diagnostics } = loadDocument("a.yaml", "409: a\n\"409\": b\n");
+    expect(diagnostics.map((d) => [d.code, d.location?.line])).toEqual([["yaml/duplicate-key", 2]]);
+  });
+
   it("keeps __proto__ an ordinary key", () => {
     const { document } = loadDocument("a.yaml", "__proto__: { polluted: true }\n");
     expect(Object.keys(document!.value as object)).toEqual(["__proto__"]);

@@ -15,6 +15,7 @@ const SHAPE_CODES = new Set([
   "decl/bad-pattern",
   "decl/too-few",
   "decl/extension-as-name",
+  "decl/reserved-extension",
 ]);
 
 const schema = declarationJsonSchema();

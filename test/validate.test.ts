@@ -83,6 +83,12 @@ describe("validateDeclaration", () => {
       want: [["decl/scopes-split-across-guards", "9:21"]],
     },
   ];
+  rows.push({
+    name: "a link or an action taking the rel of a ref link, the referenced resource's declared singular",
+    given:
+      "codegen: 1\ninfo: { title: A, version: '1' }\nresources:\n  staff: { singular: staffer, fields: { a: string } }\n  shifts:\n    fields:\n      who: { type: integer, ref: staff }\n    links:\n      staffer: { method: GET }\n    actions:\n      staffer: {}\n",
+    want: [["decl/link-rel-reserved", "9:7"], ["decl/link-rel-reserved", "11:7"]],
+  });
   it.each(rows)("reports $name", ({ given, want }) => {
     const { value, diagnostics } = checkDeclaration("api.yaml", given);
     expect(value).toBeUndefined();
@@ -93,6 +99,42 @@ describe("validateDeclaration", () => {
     const { diagnostics } = declare({ ...baseDeclaration(), resourses: {} });
     expect(diagnostics[0]!.message).toContain("did you mean `resources`?");
     expect(diagnostics).toHaveLength(1);
+  });
+
+  it("takes a declared singular that differs from the name as given; judges only derived singulars", () => {
+    const value = baseDeclaration();
+    value.resources = { articles0: { singular: "article0", fields: { a: "string" } }, "v2-items": { fields: { a: "string" } }, staff: { singular: "staffer", fields: { a: "string" } } };
+    delete value.auth;
+    expect(validDeclaration(value).resources.map((r) => [r.name, r.typeName])).toEqual([["articles0", "Article0"], ["v2-items", "V2Item"], ["staff", "Staffer"]]);
+    value.resources = { articles0: { fields: { a: "string" } } };
+    expect(declare(value).diagnostics.map((d) => d.code)).toEqual(["decl/not-plural"]);
+  });
+
+  it("reads operations in map form: options per operation, defaults for `{}`, canonical order", () => {
+    const value = baseDeclaration();
+    (value.resources as any).products.operations = {
+      update: {},
+      list: { summary: "Browse", page: { size: 150 }, sort: ["name"], query: { q: "string" } },
+      create: { errors: { 422: "Too many", 409: "Taken" } },
+    };
+    const [products] = validDeclaration(value).resources;
+    expect(products!.operations).toEqual(["list", "create", "update"]);
+    expect(products!.options.list).toMatchObject({ summary: "Browse", page: { size: 150, max: 150 }, sort: ["name"], query: [{ name: "q", type: "string" }] });
+    expect(products!.options.create!.errors).toEqual([{ status: "409", description: "Taken" }, { status: "422", description: "Too many" }]);
+    expect(products!.options.update).toEqual({ errors: [], query: [], extensions: {} });
+    (value.resources as any).products.operations = { list: { page: {} } };
+    expect(validDeclaration(value).resources[0]!.options.list!.page).toEqual({ size: 20, max: 100 });
+  });
+
+  it("reads actions: POST by default, the resource's write access unless their own", () => {
+    const value = baseDeclaration();
+    (value.resources as any).products.status = { values: ["draft", "live"], transitions: { draft: ["live"] } };
+    (value.resources as any).products.actions = { publish: { when: ["draft"], to: "live" }, peek: { method: "PUT", access: "public", body: { why: "string" } } };
+    const [products] = validDeclaration(value).resources;
+    expect(products!.actions).toEqual([
+      { name: "publish", method: "POST", when: ["draft"], to: "live", access: { kind: "scopes", scopes: ["products:write"] }, errors: [], extensions: {} },
+      { name: "peek", method: "PUT", body: [expect.objectContaining({ name: "why", type: "string" })], access: { kind: "public" }, errors: [], extensions: {} },
+    ]);
   });
 
   it("accepts names of TypeScript built-ins as resources", () => {

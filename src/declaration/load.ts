@@ -73,7 +73,7 @@ function duplicateKeys(root: YamlNode | null): { code: string; message: string; 
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const key = pair.key as YamlNode | null;
-      const identity = isScalar(key) ? key.value : key;
+      const identity = keyText(key) ?? (isScalar(key) ? key.value : key);
       if (seen.has(identity)) {
         const start = key?.range?.[0] ?? 0;
         found.push({ code: "DUPLICATE_KEY", message: "Map keys must be unique", pos: [start, start + 1] });
@@ -84,6 +84,17 @@ function duplicateKeys(root: YamlNode | null): { code: string; message: string; 
   };
   walk(root, 0);
   return found;
+}
+
+/**
+ * The name a map key stands for: a string, or a plain key of digits only, read as written (an HTTP
+ * status under `errors`: `409: ...`). Any other key has none: `true:`, `~:`, `1.5:` or `0x1F:`
+ * would silently become the names "true", "null", "1.5" or "31".
+ */
+function keyText(node: YamlNode | null): string | undefined {
+  if (!isScalar(node)) return undefined;
+  if (typeof node.value === "string") return node.value;
+  return typeof node.value === "number" && node.type === "PLAIN" && typeof node.source === "string" && /^[0-9]+$/.test(node.source) ? node.source : undefined;
 }
 
 /** Turn a path into the key of the place table; JSON Pointer escaping keeps it unambiguous. */
@@ -190,12 +201,11 @@ export function loadDocument(file: string, text: string): LoadResult {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const keyNode = pair.key as YamlNode | null;
-        // `true:`, `~:` or `1:` would silently become the names "true", "null" or "1".
-        if (!isScalar(keyNode) || typeof keyNode.value !== "string") {
+        const key = keyText(keyNode);
+        if (key === undefined) {
           problems.push(diagnostic("yaml/non-string-key", {}, at(rangeOf(keyNode))));
           continue;
         }
-        const key = String(keyNode.value);
         out[key] = toPlain(pair.value as YamlNode | null, [...path, key], rangeOf(keyNode));
         if (pair.value === null) places.set(pointer([...path, key]), { value: rangeOf(keyNode), key: rangeOf(keyNode) });
       }

@@ -74,6 +74,53 @@ export interface LinkRule {
   readonly extensions: Extensions;
 }
 
+/** A status a handler may refuse with, and when it happens (declaration.md, "Operations (map form)"). */
+export interface DeclaredError {
+  /** The HTTP status, as written: `"409"`. */
+  readonly status: string;
+  readonly description: string;
+}
+
+/** Pagination of a list: `limit` defaults to `size` and may not exceed `max`. */
+export interface Page {
+  readonly size: number;
+  readonly max: number;
+}
+
+/** What an operation declares beyond its defaults (the map form of `operations`). */
+export interface OperationOptions {
+  readonly summary?: string;
+  readonly description?: string;
+  /** In ascending order of status. */
+  readonly errors: readonly DeclaredError[];
+  /** `list` only. */
+  readonly page?: Page;
+  /** `list` only: the fields (or `id`) a client may sort by. */
+  readonly sort?: readonly string[];
+  /** `list` only: extra query parameters, handed to the handler. */
+  readonly query: readonly Field[];
+  readonly extensions: Extensions;
+}
+
+/** An operation on one object beyond CRUD: `POST /loans/{id}/renew` (declaration.md, "Actions"). */
+export interface Action {
+  /** The path segment below the object: `renew`. */
+  readonly name: string;
+  readonly method: "POST" | "PUT" | "DELETE";
+  /** The states in which it is allowed (all states if absent). */
+  readonly when?: readonly string[];
+  /** The status afterwards. */
+  readonly to?: string;
+  /** The request body's fields; absent: the action takes no body. */
+  readonly body?: readonly Field[];
+  readonly access: Access;
+  readonly summary?: string;
+  readonly description?: string;
+  /** In ascending order of status. */
+  readonly errors: readonly DeclaredError[];
+  readonly extensions: Extensions;
+}
+
 /** A resource after validation, with every derived name. */
 export interface Resource {
   /** The collection name and path segment: `articles`, `blog-posts`. */
@@ -90,8 +137,11 @@ export interface Resource {
   readonly links: readonly LinkRule[];
   /** The operations offered, in the canonical order. */
   readonly operations: readonly Operation[];
+  /** Options of every offered operation (defaults when it was listed, or given as `{}`). */
+  readonly options: Readonly<Partial<Record<Operation, OperationOptions>>>;
   /** Resolved access per offered operation. */
   readonly access: Readonly<Partial<Record<Operation, Access>>>;
+  readonly actions: readonly Action[];
   readonly extensions: Extensions;
   /** `x-` keys of `access`, copied onto each operation. */
   readonly accessExtensions: Extensions;

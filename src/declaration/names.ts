@@ -50,3 +50,18 @@ export function withArticle(noun: string): string {
 export function words(name: string): string {
   return name.replace(/[-_]/g, " ");
 }
+
+/** The operationId of a resource operation: `listArticles`, `getArticle`, `createArticle`, ... */
+export function operationIdOf(operation: string, resource: { readonly name: string; readonly singular: string }): string {
+  return camelCase(`${operation}-${operation === "list" ? resource.name : resource.singular}`);
+}
+
+/** The operationId of an action: the action and the singular (`renew` on `loans`: `renewLoan`). */
+export function actionOperationId(action: string, singular: string): string {
+  return camelCase(`${action}-${singular}`);
+}
+
+/** The schema of an action's request body: `<Type><Action>Request` (`LoanRenewRequest`). */
+export function actionRequestName(typeName: string, action: string): string {
+  return `${typeName}${pascalCase(action)}Request`;
+}

@@ -25,6 +25,18 @@ export const SCOPE_NAME: Pattern = {
   regex: "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$",
   rule: "may hold only visible ASCII other than `\"` and `\\` (RFC 6749 section 3.3)",
 };
+/** An action is addressed one segment below its object: `/loans/{id}/renew`. */
+export const ACTION_NAME: Pattern = {
+  regex: RESOURCE_NAME.regex,
+  rule: "must be one lower-case path segment: words of letters and digits joined by single `-`, starting with a letter",
+};
+/** The statuses a handler may refuse with (declaration.md, "Operations (map form)"). */
+export const ERROR_STATUSES = ["400", "402", "404", "409", "410", "412", "422", "423", "429"] as const;
+const ERROR_STATUS: Pattern = {
+  regex: `^(${ERROR_STATUSES.join("|")})$`,
+  rule: `must be a status a handler may refuse with: ${ERROR_STATUSES.slice(0, -1).join(", ")} or ${ERROR_STATUSES[ERROR_STATUSES.length - 1]}`,
+};
+const NOT_BLANK: Pattern = { regex: "\\S", rule: "must not be blank" };
 const STATE_NAME: Pattern = { regex: "^[A-Za-z][A-Za-z0-9_-]*$", rule: "must start with a letter and hold only letters, digits, `_` and `-`" };
 const REL_NAME: Pattern = { regex: "^[A-Za-z][A-Za-z0-9_.-]*$", rule: "must start with a letter and hold only letters, digits, `_`, `.` and `-`" };
 const SEMVER_FREE: Pattern = { regex: "^\\S(.*\\S)?$", rule: "must not be blank or start or end with white space" };
@@ -76,6 +88,55 @@ const accessValue: Shape = {
   ],
   description: "public | optional | authenticated | [scope, ...]",
 };
+
+/** Documentation texts that docs portals show: never blank. */
+const text = (description: string): Shape => ({ kind: "string", pattern: NOT_BLANK, description });
+
+const errors: Shape = {
+  kind: "map",
+  noun: "status",
+  keys: ERROR_STATUS,
+  values: text("when the handler refuses with this status"),
+  description: "HTTP status -> when the handler refuses with it",
+};
+
+/** Options of one operation (the map form of `operations`); `page`, `sort` and `query` apply to `list`. */
+const operationOptions = object(
+  {
+    summary: opt(text("copied to the OpenAPI operation; derived when absent")),
+    description: opt(text("copied to the OpenAPI operation; derived when absent")),
+    errors: opt(errors),
+    page: opt(
+      object(
+        {
+          size: opt({ kind: "integer", minimum: 1, description: "the default `limit`; default 20" }),
+          max: opt({ kind: "integer", minimum: 1, description: "the largest `limit`; default 100, or `size` when larger" }),
+        },
+        "list only: pagination with `limit` and `cursor`",
+      ),
+    ),
+    sort: opt({ kind: "array", items: { kind: "string" }, minItems: 1, noun: "field", description: "list only: the fields (or `id`) `?sort=` may name" }),
+    query: opt({
+      kind: "map",
+      noun: "parameter",
+      keys: FIELD_NAME,
+      values: { kind: "ref", name: "field" },
+      description: "list only: extra query parameters (scalar fields), handed to the handler",
+    }),
+  },
+  "operation options; {} takes the defaults",
+);
+
+const action = object({
+  method: opt({ kind: "string", enum: ["POST", "PUT", "DELETE"], description: "default POST" }),
+  when: opt({ kind: "array", items: { kind: "string" }, minItems: 1, noun: "state", description: "the states in which it is allowed; default all" }),
+  to: opt(str("the status afterwards; a declared transition from every `when` state")),
+  body: opt({ kind: "ref", name: "fields" }),
+  access: opt(accessValue),
+  summary: opt(text("copied to the OpenAPI operation; derived when absent")),
+  description: opt(text("copied to the OpenAPI operation; derived when absent")),
+  errors: opt(errors),
+});
 
 /** Named shapes; `field` refers to itself for arrays and nested objects. */
 export const declarationDefs: ShapeDefs = {
@@ -145,7 +206,21 @@ const resource = object({
     }),
   }),
   access: opt(object(Object.fromEntries(ACCESS_KEYS.map((k) => [k, opt(accessValue)])))),
-  operations: opt({ kind: "array", items: { kind: "string", enum: OPERATIONS }, minItems: 1, noun: "operation" }),
+  operations: opt({
+    kind: "union",
+    description: "the operations offered: a list of names, or a map name -> options",
+    options: [
+      { kind: "array", items: { kind: "string", enum: OPERATIONS }, minItems: 1, noun: "operation" },
+      { ...object(Object.fromEntries(OPERATIONS.map((op) => [op, opt(operationOptions)]))), minProperties: { count: 1, noun: "operation" } },
+    ],
+  }),
+  actions: opt({
+    kind: "map",
+    noun: "action",
+    keys: ACTION_NAME,
+    values: action,
+    description: "action name -> action: an operation on one object beyond CRUD (`POST /<collection>/{id}/<action>`)",
+  }),
 });
 
 const server: Shape = {

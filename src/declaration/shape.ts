@@ -39,6 +39,9 @@ export type Shape =
     }
   | { readonly kind: "ref"; readonly name: string };
 
+/** The prefix of the extensions codegen writes itself; a declaration may not use it. */
+export const CODEGEN_EXTENSION = "x-codegen-";
+
 /** A regular expression with the rule it enforces, in words, for the message. */
 export interface Pattern {
   readonly regex: string;
@@ -198,7 +201,11 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
           // Why: own keys only: a key `__proto__` or `constructor` is an unknown key, not Object's.
           const property = Object.hasOwn(s.properties, key) ? s.properties[key] : undefined;
           if (property) walk(property.shape, record[key], [...path, key]);
-          else if (!key.startsWith("x-")) {
+          else if (key.startsWith(CODEGEN_EXTENSION)) {
+            // Why: codegen records what OpenAPI cannot say in `x-codegen-*` (docs/openapi.md); a
+            // declared one would be copied over codegen's own and mislead the renderer.
+            out.push(diagnostic("decl/reserved-extension", { key }, document.locate([...path, key], "key")));
+          } else if (!key.startsWith("x-")) {
             const suggestion = suggest(key, known);
             if (suggestion) suggested.add(suggestion);
             out.push(diagnostic("decl/unknown-key", { key, where, suggestion }, document.locate([...path, key], "key")));
@@ -262,7 +269,7 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
   return out;
 }
 
-/** JSON Schema (2020-12) for a shape; `x-` keys are allowed wherever an object has fixed keys. */
+/** JSON Schema (2020-12) for a shape; `x-` keys (but `x-codegen-*`) are allowed wherever an object has fixed keys. */
 export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; title: string }): Record<string, unknown> {
   const convert = (shape: Shape): Record<string, unknown> => {
     const described = (schema: Record<string, unknown>) =>
@@ -299,7 +306,7 @@ export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; t
           properties: Object.fromEntries(Object.entries(shape.properties).map(([k, p]) => [k, convert(p.shape)])),
           ...(required.length ? { required } : {}),
           ...(shape.minProperties ? { minProperties: shape.minProperties.count } : {}),
-          patternProperties: { "^x-": {} },
+          patternProperties: { "^x-(?!codegen-)": {} },
           additionalProperties: false,
         });
       }

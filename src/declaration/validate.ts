@@ -1,26 +1,13 @@
 import { type Diagnostic, type DiagnosticArgs, type DiagnosticCode, diagnostic } from "../diagnostics/index.js";
 import type { LoadedDocument, Path } from "./load.js";
-import type {
-  Access,
-  Declaration,
-  EnumValue,
-  Extensions,
-  Field,
-  FieldType,
-  Guard,
-  LinkRule,
-  Operation,
-  Resource,
-  Server,
-  StatusMachine,
-  StringFormat,
-} from "./model.js";
-import { guardScopes } from "./model.js";
-import { inflectCollection, pascalCase } from "./names.js";
+import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, Server, StatusMachine } from "./model.js";
+import { guardScopes, servedTokenEndpoint } from "./model.js";
+import { actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
+import { readActions, readOperations } from "./operations.js";
+import { type Raw, type Report, asArray, asRecord, asString, defined, extensionsOf, readField, strings } from "./read.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
 import { checkShape } from "./shape.js";
-import { checkValue } from "./values.js";
-import { type PatternOptions, patternProblem } from "../verify/patterns.js";
+import type { PatternOptions } from "../verify/patterns.js";
 
 /** The schema names codegen emits itself; a resource may not take them. */
 export const OWN_SCHEMA_NAMES = ["Error", "AuthError", "Link", "Index", "TokenRequest", "TokenResponse"] as const;
@@ -39,28 +26,6 @@ const OPERATION_OF_METHOD = { GET: "get", POST: "create", PUT: "replace", PATCH:
 export interface ValidateResult {
   readonly declaration?: Declaration;
   readonly diagnostics: readonly Diagnostic[];
-}
-
-type Raw = Record<string, unknown>;
-const isRecord = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
-const asRecord = (v: unknown): Raw => (isRecord(v) ? v : {});
-const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const asString = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const strings = (v: unknown): string[] => asArray(v).filter((x): x is string => typeof x === "string");
-
-/** The `x-` keys of a raw map. */
-function extensionsOf(raw: Raw): Extensions {
-  return Object.fromEntries(Object.entries(raw).filter(([k]) => k.startsWith("x-")));
-}
-
-/** Keys whose value may be undefined become optional keys. */
-type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
-  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
-};
-
-/** Copy of a map without undefined values, so optional keys are absent rather than undefined. */
-function defined<const T extends object>(value: T): Defined<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Defined<T>;
 }
 
 /**
@@ -83,33 +48,22 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   const resourceNames = Object.keys(asRecord(root.resources)).filter((k) => !k.startsWith("x-"));
   const rawResources = asRecord(root.resources);
   const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(asRecord(rawResources[name]))]));
+  const singulars = new Map(resourceNames.map((name) => [name, asString(asRecord(rawResources[name]).singular) ?? inflectCollection(name).singular]));
 
   const resources: Resource[] = [];
-  const typeNames = new Map<string, string>();
+  const names = new NameRegistry(report);
+  // The token endpoint's and the index's operationIds come first: a resource or action that
+  // would take one of them is the one to rename.
+  names.takeOperationId("getIndex", "the index (`GET /`)");
+  if (servedTokenEndpoint(guards.map((g) => g.guard))) names.takeOperationId("issueToken", "the token endpoint");
   for (const name of resourceNames) {
     const raw = asRecord(rawResources[name]);
     const path = ["resources", name];
-    const resource = readResource(name, raw, path, { report, idTypes, hasAuth: "auth" in root, guards, guardsComplete });
+    const resource = readResource(name, raw, path, { report, idTypes, singulars, hasAuth: "auth" in root, guards, guardsComplete });
     if (!resource) continue;
     resources.push(resource);
-    // Every schema name the resource brings must be free (openapi.md: components.schemas).
-    const derived = [resource.typeName, `${resource.typeName}Input`, `${resource.typeName}Patch`];
-    if (resource.status) derived.push(`${resource.typeName}Status`);
-    const at: Path = "singular" in raw ? [...path, "singular"] : path;
-    for (const typeName of derived) {
-      const other = typeNames.get(typeName);
-      if ((OWN_SCHEMA_NAMES as readonly string[]).includes(typeName)) {
-        report("decl/reserved-type-name", { typeName, name }, at, "singular" in raw ? "value" : "key");
-        break;
-      }
-      if (other !== undefined) {
-        report("decl/duplicate-type-name", { typeName, name, other: `resource \`${other}\`` }, at, "singular" in raw ? "value" : "key");
-        break;
-      }
-    }
-    for (const typeName of derived) typeNames.set(typeName, name);
+    names.resource(resource, raw, path);
   }
-
   checkTokenEndpoints(guards, resourceNames, report);
   checkGuardNames(guards, report);
 
@@ -124,7 +78,66 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   };
 }
 
-type Report = <C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, path: Path, part?: "value" | "key") => void;
+/**
+ * The one gate for the names the expansion derives that must be unique in the document: schema
+ * names (`components.schemas`) and operationIds. Resources, their operations and their actions
+ * take their names here in declaration order; the first to take a name keeps it, and every later
+ * one is reported where it was declared.
+ */
+class NameRegistry {
+  /** Schema name -> who has it, in words. */
+  private readonly schemas = new Map<string, string>();
+  /** operationId -> who has it, in words. */
+  private readonly operationIds = new Map<string, string>();
+
+  constructor(private readonly report: Report) {}
+
+  /** Takes an operationId; answers who had it already, if anyone did. */
+  takeOperationId(operationId: string, owner: string): string | undefined {
+    const other = this.operationIds.get(operationId);
+    if (other === undefined) this.operationIds.set(operationId, owner);
+    return other;
+  }
+
+  /** Takes every name a resource brings: its schemas, its operationIds, its actions' names. */
+  resource(resource: Resource, raw: Raw, path: Path): void {
+    const { name, typeName } = resource;
+    // Every schema name the resource brings must be free (openapi.md: components.schemas).
+    const derived = [typeName, `${typeName}Input`, `${typeName}Patch`];
+    if (resource.status) derived.push(`${typeName}Status`);
+    const declared = "singular" in raw;
+    const at: Path = declared ? [...path, "singular"] : path;
+    const isOwn = (schema: string) => (OWN_SCHEMA_NAMES as readonly string[]).includes(schema);
+    const taken = derived.find((schema) => isOwn(schema) || this.schemas.has(schema));
+    const other = taken === undefined ? undefined : this.schemas.get(taken);
+    for (const schema of derived) if (!this.schemas.has(schema)) this.schemas.set(schema, `resource \`${name}\``);
+    if (taken !== undefined) {
+      if (other === undefined || isOwn(taken)) this.report("decl/reserved-type-name", { typeName: taken, name }, at, declared ? "value" : "key");
+      else this.report("decl/duplicate-type-name", { typeName: taken, name, other }, at, declared ? "value" : "key");
+      // The operationIds come from the same singular: one message for the one cause.
+      return;
+    }
+    for (const operation of resource.operations) {
+      const what = `the \`${operation}\` operation of \`${name}\``;
+      const operationId = operationIdOf(operation, resource);
+      const other = this.takeOperationId(operationId, what);
+      if (other !== undefined) this.report("decl/duplicate-operation-id", { what, operationId, other }, path, "key");
+    }
+    for (const action of resource.actions) {
+      const at = [...path, "actions", action.name];
+      const what = `action \`${action.name}\` of \`${name}\``;
+      if (action.body) {
+        const schema = actionRequestName(typeName, action.name);
+        const other = isOwn(schema) ? "codegen's own schema" : this.schemas.get(schema);
+        if (other !== undefined) this.report("decl/action-type-name-taken", { typeName: schema, action: action.name, name, other }, at, "key");
+        else this.schemas.set(schema, what);
+      }
+      const operationId = actionOperationId(action.name, resource.singular);
+      const other = this.takeOperationId(operationId, what);
+      if (other !== undefined) this.report("decl/duplicate-operation-id", { what, operationId, other }, at, "key");
+    }
+  }
+}
 
 interface ReadGuard {
   readonly guard: Guard;
@@ -218,6 +231,8 @@ function idTypeOf(raw: Raw): Resource["id"] {
 interface ResourceContext {
   readonly report: Report;
   readonly idTypes: ReadonlyMap<string, Resource["id"]>;
+  /** Collection name -> singular (declared, or derived). */
+  readonly singulars: ReadonlyMap<string, string>;
   readonly hasAuth: boolean;
   readonly guards: readonly ReadGuard[];
   readonly guardsComplete: boolean;
@@ -227,19 +242,20 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   const { report } = ctx;
   const inflection = inflectCollection(name);
   const declaredSingular = asString(raw.singular);
+  // Why: declaration.md "Resources": a declared `singular` that differs from the name is taken
+  // as given (`articles0` with `singular: article0`); the plural check judges derived singulars.
   // A name that is no path segment is the shape check's to report; its grammar is not judged too.
-  if (new RegExp(RESOURCE_NAME.regex).test(name)) {
+  if (declaredSingular !== undefined) {
+    if (declaredSingular === name) report("decl/singular-same-as-name", { name }, [...path, "singular"]);
+  } else if (new RegExp(RESOURCE_NAME.regex).test(name)) {
     if (!inflection.isPlural) {
       report("decl/not-plural", { name, singular: inflection.singular, plural: inflection.plural }, path, "key");
-    } else if (declaredSingular === undefined && inflection.sameWord) {
+    } else if (inflection.sameWord) {
       report("decl/singular-equals-plural", { name }, path, "key");
-    } else if (declaredSingular === name) {
-      report("decl/singular-same-as-name", { name }, [...path, "singular"]);
     }
   }
-  const singular = declaredSingular ?? inflection.singular;
+  const singular = ctx.singulars.get(name) ?? inflection.singular;
 
-  const operations = readOperations(raw, path, report);
   const status = readStatus(asRecord(raw.status), [...path, "status"], "status" in raw, report);
   const reserved = new Set(["id", "links", ...(status ? ["status"] : [])]);
   const rawFields = asRecord(raw.fields);
@@ -248,15 +264,25 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
     if (fieldName.startsWith("x-")) continue;
     const fieldPath = [...path, "fields", fieldName];
     if (reserved.has(fieldName)) report("decl/reserved-field", { field: fieldName }, fieldPath, "key");
-    const field = readField(fieldName, rawFields[fieldName], fieldPath, report, true);
+    const field = readField(fieldName, rawFields[fieldName], fieldPath, report, "resource");
     if (!field) continue;
     fields.push(field);
     if (field.ref !== undefined) checkRef(field, fieldPath, ctx);
   }
 
-  const refSingulars = fields.filter((f) => f.ref !== undefined).map((f) => inflectCollection(f.ref!).singular);
-  const links = readLinks(asRecord(raw.links), [...path, "links"], { operations, status, refSingulars, report });
+  const { operations, options, extensions: operationsExtensions } = readOperations(raw, path, fields, report);
+  // The rel of a `ref` link is the referenced resource's singular, declared or derived.
+  const refSingulars = fields.filter((f) => f.ref !== undefined).map((f) => ctx.singulars.get(f.ref!) ?? inflectCollection(f.ref!).singular);
   const access = readAccess(raw, path, operations, ctx);
+  const actions = readActions(raw.actions, [...path, "actions"], {
+    status,
+    reservedRels: ["self", ...refSingulars],
+    writeAccess: access.write,
+    hasAuth: ctx.hasAuth,
+    parseAccess: (value, at) => parseAccess(value, at, ctx),
+    report,
+  });
+  const links = readLinks(asRecord(raw.links), [...path, "links"], { operations, status, refSingulars, actionNames: actions.map((a) => a.name), report });
 
   return defined({
     name,
@@ -269,22 +295,13 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
     status,
     links,
     operations,
-    access,
+    options,
+    access: access.operations,
+    actions,
     extensions: extensionsOf(raw),
-    accessExtensions: extensionsOf(asRecord(raw.access)),
+    // `x-` keys of `access` and of the map form of `operations` go onto every operation.
+    accessExtensions: { ...extensionsOf(asRecord(raw.access)), ...operationsExtensions },
   });
-}
-
-function readOperations(raw: Raw, path: Path, report: Report): Operation[] {
-  if (!("operations" in raw)) return [...OPERATIONS];
-  const listed = strings(raw.operations);
-  const seen = new Set<string>();
-  listed.forEach((op, i) => {
-    if (seen.has(op)) report("decl/duplicate-operation", { operation: op }, [...path, "operations", i]);
-    seen.add(op);
-  });
-  // Canonical order, whatever order they were listed in: the paths read the same way always.
-  return OPERATIONS.filter((op) => seen.has(op));
 }
 
 function readStatus(raw: Raw, path: Path, declared: boolean, report: Report): StatusMachine | undefined {
@@ -317,6 +334,8 @@ interface LinkContext {
   readonly operations: readonly Operation[];
   readonly status: StatusMachine | undefined;
   readonly refSingulars: readonly string[];
+  /** An action of the same name replaces a link (declaration.md, "Actions"): its method is the action's. */
+  readonly actionNames: readonly string[];
   readonly report: Report;
 }
 
@@ -329,11 +348,11 @@ function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
     if (rel === "self" || ctx.refSingulars.includes(rel)) ctx.report("decl/link-rel-reserved", { rel }, at, "key");
     const method = link.method;
     if (method !== "GET" && method !== "POST" && method !== "PUT" && method !== "PATCH" && method !== "DELETE") continue;
-    if (!ctx.operations.includes(OPERATION_OF_METHOD[method])) {
+    if (!ctx.actionNames.includes(rel) && !ctx.operations.includes(OPERATION_OF_METHOD[method])) {
       ctx.report("decl/link-method-not-offered", { method, rel }, [...at, "method"]);
     }
     const when = "when" in link ? strings(link.when) : undefined;
-    if (when && !ctx.status) ctx.report("decl/when-without-status", {}, [...at, "when"], "key");
+    if (when && !ctx.status) ctx.report("decl/when-without-status", { key: "when" }, [...at, "when"], "key");
     else if (when && ctx.status && ctx.status.values.length > 0) {
       const states = ctx.status.values;
       when.forEach((state, i) => {
@@ -345,7 +364,8 @@ function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
   return out;
 }
 
-function readAccess(raw: Raw, path: Path, operations: readonly Operation[], ctx: ResourceContext): Resource["access"] {
+/** Access per offered operation, and the resource's `write` access (the default of its actions). */
+function readAccess(raw: Raw, path: Path, operations: readonly Operation[], ctx: ResourceContext): { operations: Resource["access"]; write: Access } {
   const declared = asRecord(raw.access);
   const at = [...path, "access"];
   if ("access" in raw && !ctx.hasAuth) ctx.report("decl/access-without-auth", {}, at, "key");
@@ -354,22 +374,8 @@ function readAccess(raw: Raw, path: Path, operations: readonly Operation[], ctx:
       ctx.report("decl/access-operation-absent", { operation: key }, [...at, key], "key");
     }
   }
-  const parse = (value: unknown, valuePath: Path): Access | undefined => {
-    if (value === "public" || value === "optional" || value === "authenticated") return { kind: value };
-    if (!Array.isArray(value)) return undefined;
-    const scopes = strings(value);
-    if (!ctx.guardsComplete) return { kind: "scopes", scopes: [...new Set(scopes)] };
-    scopes.forEach((scope, i) => {
-      if (!ctx.guards.some((g) => guardScopes(g.guard).has(scope))) ctx.report("decl/undeclared-scope", { scope }, [...valuePath, i]);
-    });
-    const allKnown = scopes.every((s) => ctx.guards.some((g) => guardScopes(g.guard).has(s)));
-    if (allKnown && !ctx.guards.some((g) => scopes.every((s) => guardScopes(g.guard).has(s)))) {
-      ctx.report("decl/scopes-split-across-guards", { scopes }, valuePath);
-    }
-    return { kind: "scopes", scopes: [...new Set(scopes)] };
-  };
   const parsed = new Map<string, Access | undefined>();
-  for (const key of ACCESS_KEYS) if (key in declared) parsed.set(key, parse(declared[key], [...at, key]));
+  for (const key of ACCESS_KEYS) if (key in declared) parsed.set(key, parseAccess(declared[key], [...at, key], ctx));
   const fallback: Access = ctx.hasAuth ? { kind: "authenticated" } : { kind: "public" };
   const out: Partial<Record<Operation, Access>> = {};
   for (const op of operations) {
@@ -377,7 +383,23 @@ function readAccess(raw: Raw, path: Path, operations: readonly Operation[], ctx:
     const group = op === "list" || op === "get" ? "read" : "write";
     out[op] = parsed.get(op) ?? parsed.get(group) ?? parsed.get("all") ?? fallback;
   }
-  return out;
+  return { operations: out, write: parsed.get("write") ?? parsed.get("all") ?? fallback };
+}
+
+/** One `access` value; its scopes must be declared, and declared together by one guard. */
+function parseAccess(value: unknown, valuePath: Path, ctx: ResourceContext): Access | undefined {
+  if (value === "public" || value === "optional" || value === "authenticated") return { kind: value };
+  if (!Array.isArray(value)) return undefined;
+  const scopes = strings(value);
+  if (!ctx.guardsComplete) return { kind: "scopes", scopes: [...new Set(scopes)] };
+  scopes.forEach((scope, i) => {
+    if (!ctx.guards.some((g) => guardScopes(g.guard).has(scope))) ctx.report("decl/undeclared-scope", { scope }, [...valuePath, i]);
+  });
+  const allKnown = scopes.every((s) => ctx.guards.some((g) => guardScopes(g.guard).has(s)));
+  if (allKnown && !ctx.guards.some((g) => scopes.every((s) => guardScopes(g.guard).has(s)))) {
+    ctx.report("decl/scopes-split-across-guards", { scopes }, valuePath);
+  }
+  return { kind: "scopes", scopes: [...new Set(scopes)] };
 }
 
 function checkRef(field: Field, path: Path, ctx: ResourceContext): void {
@@ -391,108 +413,4 @@ function checkRef(field: Field, path: Path, ctx: ResourceContext): void {
     idType === "integer" ? field.type === "integer" : idType === "uuid" ? field.type === "string" && field.format === "uuid" : field.type === "string";
   const expected = idType === "integer" ? "`type: integer`" : idType === "uuid" ? "`type: string` with `format: uuid`" : "`type: string`";
   if (!fits) ctx.report("decl/ref-type-mismatch", { ref: target, idType, expected }, [...path, "ref"]);
-}
-
-/** Which constraint keys apply to which field types. */
-const KEYS_FOR_TYPE: Record<string, readonly FieldType[]> = {
-  items: ["array"],
-  fields: ["object"],
-  format: ["string"],
-  minLength: ["string"],
-  maxLength: ["string"],
-  pattern: ["string"],
-  minimum: ["integer", "number"],
-  maximum: ["integer", "number"],
-  minItems: ["array"],
-  maxItems: ["array"],
-  enum: ["string", "integer", "number", "boolean"],
-};
-
-/** Read one field (top level when `topLevel`), checking every rule that concerns it alone. */
-function readField(name: string, raw: unknown, path: Path, report: Report, topLevel: boolean): Field | undefined {
-  if (typeof raw === "string") {
-    const array = raw.endsWith("[]");
-    const base = (array ? raw.slice(0, -2) : raw) as FieldType;
-    if (!["string", "integer", "number", "boolean"].includes(base)) return undefined;
-    const scalar = plainField(name, base);
-    return array ? { ...plainField(name, "array"), items: plainField("items", base) } : scalar;
-  }
-  if (!isRecord(raw)) return undefined;
-  const type = raw.type as FieldType;
-  if (!["string", "integer", "number", "boolean", "array", "object"].includes(type)) return undefined;
-  for (const key of Object.keys(KEYS_FOR_TYPE)) {
-    if (key in raw && !KEYS_FOR_TYPE[key]!.includes(type)) report("decl/key-not-for-type", { key, type }, [...path, key], "key");
-  }
-  if (type === "array" && !("items" in raw)) report("decl/items-required", {}, [...path, "type"]);
-  if (type === "object" && !("fields" in raw)) report("decl/fields-required", {}, [...path, "type"]);
-  if (!topLevel) {
-    for (const key of ["filter", "ref"]) if (key in raw) report("decl/only-top-level", { key }, [...path, key], "key");
-  }
-  if (raw.filter === true && (type === "array" || type === "object")) report("decl/filter-not-scalar", { type }, [...path, "filter"]);
-  if (typeof raw.pattern === "string") {
-    try {
-      new RegExp(raw.pattern, "u");
-    } catch (error) {
-      report("decl/bad-regex", { reason: (error as Error).message.replace(/^Invalid regular expression: /, "") }, [...path, "pattern"]);
-    }
-    const reason = patternProblem(raw.pattern);
-    if (reason !== undefined) report("schema/unsafe-pattern", { pattern: raw.pattern, reason }, [...path, "pattern"]);
-  }
-  for (const [min, max] of [["minLength", "maxLength"], ["minimum", "maximum"], ["minItems", "maxItems"]] as const) {
-    if (typeof raw[min] === "number" && typeof raw[max] === "number" && raw[min] > raw[max]) {
-      report("decl/min-above-max", { min, max }, [...path, min]);
-    }
-  }
-  const items = type === "array" && "items" in raw ? readField("items", raw.items, [...path, "items"], report, false) : undefined;
-  const fields: Field[] = [];
-  if (type === "object") {
-    for (const [child, value] of Object.entries(asRecord(raw.fields))) {
-      if (child.startsWith("x-")) continue;
-      const field = readField(child, value, [...path, "fields", child], report, false);
-      if (field) fields.push(field);
-    }
-  }
-  const field: Field = defined({
-    name,
-    type,
-    items,
-    fields: type === "object" ? fields : undefined,
-    enum: Array.isArray(raw.enum) ? (raw.enum as EnumValue[]) : undefined,
-    format: asString(raw.format) as StringFormat | undefined,
-    required: raw.required === true,
-    nullable: raw.nullable === true,
-    default: "default" in raw ? { value: raw.default } : undefined,
-    readOnly: raw.readOnly === true,
-    writeOnly: raw.writeOnly === true,
-    filter: raw.filter === true,
-    ref: asString(raw.ref),
-    description: asString(raw.description),
-    example: "example" in raw ? { value: raw.example } : undefined,
-    extensions: extensionsOf(raw),
-    minLength: numberOrUndefined(raw.minLength),
-    maxLength: numberOrUndefined(raw.maxLength),
-    pattern: asString(raw.pattern),
-    minimum: numberOrUndefined(raw.minimum),
-    maximum: numberOrUndefined(raw.maximum),
-    minItems: numberOrUndefined(raw.minItems),
-    maxItems: numberOrUndefined(raw.maxItems),
-  });
-  if (field.enum) {
-    field.enum.forEach((value, i) => {
-      const { enum: _values, ...withoutEnum } = field;
-      const problem = checkValue(withoutEnum, value);
-      if (problem) report("decl/bad-enum-value", { problem }, [...path, "enum", i]);
-    });
-  }
-  if (field.default) {
-    const problem = checkValue(field, field.default.value);
-    if (problem) report("decl/default-invalid", { problem }, [...path, "default"]);
-  }
-  return field;
-}
-
-const numberOrUndefined = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
-
-function plainField(name: string, type: FieldType): Field {
-  return { name, type, required: false, nullable: false, readOnly: false, writeOnly: false, filter: false, extensions: {} };
 }

@@ -42,6 +42,8 @@ export const catalogue = {
   "decl/bad-pattern": (a: { where: string; rule: string }) => `${a.where} ${a.rule}`,
   "decl/too-few": (a: { where: string; min: number; noun: string }) =>
     `${a.where} needs at least ${a.min} ${a.noun}`,
+  "decl/reserved-extension": (a: { key: string }) =>
+    `${q(a.key)} is reserved: codegen writes the \`x-codegen-*\` extensions itself; give yours another name`,
   "decl/extension-as-name": (a: { key: string; where: string }) =>
     `${q(a.key)} in ${a.where} would be a name, but names starting with \`x-\` are kept for extensions; put \`x-\` keys in a map with fixed keys`,
 
@@ -71,7 +73,7 @@ export const catalogue = {
   "decl/key-not-for-type": (a: { key: string; type: string }) => `${q(a.key)} does not apply to a field of type ${q(a.type)}`,
   "decl/singular-same-as-name": (a: { name: string }) =>
     `\`singular\` must differ from the collection name ${q(a.name)}: choose the word for one item (\`${a.name}-item\`, say)`,
-  "decl/when-without-status": () => "`when` names states, but this resource declares no `status`",
+  "decl/when-without-status": (a: { key: string }) => `${q(a.key)} names states, but this resource declares no \`status\``,
   "decl/bad-regex": (a: { reason: string }) => `\`pattern\` is not a valid regular expression: ${a.reason}`,
   "decl/min-above-max": (a: { min: string; max: string }) => `${q(a.min)} is greater than ${q(a.max)}`,
   "decl/unknown-state": (a: { state: string; known: readonly string[] }) =>
@@ -82,6 +84,23 @@ export const catalogue = {
   "decl/link-rel-reserved": (a: { rel: string }) =>
     `link rel ${q(a.rel)} is computed by the server (self and \`ref\` links); choose another rel`,
   "decl/duplicate-operation": (a: { operation: string }) => `the operation ${q(a.operation)} is listed twice`,
+  "decl/duplicate-operation-id": (a: { what: string; operationId: string; other: string }) =>
+    `${a.what} gives the operationId ${q(a.operationId)}, which ${a.other} already has; choose another name`,
+
+  // Operation options and actions.
+  "decl/list-only": (a: { key: string; operation: string }) =>
+    `${q(a.key)} applies to the \`list\` operation only, not to ${q(a.operation)}`,
+  "decl/bad-sort-field": (a: { field: string; reason: string }) =>
+    `${q(a.field)} cannot be a sort field: ${a.reason}; sort by \`id\` or a scalar field the responses show`,
+  "decl/duplicate-sort-field": (a: { field: string }) => `the sort field ${q(a.field)} is listed twice`,
+  "decl/query-name-taken": (a: { name: string; by: string }) => `the query parameter ${q(a.name)} is taken: ${a.by}`,
+  "decl/query-not-scalar": (a: { type: string }) =>
+    `a query parameter is a scalar (\`string\`, \`integer\`, \`number\` or \`boolean\`), not an ${a.type}`,
+  "decl/key-not-for-place": (a: { key: string; place: string }) => `${q(a.key)} has no meaning for ${a.place}`,
+  "decl/action-transition-undeclared": (a: { to: string; from: readonly string[] }) =>
+    `\`to: ${a.to}\` is no declared transition from ${oneOf(a.from)}; add it under \`status.transitions\` or narrow \`when\``,
+  "decl/action-type-name-taken": (a: { typeName: string; action: string; name: string; other: string }) =>
+    `action ${q(a.action)} of ${q(a.name)} gives the schema name ${q(a.typeName)}, which ${a.other} already uses; rename the action`,
 
   // Auth and access.
   "decl/undeclared-scope": (a: { scope: string }) =>

@@ -1,7 +1,8 @@
 import type { OpenAPIV3_1 } from "openapi-types";
-import type { Access, Declaration, Field, Guard, Operation, Resource } from "../declaration/model.js";
+import type { Access, Action, DeclaredError, Declaration, Field, Guard, Operation, OperationOptions, Resource, StatusMachine } from "../declaration/model.js";
 import { guardScopes, servedTokenEndpoint } from "../declaration/model.js";
-import { camelCase, withArticle, words } from "../declaration/names.js";
+import { actionOperationId, actionRequestName, operationIdOf, withArticle, words } from "../declaration/names.js";
+import { type ErrorCase, type Example, SharedResponses, caseResponse, declaredCase, errorBody, exampleResponse, isShared } from "./responses.js";
 import {
   AUTH_ERROR_SCHEMA,
   ERROR_SCHEMA,
@@ -9,8 +10,10 @@ import {
   type JsonSchema,
   LINK_SCHEMA,
   TOKEN_RESPONSE_SCHEMA,
+  actionRequestSchema,
   fieldSchema,
   idSchema,
+  querySchema,
   resourceSchemas,
   schemaRef,
   tokenRequestSchema,
@@ -22,73 +25,60 @@ export const OPENAPI_VERSION = "3.1.1";
 type Json = Record<string, unknown>;
 const json = (schema: JsonSchema) => ({ "application/json": { schema } });
 
-/** Every error status an operation can answer, with its description (http-behaviour.md, Errors). */
-const ERROR_RESPONSES: Record<string, string> = {
-  "400": "The request is invalid: each bad field is named in `detail`.",
-  "401": "No valid credential: the guard asks for a bearer token.",
-  "403": "The credential lacks a required scope (or the generic guard found no credential).",
-  "404": "No object has this id.",
-  "406": "The `Accept` header admits no JSON.",
-  "409": "The status change is not along a declared transition.",
-  "413": "The body is larger than the server accepts.",
-  "415": "The body is not JSON.",
-  "500": "The server failed; no internals are shown.",
-};
+/** Tags of the operations that belong to no resource; capitalised, so no collection name can take them. */
+const INDEX_TAG = "Index";
+const TOKEN_TAG = "Authentication";
 
-function errorResponse(status: string): Json {
-  const description = ERROR_RESPONSES[status]!;
-  if (status === "401") {
-    return {
-      description,
-      headers: { "WWW-Authenticate": { description: "`Bearer` (RFC 6750 section 3)", schema: { type: "string" } } },
-      content: json(schemaRef("AuthError")),
-    };
-  }
-  if (status === "403") {
-    return {
-      description,
-      headers: {
-        "WWW-Authenticate": {
-          description: 'For bearer guards: `Bearer error="insufficient_scope", scope="..."` (RFC 6750 section 3.1)',
-          schema: { type: "string" },
-        },
-      },
-      content: json(schemaRef("AuthError")),
-    };
-  }
-  return { description, content: json(schemaRef("Error")) };
+/** `a`, `b` or `c`, each in backquotes. */
+function orList(names: readonly string[]): string {
+  const quoted = names.map((n) => `\`${n}\``);
+  return quoted.length <= 1 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
 }
 
 /** What differs between the six operations of a resource. */
 interface OperationSpec {
   readonly method: "get" | "post" | "put" | "patch" | "delete";
   readonly item: boolean;
-  readonly verb: string;
   readonly summary: (r: Resource) => string;
+  /** The derived description: what the operation does, in the words of http-behaviour.md. */
+  readonly description: (r: Resource, o: OperationOptions) => string;
   readonly body?: (r: Resource) => string;
   readonly success: (r: Resource) => [string, Json];
 }
+
+/** The sentence a PUT or PATCH adds when the resource has a state machine. */
+const transitionSentence = (r: Resource) => (r.status ? " `status` may change only along a declared transition." : "");
 
 const OPERATION_SPECS: Record<Operation, OperationSpec> = {
   list: {
     method: "get",
     item: false,
-    verb: "list",
     summary: (r) => `List ${words(r.name)}`,
+    description: (r, o) => {
+      const filtered = r.status !== undefined || r.fields.some((f) => f.filter);
+      const which = filtered ? `the ${words(r.name)} that match every filter given` : `every ${words(r.singular)}`;
+      const order = o.sort ? "in the order they were created, unless `sort` names another" : "in the order they were created";
+      const page = o.page
+        ? ` At most \`limit\` ${words(r.name)} per page (${o.page.size} unless asked, at most ${o.page.max}); when more remain, the \`Link\` header gives the address of the next page.`
+        : "";
+      return `Answers ${which}, ${order}.${page}`;
+    },
     success: (r) => ["200", { description: `Every matching ${words(r.singular)}.`, content: json({ type: "array", items: schemaRef(r.typeName) }) }],
   },
   get: {
     method: "get",
     item: true,
-    verb: "get",
     summary: (r) => `Get ${withArticle(words(r.singular))}`,
+    description: (r) => `Answers the ${words(r.singular)} with this id, with its links.`,
     success: (r) => ["200", { description: `The ${words(r.singular)}.`, content: json(schemaRef(r.typeName)) }],
   },
   create: {
     method: "post",
     item: false,
-    verb: "create",
     summary: (r) => `Create ${withArticle(words(r.singular))}`,
+    description: (r) =>
+      `Creates ${withArticle(words(r.singular))} from the body and answers it; the \`Location\` header gives its address.` +
+      (r.status ? ` A new ${words(r.singular)} starts in the state \`${r.status.initial}\`.` : ""),
     body: (r) => `${r.typeName}Input`,
     success: (r) => [
       "201",
@@ -102,32 +92,32 @@ const OPERATION_SPECS: Record<Operation, OperationSpec> = {
   replace: {
     method: "put",
     item: true,
-    verb: "replace",
     summary: (r) => `Replace ${withArticle(words(r.singular))}`,
+    description: (r) => `Replaces the ${words(r.singular)} with this id by the body: optional fields left out are cleared.${transitionSentence(r)}`,
     body: (r) => `${r.typeName}Input`,
     success: (r) => ["200", { description: `The complete ${words(r.singular)}.`, content: json(schemaRef(r.typeName)) }],
   },
   update: {
     method: "patch",
     item: true,
-    verb: "update",
     summary: (r) => `Update ${withArticle(words(r.singular))}`,
+    description: (r) =>
+      `Changes the fields the body names on the ${words(r.singular)} with this id (a JSON merge patch: \`null\` clears a field).${transitionSentence(r)}`,
     body: (r) => `${r.typeName}Patch`,
     success: (r) => ["200", { description: `The complete ${words(r.singular)}.`, content: json(schemaRef(r.typeName)) }],
   },
   delete: {
     method: "delete",
     item: true,
-    verb: "delete",
     summary: (r) => `Delete ${withArticle(words(r.singular))}`,
+    description: (r) => `Deletes the ${words(r.singular)} with this id.`,
     success: () => ["204", { description: "Deleted; no body." }],
   },
 };
 
 /** The operationId of a resource operation: `listArticles`, `getArticle`, ... */
 export function operationId(resource: Resource, operation: Operation): string {
-  const spec = OPERATION_SPECS[operation];
-  return camelCase(`${spec.verb}-${operation === "list" ? resource.name : resource.singular}`);
+  return operationIdOf(operation, resource);
 }
 
 /** The security requirements for an access rule (openapi.md, Operation `security`). */
@@ -140,19 +130,6 @@ function securityFor(access: Access, guards: readonly Guard[]): Json[] {
   return access.kind === "optional" ? [...requirements, {}] : requirements;
 }
 
-/** Error statuses of a resource operation, in numeric order. */
-function errorStatuses(resource: Resource, operation: Operation, access: Access): string[] {
-  const spec = OPERATION_SPECS[operation];
-  const statuses = ["400"];
-  if (access.kind !== "public") statuses.push("401", "403");
-  if (spec.item) statuses.push("404");
-  statuses.push("406");
-  if (resource.status && (operation === "replace" || operation === "update")) statuses.push("409");
-  if (spec.body) statuses.push("413", "415");
-  statuses.push("500");
-  return statuses;
-}
-
 /** A filter query parameter's schema: the field's scalar schema, without null or defaults. */
 function filterSchema(field: Field): JsonSchema {
   const { description: _d, default: _default, example: _e, readOnly: _r, writeOnly: _w, filter: _f, ...rest } = fieldSchema(
@@ -162,73 +139,294 @@ function filterSchema(field: Field): JsonSchema {
   return rest;
 }
 
-function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[]): Json {
-  const spec = OPERATION_SPECS[operation];
-  const access = resource.access[operation]!;
-  const [status, success] = spec.success(resource);
-  const parameters: Json[] = [];
-  if (operation === "list") {
-    for (const field of resource.fields.filter((f) => f.filter)) {
-      parameters.push({
-        name: field.name,
-        in: "query",
-        required: false,
-        description: field.description ?? `Only ${words(resource.name)} whose \`${field.name}\` equals this value.`,
-        schema: filterSchema(field),
-      });
-    }
-    if (resource.status) {
-      parameters.push({
-        name: "status",
-        in: "query",
-        required: false,
-        description: `Only ${words(resource.name)} in this state.`,
-        schema: schemaRef(`${resource.typeName}Status`),
-      });
-    }
-  }
-  const responses: Json = { [status]: success };
-  for (const code of errorStatuses(resource, operation, access)) responses[code] = errorResponse(code);
+/** A value an id of the resource could have, for examples. */
+function exampleId(resource: Resource): string {
+  return resource.id === "integer" ? "1" : "3fa85f64-5717-4562-b3fc-2c963f66afa6";
+}
+
+/** The name of a query parameter an operation does not take, for the example of a 400. */
+function unknownParameter(parameters: readonly Json[]): string {
+  return ["page", "offset", "unknown"].find((name) => !parameters.some((p) => p.name === name)) ?? "unknown";
+}
+
+/**
+ * What the generated server answers when validation fails, for one operation: a missing
+ * required field of the body, a malformed id, or an unknown query parameter (the runtime's own
+ * messages, http-behaviour.md "Errors").
+ */
+function invalidCase(resource: Resource | undefined, body: readonly Field[] | undefined, item: boolean, parameters: readonly Json[]): ErrorCase {
+  const required = body?.find((f) => f.required && !f.readOnly);
+  const detail: Record<string, string> = required
+    ? { [required.name]: "is required" }
+    : body
+      ? { body: "must be a JSON object" }
+      : item && resource?.id === "integer"
+        ? { id: "must be an integer" }
+        : item && resource?.id === "uuid"
+          ? { id: "must be a valid uuid" }
+          : { [unknownParameter(parameters)]: "is not a known query parameter" };
   return {
-    tags: [resource.name],
-    summary: spec.summary(resource),
-    operationId: operationId(resource, operation),
-    ...(parameters.length > 0 ? { parameters } : {}),
-    ...(spec.body
-      ? {
-          requestBody: {
-            required: true,
-            content:
-              operation === "update"
-                ? { ...json(schemaRef(spec.body(resource))), "application/merge-patch+json": { schema: schemaRef(spec.body(resource)) } }
-                : json(schemaRef(spec.body(resource))),
-          },
-        }
-      : {}),
-    responses,
-    security: securityFor(access, guards),
-    "x-codegen-operation": operation,
-    ...resource.accessExtensions,
+    description: "The request is invalid: each bad field is named in `detail`.",
+    name: "invalid",
+    example: { summary: "A field is invalid", value: errorBody("Invalid request", detail) },
   };
 }
 
-function indexOperation(): Json {
+function notFoundCase(resource: Resource): ErrorCase {
+  const id = exampleId(resource);
   return {
+    description: "No object has this id.",
+    name: "notFound",
+    example: { summary: "No object has this id", value: errorBody("Not found", { id: `no ${resource.singular} has the id ${id}` }) },
+  };
+}
+
+/**
+ * A refused status change, with the message the runtime gives (a change not allowed, or one from
+ * a final state); none when every state may move to every other, so no change is ever refused.
+ */
+function transitionCase(status: StatusMachine): ErrorCase | undefined {
+  for (const from of status.values) {
+    const allowed = status.transitions.get(from) ?? [];
+    const to = status.values.find((s) => s !== from && !allowed.includes(s));
+    if (to === undefined) continue;
+    const detail = allowed.length === 0 ? `cannot change from ${from}: it is a final state` : `cannot change from ${from} to ${to}; allowed: ${allowed.join(", ")}`;
+    return {
+      description: "The status change is not along a declared transition.",
+      name: "transition",
+      example: { summary: "Not a declared transition", value: errorBody("Conflict", { status: detail }) },
+    };
+  }
+  return undefined;
+}
+
+/** An action asked for in a state outside its `when` (`state`, one such state, for the example). */
+function actionStateCase(resource: Resource, action: string, when: readonly string[], state: string): ErrorCase {
+  return {
+    description: `The ${words(resource.singular)}'s status is not one in which \`${action}\` is allowed (${orList(when)}).`,
+    name: "state",
+    example: { summary: "Not allowed in this state", value: errorBody("Conflict", { status: `${action} is allowed only in ${when.join(", ")}; the status is ${state}` }) },
+  };
+}
+
+/**
+ * The error responses of an operation, in numeric order: its own cases (400, 404, 409), merged
+ * with the statuses its handler declares (`errors`), and references to the shared answers.
+ */
+function errorResponses(own: Readonly<Record<string, ErrorCase[]>>, shared: readonly string[], declared: readonly DeclaredError[], responses: SharedResponses): Json {
+  const cases: Record<string, ErrorCase[]> = Object.fromEntries(Object.entries(own).map(([status, list]) => [status, [...list]]));
+  for (const error of declared) (cases[error.status] ??= []).push(declaredCase(error));
+  const statuses = [...Object.keys(cases), ...shared].sort((a, b) => Number(a) - Number(b));
+  const out: Json = {};
+  for (const status of statuses) out[status] = isShared(status) ? responses.ref(status) : caseResponse(cases[status]!);
+  return out;
+}
+
+/** The shared statuses an operation can answer: the guards', 406, the body's and 500. */
+function sharedStatuses(access: Access, hasBody: boolean): string[] {
+  return [...(access.kind !== "public" ? ["401", "403"] : []), "406", ...(hasBody ? ["413", "415"] : []), "500"];
+}
+
+/** The list's query parameters: filters, `status`, declared `query`, then `sort`, `limit` and `cursor`. */
+function listParameters(resource: Resource, options: OperationOptions): Json[] {
+  const plural = words(resource.name);
+  const parameters: Json[] = [];
+  for (const field of resource.fields.filter((f) => f.filter)) {
+    parameters.push({
+      name: field.name,
+      in: "query",
+      required: false,
+      description: field.description ?? `Only ${plural} whose \`${field.name}\` equals this value.`,
+      schema: filterSchema(field),
+    });
+  }
+  if (resource.status) {
+    parameters.push({ name: "status", in: "query", required: false, description: `Only ${plural} in this state.`, schema: schemaRef(`${resource.typeName}Status`) });
+  }
+  for (const field of options.query) {
+    parameters.push({
+      name: field.name,
+      in: "query",
+      required: field.required,
+      description: field.description ?? `The \`${field.name}\` parameter, handed to the handler.`,
+      schema: querySchema(field),
+    });
+  }
+  if (options.sort) {
+    parameters.push({
+      name: "sort",
+      in: "query",
+      required: false,
+      description: "The fields to order by, separated by commas; `-` before a field orders by it descending. Ties are broken by `id`.",
+      style: "form",
+      explode: false,
+      schema: { type: "array", items: { type: "string", enum: options.sort.flatMap((f) => [f, `-${f}`]) } },
+    });
+  }
+  if (options.page) {
+    parameters.push(
+      {
+        name: "limit",
+        in: "query",
+        required: false,
+        description: `How many ${plural} to answer at most.`,
+        schema: { type: "integer", minimum: 1, maximum: options.page.max, default: options.page.size },
+      },
+      {
+        name: "cursor",
+        in: "query",
+        required: false,
+        description: "Where the page starts: the `cursor` of the `next` link of the page before (opaque).",
+        schema: { type: "string", minLength: 1 },
+      },
+    );
+  }
+  return parameters;
+}
+
+/** What every operation of a resource shares: tags, texts, id, security, extensions. */
+interface OperationParts {
+  readonly resource: Resource;
+  readonly summary: string;
+  readonly description: string;
+  readonly operationId: string;
+  readonly parameters: readonly Json[];
+  readonly requestBody?: Json;
+  readonly responses: Json;
+  readonly access: Access;
+  readonly codegen: Json;
+  readonly declared: readonly DeclaredError[];
+  readonly extensions: Json;
+}
+
+function operationObject(parts: OperationParts, guards: readonly Guard[]): Json {
+  return {
+    tags: [parts.resource.name],
+    summary: parts.summary,
+    description: parts.description,
+    operationId: parts.operationId,
+    ...(parts.parameters.length > 0 ? { parameters: parts.parameters } : {}),
+    ...(parts.requestBody ? { requestBody: parts.requestBody } : {}),
+    responses: parts.responses,
+    security: securityFor(parts.access, guards),
+    ...parts.codegen,
+    ...(parts.declared.length > 0 ? { "x-codegen-errors": parts.declared.map((e) => e.status) } : {}),
+    ...parts.resource.accessExtensions,
+    ...parts.extensions,
+  };
+}
+
+function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[], shared: SharedResponses): Json {
+  const spec = OPERATION_SPECS[operation];
+  const options = resource.options[operation] ?? { errors: [], query: [], extensions: {} };
+  const access = resource.access[operation]!;
+  const [status, plain] = spec.success(resource);
+  const parameters = operation === "list" ? listParameters(resource, options) : [];
+  // Why: http-behaviour "Lists": the body stays the JSON array; the next page is in `Link` (RFC 8288).
+  const link = options.page
+    ? { Link: { description: `The next page, when more ${words(resource.name)} remain: \`</${resource.name}?limit=${options.page.size}&cursor=...>; rel="next"\` (RFC 8288).`, schema: { type: "string" } } }
+    : undefined;
+  const success = link ? { description: plain.description, headers: link, content: plain.content } : plain;
+  const body = spec.body ? (operation === "update" ? [] : resource.fields) : undefined;
+  const own: Record<string, ErrorCase[]> = { "400": [invalidCase(resource, body, spec.item, parameters)] };
+  if (spec.item) own["404"] = [notFoundCase(resource)];
+  const transition = resource.status && (operation === "replace" || operation === "update") ? transitionCase(resource.status) : undefined;
+  if (transition) own["409"] = [transition];
+  const bodySchema = spec.body?.(resource);
+  return operationObject(
+    {
+      resource,
+      summary: options.summary ?? spec.summary(resource),
+      description: options.description ?? spec.description(resource, options),
+      operationId: operationId(resource, operation),
+      parameters,
+      ...(bodySchema
+        ? {
+            requestBody: {
+              required: true,
+              content:
+                operation === "update" ? { ...json(schemaRef(bodySchema)), "application/merge-patch+json": { schema: schemaRef(bodySchema) } } : json(schemaRef(bodySchema)),
+            },
+          }
+        : {}),
+      responses: { [status]: success, ...errorResponses(own, sharedStatuses(access, spec.body !== undefined), options.errors, shared) },
+      access,
+      codegen: {
+        "x-codegen-operation": operation,
+        ...(options.page ? { "x-codegen-page": { size: options.page.size, max: options.page.max } } : {}),
+        ...(options.sort ? { "x-codegen-sort": [...options.sort] } : {}),
+      },
+      declared: options.errors,
+      extensions: options.extensions,
+    },
+    guards,
+  );
+}
+
+/** `Renew a loan`: the action's words and the object. */
+function actionSummary(resource: Resource, action: Action): string {
+  const verb = words(action.name);
+  return `${verb[0]!.toUpperCase()}${verb.slice(1)} ${withArticle(words(resource.singular))}`;
+}
+
+function actionOperation(resource: Resource, action: Action, guards: readonly Guard[], shared: SharedResponses): Json {
+  const singular = words(resource.singular);
+  const description =
+    `Runs \`${action.name}\` on the ${singular} with this id and answers the ${singular}.` +
+    (action.when ? ` Allowed while its status is ${orList(action.when)}.` : "") +
+    (action.to !== undefined ? ` Afterwards its status is \`${action.to}\`.` : "");
+  const own: Record<string, ErrorCase[]> = { "400": [invalidCase(resource, action.body, true, [])], "404": [notFoundCase(resource)] };
+  // 409 only when some state refuses the action.
+  const { when } = action;
+  const refusedIn = when && resource.status?.values.find((s) => !when.includes(s));
+  if (when && refusedIn !== undefined) own["409"] = [actionStateCase(resource, action.name, when, refusedIn)];
+  return operationObject(
+    {
+      resource,
+      summary: action.summary ?? actionSummary(resource, action),
+      description: action.description ?? description,
+      operationId: actionOperationId(action.name, resource.singular),
+      parameters: [],
+      ...(action.body ? { requestBody: { required: true, content: json(schemaRef(actionRequestName(resource.typeName, action.name))) } } : {}),
+      responses: {
+        "200": { description: `The ${singular} after the action.`, content: json(schemaRef(resource.typeName)) },
+        ...errorResponses(own, sharedStatuses(action.access, action.body !== undefined), action.errors, shared),
+      },
+      access: action.access,
+      codegen: {
+        "x-codegen-action": { name: action.name, ...(action.when ? { when: [...action.when] } : {}), ...(action.to !== undefined ? { to: action.to } : {}) },
+      },
+      declared: action.errors,
+      extensions: action.extensions,
+    },
+    guards,
+  );
+}
+
+function indexOperation(shared: SharedResponses): Json {
+  return {
+    tags: [INDEX_TAG],
     summary: "List the collections",
     description: "The entry address: every next operation can be discovered from here.",
     operationId: "getIndex",
     responses: {
       "200": { description: "Links to every collection.", content: json(schemaRef("Index")) },
-      "400": errorResponse("400"),
-      "406": errorResponse("406"),
-      "500": errorResponse("500"),
+      ...errorResponses({ "400": [invalidCase(undefined, undefined, false, [])] }, ["406", "500"], [], shared),
     },
     security: [],
   };
 }
 
-function tokenOperation(guard: Guard & { kind: "password" }): Json {
+/** The token endpoint's 400s: the RFC 6749 section 5.2 codes, with the runtime's messages. */
+const TOKEN_BAD_REQUEST: Record<string, Example> = {
+  invalidRequest: { summary: "A required field is missing", value: { error: "invalid_request", detail: { username: "field required" } } },
+  unsupportedGrantType: { summary: "Another grant type", value: { error: "unsupported_grant_type", detail: { grant_type: 'must be "password"' } } },
+  invalidGrant: { summary: "Credentials the application rejects", value: { error: "invalid_grant", detail: { password: "the user name or password is not valid" } } },
+};
+
+function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedResponses): Json {
   return {
+    tags: [TOKEN_TAG],
     summary: "Issue an access token",
     description: `Password flow token endpoint of the \`${guard.name}\` guard (RFC 6749 section 4.3).`,
     operationId: "issueToken",
@@ -238,14 +436,13 @@ function tokenOperation(guard: Guard & { kind: "password" }): Json {
     },
     responses: {
       "200": { description: "The issued token.", content: json(schemaRef("TokenResponse")) },
-      "400": {
-        description: "`invalid_request`, `unsupported_grant_type`, `invalid_grant` or `invalid_scope` (RFC 6749 section 5.2).",
-        content: json(schemaRef("Error")),
-      },
-      "406": errorResponse("406"),
-      "413": errorResponse("413"),
-      "415": { description: "The body is not `application/x-www-form-urlencoded`.", content: json(schemaRef("Error")) },
-      "500": errorResponse("500"),
+      "400": exampleResponse("`invalid_request`, `unsupported_grant_type`, `invalid_grant` or `invalid_scope` (RFC 6749 section 5.2).", TOKEN_BAD_REQUEST),
+      "406": shared.ref("406"),
+      "413": shared.ref("413"),
+      "415": exampleResponse("The body is not `application/x-www-form-urlencoded`.", {
+        notForm: { summary: "`Content-Type: application/json`", value: errorBody("Unsupported media type", { "content-type": "must be application/x-www-form-urlencoded" }) },
+      }),
+      "500": shared.ref("500"),
     },
     security: [],
     "x-codegen-token-endpoint": { guard: guard.name, form: guard.form },
@@ -290,27 +487,32 @@ function securityScheme(guard: Guard): Json {
 export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Document {
   const { guards, resources } = declaration;
   const tokenGuard = servedTokenEndpoint(guards);
+  const shared = new SharedResponses(guards);
 
-  const paths: Json = { "/": { get: indexOperation() } };
+  const paths: Json = { "/": { get: indexOperation(shared) } };
   for (const resource of resources) {
     const collection: Json = {};
     const item: Json = {};
     for (const operation of resource.operations) {
       const spec = OPERATION_SPECS[operation];
-      (spec.item ? item : collection)[spec.method] = resourceOperation(resource, operation, guards);
+      (spec.item ? item : collection)[spec.method] = resourceOperation(resource, operation, guards, shared);
     }
+    const idParameter = () => ({ name: "id", in: "path", required: true, description: `The ${words(resource.singular)}'s id.`, schema: idSchema(resource) });
     if (Object.keys(collection).length > 0) paths[`/${resource.name}`] = collection;
-    if (Object.keys(item).length > 0) {
-      paths[`/${resource.name}/{id}`] = {
-        parameters: [{ name: "id", in: "path", required: true, description: `The ${words(resource.singular)}'s id.`, schema: idSchema(resource) }],
-        ...item,
-      };
+    if (Object.keys(item).length > 0) paths[`/${resource.name}/{id}`] = { parameters: [idParameter()], ...item };
+    for (const action of resource.actions) {
+      paths[`/${resource.name}/{id}/${action.name}`] = { parameters: [idParameter()], [action.method.toLowerCase()]: actionOperation(resource, action, guards, shared) };
     }
   }
-  if (tokenGuard) paths[tokenGuard.tokenUrl] = { post: tokenOperation(tokenGuard) };
+  if (tokenGuard) paths[tokenGuard.tokenUrl] = { post: tokenOperation(tokenGuard, shared) };
 
   const schemas: Record<string, JsonSchema> = {};
-  for (const resource of resources) Object.assign(schemas, resourceSchemas(resource));
+  for (const resource of resources) {
+    Object.assign(schemas, resourceSchemas(resource));
+    for (const action of resource.actions) {
+      if (action.body) schemas[actionRequestName(resource.typeName, action.name)] = actionRequestSchema(resource, { ...action, body: action.body });
+    }
+  }
   Object.assign(schemas, { Error: ERROR_SCHEMA, AuthError: AUTH_ERROR_SCHEMA, Link: LINK_SCHEMA, Index: INDEX_SCHEMA });
   if (tokenGuard) {
     schemas.TokenRequest = tokenRequestSchema(tokenGuard.form);
@@ -321,14 +523,21 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
     ? declaration.servers.map((s) => ({ url: s.url, ...(s.description !== undefined ? { description: s.description } : {}), ...s.extensions }))
     : [{ url: "/" }];
 
+  const tags = [
+    { name: INDEX_TAG, description: "The entry address: links to every collection." },
+    ...resources.map((r) => ({ name: r.name, description: r.description ?? `The \`${r.name}\` collection.` })),
+    ...(tokenGuard ? [{ name: TOKEN_TAG, description: `The token endpoint of the \`${tokenGuard.name}\` guard.` }] : []),
+  ];
+  const responses = shared.components();
   const document: Json = {
     openapi: OPENAPI_VERSION,
     info: structuredClone(declaration.info),
     servers,
-    tags: resources.map((r) => ({ name: r.name, description: r.description ?? `The \`${r.name}\` collection.` })),
+    tags,
     paths,
     components: {
       schemas: structuredClone(schemas),
+      ...(Object.keys(responses).length > 0 ? { responses } : {}),
       ...(guards.length > 0 ? { securitySchemes: Object.fromEntries(guards.map((g) => [g.name, securityScheme(g)])) } : {}),
     },
     ...structuredClone(declaration.extensions),

@@ -1,4 +1,5 @@
-import type { Field, Resource } from "../declaration/model.js";
+import type { Action, Field, Resource } from "../declaration/model.js";
+import { withArticle, words } from "../declaration/names.js";
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it) as plain data. */
 export type JsonSchema = Record<string, unknown>;
@@ -42,6 +43,21 @@ function objectSchema(fields: readonly Field[], role: SchemaRole): JsonSchema {
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
   };
+}
+
+/** The body of an action that declares one (`LoanRenewRequest`): its fields, as a POST body takes them. */
+export function actionRequestSchema(resource: Resource, action: Action & { readonly body: readonly Field[] }): JsonSchema {
+  return {
+    type: "object",
+    description: `The body of the \`${action.name}\` action on ${withArticle(words(resource.singular))}.`,
+    ...objectSchema(action.body, "input"),
+  };
+}
+
+/** The schema of an extra query parameter (`query` of a list): the field's schema, its description on the parameter. */
+export function querySchema(field: Field): JsonSchema {
+  const { description: _d, ...rest } = fieldSchema(field, "input");
+  return rest;
 }
 
 /** The schema of a resource's `<id>`. */
@@ -130,15 +146,36 @@ function resourceExtension(resource: Resource): JsonSchema {
           },
         }
       : {}),
-    links: resource.links.map((link) => ({
+    links: linkRules(resource),
+  };
+}
+
+/**
+ * The link rules of a resource: its declared links, then one per action, offered in the action's
+ * `when` states, with `action` naming the segment its `href` adds to the object's address. An
+ * action named like a declared link replaces that link in its place (declaration.md, "Actions").
+ */
+function linkRules(resource: Resource): JsonSchema[] {
+  const actionRule = (action: Action): JsonSchema => ({
+    rel: action.name,
+    method: action.method,
+    ...(action.when ? { when: [...action.when] } : {}),
+    action: action.name,
+  });
+  const declared = resource.links.map((link) => {
+    const action = resource.actions.find((a) => a.name === link.rel);
+    if (action) return actionRule(action);
+    return {
       rel: link.rel,
       method: link.method,
       ...(link.when ? { when: [...link.when] } : {}),
       ...(link.href !== undefined ? { href: link.href } : {}),
       ...(link.description !== undefined ? { description: link.description } : {}),
       ...link.extensions,
-    })),
-  };
+    };
+  });
+  const rest = resource.actions.filter((a) => !resource.links.some((link) => link.rel === a.name)).map(actionRule);
+  return [...declared, ...rest];
 }
 
 /** The generator's own schemas (openapi.md, Shape). */

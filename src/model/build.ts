@@ -14,7 +14,7 @@ type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
 /** Methods in the order routes list them (codegen's own documents use the first five). */
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
-const KINDS = ["list", "get", "create", "replace", "update", "delete"] as const;
+const KINDS = ["list", "get", "create", "replace", "update", "delete", "action"] as const;
 type Kind = (typeof KINDS)[number];
 
 /** The handler signature pieces that differ per operation kind. */
@@ -25,12 +25,17 @@ const SIGNATURES: Record<Kind, { input: (t: Types) => string; result: (t: Types)
   replace: { input: (t) => `id: ${t.id}; body: ${t.body}; current: ${t.stored}`, result: (t) => t.stored },
   update: { input: (t) => `id: ${t.id}; patch: ${t.body}; current: ${t.stored}`, result: (t) => t.stored },
   delete: { input: (t) => `id: ${t.id}; current: ${t.stored}`, result: () => "void" },
+  // Why: the handler stores the object after the action, in its `to` state (given as `to`), in one
+  // write of its own; the server checks that it did (http-behaviour, actions).
+  action: { input: (t) => `id: ${t.id}${t.body === "never" ? "" : `; body: ${t.body}`}; current: ${t.stored}${t.to === undefined ? "" : `; to: ${t.to}`}`, result: (t) => t.stored },
 };
 interface Types {
   query: string;
   id: string;
   body: string;
   stored: string;
+  /** An action's `to` state as a literal type, when it declares one. */
+  to?: string;
 }
 
 /**
@@ -110,6 +115,11 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
       if (!(method in item)) continue;
       const operation = asJson(item[method]);
       const kind = operationKind(path, method, operation, ours);
+      const misplaced = kind === "action" || kind === "list" ? listingOrActionProblem(kind, segments, idParameter !== undefined, operation, singularOf) : undefined;
+      if (misplaced !== undefined) {
+        problems.push(new UnsupportedConstruct(pointerOf("paths", path, method, kind === "action" ? "x-codegen-action" : "x-codegen-page"), misplaced));
+        continue;
+      }
       if (kind === "operation") {
         const spec = collector.add(path, method, item, operation);
         if (spec) methods[method.toUpperCase()] = spec;
@@ -125,14 +135,18 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
         operationId: String(operation.operationId),
         kind,
         security: security.requirements,
-        query: Object.fromEntries(
-          [...asArray(operation.parameters)].map(asJson).filter((p) => p.in === "query").map((p) => [String(p.name), schemaNode(asJson(p.schema))]),
-        ),
+        query: Object.fromEntries(handlerQuery(operation).map((p) => [String(p.name), schemaNode(asJson(p.schema))])),
       };
+      const listing = listingOf(operation);
+      if (listing.page) spec.page = listing.page;
+      if (listing.sort) spec.sort = listing.sort;
+      if (kind === "action") spec.action = actionOf(operation);
       if (kind !== "index" && kind !== "token" && typeof collection === "string") spec.resource = collection;
       if (idParameter) spec.id = schemaNode(asJson(idParameter.schema));
       const bodyName = refName(body);
       if (bodyName !== undefined) spec.body = typeNames.typeName(bodyName);
+      const errors = declaredErrors(operation);
+      if (errors.length > 0) spec.errors = errors;
       if (kind === "token") {
         spec.form = asJson(operation["x-codegen-token-endpoint"]).form ?? "permissive";
         hasTokenEndpoint = true;
@@ -149,6 +163,21 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     routes.push({ literal: literal({ segments, methods }) });
   }
   problems.push(...collector.problems);
+  // Why: the server checks that a `ref` names an existing object through the referenced resource's
+  // `get` (declaration, the `ref` paragraph); without one it could not, and a silent skip would
+  // store references to nothing, so such a document is refused where the reference is declared.
+  for (const [name, schema] of resourceSchemas) {
+    for (const [field, property] of Object.entries(asJson(schema.properties))) {
+      const target = asJson(property)["x-codegen-ref"];
+      if (typeof target !== "string" || (operationsByCollection.get(target) ?? []).some((o) => o.kind === "get")) continue;
+      const collection = String(asJson(schema["x-codegen-resource"]).collection);
+      problems.push(new UnsupportedConstruct(
+        pointerOf("components", "schemas", name, "properties", field, "x-codegen-ref"),
+        `the reference to ${stringLiteral(target)} cannot be checked: ${stringLiteral(target)} offers no \`get\`; offer it, or drop \`ref\``,
+        pointerOf("resources", collection, "fields", field, "ref"),
+      ));
+    }
+  }
   const operationGroups = collector.groupViews();
   if (problems.length > 0) throw new UnsupportedConstructs(problems);
 
@@ -161,7 +190,7 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
     header: `// Generated by codegen from ${lineComment(options.inputPath)}. Do not edit.`,
     hasResources: resources.length > 0,
     usesHandlers: resources.length > 0 || operationGroups.length > 0,
-    serverUsesTypes: methods.some((m) => (m.isList && refersToTypes(m.queryType)) || ((m.isCreate || m.isReplace || m.isUpdate) && refersToTypes(m.bodyType))),
+    serverUsesTypes: methods.some((m) => (m.isList && refersToTypes(m.queryType)) || ((m.isCreate || m.isReplace || m.isUpdate || (m.isAction && m.hasBody)) && refersToTypes(m.bodyType))),
     serverUsesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.principalExpression)),
     types,
     schemas: schemaEntries,
@@ -180,6 +209,63 @@ function viewOf(document: OpenAPIV3_1.Document, options: ModelOptions, problems:
   };
 }
 
+/**
+ * Why an action or a list's options cannot be rendered as the document says, if so (documents
+ * written by hand may carry codegen's extensions): an action answers at
+ * `/<collection>/{id}/<name>` of a resource, and a page has whole sizes with `size <= max`.
+ */
+function listingOrActionProblem(kind: string, segments: readonly (string | null)[], hasId: boolean, operation: Json, singularOf: ReadonlyMap<string, string>): string | undefined {
+  if (kind === "action") {
+    const name = actionOf(operation).name;
+    const [collection, id, segment] = segments;
+    const placed = segments.length === 3 && id === null && hasId && typeof collection === "string" && singularOf.has(collection) && segment === name;
+    return placed ? undefined : `the action ${stringLiteral(name)} must be the operation of a path \`/<collection>/{id}/${name}\` of a resource`;
+  }
+  const page = listingOf(operation).page;
+  if (page === undefined) return undefined;
+  const whole = (n: number) => Number.isSafeInteger(n) && n >= 1;
+  return whole(page.size) && whole(page.max) && page.size <= page.max ? undefined : "`size` and `max` must be whole numbers from 1, with `size` at most `max`";
+}
+
+/** An action's name, the states that allow it and the state it leaves the object in (`x-codegen-action`). */
+function actionOf(operation: Json): { name: string; when?: string[]; to?: string } {
+  const action = asJson(operation["x-codegen-action"]);
+  const when = asArray(action.when).filter((s): s is string => typeof s === "string");
+  return {
+    name: String(action.name),
+    ...(action.when !== undefined ? { when } : {}),
+    ...(typeof action.to === "string" ? { to: action.to } : {}),
+  };
+}
+
+/** The fields a resource may be filtered on (`x-codegen-filter`, and `status` with a state machine). */
+function filterFields(schema: JsonSchema): string[] {
+  const filters = Object.entries(asJson(schema.properties)).filter(([, p]) => asJson(p)["x-codegen-filter"] === true).map(([k]) => k);
+  return asJson(schema["x-codegen-resource"]).status !== undefined && !filters.includes("status") ? [...filters, "status"] : filters;
+}
+
+/** A list's paging (`x-codegen-page`) and sortable fields (`x-codegen-sort`), when declared. */
+function listingOf(operation: Json): { page?: { size: number; max: number }; sort?: string[] } {
+  const page = asJson(operation["x-codegen-page"]);
+  const sort = asArray(operation["x-codegen-sort"]).filter((f): f is string => typeof f === "string");
+  return {
+    ...(operation["x-codegen-page"] !== undefined ? { page: { size: Number(page.size), max: Number(page.max ?? page.size) } } : {}),
+    ...(operation["x-codegen-sort"] !== undefined ? { sort } : {}),
+  };
+}
+
+/** The query parameters handed to the handler: filters and declared `query`; `sort`, `limit` and `cursor` are the server's. */
+function handlerQuery(operation: Json): Json[] {
+  const listing = listingOf(operation);
+  const reserved = [...(listing.page ? ["limit", "cursor"] : []), ...(listing.sort ? ["sort"] : [])];
+  return [...asArray(operation.parameters)].map(asJson).filter((p) => p.in === "query" && !reserved.includes(String(p.name)));
+}
+
+/** The statuses a resource operation's handler may refuse with (`x-codegen-errors`), as numbers. */
+function declaredErrors(operation: Json): number[] {
+  return asArray(operation["x-codegen-errors"]).map(Number).filter((status) => Number.isInteger(status) && status >= 400 && status <= 599);
+}
+
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
 const refersToTypes = (text: string) => /\bT\./.test(text);
 
@@ -193,6 +279,7 @@ function isResourceKind(kind: string): kind is Kind {
 function operationKind(path: string, method: string, operation: Json, ours: boolean): string {
   const declared = operation["x-codegen-operation"];
   if (typeof declared === "string" && isResourceKind(declared)) return declared;
+  if (operation["x-codegen-action"] !== undefined) return "action";
   if (operation["x-codegen-token-endpoint"] !== undefined) return "token";
   if (ours && path === "/" && method === "get" && operation.operationId === "getIndex") return "index";
   return "operation";
@@ -238,7 +325,13 @@ function resourceView(
       }),
     links: asArray(ext.links).map((l) => {
       const link = asJson(l);
-      return { rel: link.rel, method: link.method, ...(link.when ? { when: link.when } : {}), ...(link.href ? { href: link.href } : {}) };
+      return {
+        rel: link.rel,
+        method: link.method,
+        ...(link.when ? { when: link.when } : {}),
+        ...(link.href ? { href: link.href } : {}),
+        ...(typeof link.action === "string" ? { action: link.action } : {}),
+      };
     }),
   };
 
@@ -251,9 +344,7 @@ function resourceView(
   const idType = ext.id === "uuid" || ext.id === "string" ? "string" : "number";
 
   const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map(({ kind, operation, principal }) => {
-    const queryMembers = [...asArray(operation.parameters)]
-      .map(asJson)
-      .filter((p) => p.in === "query")
+    const queryMembers = handlerQuery(operation)
       .map((p) => `${propertyKey(String(p.name))}?: ${typeScriptType(asJson(p.schema), "T.", typeNames)}`);
     const bodyRef = refName(asJson(asJson(asJson(asJson(operation.requestBody).content)["application/json"]).schema));
     const types: Types = {
@@ -261,21 +352,39 @@ function resourceView(
       id: idType,
       body: bodyRef !== undefined ? `T.${typeNames.typeName(bodyRef)}` : "never",
       stored: storedName,
+      ...(kind === "action" && actionOf(operation).to !== undefined ? { to: stringLiteral(actionOf(operation).to!) } : {}),
     };
     const operationId = checkedIdentifier(String(operation.operationId), pointerOf("paths"), "operationId");
     const signature = SIGNATURES[kind];
     const summary = typeof operation.summary === "string" ? operation.summary : operationId;
+    // A list's order and page (http-behaviour, "Lists: pagination and sorting"): typed in its input, a page its result.
+    const listing = kind === "list" ? listingOf(operation) : {};
+    const sortType = listing.sort ? `readonly { readonly field: ${listing.sort.map(stringLiteral).join(" | ") || "never"}; readonly descending: boolean }[]` : "";
+    const pageType = "{ readonly limit: number; readonly cursor: string | undefined }";
+    const filters = filterFields(schema);
+    const declaredQuery = handlerQuery(operation).some((p) => !filters.includes(String(p.name)));
+    const listingInput = `${listing.sort ? `; sort: ${sortType}` : ""}${listing.page ? `; page: ${pageType}` : ""}`;
+    const result = listing.page ? `{ readonly items: readonly ${storedName}[]; readonly next?: string }` : signature.result(types);
     return {
       operationId,
-      docLines: docLines(summary),
-      inputType: `{ ${signature.input(types)}; principal: ${principal}; scopes: SecurityScopes }`,
-      resultType: signature.result(types),
+      docLines: handlerDoc(summary, operation),
+      inputType: `{ ${signature.input(types)}${listingInput}; principal: ${principal}; scopes: SecurityScopes }`,
+      resultType: refusable(result, declaredErrors(operation)),
+      hasSort: listing.sort !== undefined,
+      hasPage: listing.page !== undefined,
+      hasListing: listing.sort !== undefined || listing.page !== undefined || declaredQuery,
+      sortType,
+      pageType,
+      listFilters: literal(filters),
       isList: kind === "list",
       isGet: kind === "get",
       isCreate: kind === "create",
       isReplace: kind === "replace",
       isUpdate: kind === "update",
       isDelete: kind === "delete",
+      isAction: kind === "action",
+      hasBody: bodyRef !== undefined,
+      toLiteral: types.to ?? "",
       queryType: types.query,
       idType,
       bodyType: types.body,
@@ -287,7 +396,9 @@ function resourceView(
     fileName: collection,
     usesTypes: refersToTypes(storedType) || methods.some((m) => refersToTypes(m.inputType)),
     usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType)),
-    serverUsesStored: methods.some((m) => m.isReplace || m.isUpdate || m.isDelete),
+    usesRefusal: methods.some((m) => /\bHandlerRefusal\b/.test(m.resultType)),
+    hasActions: methods.some((m) => m.isAction),
+    serverUsesStored: methods.some((m) => m.isReplace || m.isUpdate || m.isDelete || m.isAction),
     storeUsesStored: methods.some((m) => !m.isDelete),
     property: checkedIdentifier(camelCase(collection), at, "the resource property"),
     interfaceName: checkedIdentifier(`${pascalCase(collection)}Handlers`, at, "the handler interface"),
@@ -300,3 +411,19 @@ function resourceView(
   };
 }
 
+/** A handler method's JSDoc: the summary, the description, and each declared refusal with its reason. */
+function handlerDoc(summary: string, operation: Json): string[] {
+  const description = typeof operation.description === "string" ? operation.description : undefined;
+  const responses = asJson(operation.responses);
+  const refusals = declaredErrors(operation).map((status) => {
+    const reason = asJson(responses[String(status)]).description;
+    return `May refuse with ${status}${typeof reason === "string" ? `: ${reason}` : ""}.`.replace(/\.\.$/, ".");
+  });
+  const paragraphs = [summary, description, refusals.join("\n")].filter((text): text is string => text !== undefined && text.trim() !== "");
+  return paragraphs.flatMap((text, i) => [...(i === 0 ? [] : [""]), ...docLines(text)]);
+}
+
+/** A handler's result type, or a typed refusal with one of the declared statuses (http-behaviour, "Handlers that refuse"). */
+function refusable(result: string, errors: readonly number[]): string {
+  return errors.length === 0 ? result : `${result} | HandlerRefusal<${errors.join(" | ")}>`;
+}

@@ -11,6 +11,8 @@ export class UnsupportedConstruct extends Error {
   constructor(
     readonly pointer: string,
     readonly reason: string,
+    /** Where the construct comes from in a codegen declaration (a JSON pointer), when it was expanded from one. */
+    readonly declarationPointer?: string,
   ) {
     super(`${pointer}: ${reason}`);
   }

@@ -35,12 +35,25 @@ export interface HandlerMethodView {
   readonly isReplace: boolean;
   readonly isUpdate: boolean;
   readonly isDelete: boolean;
+  /** An action (declaration `actions`): whether it takes a body, and its `to` state as a literal ("" when none). */
+  readonly isAction: boolean;
+  readonly hasBody: boolean;
+  readonly toLiteral: string;
   /** TypeScript type of the query (list) and of the id. */
   readonly queryType: string;
   readonly idType: string;
   readonly bodyType: string;
   /** How the server passes the principal: as verified, as possibly absent, or none (public). */
   readonly principalExpression: string;
+  /** A list's `sort` and `page` (declaration operation options), and whether it has either or declared `query`. */
+  readonly hasSort: boolean;
+  readonly hasPage: boolean;
+  readonly hasListing: boolean;
+  /** The types of the list handler's `sort` and `page` inputs. */
+  readonly sortType: string;
+  readonly pageType: string;
+  /** The resource's filter names as a literal: what the in-memory store filters on (not declared `query`). */
+  readonly listFilters: string;
 }
 
 /** A resource: its handler interface, its store and its spec for the dispatcher. */
@@ -67,6 +80,10 @@ export interface ResourceView {
   /** Whether store.gen.ts names it (every method but delete casts to it). */
   readonly storeUsesStored: boolean;
   readonly usesPrincipal: boolean;
+  /** Whether some handler may return a HandlerRefusal (declared `errors`). */
+  readonly usesRefusal: boolean;
+  /** Whether it has actions: the server binds them under `actions`. */
+  readonly hasActions: boolean;
 }
 
 /** The view of one resource's own file. */

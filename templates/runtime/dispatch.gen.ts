@@ -3,6 +3,7 @@
 // "Errors" in their order (route, guards, Accept, Content-Type, size, validation, lookup,
 // transition), and the first that fails answers.
 
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
 import type { Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
@@ -24,7 +25,7 @@ import {
 } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl, Refusal } from "./http.gen.js";
 import { defineOwn, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
-import type { Link, ResourceSpec, StoredObject } from "./resources.gen.js";
+import type { HandlerRefusal, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
 import { addError, ownKeywords, validateValue, withDefaults } from "./validate.gen.js";
@@ -34,7 +35,7 @@ import type { FieldErrors, SchemaNode, SchemaTable } from "./validate.gen.js";
  * Which kind of operation a route answers: one of codegen's resource conventions, or
  * `operation`, an operation of an OpenAPI document written by others (runtime/operations.gen.ts).
  */
-export type OperationKind = "index" | "token" | "list" | "get" | "create" | "replace" | "update" | "delete" | "operation";
+export type OperationKind = "index" | "token" | "list" | "get" | "create" | "replace" | "update" | "delete" | "action" | "operation";
 
 /** Everything the dispatcher needs to know of one operation. */
 export type OperationSpec = {
@@ -54,6 +55,14 @@ export type OperationSpec = {
   readonly id?: SchemaNode;
   /** The body's schema name in the schema table. */
   readonly body?: string;
+  /** A paged list (declaration `page`): the default and the largest `limit`. */
+  readonly page?: { readonly size: number; readonly max: number };
+  /** A sortable list (declaration `sort`): the fields `?sort=` may name. */
+  readonly sort?: readonly string[];
+  /** An action (declaration `actions`): its name, the states that allow it (absent: all) and the state after it. */
+  readonly action?: { readonly name: string; readonly when?: readonly string[]; readonly to?: string };
+  /** The statuses its handler may refuse with (declaration `errors`); any other refusal is a fault (500). */
+  readonly errors?: readonly number[];
   /** Token endpoint: its form. */
   readonly form?: TokenForm;
 };
@@ -74,13 +83,27 @@ export type RequestContext<P extends Principal = Principal> = {
 
 /** A resource's operations as the dispatcher calls them (the generated server binds the typed handlers). */
 export type ResourceOperations = {
-  list?(query: { readonly [name: string]: unknown }, context: RequestContext): Promise<readonly StoredObject[]> | readonly StoredObject[];
-  get?(id: string | number, context: RequestContext): Promise<StoredObject | undefined> | StoredObject | undefined;
-  create?(body: { readonly [name: string]: unknown }, context: RequestContext): Promise<StoredObject> | StoredObject;
-  replace?(id: string | number, body: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<StoredObject> | StoredObject;
-  update?(id: string | number, patch: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<StoredObject> | StoredObject;
-  delete?(id: string | number, current: StoredObject, context: RequestContext): Promise<void> | void;
+  list?(query: { readonly [name: string]: unknown }, context: RequestContext, listing: Listing): Promise<Refusable<ListResult>> | Refusable<ListResult>;
+  get?(id: string | number, context: RequestContext): Promise<Refusable<StoredObject | undefined>> | Refusable<StoredObject | undefined>;
+  create?(body: { readonly [name: string]: unknown }, context: RequestContext): Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
+  replace?(id: string | number, body: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
+  update?(id: string | number, patch: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext): Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
+  delete?(id: string | number, current: StoredObject, context: RequestContext): Promise<Refusable<void>> | Refusable<void>;
+  /** The resource's actions by operationId. */
+  actions?: { readonly [operationId: string]: ActionOperation };
 };
+
+/** An action as the dispatcher calls it: the object's id, the validated body (`{}` without one), the object found. */
+export type ActionOperation = (id: string | number, body: { readonly [name: string]: unknown }, current: StoredObject, context: RequestContext) => Promise<Refusable<StoredObject>> | Refusable<StoredObject>;
+
+/** What a list handler is asked besides its query: the order (`[]`: creation order) and, for a paged list, the page. */
+export type Listing = { readonly sort: readonly SortKey[]; readonly page: PageRequest | undefined };
+
+/** A list handler's result: the objects, or for a paged list a page of them and its own cursor of the next. */
+type ListResult = readonly StoredObject[] | { readonly items: readonly StoredObject[]; readonly next?: string };
+
+/** A handler's result, or its refusal with a declared status. */
+type Refusable<T> = T | HandlerRefusal;
 
 /** What the token endpoint's application hook answers: a token, or an RFC 6749 error code. */
 export type IssueTokenResult = TokenResponse | { error: TokenErrorCode; message?: string };
@@ -322,10 +345,15 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   const errors: FieldErrors = {};
   const pathId = matched.values[matched.values.length - 1];
   const id = operation.id && pathId !== undefined ? parseId(operation.id, pathId, errors) : undefined;
-  const query = parseQuery(operation.query, url.value.query, securityQuery, errors, api.schemas);
+  const listing = operation.kind === "list" ? parseListing(operation, url.value, errors) : undefined;
+  const query = parseQuery(operation.query, url.value.query, listing ? new Set([...securityQuery, ...listing.parameters]) : securityQuery, errors, api.schemas);
   const resource = operation.resource === undefined ? undefined : own(api.resources, operation.resource);
   let data: Json = {};
-  if (operation.body !== undefined && resource) {
+  if (operation.body !== undefined && resource && operation.kind === "action") {
+    // An action's body is its own schema (`<Type><Action>Request`), not the resource's fields.
+    if (!isObject(body)) addError(errors, "body", "must be a JSON object");
+    else if (validateValue({ ref: operation.body }, body, "", errors, api.schemas)) data = withDefaults({ ref: operation.body }, body, api.schemas) as Json;
+  } else if (operation.body !== undefined && resource) {
     if (!isObject(body)) addError(errors, "body", "must be a JSON object");
     else {
       // Why: only a string or a number can equal the path's id; String() of a client's object
@@ -345,10 +373,122 @@ async function answerRequest(api: ApiSpec, options: DispatchOptions, req: Incomi
   if (!resource) throw new Error(`operation ${operation.operationId} has no resource`);
   const handlers = own(api.operations, resource.collection);
   if (!handlers) throw new Error(`no handlers for ${resource.collection}`);
-  return runResourceOperation(operation, resource, handlers, { id, query, data, context }, options);
+  return runResourceOperation(operation, resource, handlers, { id, query, data, context, operations: api.operations, listing }, options);
 }
 
-type ResourceRequest = { id: string | number | undefined; query: Json; data: Json; context: RequestContext };
+type ResourceRequest = {
+  id: string | number | undefined;
+  query: Json;
+  data: Json;
+  context: RequestContext;
+  /** Every resource's operations: `ref` fields are looked up through the referenced resource's `get`. */
+  operations: ApiSpec["operations"];
+  /** A list's order and page, parsed from the query. */
+  listing: ListRequest | undefined;
+};
+
+/** A list request's order and page, and what its `next` link is built from. */
+type ListRequest = Listing & {
+  /** The query names the listing reads (`sort`, `limit`, `cursor`): not the handler's query parameters. */
+  readonly parameters: readonly string[];
+  /** The order as the client sent it (`dueOn,-id`), which a cursor is bound to. */
+  readonly sortText: string;
+  readonly url: ParsedUrl;
+};
+
+/** The key cursors are signed with: per process, so a cursor outlives no restart (a 400 on `cursor` then). */
+const CURSOR_KEY = randomBytes(32);
+/** The longest cursor read; anything longer was not issued here. */
+const MAX_CURSOR = 4096;
+
+const cursorMac = (operationId: string, payload: string) => createHmac("sha256", CURSOR_KEY).update(`${operationId}\n${payload}`).digest("base64url");
+
+/** A cursor of the next page: the handler's own `next` and the order, signed, so a client cannot forge one. */
+function issueCursor(operationId: string, sortText: string, next: string): string {
+  const payload = Buffer.from(JSON.stringify([sortText, next])).toString("base64url");
+  return `${payload}.${cursorMac(operationId, payload)}`;
+}
+
+/** The handler's `next` inside a cursor this server issued for this list and order; undefined otherwise. */
+function readCursor(operationId: string, sortText: string, cursor: string): string | undefined {
+  const [payload, mac, extra] = cursor.length > MAX_CURSOR ? [] : cursor.split(".");
+  if (payload === undefined || mac === undefined || extra !== undefined) return undefined;
+  const expected = Buffer.from(cursorMac(operationId, payload));
+  const given = Buffer.from(mac);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const decoded: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  if (!Array.isArray(decoded) || decoded[0] !== sortText || typeof decoded[1] !== "string") return undefined;
+  return decoded[1];
+}
+
+/**
+ * A list's `sort`, `limit` and `cursor` (http-behaviour, "Lists: pagination and sorting"): a sort
+ * naming a field not declared sortable, a limit that is not an integer from 1 to `max`, or a
+ * cursor this server did not issue for this list and order is a validation error naming it.
+ */
+function parseListing(operation: OperationSpec, url: ParsedUrl, errors: FieldErrors): ListRequest {
+  const one = (name: string): string | undefined => {
+    const values = url.query.get(name);
+    if (values !== undefined && values.length !== 1) addError(errors, name, "must be given once");
+    return values?.length === 1 ? values[0] : undefined;
+  };
+  const parameters: string[] = [];
+  const sort: SortKey[] = [];
+  let sortText = "";
+  if (operation.sort !== undefined) {
+    parameters.push("sort");
+    sortText = one("sort") ?? "";
+    const seen = new Set<string>();
+    for (const item of sortText === "" ? [] : sortText.split(",")) {
+      const field = item.startsWith("-") ? item.slice(1) : item;
+      if (!operation.sort.includes(field) || seen.has(field)) {
+        addError(errors, "sort", `must list distinct fields of ${operation.sort.join(", ")}, each optionally preceded by -`);
+        break;
+      }
+      seen.add(field);
+      sort.push({ field, descending: item.startsWith("-") });
+    }
+  }
+  let page: PageRequest | undefined;
+  if (operation.page !== undefined) {
+    parameters.push("limit", "cursor");
+    const limitText = one("limit");
+    const limit = limitText === undefined ? operation.page.size : /^[0-9]{1,9}$/.test(limitText) ? Number(limitText) : NaN;
+    if (!(limit >= 1 && limit <= operation.page.max)) addError(errors, "limit", `must be an integer from 1 to ${operation.page.max}`);
+    const cursorText = one("cursor");
+    const cursor = cursorText === undefined ? undefined : readCursor(operation.operationId, sortText, cursorText);
+    if (cursorText !== undefined && cursor === undefined) addError(errors, "cursor", "is not a cursor this server issued for this list and order");
+    page = { limit, cursor };
+  }
+  return { sort, page, parameters, sortText, url };
+}
+
+/** The URL of the next page: the request's own query with `limit` and `cursor` set (RFC 8288 `Link`). */
+function nextLink(listing: ListRequest, limit: number, cursor: string): string {
+  const kept = [...listing.url.query].filter(([name]) => name !== "limit" && name !== "cursor");
+  const pairs = [...kept.flatMap(([name, values]) => values.map((value) => [name, value] as const)), ["limit", String(limit)] as const, ["cursor", cursor] as const];
+  const query = pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join("&");
+  return `<${listing.url.path}?${query}>; rel="next"`;
+}
+
+/**
+ * The `ref` fields of a request's data that name no existing object (declaration, the `ref`
+ * paragraph), looked up through each referenced resource's `get` handler; `null` clears a
+ * reference and is not looked up. Empty when every reference holds.
+ */
+async function missingReferences(resource: ResourceSpec, request: ResourceRequest, options: DispatchOptions): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  for (const ref of resource.refs) {
+    const value = Object.hasOwn(request.data, ref.field) ? request.data[ref.field] : undefined;
+    if (value === undefined || value === null) continue;
+    const handlers = Object.hasOwn(request.operations, ref.collection) ? request.operations[ref.collection] : undefined;
+    const get = required(handlers?.get, `get of ${ref.collection}`);
+    const found: unknown = await inTime(options, `the get handler of ${ref.collection}`, () => get.call(handlers, value as string | number, request.context));
+    if (found === undefined) addError(errors, ref.field, `no ${ref.rel} has the id ${String(value)}`);
+    else storedObject(found, `the get handler of ${ref.collection}`);
+  }
+  return errors;
+}
 
 function notFound(resource: ResourceSpec, id: string | number): Answer {
   return fromRefusal(refusal(404, "Not found", { id: `no ${resource.singular} has the id ${String(id)}` }));
@@ -383,6 +523,24 @@ function storedObject(value: unknown, handler: string): StoredObject {
   return value;
 }
 
+/**
+ * A handler's refusal answered: `{ error, detail }` with its status when the operation declares
+ * that status (declaration `errors`). An object without an id whose `status` is a number is a
+ * refusal (a stored object always has an id); one with an undeclared status or without a string
+ * `error` is a fault of the handler: 500, told to `onError` (http-behaviour, "Handlers that refuse").
+ */
+function refusalAnswer(operation: OperationSpec, value: unknown, handler: string): Answer | undefined {
+  // (`as unknown`: the check must not narrow `value`, which is an object either way.)
+  if (!isObject(value) || isStoredObject(value as unknown) || typeof value.status !== "number") return undefined;
+  if (!(operation.errors ?? []).includes(value.status)) throw new HandlerResultError(`${handler} refused with the undeclared status ${value.status}`);
+  const detail = value.detail ?? {};
+  if (typeof value.error !== "string" || !isObject(detail) || !Object.values(detail).every((v) => typeof v === "string")) {
+    throw new HandlerResultError(`${handler} refused with a status ${value.status} but no string \`error\` and string-valued \`detail\``);
+  }
+  // Why: Object.fromEntries keeps a detail key such as `__proto__` an own data property.
+  return { status: value.status, body: { error: value.error, detail: Object.fromEntries(Object.entries(detail)) }, headers: {} };
+}
+
 async function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, handlers: ResourceOperations, request: ResourceRequest, options: DispatchOptions): Promise<Answer> {
   const { query, data, context } = request;
   const kind = operation.kind;
@@ -391,18 +549,40 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
   const run = <T>(work: () => Promise<T> | T): Promise<T> => inTime(options, `the ${name} handler`, work);
   if (kind === "list") {
     const list = required(handlers.list, "list");
-    const objects: unknown = await run(() => list.call(handlers, query, context));
+    const listing = request.listing ?? { sort: [], page: undefined, parameters: [], sortText: "", url: { path: "/", segments: [], query: new Map(), search: "" } };
+    const result: unknown = await run(() => list.call(handlers, query, context, { sort: listing.sort, page: listing.page }));
+    const refused = refusalAnswer(operation, result, `the ${name} handler`);
+    if (refused) return refused;
+    let objects = result;
+    const headers: { [name: string]: string } = {};
+    if (listing.page !== undefined) {
+      const page = isObject(result) ? result : {};
+      if (!Array.isArray(page.items) || (page.next !== undefined && typeof page.next !== "string")) {
+        throw new HandlerResultError(`the ${name} handler returned ${describeResult(result)}, not a page { items, next? }`);
+      }
+      if (page.items.length > listing.page.limit) throw new HandlerResultError(`the ${name} handler returned more than ${listing.page.limit} items`);
+      objects = page.items;
+      if (typeof page.next === "string") headers.Link = nextLink(listing, listing.page.limit, issueCursor(operation.operationId, listing.sortText, page.next));
+    }
     if (!Array.isArray(objects)) throw new HandlerResultError(`the ${name} handler returned ${describeResult(objects)}, not an array`);
-    return { status: 200, body: objects.map((object: unknown) => represent(resource, storedObject(object, `the ${name} handler`))), headers: {} };
+    return { status: 200, body: objects.map((object: unknown) => represent(resource, storedObject(object, `the ${name} handler`))), headers };
   }
   if (kind === "create") {
+    const missing = await missingReferences(resource, request, options);
+    if (Object.keys(missing).length > 0) return fromRefusal(refusal(400, "Invalid request", missing));
     const create = required(handlers.create, "create");
-    const created = storedObject(await run(() => create.call(handlers, prepareCreate(resource, data), context)), `the ${name} handler`);
+    const result: unknown = await run(() => create.call(handlers, prepareCreate(resource, data), context));
+    const refused = refusalAnswer(operation, result, `the ${name} handler`);
+    if (refused) return refused;
+    const created = storedObject(result, `the ${name} handler`);
     return { ...ok(created, 201), headers: { Location: objectHref(resource, created.id) } };
   }
   const id = request.id!;
   const get = required(handlers.get, "get");
   const found: unknown = await inTime(options, `the get handler of ${resource.collection}`, () => get.call(handlers, id, context));
+  // Why: the lookup is part of this operation: a refusal of the get handler is checked against its declared statuses.
+  const refusedLookup = refusalAnswer(operation, found, `the get handler of ${resource.collection}`);
+  if (refusedLookup) return refusedLookup;
   if (found === undefined) return notFound(resource, id);
   const current = storedObject(found, `the get handler of ${resource.collection}`);
   switch (kind) {
@@ -410,16 +590,39 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
       return ok(current);
     case "delete": {
       const remove = required(handlers.delete, "delete");
-      await run(() => remove.call(handlers, id, current, context));
-      return { status: 204, headers: {} };
+      const result: unknown = await run(() => remove.call(handlers, id, current, context));
+      return refusalAnswer(operation, result, `the ${name} handler`) ?? { status: 204, headers: {} };
     }
     case "replace":
     case "update": {
+      // http-behaviour, the check order: lookup (404), references (400), transition (409), handler.
+      const missing = await missingReferences(resource, request, options);
+      if (Object.keys(missing).length > 0) return fromRefusal(refusal(400, "Invalid request", missing));
       const problem = transitionProblem(resource, current, data.status);
       if (problem !== undefined) return fromRefusal(refusal(409, "Conflict", { status: problem }));
       const replace = required(kind === "replace" ? handlers.replace : handlers.update, kind);
-      const changed = await run(() => replace.call(handlers, id, data, current, context));
-      return ok(storedObject(changed, `the ${name} handler`));
+      const changed: unknown = await run(() => replace.call(handlers, id, data, current, context));
+      return refusalAnswer(operation, changed, `the ${name} handler`) ?? ok(storedObject(changed, `the ${name} handler`));
+    }
+    case "action": {
+      // http-behaviour, the check order: lookup (404), then the action's state (409), then the handler.
+      const action = operation.action!;
+      const state = String(current.status);
+      if (action.when !== undefined && !action.when.includes(state)) {
+        return fromRefusal(refusal(409, "Conflict", { status: `${action.name} is allowed only in ${action.when.join(", ")}; the status is ${state}` }));
+      }
+      const bound = handlers.actions !== undefined && Object.hasOwn(handlers.actions, name) ? handlers.actions[name] : undefined;
+      const act = required(bound, name);
+      const result: unknown = await run(() => act.call(handlers.actions, id, data, current, context));
+      const refused = refusalAnswer(operation, result, `the ${name} handler`);
+      if (refused) return refused;
+      const after = storedObject(result, `the ${name} handler`);
+      // Why: the action's `to` state is part of its contract; the handler stores it with its own
+      // change (one write), and an object answered in another state is a fault of the handler.
+      if (action.to !== undefined && after.status !== action.to) {
+        throw new HandlerResultError(`the ${name} handler returned an object whose status is not ${action.to}`);
+      }
+      return ok(after);
     }
     default:
       throw new Error(`unexpected operation kind ${kind}`);

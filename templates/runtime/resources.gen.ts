@@ -7,6 +7,29 @@ import { randomUUID } from "node:crypto";
 /** A value, or a promise of it: what a handler may return. */
 export type Awaitable<V> = V | Promise<V>;
 
+/**
+ * A handler's refusal of a request with one of its operation's declared statuses (declaration
+ * `errors`): answered with that status and `{ error, detail }` (`{}` when no detail is given).
+ */
+export type HandlerRefusal<S extends number = number> = {
+  readonly status: S;
+  readonly error: string;
+  readonly detail?: { readonly [field: string]: string };
+};
+
+/** One key of a list's order (`?sort=-dueOn` gives `{ field: "dueOn", descending: true }`). */
+export type SortKey<F extends string = string> = { readonly field: F; readonly descending: boolean };
+
+/** What a paged list's handler is asked for: at most `limit` objects, after its own `cursor` of the page before. */
+export type PageRequest = {
+  readonly limit: number;
+  /** The `next` this handler answered for the page before (verified by the server); absent: the first page. */
+  readonly cursor: string | undefined;
+};
+
+/** A page of a paged list: its objects, and the handler's own cursor of the next page when more remain. */
+export type Page<T> = { readonly items: readonly T[]; readonly next?: string };
+
 /** A stored object: the resource's fields, `id` and (with a state machine) `status`; never `links`. */
 export type StoredObject = { readonly [field: string]: unknown };
 
@@ -18,6 +41,8 @@ export type LinkRule = {
   readonly when?: readonly string[];
   /** Absent: the object's own address. */
   readonly href?: string;
+  /** The action the link offers: its href is the object's address and this segment. */
+  readonly action?: string;
 };
 
 /** What the generated server knows of one resource (from the document's `x-codegen-resource`). */
@@ -78,7 +103,7 @@ export function linksOf(spec: ResourceSpec, object: StoredObject): Link[] {
   const state = typeof object.status === "string" ? object.status : undefined;
   for (const rule of spec.links) {
     if (rule.when !== undefined && (state === undefined || !rule.when.includes(state))) continue;
-    links.push({ rel: rule.rel, method: rule.method, href: rule.href ?? self });
+    links.push({ rel: rule.rel, method: rule.method, href: rule.href ?? (rule.action === undefined ? self : `${self}/${encodeURIComponent(rule.action)}`) });
   }
   return links;
 }
@@ -137,10 +162,29 @@ export class MemoryCollection {
     this.#spec = spec;
   }
 
-  /** Every object whose fields equal every given filter value, in creation order. */
-  list(filters: { readonly [field: string]: unknown }): StoredObject[] {
-    const entries = Object.entries(filters).filter(([, value]) => value !== undefined);
-    return [...this.#objects.values()].filter((object) => entries.every(([key, value]) => own(object, key) === value));
+  /**
+   * Every object whose fields equal every given filter value, in creation order or by `sort`
+   * (ties by id). `only`: the names in `filters` that are filters (a list's other query
+   * parameters are for the application's handler, and ignored here).
+   */
+  list(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[] = [], only?: readonly string[]): StoredObject[] {
+    const entries = Object.entries(filters).filter(([key, value]) => value !== undefined && (only === undefined || only.includes(key)));
+    const found = [...this.#objects.values()].filter((object) => entries.every(([key, value]) => own(object, key) === value));
+    return sort.length === 0 ? found : found.sort((a, b) => compareKeys(sortKeyOf(a, sort), sortKeyOf(b, sort), sort));
+  }
+
+  /**
+   * A page of `list`: the first `limit` objects after the cursor, and a cursor of the next page
+   * when more remain. The cursor is the last object's sort values and id, so a page starts right
+   * after it: pages never skip or repeat an object while none are created or deleted.
+   */
+  page(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, only?: readonly string[]): Page<StoredObject> {
+    const all = this.list(filters, sort, only);
+    const after = page.cursor === undefined ? undefined : (JSON.parse(page.cursor) as unknown[]);
+    const rest = after === undefined ? all : all.filter((object) => compareKeys(sortKeyOf(object, sort), after, sort) > 0);
+    const items = rest.slice(0, page.limit);
+    const last = items[items.length - 1];
+    return rest.length > items.length && last !== undefined ? { items, next: JSON.stringify(sortKeyOf(last, sort)) } : { items };
   }
 
   /** The object with this id, if any. */
@@ -179,4 +223,31 @@ export class MemoryCollection {
   delete(id: string | number): void {
     this.#objects.delete(String(id));
   }
+}
+
+/** An object's values of the sort fields, then its id (the tie-break): `null` for an absent value. */
+function sortKeyOf(object: StoredObject, sort: readonly SortKey[]): unknown[] {
+  return [...sort.map((key) => (Object.hasOwn(object, key.field) ? (object[key.field] ?? null) : null)), object.id];
+}
+
+/** Two sort keys in the list's order: each field ascending or descending, then the id ascending. */
+function compareKeys(a: readonly unknown[], b: readonly unknown[], sort: readonly SortKey[]): number {
+  for (let i = 0; i <= sort.length; i++) {
+    const order = compareValues(a[i], b[i]);
+    if (order !== 0) return i < sort.length && sort[i]!.descending ? -order : order;
+  }
+  return 0;
+}
+
+/**
+ * One order for every JSON value a field holds: absent (`null`) first, then booleans, numbers and
+ * strings (by code unit, so the order never depends on a locale), then anything else as JSON text.
+ */
+function compareValues(a: unknown, b: unknown): number {
+  const rank = (v: unknown) => (v === null || v === undefined ? 0 : typeof v === "boolean" ? 1 : typeof v === "number" ? 2 : typeof v === "string" ? 3 : 4);
+  const [ra, rb] = [rank(a), rank(b)];
+  if (ra !== rb) return ra - rb;
+  if (ra === 0) return 0;
+  const [x, y] = ra === 4 ? [JSON.stringify(a), JSON.stringify(b)] : [a as number | string | boolean, b as number | string | boolean];
+  return x < y ? -1 : x > y ? 1 : 0;
 }

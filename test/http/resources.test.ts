@@ -360,8 +360,9 @@ describe("links per state and the status machine", () => {
   it("the ref link follows the field's value", async () => {
     const article = await createArticle({ title: "R" });
     expect(article.links).toEqual([selfLink(article.id), editLink(article.id), cancelLink(article.id)]);
-    const patched = obj(await call(base, "PATCH", `/articles/${String(article.id)}`, { json: { authorId: 77 }, token }));
-    expect(patched.links).toEqual([selfLink(article.id), { rel: "author", method: "GET", href: "/authors/77" }, editLink(article.id), cancelLink(article.id)]);
+    const author = await createAuthor("Linked");
+    const patched = obj(await call(base, "PATCH", `/articles/${String(article.id)}`, { json: { authorId: author.id }, token }));
+    expect(patched.links).toEqual([selfLink(article.id), { rel: "author", method: "GET", href: `/authors/${String(author.id)}` }, editLink(article.id), cancelLink(article.id)]);
   });
 
   it("status on create is ignored: every article starts in draft", async () => {

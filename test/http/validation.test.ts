@@ -23,6 +23,11 @@ afterAll(async () => {
   await Promise.all([nested?.close(), library?.close(), photos?.close()]);
 });
 
+/** A new book of the no-auth library: its id, for loans' `bookId` (a ref must name an existing book). */
+async function newBook(): Promise<string> {
+  return String(obj(await call(library.url, "POST", "/books", { json: { title: "T" } })).id);
+}
+
 const customer = (): Json => ({
   name: "Ada",
   address: { street: "1 Main St", city: "Springfield", geo: { lat: 45.5, lon: -122.6 } },
@@ -126,10 +131,15 @@ describe("formats (no-auth and guard-authorization-code fixtures)", () => {
   });
 
   it("loans: valid uuid, email and date-time formats pass", async () => {
+    const bookId = await newBook();
     for (const due of ["2024-02-29T23:59:59Z", "2024-05-01T10:00:00.123+02:00", "2024-05-01t10:00:00z"]) {
-      const reply = await call(library.url, "POST", "/loans", { json: loan({ due, bookId: uuid.toUpperCase() }) });
+      const reply = await call(library.url, "POST", "/loans", { json: loan({ due, bookId }) });
       expect(reply.status, `${due}: ${reply.text}`).toBe(201);
     }
+    // An upper-case uuid passes the format; it names no book (ids are compared as stored), so the reference check refuses it.
+    const upper = bookId.toUpperCase();
+    const detail = expectError(await call(library.url, "POST", "/loans", { json: loan({ bookId: upper }) }), 400, ["bookId"]);
+    expect(detail.bookId).toBe(`no book has the id ${upper}`);
   });
 
   it.each([
@@ -204,7 +214,7 @@ describe("path ids of every kind (no-auth fixture)", () => {
 
 describe("read-only fields, refs and links per state (no-auth loans)", () => {
   it("a read-only field is ignored in POST, PUT and PATCH, and always in responses", async () => {
-    const bookId = randomUUID();
+    const bookId = await newBook();
     const created = obj(await call(library.url, "POST", "/loans", { json: { bookId, reader: "r@example.com", overdue: true } }));
     expect(created.overdue).toBe(false);
     const href = `/loans/${String(created.id)}`;
@@ -218,7 +228,7 @@ describe("read-only fields, refs and links per state (no-auth loans)", () => {
   });
 
   it("links: self, the ref to its book, then return (open, lost) and remove (every state)", async () => {
-    const bookId = randomUUID();
+    const bookId = await newBook();
     const created = obj(await call(library.url, "POST", "/loans", { json: { bookId, reader: "r@example.com", status: "returned" } }));
     const href = `/loans/${String(created.id)}`;
     const self = { rel: "self", method: "GET", href };
@@ -236,7 +246,7 @@ describe("read-only fields, refs and links per state (no-auth loans)", () => {
   });
 
   it("filters on a uuid ref, a read-only boolean and status; bad values are named", async () => {
-    const bookId = randomUUID();
+    const bookId = await newBook();
     const created = obj(await call(library.url, "POST", "/loans", { json: { bookId, reader: "f@example.com" } }));
     const found = list(await call(library.url, "GET", `/loans?bookId=${bookId}&overdue=false&status=open`));
     expect(found.map((l) => l.id)).toEqual([created.id]);

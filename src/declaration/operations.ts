@@ -1,0 +1,171 @@
+/**
+ * Reading what a resource says about its operations beyond CRUD defaults: the map form of
+ * `operations` (summary, description, errors, and for `list` page, sort and query) and
+ * `actions` (declaration.md, "Operations (map form)" and "Actions").
+ */
+import type { Path } from "./load.js";
+import type { Access, Action, DeclaredError, Extensions, Field, Operation, OperationOptions, Page, StatusMachine } from "./model.js";
+import { type Raw, type Report, asRecord, asString, defined, extensionsOf, isRecord, readFields, strings } from "./read.js";
+import { OPERATIONS } from "./schema.js";
+
+/** `limit` when a list declares `page` without `size`, and the largest `limit` without `max`. */
+const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_MAX = 100;
+
+/** Query parameters every list may take (or will take once it pages or sorts): never a `query` name. */
+const LIST_PARAMETERS = ["limit", "cursor", "sort", "status"];
+
+/** The operations a resource offers, their options, and the `x-` keys of the `operations` map. */
+export interface ReadOperations {
+  readonly operations: readonly Operation[];
+  readonly options: Readonly<Partial<Record<Operation, OperationOptions>>>;
+  /** `x-` keys of the map form, copied onto every operation of the resource. */
+  readonly extensions: Extensions;
+}
+
+/** Read `operations` in its list form or its map form; absent, every operation with defaults. */
+export function readOperations(raw: Raw, path: Path, fields: readonly Field[], report: Report): ReadOperations {
+  const at = [...path, "operations"];
+  const defaults = (): OperationOptions => ({ errors: [], query: [], extensions: {} });
+  if (!("operations" in raw) || Array.isArray(raw.operations)) {
+    const seen = new Set<string>();
+    if (Array.isArray(raw.operations)) {
+      strings(raw.operations).forEach((op, i) => {
+        if (seen.has(op)) report("decl/duplicate-operation", { operation: op }, [...at, i]);
+        seen.add(op);
+      });
+    }
+    // Canonical order, whatever order they were listed in: the paths read the same way always.
+    const operations = OPERATIONS.filter((op) => !("operations" in raw) || seen.has(op));
+    return { operations, options: Object.fromEntries(operations.map((op) => [op, defaults()])), extensions: {} };
+  }
+  const map = asRecord(raw.operations);
+  const operations = OPERATIONS.filter((op) => op in map);
+  const options: Partial<Record<Operation, OperationOptions>> = {};
+  for (const op of operations) options[op] = readOptions(op, asRecord(map[op]), [...at, op], fields, report);
+  return { operations, options, extensions: extensionsOf(map) };
+}
+
+function readOptions(operation: Operation, raw: Raw, path: Path, fields: readonly Field[], report: Report): OperationOptions {
+  for (const key of ["page", "sort", "query"]) {
+    if (operation !== "list" && key in raw) report("decl/list-only", { key, operation }, [...path, key], "key");
+  }
+  return defined({
+    summary: asString(raw.summary),
+    description: asString(raw.description),
+    errors: readErrors(raw.errors),
+    page: "page" in raw ? readPage(asRecord(raw.page), [...path, "page"], report) : undefined,
+    sort: "sort" in raw ? readSort(raw.sort, [...path, "sort"], fields, report) : undefined,
+    query: readQuery(raw.query, [...path, "query"], fields, report),
+    extensions: extensionsOf(raw),
+  });
+}
+
+/** Declared refusals in ascending order of status (the shape check vouches for the statuses). */
+function readErrors(raw: unknown): DeclaredError[] {
+  return Object.entries(asRecord(raw))
+    .filter(([status]) => !status.startsWith("x-"))
+    .map(([status, description]) => ({ status, description: asString(description) ?? "" }))
+    .sort((a, b) => Number(a.status) - Number(b.status));
+}
+
+function readPage(raw: Raw, path: Path, report: Report): Page {
+  const size = typeof raw.size === "number" ? raw.size : DEFAULT_PAGE_SIZE;
+  // Why: a declared `size` above the default `max` raises the default rather than failing a
+  // declaration that never mentioned `max`.
+  const max = typeof raw.max === "number" ? raw.max : Math.max(DEFAULT_PAGE_MAX, size);
+  if (size > max) report("decl/min-above-max", { min: "size", max: "max" }, [...path, "size"]);
+  return { size, max };
+}
+
+function readSort(raw: unknown, path: Path, fields: readonly Field[], report: Report): string[] {
+  const names = strings(raw);
+  const seen = new Set<string>();
+  names.forEach((name, i) => {
+    if (seen.has(name)) report("decl/duplicate-sort-field", { field: name }, [...path, i]);
+    seen.add(name);
+    if (name === "id") return;
+    const field = fields.find((f) => f.name === name);
+    const reason = !field
+      ? "this resource declares no such field"
+      : field.type === "array" || field.type === "object"
+        ? `it is an ${field.type}`
+        : field.writeOnly
+          ? "it is `writeOnly`, so its order would reveal what responses hide"
+          : undefined;
+    if (reason) report("decl/bad-sort-field", { field: name, reason }, [...path, i]);
+  });
+  return [...seen];
+}
+
+function readQuery(raw: unknown, path: Path, fields: readonly Field[], report: Report): Field[] {
+  const query = readFields(raw, path, report, "query");
+  for (const parameter of query) {
+    const at = [...path, parameter.name];
+    if (LIST_PARAMETERS.includes(parameter.name)) {
+      report("decl/query-name-taken", { name: parameter.name, by: "`limit`, `cursor`, `sort` and `status` are the list's own parameters" }, at, "key");
+    } else if (fields.some((f) => f.filter && f.name === parameter.name)) {
+      report("decl/query-name-taken", { name: parameter.name, by: `the field \`${parameter.name}\` has \`filter: true\`, which makes it a query parameter` }, at, "key");
+    }
+  }
+  return query;
+}
+
+/** What reading actions needs of the resource and of the declaration. */
+export interface ActionContext {
+  readonly status: StatusMachine | undefined;
+  /** Rels the server computes (`self`, and one per `ref` field): no action may take them. */
+  readonly reservedRels: readonly string[];
+  /** The resource's `write` access: an action's default. */
+  readonly writeAccess: Access;
+  readonly hasAuth: boolean;
+  /** Reads an `access` value (reporting undeclared scopes). */
+  readonly parseAccess: (value: unknown, path: Path) => Access | undefined;
+  readonly report: Report;
+}
+
+/** Read `actions` in declaration order. */
+export function readActions(raw: unknown, path: Path, ctx: ActionContext): Action[] {
+  const out: Action[] = [];
+  for (const [name, value] of Object.entries(asRecord(raw))) {
+    if (name.startsWith("x-") || !isRecord(value)) continue;
+    out.push(readAction(name, value, [...path, name], ctx));
+  }
+  return out;
+}
+
+function readAction(name: string, raw: Raw, path: Path, ctx: ActionContext): Action {
+  const { status, report } = ctx;
+  if (ctx.reservedRels.includes(name)) report("decl/link-rel-reserved", { rel: name }, path, "key");
+  const states = status && status.values.length > 0 ? status.values : undefined;
+  const known = (state: string, at: Path): boolean => {
+    if (states && !states.includes(state)) report("decl/unknown-state", { state, known: states }, at);
+    return states?.includes(state) ?? false;
+  };
+  const when = "when" in raw ? strings(raw.when) : undefined;
+  if (when && !status) report("decl/when-without-status", { key: "when" }, [...path, "when"], "key");
+  else when?.forEach((state, i) => known(state, [...path, "when", i]));
+  const to = asString(raw.to);
+  if (to !== undefined && !status) report("decl/when-without-status", { key: "to" }, [...path, "to"], "key");
+  else if (to !== undefined && status && known(to, [...path, "to"])) {
+    // Declaration "Actions": `to` must be a declared transition from every state the action is allowed in.
+    const from = (when ?? status.values).filter((state) => status.values.includes(state));
+    const missing = from.filter((state) => state !== to && !(status.transitions.get(state) ?? []).includes(to));
+    if (missing.length > 0) report("decl/action-transition-undeclared", { to, from: missing }, [...path, "to"]);
+  }
+  if ("access" in raw && !ctx.hasAuth) report("decl/access-without-auth", {}, [...path, "access"], "key");
+  const access = "access" in raw ? ctx.parseAccess(raw.access, [...path, "access"]) : undefined;
+  const method = raw.method === "PUT" || raw.method === "DELETE" ? raw.method : "POST";
+  return defined({
+    name,
+    method,
+    when,
+    to,
+    body: "body" in raw ? readFields(raw.body, [...path, "body"], report, "body") : undefined,
+    access: access ?? ctx.writeAccess,
+    summary: asString(raw.summary),
+    description: asString(raw.description),
+    errors: readErrors(raw.errors),
+    extensions: extensionsOf(raw),
+  });
+}

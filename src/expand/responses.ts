@@ -1,0 +1,147 @@
+/**
+ * The error answers of the document (openapi.md, "Responses"): what each status means, examples
+ * of the bodies the generated server really sends (so docs portals show them rather than a
+ * placeholder drawn from the schema), and the answers every operation shares, defined once under
+ * `components.responses`.
+ */
+import type { DeclaredError, Guard } from "../declaration/model.js";
+import { type JsonSchema, schemaRef } from "./schemas.js";
+
+/** An example of a body, as a Media Type object's `examples` holds it. */
+export interface Example {
+  readonly summary: string;
+  readonly value: unknown;
+}
+
+/** One reason for an error status: a sentence and an example body. */
+export interface ErrorCase {
+  readonly description: string;
+  /** The key of the example in `examples`. */
+  readonly name: string;
+  readonly example: Example;
+}
+
+/** The body of every error answer but the guards' (`Error`): `{error, detail}`. */
+export const errorBody = (error: string, detail: Record<string, string> = {}): { error: string; detail: Record<string, string> } => ({ error, detail });
+
+const json = (schema: JsonSchema, examples: Record<string, Example>) => ({ "application/json": { schema, examples } });
+
+/** A JSON error response with its examples (and headers, which go before the content). */
+export function exampleResponse(description: string, examples: Record<string, Example>, schema = schemaRef("Error"), headers?: JsonSchema): JsonSchema {
+  return { description, ...(headers ? { headers } : {}), content: json(schema, examples) };
+}
+
+/** A response made of its cases: their sentences (a list when there are several), and one example each. */
+export function caseResponse(cases: readonly ErrorCase[]): JsonSchema {
+  const description = cases.length === 1 ? cases[0]!.description : cases.map((c) => `- ${c.description}`).join("\n");
+  return exampleResponse(description, Object.fromEntries(cases.map((c) => [c.name, c.example])));
+}
+
+/** What a handler's declared refusal looks like: the declared reason as the error, no detail. */
+export function declaredCase(error: DeclaredError): ErrorCase {
+  return {
+    description: error.description,
+    name: "refused",
+    example: { summary: "Refused by the handler", value: errorBody(error.description) },
+  };
+}
+
+/**
+ * The answers that read the same on every operation: the guards' 401 and 403 and the 406, 413,
+ * 415 and 500 of the request checks. Each is one component; operations refer to it.
+ */
+const SHARED = {
+  "401": "Unauthorized",
+  "403": "Forbidden",
+  "406": "NotAcceptable",
+  "413": "ContentTooLarge",
+  "415": "UnsupportedMediaType",
+  "500": "InternalServerError",
+} as const;
+
+/** An error status whose answer is shared by every operation that can give it. */
+export type SharedStatus = keyof typeof SHARED;
+
+/** Whether a status's answer is a shared component. */
+export const isShared = (status: string): status is SharedStatus => Object.hasOwn(SHARED, status);
+
+/** The default body limit of the generated server (http-behaviour.md, "Errors": 1 MiB). */
+const BODY_LIMIT = 1024 * 1024;
+
+function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSchema {
+  switch (status) {
+    case "401":
+      return exampleResponse(
+        "No valid credential: the guard asks for a bearer token.",
+        {
+          missing: { summary: "No credential", value: { detail: "Not authenticated" } },
+          rejected: { summary: "A credential the token check rejects", value: { detail: "Could not validate credentials" } },
+        },
+        schemaRef("AuthError"),
+        { "WWW-Authenticate": { description: "`Bearer` (RFC 6750 section 3)", schema: { type: "string" } } },
+      );
+    case "403":
+      return exampleResponse(
+        "The credential lacks a required scope (or the generic guard found no credential).",
+        {
+          insufficientScope: { summary: "A required scope is missing", value: { detail: "Not enough permissions" } },
+          // Only the generic guard answers a missing credential with 403 (http-behaviour.md, "Errors").
+          ...(guards.some((g) => g.kind === "oauth2") ? { missing: { summary: "No credential (generic guard)", value: { detail: "Not authenticated" } } } : {}),
+        },
+        schemaRef("AuthError"),
+        {
+          "WWW-Authenticate": {
+            description: 'For bearer guards: `Bearer error="insufficient_scope", scope="..."` (RFC 6750 section 3.1)',
+            schema: { type: "string" },
+          },
+        },
+      );
+    case "406":
+      return caseResponse([{
+        description: "The `Accept` header admits no JSON.",
+        name: "notAcceptable",
+        example: { summary: "`Accept: text/html`", value: errorBody("Not acceptable", { accept: "must admit application/json" }) },
+      }]);
+    case "413":
+      return caseResponse([{
+        description: "The body is larger than the server accepts.",
+        name: "tooLarge",
+        example: { summary: "A body over the limit (1 MiB by default)", value: errorBody("Request body too large", { body: `must not exceed ${BODY_LIMIT} bytes` }) },
+      }]);
+    case "415":
+      return caseResponse([{
+        description: "The body is not JSON.",
+        name: "notJson",
+        example: { summary: "`Content-Type: text/plain`", value: errorBody("Unsupported media type", { "content-type": "must be application/json" }) },
+      }]);
+    case "500":
+      return caseResponse([{
+        description: "The server failed; no internals are shown.",
+        name: "failed",
+        example: { summary: "A handler threw", value: errorBody("Internal server error") },
+      }]);
+  }
+}
+
+/**
+ * The shared answers the operations use, as they refer to them: `sharedRef` hands out a `$ref`
+ * and remembers the status, and `components` gives exactly the ones referred to, in status order
+ * (an unused component would be noise in the document).
+ */
+export class SharedResponses {
+  private readonly used = new Set<SharedStatus>();
+
+  constructor(private readonly guards: readonly Guard[]) {}
+
+  /** A reference to the shared answer of a status. */
+  ref(status: SharedStatus): JsonSchema {
+    this.used.add(status);
+    return { $ref: `#/components/responses/${SHARED[status]}` };
+  }
+
+  /** `components.responses`: every shared answer referred to. */
+  components(): Record<string, JsonSchema> {
+    const statuses = (Object.keys(SHARED) as SharedStatus[]).filter((s) => this.used.has(s));
+    return Object.fromEntries(statuses.map((s) => [SHARED[s], sharedResponse(s, this.guards)]));
+  }
+}
