@@ -168,7 +168,9 @@ async function main() {
       samples(`generate.${size}.mb`).push(full.mb);
       const again = measure(...codegen("generate", declaration, "-o", out, "--quiet"));
       samples(`regenerate.${size}.ms`).push(again.ms);
-      log(`run ${run}, ${size} resources: openapi ${openapi.ms.toFixed(0)} ms${withTsp ? `, tsp ${samples(`tsp.${size}.ms`).at(-1).toFixed(0)} ms` : ""}, generate ${full.ms.toFixed(0)} ms / ${full.mb.toFixed(0)} MB, again ${again.ms.toFixed(0)} ms`);
+      log(
+        `run ${run}, ${size} resources: openapi ${openapi.ms.toFixed(0)} ms${withTsp ? `, tsp ${samples(`tsp.${size}.ms`).at(-1).toFixed(0)} ms` : ""}, generate ${full.ms.toFixed(0)} ms / ${full.mb.toFixed(0)} MB, again ${again.ms.toFixed(0)} ms`,
+      );
     }
   }
 
@@ -190,7 +192,16 @@ async function main() {
     for (let round = 1; round <= rounds; round++) {
       for (const route of ["get", "post"]) {
         // Alternate which server goes first, so neither always meets a warmer machine.
-        const pair = round % 2 ? [["generated", generated], ["hand", hand]] : [["hand", hand], ["generated", generated]];
+        const pair =
+          round % 2
+            ? [
+                ["generated", generated],
+                ["hand", hand],
+              ]
+            : [
+                ["hand", hand],
+                ["generated", generated],
+              ];
         for (const [name, server] of pair) {
           const result = await load(server.port, route);
           samples(`server.${route}.${name}.rps`).push(result.rps);
@@ -210,7 +221,12 @@ async function main() {
   const row = (figure, measured, target, met) => rows.push({ figure, measured, target, met });
   const ms = (x) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toFixed(0)} ms`);
   row("`node -e 0`", ms(m("startup.node")), "", undefined);
-  row("`codegen --version`", `${ms(m("startup.codegen"))} (${(m("startup.codegen") / m("startup.node")).toFixed(2)}x node)`, "<= 2x `node -e 0`", m("startup.codegen") <= 2 * m("startup.node"));
+  row(
+    "`codegen --version`",
+    `${ms(m("startup.codegen"))} (${(m("startup.codegen") / m("startup.node")).toFixed(2)}x node)`,
+    "<= 2x `node -e 0`",
+    m("startup.codegen") <= 2 * m("startup.node"),
+  );
   for (const size of sizes) {
     row(`\`codegen openapi\`, ${size} resources`, `${ms(m(`openapi.${size}.ms`))}, ${m(`openapi.${size}.mb`).toFixed(0)} MB`, "", undefined);
     if (withTsp) {
@@ -227,7 +243,12 @@ async function main() {
     const met = size === 1000 ? full <= 3000 && m(`generate.${size}.mb`) <= 300 : size === 100 ? full <= 500 : undefined;
     row(`full \`codegen generate\`, ${size} resources`, `${ms(full)}, ${m(`generate.${size}.mb`).toFixed(0)} MB`, target, met);
     const share = m(`regenerate.${size}.ms`) / full;
-    row(`regeneration, nothing changed, ${size} resources`, `${ms(m(`regenerate.${size}.ms`))} (${(share * 100).toFixed(0)}% of full)`, "<= 30% of a full run", share <= 0.3);
+    row(
+      `regeneration, nothing changed, ${size} resources`,
+      `${ms(m(`regenerate.${size}.ms`))} (${(share * 100).toFixed(0)}% of full)`,
+      "<= 30% of a full run",
+      share <= 0.3,
+    );
   }
   if (sizes.includes(100) && sizes.includes(1000)) {
     const scale = m("generate.1000.ms") / m("generate.100.ms");
@@ -255,7 +276,21 @@ async function main() {
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(
     outFile,
-    JSON.stringify({ date: new Date().toISOString(), machine, command: `node bench/run.mjs ${argv.join(" ")}`.trim(), runs, loadSeconds, sizes, serverSize, rows, samples: figures }, null, 2) + "\n",
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine,
+        command: `node bench/run.mjs ${argv.join(" ")}`.trim(),
+        runs,
+        loadSeconds,
+        sizes,
+        serverSize,
+        rows,
+        samples: figures,
+      },
+      null,
+      2,
+    ) + "\n",
   );
   log(`results: ${path.relative(process.cwd(), outFile)}`);
 

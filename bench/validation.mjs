@@ -93,7 +93,12 @@ async function main() {
     const one = { name: "Widget", quantity: 3, price: 9.5, email: "ann@example.com", tags: ["a-1", "blue", "sale"] };
     body("plain schema, one object", schemaNode(order), JSON.stringify(one), true);
     body("plain schema, 1,000 objects", schemaNode({ type: "array", items: order }), JSON.stringify(Array(1000).fill(one)), true);
-    body("plain schema, 1,000 objects, each invalid", schemaNode({ type: "array", items: order }), JSON.stringify(Array(1000).fill({ ...one, quantity: 0, tags: ["A"] })), false);
+    body(
+      "plain schema, 1,000 objects, each invalid",
+      schemaNode({ type: "array", items: order }),
+      JSON.stringify(Array(1000).fill({ ...one, quantity: 0, tags: ["A"] })),
+      false,
+    );
 
     // The recursive oneOf (Expr: Sum | Product | number), valid, and invalid at its deepest level.
     const expression = (depth, leaf) => (depth === 0 ? leaf : { op: depth % 2 ? "add" : "mul", args: [expression(depth - 1, leaf), 2] });
@@ -109,7 +114,8 @@ async function main() {
       const n = kib * 1024 - 3;
       body(`pattern ^[a-z0-9-]+$, ${kib} KiB string`, string("^[a-z0-9-]+$"), JSON.stringify("a".repeat(n)), true);
       body(`pattern ^(a+)+$, ${kib} KiB of a and a !`, string("^(a+)+$"), JSON.stringify(`${"a".repeat(n - 1)}!`), false);
-      if (!quick || kib < 1024) body(`pattern [a-z]{1,64}X, ${kib} KiB (64 states per character)`, string("[a-z]{1,64}X"), JSON.stringify("a".repeat(n)), false);
+      if (!quick || kib < 1024)
+        body(`pattern [a-z]{1,64}X, ${kib} KiB (64 states per character)`, string("[a-z]{1,64}X"), JSON.stringify("a".repeat(n)), false);
     }
     // The matcher's worst case: an ambiguous pattern with 400 states alive per character, whose
     // automaton has 2^400 states, on a text that visits a new one at each character (so none is kept).
@@ -117,7 +123,11 @@ async function main() {
     const ab = Array.from({ length: 64 * 1024 - 2 }, () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 1024 ? "a" : "b")).join("");
     body("pattern [ab]*a[ab]{400}c, 64 KiB of random a and b (worst case)", string("[ab]*a[ab]{400}c"), JSON.stringify(ab), false);
     // The depth check alone: a 1 MiB body of numbers in arrays 100 deep, refused as too deep.
-    rows.push({ name: "depth scan, 1 MiB, refused at level 129", bytes: 1 << 20, ms: timed(() => runtime.parseJson(Buffer.from(`${"[".repeat(200)}${"1,".repeat((1 << 19) - 200)}1${"]".repeat(200)}`))) });
+    rows.push({
+      name: "depth scan, 1 MiB, refused at level 129",
+      bytes: 1 << 20,
+      ms: timed(() => runtime.parseJson(Buffer.from(`${"[".repeat(200)}${"1,".repeat((1 << 19) - 200)}1${"]".repeat(200)}`))),
+    });
 
     // For contrast only: V8's engine on ^(a+)+$ (what ran before, and what --allow-unsafe-patterns
     // runs a lookaround on), capped at 24 characters; each one more doubles the time.
@@ -140,7 +150,9 @@ async function main() {
       "|---|---|---|",
       ...contrast.map((c) => `| n = ${c.n} | ${time(c.native)} | ${time(c.linear)} |`),
     ].join("\n");
-    process.stdout.write(`\n${report}\n\nNode ${process.version}, ${os.availableParallelism()} cores; medians of ${runs} runs; node bench/validation.mjs ${argv.join(" ")}\n`);
+    process.stdout.write(
+      `\n${report}\n\nNode ${process.version}, ${os.availableParallelism()} cores; medians of ${runs} runs; node bench/validation.mjs ${argv.join(" ")}\n`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -15,11 +15,10 @@ const base = `http://127.0.0.1:${port}`;
 const generated = spawnSync(process.execPath, [bin, "generate", declaration, "-o", "out/blog"], { cwd: root, stdio: "inherit" });
 if (generated.status !== 0) process.exit(generated.status ?? 1);
 
-const server = spawn(
-  process.execPath,
-  [bin, "serve", declaration, "--port", port, "--user", "demo:demo-password:articles:read,articles:write,authors:write"],
-  { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-);
+const server = spawn(process.execPath, [bin, "serve", declaration, "--port", port, "--user", "demo:demo-password:articles:read,articles:write,authors:write"], {
+  cwd: root,
+  stdio: ["ignore", "pipe", "inherit"],
+});
 server.stdout.setEncoding("utf8");
 server.stdout.on("data", (text) => {
   process.stdout.write(text);

@@ -69,14 +69,19 @@ try {
   });
   const port = await new Promise((resolve) => child.once("message", (m) => resolve(m.port)));
   const base = `http://127.0.0.1:${port}`;
-  const measure = () => new Promise((resolve) => {
-    child.once("message", resolve);
-    child.send("measure");
-  });
+  const measure = () =>
+    new Promise((resolve) => {
+      child.once("message", resolve);
+      child.send("measure");
+    });
 
   // Two articles that stay: reads and updates go to them; creates are deleted again at once.
   for (const title of ["kept one", "kept two"]) {
-    await fetch(`${base}/articles`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" }, body: JSON.stringify({ title }) });
+    await fetch(`${base}/articles`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ title }),
+    });
   }
 
   const auth = { Authorization: `Bearer ${TOKEN}` };
@@ -88,14 +93,31 @@ try {
     ["list filtered", 200, { method: "GET", path: "/articles?published=false&status=draft" }],
     ["create", 201, { method: "POST", path: "/articles", headers: json, body: JSON.stringify({ title: "soak", tags: ["a", "b"], rating: 3 }) }],
     ["delete created", 204, { method: "DELETE", path: "/articles/0", headers: auth }],
-    ["patch", 200, { method: "PATCH", path: "/articles/2", headers: { ...auth, "Content-Type": "application/merge-patch+json" }, body: JSON.stringify({ body: "patched", rating: null }) }],
-    ["token", 200, { method: "POST", path: "/token", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "grant_type=password&username=u&password=pw" }],
+    [
+      "patch",
+      200,
+      {
+        method: "PATCH",
+        path: "/articles/2",
+        headers: { ...auth, "Content-Type": "application/merge-patch+json" },
+        body: JSON.stringify({ body: "patched", rating: null }),
+      },
+    ],
+    [
+      "token",
+      200,
+      { method: "POST", path: "/token", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "grant_type=password&username=u&password=pw" },
+    ],
     ["bad JSON", 400, { method: "POST", path: "/articles", headers: json, body: '{"title": "x",' }],
     ["__proto__ key", 400, { method: "POST", path: "/articles", headers: json, body: '{"title":"x","__proto__":{"polluted":true}}' }],
     ["constructor key", 400, { method: "PUT", path: "/articles/2", headers: json, body: '{"title":"x","constructor":{"prototype":{"polluted":true}}}' }],
     ["wrong types", 400, { method: "POST", path: "/articles", headers: json, body: JSON.stringify({ title: 5, tags: "x", rating: "high" }) }],
     ["deep nesting", 400, { method: "POST", path: "/articles", headers: json, body: `{"title":${"[".repeat(1000)}${"]".repeat(1000)}}` }],
-    ["invalid UTF-8", 400, { method: "POST", path: "/articles", headers: json, body: Buffer.from([0x7b, 0x22, 0x74, 0x69, 0x74, 0x6c, 0x65, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]) }],
+    [
+      "invalid UTF-8",
+      400,
+      { method: "POST", path: "/articles", headers: json, body: Buffer.from([0x7b, 0x22, 0x74, 0x69, 0x74, 0x6c, 0x65, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]) },
+    ],
     ["bad percent-encoding", 400, { method: "GET", path: "/articles/%E0%A4%A" }],
     ["__proto__ query", 400, { method: "GET", path: "/articles?__proto__=1" }],
     ["repeated query", 400, { method: "GET", path: "/articles?published=true&published=false" }],
@@ -114,15 +136,16 @@ try {
   ];
   const statuses = new Map();
   const unexpected = new Map();
-  const requestsOf = (list) => list.map(([name, status, request]) => ({
-    ...request,
-    ...(name === "delete created" ? { setupRequest: (req, context) => ({ ...req, path: `/articles/${context.created}` }) } : {}),
-    onResponse: (actual, body, context) => {
-      statuses.set(actual, (statuses.get(actual) ?? 0) + 1);
-      if (name === "create" && actual === 201) context.created = JSON.parse(body).id;
-      if (actual !== status) unexpected.set(`${name}: ${actual} (want ${status})`, (unexpected.get(`${name}: ${actual} (want ${status})`) ?? 0) + 1);
-    },
-  }));
+  const requestsOf = (list) =>
+    list.map(([name, status, request]) => ({
+      ...request,
+      ...(name === "delete created" ? { setupRequest: (req, context) => ({ ...req, path: `/articles/${context.created}` }) } : {}),
+      onResponse: (actual, body, context) => {
+        statuses.set(actual, (statuses.get(actual) ?? 0) + 1);
+        if (name === "create" && actual === 201) context.created = JSON.parse(body).id;
+        if (actual !== status) unexpected.set(`${name}: ${actual} (want ${status})`, (unexpected.get(`${name}: ${actual} (want ${status})`) ?? 0) + 1);
+      },
+    }));
   const load = async (duration) => {
     const [main, ...others] = await Promise.all([
       autocannon({ url: base, connections: CONNECTIONS, duration, requests: requestsOf(mix), timeout: 10 }),
@@ -137,7 +160,9 @@ try {
     return main;
   };
 
-  console.log(`soak: blog server on ${base} (pid ${child.pid}); warm-up ${WARM_UP} s, then ${seconds} s with ${CONNECTIONS} connections, ${mix.length + closing.length} requests in the mix (${[...mix, ...closing].filter(([, s]) => s >= 400).length} hostile)`);
+  console.log(
+    `soak: blog server on ${base} (pid ${child.pid}); warm-up ${WARM_UP} s, then ${seconds} s with ${CONNECTIONS} connections, ${mix.length + closing.length} requests in the mix (${[...mix, ...closing].filter(([, s]) => s >= 400).length} hostile)`,
+  );
   await load(WARM_UP);
   const warm = await measure();
   statuses.clear();
@@ -152,14 +177,25 @@ try {
   const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   const growth = (end.rss - warm.rss) / warm.rss;
   const unexpectedCount = [...unexpected.values()].reduce((a, b) => a + b, 0);
-  console.log(`requests: ${run.requests.total} in ${run.duration.toFixed(1)} s (${Math.round(run.requests.total / run.duration)}/s), latency p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, max ${run.latency.max} ms`);
-  console.log(`statuses: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ")}`);
+  console.log(
+    `requests: ${run.requests.total} in ${run.duration.toFixed(1)} s (${Math.round(run.requests.total / run.duration)}/s), latency p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, max ${run.latency.max} ms`,
+  );
+  console.log(
+    `statuses: ${[...statuses]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(", ")}`,
+  );
   // The server closes after 413 and 415 without reading the body, so a client still writing it
   // may see its connection reset: counted apart, and expected.
-  console.log(`client errors: ${run.errors} on keep-alive connections, ${run.closingErrors} resets on connections closed after 413/415; time-outs: ${run.timeouts}`);
+  console.log(
+    `client errors: ${run.errors} on keep-alive connections, ${run.closingErrors} resets on connections closed after 413/415; time-outs: ${run.timeouts}`,
+  );
   console.log(`unexpected statuses: ${unexpectedCount}${unexpectedCount ? ` (${[...unexpected].map(([k, n]) => `${k} x${n}`).join("; ")})` : ""}`);
   console.log(`server: crashes ${crashes}, onError calls ${end.errors}`);
-  console.log(`memory (rss after gc): after warm-up ${mib(warm.rss)}, every 10 s ${samples.join(", ")} MiB, at the end ${mib(end.rss)} (${(growth * 100).toFixed(1)}%); heap ${mib(warm.heap)} -> ${mib(end.heap)}`);
+  console.log(
+    `memory (rss after gc): after warm-up ${mib(warm.rss)}, every 10 s ${samples.join(", ")} MiB, at the end ${mib(end.rss)} (${(growth * 100).toFixed(1)}%); heap ${mib(warm.heap)} -> ${mib(end.heap)}`,
+  );
   const passed = crashes === 0 && unexpectedCount === 0 && end.errors === 0 && run.errors === 0 && run.timeouts === 0 && Math.abs(growth) <= 0.1;
   console.log(`soak: ${passed ? "PASSED" : "FAILED"}`);
   process.exitCode = passed ? 0 : 1;

@@ -18,10 +18,12 @@ const version = (createRequire(import.meta.url)("../package.json") as { version:
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** The opt-in every command that reads an input offers (README "Patterns"). */
-const UNSAFE_PATTERNS = ["--allow-unsafe-patterns", "let patterns the linear matcher cannot take (backreferences, lookarounds) run on V8's backtracking engine, whose time a request can make explode"] as const;
+const UNSAFE_PATTERNS = [
+  "--allow-unsafe-patterns",
+  "let patterns the linear matcher cannot take (backreferences, lookarounds) run on V8's backtracking engine, whose time a request can make explode",
+] as const;
 /** `--ref-root`, on every command that reads an OpenAPI document (src/openapi/ref-files.ts). */
-const refRootOption = () =>
-  new Option("--ref-root <dir>", "the folder an OpenAPI document's $refs may read files in (default: the document's folder)");
+const refRootOption = () => new Option("--ref-root <dir>", "the folder an OpenAPI document's $refs may read files in (default: the document's folder)");
 
 /** Help text after a command's own: an example, as every command shows one. */
 const example = (lines: string) => `\nExample:\n${lines}\n`;
@@ -34,9 +36,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
   let exitCode: number = EXIT.ok;
   const program = new Command()
     .name("codegen")
-    .description(
-      "Expand a small declaration of REST resources and OAuth2 guards into an OpenAPI 3.1 document\nthat follows the API conventions.",
-    )
+    .description("Expand a small declaration of REST resources and OAuth2 guards into an OpenAPI 3.1 document\nthat follows the API conventions.")
     .version(version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help for a command")
     .showSuggestionAfterError(true)
@@ -74,45 +74,62 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("-w, --watch", "regenerate whenever the input changes, until Ctrl-C")
     .addOption(new Option("--openapi-version <version>", "version of the openapi.yaml written beside the code").choices(["3.1", "3.0"]).default("3.1"))
     .addOption(refRootOption())
-    .action(async (file: string, options: { output: string; format: boolean; check?: boolean; force?: boolean; quiet?: boolean; watch?: boolean; openapiVersion: OpenApiVersion; allowUnsafePatterns?: boolean; refRoot?: string }) => {
-      const once = async (): Promise<boolean> => {
-        const started = performance.now();
-        const { readInput, generateIntoFolder } = await stages();
-        const input = await readInput(host, file);
-        if (input.value === undefined) return fail(input.diagnostics, {});
-        const result = await generateIntoFolder(host, file, input.value, {
-          outDir: options.output,
-          format: options.format,
-          check: options.check === true,
-          force: options.force === true,
-          openapiVersion: options.openapiVersion,
-          allowUnsafePatterns: options.allowUnsafePatterns === true,
-          ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
-        });
-        if (result.drift !== undefined) host.stdout(result.drift);
-        if (result.diagnostics.length > 0) return fail(result.diagnostics, { [file]: input.value });
-        const ms = Math.round(performance.now() - started);
-        const { written, unchanged, removed } = result.summary!;
-        if (options.quiet) return true;
-        host.stdout(options.check ? `${options.output} is up to date\n` : `wrote ${written}, unchanged ${unchanged}, removed ${removed} in ${ms} ms\n`);
-        return true;
-      };
-      await once();
-      if (!options.watch) return;
-      host.stdout(`watching ${file} (Ctrl-C stops)\n`);
-      // Each run's problems are printed; watching goes on, and the exit code is that of Ctrl-C.
-      const stop = host.watch(file, async () => {
-        exitCode = EXIT.ok;
+    .action(
+      async (
+        file: string,
+        options: {
+          output: string;
+          format: boolean;
+          check?: boolean;
+          force?: boolean;
+          quiet?: boolean;
+          watch?: boolean;
+          openapiVersion: OpenApiVersion;
+          allowUnsafePatterns?: boolean;
+          refRoot?: string;
+        },
+      ) => {
+        const once = async (): Promise<boolean> => {
+          const started = performance.now();
+          const { readInput, generateIntoFolder } = await stages();
+          const input = await readInput(host, file);
+          if (input.value === undefined) return fail(input.diagnostics, {});
+          const result = await generateIntoFolder(host, file, input.value, {
+            outDir: options.output,
+            format: options.format,
+            check: options.check === true,
+            force: options.force === true,
+            openapiVersion: options.openapiVersion,
+            allowUnsafePatterns: options.allowUnsafePatterns === true,
+            ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+          });
+          if (result.drift !== undefined) host.stdout(result.drift);
+          if (result.diagnostics.length > 0) return fail(result.diagnostics, { [file]: input.value });
+          const ms = Math.round(performance.now() - started);
+          const { written, unchanged, removed } = result.summary!;
+          if (options.quiet) return true;
+          host.stdout(options.check ? `${options.output} is up to date\n` : `wrote ${written}, unchanged ${unchanged}, removed ${removed} in ${ms} ms\n`);
+          return true;
+        };
         await once();
-      });
-      await host.untilStopped();
-      stop();
-      exitCode = EXIT.ok;
-    });
+        if (!options.watch) return;
+        host.stdout(`watching ${file} (Ctrl-C stops)\n`);
+        // Each run's problems are printed; watching goes on, and the exit code is that of Ctrl-C.
+        const stop = host.watch(file, async () => {
+          exitCode = EXIT.ok;
+          await once();
+        });
+        await host.untilStopped();
+        stop();
+        exitCode = EXIT.ok;
+      },
+    );
 
   program
     .command("serve")
-    .description("generate, compile and run the server at once, with the in-memory store (an OpenAPI document's operations answer its examples) and a token issuer for --user accounts")
+    .description(
+      "generate, compile and run the server at once, with the in-memory store (an OpenAPI document's operations answer its examples) and a token issuer for --user accounts",
+    )
     .argument("<input>", "the declaration, or an OpenAPI document: .yaml, .yml or .json")
     .option("-p, --port <port>", "port to listen on", "8080")
     .option("--host <host>", "address to listen on", "127.0.0.1")
@@ -128,48 +145,59 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.",
       ),
     )
-    .action(async (file: string, options: { port: string; host: string; user: string[]; tokenLifetime?: string; allowUnsafePatterns?: boolean; refRoot?: string }) => {
-      const { readInput, generateFiles } = await stages();
-      const { parseUser, serveFiles } = await import("./serve/serve.js");
-      const users = options.user.map((text) => ({ text, user: parseUser(text) }));
-      const bad = users.find((u) => u.user === undefined);
-      const port = Number(options.port);
-      const tokenLifetime = options.tokenLifetime === undefined ? undefined : Number(options.tokenLifetime);
-      let usage: string | undefined;
-      if (bad) usage = `--user ${bad.text} must be NAME:PASSWORD[:SCOPE,...]`;
-      else if (!Number.isInteger(port) || port < 0 || port > 65535) usage = "--port must be a port number";
-      else if (tokenLifetime !== undefined && !(/^[0-9]+$/.test(options.tokenLifetime!) && tokenLifetime >= 1)) {
-        usage = "--token-lifetime must be a whole number of seconds, at least 1";
-      }
-      if (usage !== undefined) {
-        host.stderr(`codegen: error: ${usage}\n`);
-        exitCode = EXIT.usage;
-        return;
-      }
-      // Why: asked for before the slow part (generating, compiling), so a Ctrl-C or SIGTERM that
-      // comes meanwhile still stops the server once it runs and removes its temporary folder.
-      const stopped = host.untilStopped();
-      const input = await readInput(host, file);
-      if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await generateFiles(host, file, input.value, {
-        outDir: ".",
-        format: false,
-        allowUnsafePatterns: options.allowUnsafePatterns === true,
-        ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
-      });
-      if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
-      const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
-      const server = await serveFiles(result.value, { port, host: options.host, users: users.map((u) => u.user!), ...(tokenLifetime === undefined ? {} : { tokenLifetime }), onError }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
-        host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
-        exitCode = EXIT.invalid;
-        return undefined;
-      });
-      if (!server) return;
-      host.stdout(`serving ${file} on ${server.url} (Ctrl-C stops it)\n`);
-      await stopped;
-      await server.close();
-    });
+    .action(
+      async (
+        file: string,
+        options: { port: string; host: string; user: string[]; tokenLifetime?: string; allowUnsafePatterns?: boolean; refRoot?: string },
+      ) => {
+        const { readInput, generateFiles } = await stages();
+        const { parseUser, serveFiles } = await import("./serve/serve.js");
+        const users = options.user.map((text) => ({ text, user: parseUser(text) }));
+        const bad = users.find((u) => u.user === undefined);
+        const port = Number(options.port);
+        const tokenLifetime = options.tokenLifetime === undefined ? undefined : Number(options.tokenLifetime);
+        let usage: string | undefined;
+        if (bad) usage = `--user ${bad.text} must be NAME:PASSWORD[:SCOPE,...]`;
+        else if (!Number.isInteger(port) || port < 0 || port > 65535) usage = "--port must be a port number";
+        else if (tokenLifetime !== undefined && !(/^[0-9]+$/.test(options.tokenLifetime!) && tokenLifetime >= 1)) {
+          usage = "--token-lifetime must be a whole number of seconds, at least 1";
+        }
+        if (usage !== undefined) {
+          host.stderr(`codegen: error: ${usage}\n`);
+          exitCode = EXIT.usage;
+          return;
+        }
+        // Why: asked for before the slow part (generating, compiling), so a Ctrl-C or SIGTERM that
+        // comes meanwhile still stops the server once it runs and removes its temporary folder.
+        const stopped = host.untilStopped();
+        const input = await readInput(host, file);
+        if (input.value === undefined) return void fail(input.diagnostics, {});
+        const result = await generateFiles(host, file, input.value, {
+          outDir: ".",
+          format: false,
+          allowUnsafePatterns: options.allowUnsafePatterns === true,
+          ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+        });
+        if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
+        const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
+        const server = await serveFiles(result.value, {
+          port,
+          host: options.host,
+          users: users.map((u) => u.user!),
+          ...(tokenLifetime === undefined ? {} : { tokenLifetime }),
+          onError,
+        }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
+          host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
+          exitCode = EXIT.invalid;
+          return undefined;
+        });
+        if (!server) return;
+        host.stdout(`serving ${file} on ${server.url} (Ctrl-C stops it)\n`);
+        await stopped;
+        await server.close();
+      },
+    );
 
   program
     .command("openapi")
@@ -188,17 +216,22 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           "  $ codegen openapi api.yaml --openapi-version 3.0 -o openapi-3.0.yaml  # for docs portals without 3.1",
       ),
     )
-    .action(async (file: string, options: { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion; allowUnsafePatterns?: boolean; refRoot?: string }) => {
-      const { readInput, documentFromText, serializeDocument } = await stages();
-      const input = await readInput(host, file);
-      if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await documentFromText(file, input.value, host.cwd, options);
-      if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
-      const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
-      const text = serializeDocument(result.value, format, options.openapiVersion);
-      if (options.output) await host.writeFile(path.resolve(host.cwd, options.output), text);
-      else host.stdout(text);
-    });
+    .action(
+      async (
+        file: string,
+        options: { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion; allowUnsafePatterns?: boolean; refRoot?: string },
+      ) => {
+        const { readInput, documentFromText, serializeDocument } = await stages();
+        const input = await readInput(host, file);
+        if (input.value === undefined) return void fail(input.diagnostics, {});
+        const result = await documentFromText(file, input.value, host.cwd, options);
+        if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
+        const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
+        const text = serializeDocument(result.value, format, options.openapiVersion);
+        if (options.output) await host.writeFile(path.resolve(host.cwd, options.output), text);
+        else host.stdout(text);
+      },
+    );
 
   program
     .command("validate")
@@ -261,9 +294,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .addHelpText(
       "after",
       example(
-        "  $ codegen schema > codegen.schema.json\n" +
-          "  then put this first line in api.yaml:\n" +
-          "  # yaml-language-server: $schema=./codegen.schema.json",
+        "  $ codegen schema > codegen.schema.json\n" + "  then put this first line in api.yaml:\n" + "  # yaml-language-server: $schema=./codegen.schema.json",
       ),
     )
     .action(async () => {
@@ -289,4 +320,3 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
   }
   return exitCode;
 }
-

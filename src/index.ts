@@ -55,7 +55,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 }
 
 /** Expand a declaration into its verified OpenAPI 3.1 document, in memory. */
-export async function expand(options: Pick<GenerateOptions, "input" | "text" | "cwd" | "allowUnsafePatterns">): Promise<{ document?: OpenAPIV3_1.Document; diagnostics: readonly Diagnostic[] }> {
+export async function expand(
+  options: Pick<GenerateOptions, "input" | "text" | "cwd" | "allowUnsafePatterns">,
+): Promise<{ document?: OpenAPIV3_1.Document; diagnostics: readonly Diagnostic[] }> {
   const text = options.text ?? (await readFile(path.resolve(options.cwd ?? process.cwd(), options.input), "utf8"));
   const result = await openapiFromText(options.input, text, undefined, { allowUnsafePatterns: options.allowUnsafePatterns === true });
   return { ...(result.value ? { document: result.value } : {}), diagnostics: result.diagnostics };

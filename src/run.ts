@@ -59,7 +59,12 @@ export function checkDeclaration(file: string, text: string, alreadyLoaded?: Loa
  * Declaration text to a verified OpenAPI 3.1 document: load, validate, expand, verify.
  * The verifier (swagger-parser, ajv) is loaded only here, so commands that do not need it start fast.
  */
-export async function openapiFromText(file: string, text: string, alreadyLoaded?: LoadResult, options: PatternOptions = {}): Promise<Outcome<OpenAPIV3_1.Document>> {
+export async function openapiFromText(
+  file: string,
+  text: string,
+  alreadyLoaded?: LoadResult,
+  options: PatternOptions = {},
+): Promise<Outcome<OpenAPIV3_1.Document>> {
   const checked = checkDeclaration(file, text, alreadyLoaded, options);
   if (!checked.value) return { diagnostics: checked.diagnostics };
   const document = expandDeclaration(checked.value);
@@ -109,11 +114,13 @@ export async function documentFromText(file: string, text: string, cwd: string, 
     if (refs.diagnostics.length > 0) return { diagnostics: sortDiagnostics(refs.diagnostics) };
     // Every problem of every file (continueOnError), each at the place it names.
     const errors = (error as { errors?: unknown }).errors;
-    const found = Array.isArray(errors) && errors.length > 0 ? (errors as { message: string; source?: string; path?: string[] | null }[]) : [error as { message: string }];
+    const found =
+      Array.isArray(errors) && errors.length > 0 ? (errors as { message: string; source?: string; path?: string[] | null }[]) : [error as { message: string }];
     return {
       diagnostics: sortDiagnostics(
         found.map((e) => {
-          const located = "source" in e && typeof e.source === "string" ? refs.locate(e.source, ("path" in e && Array.isArray(e.path) ? e.path : []).map(String)) : undefined;
+          const located =
+            "source" in e && typeof e.source === "string" ? refs.locate(e.source, ("path" in e && Array.isArray(e.path) ? e.path : []).map(String)) : undefined;
           const pointer = /#\/[^\s]*/.exec(e.message)?.[0];
           return diagnostic("openapi/invalid", { message: firstLineOf(e.message) }, located ?? (pointer ? at(pointer) : at("#")));
         }),
@@ -130,7 +137,9 @@ export async function documentFromText(file: string, text: string, cwd: string, 
     return {
       diagnostics: sortDiagnostics(
         blocking.map((p) =>
-          p.kind === "too-large" ? diagnostic("openapi/ref-expansion", { limit: p.limit ?? 0 }, at(p.pointer)) : diagnostic("openapi/invalid", { message: p.reason }, at(p.pointer)),
+          p.kind === "too-large"
+            ? diagnostic("openapi/ref-expansion", { limit: p.limit ?? 0 }, at(p.pointer))
+            : diagnostic("openapi/invalid", { message: p.reason }, at(p.pointer)),
         ),
       ),
     };
@@ -155,7 +164,10 @@ export async function documentFromText(file: string, text: string, cwd: string, 
 
 /** Where a JSON pointer (`#/paths/~1a/get`) stands in a loaded document. */
 function locatePointer(document: LoadedDocument, pointer: string) {
-  const parts = pointer.replace(/^#\/?/, "").split("/").filter((p) => p !== "");
+  const parts = pointer
+    .replace(/^#\/?/, "")
+    .split("/")
+    .filter((p) => p !== "");
   const decode = (part: string) => {
     try {
       return decodeURIComponent(part);
@@ -361,7 +373,11 @@ function fingerprintOfCode(): string {
       for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
         const child = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(child);
-        else if (/\.(js|ts)$/.test(entry.name)) hash.update(`${path.relative(here, child)}\0`).update(readFileSync(child)).update("\0");
+        else if (/\.(js|ts)$/.test(entry.name))
+          hash
+            .update(`${path.relative(here, child)}\0`)
+            .update(readFileSync(child))
+            .update("\0");
       }
     };
     walk(here);

@@ -20,7 +20,13 @@ describe("npm run bench", () => {
       { cwd: ROOT, encoding: "utf8", timeout: 90_000 },
     );
     expect(run.status, run.stderr).toBe(0);
-    for (const figure of ["`codegen --version`", "full `codegen generate`, 10 resources", "regeneration, nothing changed, 10 resources", "generated server, GET", "generated server, POST"]) {
+    for (const figure of [
+      "`codegen --version`",
+      "full `codegen generate`, 10 resources",
+      "regeneration, nothing changed, 10 resources",
+      "generated server, GET",
+      "generated server, POST",
+    ]) {
       expect(run.stdout).toContain(figure);
     }
     expect(run.stdout).toMatch(/\| (met|NOT MET) \|/);

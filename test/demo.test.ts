@@ -44,7 +44,12 @@ describe("npm run demo", () => {
     const script = commands.map((c, i) => (i === 0 ? c : `echo "<<${i}>>"; ${c}; echo`)).join("\n");
     const output = execFileSync("bash", ["-c", `set -e\n${script}\necho "token=$TOKEN"`], { encoding: "utf8" });
     const [, created, read, refused] = output.split(/<<\d>>\n/);
-    expect(JSON.parse(created!)).toMatchObject({ id: 1, title: "Hello", status: "draft", links: [{ rel: "self", href: "/articles/1" }, { rel: "edit" }, { rel: "cancel" }] });
+    expect(JSON.parse(created!)).toMatchObject({
+      id: 1,
+      title: "Hello",
+      status: "draft",
+      links: [{ rel: "self", href: "/articles/1" }, { rel: "edit" }, { rel: "cancel" }],
+    });
     expect(JSON.parse(read!)).toMatchObject({ id: 1, title: "Hello" });
     expect(refused).toMatch(/^HTTP\/1\.1 401 /);
     expect(refused).toMatch(/WWW-Authenticate: Bearer/i);

@@ -4,10 +4,20 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "./support/fixtures.js";
 
 /** What the npm package holds besides `files`: npm always packs these. */
-const packed = new Set([...(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { files: string[] }).files, "README.md", "LICENSE", "package.json"]);
+const packed = new Set([
+  ...(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { files: string[] }).files,
+  "README.md",
+  "LICENSE",
+  "package.json",
+]);
 
 /** The user-facing pages: they ship in the npm package, so every link must work in a clone and in the tarball. */
-const pages = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const pages = [
+  "README.md",
+  ...readdirSync(path.join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** The text outside fenced code blocks, where a `[x](y)` is a link. */
 const prose = (text: string) => text.replace(/^```[\s\S]*?^```/gm, "");
@@ -22,7 +32,10 @@ function anchors(text: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const [, heading] of prose(text).matchAll(/^#{1,6} +(.+?) *$/gm)) {
-    const slug = heading!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
+    const slug = heading!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, "")
+      .replace(/ /g, "-");
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     out.add(count === 0 ? slug : `${slug}-${count}`);

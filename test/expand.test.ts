@@ -18,8 +18,16 @@ describe("expandDeclaration", () => {
     { method: "get", path: "/products", want: { operationId: "listProducts", success: "200", errors: ["400", "406", "500"] } },
     { method: "post", path: "/products", want: { operationId: "createProduct", success: "201", errors: ["400", "401", "403", "406", "413", "415", "500"] } },
     { method: "get", path: "/products/{id}", want: { operationId: "getProduct", success: "200", errors: ["400", "404", "406", "500"] } },
-    { method: "put", path: "/products/{id}", want: { operationId: "replaceProduct", success: "200", errors: ["400", "401", "403", "404", "406", "413", "415", "500"] } },
-    { method: "patch", path: "/products/{id}", want: { operationId: "updateProduct", success: "200", errors: ["400", "401", "403", "404", "406", "413", "415", "500"] } },
+    {
+      method: "put",
+      path: "/products/{id}",
+      want: { operationId: "replaceProduct", success: "200", errors: ["400", "401", "403", "404", "406", "413", "415", "500"] },
+    },
+    {
+      method: "patch",
+      path: "/products/{id}",
+      want: { operationId: "updateProduct", success: "200", errors: ["400", "401", "403", "404", "406", "413", "415", "500"] },
+    },
     { method: "delete", path: "/products/{id}", want: { operationId: "deleteProduct", success: "204", errors: ["400", "401", "403", "404", "406", "500"] } },
   ];
   it.each(operations)("$method $path answers every status it can give", ({ method, path, want }) => {
@@ -74,7 +82,12 @@ describe("expandDeclaration", () => {
     ];
     delete (value.resources as any).products.access;
     const schemes = expand(value).components.securitySchemes;
-    expect(schemes.OAuth2PasswordBearer).toEqual({ type: "oauth2", flows: { password: { tokenUrl: "/token", scopes: {} } }, "x-codegen-form": "permissive", "x-codegen-guard": "password" });
+    expect(schemes.OAuth2PasswordBearer).toEqual({
+      type: "oauth2",
+      flows: { password: { tokenUrl: "/token", scopes: {} } },
+      "x-codegen-form": "permissive",
+      "x-codegen-guard": "password",
+    });
     expect(schemes.OAuth2AuthorizationCodeBearer).toMatchObject({
       description: "SSO",
       flows: { authorizationCode: { authorizationUrl: "https://x.test/a", tokenUrl: "https://x.test/t", refreshUrl: "https://x.test/r", scopes: {} } },
@@ -113,7 +126,10 @@ describe("expandDeclaration", () => {
 
   it("keeps writeOnly fields out of the representation and readOnly ones out of required input", () => {
     const value = baseDeclaration();
-    (value.resources as any).products.fields = { secret: { type: "string", writeOnly: true, required: true }, sold: { type: "integer", readOnly: true, required: true } };
+    (value.resources as any).products.fields = {
+      secret: { type: "string", writeOnly: true, required: true },
+      sold: { type: "integer", readOnly: true, required: true },
+    };
     const schemas = expand(value).components.schemas;
     expect(Object.keys(schemas.Product.properties)).toEqual(["id", "sold", "links"]);
     expect(schemas.ProductInput.required).toEqual(["secret"]);
@@ -151,7 +167,12 @@ function lending(): Record<string, any> {
     status: { values: ["draft", "live", "gone"], transitions: { draft: ["live"], live: ["gone"] } },
     links: { publish: { method: "PATCH" }, edit: { method: "PATCH", when: ["draft"] } },
     operations: {
-      list: { summary: "Browse products", page: { size: 10, max: 50 }, sort: ["price", "id"], query: { q: { type: "string", maxLength: 20, description: "Text" } } },
+      list: {
+        summary: "Browse products",
+        page: { size: 10, max: 50 },
+        sort: ["price", "id"],
+        query: { q: { type: "string", maxLength: 20, description: "Text" } },
+      },
       get: {},
       create: { errors: { 409: "The name is taken", 422: "Too many products" } },
       update: { description: "Changes a product.", errors: { 409: "The product is locked" }, "x-audit": true },
@@ -171,7 +192,10 @@ describe("expandDeclaration: what docs portals read", () => {
       expect(operation.summary, where).toMatch(/\S/);
       expect(operation.description, where).toMatch(/\S/);
       expect(operation.tags, where).toHaveLength(1);
-      expect(doc.tags.map((t: any) => t.name), where).toContain(operation.tags[0]);
+      expect(
+        doc.tags.map((t: any) => t.name),
+        where,
+      ).toContain(operation.tags[0]);
     }
     expect(doc.paths["/"].get.tags).toEqual(["Index"]);
     expect(doc.paths["/token"].post.tags).toEqual(["Authentication"]);
@@ -189,7 +213,9 @@ describe("expandDeclaration: what docs portals read", () => {
   it("gives every error response an example that its schema accepts", () => {
     const doc = expand(lending());
     const responses = operationsOf(doc).flatMap(({ where, operation }) =>
-      Object.entries(operation.responses).filter(([status]) => status >= "400").map(([status, r]: [string, any]) => ({ where: `${where} ${status}`, r })),
+      Object.entries(operation.responses)
+        .filter(([status]) => status >= "400")
+        .map(([status, r]: [string, any]) => ({ where: `${where} ${status}`, r })),
     );
     for (const { where, r } of responses) {
       const response = r.$ref ? doc.components.responses[r.$ref.split("/").pop()] : r;
@@ -224,7 +250,9 @@ describe("expandDeclaration: operation options", () => {
     expect(Object.keys(create.responses)).toEqual(["201", "400", "401", "403", "406", "409", "413", "415", "422", "500"]);
     expect(create.responses["409"]).toMatchObject({
       description: "The name is taken",
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples: { refused: { value: { error: "The name is taken", detail: {} } } } } },
+      content: {
+        "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples: { refused: { value: { error: "The name is taken", detail: {} } } } },
+      },
     });
     expect(create["x-codegen-errors"]).toEqual(["409", "422"]);
     const update = doc.paths["/products/{id}"].patch.responses["409"];
@@ -266,14 +294,21 @@ describe("expandDeclaration: actions", () => {
       "x-codegen-action": { name: "publish", when: ["draft"], to: "live" },
       "x-codegen-errors": ["422"],
     });
-    expect(publish.description).toBe("Runs `publish` on the product with this id and answers the product. Allowed while its status is `draft`. Afterwards its status is `live`.");
+    expect(publish.description).toBe(
+      "Runs `publish` on the product with this id and answers the product. Allowed while its status is `draft`. Afterwards its status is `live`.",
+    );
     expect(Object.keys(publish.responses)).toEqual(["200", "400", "401", "403", "404", "406", "409", "413", "415", "422", "500"]);
     expect(publish.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Product" });
     expect(publish.responses["409"].content["application/json"].examples.state.value).toEqual({
       error: "Conflict",
       detail: { status: "publish is allowed only in draft; the status is live" },
     });
-    expect(doc.components.schemas.ProductPublishRequest).toMatchObject({ type: "object", properties: { note: { type: "string" } }, required: ["note"], additionalProperties: false });
+    expect(doc.components.schemas.ProductPublishRequest).toMatchObject({
+      type: "object",
+      properties: { note: { type: "string" } },
+      required: ["note"],
+      additionalProperties: false,
+    });
   });
 
   it("takes no body, no 409 and the action's own access when it declares none of them", () => {

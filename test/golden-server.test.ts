@@ -40,7 +40,11 @@ describe.skipIf(UPDATING)("the golden server code compiles", () => {
     const tsc = path.join(ROOT, "node_modules/.bin/tsc");
     expect(existsSync(path.join(ROOT, "fixtures/valid/blog/expected/server.gen.ts"))).toBe(true);
     const config = path.join(ROOT, "test/support/tsconfig.generated.json");
-    expect(JSON.parse(readFileSync(config, "utf8")).compilerOptions).toMatchObject({ strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true });
+    expect(JSON.parse(readFileSync(config, "utf8")).compilerOptions).toMatchObject({
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+    });
     // tsc exits non-zero on any error, which fails this test with its output.
     execFileSync(tsc, ["-p", config], { cwd: ROOT, encoding: "utf8" });
   }, 120_000);

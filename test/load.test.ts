@@ -42,12 +42,15 @@ describe("loadDocument", () => {
     expect(document!.value).toEqual({ "409": "a", "010": "b", "422": "c" });
     expect(document!.locate(["409"], "key")).toMatchObject({ line: 1, column: 1, length: 3 });
     for (const key of ["0x1F", "1.5", "1e3", "-1", "true", "~"]) {
-      expect(loadDocument("a.yaml", `${key}: a\n`).diagnostics.map((d) => d.code), key).toEqual(["yaml/non-string-key"]);
+      expect(
+        loadDocument("a.yaml", `${key}: a\n`).diagnostics.map((d) => d.code),
+        key,
+      ).toEqual(["yaml/non-string-key"]);
     }
   });
 
   it("finds a status written once as digits and once quoted a duplicate", () => {
-    const { diagnostics } = loadDocument("a.yaml", "409: a\n\"409\": b\n");
+    const { diagnostics } = loadDocument("a.yaml", '409: a\n"409": b\n');
     expect(diagnostics.map((d) => [d.code, d.location?.line])).toEqual([["yaml/duplicate-key", 2]]);
   });
 

@@ -35,20 +35,26 @@ describe("prepareDocument", () => {
   });
 
   it("gives schema names that are not identifiers an identifier of their words, and rewrites the refs to them", () => {
-    const document = doc({}, {
-      components: {
-        schemas: {
-          "Pet-Category": { type: "string" },
-          "pet.category": { type: "integer" },
-          "2fa": { type: "boolean" },
-          User: { type: "object", properties: { c: { $ref: "#/components/schemas/Pet-Category" }, d: { $ref: "#/components/schemas/pet.category" } } },
+    const document = doc(
+      {},
+      {
+        components: {
+          schemas: {
+            "Pet-Category": { type: "string" },
+            "pet.category": { type: "integer" },
+            "2fa": { type: "boolean" },
+            User: { type: "object", properties: { c: { $ref: "#/components/schemas/Pet-Category" }, d: { $ref: "#/components/schemas/pet.category" } } },
+          },
         },
       },
-    });
+    );
     const { document: prepared, problems: found } = prepareDocument(document);
     const schemas = (prepared as unknown as { components: { schemas: Json } }).components.schemas;
     expect(Object.keys(schemas)).toEqual(["PetCategory", "PetCategory2", "_2fa", "User"]);
-    expect(schemas.User).toEqual({ type: "object", properties: { c: { $ref: "#/components/schemas/PetCategory" }, d: { $ref: "#/components/schemas/PetCategory2" } } });
+    expect(schemas.User).toEqual({
+      type: "object",
+      properties: { c: { $ref: "#/components/schemas/PetCategory" }, d: { $ref: "#/components/schemas/PetCategory2" } },
+    });
     expect(found).toEqual([]);
     // The input is not changed.
     expect(Object.keys((document as unknown as { components: { schemas: Json } }).components.schemas)).toContain("Pet-Category");
@@ -56,11 +62,21 @@ describe("prepareDocument", () => {
 
   it("replaces refs to parameters, responses and parts of schemas by what they point at; examples and extensions are left alone", () => {
     const document = doc(
-      { "/a/{id}": { get: { parameters: [{ $ref: "#/components/parameters/Id" }], responses: { "200": { $ref: "#/components/responses/Ok" } }, "x-note": { $ref: "#/nowhere" } } } },
+      {
+        "/a/{id}": {
+          get: {
+            parameters: [{ $ref: "#/components/parameters/Id" }],
+            responses: { "200": { $ref: "#/components/responses/Ok" } },
+            "x-note": { $ref: "#/nowhere" },
+          },
+        },
+      },
       {
         components: {
           parameters: { Id: { name: "id", in: "path", required: true, schema: { $ref: "#/components/schemas/Box/properties/size" } } },
-          responses: { Ok: { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/Box" }, example: { $ref: "#/not/followed" } } } } },
+          responses: {
+            Ok: { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/Box" }, example: { $ref: "#/not/followed" } } } },
+          },
           schemas: { Box: { type: "object", properties: { size: { type: "integer", minimum: 1 } } } },
         },
       },
@@ -68,14 +84,23 @@ describe("prepareDocument", () => {
     const { document: prepared, problems: found } = prepareDocument(document);
     const get = (prepared as unknown as { paths: { "/a/{id}": { get: Json } } }).paths["/a/{id}"].get;
     expect(get.parameters).toEqual([{ name: "id", in: "path", required: true, schema: { type: "integer", minimum: 1 } }]);
-    expect(get.responses).toEqual({ "200": { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/Box" }, example: { $ref: "#/not/followed" } } } } });
+    expect(get.responses).toEqual({
+      "200": { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/Box" }, example: { $ref: "#/not/followed" } } } },
+    });
     expect(get["x-note"]).toEqual({ $ref: "#/nowhere" });
     expect(found).toEqual([]);
   });
 
   it("reports a ref that refers to itself outside components/schemas, one that points at nothing, and one not bundled", () => {
     const document = doc(
-      { "/a": { get: { parameters: [{ $ref: "#/components/parameters/Loop" }, { $ref: "#/components/parameters/Missing" }, { $ref: "other.yaml#/P" }], responses: ok } } },
+      {
+        "/a": {
+          get: {
+            parameters: [{ $ref: "#/components/parameters/Loop" }, { $ref: "#/components/parameters/Missing" }, { $ref: "other.yaml#/P" }],
+            responses: ok,
+          },
+        },
+      },
       { components: { parameters: { Loop: { $ref: "#/components/parameters/Loop" } } } },
     );
     const reasons = prepareDocument(document).problems.map((p) => `${p.pointer}: ${p.reason}`);
@@ -107,17 +132,28 @@ describe("prepareDocument reads the grammar: keywords, names and data by their p
     const data = { $ref: "#/components/schemas/Pet-Name" };
     const schema = { type: "object", example: data, examples: [data], default: data, enum: [data], const: data, "x-a": data };
     const document = doc(
-      { "/a": { "x-b": data, get: { responses: { "200": { description: "ok", content: { "application/json": { schema, example: data, examples: { one: { value: data } } } } } } } } },
+      {
+        "/a": {
+          "x-b": data,
+          get: { responses: { "200": { description: "ok", content: { "application/json": { schema, example: data, examples: { one: { value: data } } } } } } },
+        },
+      },
       { components: { schemas: { "Pet-Name": { type: "string" } } } },
     );
-    const media = (prepared(document).paths["/a"] as { get: { responses: { "200": { content: { "application/json": Json } } } } }).get.responses["200"].content["application/json"];
+    const media = (prepared(document).paths["/a"] as { get: { responses: { "200": { content: { "application/json": Json } } } } }).get.responses["200"].content[
+      "application/json"
+    ];
     expect(media).toEqual({ schema, example: data, examples: { one: { value: data } } });
     expect((prepared(document).paths["/a"] as Json)["x-b"]).toEqual(data);
   });
 
   it("names of headers, media types and statuses are names: `x-rate-limit` is a header, not an extension", () => {
     const document = doc(
-      { "/a": { get: { responses: { "200": { description: "ok", headers: { "x-rate-limit": { schema: { $ref: "#/components/schemas/Box/properties/n" } } } } } } } },
+      {
+        "/a": {
+          get: { responses: { "200": { description: "ok", headers: { "x-rate-limit": { schema: { $ref: "#/components/schemas/Box/properties/n" } } } } } },
+        },
+      },
       { components: { schemas: { Box: { type: "object", properties: { n: { type: "integer" } } } } } },
     );
     const get = (prepared(document).paths["/a"] as { get: { responses: { "200": { headers: Json } } } }).get;
@@ -126,7 +162,10 @@ describe("prepareDocument reads the grammar: keywords, names and data by their p
 
   it("a ref's target is walked once and shared by every use, however many", () => {
     const uses = Array.from({ length: 50 }, () => ({ $ref: "#/components/parameters/Limit" }));
-    const document = doc({ "/a": { get: { parameters: uses, responses: ok } } }, { components: { parameters: { Limit: { name: "limit", in: "query", schema: { type: "integer" } } } } });
+    const document = doc(
+      { "/a": { get: { parameters: uses, responses: ok } } },
+      { components: { parameters: { Limit: { name: "limit", in: "query", schema: { type: "integer" } } } } },
+    );
     const parameters = (prepared(document).paths["/a"] as { get: { parameters: unknown[] } }).get.parameters;
     expect(new Set(parameters).size).toBe(1);
     expect(parameters[0]).toEqual({ name: "limit", in: "query", schema: { type: "integer" } });
@@ -174,7 +213,9 @@ describe("operations written by others", () => {
         "/other": { delete: { tags: ["pets"], operationId: "delete", responses: ok } },
       }),
     );
-    expect(api.operationGroups.map((g) => g.operations.map((o) => o.operationId))).toEqual([["getPetsByPetIdPhotos", "listPets", "ListPets2", "deleteOperation"]]);
+    expect(api.operationGroups.map((g) => g.operations.map((o) => o.operationId))).toEqual([
+      ["getPetsByPetIdPhotos", "listPets", "ListPets2", "deleteOperation"],
+    ]);
     // Building twice gives the same names: they depend on the document only.
     expect(view(doc({ "/pets/{petId}/photos": { get: { responses: ok } } })).operationGroups[0]!.operations[0]!.operationId).toBe("getPetsByPetIdPhotos");
   });
@@ -206,7 +247,15 @@ describe("operations written by others", () => {
   it("every construct codegen cannot render is reported at its pointer, all of them at once", () => {
     const found = problems(
       doc({
-        "/files/{name}.{ext}": { get: { parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }, { name: "ext", in: "path", required: true, schema: { type: "string" } }], responses: ok } },
+        "/files/{name}.{ext}": {
+          get: {
+            parameters: [
+              { name: "name", in: "path", required: true, schema: { type: "string" } },
+              { name: "ext", in: "path", required: true, schema: { type: "string" } },
+            ],
+            responses: ok,
+          },
+        },
         "/a": {
           get: {
             parameters: [
@@ -223,7 +272,7 @@ describe("operations written by others", () => {
       }),
     );
     expect(found).toEqual([
-      "#/paths/~1files~1{name}.{ext}: the path segment \"{name}.{ext}\" mixes a parameter with text; codegen matches whole segments only: make `{name}` a segment of its own",
+      '#/paths/~1files~1{name}.{ext}: the path segment "{name}.{ext}" mixes a parameter with text; codegen matches whole segments only: make `{name}` a segment of its own',
       '#/paths/~1a/get/parameters/0: the array-valued cookie parameter "c" is not supported; use a query parameter',
       "#/paths/~1a/get/parameters/1: a parameter described by `content` is not supported; describe it with `schema` (and `style`)",
       '#/paths/~1a/get/parameters/2: the object-valued query parameter "o" is not supported; send its fields as parameters of their own, or in a JSON body',
@@ -300,7 +349,12 @@ describe("operations written by others", () => {
 
   it("reads a codegen document's own operations with the same mapping: several schemes per requirement, API keys as hooks", () => {
     const resource = { "x-codegen-resource": { collection: "notes", singular: "note" }, type: "object", properties: { id: { type: "integer" } } };
-    const remove = (security: unknown) => ({ "/notes/{id}": { parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }], delete: { operationId: "deleteNote", "x-codegen-operation": "delete", security, responses: { "204": { description: "Deleted" } } } } });
+    const remove = (security: unknown) => ({
+      "/notes/{id}": {
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        delete: { operationId: "deleteNote", "x-codegen-operation": "delete", security, responses: { "204": { description: "Deleted" } } },
+      },
+    });
     const components = {
       schemas: { Note: resource },
       securitySchemes: {

@@ -53,7 +53,9 @@ describe("OpenAPI documents written by others (@readme/oas-examples)", () => {
       // Every diagnostic is at a place of a file, so an editor can jump to it.
       expect(d.location?.line ?? 0, d.message).toBeGreaterThan(0);
     }
-    outcomes[name] = result.diagnostics.map((d) => `${d.code} ${d.location?.file === file ? "" : `${d.location?.file} `}${d.location?.line}:${d.location?.column} ${d.message}`);
+    outcomes[name] = result.diagnostics.map(
+      (d) => `${d.code} ${d.location?.file === file ? "" : `${d.location?.file} `}${d.location?.line}:${d.location?.column} ${d.message}`,
+    );
   });
 
   it("every generated tree compiles under tsc --strict (noUncheckedIndexedAccess, exactOptionalPropertyTypes, noUnused*)", () => {

@@ -101,7 +101,10 @@ describe("OpenAPI documents written by others", () => {
     const errors = result.stderr.split("\n").filter((line) => / error: /.test(line));
     // Every problem is listed, not only the first (cookie arrays and objects, label and matrix styles, deepObject...).
     expect(errors.length).toBeGreaterThan(10);
-    for (const line of errors) expect(line).toMatch(/^node_modules\/@readme\/oas-examples\/3\.0\/yaml\/parameters-style\.yaml:\d+:\d+: error: cannot render #\/paths\/.+ \[openapi\/unsupported\]$/);
+    for (const line of errors)
+      expect(line).toMatch(
+        /^node_modules\/@readme\/oas-examples\/3\.0\/yaml\/parameters-style\.yaml:\d+:\d+: error: cannot render #\/paths\/.+ \[openapi\/unsupported\]$/,
+      );
     expect(result.stderr).toContain('the style "matrix" of the path parameter');
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(out)).toBe(false);

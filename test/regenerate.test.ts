@@ -1,6 +1,19 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -49,7 +62,10 @@ describe("regeneration", () => {
     const a = project("same-a", two);
     const b = project("same-b", two);
     expect(codegen(a, ["api.yaml", "-o", "out"]).code).toBe(0);
-    expect(codegen(path.dirname(b), [path.join(b, "api.yaml"), "-o", path.join(b, "out")], { TZ: "Pacific/Kiritimati", LANG: "tr_TR.UTF-8", LC_ALL: "tr_TR.UTF-8" }).code).toBe(0);
+    expect(
+      codegen(path.dirname(b), [path.join(b, "api.yaml"), "-o", path.join(b, "out")], { TZ: "Pacific/Kiritimati", LANG: "tr_TR.UTF-8", LC_ALL: "tr_TR.UTF-8" })
+        .code,
+    ).toBe(0);
     expect(tree(path.join(b, "out"))).toEqual(tree(path.join(a, "out")));
     expect(Object.keys(tree(path.join(a, "out")))).toContain(".codegen-manifest.json");
   });
@@ -135,7 +151,10 @@ describe("regeneration", () => {
     expect(existsSync(path.join(dir, "out"))).toBe(false);
     codegen(dir, ["api.yaml", "-o", "out"]);
     expect(codegen(dir, ["api.yaml", "-o", "out", "--check"])).toMatchObject({ code: 0, stdout: "out is up to date\n" });
-    writeFileSync(path.join(dir, "api.yaml"), stringify(declaration({ products: { fields: { name: "string", price: "number" } }, orders: { fields: { total: "number" } } })));
+    writeFileSync(
+      path.join(dir, "api.yaml"),
+      stringify(declaration({ products: { fields: { name: "string", price: "number" } }, orders: { fields: { total: "number" } } })),
+    );
     const before = tree(path.join(dir, "out"));
     const drift = codegen(dir, ["api.yaml", "-o", "out", "--check"]);
     expect(drift.code).toBe(1);
@@ -313,7 +332,10 @@ describe("a run killed at any moment", () => {
   const large = (extra: boolean) =>
     declaration(
       Object.fromEntries(
-        Array.from({ length: 40 }, (_, i) => [`items${i}s`.replace(/(\d+)s$/, "-$1-things"), { fields: { name: "string", ...(extra ? { note: "string" } : {}) } }]),
+        Array.from({ length: 40 }, (_, i) => [
+          `items${i}s`.replace(/(\d+)s$/, "-$1-things"),
+          { fields: { name: "string", ...(extra ? { note: "string" } : {}) } },
+        ]),
       ),
     );
 

@@ -27,13 +27,17 @@ describe.skipIf(UPDATING)("spectral:oas", () => {
     expect(cases).toEqual(expect.arrayContaining(["blog", "lending"]));
   });
 
-  it.each(cases)("%s: reports nothing on the golden document", async (name) => {
-    const file = path.join(ROOT, "fixtures/valid", name, "expected/openapi.yaml");
-    const spectral = new Spectral();
-    // The ruleset's own type is narrower than the definition setRuleset takes (a known mismatch of
-    // Spectral's typings); at run time it is exactly what `extends: spectral:oas` loads.
-    spectral.setRuleset({ extends: [[oas as RulesetDefinition, "recommended"]] });
-    const results = await spectral.run(new Document(readFileSync(file, "utf8"), spectralParsers.Yaml, file));
-    expect(results.map((r) => `${r.code} at ${r.path.join(".")}: ${r.message}`)).toEqual([]);
-  }, 60_000);
+  it.each(cases)(
+    "%s: reports nothing on the golden document",
+    async (name) => {
+      const file = path.join(ROOT, "fixtures/valid", name, "expected/openapi.yaml");
+      const spectral = new Spectral();
+      // The ruleset's own type is narrower than the definition setRuleset takes (a known mismatch of
+      // Spectral's typings); at run time it is exactly what `extends: spectral:oas` loads.
+      spectral.setRuleset({ extends: [[oas as RulesetDefinition, "recommended"]] });
+      const results = await spectral.run(new Document(readFileSync(file, "utf8"), spectralParsers.Yaml, file));
+      expect(results.map((r) => `${r.code} at ${r.path.join(".")}: ${r.message}`)).toEqual([]);
+    },
+    60_000,
+  );
 });

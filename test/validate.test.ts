@@ -48,7 +48,11 @@ describe("validateDeclaration", () => {
     {
       name: "three typos give three errors in one run",
       given: "codegen: 1\ninfo: { title: A, version: '1' }\nresources:\n  items:\n    feilds: { a: string }\n    acess: {}\n    singlar: item\n",
-      want: [["decl/unknown-key", "5:5"], ["decl/unknown-key", "6:5"], ["decl/unknown-key", "7:5"]],
+      want: [
+        ["decl/unknown-key", "5:5"],
+        ["decl/unknown-key", "6:5"],
+        ["decl/unknown-key", "7:5"],
+      ],
     },
     {
       name: "an unquoted version",
@@ -87,7 +91,10 @@ describe("validateDeclaration", () => {
     name: "a link or an action taking the rel of a ref link, the referenced resource's declared singular",
     given:
       "codegen: 1\ninfo: { title: A, version: '1' }\nresources:\n  staff: { singular: staffer, fields: { a: string } }\n  shifts:\n    fields:\n      who: { type: integer, ref: staff }\n    links:\n      staffer: { method: GET }\n    actions:\n      staffer: {}\n",
-    want: [["decl/link-rel-reserved", "9:7"], ["decl/link-rel-reserved", "11:7"]],
+    want: [
+      ["decl/link-rel-reserved", "9:7"],
+      ["decl/link-rel-reserved", "11:7"],
+    ],
   });
   it.each(rows)("reports $name", ({ given, want }) => {
     const { value, diagnostics } = checkDeclaration("api.yaml", given);
@@ -103,9 +110,17 @@ describe("validateDeclaration", () => {
 
   it("takes a declared singular that differs from the name as given; judges only derived singulars", () => {
     const value = baseDeclaration();
-    value.resources = { articles0: { singular: "article0", fields: { a: "string" } }, "v2-items": { fields: { a: "string" } }, staff: { singular: "staffer", fields: { a: "string" } } };
+    value.resources = {
+      articles0: { singular: "article0", fields: { a: "string" } },
+      "v2-items": { fields: { a: "string" } },
+      staff: { singular: "staffer", fields: { a: "string" } },
+    };
     delete value.auth;
-    expect(validDeclaration(value).resources.map((r) => [r.name, r.typeName])).toEqual([["articles0", "Article0"], ["v2-items", "V2Item"], ["staff", "Staffer"]]);
+    expect(validDeclaration(value).resources.map((r) => [r.name, r.typeName])).toEqual([
+      ["articles0", "Article0"],
+      ["v2-items", "V2Item"],
+      ["staff", "Staffer"],
+    ]);
     value.resources = { articles0: { fields: { a: "string" } } };
     expect(declare(value).diagnostics.map((d) => d.code)).toEqual(["decl/not-plural"]);
   });
@@ -120,7 +135,10 @@ describe("validateDeclaration", () => {
     const [products] = validDeclaration(value).resources;
     expect(products!.operations).toEqual(["list", "create", "update"]);
     expect(products!.options.list).toMatchObject({ summary: "Browse", page: { size: 150, max: 150 }, sort: ["name"], query: [{ name: "q", type: "string" }] });
-    expect(products!.options.create!.errors).toEqual([{ status: "409", description: "Taken" }, { status: "422", description: "Too many" }]);
+    expect(products!.options.create!.errors).toEqual([
+      { status: "409", description: "Taken" },
+      { status: "422", description: "Too many" },
+    ]);
     expect(products!.options.update).toEqual({ errors: [], query: [], extensions: {} });
     (value.resources as any).products.operations = { list: { page: {} } };
     expect(validDeclaration(value).resources[0]!.options.list!.page).toEqual({ size: 20, max: 100 });
@@ -129,7 +147,10 @@ describe("validateDeclaration", () => {
   it("reads actions: POST by default, the resource's write access unless their own", () => {
     const value = baseDeclaration();
     (value.resources as any).products.status = { values: ["draft", "live"], transitions: { draft: ["live"] } };
-    (value.resources as any).products.actions = { publish: { when: ["draft"], to: "live" }, peek: { method: "PUT", access: "public", body: { why: "string" } } };
+    (value.resources as any).products.actions = {
+      publish: { when: ["draft"], to: "live" },
+      peek: { method: "PUT", access: "public", body: { why: "string" } },
+    };
     const [products] = validDeclaration(value).resources;
     expect(products!.actions).toEqual([
       { name: "publish", method: "POST", when: ["draft"], to: "live", access: { kind: "scopes", scopes: ["products:write"] }, errors: [], extensions: {} },

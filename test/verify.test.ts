@@ -28,7 +28,11 @@ describe("verifyDocument", () => {
   it("finds a schema outside components, and an unknown keyword", () => {
     const doc = document();
     doc.paths["/products"].get.parameters = [{ name: "q", in: "query", schema: { type: "string", minLenght: 1 } }];
-    expect(compileSchemas(doc).map((p) => p.message).join("\n")).toContain("minLenght");
+    expect(
+      compileSchemas(doc)
+        .map((p) => p.message)
+        .join("\n"),
+    ).toContain("minLenght");
   });
 
   it("reports an invalid OpenAPI structure from swagger-parser", async () => {

@@ -6,7 +6,26 @@ import { isFolderPath, parseManifest } from "../src/write/plan.js";
 import { fixtureCases } from "./support/fixtures.js";
 import { generateFixture } from "./support/generated.js";
 
-const OUTSIDE = ["", "/", "/etc/passwd", "../x", "a/../../x", "a/./b", "./a", "a//b", "a/", "..", ".", "a\\..\\x", "C:x", "c:/x", "a\u0000b", "a\nb", "x".repeat(256), `a/${"b/".repeat(600)}c`];
+const OUTSIDE = [
+  "",
+  "/",
+  "/etc/passwd",
+  "../x",
+  "a/../../x",
+  "a/./b",
+  "./a",
+  "a//b",
+  "a/",
+  "..",
+  ".",
+  "a\\..\\x",
+  "C:x",
+  "c:/x",
+  "a\u0000b",
+  "a\nb",
+  "x".repeat(256),
+  `a/${"b/".repeat(600)}c`,
+];
 
 describe("isFolderPath", () => {
   it.each(OUTSIDE)("refuses %j", (candidate) => {

@@ -105,7 +105,12 @@ function readQuery(raw: unknown, path: Path, fields: readonly Field[], report: R
     if (LIST_PARAMETERS.includes(parameter.name)) {
       report("decl/query-name-taken", { name: parameter.name, by: "`limit`, `cursor`, `sort` and `status` are the list's own parameters" }, at, "key");
     } else if (fields.some((f) => f.filter && f.name === parameter.name)) {
-      report("decl/query-name-taken", { name: parameter.name, by: `the field \`${parameter.name}\` has \`filter: true\`, which makes it a query parameter` }, at, "key");
+      report(
+        "decl/query-name-taken",
+        { name: parameter.name, by: `the field \`${parameter.name}\` has \`filter: true\`, which makes it a query parameter` },
+        at,
+        "key",
+      );
     }
   }
   return query;

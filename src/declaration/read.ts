@@ -116,7 +116,11 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
     const reason = patternProblem(raw.pattern);
     if (reason !== undefined) report("schema/unsafe-pattern", { pattern: raw.pattern, reason }, [...path, "pattern"]);
   }
-  for (const [min, max] of [["minLength", "maxLength"], ["minimum", "maximum"], ["minItems", "maxItems"]] as const) {
+  for (const [min, max] of [
+    ["minLength", "maxLength"],
+    ["minimum", "maximum"],
+    ["minItems", "maxItems"],
+  ] as const) {
     if (typeof raw[min] === "number" && typeof raw[max] === "number" && raw[min] > raw[max]) {
       report("decl/min-above-max", { min, max }, [...path, min]);
     }

@@ -23,7 +23,7 @@ export const FIELD_NAME: Pattern = {
 /** RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */
 export const SCOPE_NAME: Pattern = {
   regex: "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$",
-  rule: "may hold only visible ASCII other than `\"` and `\\` (RFC 6749 section 3.3)",
+  rule: 'may hold only visible ASCII other than `"` and `\\` (RFC 6749 section 3.3)',
 };
 /** An action is addressed one segment below its object: `/loans/{id}/renew`. */
 export const ACTION_NAME: Pattern = {
@@ -63,19 +63,24 @@ const scopes: Shape = {
 const url = (description: string): Property => req(str(description));
 /** An OpenAPI OAuth Flows object, for the generic guard; copied as is. */
 const oauthFlows: Shape = {
-  ...object({
-    implicit: opt(object({ authorizationUrl: url("authorization URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
-    password: opt(object({ tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
-    clientCredentials: opt(object({ tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
-    authorizationCode: opt(
-      object({ authorizationUrl: url("authorization URL"), tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) }),
-    ),
-  }, "an OpenAPI OAuth Flows object, copied as is"),
+  ...object(
+    {
+      implicit: opt(object({ authorizationUrl: url("authorization URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
+      password: opt(object({ tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
+      clientCredentials: opt(object({ tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
+      authorizationCode: opt(object({ authorizationUrl: url("authorization URL"), tokenUrl: url("token URL"), refreshUrl: opt(str()), scopes: req(scopes) })),
+    },
+    "an OpenAPI OAuth Flows object, copied as is",
+  ),
   minProperties: { count: 1, noun: "flow" },
 };
 
 const guardCommon = {
-  name: opt({ kind: "string", pattern: { regex: "^[A-Za-z0-9._-]+$", rule: "may hold only letters, digits, `.`, `_` and `-`" }, description: "security scheme name" }),
+  name: opt({
+    kind: "string",
+    pattern: { regex: "^[A-Za-z0-9._-]+$", rule: "may hold only letters, digits, `.`, `_` and `-`" },
+    description: "security scheme name",
+  }),
   description: opt(str("scheme description")),
   autoError: opt(bool("default true; false lets requests without a credential through to the handler")),
 };
@@ -152,7 +157,12 @@ export const declarationDefs: ShapeDefs = {
         type: req({ kind: "string", enum: FIELD_TYPES }),
         items: opt({ kind: "ref", name: "field" }),
         fields: opt({ kind: "ref", name: "fields" }),
-        enum: opt({ kind: "array", items: { kind: "union", options: [{ kind: "string" }, { kind: "number" }, { kind: "boolean" }] }, minItems: 1, noun: "value" }),
+        enum: opt({
+          kind: "array",
+          items: { kind: "union", options: [{ kind: "string" }, { kind: "number" }, { kind: "boolean" }] },
+          minItems: 1,
+          noun: "value",
+        }),
         format: opt({ kind: "string", enum: STRING_FORMATS }),
         required: opt(bool("must be present on create and replace; default false")),
         nullable: opt(bool("null is allowed; default false")),

@@ -255,7 +255,13 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
           out.push(diagnostic("decl/missing-key", { key: s.tag, where }, document.locate(path, "key")));
         } else if (typeof tag !== "string" || !s.variants[tag]) {
           const suggestion = typeof tag === "string" ? suggest(tag, allowed) : undefined;
-          out.push(diagnostic("decl/bad-value", { where: displayPath([...path, s.tag]), allowed, actual: describeValue(tag), suggestion }, document.locate([...path, s.tag])));
+          out.push(
+            diagnostic(
+              "decl/bad-value",
+              { where: displayPath([...path, s.tag]), allowed, actual: describeValue(tag), suggestion },
+              document.locate([...path, s.tag]),
+            ),
+          );
         } else {
           walk(s.variants[tag], value, path);
         }

@@ -70,7 +70,9 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   if (diagnostics.length > 0 || !shapeOk) return { diagnostics };
   const info = root.info as Declaration["info"];
   const servers: Server[] = asArray(root.servers).map((s) =>
-    typeof s === "string" ? { url: s, extensions: {} } : defined({ url: asString(asRecord(s).url) ?? "", description: asString(asRecord(s).description), extensions: extensionsOf(asRecord(s)) }),
+    typeof s === "string"
+      ? { url: s, extensions: {} }
+      : defined({ url: asString(asRecord(s).url) ?? "", description: asString(asRecord(s).description), extensions: extensionsOf(asRecord(s)) }),
   );
   return {
     declaration: { info, servers, guards: guards.map((g) => g.guard), resources, extensions: extensionsOf(root) },

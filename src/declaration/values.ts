@@ -53,7 +53,8 @@ export function checkValue(field: Field, value: unknown): string | undefined {
     }
     case "integer":
     case "number": {
-      if (typeof value !== "number" || (field.type === "integer" && !Number.isInteger(value))) return `expected ${field.type === "integer" ? "an integer" : "a number"}`;
+      if (typeof value !== "number" || (field.type === "integer" && !Number.isInteger(value)))
+        return `expected ${field.type === "integer" ? "an integer" : "a number"}`;
       if (field.minimum !== undefined && value < field.minimum) return `less than minimum ${field.minimum}`;
       if (field.maximum !== undefined && value > field.maximum) return `greater than maximum ${field.maximum}`;
       break;

@@ -40,34 +40,27 @@ export const catalogue = {
     `${a.where} must be ${a.other ? `${a.allowed.map(q).join(", ")} or ${a.other}` : oneOf(a.allowed)}, not ${a.actual}` +
     (a.suggestion ? `; did you mean ${q(a.suggestion)}?` : ""),
   "decl/bad-pattern": (a: { where: string; rule: string }) => `${a.where} ${a.rule}`,
-  "decl/too-few": (a: { where: string; min: number; noun: string }) =>
-    `${a.where} needs at least ${a.min} ${a.noun}`,
-  "decl/reserved-extension": (a: { key: string }) =>
-    `${q(a.key)} is reserved: codegen writes the \`x-codegen-*\` extensions itself; give yours another name`,
+  "decl/too-few": (a: { where: string; min: number; noun: string }) => `${a.where} needs at least ${a.min} ${a.noun}`,
+  "decl/reserved-extension": (a: { key: string }) => `${q(a.key)} is reserved: codegen writes the \`x-codegen-*\` extensions itself; give yours another name`,
   "decl/extension-as-name": (a: { key: string; where: string }) =>
     `${q(a.key)} in ${a.where} would be a name, but names starting with \`x-\` are kept for extensions; put \`x-\` keys in a map with fixed keys`,
 
   // Resources and names.
   "decl/not-plural": (a: { name: string; singular: string; plural: string }) =>
     `resource ${q(a.name)} is not a plural noun (it reads as the singular ${q(a.singular)}); use the plural, such as ${q(a.plural)}`,
-  "decl/singular-equals-plural": (a: { name: string }) =>
-    `the singular of ${q(a.name)} is the same word; declare \`singular\` explicitly`,
+  "decl/singular-equals-plural": (a: { name: string }) => `the singular of ${q(a.name)} is the same word; declare \`singular\` explicitly`,
   "decl/duplicate-type-name": (a: { typeName: string; name: string; other: string }) =>
     `resource ${q(a.name)} gives the type name ${q(a.typeName)}, which ${a.other} already uses; declare another \`singular\``,
   "decl/reserved-type-name": (a: { typeName: string; name: string }) =>
     `resource ${q(a.name)} gives the type name ${q(a.typeName)}, which codegen uses for its own schema; declare another \`singular\``,
-  "decl/reserved-field": (a: { field: string }) =>
-    `${q(a.field)} is reserved: the server sets it, so it cannot be declared as a field`,
+  "decl/reserved-field": (a: { field: string }) => `${q(a.field)} is reserved: the server sets it, so it cannot be declared as a field`,
   "decl/unknown-ref": (a: { ref: string; known: readonly string[] }) =>
     `\`ref\` names ${q(a.ref)}, which is not a resource` + (a.known.length ? `; resources: ${a.known.map(q).join(", ")}` : ""),
-  "decl/ref-type-mismatch": (a: { ref: string; idType: string; expected: string }) =>
-    `\`ref\` to ${q(a.ref)} (whose ids are ${a.idType}) needs ${a.expected}`,
-  "decl/filter-not-scalar": (a: { type: string }) =>
-    `\`filter\` works on scalar fields only, not on an ${a.type}`,
+  "decl/ref-type-mismatch": (a: { ref: string; idType: string; expected: string }) => `\`ref\` to ${q(a.ref)} (whose ids are ${a.idType}) needs ${a.expected}`,
+  "decl/filter-not-scalar": (a: { type: string }) => `\`filter\` works on scalar fields only, not on an ${a.type}`,
   "decl/default-invalid": (a: { problem: string }) => `\`default\` does not fit its own field: ${a.problem}`,
   "decl/bad-enum-value": (a: { problem: string }) => `this \`enum\` value does not fit its own field: ${a.problem}`,
-  "decl/only-top-level": (a: { key: string }) =>
-    `${q(a.key)} applies to a resource's own fields, not to nested fields or array items`,
+  "decl/only-top-level": (a: { key: string }) => `${q(a.key)} applies to a resource's own fields, not to nested fields or array items`,
   "decl/items-required": () => "an `array` field needs `items`",
   "decl/fields-required": () => "an `object` field needs `fields`",
   "decl/key-not-for-type": (a: { key: string; type: string }) => `${q(a.key)} does not apply to a field of type ${q(a.type)}`,
@@ -81,21 +74,18 @@ export const catalogue = {
   "decl/duplicate-state": (a: { state: string }) => `the state ${q(a.state)} is listed twice`,
   "decl/link-method-not-offered": (a: { method: string; rel: string }) =>
     `link ${q(a.rel)} uses ${a.method}, but no operation of this resource answers ${a.method}`,
-  "decl/link-rel-reserved": (a: { rel: string }) =>
-    `link rel ${q(a.rel)} is computed by the server (self and \`ref\` links); choose another rel`,
+  "decl/link-rel-reserved": (a: { rel: string }) => `link rel ${q(a.rel)} is computed by the server (self and \`ref\` links); choose another rel`,
   "decl/duplicate-operation": (a: { operation: string }) => `the operation ${q(a.operation)} is listed twice`,
   "decl/duplicate-operation-id": (a: { what: string; operationId: string; other: string }) =>
     `${a.what} gives the operationId ${q(a.operationId)}, which ${a.other} already has; choose another name`,
 
   // Operation options and actions.
-  "decl/list-only": (a: { key: string; operation: string }) =>
-    `${q(a.key)} applies to the \`list\` operation only, not to ${q(a.operation)}`,
+  "decl/list-only": (a: { key: string; operation: string }) => `${q(a.key)} applies to the \`list\` operation only, not to ${q(a.operation)}`,
   "decl/bad-sort-field": (a: { field: string; reason: string }) =>
     `${q(a.field)} cannot be a sort field: ${a.reason}; sort by \`id\` or a scalar field the responses show`,
   "decl/duplicate-sort-field": (a: { field: string }) => `the sort field ${q(a.field)} is listed twice`,
   "decl/query-name-taken": (a: { name: string; by: string }) => `the query parameter ${q(a.name)} is taken: ${a.by}`,
-  "decl/query-not-scalar": (a: { type: string }) =>
-    `a query parameter is a scalar (\`string\`, \`integer\`, \`number\` or \`boolean\`), not an ${a.type}`,
+  "decl/query-not-scalar": (a: { type: string }) => `a query parameter is a scalar (\`string\`, \`integer\`, \`number\` or \`boolean\`), not an ${a.type}`,
   "decl/key-not-for-place": (a: { key: string; place: string }) => `${q(a.key)} has no meaning for ${a.place}`,
   "decl/action-transition-undeclared": (a: { to: string; from: readonly string[] }) =>
     `\`to: ${a.to}\` is no declared transition from ${oneOf(a.from)}; add it under \`status.transitions\` or narrow \`when\``,
@@ -103,20 +93,16 @@ export const catalogue = {
     `action ${q(a.action)} of ${q(a.name)} gives the schema name ${q(a.typeName)}, which ${a.other} already uses; rename the action`,
 
   // Auth and access.
-  "decl/undeclared-scope": (a: { scope: string }) =>
-    `scope ${q(a.scope)} is not declared by any guard in \`auth\``,
+  "decl/undeclared-scope": (a: { scope: string }) => `scope ${q(a.scope)} is not declared by any guard in \`auth\``,
   "decl/scopes-split-across-guards": (a: { scopes: readonly string[] }) =>
     `no single guard declares all of ${a.scopes.map(q).join(", ")}: no token could ever carry them together`,
   "decl/duplicate-guard-name": (a: { name: string }) => `two guards are named ${q(a.name)}; give one a \`name\``,
   "decl/access-without-auth": () => "`access` needs guards: declare them under `auth`",
-  "decl/access-operation-absent": (a: { operation: string }) =>
-    `\`access\` names ${q(a.operation)}, which this resource does not offer`,
-  "decl/bad-token-url": (a: { url: string }) =>
-    `token URL ${q(a.url)} must be absolute (\`https://...\`) or a path starting with \`/\``,
+  "decl/access-operation-absent": (a: { operation: string }) => `\`access\` names ${q(a.operation)}, which this resource does not offer`,
+  "decl/bad-token-url": (a: { url: string }) => `token URL ${q(a.url)} must be absolute (\`https://...\`) or a path starting with \`/\``,
   "decl/bad-url": (a: { url: string }) => `${q(a.url)} must be an absolute http(s) URL or a path starting with \`/\``,
   "decl/token-path-taken": (a: { path: string; by: string }) => `token path ${q(a.path)} is already ${a.by}`,
-  "decl/second-token-endpoint": () =>
-    "only one password guard may serve a token endpoint here (a relative `tokenUrl`); point the others at absolute URLs",
+  "decl/second-token-endpoint": () => "only one password guard may serve a token endpoint here (a relative `tokenUrl`); point the others at absolute URLs",
 
   // Schemas of either input.
   "schema/unsafe-pattern": (a: { pattern: string; reason: string }) =>

@@ -21,12 +21,7 @@ export interface Diagnostic {
 }
 
 /** Build a diagnostic from the catalogue: the only way diagnostics are made. */
-export function diagnostic<C extends DiagnosticCode>(
-  code: C,
-  args: DiagnosticArgs<C>,
-  location?: SourceLocation,
-  related?: Diagnostic["related"],
-): Diagnostic {
+export function diagnostic<C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, location?: SourceLocation, related?: Diagnostic["related"]): Diagnostic {
   return {
     code,
     severity: "error",

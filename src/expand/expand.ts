@@ -124,18 +124,21 @@ export function operationId(resource: Resource, operation: Operation): string {
 function securityFor(access: Access, guards: readonly Guard[]): Json[] {
   if (access.kind === "public") return [];
   const scopes = access.kind === "scopes" ? access.scopes : [];
-  const requirements = guards
-    .filter((g) => scopes.every((s) => guardScopes(g).has(s)))
-    .map((g) => ({ [g.name]: [...scopes] }));
+  const requirements = guards.filter((g) => scopes.every((s) => guardScopes(g).has(s))).map((g) => ({ [g.name]: [...scopes] }));
   return access.kind === "optional" ? [...requirements, {}] : requirements;
 }
 
 /** A filter query parameter's schema: the field's scalar schema, without null or defaults. */
 function filterSchema(field: Field): JsonSchema {
-  const { description: _d, default: _default, example: _e, readOnly: _r, writeOnly: _w, filter: _f, ...rest } = fieldSchema(
-    { ...field, nullable: false, readOnly: false, writeOnly: false, filter: false },
-    "output",
-  ) as Json;
+  const {
+    description: _d,
+    default: _default,
+    example: _e,
+    readOnly: _r,
+    writeOnly: _w,
+    filter: _f,
+    ...rest
+  } = fieldSchema({ ...field, nullable: false, readOnly: false, writeOnly: false, filter: false }, "output") as Json;
   return rest;
 }
 
@@ -190,7 +193,8 @@ function transitionCase(status: StatusMachine): ErrorCase | undefined {
     const allowed = status.transitions.get(from) ?? [];
     const to = status.values.find((s) => s !== from && !allowed.includes(s));
     if (to === undefined) continue;
-    const detail = allowed.length === 0 ? `cannot change from ${from}: it is a final state` : `cannot change from ${from} to ${to}; allowed: ${allowed.join(", ")}`;
+    const detail =
+      allowed.length === 0 ? `cannot change from ${from}: it is a final state` : `cannot change from ${from} to ${to}; allowed: ${allowed.join(", ")}`;
     return {
       description: "The status change is not along a declared transition.",
       name: "transition",
@@ -205,7 +209,10 @@ function actionStateCase(resource: Resource, action: string, when: readonly stri
   return {
     description: `The ${words(resource.singular)}'s status is not one in which \`${action}\` is allowed (${orList(when)}).`,
     name: "state",
-    example: { summary: "Not allowed in this state", value: errorBody("Conflict", { status: `${action} is allowed only in ${when.join(", ")}; the status is ${state}` }) },
+    example: {
+      summary: "Not allowed in this state",
+      value: errorBody("Conflict", { status: `${action} is allowed only in ${when.join(", ")}; the status is ${state}` }),
+    },
   };
 }
 
@@ -213,7 +220,12 @@ function actionStateCase(resource: Resource, action: string, when: readonly stri
  * The error responses of an operation, in numeric order: its own cases (400, 404, 409), merged
  * with the statuses its handler declares (`errors`), and references to the shared answers.
  */
-function errorResponses(own: Readonly<Record<string, ErrorCase[]>>, shared: readonly string[], declared: readonly DeclaredError[], responses: SharedResponses): Json {
+function errorResponses(
+  own: Readonly<Record<string, ErrorCase[]>>,
+  shared: readonly string[],
+  declared: readonly DeclaredError[],
+  responses: SharedResponses,
+): Json {
   const cases: Record<string, ErrorCase[]> = Object.fromEntries(Object.entries(own).map(([status, list]) => [status, [...list]]));
   for (const error of declared) (cases[error.status] ??= []).push(declaredCase(error));
   const statuses = [...Object.keys(cases), ...shared].sort((a, b) => Number(a) - Number(b));
@@ -241,7 +253,13 @@ function listParameters(resource: Resource, options: OperationOptions): Json[] {
     });
   }
   if (resource.status) {
-    parameters.push({ name: "status", in: "query", required: false, description: `Only ${plural} in this state.`, schema: schemaRef(`${resource.typeName}Status`) });
+    parameters.push({
+      name: "status",
+      in: "query",
+      required: false,
+      description: `Only ${plural} in this state.`,
+      schema: schemaRef(`${resource.typeName}Status`),
+    });
   }
   for (const field of options.query) {
     parameters.push({
@@ -324,7 +342,12 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
   const parameters = operation === "list" ? listParameters(resource, options) : [];
   // Why: http-behaviour "Lists": the body stays the JSON array; the next page is in `Link` (RFC 8288).
   const link = options.page
-    ? { Link: { description: `The next page, when more ${words(resource.name)} remain: \`</${resource.name}?limit=${options.page.size}&cursor=...>; rel="next"\` (RFC 8288).`, schema: { type: "string" } } }
+    ? {
+        Link: {
+          description: `The next page, when more ${words(resource.name)} remain: \`</${resource.name}?limit=${options.page.size}&cursor=...>; rel="next"\` (RFC 8288).`,
+          schema: { type: "string" },
+        },
+      }
     : undefined;
   const success = link ? { description: plain.description, headers: link, content: plain.content } : plain;
   const body = spec.body ? (operation === "update" ? [] : resource.fields) : undefined;
@@ -345,7 +368,9 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
             requestBody: {
               required: true,
               content:
-                operation === "update" ? { ...json(schemaRef(bodySchema)), "application/merge-patch+json": { schema: schemaRef(bodySchema) } } : json(schemaRef(bodySchema)),
+                operation === "update"
+                  ? { ...json(schemaRef(bodySchema)), "application/merge-patch+json": { schema: schemaRef(bodySchema) } }
+                  : json(schemaRef(bodySchema)),
             },
           }
         : {}),
@@ -421,7 +446,10 @@ function indexOperation(shared: SharedResponses): Json {
 const TOKEN_BAD_REQUEST: Record<string, Example> = {
   invalidRequest: { summary: "A required field is missing", value: { error: "invalid_request", detail: { username: "field required" } } },
   unsupportedGrantType: { summary: "Another grant type", value: { error: "unsupported_grant_type", detail: { grant_type: 'must be "password"' } } },
-  invalidGrant: { summary: "Credentials the application rejects", value: { error: "invalid_grant", detail: { password: "the user name or password is not valid" } } },
+  invalidGrant: {
+    summary: "Credentials the application rejects",
+    value: { error: "invalid_grant", detail: { password: "the user name or password is not valid" } },
+  },
 };
 
 function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedResponses): Json {
@@ -440,7 +468,10 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
       "406": shared.ref("406"),
       "413": shared.ref("413"),
       "415": exampleResponse("The body is not `application/x-www-form-urlencoded`.", {
-        notForm: { summary: "`Content-Type: application/json`", value: errorBody("Unsupported media type", { "content-type": "must be application/x-www-form-urlencoded" }) },
+        notForm: {
+          summary: "`Content-Type: application/json`",
+          value: errorBody("Unsupported media type", { "content-type": "must be application/x-www-form-urlencoded" }),
+        },
       }),
       "500": shared.ref("500"),
     },
@@ -501,7 +532,10 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
     if (Object.keys(collection).length > 0) paths[`/${resource.name}`] = collection;
     if (Object.keys(item).length > 0) paths[`/${resource.name}/{id}`] = { parameters: [idParameter()], ...item };
     for (const action of resource.actions) {
-      paths[`/${resource.name}/{id}/${action.name}`] = { parameters: [idParameter()], [action.method.toLowerCase()]: actionOperation(resource, action, guards, shared) };
+      paths[`/${resource.name}/{id}/${action.name}`] = {
+        parameters: [idParameter()],
+        [action.method.toLowerCase()]: actionOperation(resource, action, guards, shared),
+      };
     }
   }
   if (tokenGuard) paths[tokenGuard.tokenUrl] = { post: tokenOperation(tokenGuard, shared) };
@@ -519,9 +553,10 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
     schemas.TokenResponse = TOKEN_RESPONSE_SCHEMA;
   }
 
-  const servers = declaration.servers.length > 0
-    ? declaration.servers.map((s) => ({ url: s.url, ...(s.description !== undefined ? { description: s.description } : {}), ...s.extensions }))
-    : [{ url: "/" }];
+  const servers =
+    declaration.servers.length > 0
+      ? declaration.servers.map((s) => ({ url: s.url, ...(s.description !== undefined ? { description: s.description } : {}), ...s.extensions }))
+      : [{ url: "/" }];
 
   const tags = [
     { name: INDEX_TAG, description: "The entry address: links to every collection." },

@@ -97,29 +97,40 @@ function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSch
         },
       );
     case "406":
-      return caseResponse([{
-        description: "The `Accept` header admits no JSON.",
-        name: "notAcceptable",
-        example: { summary: "`Accept: text/html`", value: errorBody("Not acceptable", { accept: "must admit application/json" }) },
-      }]);
+      return caseResponse([
+        {
+          description: "The `Accept` header admits no JSON.",
+          name: "notAcceptable",
+          example: { summary: "`Accept: text/html`", value: errorBody("Not acceptable", { accept: "must admit application/json" }) },
+        },
+      ]);
     case "413":
-      return caseResponse([{
-        description: "The body is larger than the server accepts.",
-        name: "tooLarge",
-        example: { summary: "A body over the limit (1 MiB by default)", value: errorBody("Request body too large", { body: `must not exceed ${BODY_LIMIT} bytes` }) },
-      }]);
+      return caseResponse([
+        {
+          description: "The body is larger than the server accepts.",
+          name: "tooLarge",
+          example: {
+            summary: "A body over the limit (1 MiB by default)",
+            value: errorBody("Request body too large", { body: `must not exceed ${BODY_LIMIT} bytes` }),
+          },
+        },
+      ]);
     case "415":
-      return caseResponse([{
-        description: "The body is not JSON.",
-        name: "notJson",
-        example: { summary: "`Content-Type: text/plain`", value: errorBody("Unsupported media type", { "content-type": "must be application/json" }) },
-      }]);
+      return caseResponse([
+        {
+          description: "The body is not JSON.",
+          name: "notJson",
+          example: { summary: "`Content-Type: text/plain`", value: errorBody("Unsupported media type", { "content-type": "must be application/json" }) },
+        },
+      ]);
     case "500":
-      return caseResponse([{
-        description: "The server failed; no internals are shown.",
-        name: "failed",
-        example: { summary: "A handler threw", value: errorBody("Internal server error") },
-      }]);
+      return caseResponse([
+        {
+          description: "The server failed; no internals are shown.",
+          name: "failed",
+          example: { summary: "A handler threw", value: errorBody("Internal server error") },
+        },
+      ]);
   }
 }
 

@@ -22,8 +22,6 @@ export const PRETTIER_OPTIONS = {
 export async function formatFiles(files: readonly GeneratedFile[]): Promise<GeneratedFile[]> {
   const prettier = await import("prettier");
   return Promise.all(
-    files.map(async (file) =>
-      file.path.endsWith(".ts") ? { path: file.path, contents: await prettier.format(file.contents, PRETTIER_OPTIONS) } : file,
-    ),
+    files.map(async (file) => (file.path.endsWith(".ts") ? { path: file.path, contents: await prettier.format(file.contents, PRETTIER_OPTIONS) } : file)),
   );
 }

@@ -48,11 +48,7 @@ export function initFiles(options: InitOptions): InitFile[] {
  * nothing, when any of them exists already: init never overwrites (cli.md, `init`).
  * Answers the files written or refused, as `initFiles` names them.
  */
-export async function initProject(
-  host: Host,
-  dir: string,
-  options: InitOptions,
-): Promise<{ written: string[] } | { refused: string[] }> {
+export async function initProject(host: Host, dir: string, options: InitOptions): Promise<{ written: string[] } | { refused: string[] }> {
   const root = path.resolve(host.cwd, dir);
   const files = initFiles(options);
   const refused: string[] = [];

@@ -8,7 +8,9 @@ const LINE_TERMINATORS = /\r\n|[\n\r\u2028\u2029]/g;
 
 /** A string literal for TypeScript source: JSON's escaping, plus the two line separators. */
 export function stringLiteral(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /**
@@ -20,7 +22,9 @@ export function stringLiteral(value: string): string {
  *   to, so `constructor: { types: ["string"] }` widened to `string[]` and did not compile.
  */
 export function literal(value: unknown): string {
-  return emit(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return emit(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function emit(value: unknown): string {

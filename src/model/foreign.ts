@@ -42,7 +42,8 @@ export const expansionLimit = (ownValues: number): number => Math.max(MIN_EXPAND
 const SCHEMA_PREFIX = "#/components/schemas/";
 
 /** Where a value stands in the grammar: an object of a kind, a map of names or a list of such, or data. */
-type Kind = "document" | "components" | "pathItem" | "operation" | "parameter" | "requestBody" | "response" | "mediaType" | "encoding" | "plain" | "callback" | "schema";
+type Kind =
+  "document" | "components" | "pathItem" | "operation" | "parameter" | "requestBody" | "response" | "mediaType" | "encoding" | "plain" | "callback" | "schema";
 type Place = Kind | "data" | { readonly map: Place; readonly extensions: boolean } | { readonly list: Place };
 
 /** A map of names to `place`; with `extensions`, its `x-` keys are extensions (data), not names. */
@@ -52,7 +53,23 @@ const keysOf = (keys: readonly string[], place: Place) => Object.fromEntries(key
 
 /** JSON Schema (2020-12, and the drafts OpenAPI 3.0 reads): the keywords whose values are schemas. */
 const SCHEMA_KEYWORDS: Record<string, Place> = {
-  ...keysOf(["items", "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"], "schema"),
+  ...keysOf(
+    [
+      "items",
+      "additionalProperties",
+      "additionalItems",
+      "not",
+      "if",
+      "then",
+      "else",
+      "contains",
+      "propertyNames",
+      "unevaluatedItems",
+      "unevaluatedProperties",
+      "contentSchema",
+    ],
+    "schema",
+  ),
   ...keysOf(["allOf", "anyOf", "oneOf", "prefixItems"], listOf("schema")),
   ...keysOf(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"], mapOf("schema")),
 };
@@ -134,9 +151,18 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   const walk = (value: unknown, place: Place, pointer: string): [unknown, number] => {
     if (place === "data" || typeof value !== "object" || value === null) return [value, sizeOfData(value)];
     if (typeof place !== "string") {
-      if ("list" in place) return Array.isArray(value) ? bounded(walkEntries(value, pointer, () => place.list), pointer) : [value, sizeOfData(value)];
+      if ("list" in place)
+        return Array.isArray(value)
+          ? bounded(
+              walkEntries(value, pointer, () => place.list),
+              pointer,
+            )
+          : [value, sizeOfData(value)];
       if (Array.isArray(value)) return [value, sizeOfData(value)];
-      return bounded(walkEntries(value as Json, pointer, (key) => (place.extensions && key.startsWith("x-") ? "data" : place.map)), pointer);
+      return bounded(
+        walkEntries(value as Json, pointer, (key) => (place.extensions && key.startsWith("x-") ? "data" : place.map)),
+        pointer,
+      );
     }
     // Why: a parser may give one object at several places (YAML aliases in a referenced file);
     // it is walked once per kind of place, like a ref's target.
@@ -151,11 +177,20 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
 
   const walkObject = (value: object, kind: Kind, pointer: string): [unknown, number] => {
     // An array where the grammar wants an object (a tuple `items`) holds objects of that kind.
-    if (Array.isArray(value)) return bounded(walkEntries(value, pointer, () => kind), pointer);
+    if (Array.isArray(value))
+      return bounded(
+        walkEntries(value, pointer, () => kind),
+        pointer,
+      );
     const object = value as Json;
     if (typeof object.$ref === "string") return reference(object as Json & { $ref: string }, kind, pointer);
     const grammar = GRAMMAR[kind];
-    return bounded(walkEntries(object, pointer, (key) => (key.startsWith("x-") ? "data" : (Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data")), pointer);
+    return bounded(
+      walkEntries(object, pointer, (key) =>
+        key.startsWith("x-") ? "data" : ((Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data"),
+      ),
+      pointer,
+    );
   };
 
   /** Every entry walked at its place; the same object when nothing changed (codegen's own documents). */
@@ -224,7 +259,10 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   if (names.size === 0) return result;
   const components = prepared.components as Json;
   const renamedTable = objectOf(Object.entries(components.schemas as Json).map(([name, schema]) => [names.get(name) ?? name, schema]));
-  return { ...result, document: objectOf([...Object.entries(prepared), ["components", objectOf([...Object.entries(components), ["schemas", renamedTable]])]]) as unknown as D };
+  return {
+    ...result,
+    document: objectOf([...Object.entries(prepared), ["components", objectOf([...Object.entries(components), ["schemas", renamedTable]])]]) as unknown as D,
+  };
 }
 
 /** An object of these entries; a `__proto__` key becomes an own property, as JSON.parse makes it. */
@@ -242,7 +280,10 @@ function tokensOf(ref: string): string[] | undefined {
   if (ref === "#") return [];
   if (!ref.startsWith("#/")) return undefined;
   try {
-    return ref.slice(2).split("/").map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~"));
+    return ref
+      .slice(2)
+      .split("/")
+      .map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~"));
   } catch {
     return undefined;
   }

@@ -76,7 +76,10 @@ export class SchemaTypeNames {
   /** The type name of the schema `name`, checked. */
   typeName(name: string): string {
     if (!this.known.has(name)) {
-      throw new UnsupportedConstruct(pointerOf("components", "schemas"), `a reference names the schema ${stringLiteral(name)}, which the document does not define`);
+      throw new UnsupportedConstruct(
+        pointerOf("components", "schemas"),
+        `a reference names the schema ${stringLiteral(name)}, which the document does not define`,
+      );
     }
     if (!isTypeName(name)) throw new UnsupportedConstruct(pointerOf("components", "schemas", name), `schema name ${stringLiteral(name)} cannot be a type name`);
     return name;

@@ -25,7 +25,9 @@ export function isJsonMediaType(type: string): boolean {
 /** Media type keys of a `content` map, lower-cased, each range of a comma-separated key on its own. */
 function mediaTypes(content: Json): { type: string; schema: Json | undefined }[] {
   return Object.entries(content).flatMap(([key, media]) =>
-    key.split(",").map((part) => ({ type: part.split(";")[0]!.trim().toLowerCase(), schema: "schema" in asJson(media) ? asJson(asJson(media).schema) : undefined })),
+    key
+      .split(",")
+      .map((part) => ({ type: part.split(";")[0]!.trim().toLowerCase(), schema: "schema" in asJson(media) ? asJson(asJson(media).schema) : undefined })),
   );
 }
 
@@ -133,7 +135,11 @@ export class OperationCollector {
         property: checkedIdentifier(property, at, "the handler group"),
         interfaceName: checkedIdentifier(`${typeBase}Handlers`, at, "the handler interface"),
         binderName: checkedIdentifier(`bind${typeBase}`, at, "the binder"),
-        fileName: property.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^[-_]+/, "").replace(/_/g, "-") || "default",
+        fileName:
+          property
+            .replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+            .replace(/^[-_]+/, "")
+            .replace(/_/g, "-") || "default",
         labelComment: inlineComment(label),
         usesTypes: false,
         usesPrincipal: false,
@@ -152,7 +158,10 @@ export class OperationCollector {
     if (given !== undefined && isMemberName(given)) base = given;
     else if (given !== undefined) base = lowerFirst(identifierOf(given));
     else {
-      const words = path.split("/").filter((s) => s !== "").map((s) => (s.startsWith("{") ? `By ${s}` : s));
+      const words = path
+        .split("/")
+        .filter((s) => s !== "")
+        .map((s) => (s.startsWith("{") ? `By ${s}` : s));
       base = lowerFirst(identifierOf([method, ...words].join(" ")));
     }
     if (!isMemberName(base)) base = `${base}Operation`;
@@ -165,12 +174,19 @@ export class OperationCollector {
   private parameters(path: string, method: string, item: Json, operation: Json): { specs: object[]; members: string[] } {
     // Operation parameters override the path item's of the same name and location.
     const all = new Map<string, { parameter: Json; pointer: string }>();
-    asArray(item.parameters).forEach((p, i) => all.set(`${asJson(p).in}:${asJson(p).name}`, { parameter: asJson(p), pointer: `${pointerOf("paths", path)}/parameters/${i}` }));
-    asArray(operation.parameters).forEach((p, i) => all.set(`${asJson(p).in}:${asJson(p).name}`, { parameter: asJson(p), pointer: `${pointerOf("paths", path, method)}/parameters/${i}` }));
+    asArray(item.parameters).forEach((p, i) =>
+      all.set(`${asJson(p).in}:${asJson(p).name}`, { parameter: asJson(p), pointer: `${pointerOf("paths", path)}/parameters/${i}` }),
+    );
+    asArray(operation.parameters).forEach((p, i) =>
+      all.set(`${asJson(p).in}:${asJson(p).name}`, { parameter: asJson(p), pointer: `${pointerOf("paths", path, method)}/parameters/${i}` }),
+    );
     const templated = path.split("/").filter((s) => /[{}]/.test(s));
     for (const segment of templated) {
       if (!/^\{[^{}]+\}$/.test(segment)) {
-        this.fail(pointerOf("paths", path), `the path segment ${stringLiteral(segment)} mixes a parameter with text; codegen matches whole segments only: make \`{name}\` a segment of its own`);
+        this.fail(
+          pointerOf("paths", path),
+          `the path segment ${stringLiteral(segment)} mixes a parameter with text; codegen matches whole segments only: make \`{name}\` a segment of its own`,
+        );
       }
     }
     const order = templated.map((s) => s.slice(1, -1));
@@ -215,15 +231,24 @@ export class OperationCollector {
     const isArray = types.includes("array");
     const spec = { name, in: location, required: location === "path" || parameter.required === true, schema: schemaNode(schema as JsonSchema) };
     if (types.includes("object") || (types.length === 0 && resolved.properties !== undefined)) {
-      return this.fail(pointer, `the object-valued ${location} parameter ${stringLiteral(name)} is not supported; send its fields as parameters of their own, or in a JSON body`);
+      return this.fail(
+        pointer,
+        `the object-valued ${location} parameter ${stringLiteral(name)} is not supported; send its fields as parameters of their own, or in a JSON body`,
+      );
     }
     const items = this.resolve(asJson(resolved.items));
     if (isArray && schemaTypes(items as JsonSchema).some((t) => t === "array" || t === "object")) {
-      return this.fail(pointer, `the ${location} parameter ${stringLiteral(name)} is an array of arrays or objects, which no parameter style can carry unambiguously; use a JSON body`);
+      return this.fail(
+        pointer,
+        `the ${location} parameter ${stringLiteral(name)} is an array of arrays or objects, which no parameter style can carry unambiguously; use a JSON body`,
+      );
     }
     const supported: Record<string, string[]> = { path: ["simple"], query: ["form", "spaceDelimited", "pipeDelimited"], header: ["simple"], cookie: ["form"] };
     if (!(supported[location] ?? []).includes(style)) {
-      return this.fail(pointer, `the style ${stringLiteral(style)} of the ${location} parameter ${stringLiteral(name)} is not supported; codegen reads ${(supported[location] ?? []).join(", ")} ${location} parameters`);
+      return this.fail(
+        pointer,
+        `the style ${stringLiteral(style)} of the ${location} parameter ${stringLiteral(name)} is not supported; codegen reads ${(supported[location] ?? []).join(", ")} ${location} parameters`,
+      );
     }
     if (!isArray) return spec;
     if (location === "cookie") return this.fail(pointer, `the array-valued cookie parameter ${stringLiteral(name)} is not supported; use a query parameter`);
@@ -270,7 +295,9 @@ export class OperationCollector {
       if (json.length > 0) {
         anyJson = true;
         const contentTypes = [...new Set(json.map((t) => stringLiteral(t.type)))].join(" | ");
-        members.push(`{ status: ${literalStatus}; body: ${this.typeOf(json.find((t) => t.schema !== undefined)?.schema)}; contentType?: ${contentTypes}; ${headers} }`);
+        members.push(
+          `{ status: ${literalStatus}; body: ${this.typeOf(json.find((t) => t.schema !== undefined)?.schema)}; contentType?: ${contentTypes}; ${headers} }`,
+        );
       }
       if (raw.length > 0) {
         anyRaw = true;
@@ -308,7 +335,10 @@ export class OperationCollector {
 
   private checkSchema(schema: Json, pointer: string): void {
     for (const problem of unsupportedKeywords(schema as JsonSchema, pointer)) {
-      this.fail(problem.pointer, `the keyword \`${problem.keyword}\` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler`);
+      this.fail(
+        problem.pointer,
+        `the keyword \`${problem.keyword}\` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler`,
+      );
     }
   }
 
@@ -337,7 +367,9 @@ function mockAnswer(responses: Json): MockAnswer {
   if (key === undefined || status === 204 || status === 304) return { status };
   for (const [type, raw] of Object.entries(asJson(asJson(responses[key]).content))) {
     const media = asJson(raw);
-    const first = Object.values(asJson(media.examples)).map(asJson).find((e) => e.value !== undefined);
+    const first = Object.values(asJson(media.examples))
+      .map(asJson)
+      .find((e) => e.value !== undefined);
     const example = media.example ?? first?.value ?? asJson(media.schema).example;
     const contentType = type.split(",")[0]!.trim();
     if (example === undefined || contentType.includes("*")) continue;

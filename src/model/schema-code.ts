@@ -122,7 +122,10 @@ export function objectType(schema: JsonSchema, prefix: string, names: SchemaType
   if (asSchema(additional)) {
     // Why: TypeScript requires every property to fit the index signature, so it admits the
     // declared properties' types too (the validator still holds extra keys to `additionalProperties`).
-    const types = new Set([typeScriptType(additional as JsonSchema, prefix, names), ...properties.map(([, property]) => subschemaType(property, prefix, names))]);
+    const types = new Set([
+      typeScriptType(additional as JsonSchema, prefix, names),
+      ...properties.map(([, property]) => subschemaType(property, prefix, names)),
+    ]);
     members.push(`[key: string]: ${types.size === 1 ? [...types][0] : [...types].map((t) => (/[ |&]/.test(t) ? `(${t})` : t)).join(" | ")}`);
   } else if (additional !== false && properties.length === 0) members.push("[key: string]: unknown");
   return members.length === 0 ? "{}" : `{ ${members.join("; ")} }`;
@@ -143,7 +146,9 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   if (properties) node.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, subschemaNode(v)]));
   // Why: OpenAPI 3.1 section 4.8.24: a required property that is readOnly is required in
   // responses only; the nodes validate requests, so it is not required there.
-  const required = Array.isArray(schema.required) ? schema.required.filter((name) => !(properties && Object.hasOwn(properties, name) && asSchema(properties[name])?.readOnly === true)) : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((name) => !(properties && Object.hasOwn(properties, name) && asSchema(properties[name])?.readOnly === true))
+    : [];
   if (required.length > 0) node.required = required;
   const additional = schema.additionalProperties;
   if (additional === false) node.additionalProperties = false;
@@ -187,16 +192,54 @@ function subschemaNode(value: unknown): Record<string, unknown> {
  * may pass. Annotations (description, examples, discriminator, x-*, ...) never refuse anything.
  */
 const UNSUPPORTED = new Set([
-  "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames",
-  "contains", "minContains", "maxContains", "prefixItems", "additionalItems", "unevaluatedProperties", "unevaluatedItems",
-  "$dynamicRef", "$recursiveRef", "contentSchema",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "patternProperties",
+  "propertyNames",
+  "contains",
+  "minContains",
+  "maxContains",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "$dynamicRef",
+  "$recursiveRef",
+  "contentSchema",
 ]);
 
 /** The assertions and applicators validateValue() implements (see the runtime's `SchemaNode`). */
 const SUPPORTED = new Set([
-  "$ref", "type", "enum", "const", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
-  "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "items", "properties", "required",
-  "additionalProperties", "minProperties", "maxProperties", "allOf", "anyOf", "oneOf", "not",
+  "$ref",
+  "type",
+  "enum",
+  "const",
+  "format",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "items",
+  "properties",
+  "required",
+  "additionalProperties",
+  "minProperties",
+  "maxProperties",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
 ]);
 
 /** A JSON Pointer reference token (RFC 6901 section 3: `~` as `~0`, `/` as `~1`). */

@@ -52,7 +52,8 @@ export function schemeSpec(scheme: Json): { readonly spec: SchemeSpec } | { read
     }
     case "apiKey": {
       const where = scheme.in;
-      if (where !== "header" && where !== "query" && where !== "cookie") return { reason: "sends its key neither in a header, nor in the query, nor in a cookie" };
+      if (where !== "header" && where !== "query" && where !== "cookie")
+        return { reason: "sends its key neither in a header, nor in the query, nor in a cookie" };
       if (typeof scheme.name !== "string" || scheme.name === "") return { reason: "names no header, query parameter or cookie for its key" };
       return { spec: { kind: "hook", in: where, name: scheme.name } };
     }
@@ -112,7 +113,10 @@ export function securityOf(operation: Json, document: Json, at: string): Operati
       } else {
         const mapped = schemeSpec(asJson(schemes[name]));
         if ("reason" in mapped) {
-          problems.push({ pointer, reason: `the security scheme ${stringLiteral(name)} ${mapped.reason}; codegen cannot check it, and refuses rather than let requests in unchecked` });
+          problems.push({
+            pointer,
+            reason: `the security scheme ${stringLiteral(name)} ${mapped.reason}; codegen cannot check it, and refuses rather than let requests in unchecked`,
+          });
         } else if (mapped.spec.kind === "hook") hooks.add(name);
         else if (mapped.spec.autoError === false) lenient.add(name);
       }

@@ -99,7 +99,12 @@ export class RefFiles {
       // document): then every `$ref` of the referring file to that file is the place.
       const places =
         hash !== undefined && hash !== ""
-          ? [hash.replace(/^\//, "").split("/").map((t) => decodeToken(t).replace(/~1/g, "/").replace(/~0/g, "~"))]
+          ? [
+              hash
+                .replace(/^\//, "")
+                .split("/")
+                .map((t) => decodeToken(t).replace(/~1/g, "/").replace(/~0/g, "~")),
+            ]
           : refsTo(this.documentOf(base)?.value, reference);
       for (const place of places.length > 0 ? places : [[]]) {
         // Why `$ref` in the path: the caret goes under the reference itself, not the object holding it.
@@ -147,7 +152,8 @@ export class RefFiles {
       const stat = await handle.stat();
       if (!stat.isFile()) throw new Refused("it is not a regular file");
       if (stat.size > MAX_REF_FILE_BYTES) throw new Refused(`the file is larger than ${MAX_REF_FILE_BYTES / 1024 / 1024} MiB`);
-      if (this.total + stat.size > MAX_REF_TOTAL_BYTES) throw new Refused(`the referenced files together are larger than ${MAX_REF_TOTAL_BYTES / 1024 / 1024} MiB`);
+      if (this.total + stat.size > MAX_REF_TOTAL_BYTES)
+        throw new Refused(`the referenced files together are larger than ${MAX_REF_TOTAL_BYTES / 1024 / 1024} MiB`);
       this.total += stat.size;
       // Read at most one byte past the bound: a file that grows meanwhile is refused, not read whole.
       const buffer = Buffer.alloc(Math.min(stat.size, MAX_REF_FILE_BYTES) + 1);
@@ -171,7 +177,11 @@ export class RefFiles {
       if (scheme === "file") return path.resolve(fileURLToPath(url));
       if (scheme !== undefined) return undefined;
       // swagger-parser percent-encodes paths as URLs (a space is %20, `#` is %23).
-      return path.resolve(decodeURI(url.replace(/%(?![0-9A-Fa-f]{2})/g, "%25")).replace(/%23/g, "#").replace(/%3F/gi, "?"));
+      return path.resolve(
+        decodeURI(url.replace(/%(?![0-9A-Fa-f]{2})/g, "%25"))
+          .replace(/%23/g, "#")
+          .replace(/%3F/gi, "?"),
+      );
     } catch {
       return undefined;
     }
@@ -207,7 +217,10 @@ function inside(child: string, parent: string): boolean {
  * what is not the API's (.env, .git, .npmrc and their secrets).
  */
 function hidden(file: string, root: string): boolean {
-  return path.relative(root, file).split(path.sep).some((part) => part.startsWith("."));
+  return path
+    .relative(root, file)
+    .split(path.sep)
+    .some((part) => part.startsWith("."));
 }
 
 /** A pointer token as written in a URL fragment: percent-decoded when it can be. */

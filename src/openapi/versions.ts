@@ -21,7 +21,8 @@ function mapSchemas(document: Json, convert: (schema: Json) => Json): Json {
   const inSchema = (schema: Json): Json =>
     Object.fromEntries(
       Object.entries(convert(schema)).map(([key, value]) => {
-        if (SCHEMA_MAPS.has(key) && isObject(value)) return [key, Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? inSchema(v) : v]))];
+        if (SCHEMA_MAPS.has(key) && isObject(value))
+          return [key, Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? inSchema(v) : v]))];
         if (SCHEMA_LISTS.has(key) && Array.isArray(value)) return [key, value.map((v) => (isObject(v) ? inSchema(v) : v))];
         if (SCHEMA_VALUES.has(key) && isObject(value)) return [key, inSchema(value)];
         return [key, value];
@@ -90,7 +91,10 @@ export function fromOpenApi30(document: Json): Json {
       delete out.nullable;
     }
     // 3.0 (JSON Schema draft 4) marks a bound exclusive with a boolean; 2020-12 makes the bound itself exclusive.
-    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    for (const [flag, bound] of [
+      ["exclusiveMinimum", "minimum"],
+      ["exclusiveMaximum", "maximum"],
+    ] as const) {
       if (schema[flag] === true && typeof schema[bound] === "number") {
         out[flag] = schema[bound];
         delete out[bound];

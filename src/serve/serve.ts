@@ -26,7 +26,13 @@ export function parseUser(text: string): ServeUser | undefined {
   const name = text.slice(0, first);
   const password = second === -1 ? text.slice(first + 1) : text.slice(first + 1, second);
   if (password === "") return undefined;
-  const scopes = second === -1 ? [] : text.slice(second + 1).split(",").filter((s) => s !== "");
+  const scopes =
+    second === -1
+      ? []
+      : text
+          .slice(second + 1)
+          .split(",")
+          .filter((s) => s !== "");
   return { name, password, scopes };
 }
 

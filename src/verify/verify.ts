@@ -118,7 +118,12 @@ function rewriteRefs(value: unknown): Json {
 }
 
 /** A `#/...` pointer as a URI of the shared root, each token percent-encoded. */
-const inRoot = (ref: string): string => `urn:codegen:document#/${ref.slice(2).split("/").map((token) => encodeURIComponent(decode(token))).join("/")}`;
+const inRoot = (ref: string): string =>
+  `urn:codegen:document#/${ref
+    .slice(2)
+    .split("/")
+    .map((token) => encodeURIComponent(decode(token)))
+    .join("/")}`;
 
 /** A percent-encoded pointer token decoded; as written when it is not valid percent-encoding. */
 function decode(token: string): string {

@@ -1,4 +1,16 @@
-import { closeSync, constants, existsSync, fstatSync, promises as fs, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  promises as fs,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 import type { GeneratedFile } from "../render/render.js";
 import { type CurrentTree, type Found, MANIFEST, type WritePlan, manifestText, parseManifest } from "./plan.js";

@@ -24,7 +24,9 @@ const MAX_PART = 255;
  */
 export function isFolderPath(candidate: string): boolean {
   if (candidate.length === 0 || candidate.length > MAX_PATH) return false;
-  return candidate.split("/").every((part) => part.length > 0 && part.length <= MAX_PART && part !== "." && part !== ".." && !/[\\:\u0000-\u001f\u007f]/.test(part));
+  return candidate
+    .split("/")
+    .every((part) => part.length > 0 && part.length <= MAX_PART && part !== "." && part !== ".." && !/[\\:\u0000-\u001f\u007f]/.test(part));
 }
 
 /** `sha256-<hex>` of a file's text. */
@@ -64,9 +66,7 @@ export function parseManifest(text: string | undefined): Manifest {
  * to it: `at` names it, relative to the folder), a folder, a device, a file it cannot read.
  */
 export type Found =
-  | { readonly kind: "none" }
-  | { readonly kind: "file"; readonly text: string }
-  | { readonly kind: "other"; readonly at: string; readonly link: boolean };
+  { readonly kind: "none" } | { readonly kind: "file"; readonly text: string } | { readonly kind: "other"; readonly at: string; readonly link: boolean };
 
 /** What a folder holds now, as far as the plan needs: the manifest and what stands at the paths it asks about. */
 export interface CurrentTree {
@@ -114,7 +114,8 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
   const manifest = current.look(MANIFEST);
   if (manifest.kind === "other") foreign.push({ path: MANIFEST, at: manifest.at, link: manifest.link });
   for (const file of files) {
-    if (!isFolderPath(file.path) || file.path === MANIFEST) throw new Error(`codegen generated a file at ${JSON.stringify(file.path)}, outside the rule for paths in the output folder`);
+    if (!isFolderPath(file.path) || file.path === MANIFEST)
+      throw new Error(`codegen generated a file at ${JSON.stringify(file.path)}, outside the rule for paths in the output folder`);
     const found = current.look(file.path);
     if (found.kind === "none") added.push(file);
     else if (found.kind === "other") foreign.push({ path: file.path, at: found.at, link: found.link });

@@ -20,9 +20,7 @@ export function describeDrift(plan: WritePlan, dir: string): string {
     ...plan.removed.map((f) => ({ path: f.path, before: f.before, after: "" })),
   ];
   for (const { path, before, after } of diffs.slice(0, DIFF_FILES)) {
-    const patch = createTwoFilesPatch(`a/${dir}/${path}`, `b/${dir}/${path}`, before, after, undefined, undefined, { context: 2 })
-      .split("\n")
-      .slice(1); // the `====` line
+    const patch = createTwoFilesPatch(`a/${dir}/${path}`, `b/${dir}/${path}`, before, after, undefined, undefined, { context: 2 }).split("\n").slice(1); // the `====` line
     const shown = patch.slice(0, DIFF_LINES);
     lines.push("", ...shown.filter((line, i) => i < shown.length - 1 || line !== ""));
     if (patch.length > DIFF_LINES) lines.push(`... (${patch.length - DIFF_LINES} more diff lines)`);

@@ -39,8 +39,20 @@ const fieldName = fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,8}$/).filter((n) => ![
 const scalar = fc.oneof(
   fc.constant<Json>({ type: "string" }),
   fc.record({ type: fc.constant("string"), minLength: fc.integer({ min: 0, max: 3 }), maxLength: fc.integer({ min: 4, max: 50 }) }),
-  fc.constantFrom<Json>({ type: "string", format: "email" }, { type: "string", format: "date" }, { type: "string", format: "date-time" }, { type: "string", format: "uri" }, { type: "string", format: "uuid" }),
-  fc.record({ type: fc.constant("string"), enum: fc.uniqueArray(text.filter((t) => t !== ""), { minLength: 1, maxLength: 4 }) }),
+  fc.constantFrom<Json>(
+    { type: "string", format: "email" },
+    { type: "string", format: "date" },
+    { type: "string", format: "date-time" },
+    { type: "string", format: "uri" },
+    { type: "string", format: "uuid" },
+  ),
+  fc.record({
+    type: fc.constant("string"),
+    enum: fc.uniqueArray(
+      text.filter((t) => t !== ""),
+      { minLength: 1, maxLength: 4 },
+    ),
+  }),
   fc.record({ type: fc.constantFrom("integer", "number"), minimum: fc.integer({ min: -5, max: 0 }), maximum: fc.integer({ min: 1, max: 100 }) }),
   fc.constant<Json>({ type: "boolean" }),
   fc.constant<Json>({ type: "string", pattern: "^[a-z]*$" }),
@@ -79,9 +91,7 @@ const declaration = fc
   .map(({ names, resources, auth, title, scope }) => {
     const value: Json = { codegen: 1, info: { title, version: "1.0.0" } };
     if (auth) value.auth = [{ guard: "password", tokenUrl: "/token", scopes: { [scope]: "Write" } }];
-    value.resources = Object.fromEntries(
-      names.map((name, i) => [name, auth ? { ...resources[i], access: { read: "public", write: [scope] } } : resources[i]]),
-    );
+    value.resources = Object.fromEntries(names.map((name, i) => [name, auth ? { ...resources[i], access: { read: "public", write: [scope] } } : resources[i]]));
     return value;
   });
 
@@ -93,18 +103,25 @@ function expectNoInternalError(diagnostics: readonly { code: string; message: st
 const written: GeneratedFile[][] = [];
 
 describe("random valid declarations", () => {
-  it("expand, verify and render without a diagnostic, into paths inside the output folder", async () => {
-    await fc.assert(
-      fc.asyncProperty(declaration, async (value) => {
-        const yaml = stringify(value);
-        const result = await generateFiles(host, "api.yaml", yaml, { outDir: "generated", format: false });
-        expect(result.diagnostics.map((d) => `${d.code}: ${d.message}`), yaml).toEqual([]);
-        for (const file of result.value!) expect(file.path).toMatch(/^(?:(?:resources|runtime)\/)?[a-z0-9][a-z0-9.-]*\.(?:gen\.ts|yaml)$/);
-        if (written.length < 3) written.push(result.value!);
-      }),
-      runs(20 * SCALE),
-    );
-  }, 60_000 * SCALE);
+  it(
+    "expand, verify and render without a diagnostic, into paths inside the output folder",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(declaration, async (value) => {
+          const yaml = stringify(value);
+          const result = await generateFiles(host, "api.yaml", yaml, { outDir: "generated", format: false });
+          expect(
+            result.diagnostics.map((d) => `${d.code}: ${d.message}`),
+            yaml,
+          ).toEqual([]);
+          for (const file of result.value!) expect(file.path).toMatch(/^(?:(?:resources|runtime)\/)?[a-z0-9][a-z0-9.-]*\.(?:gen\.ts|yaml)$/);
+          if (written.length < 3) written.push(result.value!);
+        }),
+        runs(20 * SCALE),
+      );
+    },
+    60_000 * SCALE,
+  );
 
   it("a sample compiles under tsc --strict", () => {
     expect(written.length).toBeGreaterThan(0);
@@ -112,7 +129,11 @@ describe("random valid declarations", () => {
   }, 60_000);
 
   it("a resource offering only list, get and create compiles (no unused import of its stored type)", async () => {
-    const yaml = stringify({ codegen: 1, info: { title: "T", version: "1" }, resources: { notes: { fields: { text: "string" }, operations: ["list", "get", "create"] } } });
+    const yaml = stringify({
+      codegen: 1,
+      info: { title: "T", version: "1" },
+      resources: { notes: { fields: { text: "string" }, operations: ["list", "get", "create"] } },
+    });
     const result = await generateFiles(host, "api.yaml", yaml, { outDir: "generated", format: false });
     compileTrees([result.value!], dir, "read-and-create-only");
   }, 60_000);
@@ -126,11 +147,23 @@ const seeds = fixtureCases("valid").map((name) => {
 
 /** A mutation of a declaration's text: characters, lines or indentation changed. */
 const textMutation = fc.oneof(
-  fc.tuple(fc.nat(), fc.nat({ max: 20 })).map(([at, n]) => (t: string) => t.slice(0, at % (t.length + 1)) + t.slice((at % (t.length + 1)) + n)),
-  fc.tuple(fc.nat(), fc.oneof(fc.constantFrom(...HOSTILE, ":", "- ", "{", "[", "&a ", "*a", "!!binary ", "? ", "\t", "\u0000", "\ufeff", "'", '"', "#"), fc.string({ maxLength: 6 }))).map(([at, insert]) => (t: string) => {
-    const i = at % (t.length + 1);
-    return t.slice(0, i) + insert + t.slice(i);
-  }),
+  fc.tuple(fc.nat(), fc.nat({ max: 20 })).map(
+    ([at, n]) =>
+      (t: string) =>
+        t.slice(0, at % (t.length + 1)) + t.slice((at % (t.length + 1)) + n),
+  ),
+  fc
+    .tuple(
+      fc.nat(),
+      fc.oneof(
+        fc.constantFrom(...HOSTILE, ":", "- ", "{", "[", "&a ", "*a", "!!binary ", "? ", "\t", "\u0000", "\ufeff", "'", '"', "#"),
+        fc.string({ maxLength: 6 }),
+      ),
+    )
+    .map(([at, insert]) => (t: string) => {
+      const i = at % (t.length + 1);
+      return t.slice(0, i) + insert + t.slice(i);
+    }),
   fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => (t: string) => {
     const lines = t.split("\n");
     const [i, j] = [a % lines.length, b % lines.length];
@@ -146,28 +179,35 @@ const textMutation = fc.oneof(
 );
 
 /** A mutation of a declaration's data: a value replaced, a key removed or added, somewhere. */
-const dataMutation = fc.tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), fc.constantFrom("replace", "delete", "add"), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...HOSTILE)), fc.oneof(fc.constantFrom("__proto__", "constructor", "x-a", "type", "fields", "required", "ref", "filter", "enum", "default", "status", "links"), fieldName)).map(
-  ([steps, action, replacement, key]) =>
-    (data: unknown): unknown => {
-      const root = structuredClone(data);
-      let node: unknown = root;
-      for (const step of steps) {
-        if (typeof node !== "object" || node === null) break;
-        const keys = Object.keys(node);
-        if (keys.length === 0) break;
-        const k = keys[step % keys.length]!;
-        const child = (node as Json)[k];
-        if (typeof child !== "object" || child === null || step % 3 === 0) {
-          if (action === "delete") delete (node as Json)[k];
-          else if (action === "replace") (node as Json)[k] = replacement;
-          else Object.defineProperty(node, key, { value: replacement, enumerable: true, writable: true, configurable: true });
-          return root;
-        }
-        node = child;
+const dataMutation = fc
+  .tuple(
+    fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
+    fc.constantFrom("replace", "delete", "add"),
+    fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...HOSTILE)),
+    fc.oneof(
+      fc.constantFrom("__proto__", "constructor", "x-a", "type", "fields", "required", "ref", "filter", "enum", "default", "status", "links"),
+      fieldName,
+    ),
+  )
+  .map(([steps, action, replacement, key]) => (data: unknown): unknown => {
+    const root = structuredClone(data);
+    let node: unknown = root;
+    for (const step of steps) {
+      if (typeof node !== "object" || node === null) break;
+      const keys = Object.keys(node);
+      if (keys.length === 0) break;
+      const k = keys[step % keys.length]!;
+      const child = (node as Json)[k];
+      if (typeof child !== "object" || child === null || step % 3 === 0) {
+        if (action === "delete") delete (node as Json)[k];
+        else if (action === "replace") (node as Json)[k] = replacement;
+        else Object.defineProperty(node, key, { value: replacement, enumerable: true, writable: true, configurable: true });
+        return root;
       }
-      return root;
-    },
-);
+      node = child;
+    }
+    return root;
+  });
 
 describe("random mutations of the valid declarations", () => {
   const check = async (file: string, mutated: string): Promise<void> => {
@@ -186,23 +226,34 @@ describe("random mutations of the valid declarations", () => {
     expect(report).toMatch(/^[^\n]+:\d+:\d+: error: /);
   };
 
-  it("text mutations: diagnostics or valid output, never an internal error or an exception", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...seeds), fc.array(textMutation, { minLength: 1, maxLength: 3 }), async (seed, mutations) => {
-        await check(seed.file, mutations.reduce((t, m) => m(t), seed.text));
-      }),
-      runs(60 * SCALE),
-    );
-  }, 60_000 * SCALE);
+  it(
+    "text mutations: diagnostics or valid output, never an internal error or an exception",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...seeds), fc.array(textMutation, { minLength: 1, maxLength: 3 }), async (seed, mutations) => {
+          await check(
+            seed.file,
+            mutations.reduce((t, m) => m(t), seed.text),
+          );
+        }),
+        runs(60 * SCALE),
+      );
+    },
+    60_000 * SCALE,
+  );
 
-  it("data mutations: diagnostics or valid output, never an internal error or an exception", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...seeds), dataMutation, async (seed, mutate) => {
-        const data = parse(seed.text) as unknown;
-        const file = seed.file.replace(/\.json$/, ".yaml");
-        await check(file, stringify(mutate(data)));
-      }),
-      runs(60 * SCALE),
-    );
-  }, 60_000 * SCALE);
+  it(
+    "data mutations: diagnostics or valid output, never an internal error or an exception",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...seeds), dataMutation, async (seed, mutate) => {
+          const data = parse(seed.text) as unknown;
+          const file = seed.file.replace(/\.json$/, ".yaml");
+          await check(file, stringify(mutate(data)));
+        }),
+        runs(60 * SCALE),
+      );
+    },
+    60_000 * SCALE,
+  );
 });

@@ -72,18 +72,25 @@ describe("the attack of issue 11, item 1", () => {
     },
   });
 
-  it.each(["3.0.3", "3.1.0"])("OpenAPI %s: the referenced schema is a type, the name is inert, the output compiles", async (version) => {
-    const result = await generateFiles(host, "attack.yaml", stringify(attack(version), { aliasDuplicateObjects: false }), { outDir: "generated", format: false });
-    expect(result.diagnostics).toEqual([]);
-    const files = result.value!;
-    expect(escapedWords(files)).toEqual([]);
-    // A property named like a keyword is a property: its `$ref` is followed like any other.
-    const operations = files.find((f) => f.path.startsWith("operations/"))!.contents;
-    expect(operations).toMatch(/examples\?: (T\.\w+|\{ x\?: string \})/);
-    expect(operations).toMatch(/example\?: T\.A\b/);
-    expect(operations).toMatch(/"x-note"\?: T\.A\b/);
-    compileTrees([files], dir, `attack-${version}`);
-  }, 60_000);
+  it.each(["3.0.3", "3.1.0"])(
+    "OpenAPI %s: the referenced schema is a type, the name is inert, the output compiles",
+    async (version) => {
+      const result = await generateFiles(host, "attack.yaml", stringify(attack(version), { aliasDuplicateObjects: false }), {
+        outDir: "generated",
+        format: false,
+      });
+      expect(result.diagnostics).toEqual([]);
+      const files = result.value!;
+      expect(escapedWords(files)).toEqual([]);
+      // A property named like a keyword is a property: its `$ref` is followed like any other.
+      const operations = files.find((f) => f.path.startsWith("operations/"))!.contents;
+      expect(operations).toMatch(/examples\?: (T\.\w+|\{ x\?: string \})/);
+      expect(operations).toMatch(/example\?: T\.A\b/);
+      expect(operations).toMatch(/"x-note"\?: T\.A\b/);
+      compileTrees([files], dir, `attack-${version}`);
+    },
+    60_000,
+  );
 });
 
 /**
@@ -92,11 +99,59 @@ describe("the attack of issue 11, item 1", () => {
  * payload word is followed by another word: standing alone as code, it escaped.
  */
 const PIECES = [
-  "}", "{", ";", "(", ")", "'", '"', "`", "${", "/*", "*/", "//", "\\", " ", "\n", "\u2028", "\u2029", ".", "-", "<", ">", "=", ",", ":", "[", "]", "#", "%", "~", "/",
-  "console.log(1)", "process.exit(1)", "pwned(2)", "evil(0)", "injected.x", "oops.y", "throw 1;", "export type P = {", "A }; console.log('pwned'); export type P = {",
-  "__proto__", "constructor", "toString", "examples", "x-foo", "$ref", "default", "class", "string",
+  "}",
+  "{",
+  ";",
+  "(",
+  ")",
+  "'",
+  '"',
+  "`",
+  "${",
+  "/*",
+  "*/",
+  "//",
+  "\\",
+  " ",
+  "\n",
+  "\u2028",
+  "\u2029",
+  ".",
+  "-",
+  "<",
+  ">",
+  "=",
+  ",",
+  ":",
+  "[",
+  "]",
+  "#",
+  "%",
+  "~",
+  "/",
+  "console.log(1)",
+  "process.exit(1)",
+  "pwned(2)",
+  "evil(0)",
+  "injected.x",
+  "oops.y",
+  "throw 1;",
+  "export type P = {",
+  "A }; console.log('pwned'); export type P = {",
+  "__proto__",
+  "constructor",
+  "toString",
+  "examples",
+  "x-foo",
+  "$ref",
+  "default",
+  "class",
+  "string",
 ];
-const hostile = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 5 }).map((parts) => parts.join("")).filter((name) => name.trim() !== "");
+const hostile = fc
+  .array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 5 })
+  .map((parts) => parts.join(""))
+  .filter((name) => name.trim() !== "");
 /**
  * Names a `$ref` can point at: swagger-parser cannot resolve a pointer to a name with `\\`, `%`, a
  * line break or white space at its end in it (a located diagnostic, not code).
@@ -105,7 +160,22 @@ const referable = hostile.filter((name) => !/[\\%\n\r]/.test(name) && name.trim(
 /** Names that look like keywords or members of every object, where a name stands. */
 const KEYWORD_LIKE = ["examples", "example", "x-foo", "default", "properties", "$ref", "__proto__", "constructor", "enum", "items", "allOf", "toString"];
 /** Names OpenAPI 3.1 allows for components (letters, digits, `.`, `-`, `_`), as clashing as they come. */
-const COMPONENT_NAMES = ["constructor", "__proto__", "toString", "string", "class", "x-foo", "examples", "1a", "a.b-c", "default", "Object", "T", "Principal", "hasOwnProperty"];
+const COMPONENT_NAMES = [
+  "constructor",
+  "__proto__",
+  "toString",
+  "string",
+  "class",
+  "x-foo",
+  "examples",
+  "1a",
+  "a.b-c",
+  "default",
+  "Object",
+  "T",
+  "Principal",
+  "hasOwnProperty",
+];
 
 /** The names of one document, by the place they take. */
 interface Names {
@@ -123,7 +193,10 @@ const names: fc.Arbitrary<Names> = fc.record({
   schemas: fc.uniqueArray(referable, { minLength: 2, maxLength: 4 }),
   components: fc.uniqueArray(fc.constantFrom(...COMPONENT_NAMES), { minLength: 2, maxLength: 4 }),
   properties: fc.uniqueArray(hostile, { minLength: 1, maxLength: 4 }),
-  parameters: fc.uniqueArray(hostile.filter((n) => !["accept", "content-type", "authorization"].includes(n.toLowerCase())), { minLength: 1, maxLength: 3 }),
+  parameters: fc.uniqueArray(
+    hostile.filter((n) => !["accept", "content-type", "authorization"].includes(n.toLowerCase())),
+    { minLength: 1, maxLength: 3 },
+  ),
   operationIds: fc.uniqueArray(hostile, { minLength: 2, maxLength: 3 }),
   tags: fc.array(hostile, { minLength: 1, maxLength: 2 }),
   enums: fc.uniqueArray(hostile, { minLength: 1, maxLength: 3 }),
@@ -141,7 +214,11 @@ function documentOf(version: "3.0.3" | "3.1.0", n: Names): Json {
   const scheme = is30 ? n.scheme : "api.key-1";
   const target = (i: number) => (is30 ? refTo(schemaNames[i % schemaNames.length]!) : refTo("Holder", "$defs", n.schemas[i % n.schemas.length]!));
   const enumSchema = { type: "string", enum: n.enums };
-  const shape = (i: number): Json => ({ type: "object", description: n.schemas[i % n.schemas.length], properties: { [n.properties[i % n.properties.length]!]: enumSchema } });
+  const shape = (i: number): Json => ({
+    type: "object",
+    description: n.schemas[i % n.schemas.length],
+    properties: { [n.properties[i % n.properties.length]!]: enumSchema },
+  });
   const body: Json = {
     type: "object",
     properties: {
@@ -169,7 +246,10 @@ function documentOf(version: "3.0.3" | "3.1.0", n: Names): Json {
           // The example's keys are plain: swagger-parser takes a `$ref` key for a reference even
           // in example data (a name `$ref` there is refused as a reference to a file).
           responses: {
-            "200": { description: n.schemas[0], content: { "application/json": { schema: { $ref: target(i) }, example: { name: n.enums[0], tags: n.properties } } } },
+            "200": {
+              description: n.schemas[0],
+              content: { "application/json": { schema: { $ref: target(i) }, example: { name: n.enums[0], tags: n.properties } } },
+            },
             default: { description: "error", content: { "text/plain": { schema: { type: "string" } } } },
           },
         },
@@ -200,7 +280,10 @@ describe("random documents with hostile names in every place a name can take", (
         for (const version of ["3.0.3", "3.1.0"] as const) {
           const text = stringify(documentOf(version, n), { aliasDuplicateObjects: false });
           const result = await generateFiles(host, "api.yaml", text, { outDir: "generated", format: false });
-          expect(result.diagnostics.map((d) => `${d.location?.line}:${d.location?.column} ${d.code}: ${d.message}`), text).toEqual([]);
+          expect(
+            result.diagnostics.map((d) => `${d.location?.line}:${d.location?.column} ${d.code}: ${d.message}`),
+            text,
+          ).toEqual([]);
           expect(escapedWords(result.value!), text).toEqual([]);
           trees.push(result.value!);
         }

@@ -28,7 +28,12 @@ const wrongCreates: { [name: string]: unknown } = {
   "id empty": { id: "", name: SECRET },
   bigint: { id: 1, name: SECRET, big: 10n },
   circular,
-  "a throwing getter": Object.defineProperty({ id: 1 }, "name", { enumerable: true, get: () => { throw new Error(SECRET); } }),
+  "a throwing getter": Object.defineProperty({ id: 1 }, "name", {
+    enumerable: true,
+    get: () => {
+      throw new Error(SECRET);
+    },
+  }),
 };
 
 let compiled: { api: CompiledApi; dispose(): Promise<void> };
@@ -53,7 +58,10 @@ beforeAll(async () => {
           if (name === "crlf") return { id: "7\r\nSet-Cookie: a=b", name, email: "a@example.com" };
           return Object.hasOwn(wrongCreates, name) ? wrongCreates[name] : authors.createAuthor!(input);
         }) as HandlerFunction,
-        listAuthors: ((input) => ((input.principal as Json | undefined) === undefined ? { not: "a list" } : [{ id: 1, name: "ok", email: "a@example.com" }, "a string"])) as HandlerFunction,
+        listAuthors: ((input) =>
+          (input.principal as Json | undefined) === undefined
+            ? { not: "a list" }
+            : [{ id: 1, name: "ok", email: "a@example.com" }, "a string"]) as HandlerFunction,
         getAuthor: ((input) => (input.id === 404 ? undefined : input.id === 500 ? "not an object" : authors.getAuthor!(input))) as HandlerFunction,
         updateAuthor: () => undefined,
         replaceAuthor: () => [1, 2],
@@ -127,7 +135,11 @@ describe("a handler that returns a wrong shape: 500, onError told, the server ke
   it("updateAuthor returns nothing, replaceAuthor an array", async () => {
     const created = obj(await call(base, "POST", "/authors", { json: { name: "real", email: "a@example.com" }, token: "good" }));
     await expectFault(() => call(base, "PATCH", `/authors/${String(created.id)}`, { json: { name: "m" }, token: "good" }), 500, "HandlerResultError");
-    await expectFault(() => call(base, "PUT", `/authors/${String(created.id)}`, { json: { name: "m", email: "b@example.com" }, token: "good" }), 500, "HandlerResultError");
+    await expectFault(
+      () => call(base, "PUT", `/authors/${String(created.id)}`, { json: { name: "m", email: "b@example.com" }, token: "good" }),
+      500,
+      "HandlerResultError",
+    );
   });
 });
 
@@ -164,7 +176,19 @@ describe("a handler or hook that never answers: 504 after handlerTimeout, onErro
   });
 
   it("the token issuer", async () => {
-    await expectFault(() => call(base, "POST", "/token", { body: form([["grant_type", "password"], ["username", "u"], ["password", "p"]]), headers: { "Content-Type": "application/x-www-form-urlencoded" } }), 504, "HandlerTimeoutError");
+    await expectFault(
+      () =>
+        call(base, "POST", "/token", {
+          body: form([
+            ["grant_type", "password"],
+            ["username", "u"],
+            ["password", "p"],
+          ]),
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        }),
+      504,
+      "HandlerTimeoutError",
+    );
   });
 
   it("many at once, then a handler answering or failing after its time-out: ignored, nothing crashes", async () => {

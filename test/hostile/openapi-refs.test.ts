@@ -78,7 +78,10 @@ describe("$refs of an OpenAPI document reach only files of its folder", () => {
     writeFileSync(file, documentWith("parts/leak.yaml"));
     const result = await runCli(["validate", file]);
     expect(result.code).toBe(1);
-    const shown = path.relative(ROOT, path.join(api, "parts", "leak.yaml")).split(path.sep).join("/");
+    const shown = path
+      .relative(ROOT, path.join(api, "parts", "leak.yaml"))
+      .split(path.sep)
+      .join("/");
     expect(result.stderr).toContain(`${shown}:4:11: error: the reference \`../../outside.yaml\` is not followed`);
   });
 
@@ -120,10 +123,15 @@ function bomb(kind: "schemas" | "parts" | "parameters" | "responses", levels = 3
   for (let n = 1; n <= levels; n++) {
     const to = (ref: string) => ({ a: { $ref: ref }, b: { $ref: ref } });
     if (kind === "schemas") schemas[`L${n}`] = { type: "object", properties: to(`#/components/schemas/L${n - 1}`) };
-    if (kind === "parts") schemas[`L${n}`] = { type: "object", properties: { x: { type: "object", properties: to(`#/components/schemas/L${n - 1}/properties/x`) } } };
-    if (kind === "parameters") parameters[`P${n}`] = { name: "p", in: "query", schema: { type: "object", properties: to(`#/components/parameters/P${n - 1}/schema`) } };
+    if (kind === "parts")
+      schemas[`L${n}`] = { type: "object", properties: { x: { type: "object", properties: to(`#/components/schemas/L${n - 1}/properties/x`) } } };
+    if (kind === "parameters")
+      parameters[`P${n}`] = { name: "p", in: "query", schema: { type: "object", properties: to(`#/components/parameters/P${n - 1}/schema`) } };
     if (kind === "responses") {
-      responses[`R${n}`] = { description: "ok", content: { "application/json": { schema: { type: "object", properties: to(`#/components/responses/R${n - 1}/content/application~1json/schema`) } } } };
+      responses[`R${n}`] = {
+        description: "ok",
+        content: { "application/json": { schema: { type: "object", properties: to(`#/components/responses/R${n - 1}/content/application~1json/schema`) } } },
+      };
     }
   }
   const operation =
@@ -131,8 +139,16 @@ function bomb(kind: "schemas" | "parts" | "parameters" | "responses", levels = 3
       ? { parameters: [{ $ref: `#/components/parameters/P${levels}` }], responses: { "200": { description: "ok" } } }
       : kind === "responses"
         ? { responses: { "200": { $ref: `#/components/responses/R${levels}` } } }
-        : { requestBody: { content: { "application/json": { schema: { $ref: `#/components/schemas/L${levels}` } } } }, responses: { "200": { description: "ok" } } };
-  return { openapi: "3.0.3", info: { title: "bomb", version: "1" }, paths: { "/p": { post: { operationId: "p", ...operation } } }, components: { schemas, parameters, responses } };
+        : {
+            requestBody: { content: { "application/json": { schema: { $ref: `#/components/schemas/L${levels}` } } } },
+            responses: { "200": { description: "ok" } },
+          };
+  return {
+    openapi: "3.0.3",
+    info: { title: "bomb", version: "1" },
+    paths: { "/p": { post: { operationId: "p", ...operation } } },
+    components: { schemas, parameters, responses },
+  };
 }
 
 describe("$ref graphs that fan out are answered in seconds, with code or a diagnostic", () => {
@@ -145,36 +161,51 @@ describe("$ref graphs that fan out are answered in seconds, with code or a diagn
     ["parameters", "refused", bomb("parameters")],
     ["responses", "refused", bomb("responses")],
   ];
-  it.each(cases)("%s: %s", async (name, outcome, document) => {
-    const text = JSON.stringify(document);
-    expect(text.length).toBeLessThan(10 * 1024);
-    const input = `${name.replace(/\W+/g, "-")}.json`;
-    writeFileSync(path.join(scratch, input), text);
-    const started = Date.now();
-    const result = await generate({ input, cwd: scratch, format: false });
-    // A guard against a hang only (the old code took minutes and gigabytes), not a timing.
-    expect(Date.now() - started).toBeLessThan(20_000);
-    if (outcome === "refused") {
-      expect(result.files).toEqual([]);
-      expect(result.diagnostics.map((d) => d.code)).toEqual(["openapi/ref-expansion"]);
-      expect(result.diagnostics[0]!.location?.line).toBeGreaterThan(0);
-    } else {
-      expect(result.diagnostics).toEqual([]);
-      const types = result.files.find((f) => f.path === "types.gen.ts")!.contents;
-      expect(types).toContain("export type L30 = { a?: L29; b?: L29 };");
-      expect(types.length).toBeLessThan(10_000);
-    }
-  }, 30_000);
+  it.each(cases)(
+    "%s: %s",
+    async (name, outcome, document) => {
+      const text = JSON.stringify(document);
+      expect(text.length).toBeLessThan(10 * 1024);
+      const input = `${name.replace(/\W+/g, "-")}.json`;
+      writeFileSync(path.join(scratch, input), text);
+      const started = Date.now();
+      const result = await generate({ input, cwd: scratch, format: false });
+      // A guard against a hang only (the old code took minutes and gigabytes), not a timing.
+      expect(Date.now() - started).toBeLessThan(20_000);
+      if (outcome === "refused") {
+        expect(result.files).toEqual([]);
+        expect(result.diagnostics.map((d) => d.code)).toEqual(["openapi/ref-expansion"]);
+        expect(result.diagnostics[0]!.location?.line).toBeGreaterThan(0);
+      } else {
+        expect(result.diagnostics).toEqual([]);
+        const types = result.files.find((f) => f.path === "types.gen.ts")!.contents;
+        expect(types).toContain("export type L30 = { a?: L29; b?: L29 };");
+        expect(types.length).toBeLessThan(10_000);
+      }
+    },
+    30_000,
+  );
 
   it("a fan-out through parts of another file is bundled and answered the same way", async () => {
     const dir = path.join(scratch, "bomb-files");
     mkdirSync(dir);
     const parts = bomb("parts") as { components: { schemas: object } };
-    writeFileSync(path.join(dir, "schemas.json"), JSON.stringify({ components: { schemas: parts.components.schemas } }).replace(/#\/components/g, "schemas.json#/components"));
+    writeFileSync(
+      path.join(dir, "schemas.json"),
+      JSON.stringify({ components: { schemas: parts.components.schemas } }).replace(/#\/components/g, "schemas.json#/components"),
+    );
     const text = JSON.stringify({
       openapi: "3.0.3",
       info: { title: "bomb", version: "1" },
-      paths: { "/p": { post: { operationId: "p", requestBody: { content: { "application/json": { schema: { $ref: "schemas.json#/components/schemas/L30" } } } }, responses: { "200": { description: "ok" } } } } },
+      paths: {
+        "/p": {
+          post: {
+            operationId: "p",
+            requestBody: { content: { "application/json": { schema: { $ref: "schemas.json#/components/schemas/L30" } } } },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
     });
     const started = Date.now();
     writeFileSync(path.join(dir, "api.json"), text);
@@ -186,11 +217,20 @@ describe("$ref graphs that fan out are answered in seconds, with code or a diagn
   it("a document that inlines as real ones do (a parameter and a response used by every operation) generates", async () => {
     const paths: Record<string, unknown> = {};
     for (let i = 0; i < 300; i++) {
-      paths[`/p${i}`] = { get: { operationId: `get${i}`, parameters: [{ $ref: "#/components/parameters/Limit" }], responses: { "200": { $ref: "#/components/responses/Page" } } } };
+      paths[`/p${i}`] = {
+        get: { operationId: `get${i}`, parameters: [{ $ref: "#/components/parameters/Limit" }], responses: { "200": { $ref: "#/components/responses/Page" } } },
+      };
     }
     const components = {
       parameters: { Limit: { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } } },
-      responses: { Page: { description: "A page", content: { "application/json": { schema: { type: "object", properties: { items: { type: "array", items: { type: "string" } }, next: { type: "string" } } } } } } },
+      responses: {
+        Page: {
+          description: "A page",
+          content: {
+            "application/json": { schema: { type: "object", properties: { items: { type: "array", items: { type: "string" } }, next: { type: "string" } } } },
+          },
+        },
+      },
     };
     const text = JSON.stringify({ openapi: "3.1.0", info: { title: "many", version: "1" }, paths, components });
     writeFileSync(path.join(scratch, "many.json"), text);

@@ -39,14 +39,21 @@ async function stop(target: Server | undefined): Promise<void> {
 beforeAll(async () => {
   compiled = await compileFixture("blog");
   const memory = compiled.api.createMemoryHandlers();
-  const keep = (handler: HandlerFunction): HandlerFunction => async (input) => {
-    const object = (await handler(input)) as Json;
-    stored.push(object);
-    return object;
-  };
+  const keep =
+    (handler: HandlerFunction): HandlerFunction =>
+    async (input) => {
+      const object = (await handler(input)) as Json;
+      stored.push(object);
+      return object;
+    };
   const handlers = {
     ...memory,
-    articles: { ...memory.articles!, createArticle: keep(memory.articles!.createArticle!), updateArticle: keep(memory.articles!.updateArticle!), replaceArticle: keep(memory.articles!.replaceArticle!) },
+    articles: {
+      ...memory.articles!,
+      createArticle: keep(memory.articles!.createArticle!),
+      updateArticle: keep(memory.articles!.updateArticle!),
+      replaceArticle: keep(memory.articles!.replaceArticle!),
+    },
   };
   server = compiled.api.createServer({
     handlers,
@@ -140,7 +147,12 @@ const wrongTypes: Case[] = [
   [withTitle(',"unknown":1'), ["unknown"]],
   [withTitle(',"Title":"t"'), ["Title"]],
   ['{"title":1,"body":2,"published":3,"tags":4}', ["title", "body", "published", "tags"]],
-].map(([body, fields]) => ({ name: `wrong shape ${String(body).slice(0, 60)}`, send: [post("/articles", body as string)], status: 400, fields: fields as string[] }));
+].map(([body, fields]) => ({
+  name: `wrong shape ${String(body).slice(0, 60)}`,
+  send: [post("/articles", body as string)],
+  status: 400,
+  fields: fields as string[],
+}));
 
 /** Keys that name prototypes: refused as unknown fields or parameters, never assigned. */
 const prototypeKeys: Case[] = [
@@ -154,16 +166,33 @@ const prototypeKeys: Case[] = [
     [withTitle(',"toString":"x"'), ["toString"]],
     [withTitle(',"tags":[{"__proto__":{"polluted":"yes"}}]'), ["tags[0]"]],
     ['{"__proto__":{"title":"inherited"}}', ["title", "__proto__"]],
-  ].map(([body, fields]) => ({ name: `prototype key in a body ${String(body)}`, send: [post("/articles", body as string)], status: 400, fields: fields as string[] })),
-  ...["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "__proto__[polluted]", "constructor[prototype][polluted]", "__defineGetter__"].map((name) => ({
-    name: `prototype key in a query: ${name}`,
-    send: [get(`/articles?${encodeURIComponent(name)}=yes`)],
+  ].map(([body, fields]) => ({
+    name: `prototype key in a body ${String(body)}`,
+    send: [post("/articles", body as string)],
     status: 400,
-    fields: [name],
+    fields: fields as string[],
   })),
-  { name: "an id whose toString is no function", send: [request("PUT", "/articles/1", '{"title":"t","id":{"toString":1,"valueOf":1}}', json)], status: 400, fields: ["id"] },
+  ...["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "__proto__[polluted]", "constructor[prototype][polluted]", "__defineGetter__"].map(
+    (name) => ({
+      name: `prototype key in a query: ${name}`,
+      send: [get(`/articles?${encodeURIComponent(name)}=yes`)],
+      status: 400,
+      fields: [name],
+    }),
+  ),
+  {
+    name: "an id whose toString is no function",
+    send: [request("PUT", "/articles/1", '{"title":"t","id":{"toString":1,"valueOf":1}}', json)],
+    status: 400,
+    fields: ["id"],
+  },
   { name: "an id that is an array holding the path id", send: [request("PUT", "/articles/1", '{"title":"t","id":[1]}', json)], status: 400, fields: ["id"] },
-  { name: "prototype key in a token form", send: [post("/token", "__proto__=x&constructor=y&username=u&password=no&grant_type=password", ["Content-Type: application/x-www-form-urlencoded"])], status: 400, fields: ["password"] },
+  {
+    name: "prototype key in a token form",
+    send: [post("/token", "__proto__=x&constructor=y&username=u&password=no&grant_type=password", ["Content-Type: application/x-www-form-urlencoded"])],
+    status: 400,
+    fields: ["password"],
+  },
   { name: "prototype path segment", send: [get("/__proto__")], status: 404, fields: [] },
   { name: "prototype path segment under a collection", send: [get("/articles/__proto__")], status: 400, fields: ["id"] },
   { name: "constructor as a collection", send: [get("/constructor/1")], status: 404, fields: [] },
@@ -192,15 +221,30 @@ const tooLarge: Case[] = [
     closes: true,
   },
   { name: "a negative Content-Length", send: [head("POST /articles HTTP/1.1", [...json, "Content-Length: -1"]) + "{}"], status: 400, closes: true },
-  { name: "a Content-Length that is not a number", send: [head("POST /articles HTTP/1.1", [...json, "Content-Length: ten"]) + "{}"], status: 400, closes: true },
-  { name: "two different Content-Lengths", send: [head("POST /articles HTTP/1.1", [...json, "Content-Length: 2", "Content-Length: 3"]) + "{}"], status: 400, closes: true },
+  {
+    name: "a Content-Length that is not a number",
+    send: [head("POST /articles HTTP/1.1", [...json, "Content-Length: ten"]) + "{}"],
+    status: 400,
+    closes: true,
+  },
+  {
+    name: "two different Content-Lengths",
+    send: [head("POST /articles HTTP/1.1", [...json, "Content-Length: 2", "Content-Length: 3"]) + "{}"],
+    status: 400,
+    closes: true,
+  },
   {
     name: "Content-Length and Transfer-Encoding together (request smuggling)",
     send: [head("POST /articles HTTP/1.1", [...json, "Content-Length: 4", "Transfer-Encoding: chunked"]) + "0\r\n\r\n"],
     status: 400,
     closes: true,
   },
-  { name: "Transfer-Encoding that is not chunked", send: [head("POST /articles HTTP/1.1", [...json, "Transfer-Encoding: gzip"]) + "{}"], status: 400, closes: true },
+  {
+    name: "Transfer-Encoding that is not chunked",
+    send: [head("POST /articles HTTP/1.1", [...json, "Transfer-Encoding: gzip"]) + "{}"],
+    status: 400,
+    closes: true,
+  },
   {
     name: "one chunk of 100 MB announced, past the limit after 1 MiB",
     send: [head("POST /articles HTTP/1.1", [...json, "Transfer-Encoding: chunked"]) + `${(100 * MiB).toString(16)}\r\n`, Buffer.alloc(MiB + 100, 0x61)],
@@ -208,7 +252,12 @@ const tooLarge: Case[] = [
     fields: ["body"],
     closes: true,
   },
-  { name: "a malformed chunk size", send: [head("POST /articles HTTP/1.1", [...json, "Transfer-Encoding: chunked"]) + "zz\r\n{}\r\n0\r\n\r\n"], status: 400, closes: true },
+  {
+    name: "a malformed chunk size",
+    send: [head("POST /articles HTTP/1.1", [...json, "Transfer-Encoding: chunked"]) + "zz\r\n{}\r\n0\r\n\r\n"],
+    status: 400,
+    closes: true,
+  },
   {
     name: "a token form of 100 MB announced",
     send: [head("POST /token HTTP/1.1", ["Content-Type: application/x-www-form-urlencoded", `Content-Length: ${100 * MiB}`]) + "username="],
@@ -231,10 +280,25 @@ const tooLarge: Case[] = [
 const deep: Case[] = [
   { name: "10,000-deep arrays in a string field", send: [post("/articles", `{"title":${nested(10_000, "[", "]")}}`)], status: 400, fields: ["body"] },
   { name: "10,000-deep objects in a string field", send: [post("/articles", `{"title":${nested(10_000, '{"a":', "}")}}`)], status: 400, fields: ["body"] },
-  { name: "10,000-deep arrays in an array of strings", send: [post("/articles", `{"title":"t","tags":${nested(10_000, "[", "]")}}`)], status: 400, fields: ["body"] },
-  { name: "10,000-deep objects under an unknown key", send: [post("/articles", `{"title":"t","x":${nested(10_000, '{"a":', "}")}}`)], status: 400, fields: ["body"] },
+  {
+    name: "10,000-deep arrays in an array of strings",
+    send: [post("/articles", `{"title":"t","tags":${nested(10_000, "[", "]")}}`)],
+    status: 400,
+    fields: ["body"],
+  },
+  {
+    name: "10,000-deep objects under an unknown key",
+    send: [post("/articles", `{"title":"t","x":${nested(10_000, '{"a":', "}")}}`)],
+    status: 400,
+    fields: ["body"],
+  },
   { name: "10,000-deep arrays as the whole body", send: [post("/articles", nested(10_000, "[", "]"))], status: 400, fields: ["body"] },
-  { name: "10,000-deep objects in a PATCH", send: [request("PATCH", "/articles/1", `{"rating":${nested(10_000, '{"a":', "}")}}`, json)], status: 400, fields: ["body"] },
+  {
+    name: "10,000-deep objects in a PATCH",
+    send: [request("PATCH", "/articles/1", `{"rating":${nested(10_000, '{"a":', "}")}}`, json)],
+    status: 400,
+    fields: ["body"],
+  },
   { name: "100,000-deep arrays", send: [post("/articles", `{"title":${nested(100_000, "[", "]")}}`)], status: 400, fields: ["body"] },
   { name: "128-deep arrays in a string field: validated", send: [post("/articles", `{"title":${nested(127, "[", "]")}}`)], status: 400, fields: ["title"] },
   { name: "129-deep arrays in a string field: too deep", send: [post("/articles", `{"title":${nested(128, "[", "]")}}`)], status: 400, fields: ["body"] },
@@ -257,14 +321,37 @@ const invalidUtf8: Case[] = [
   { name: "an encoded surrogate percent-encoded in a path", send: [get("/articles/%ED%A0%80")], status: 400, fields: ["path"] },
   { name: "invalid UTF-8 percent-encoded in a query value", send: [get("/articles?published=%FF")], status: 400, fields: ["published"] },
   { name: "invalid UTF-8 percent-encoded in a query name", send: [get("/articles?%FF=1")], status: 400 },
-  { name: "raw bytes above 0x7F in a path", send: [Buffer.concat([Buffer.from("GET /articles/"), Buffer.from([0xff, 0xfe]), Buffer.from(" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")])], status: 400 },
-  { name: "raw invalid UTF-8 in a bearer token", send: [Buffer.concat([Buffer.from("GET /authors/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer "), Buffer.from([0xc0, 0xaf]), Buffer.from("\r\n\r\n")])], status: 404 },
-  { name: "raw invalid UTF-8 in a token form", send: [post("/token", bytes("username=", [0xff], "&password=", [0xc0], "&grant_type=password"), ["Content-Type: application/x-www-form-urlencoded"])], status: 400 },
+  {
+    name: "raw bytes above 0x7F in a path",
+    send: [Buffer.concat([Buffer.from("GET /articles/"), Buffer.from([0xff, 0xfe]), Buffer.from(" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")])],
+    status: 400,
+  },
+  {
+    name: "raw invalid UTF-8 in a bearer token",
+    send: [
+      Buffer.concat([
+        Buffer.from("GET /authors/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer "),
+        Buffer.from([0xc0, 0xaf]),
+        Buffer.from("\r\n\r\n"),
+      ]),
+    ],
+    status: 404,
+  },
+  {
+    name: "raw invalid UTF-8 in a token form",
+    send: [post("/token", bytes("username=", [0xff], "&password=", [0xc0], "&grant_type=password"), ["Content-Type: application/x-www-form-urlencoded"])],
+    status: 400,
+  },
 ];
 
 /** Percent-encoding that does not decode, and paths that try to climb: 400 or 404, never 500. */
 const badEncoding: Case[] = [
-  ...["/articles/%", "/articles/%G1", "/articles/%2", "/%zz", "/articles/1%", "/articles/%%30"].map((target) => ({ name: `bad percent-encoding in the path ${target}`, send: [get(target)], status: 400, fields: ["path"] })),
+  ...["/articles/%", "/articles/%G1", "/articles/%2", "/%zz", "/articles/1%", "/articles/%%30"].map((target) => ({
+    name: `bad percent-encoding in the path ${target}`,
+    send: [get(target)],
+    status: 400,
+    fields: ["path"],
+  })),
   { name: "an encoded NUL as an id", send: [get("/articles/%00")], status: 400, fields: ["id"] },
   { name: "an encoded slash inside an id", send: [get("/articles/1%2F2")], status: 400, fields: ["id"] },
   { name: "an encoded slash joining segments", send: [get("/articles%2F1")], status: 404, fields: [] },
@@ -274,7 +361,12 @@ const badEncoding: Case[] = [
   { name: "an asterisk request target", send: [head("OPTIONS * HTTP/1.1")], status: 400, fields: ["path"] },
   { name: "an absolute target with another scheme", send: [get("file:///etc/passwd")], status: 400, fields: ["path"] },
   { name: "an authority-form target", send: [get("127.0.0.1:80")], status: 400, fields: [] },
-  ...["%", "%zz", "%2", "%%"].map((value) => ({ name: `bad percent-encoding in a query value ${value}`, send: [get(`/articles?published=${value}`)], status: 400, fields: ["published"] })),
+  ...["%", "%zz", "%2", "%%"].map((value) => ({
+    name: `bad percent-encoding in a query value ${value}`,
+    send: [get(`/articles?published=${value}`)],
+    status: 400,
+    fields: ["published"],
+  })),
   { name: "bad percent-encoding in a query name", send: [get("/articles?%zz=1")], status: 400, fields: ["%zz"] },
   { name: "a negative id", send: [get("/articles/-1")], status: 400, fields: ["id"] },
   { name: "a fractional id", send: [get("/articles/1.5")], status: 400, fields: ["id"] },
@@ -305,27 +397,73 @@ const queries: Case[] = [
 
 /** CR and LF where a header could be split, and header values the server must not echo. */
 const noInjection = (reply: WireReply): void => {
-  const names = reply.head.toLowerCase().split("\r\n").slice(1).map((line) => line.split(":")[0]);
+  const names = reply.head
+    .toLowerCase()
+    .split("\r\n")
+    .slice(1)
+    .map((line) => line.split(":")[0]);
   for (const forbidden of ["set-cookie", "x-injected", "location"]) expect(names, reply.head).not.toContain(forbidden);
 };
 const injection: Case[] = [
-  { name: "encoded CRLF in an id (a Location or a message could echo it)", send: [get("/articles/1%0D%0ASet-Cookie:%20x=1")], status: 400, fields: ["id"], check: noInjection },
+  {
+    name: "encoded CRLF in an id (a Location or a message could echo it)",
+    send: [get("/articles/1%0D%0ASet-Cookie:%20x=1")],
+    status: 400,
+    fields: ["id"],
+    check: noInjection,
+  },
   { name: "encoded CRLF in an unknown path", send: [get("/x%0D%0AX-Injected:%201")], status: 404, check: noInjection },
   { name: "encoded CRLF in a query name", send: [get("/articles?a%0D%0AX-Injected:%201=1")], status: 400, check: noInjection },
   { name: "encoded CRLF in a method's 405 message", send: [request("PUT", "/articles?%0D%0AX-Injected=1", "{}", json)], status: 405, check: noInjection },
-  { name: "a bare CR in a header value", send: ["GET /articles HTTP/1.1\r\nHost: x\r\nX-A: a\rSet-Cookie: x=1\r\nConnection: close\r\n\r\n"], status: 400, check: noInjection },
-  { name: "a NUL in a header value", send: ["GET /articles HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\nConnection: close\r\n\r\n"], status: 400, check: noInjection },
-  { name: "a bare LF in the request line (read as HTTP/0.9 by Node)", send: ["GET /articles\nX-Injected: 1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], status: 400, fields: ["version"], check: noInjection },
-  { name: "a header folded onto the next line (obs-fold)", send: ["GET /articles HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer\r\n good\r\nConnection: close\r\n\r\n"], status: 400, check: noInjection },
-  { name: "a space before a header's colon", send: ["GET /articles HTTP/1.1\r\nHost: x\r\nAuthorization : Bearer good\r\nConnection: close\r\n\r\n"], status: 400 },
+  {
+    name: "a bare CR in a header value",
+    send: ["GET /articles HTTP/1.1\r\nHost: x\r\nX-A: a\rSet-Cookie: x=1\r\nConnection: close\r\n\r\n"],
+    status: 400,
+    check: noInjection,
+  },
+  {
+    name: "a NUL in a header value",
+    send: ["GET /articles HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\nConnection: close\r\n\r\n"],
+    status: 400,
+    check: noInjection,
+  },
+  {
+    name: "a bare LF in the request line (read as HTTP/0.9 by Node)",
+    send: ["GET /articles\nX-Injected: 1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"],
+    status: 400,
+    fields: ["version"],
+    check: noInjection,
+  },
+  {
+    name: "a header folded onto the next line (obs-fold)",
+    send: ["GET /articles HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer\r\n good\r\nConnection: close\r\n\r\n"],
+    status: 400,
+    check: noInjection,
+  },
+  {
+    name: "a space before a header's colon",
+    send: ["GET /articles HTTP/1.1\r\nHost: x\r\nAuthorization : Bearer good\r\nConnection: close\r\n\r\n"],
+    status: 400,
+  },
   { name: "a header name with a non-token character", send: ["GET /articles HTTP/1.1\r\nHost: x\r\nX(A): 1\r\nConnection: close\r\n\r\n"], status: 400 },
-  { name: "CR LF smuggled through a token form value", send: [post("/token", "username=u%0D%0AX-Injected:%201&password=no&grant_type=password", ["Content-Type: application/x-www-form-urlencoded"])], status: 400, fields: ["password"], check: noInjection },
+  {
+    name: "CR LF smuggled through a token form value",
+    send: [post("/token", "username=u%0D%0AX-Injected:%201&password=no&grant_type=password", ["Content-Type: application/x-www-form-urlencoded"])],
+    status: 400,
+    fields: ["password"],
+    check: noInjection,
+  },
   { name: "an Accept with CR LF-looking text", send: [get("/articles", ["Accept: text/html%0D%0AX-Injected: 1"])], status: 406, check: noInjection },
 ];
 
 /** Methods the server does not offer, or that Node's parser refuses. */
 const methods: Case[] = [
-  ...["TRACE", "OPTIONS", "PROPFIND", "PURGE", "SEARCH", "LOCK", "MKCOL", "COPY", "LINK"].map((method) => ({ name: `${method} /articles: 405`, send: [head(`${method} /articles HTTP/1.1`)], status: 405, check: (reply: WireReply) => expect(reply.headers.get("allow")).toBe("GET, POST") })),
+  ...["TRACE", "OPTIONS", "PROPFIND", "PURGE", "SEARCH", "LOCK", "MKCOL", "COPY", "LINK"].map((method) => ({
+    name: `${method} /articles: 405`,
+    send: [head(`${method} /articles HTTP/1.1`)],
+    status: 405,
+    check: (reply: WireReply) => expect(reply.headers.get("allow")).toBe("GET, POST"),
+  })),
   { name: "HEAD /articles: 405 (no body, as HEAD has none)", send: [head("HEAD /articles HTTP/1.1")], status: 405 },
   { name: "DELETE on a collection", send: [head("DELETE /articles HTTP/1.1", auth)], status: 405 },
   { name: "PATCH on the index", send: [request("PATCH", "/", "{}", json)], status: 405 },
@@ -340,8 +478,19 @@ const methods: Case[] = [
   { name: "HTTP/1.0 without Host", send: ["GET /nowhere HTTP/1.0\r\n\r\n"], status: 404, fields: [] },
   { name: "a made-up HTTP version", send: [head("GET /articles HTTP/7.3")], status: 400 },
   { name: "not HTTP at all", send: ["\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u01fc\u0003\u0003 TLS hello"], status: 400 },
-  { name: "an Upgrade to WebSocket", send: [head("GET /articles HTTP/1.1", ["Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="])], status: 200 },
-  { name: "an Upgrade to h2c", send: [head("GET /articles/x HTTP/1.1", ["Connection: Upgrade, HTTP2-Settings", "Upgrade: h2c", "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA"])], status: 400, fields: ["id"] },
+  {
+    name: "an Upgrade to WebSocket",
+    send: [
+      head("GET /articles HTTP/1.1", ["Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="]),
+    ],
+    status: 200,
+  },
+  {
+    name: "an Upgrade to h2c",
+    send: [head("GET /articles/x HTTP/1.1", ["Connection: Upgrade, HTTP2-Settings", "Upgrade: h2c", "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA"])],
+    status: 400,
+    fields: ["id"],
+  },
 ];
 
 /** Very long URLs and headers: 431 past Node's header limit, 400 or 404 below it. */
@@ -349,10 +498,24 @@ const long: Case[] = [
   { name: "a path of 100 KB", send: [get(`/${"a".repeat(100_000)}`)], status: 431 },
   { name: "a query of 100 KB", send: [get(`/articles?${"a".repeat(100_000)}=1`)], status: 431 },
   { name: "a header of 100 KB", send: [get("/articles", [`X-Long: ${"a".repeat(100_000)}`])], status: 431 },
-  { name: "10,000 headers", send: [get("/articles", Array.from({ length: 10_000 }, (_, i) => `X-${i}: 1`))], status: 431 },
+  {
+    name: "10,000 headers",
+    send: [
+      get(
+        "/articles",
+        Array.from({ length: 10_000 }, (_, i) => `X-${i}: 1`),
+      ),
+    ],
+    status: 431,
+  },
   { name: "a path of 12 KB (under the header limit)", send: [get(`/${"a".repeat(12_000)}`)], status: 404, fields: [] },
   { name: "an id of 12 KB", send: [get(`/articles/${"1".repeat(12_000)}`)], status: 400, fields: ["id"] },
-  { name: "2,000 unknown query parameters", send: [get(`/articles?${Array.from({ length: 2_000 }, (_, i) => `p${i}=1`).join("&")}`)], status: 400, check: (reply) => expect(Object.keys((reply.body as Json).detail as Json).length).toBe(2_000) },
+  {
+    name: "2,000 unknown query parameters",
+    send: [get(`/articles?${Array.from({ length: 2_000 }, (_, i) => `p${i}=1`).join("&")}`)],
+    status: 400,
+    check: (reply) => expect(Object.keys((reply.body as Json).detail as Json).length).toBe(2_000),
+  },
   { name: "800 repeats of one query parameter", send: [get(`/articles?${"published=true&".repeat(800)}`)], status: 400, fields: ["published"] },
   { name: "a bearer token of 12 KB", send: [get("/articles", [`Authorization: Bearer ${"t".repeat(12_000)}`])], status: 401 },
 ];
@@ -360,14 +523,32 @@ const long: Case[] = [
 /** Guards, negotiation and media types under hostile values: the precise refusal. */
 const headers: Case[] = [
   { name: "Basic credentials on a bearer route", send: [head("DELETE /articles/1 HTTP/1.1", ["Authorization: Basic YTpi"])], status: 401 },
-  { name: "two Authorization headers, the first bad", send: [head("DELETE /articles/1 HTTP/1.1", ["Authorization: Bearer bad", "Authorization: Bearer good"])], status: 401 },
+  {
+    name: "two Authorization headers, the first bad",
+    send: [head("DELETE /articles/1 HTTP/1.1", ["Authorization: Bearer bad", "Authorization: Bearer good"])],
+    status: 401,
+  },
   { name: "Bearer with a tab", send: [head("DELETE /articles/1 HTTP/1.1", [`Authorization: Bearer\t${TOKEN}`])], status: 401 },
   { name: "an Authorization header of spaces", send: [head("DELETE /articles/1 HTTP/1.1", ["Authorization:      "])], status: 401 },
   { name: "Content-Type text/plain", send: [post("/articles", '{"title":"t"}', [...auth, "Content-Type: text/plain"])], status: 415, closes: true },
-  { name: "Content-Type with a JSON look-alike", send: [post("/articles", '{"title":"t"}', [...auth, "Content-Type: application/json-seq"])], status: 415, closes: true },
+  {
+    name: "Content-Type with a JSON look-alike",
+    send: [post("/articles", '{"title":"t"}', [...auth, "Content-Type: application/json-seq"])],
+    status: 415,
+    closes: true,
+  },
   { name: "no Content-Type", send: [post("/articles", '{"title":"t"}', auth)], status: 415, closes: true },
-  { name: "two Content-Types", send: [post("/articles", '{"title":"t"}', [...auth, "Content-Type: text/plain", "Content-Type: application/json"])], status: 415, closes: true },
-  { name: "an Accept of 1,000 ranges, none JSON", send: [get("/articles", [`Accept: ${Array.from({ length: 1000 }, (_, i) => `text/x${i}`).join(", ")}`])], status: 406 },
+  {
+    name: "two Content-Types",
+    send: [post("/articles", '{"title":"t"}', [...auth, "Content-Type: text/plain", "Content-Type: application/json"])],
+    status: 415,
+    closes: true,
+  },
+  {
+    name: "an Accept of 1,000 ranges, none JSON",
+    send: [get("/articles", [`Accept: ${Array.from({ length: 1000 }, (_, i) => `text/x${i}`).join(", ")}`])],
+    status: 406,
+  },
   { name: "an Accept with a bad quality", send: [get("/articles", ["Accept: application/json;q=2"])], status: 406 },
   { name: "a form token request with JSON", send: [post("/token", '{"username":"u"}', ["Content-Type: application/json"])], status: 415, closes: true },
 ];
@@ -392,12 +573,44 @@ const slowClients: Case[] = [
     slow: true,
     closes: true,
   },
-  { name: "a body never finished", send: [head("POST /articles HTTP/1.1", ["Authorization: Bearer x", "Content-Type: application/json", "Content-Length: 100"]) + '{"title"'], status: 408, slow: true, closes: true },
-  { name: "a chunked body never finished", send: [head("POST /articles HTTP/1.1", ["Authorization: Bearer x", "Content-Type: application/json", "Transfer-Encoding: chunked"]) + "5\r\n{\"tit\r\n"], status: 408, slow: true, closes: true },
-  { name: "a token form never finished", send: [head("POST /token HTTP/1.1", ["Content-Type: application/x-www-form-urlencoded", "Content-Length: 50"]) + "username="], status: 408, slow: true, closes: true },
+  {
+    name: "a body never finished",
+    send: [head("POST /articles HTTP/1.1", ["Authorization: Bearer x", "Content-Type: application/json", "Content-Length: 100"]) + '{"title"'],
+    status: 408,
+    slow: true,
+    closes: true,
+  },
+  {
+    name: "a chunked body never finished",
+    send: [head("POST /articles HTTP/1.1", ["Authorization: Bearer x", "Content-Type: application/json", "Transfer-Encoding: chunked"]) + '5\r\n{"tit\r\n'],
+    status: 408,
+    slow: true,
+    closes: true,
+  },
+  {
+    name: "a token form never finished",
+    send: [head("POST /token HTTP/1.1", ["Content-Type: application/x-www-form-urlencoded", "Content-Length: 50"]) + "username="],
+    status: 408,
+    slow: true,
+    closes: true,
+  },
 ];
 
-const corpus: Case[] = [...badJson, ...wrongTypes, ...prototypeKeys, ...tooLarge, ...deep, ...invalidUtf8, ...badEncoding, ...queries, ...injection, ...methods, ...long, ...headers, ...slowClients];
+const corpus: Case[] = [
+  ...badJson,
+  ...wrongTypes,
+  ...prototypeKeys,
+  ...tooLarge,
+  ...deep,
+  ...invalidUtf8,
+  ...badEncoding,
+  ...queries,
+  ...injection,
+  ...methods,
+  ...long,
+  ...headers,
+  ...slowClients,
+];
 
 /** Checks a reply: the status, a JSON error body naming the fields, no internals. */
 function expectAnswer(reply: WireReply, item: Case): void {
@@ -446,7 +659,8 @@ describe("hostile requests against the generated blog server", () => {
         async (write, stopped) => {
           const deadline = Date.now() + 5_000;
           for (let sent = 0; sent < 100 * MiB && !stopped() && Date.now() < deadline; sent += chunk.length) {
-            if (!write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]))) await new Promise((resolve) => setTimeout(resolve, 1));
+            if (!write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")])))
+              await new Promise((resolve) => setTimeout(resolve, 1));
           }
         },
       ],

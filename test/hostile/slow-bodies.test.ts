@@ -28,7 +28,9 @@ const servers: Server[] = [];
 
 beforeAll(async () => {
   compiled = await compileFixture("blog");
-  ({ bufferedBodyBytes } = (await import(pathToFileURL(path.join(compiled.dir, "runtime/http.gen.js")).href)) as { bufferedBodyBytes: typeof bufferedBodyBytes });
+  ({ bufferedBodyBytes } = (await import(pathToFileURL(path.join(compiled.dir, "runtime/http.gen.js")).href)) as {
+    bufferedBodyBytes: typeof bufferedBodyBytes;
+  });
 }, START_TIMEOUT);
 afterAll(async () => {
   await Promise.all(servers.map(stop));
@@ -36,7 +38,9 @@ afterAll(async () => {
 });
 
 /** Starts the blog server with these limits (the rest default) on 127.0.0.1; its port. */
-async function start(limits: { requestTimeout?: number; headersTimeout?: number; maxBufferedBytes?: number; maxConnections?: number } = {}): Promise<{ server: Server; port: number }> {
+async function start(
+  limits: { requestTimeout?: number; headersTimeout?: number; maxBufferedBytes?: number; maxConnections?: number } = {},
+): Promise<{ server: Server; port: number }> {
   const server = compiled.api.createServer({
     handlers: compiled.api.createMemoryHandlers(),
     verifyToken: () => undefined,
@@ -65,7 +69,8 @@ async function client(port: number, head: string, body: Buffer = Buffer.alloc(0)
 }
 
 /** A form POST to the token endpoint announcing `length` bytes. */
-const tokenHead = (length: number) => ["POST /token HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/x-www-form-urlencoded", `Content-Length: ${length}`, "", ""].join("\r\n");
+const tokenHead = (length: number) =>
+  ["POST /token HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/x-www-form-urlencoded", `Content-Length: ${length}`, "", ""].join("\r\n");
 
 /** The status, headers and JSON body of the first response in `text`. */
 function response(text: string): { status: number; headers: Map<string, string>; body: unknown } {
@@ -113,7 +118,11 @@ describe("request bodies share a budget of buffered bytes", () => {
       // Settled: every connection still open has its whole body buffered by the server (so each
       // refused one, which holds nothing, has been closed).
       const open = () => clients.filter((c) => !c.socket.destroyed);
-      await until(() => bufferedBodyBytes(server) === open().length * SENT, 20_000, `${bufferedBodyBytes(server)} bytes buffered for ${open().length} open connections`);
+      await until(
+        () => bufferedBodyBytes(server) === open().length * SENT,
+        20_000,
+        `${bufferedBodyBytes(server)} bytes buffered for ${open().length} open connections`,
+      );
 
       const stalled = open();
       const refused = clients.filter((c) => c.socket.destroyed);
@@ -138,7 +147,10 @@ describe("request bodies share a budget of buffered bytes", () => {
       expect(response(index.received()).status).toBe(200);
 
       // The stalled requests time out (408, closed) and give their bytes back; a token request then succeeds.
-      await Promise.race([Promise.all(stalled.map((c) => c.closed)), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("stalled clients were not timed out")), 10_000))]);
+      await Promise.race([
+        Promise.all(stalled.map((c) => c.closed)),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("stalled clients were not timed out")), 10_000)),
+      ]);
       for (const timedOut of stalled) expect(response(timedOut.received()).status).toBe(408);
       // The client sees the close before the server has seen the client's side close.
       await until(() => bufferedBodyBytes(server) === 0, 5_000, `${bufferedBodyBytes(server)} bytes still held after the timeouts`);
@@ -158,9 +170,13 @@ describe("request bodies share a budget of buffered bytes", () => {
     for (const c of gone) c.socket.destroy();
     await until(() => bufferedBodyBytes(server) === 0, 5_000, "bytes given back after the clients went away");
 
-    const chunked = await client(port, "POST /token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n");
+    const chunked = await client(
+      port,
+      "POST /token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
     const chunk = Buffer.alloc(256 * 1024, 0x61);
-    for (let i = 0; i < 5 && !chunked.socket.destroyed; i++) chunked.socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]));
+    for (let i = 0; i < 5 && !chunked.socket.destroyed; i++)
+      chunked.socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]));
     await chunked.closed;
     expect(response(chunked.received()).status).toBe(413);
     expect(bufferedBodyBytes(server)).toBe(0);

@@ -34,7 +34,12 @@ function run(name: string, files: Record<string, string>, args: string[], second
 function bomb(indent: string): string {
   const lines = [`${indent}x-a: &a [x, x, x, x, x, x, x, x, x]`];
   const names = "abcdefghi";
-  for (let i = 1; i < names.length; i++) lines.push(`${indent}x-${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(", ")}]`);
+  for (let i = 1; i < names.length; i++)
+    lines.push(
+      `${indent}x-${names[i]}: &${names[i]} [${Array(9)
+        .fill(`*${names[i - 1]}`)
+        .join(", ")}]`,
+    );
   return lines.join("\n") + "\n";
 }
 
@@ -77,7 +82,9 @@ describe("nesting 100,000 levels deep is a diagnostic, not a stack overflow", ()
   ])("%s", (name, file, text) => {
     const result = run(`deep-${name.replace(/\W/g, "-")}`, { [file]: text + "\n" }, ["validate", file]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^${file.replace(".", "\\.")}:1:\\d+: error: the document nests more than 64 levels deep \\[input/too-deep\\]$`, "m"));
+    expect(result.stderr).toMatch(
+      new RegExp(`^${file.replace(".", "\\.")}:1:\\d+: error: the document nests more than 64 levels deep \\[input/too-deep\\]$`, "m"),
+    );
   });
 
   it("in a JSON file an OpenAPI document refers to", () => {

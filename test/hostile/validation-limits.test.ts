@@ -25,7 +25,8 @@ const UNSAFE_DECLARATION = "fixtures/invalid/unsafe-pattern/declaration.yaml";
 const text = readFileSync(path.join(ROOT, DOCUMENT), "utf8");
 
 /** A sum of sums `depth` deep around a number (or around `leaf`, to make it invalid). */
-const expression = (depth: number, leaf: unknown = 1): unknown => (depth === 0 ? leaf : { op: depth % 2 === 0 ? "add" : "mul", args: [expression(depth - 1, leaf)] });
+const expression = (depth: number, leaf: unknown = 1): unknown =>
+  depth === 0 ? leaf : { op: depth % 2 === 0 ? "add" : "mul", args: [expression(depth - 1, leaf)] };
 const nested = (depth: number, open: string, close: string, inner = "1"): string => open.repeat(depth) + inner + close.repeat(depth);
 
 describe("patterns at generation", () => {
@@ -90,7 +91,9 @@ describe("bodies that made validation block the server or overflow its stack", (
       await mkdir(path.dirname(path.join(dir, file.path)), { recursive: true });
       await writeFile(path.join(dir, file.path), file.contents);
     }
-    const started = spawn(process.execPath, ["--input-type=module", "-e", SERVER, pathToFileURL(path.join(dir, "index.gen.js")).href], { stdio: ["ignore", "pipe", "pipe"] });
+    const started = spawn(process.execPath, ["--input-type=module", "-e", SERVER, pathToFileURL(path.join(dir, "index.gen.js")).href], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child = started;
     started.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()));
     const [port, deepPort] = await new Promise<number[]>((resolve, reject) => {
@@ -159,7 +162,9 @@ describe("bodies that made validation block the server or overflow its stack", (
   it("compares uniqueItems over deep items without overflowing the stack where the limit allows them", async () => {
     const item = nested(1_500, "[", "]");
     expectError(await call(deepBase, "POST", "/sets", { body: `[${item},${item}]`, headers: { "Content-Type": "application/json" } }), 400, ["body"]);
-    expect((await call(deepBase, "POST", "/sets", { body: `[${item},${nested(1_499, "[", "]")}]`, headers: { "Content-Type": "application/json" } })).status).toBe(200);
+    expect(
+      (await call(deepBase, "POST", "/sets", { body: `[${item},${nested(1_499, "[", "]")}]`, headers: { "Content-Type": "application/json" } })).status,
+    ).toBe(200);
   });
 
   it("still answers afterwards, and nothing was thrown", async () => {

@@ -29,7 +29,11 @@ export type WireOptions = {
  * connection to 127.0.0.1:`port` and reads until the server closes or `waitMs` pass. A part may be
  * a function that writes on its own (a slow or endless client) and returns when done.
  */
-export function wire(port: number, parts: readonly (string | Buffer | ((write: (chunk: Buffer) => boolean, stopped: () => boolean) => Promise<void>))[], options: WireOptions = {}): Promise<WireReply> {
+export function wire(
+  port: number,
+  parts: readonly (string | Buffer | ((write: (chunk: Buffer) => boolean, stopped: () => boolean) => Promise<void>))[],
+  options: WireOptions = {},
+): Promise<WireReply> {
   const { waitMs = 2_000 } = options;
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");

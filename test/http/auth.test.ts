@@ -9,7 +9,22 @@ import { startFixtureServer } from "../support/generated.js";
 import { START_TIMEOUT, call, expectAuthError, expectError, form, issueToken, list, obj, postForm, raw, startDeclaredServer } from "./support.js";
 import type { RawReply, Reply } from "./support.js";
 
-const ann = { name: "ann", password: "secret", scopes: ["articles:read", "articles:write", "authors:write", "tasks:read", "tasks:write", "metrics:read", "metrics:admin", "photos:read", "photos:write", "items:read"] };
+const ann = {
+  name: "ann",
+  password: "secret",
+  scopes: [
+    "articles:read",
+    "articles:write",
+    "authors:write",
+    "tasks:read",
+    "tasks:write",
+    "metrics:read",
+    "metrics:admin",
+    "photos:read",
+    "photos:write",
+    "items:read",
+  ],
+};
 const bob = { name: "bob", password: "b0b pass", scopes: ["articles:read"] };
 const users = [ann, bob];
 
@@ -54,7 +69,11 @@ const insufficient = (scopes: string) => `Bearer error="insufficient_scope", sco
 /** A request over a raw socket with the given header lines, and a JSON body when given. */
 function rawRequest(base: string, method: string, target: string, headerLines: readonly string[], json?: unknown): Promise<RawReply> {
   const body = json === undefined ? "" : JSON.stringify(json);
-  const lines = [`${method} ${target} HTTP/1.1`, ...headerLines, ...(json === undefined ? [] : ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`])];
+  const lines = [
+    `${method} ${target} HTTP/1.1`,
+    ...headerLines,
+    ...(json === undefined ? [] : ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`]),
+  ];
   return raw(base, lines, body);
 }
 
@@ -119,7 +138,12 @@ describe("bearer guard (blog, PATCH /articles/{id} needs articles:write)", () =>
     expect((await patch([`Authorization: Bearer ${writer}`, "Authorization: Basic x"])).status).toBe(200);
     expectAuthError(await patch(["Authorization: Bearer x", `Authorization: Bearer ${writer}`]), 401, "Bearer");
     expectAuthError(await patch(["Authorization: Basic x", `Authorization: Bearer ${writer}`]), 401, "Bearer", NOT_AUTHENTICATED);
-    expectAuthError(await patch([`Authorization: Bearer ${reader}`, `Authorization: Bearer ${writer}`]), 403, insufficient("articles:write"), "Not enough permissions");
+    expectAuthError(
+      await patch([`Authorization: Bearer ${reader}`, `Authorization: Bearer ${writer}`]),
+      403,
+      insufficient("articles:write"),
+      "Not enough permissions",
+    );
   });
 
   it("a valid token without the required scope: 403 insufficient_scope naming it", async () => {
@@ -312,7 +336,12 @@ describe("authorization-code guard (guard-authorization-code)", () => {
   it("scoped reads and writes: 403 naming the missing scope; optional list", async () => {
     expectAuthError(await call(photos.url, "GET", href, { token: none }), 403, insufficient("photos:read"), "Not enough permissions");
     expect((await call(photos.url, "GET", href, { token: readToken })).status).toBe(200);
-    expectAuthError(await call(photos.url, "POST", "/photos", { json: { url: "https://x.example/2" }, token: readToken }), 403, insufficient("photos:write"), "Not enough permissions");
+    expectAuthError(
+      await call(photos.url, "POST", "/photos", { json: { url: "https://x.example/2" }, token: readToken }),
+      403,
+      insufficient("photos:write"),
+      "Not enough permissions",
+    );
     expect((await call(photos.url, "GET", "/photos")).status).toBe(200);
     expectAuthError(await call(photos.url, "GET", "/photos", { token: "x" }), 401, "Bearer");
   });
@@ -335,7 +364,11 @@ describe("password guard (guard-password): several scopes, write-only field", ()
     expect(created.text).not.toContain("hunter2");
     expect(Object.hasOwn(obj(created), "secret")).toBe(false);
     const href = `/tasks/${String(obj(created).id)}`;
-    for (const reply of [await call(tasks.url, "GET", href, { token }), await call(tasks.url, "GET", "/tasks", { token }), await call(tasks.url, "PATCH", href, { json: { secret: "s2" }, token })]) {
+    for (const reply of [
+      await call(tasks.url, "GET", href, { token }),
+      await call(tasks.url, "GET", "/tasks", { token }),
+      await call(tasks.url, "PATCH", href, { json: { secret: "s2" }, token }),
+    ]) {
       expect(reply.status).toBe(200);
       expect(reply.text).not.toContain("hunter2");
       expect(reply.text).not.toContain("secret");
@@ -423,15 +456,41 @@ describe("token endpoint, strict form (blog POST /token)", () => {
   });
 
   it("a repeated field: the last one counts", async () => {
-    const first = form([["grant_type", "password"], ["username", "bob"], ["username", "ann"], ["password", "secret"]]);
+    const first = form([
+      ["grant_type", "password"],
+      ["username", "bob"],
+      ["username", "ann"],
+      ["password", "secret"],
+    ]);
     expect((await post(first)).status).toBe(200);
-    const last = form([["grant_type", "password"], ["username", "ann"], ["username", "bob"], ["password", "secret"]]);
+    const last = form([
+      ["grant_type", "password"],
+      ["username", "ann"],
+      ["username", "bob"],
+      ["password", "secret"],
+    ]);
     expectTokenError(await post(last), "invalid_grant", ["password"]);
-    const emptied = form([["grant_type", "password"], ["username", "ann"], ["username", ""], ["password", "secret"]]);
+    const emptied = form([
+      ["grant_type", "password"],
+      ["username", "ann"],
+      ["username", ""],
+      ["password", "secret"],
+    ]);
     expectTokenError(await post(emptied), "invalid_request", ["username"]);
-    const grant = form([["grant_type", "client_credentials"], ["grant_type", "password"], ["username", "ann"], ["password", "secret"]]);
+    const grant = form([
+      ["grant_type", "client_credentials"],
+      ["grant_type", "password"],
+      ["username", "ann"],
+      ["password", "secret"],
+    ]);
     expect((await post(grant)).status).toBe(200);
-    const scopes = form([["grant_type", "password"], ["username", "bob"], ["password", "b0b pass"], ["scope", "articles:write"], ["scope", "articles:read"]]);
+    const scopes = form([
+      ["grant_type", "password"],
+      ["username", "bob"],
+      ["password", "b0b pass"],
+      ["scope", "articles:write"],
+      ["scope", "articles:read"],
+    ]);
     const reply = await post(scopes);
     expect(reply.status, reply.text).toBe(200);
     expect(obj(reply).scope).toBe("articles:read");
@@ -444,12 +503,29 @@ describe("token endpoint, strict form (blog POST /token)", () => {
     expectTokenError(await post(full({ password: " secret" })), "invalid_grant", ["password"]);
     expectTokenError(await post(full({ username: "ann " })), "invalid_grant", ["password"]);
     // A password with a space, sent form-encoded (`+`), is the user's password.
-    const reply = await post(form([["grant_type", "password"], ["username", "bob"], ["password", "b0b pass"]]));
+    const reply = await post(
+      form([
+        ["grant_type", "password"],
+        ["username", "bob"],
+        ["password", "b0b pass"],
+      ]),
+    );
     expect(reply.status, reply.text).toBe(200);
   });
 
   it("a scope the user does not hold: 400 invalid_scope naming scope", async () => {
-    expectTokenError(await post(form([["grant_type", "password"], ["username", "bob"], ["password", "b0b pass"], ["scope", "articles:read articles:write"]])), "invalid_scope", ["scope"]);
+    expectTokenError(
+      await post(
+        form([
+          ["grant_type", "password"],
+          ["username", "bob"],
+          ["password", "b0b pass"],
+          ["scope", "articles:read articles:write"],
+        ]),
+      ),
+      "invalid_scope",
+      ["scope"],
+    );
     expectTokenError(await post(full({ scope: "no:such:scope" })), "invalid_scope", ["scope"]);
   });
 
@@ -498,7 +574,22 @@ describe("token endpoint, permissive form (guard-password POST /oauth/token, blo
   const baseOf = (name: string) => (name === "blog" ? blog.url : tasks.url);
 
   it.each(cases)("%s %s: grant_type may be absent or empty", async (name, target) => {
-    for (const body of [form([["username", "ann"], ["password", "secret"]]), form([["grant_type", ""], ["username", "ann"], ["password", "secret"]]), form([["grant_type", "password"], ["username", "ann"], ["password", "secret"]])]) {
+    for (const body of [
+      form([
+        ["username", "ann"],
+        ["password", "secret"],
+      ]),
+      form([
+        ["grant_type", ""],
+        ["username", "ann"],
+        ["password", "secret"],
+      ]),
+      form([
+        ["grant_type", "password"],
+        ["username", "ann"],
+        ["password", "secret"],
+      ]),
+    ]) {
       const reply = await postForm(baseOf(name), target, body);
       expect(reply.status, `${body}: ${reply.text}`).toBe(200);
       expect(reply.headers.get("cache-control")).toBe("no-store");
@@ -517,14 +608,48 @@ describe("token endpoint, permissive form (guard-password POST /oauth/token, blo
 
   it.each(cases)("%s %s: unsupported_grant_type, 415, invalid_grant, invalid_scope", async (name, target) => {
     const base = baseOf(name);
-    const grant = await postForm(base, target, form([["grant_type", "client_credentials"], ["username", "ann"], ["password", "secret"]]));
+    const grant = await postForm(
+      base,
+      target,
+      form([
+        ["grant_type", "client_credentials"],
+        ["username", "ann"],
+        ["password", "secret"],
+      ]),
+    );
     expectError(grant, 400, ["grant_type"]);
     expect(obj(grant).error).toBe("unsupported_grant_type");
-    expectError(await postForm(base, target, form([["username", "ann"], ["password", "secret"]]), { "Content-Type": "application/json" }), 415);
-    const wrong = await postForm(base, target, form([["username", "ann"], ["password", "nope"]]));
+    expectError(
+      await postForm(
+        base,
+        target,
+        form([
+          ["username", "ann"],
+          ["password", "secret"],
+        ]),
+        { "Content-Type": "application/json" },
+      ),
+      415,
+    );
+    const wrong = await postForm(
+      base,
+      target,
+      form([
+        ["username", "ann"],
+        ["password", "nope"],
+      ]),
+    );
     expectError(wrong, 400);
     expect(obj(wrong).error).toBe("invalid_grant");
-    const scope = await postForm(base, target, form([["username", "bob"], ["password", "b0b pass"], ["scope", "tasks:write"]]));
+    const scope = await postForm(
+      base,
+      target,
+      form([
+        ["username", "bob"],
+        ["password", "b0b pass"],
+        ["scope", "tasks:write"],
+      ]),
+    );
     expectError(scope, 400, ["scope"]);
     expect(obj(scope).error).toBe("invalid_scope");
   });
@@ -543,6 +668,15 @@ describe("token endpoint, permissive form (guard-password POST /oauth/token, blo
       { rel: "token", method: "POST", href: "/oauth/token" },
     ]);
     expect(obj(await call(photos.url, "GET", "/")).links).toEqual([{ rel: "photos", method: "GET", href: "/photos" }]);
-    expectError(await call(photos.url, "POST", "/token", { body: form([["username", "ann"], ["password", "secret"]]), headers: { "Content-Type": "application/x-www-form-urlencoded" } }), 404);
+    expectError(
+      await call(photos.url, "POST", "/token", {
+        body: form([
+          ["username", "ann"],
+          ["password", "secret"],
+        ]),
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      }),
+      404,
+    );
   });
 });

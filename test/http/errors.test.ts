@@ -25,13 +25,16 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe("404 and 405", () => {
-  it.each(["/nope", "/articles/1/comments", "/articles/", "//articles", "/Articles", "/token/x", "/_codegen"])("unknown path %s: 404 {error: Not found, detail: {}}", async (target) => {
-    for (const method of ["GET", "POST", "DELETE"]) {
-      const reply = await call(base, method, target);
-      expect(reply.status, `${method} ${target}`).toBe(404);
-      expect(reply.body).toEqual({ error: "Not found", detail: {} });
-    }
-  });
+  it.each(["/nope", "/articles/1/comments", "/articles/", "//articles", "/Articles", "/token/x", "/_codegen"])(
+    "unknown path %s: 404 {error: Not found, detail: {}}",
+    async (target) => {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        const reply = await call(base, method, target);
+        expect(reply.status, `${method} ${target}`).toBe(404);
+        expect(reply.body).toEqual({ error: "Not found", detail: {} });
+      }
+    },
+  );
 
   it("unknown id: 404 naming id", async () => {
     const detail = expectError(await call(base, "GET", "/articles/424242"), 404, ["id"]);
@@ -56,18 +59,35 @@ describe("404 and 405", () => {
 });
 
 describe("406, 415, 413 and malformed bodies", () => {
-  it.each(["text/html", "application/xml", "application/json;q=0", "text/*", "application/json;q=0, */*", "image/png, text/html;q=0.9"])("Accept: %s admits no JSON: 406", async (accept) => {
-    expectError(await call(base, "GET", "/authors", { headers: { Accept: accept } }), 406);
-    expectError(await call(base, "GET", href, { headers: { Accept: accept } }), 406);
-  });
+  it.each(["text/html", "application/xml", "application/json;q=0", "text/*", "application/json;q=0, */*", "image/png, text/html;q=0.9"])(
+    "Accept: %s admits no JSON: 406",
+    async (accept) => {
+      expectError(await call(base, "GET", "/authors", { headers: { Accept: accept } }), 406);
+      expectError(await call(base, "GET", href, { headers: { Accept: accept } }), 406);
+    },
+  );
 
-  it.each(["application/json", "*/*", "application/*", "text/html, application/json;q=0.1", "text/html;q=1, */*;q=0.5", "APPLICATION/JSON", "application/json;charset=utf-8"])("Accept: %s admits JSON: 200", async (accept) => {
+  it.each([
+    "application/json",
+    "*/*",
+    "application/*",
+    "text/html, application/json;q=0.1",
+    "text/html;q=1, */*;q=0.5",
+    "APPLICATION/JSON",
+    "application/json;charset=utf-8",
+  ])("Accept: %s admits JSON: 200", async (accept) => {
     expect((await call(base, "GET", "/authors", { headers: { Accept: accept } })).status).toBe(200);
   });
 
-  it.each(["text/plain", "application/jsonx", "application/x-www-form-urlencoded", "text/json", "multipart/form-data; boundary=x"])("Content-Type %s: 415", async (contentType) => {
-    expectError(await call(base, "POST", "/articles", { body: JSON.stringify({ title: "x" }), headers: { "Content-Type": contentType }, token: writer }), 415);
-  });
+  it.each(["text/plain", "application/jsonx", "application/x-www-form-urlencoded", "text/json", "multipart/form-data; boundary=x"])(
+    "Content-Type %s: 415",
+    async (contentType) => {
+      expectError(
+        await call(base, "POST", "/articles", { body: JSON.stringify({ title: "x" }), headers: { "Content-Type": contentType }, token: writer }),
+        415,
+      );
+    },
+  );
 
   it("no Content-Type on a body: 415", async () => {
     const body = JSON.stringify({ title: "x" });
@@ -75,7 +95,11 @@ describe("406, 415, 413 and malformed bodies", () => {
   });
 
   it("Content-Type application/json with parameters is JSON", async () => {
-    const reply = await call(base, "POST", "/articles", { body: JSON.stringify({ title: "p" }), headers: { "Content-Type": "Application/JSON; charset=UTF-8" }, token: writer });
+    const reply = await call(base, "POST", "/articles", {
+      body: JSON.stringify({ title: "p" }),
+      headers: { "Content-Type": "Application/JSON; charset=UTF-8" },
+      token: writer,
+    });
     expect(reply.status, reply.text).toBe(201);
   });
 
@@ -95,7 +119,12 @@ describe("406, 415, 413 and malformed bodies", () => {
   });
 
   it("Content-Length over 1 MiB: 413 at once, before the body is sent, and the connection closes", async () => {
-    const reply = await raw(base, ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: application/json", `Content-Length: ${MiB + 1}`], "", { keepAlive: true, waitMs: 1_500 });
+    const reply = await raw(
+      base,
+      ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: application/json", `Content-Length: ${MiB + 1}`],
+      "",
+      { keepAlive: true, waitMs: 1_500 },
+    );
     expectError(reply, 413, ["body"]);
     expect(reply.closed).toBe(true);
     expect(reply.headers.get("connection")).toBe("close");
@@ -104,7 +133,12 @@ describe("406, 415, 413 and malformed bodies", () => {
   it("a chunked body whose bytes exceed 1 MiB: 413 and the connection closes", async () => {
     const size = MiB + 16;
     const chunk = `${size.toString(16)}\r\n${"x".repeat(size)}`;
-    const reply = await raw(base, ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: application/json", "Transfer-Encoding: chunked"], chunk, { keepAlive: true, waitMs: 1_500 });
+    const reply = await raw(
+      base,
+      ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: application/json", "Transfer-Encoding: chunked"],
+      chunk,
+      { keepAlive: true, waitMs: 1_500 },
+    );
     expectError(reply, 413, ["body"]);
     expect(reply.closed).toBe(true);
   });
@@ -118,7 +152,9 @@ describe("406, 415, 413 and malformed bodies", () => {
   });
 
   it("the token endpoint: Content-Length over 1 MiB with its own type: 413", async () => {
-    const reply = await raw(base, ["POST /token HTTP/1.1", "Content-Type: application/x-www-form-urlencoded", `Content-Length: ${2 * MiB}`], "", { keepAlive: true });
+    const reply = await raw(base, ["POST /token HTTP/1.1", "Content-Type: application/x-www-form-urlencoded", `Content-Length: ${2 * MiB}`], "", {
+      keepAlive: true,
+    });
     expectError(reply, 413);
     expect(reply.closed).toBe(true);
   });
@@ -136,7 +172,10 @@ describe("406, 415, 413 and malformed bodies", () => {
   });
 
   it("an error answer on a keep-alive connection leaves it open; a 413 closes it", async () => {
-    const kept = await raw(base, ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: application/json", "Content-Length: 1"], "{", { keepAlive: true, waitMs: 300 });
+    const kept = await raw(base, ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: application/json", "Content-Length: 1"], "{", {
+      keepAlive: true,
+      waitMs: 300,
+    });
     expectError(kept, 400, ["body"]);
     expect(kept.closed).toBe(false);
   });
@@ -160,7 +199,11 @@ describe("malformed HTTP (clientError): JSON bodies, not Node's bare answers", (
   });
 
   it("both Content-Length and Transfer-Encoding (request smuggling): 400", async () => {
-    const reply = await raw(base, ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: application/json", "Content-Length: 4", "Transfer-Encoding: chunked"], "0\r\n\r\n");
+    const reply = await raw(
+      base,
+      ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: application/json", "Content-Length: 4", "Transfer-Encoding: chunked"],
+      "0\r\n\r\n",
+    );
     expectError(reply, 400);
     expect(reply.closed).toBe(true);
   });
@@ -189,7 +232,11 @@ describe("the order of the checks: the earlier answers", () => {
   it("guards (401, 403) before Accept (406)", async () => {
     expectAuthError(await call(base, "POST", "/articles", json({ title: "x" }, { Accept: "text/html" })), 401, "Bearer", "Not authenticated");
     expectAuthError(await call(base, "POST", "/articles", { ...json({ title: "x" }, { Accept: "text/html" }), token: "x" }), 401, "Bearer");
-    expectAuthError(await call(base, "POST", "/articles", { ...json({ title: "x" }, { Accept: "text/html" }), token: reader }), 403, 'Bearer error="insufficient_scope", scope="articles:write"');
+    expectAuthError(
+      await call(base, "POST", "/articles", { ...json({ title: "x" }, { Accept: "text/html" }), token: reader }),
+      403,
+      'Bearer error="insufficient_scope", scope="articles:write"',
+    );
     expectAuthError(await call(base, "GET", href, { token: "x", headers: { Accept: "text/html" } }), 401, "Bearer");
   });
 
@@ -199,7 +246,12 @@ describe("the order of the checks: the earlier answers", () => {
   });
 
   it("Content-Type (415) before size (413)", async () => {
-    const reply = await raw(base, ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: text/plain", `Content-Length: ${2 * MiB}`], "", { keepAlive: true });
+    const reply = await raw(
+      base,
+      ["POST /articles HTTP/1.1", `Authorization: Bearer ${writer}`, "Content-Type: text/plain", `Content-Length: ${2 * MiB}`],
+      "",
+      { keepAlive: true },
+    );
     expectError(reply, 415);
     const token = await raw(base, ["POST /token HTTP/1.1", "Content-Type: application/json", `Content-Length: ${2 * MiB}`], "", { keepAlive: true });
     expectError(token, 415);

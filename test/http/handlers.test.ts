@@ -44,10 +44,12 @@ beforeAll(async () => {
   const memory = compiled.api.createMemoryHandlers();
   const articles = memory.articles!;
   const authors = memory.authors!;
-  const record = (name: string, handler: HandlerFunction): HandlerFunction => (input) => {
-    seen.push({ name, input });
-    return handler(input);
-  };
+  const record =
+    (name: string, handler: HandlerFunction): HandlerFunction =>
+    (input) => {
+      seen.push({ name, input });
+      return handler(input);
+    };
   server = compiled.api.createServer({
     handlers: {
       authors: {
@@ -142,7 +144,16 @@ describe("a handler that throws: 500 without internals, and the server keeps ser
   });
 
   it("the token issuer throwing", async () => {
-    await expectInternalError(await call(base, "POST", "/token", { body: form([["grant_type", "password"], ["username", "explode"], ["password", "pw"]]), headers: { "Content-Type": "application/x-www-form-urlencoded" } }));
+    await expectInternalError(
+      await call(base, "POST", "/token", {
+        body: form([
+          ["grant_type", "password"],
+          ["username", "explode"],
+          ["password", "pw"],
+        ]),
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      }),
+    );
   });
 
   it("many failures in a row leave the server serving, with keep-alive requests after them", async () => {
@@ -156,9 +167,19 @@ describe("a handler that throws: 500 without internals, and the server keeps ser
 describe("what the token check and the handlers receive", () => {
   it("the token as read from the header, the scopes helper and the guard", async () => {
     verified.length = 0;
-    const reply = await raw(base, ["POST /articles HTTP/1.1", "Authorization: Bearer  a b ", "Content-Type: application/json", "Content-Length: 13"], '{"title":"x"}');
+    const reply = await raw(
+      base,
+      ["POST /articles HTTP/1.1", "Authorization: Bearer  a b ", "Content-Type: application/json", "Content-Length: 13"],
+      '{"title":"x"}',
+    );
     expect(reply.status, reply.text).toBe(201);
-    expect(verified).toEqual([{ token: "a b", scopes: { scopes: ["articles:write"], scopeStr: "articles:write" }, guard: { kind: "bearer", name: "OAuth2PasswordBearer", autoError: true } }]);
+    expect(verified).toEqual([
+      {
+        token: "a b",
+        scopes: { scopes: ["articles:write"], scopeStr: "articles:write" },
+        guard: { kind: "bearer", name: "OAuth2PasswordBearer", autoError: true },
+      },
+    ]);
   });
 
   it("the empty token is never handed to the token check", async () => {
@@ -182,7 +203,10 @@ describe("what the token check and the handlers receive", () => {
     await call(base, "GET", "/articles?published=false");
     await call(base, "GET", "/articles", { token: "good" });
     expect(seen).toEqual([
-      { name: "createArticle", input: { body: { title: "p", published: false, status: "draft" }, principal, scopes: { scopes: ["articles:write"], scopeStr: "articles:write" } } },
+      {
+        name: "createArticle",
+        input: { body: { title: "p", published: false, status: "draft" }, principal, scopes: { scopes: ["articles:write"], scopeStr: "articles:write" } },
+      },
       { name: "listArticles", input: { query: { published: false }, principal: undefined, scopes: { scopes: [], scopeStr: "" } } },
       { name: "listArticles", input: { query: {}, principal, scopes: { scopes: [], scopeStr: "" } } },
     ]);
@@ -190,11 +214,23 @@ describe("what the token check and the handlers receive", () => {
 
   it("the issuer's answers: a token with no-store, or an RFC 6749 error", async () => {
     const post = (body: string) => call(base, "POST", "/token", { body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
-    const ok = await post(form([["grant_type", "password"], ["username", "u"], ["password", "pw"]]));
+    const ok = await post(
+      form([
+        ["grant_type", "password"],
+        ["username", "u"],
+        ["password", "pw"],
+      ]),
+    );
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ access_token: "token-for-u", token_type: "bearer", expires_in: 60 });
     expect(ok.headers.get("cache-control")).toBe("no-store");
-    const refused = await post(form([["grant_type", "password"], ["username", "u"], ["password", "no"]]));
+    const refused = await post(
+      form([
+        ["grant_type", "password"],
+        ["username", "u"],
+        ["password", "no"],
+      ]),
+    );
     expectError(refused, 400);
     expect(obj(refused).error).toBe("invalid_grant");
     expect(refused.headers.get("cache-control")).toBe("no-store");
@@ -220,7 +256,11 @@ describe("configurable limits", () => {
   });
 
   it("a body not sent in time: 408, then the connection closes", async () => {
-    const partial = await rawPartial(slowBase, `POST /articles HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{"title"`, 1_800);
+    const partial = await rawPartial(
+      slowBase,
+      `POST /articles HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{"title"`,
+      1_800,
+    );
     expectError(partial, 408);
     expect(partial.closed).toBe(true);
   });

@@ -161,7 +161,9 @@ describe("handlers that refuse (declared errors)", () => {
 describe("references checked (a ref naming no object is 400 naming the field)", () => {
   it("on create, through the referenced resource's get, before the handler runs", async () => {
     const before = calls.length;
-    expect(expectError(await call(base, "POST", "/loans", { json: { ...loan(), bookId: 999 }, token: "good" }), 400, ["bookId"])).toEqual({ bookId: "no book has the id 999" });
+    expect(expectError(await call(base, "POST", "/loans", { json: { ...loan(), bookId: 999 }, token: "good" }), 400, ["bookId"])).toEqual({
+      bookId: "no book has the id 999",
+    });
     expectError(await call(base, "POST", "/loans", { json: { ...loan(), memberId: NO_MEMBER }, token: "good" }), 400, ["memberId"]);
     expectError(await call(base, "POST", "/loans", { json: { ...loan(), bookId: 999, memberId: NO_MEMBER }, token: "good" }), 400, ["bookId", "memberId"]);
     expect(calls.length).toBe(before);
@@ -233,7 +235,7 @@ async function createBooks(author: string, titles: readonly string[], publishedO
 async function follow(target: string): Promise<{ pages: unknown[][]; links: string[] }> {
   const pages: unknown[][] = [];
   const links: string[] = [];
-  for (let next: string | undefined = target; next !== undefined && pages.length < 100; ) {
+  for (let next: string | undefined = target; next !== undefined && pages.length < 100;) {
     const reply = await call(base, "GET", next, { token: "good" });
     expect(reply.status, reply.text).toBe(200);
     pages.push((reply.body as Json[]).map((b) => b.id));
@@ -248,7 +250,10 @@ async function follow(target: string): Promise<{ pages: unknown[][]; links: stri
 
 describe("lists: pagination", () => {
   it("following next visits every object exactly once, in creation order, keeping the other query parameters", async () => {
-    const created = await createBooks("Paged", Array.from({ length: 45 }, (_, i) => `Book ${String(i)}`));
+    const created = await createBooks(
+      "Paged",
+      Array.from({ length: 45 }, (_, i) => `Book ${String(i)}`),
+    );
     const { pages, links } = await follow("/books?author=Paged&limit=7");
     expect(pages.map((p) => p.length)).toEqual([7, 7, 7, 7, 7, 7, 3]);
     expect(pages.flat()).toEqual(created.map((b) => b.id));
@@ -256,7 +261,10 @@ describe("lists: pagination", () => {
   });
 
   it("the default limit is the declared size; no Link when nothing remains", async () => {
-    await createBooks("Default", Array.from({ length: 21 }, (_, i) => `D${String(i)}`));
+    await createBooks(
+      "Default",
+      Array.from({ length: 21 }, (_, i) => `D${String(i)}`),
+    );
     const first = await call(base, "GET", "/books?author=Default");
     expect((first.body as Json[]).length).toBe(20);
     expect(first.headers.get("link")).toMatch(/^<\/books\?author=Default&limit=20&cursor=[\w.-]+>; rel="next"$/);
@@ -345,7 +353,14 @@ describe("actions", () => {
     const renewed = obj(reply);
     expect(renewed).toMatchObject({ id: created.id, status: "active", renewals: 1, bookId: book.id });
     expect(acted.length).toBe(before + 1);
-    expect(acted.at(-1)).toMatchObject({ id: created.id, body: { days: 7 }, current: { id: created.id, status: "active" }, to: "active", principal, scopes: expect.anything() });
+    expect(acted.at(-1)).toMatchObject({
+      id: created.id,
+      body: { days: 7 },
+      current: { id: created.id, status: "active" },
+      to: "active",
+      principal,
+      scopes: expect.anything(),
+    });
     expect(obj(await call(base, "GET", `/loans/${String(created.id)}`, { token: "good" })).renewals).toBe(1);
   });
 
@@ -353,9 +368,22 @@ describe("actions", () => {
     const created = await newLoan();
     const self = `/loans/${String(created.id)}`;
     const common = [`self GET ${self}`, `book GET /books/${String(book.id)}`, `member GET /members/${String(member.id)}`];
-    expect(rels(created)).toEqual([...common, `edit PATCH ${self}`, `return POST ${self}/return`, `renew POST ${self}/renew`, `report-lost PUT ${self}/report-lost`, `remind POST ${self}/remind`]);
+    expect(rels(created)).toEqual([
+      ...common,
+      `edit PATCH ${self}`,
+      `return POST ${self}/return`,
+      `renew POST ${self}/renew`,
+      `report-lost PUT ${self}/report-lost`,
+      `remind POST ${self}/remind`,
+    ]);
     const overdue = obj(await call(base, "PATCH", self, { json: { status: "overdue" }, token: "good" }));
-    expect(rels(overdue)).toEqual([...common, `edit PATCH ${self}`, `return POST ${self}/return`, `report-lost PUT ${self}/report-lost`, `remind POST ${self}/remind`]);
+    expect(rels(overdue)).toEqual([
+      ...common,
+      `edit PATCH ${self}`,
+      `return POST ${self}/return`,
+      `report-lost PUT ${self}/report-lost`,
+      `remind POST ${self}/remind`,
+    ]);
     const lost = obj(await call(base, "PUT", `${self}/report-lost`, { token: "good" }));
     expect(lost.status).toBe("lost");
     expect(rels(lost)).toEqual([...common, `return POST ${self}/return`, `remind POST ${self}/remind`]);
@@ -421,24 +449,28 @@ describe("codegen serve runs the fixture with its in-memory store", () => {
     await served?.close();
   });
 
-  it("a loan is created, renewed, listed a page at a time and returned", async () => {
-    served = await startFixtureServer("lending", [user]);
-    const token = await issueToken(served.url, user, user.scopes);
-    const at = (method: string, target: string, json?: unknown) => call(served!.url, method, target, { token, ...(json === undefined ? {} : { json }) });
-    const book1 = obj(await at("POST", "/books", { title: "T", author: "A" }));
-    const member1 = obj(await at("POST", "/members", { name: "M", email: "m@example.org" }));
-    const loans = [];
-    for (let i = 0; i < 3; i++) loans.push(obj(await at("POST", "/loans", { bookId: book1.id, memberId: member1.id, dueOn: `2026-12-0${String(i + 1)}` })));
-    const renewed = await at("POST", `/loans/${String(loans[0]!.id)}/renew`, { days: 3 });
-    expect(renewed.status, renewed.text).toBe(200);
-    expect(obj(renewed).status).toBe("active");
-    const first = await at("GET", "/loans?sort=-dueOn&limit=2");
-    expect((first.body as Json[]).map((l) => l.id)).toEqual([loans[2]!.id, loans[1]!.id]);
-    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1]!;
-    expect(((await at("GET", next)).body as Json[]).map((l) => l.id)).toEqual([loans[0]!.id]);
-    expect(obj(await at("POST", `/loans/${String(loans[0]!.id)}/return`)).status).toBe("returned");
-    expectError(await at("POST", `/loans/${String(loans[0]!.id)}/renew`, { days: 3 }), 409, ["status"]);
-  }, START_TIMEOUT);
+  it(
+    "a loan is created, renewed, listed a page at a time and returned",
+    async () => {
+      served = await startFixtureServer("lending", [user]);
+      const token = await issueToken(served.url, user, user.scopes);
+      const at = (method: string, target: string, json?: unknown) => call(served!.url, method, target, { token, ...(json === undefined ? {} : { json }) });
+      const book1 = obj(await at("POST", "/books", { title: "T", author: "A" }));
+      const member1 = obj(await at("POST", "/members", { name: "M", email: "m@example.org" }));
+      const loans = [];
+      for (let i = 0; i < 3; i++) loans.push(obj(await at("POST", "/loans", { bookId: book1.id, memberId: member1.id, dueOn: `2026-12-0${String(i + 1)}` })));
+      const renewed = await at("POST", `/loans/${String(loans[0]!.id)}/renew`, { days: 3 });
+      expect(renewed.status, renewed.text).toBe(200);
+      expect(obj(renewed).status).toBe("active");
+      const first = await at("GET", "/loans?sort=-dueOn&limit=2");
+      expect((first.body as Json[]).map((l) => l.id)).toEqual([loans[2]!.id, loans[1]!.id]);
+      const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1]!;
+      expect(((await at("GET", next)).body as Json[]).map((l) => l.id)).toEqual([loans[0]!.id]);
+      expect(obj(await at("POST", `/loans/${String(loans[0]!.id)}/return`)).status).toBe("returned");
+      expectError(await at("POST", `/loans/${String(loans[0]!.id)}/renew`, { days: 3 }), 409, ["status"]);
+    },
+    START_TIMEOUT,
+  );
 });
 
 /**
@@ -474,7 +506,11 @@ export const createLoan: LoansHandlers["createLoan"] = () => (${result});
 `;
 
   it("a declared status type-checks, with or without detail, and so does the in-memory store", async () => {
-    expect(await typeCheck(handler(`Math.random() < 0.5 ? { status: 409, error: "No copy", detail: { bookId: "none left" } } : { status: 422, error: "Five loans" }`))).toBe("");
+    expect(
+      await typeCheck(
+        handler(`Math.random() < 0.5 ? { status: 409, error: "No copy", detail: { bookId: "none left" } } : { status: 422, error: "Five loans" }`),
+      ),
+    ).toBe("");
   }, 60_000);
 
   it("an undeclared status, or an operation without errors refusing, does not", async () => {

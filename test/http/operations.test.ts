@@ -269,7 +269,12 @@ describe("security", () => {
   });
 
   it("a valid token lacking shop:read answers 403 insufficient_scope", async () => {
-    expectAuthError(await call(base, "GET", "/shops/7/items/abc", { token: "nobody-token" }), 403, 'Bearer error="insufficient_scope", scope="shop:read"', "Not enough permissions");
+    expectAuthError(
+      await call(base, "GET", "/shops/7/items/abc", { token: "nobody-token" }),
+      403,
+      'Bearer error="insufficient_scope", scope="shop:read"',
+      "Not enough permissions",
+    );
     expect(verified.map((v) => v.token)).toEqual(["nobody-token"]);
     expect(seen).toEqual([]);
   });
@@ -335,7 +340,12 @@ describe("security", () => {
     seen.length = 0;
     // Neither: the first requirement's refusal; a token lacking the scope: 403; a bad key: 401.
     expectAuthError(await call(base, "DELETE", target), 401, "Bearer", "Not authenticated");
-    expectAuthError(await call(base, "DELETE", target, { token: "reader-token" }), 403, 'Bearer error="insufficient_scope", scope="shop:write"', "Not enough permissions");
+    expectAuthError(
+      await call(base, "DELETE", target, { token: "reader-token" }),
+      403,
+      'Bearer error="insufficient_scope", scope="shop:write"',
+      "Not enough permissions",
+    );
     expectAuthError(await call(base, "DELETE", target, { headers: { "X-Api-Key": "wrong" } }), 401, undefined, "Could not validate credentials");
     expect(seen).toEqual([]);
   });
@@ -349,9 +359,19 @@ describe("security", () => {
     seen.length = 0;
     hooked.length = 0;
     const bad = Buffer.from("ann:wrong").toString("base64");
-    expectAuthError(await raw(base, ["PUT /uploads HTTP/1.1", `Authorization: Basic ${bad}`, "Content-Type: image/png", "Content-Length: 0"]), 401, 'Basic realm="api"', "Could not validate credentials");
+    expectAuthError(
+      await raw(base, ["PUT /uploads HTTP/1.1", `Authorization: Basic ${bad}`, "Content-Type: image/png", "Content-Length: 0"]),
+      401,
+      'Basic realm="api"',
+      "Could not validate credentials",
+    );
     expectAuthError(await raw(base, ["PUT /uploads HTTP/1.1", "Content-Type: image/png", "Content-Length: 0"]), 401, 'Basic realm="api"', "Not authenticated");
-    expectAuthError(await raw(base, ["PUT /uploads HTTP/1.1", "Authorization: Bearer writer-token", "Content-Type: image/png", "Content-Length: 0"]), 401, 'Basic realm="api"', "Not authenticated");
+    expectAuthError(
+      await raw(base, ["PUT /uploads HTTP/1.1", "Authorization: Bearer writer-token", "Content-Type: image/png", "Content-Length: 0"]),
+      401,
+      'Basic realm="api"',
+      "Not authenticated",
+    );
     expect(hooked.map((h) => h.value)).toEqual([bad, undefined, undefined]);
     expect(verified).toEqual([]);
     expect(seen).toEqual([]);
@@ -438,7 +458,14 @@ describe("parameters", () => {
   it("a cookie: session=abc reaches cookies.session", async () => {
     const reply = await raw(base, ["GET /shops/7/items/abc HTTP/1.1", "Authorization: Bearer reader-token", "Cookie: theme=dark; session=abc"]);
     expect(reply.status, reply.text).toBe(200);
-    expect(onlyInput("getItem")).toEqual({ path: { shopId: 7, itemId: "abc" }, query: {}, headers: {}, cookies: { session: "abc" }, principal: READER, scopes: READ_SCOPES });
+    expect(onlyInput("getItem")).toEqual({
+      path: { shopId: 7, itemId: "abc" },
+      query: {},
+      headers: {},
+      cookies: { session: "abc" },
+      principal: READER,
+      scopes: READ_SCOPES,
+    });
   });
 });
 
@@ -603,7 +630,7 @@ describe("responses", () => {
 
 // Beyond the brief: edge cases of the same features that a client or proxy relies on.
 describe("edge cases", () => {
-  it("a percent-encoded delimiter is part of its value: ?sort=a%7Cb|c is [\"a|b\", \"c\"] (RFC 6570 encodes values, not delimiters)", async () => {
+  it('a percent-encoded delimiter is part of its value: ?sort=a%7Cb|c is ["a|b", "c"] (RFC 6570 encodes values, not delimiters)', async () => {
     expect((await call(base, "GET", "/items?sort=a%7Cb|c")).status).toBe(200);
     expect(onlyInput("listItems").query).toEqual({ sort: ["a|b", "c"], limit: 20 });
   });
@@ -633,4 +660,3 @@ describe("edge cases", () => {
     },
   );
 });
-

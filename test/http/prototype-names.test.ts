@@ -111,7 +111,10 @@ describe("fields, filters and query parameters named like Object.prototype's mem
     const a = await createTicket({ constructor: "__proto__", toString: 7, hasOwnProperty: true });
     const b = await createTicket({ constructor: "toString", toString: 8, hasOwnProperty: false });
     expect(a).toMatchObject({ constructor: "__proto__", toString: 7, hasOwnProperty: true });
-    const ids = async (query: string) => list(await call(base, "GET", `/tickets?${query}`, { token })).map((t) => t.id).filter((id) => id === a.id || id === b.id);
+    const ids = async (query: string) =>
+      list(await call(base, "GET", `/tickets?${query}`, { token }))
+        .map((t) => t.id)
+        .filter((id) => id === a.id || id === b.id);
     expect(await ids("constructor=__proto__")).toEqual([a.id]);
     expect(await ids("constructor=toString")).toEqual([b.id]);
     expect(await ids("toString=8")).toEqual([b.id]);
@@ -129,7 +132,11 @@ describe("fields, filters and query parameters named like Object.prototype's mem
 
   it("refuses fields that are not declared, named like Object.prototype's members", async () => {
     for (const name of ["__proto__", "isPrototypeOf", "toLocaleString"]) {
-      const reply = await call(base, "POST", "/tickets", { body: `{"title": "t", ${JSON.stringify(name)}: {"x": 1}}`, headers: { "Content-Type": "application/json" }, token });
+      const reply = await call(base, "POST", "/tickets", {
+        body: `{"title": "t", ${JSON.stringify(name)}: {"x": 1}}`,
+        headers: { "Content-Type": "application/json" },
+        token,
+      });
       expectError(reply, 400, [name]);
     }
   });
@@ -230,7 +237,10 @@ describe("an OpenAPI document written by others, with names like Object.prototyp
       await mkdir(path.dirname(path.join(dir, file.path)), { recursive: true });
       await writeFile(path.join(dir, file.path), file.contents);
     }
-    await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify({ extends: path.join(ROOT, "test/support/tsconfig.generated.json"), include: ["src/**/*.ts"] }));
+    await writeFile(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ extends: path.join(ROOT, "test/support/tsconfig.generated.json"), include: ["src/**/*.ts"] }),
+    );
     generatedDir = dir;
     const api = (await import(pathToFileURL(path.join(dir, "index.gen.js")).href)) as {
       createServer(options: object): Server;

@@ -181,7 +181,11 @@ describe("PATCH merges", () => {
       ["Application/Merge-Patch+JSON; charset=utf-8", "M2"],
       ["application/json; charset=utf-8", "M3"],
     ] as const) {
-      const reply = await call(base, "PATCH", `/articles/${String(article.id)}`, { body: JSON.stringify({ title }), headers: { "Content-Type": contentType }, token });
+      const reply = await call(base, "PATCH", `/articles/${String(article.id)}`, {
+        body: JSON.stringify({ title }),
+        headers: { "Content-Type": contentType },
+        token,
+      });
       expect(reply.status, contentType).toBe(200);
       expect(obj(reply).title).toBe(title);
     }
@@ -362,7 +366,12 @@ describe("links per state and the status machine", () => {
     expect(article.links).toEqual([selfLink(article.id), editLink(article.id), cancelLink(article.id)]);
     const author = await createAuthor("Linked");
     const patched = obj(await call(base, "PATCH", `/articles/${String(article.id)}`, { json: { authorId: author.id }, token }));
-    expect(patched.links).toEqual([selfLink(article.id), { rel: "author", method: "GET", href: `/authors/${String(author.id)}` }, editLink(article.id), cancelLink(article.id)]);
+    expect(patched.links).toEqual([
+      selfLink(article.id),
+      { rel: "author", method: "GET", href: `/authors/${String(author.id)}` },
+      editLink(article.id),
+      cancelLink(article.id),
+    ]);
   });
 
   it("status on create is ignored: every article starts in draft", async () => {

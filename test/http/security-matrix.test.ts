@@ -50,7 +50,15 @@ function operations(doc: Json = document): Operation[] {
       const success = Math.min(...statuses.filter((s) => s >= 200 && s < 300));
       const content = (op.requestBody as { content?: { [type: string]: { schema: Json } } } | undefined)?.content;
       const [type, media] = Object.entries(content ?? {})[0] ?? [];
-      found.push({ operationId: op.operationId as string, method: method.toUpperCase(), path, security, success, statuses, ...(type && media ? { body: { type, schema: media.schema } } : {}) });
+      found.push({
+        operationId: op.operationId as string,
+        method: method.toUpperCase(),
+        path,
+        security,
+        success,
+        statuses,
+        ...(type && media ? { body: { type, schema: media.schema } } : {}),
+      });
     }
   }
   return found;
@@ -69,16 +77,21 @@ function subsets<T>(items: readonly T[]): T[][] {
   return items.reduce<T[][]>((all, item) => [...all, ...all.map((s) => [...s, item])], [[]]);
 }
 
-type Credential = { readonly label: string; readonly header?: string } & ({ readonly kind: "none" | "non-bearer" | "never-issued" } | { readonly kind: "token"; readonly scopes: readonly string[] });
+type Credential = { readonly label: string; readonly header?: string } & (
+  { readonly kind: "none" | "non-bearer" | "never-issued" } | { readonly kind: "token"; readonly scopes: readonly string[] }
+);
 
-type Expected = { readonly outcome: "allowed" } | { readonly outcome: "refused"; readonly status: 401 | 403; readonly challenge: string; readonly detail?: string };
+type Expected =
+  { readonly outcome: "allowed" } | { readonly outcome: "refused"; readonly status: 401 | 403; readonly challenge: string; readonly detail?: string };
 
 /** What `security` says of a credential (http-behaviour "Errors" and declaration "Access"). */
 function expectedOutcome(security: readonly Requirement[], credential: Credential): Expected {
   if (security.length === 0) return { outcome: "allowed" };
   const optional = security.some((requirement) => Object.keys(requirement).length === 0);
   const scoped = security.filter((requirement) => Object.keys(requirement).length > 0);
-  const bearerOnly = scoped.every((requirement) => Object.keys(requirement).every((scheme) => components.securitySchemes[scheme]?.["x-codegen-guard"] !== "oauth2"));
+  const bearerOnly = scoped.every((requirement) =>
+    Object.keys(requirement).every((scheme) => components.securitySchemes[scheme]?.["x-codegen-guard"] !== "oauth2"),
+  );
   expect(bearerOnly, "the blog's guards are all bearer guards").toBe(true);
   switch (credential.kind) {
     case "none":
@@ -163,7 +176,11 @@ function send(op: Operation, path: string, credential: Credential): Promise<Repl
 function request(at: string, op: Operation, path: string, headers: Record<string, string>): Promise<Reply> {
   if (!op.body) return call(at, op.method, path, { headers });
   if (op.body.type === "application/x-www-form-urlencoded") {
-    const body = form([["grant_type", "password"], ["username", admin.name], ["password", admin.password]]);
+    const body = form([
+      ["grant_type", "password"],
+      ["username", admin.name],
+      ["password", admin.password],
+    ]);
     return call(at, op.method, path, { body, headers: { ...headers, "Content-Type": op.body.type } });
   }
   return call(at, op.method, path, { json: sample(op.body.schema), headers });
@@ -179,7 +196,22 @@ async function snapshot(op: Operation, path: string, collection: string): Promis
 describe("security matrix of the blog fixture, from its OpenAPI document", () => {
   it("reads every operation, each with an explicit security, and every declared scope", () => {
     expect(ops.map((op) => op.operationId).sort()).toEqual(
-      ["createArticle", "createAuthor", "deleteArticle", "deleteAuthor", "getArticle", "getAuthor", "getIndex", "issueToken", "listArticles", "listAuthors", "replaceArticle", "replaceAuthor", "updateArticle", "updateAuthor"].sort(),
+      [
+        "createArticle",
+        "createAuthor",
+        "deleteArticle",
+        "deleteAuthor",
+        "getArticle",
+        "getAuthor",
+        "getIndex",
+        "issueToken",
+        "listArticles",
+        "listAuthors",
+        "replaceArticle",
+        "replaceAuthor",
+        "updateArticle",
+        "updateAuthor",
+      ].sort(),
     );
     expect(scopes).toEqual(["articles:read", "articles:write", "authors:write"]);
     expect(credentials).toHaveLength(3 + 8);
@@ -307,7 +339,8 @@ describe("security matrix of the blog's document round-tripped with an API key (
   type Token = "none" | "non-bearer" | "never-issued" | readonly string[];
   type Key = "right" | "wrong" | "missing";
   const cells: { token: Token; key: Key }[] = [];
-  for (const token of ["none", "non-bearer", "never-issued", ...subsets(scopes)] as Token[]) for (const key of ["right", "wrong", "missing"] as Key[]) cells.push({ token, key });
+  for (const token of ["none", "non-bearer", "never-issued", ...subsets(scopes)] as Token[])
+    for (const key of ["right", "wrong", "missing"] as Key[]) cells.push({ token, key });
   let roundServer: RunningServer;
   let at = "";
   let keyToken = "";
@@ -324,11 +357,13 @@ describe("security matrix of the blog's document round-tripped with an API key (
   }, START_TIMEOUT);
   afterAll(() => roundServer?.close());
 
-  const judgeOf = (cell: { token: Token; key: Key }): Judge => (scheme, needed) => {
-    if (scheme === "ApiKey") return cell.key === "missing" ? "missing" : granting(cell.key === "right" ? [] : undefined, needed);
-    if (cell.token === "none" || cell.token === "non-bearer") return "missing";
-    return granting(cell.token === "never-issued" ? undefined : cell.token, needed);
-  };
+  const judgeOf =
+    (cell: { token: Token; key: Key }): Judge =>
+    (scheme, needed) => {
+      if (scheme === "ApiKey") return cell.key === "missing" ? "missing" : granting(cell.key === "right" ? [] : undefined, needed);
+      if (cell.token === "none" || cell.token === "non-bearer") return "missing";
+      return granting(cell.token === "never-issued" ? undefined : cell.token, needed);
+    };
   const headersOf = (cell: { token: Token; key: Key }): Record<string, string> => {
     const headers: Record<string, string> = {};
     if (cell.token === "non-bearer") headers.Authorization = "Basic cm9vdDpyb290IHB3";
@@ -374,7 +409,11 @@ describe("security matrix of the blog's document round-tripped with an API key (
         path = op.path.replace("{id}", String(obj(created).id));
       }
       const look = async () =>
-        op.path.includes("{id}") ? (await call(at, "GET", path, { headers: full() })).body : op.method === "POST" && collection !== "token" ? list(await call(at, "GET", `/${collection}`, { headers: full() })).length : undefined;
+        op.path.includes("{id}")
+          ? (await call(at, "GET", path, { headers: full() })).body
+          : op.method === "POST" && collection !== "token"
+            ? list(await call(at, "GET", `/${collection}`, { headers: full() })).length
+            : undefined;
       const before = await look();
       const reply = await request(at, op, path, headersOf(cell));
       const where = `${op.method} ${path} with token ${JSON.stringify(cell.token)} and the ${cell.key} key: ${reply.status} ${reply.text}`;
@@ -392,13 +431,19 @@ const BASIC_RIGHT = `Basic ${Buffer.from("ann:secret").toString("base64")}`;
 const BASIC_WRONG = `Basic ${Buffer.from("ann:wrong").toString("base64")}`;
 const FOREIGN_TOKENS: { [token: string]: readonly string[] } = { "t-none": [], "t-read": ["read"], "t-write": ["write"], "t-rw": ["read", "write"] };
 /** The right key of each API-key scheme and the scopes (roles) of its principal. */
-const KEYS: { [scheme: string]: { right: string; scopes: readonly string[] } } = { hk: { right: "hk-right", scopes: ["admin"] }, qk: { right: "qk-right", scopes: [] }, ck: { right: "ck-right", scopes: [] } };
+const KEYS: { [scheme: string]: { right: string; scopes: readonly string[] } } = {
+  hk: { right: "hk-right", scopes: ["admin"] },
+  qk: { right: "qk-right", scopes: [] },
+  ck: { right: "ck-right", scopes: [] },
+};
 
 const foreignOperation = (operationId: string, security: Requirement[] | undefined, status = 200): Json => ({
   tags: ["keys"],
   operationId,
   ...(security === undefined ? {} : { security }),
-  responses: { [String(status)]: status === 204 ? { description: "Done." } : { description: "Done.", content: { "application/json": { schema: { type: "object" } } } } },
+  responses: {
+    [String(status)]: status === 204 ? { description: "Done." } : { description: "Done.", content: { "application/json": { schema: { type: "object" } } } },
+  },
 });
 const foreignDocument: Json = {
   openapi: "3.1.0",
@@ -418,7 +463,12 @@ const foreignDocument: Json = {
   paths: {
     "/a": { get: foreignOperation("a", [{ oauth: ["write"], hk: [] }]), delete: foreignOperation("removeA", [{ hk: ["admin"] }], 204) },
     "/b": { get: foreignOperation("b", [{ oauth: ["read"] }, { qk: [] }]) },
-    "/c": { get: foreignOperation("c", [{ bearer: [], ck: [] }, { hk: [], qk: [] }]) },
+    "/c": {
+      get: foreignOperation("c", [
+        { bearer: [], ck: [] },
+        { hk: [], qk: [] },
+      ]),
+    },
     "/d": { get: foreignOperation("d", [{ oauth: ["write"], ck: [] }, {}]) },
     "/e": { get: foreignOperation("e", [{ basic: [], hk: [] }, { cc: ["read"] }]) },
     "/f": { get: foreignOperation("f", undefined) },
@@ -437,33 +487,35 @@ describe("security matrix of a document written by others: API keys in a header,
   let dispose = async () => {};
   const handled: { operationId: string; principal: unknown }[] = [];
 
-  const judgeOf = (cell: Cell): Judge => (scheme, needed) => {
-    const authorization = cell.authorization;
-    switch (scheme) {
-      case "bearer":
-      case "oauth": {
-        const space = authorization?.indexOf(" ") ?? -1;
-        const word = authorization === undefined ? "" : space === -1 ? authorization : authorization.slice(0, space);
-        if (word.toLowerCase() !== "bearer") return "missing";
-        const token = space === -1 ? "" : authorization!.slice(space + 1).trim();
-        return granting(Object.hasOwn(FOREIGN_TOKENS, token) ? FOREIGN_TOKENS[token] : undefined, needed);
+  const judgeOf =
+    (cell: Cell): Judge =>
+    (scheme, needed) => {
+      const authorization = cell.authorization;
+      switch (scheme) {
+        case "bearer":
+        case "oauth": {
+          const space = authorization?.indexOf(" ") ?? -1;
+          const word = authorization === undefined ? "" : space === -1 ? authorization : authorization.slice(0, space);
+          if (word.toLowerCase() !== "bearer") return "missing";
+          const token = space === -1 ? "" : authorization!.slice(space + 1).trim();
+          return granting(Object.hasOwn(FOREIGN_TOKENS, token) ? FOREIGN_TOKENS[token] : undefined, needed);
+        }
+        case "cc": {
+          // The generic OAuth2 guard: the whole header is the credential.
+          if (authorization === undefined || authorization === "") return "missing";
+          const token = authorization.replace(/^bearer /i, "");
+          return granting(Object.hasOwn(FOREIGN_TOKENS, token) ? FOREIGN_TOKENS[token] : undefined, needed);
+        }
+        case "basic":
+          if (!authorization?.startsWith("Basic ")) return "missing";
+          return granting(authorization === BASIC_RIGHT ? [] : undefined, needed);
+        default: {
+          const sent = cell[scheme as "hk" | "qk" | "ck"];
+          if (sent === undefined) return "missing";
+          return granting(sent === KEYS[scheme]!.right ? KEYS[scheme]!.scopes : undefined, needed);
+        }
       }
-      case "cc": {
-        // The generic OAuth2 guard: the whole header is the credential.
-        if (authorization === undefined || authorization === "") return "missing";
-        const token = authorization.replace(/^bearer /i, "");
-        return granting(Object.hasOwn(FOREIGN_TOKENS, token) ? FOREIGN_TOKENS[token] : undefined, needed);
-      }
-      case "basic":
-        if (!authorization?.startsWith("Basic ")) return "missing";
-        return granting(authorization === BASIC_RIGHT ? [] : undefined, needed);
-      default: {
-        const sent = cell[scheme as "hk" | "qk" | "ck"];
-        if (sent === undefined) return "missing";
-        return granting(sent === KEYS[scheme]!.right ? KEYS[scheme]!.scopes : undefined, needed);
-      }
-    }
-  };
+    };
 
   beforeAll(async () => {
     const compiled = await compileText(stringify(foreignDocument));
@@ -472,14 +524,20 @@ describe("security matrix of a document written by others: API keys in a header,
       handled.push({ operationId, principal: input.principal });
       return operationId === "removeA" ? { status: 204 } : { status: 200, body: { operationId } };
     };
-    const key = (scheme: string) => (input: { value: string | undefined }) => (input.value === KEYS[scheme]!.right ? { subject: scheme, scopes: KEYS[scheme]!.scopes } : undefined);
+    const key = (scheme: string) => (input: { value: string | undefined }) =>
+      input.value === KEYS[scheme]!.right ? { subject: scheme, scopes: KEYS[scheme]!.scopes } : undefined;
     httpServer = compiled.api.createServer({
       handlers: { keys: new Proxy({}, { get: (_, operationId) => handler(String(operationId)) }) },
       verifyToken: (token, _scopes, guard) => {
         const bare = guard.kind === "oauth2" ? token.replace(/^bearer /i, "") : token;
         return Object.hasOwn(FOREIGN_TOKENS, bare) ? { subject: bare, scopes: FOREIGN_TOKENS[bare] } : undefined;
       },
-      securityHooks: { hk: key("hk"), qk: key("qk"), ck: key("ck"), basic: ({ value }) => (`Basic ${value ?? ""}` === BASIC_RIGHT ? { subject: "ann", scopes: [] } : undefined) },
+      securityHooks: {
+        hk: key("hk"),
+        qk: key("qk"),
+        ck: key("ck"),
+        basic: ({ value }) => (`Basic ${value ?? ""}` === BASIC_RIGHT ? { subject: "ann", scopes: [] } : undefined),
+      },
     });
     await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
     at = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
@@ -497,44 +555,50 @@ describe("security matrix of a document written by others: API keys in a header,
     expect([...named].sort()).toEqual(Object.keys((foreignDocument.components as { securitySchemes: Json }).securitySchemes).sort());
   });
 
-  it.each(foreignOps.map((op) => [`${op.method} ${op.path} (${op.security.map((r) => JSON.stringify(r)).join(" OR ") || "public"})`, op] as const))("%s", async (_, op) => {
-    const named = new Set(op.security.flatMap((r) => Object.keys(r)));
-    // Why: a query parameter the operation does not read is a 400 after the security check; the
-    // query key is varied only where a requirement reads it.
-    const queryKeys = named.has("qk") ? keyValues("qk") : [undefined];
-    let cells = 0;
-    const outcomes = new Set<string>();
-    for (const authorization of authorizations) {
-      for (const hk of keyValues("hk")) {
-        for (const qk of queryKeys) {
-          for (const ck of keyValues("ck")) {
-            const cell: Cell = { authorization, hk, qk, ck };
-            const headers: Record<string, string> = {};
-            if (authorization !== undefined) headers.Authorization = authorization;
-            if (hk !== undefined) headers["X-API-Key"] = hk;
-            if (ck !== undefined) headers.Cookie = `session=${ck}`;
-            const path = qk === undefined ? op.path : `${op.path}?api_key=${qk}`;
-            handled.length = 0;
-            const reply = await call(at, op.method, path, { headers });
-            const where = `${op.method} ${path} with ${JSON.stringify(cell)}: ${reply.status} ${reply.text}`;
-            const want = expectCell(op, reply, judgeOf(cell), where, (scheme) => (scheme === "cc" ? 403 : 401));
-            outcomes.add(want.allowed ? (want.anonymous ? "anonymous" : "in") : String(want.status));
-            if (want.allowed) {
-              expect(handled.map((h) => h.operationId), where).toEqual([op.operationId]);
-              // The principal comes from a requirement met in full, never from part of one.
-              expect(handled[0]!.principal !== undefined, `${where}: principal`).toBe(!want.anonymous);
-            } else {
-              expect(handled, `${where}: the handler did not run`).toEqual([]);
+  it.each(foreignOps.map((op) => [`${op.method} ${op.path} (${op.security.map((r) => JSON.stringify(r)).join(" OR ") || "public"})`, op] as const))(
+    "%s",
+    async (_, op) => {
+      const named = new Set(op.security.flatMap((r) => Object.keys(r)));
+      // Why: a query parameter the operation does not read is a 400 after the security check; the
+      // query key is varied only where a requirement reads it.
+      const queryKeys = named.has("qk") ? keyValues("qk") : [undefined];
+      let cells = 0;
+      const outcomes = new Set<string>();
+      for (const authorization of authorizations) {
+        for (const hk of keyValues("hk")) {
+          for (const qk of queryKeys) {
+            for (const ck of keyValues("ck")) {
+              const cell: Cell = { authorization, hk, qk, ck };
+              const headers: Record<string, string> = {};
+              if (authorization !== undefined) headers.Authorization = authorization;
+              if (hk !== undefined) headers["X-API-Key"] = hk;
+              if (ck !== undefined) headers.Cookie = `session=${ck}`;
+              const path = qk === undefined ? op.path : `${op.path}?api_key=${qk}`;
+              handled.length = 0;
+              const reply = await call(at, op.method, path, { headers });
+              const where = `${op.method} ${path} with ${JSON.stringify(cell)}: ${reply.status} ${reply.text}`;
+              const want = expectCell(op, reply, judgeOf(cell), where, (scheme) => (scheme === "cc" ? 403 : 401));
+              outcomes.add(want.allowed ? (want.anonymous ? "anonymous" : "in") : String(want.status));
+              if (want.allowed) {
+                expect(
+                  handled.map((h) => h.operationId),
+                  where,
+                ).toEqual([op.operationId]);
+                // The principal comes from a requirement met in full, never from part of one.
+                expect(handled[0]!.principal !== undefined, `${where}: principal`).toBe(!want.anonymous);
+              } else {
+                expect(handled, `${where}: the handler did not run`).toEqual([]);
+              }
+              cells++;
             }
-            cells++;
           }
         }
       }
-    }
-    expect(cells).toBe(authorizations.length * 9 * queryKeys.length);
-    // No vacuous row: a secured operation is both entered with a principal and refused.
-    if (op.security.length > 0) expect([...outcomes], op.operationId).toEqual(expect.arrayContaining(["in", "401"]));
-  });
+      expect(cells).toBe(authorizations.length * 9 * queryKeys.length);
+      // No vacuous row: a secured operation is both entered with a principal and refused.
+      if (op.security.length > 0) expect([...outcomes], op.operationId).toEqual(expect.arrayContaining(["in", "401"]));
+    },
+  );
 });
 
 describe("a requirement the runtime cannot enforce is refused at generation, at its place", () => {
@@ -542,7 +606,10 @@ describe("a requirement the runtime cannot enforce is refused at generation, at 
     const doc = roundTripped();
     const article = (doc.paths as { [path: string]: { [method: string]: Json } })["/articles/{id}"]!;
     article.delete!.security = [{ OAuth2PasswordBearer: ["articles:write"] }, { Nowhere: [] }];
-    (doc.components as { securitySchemes: Json }).securitySchemes = { ...((doc.components as { securitySchemes: Json }).securitySchemes), Odd: { type: "http", scheme: "not a token" } };
+    (doc.components as { securitySchemes: Json }).securitySchemes = {
+      ...(doc.components as { securitySchemes: Json }).securitySchemes,
+      Odd: { type: "http", scheme: "not a token" },
+    };
     article.patch!.security = [{ Odd: [] }];
     const text = stringify(doc);
     const result = await generateText(text);
@@ -557,7 +624,8 @@ describe("a requirement the runtime cannot enforce is refused at generation, at 
       },
       {
         code: "openapi/unsupported",
-        message: 'cannot render #/paths/~1articles~1{id}/patch/security/0: the security scheme "Odd" names no HTTP authentication scheme in `scheme`; codegen cannot check it, and refuses rather than let requests in unchecked',
+        message:
+          'cannot render #/paths/~1articles~1{id}/patch/security/0: the security scheme "Odd" names no HTTP authentication scheme in `scheme`; codegen cannot check it, and refuses rather than let requests in unchecked',
         line: expect.any(Number),
       },
     ]);

@@ -23,7 +23,16 @@ describe("codegen serve: token lifetime", () => {
   it("every token response carries expires_in; the token works until then and is refused (401) after", async () => {
     const tokens: string[] = [];
     for (const target of ["/token", "/_codegen/token"]) {
-      const reply = await postForm(blog.url, target, form([["grant_type", "password"], ["username", "ann"], ["password", "secret"], ["scope", "articles:write"]]));
+      const reply = await postForm(
+        blog.url,
+        target,
+        form([
+          ["grant_type", "password"],
+          ["username", "ann"],
+          ["password", "secret"],
+          ["scope", "articles:write"],
+        ]),
+      );
       expect(reply.status, reply.text).toBe(200);
       expect(obj(reply)).toMatchObject({ token_type: "bearer", expires_in: 1, scope: "articles:write" });
       tokens.push(obj(reply).access_token as string);
@@ -34,8 +43,20 @@ describe("codegen serve: token lifetime", () => {
   });
 
   it("credentials that differ in length or only in the name are refused, not a fault", async () => {
-    for (const [username, password] of [["ann", "secret-and-more"], ["ann", "s"], ["anna", "secret"], ["bob", "secret"]] as const) {
-      const reply = await postForm(blog.url, "/_codegen/token", form([["username", username], ["password", password]]));
+    for (const [username, password] of [
+      ["ann", "secret-and-more"],
+      ["ann", "s"],
+      ["anna", "secret"],
+      ["bob", "secret"],
+    ] as const) {
+      const reply = await postForm(
+        blog.url,
+        "/_codegen/token",
+        form([
+          ["username", username],
+          ["password", password],
+        ]),
+      );
       expect(reply.status, reply.text).toBe(400);
       expect(obj(reply).error).toBe("invalid_grant");
     }

@@ -122,7 +122,12 @@ export type RawReply = Omit<Exchange, "body"> & { text: string; body: unknown; r
  * close` added) and `body` on a new connection, exactly as given, then `parts` (`gapMs` apart),
  * and reads the first response until the server closes the connection or `waitMs` pass.
  */
-export async function raw(base: string, lines: readonly string[], body = "", options: { waitMs?: number; gapMs?: number; parts?: readonly string[]; keepAlive?: boolean } = {}): Promise<RawReply> {
+export async function raw(
+  base: string,
+  lines: readonly string[],
+  body = "",
+  options: { waitMs?: number; gapMs?: number; parts?: readonly string[]; keepAlive?: boolean } = {},
+): Promise<RawReply> {
   const [requestLine = "", ...headerLines] = lines;
   const connection = options.keepAlive ? [] : ["Connection: close"];
   const head = [requestLine, "Host: 127.0.0.1", ...headerLines, ...connection, "", ""].join("\r\n");
@@ -155,7 +160,16 @@ export function postForm(base: string, target: string, body: string, headers: Re
  * sends `grant_type=password`, which the permissive one accepts too).
  */
 export async function issueToken(base: string, user: ServeUser, scopes: readonly string[], target = "/_codegen/token"): Promise<string> {
-  const reply = await postForm(base, target, form([["grant_type", "password"], ["username", user.name], ["password", user.password], ["scope", scopes.join(" ")]]));
+  const reply = await postForm(
+    base,
+    target,
+    form([
+      ["grant_type", "password"],
+      ["username", user.name],
+      ["password", user.password],
+      ["scope", scopes.join(" ")],
+    ]),
+  );
   expect(reply.status, reply.text).toBe(200);
   const token = obj(reply).access_token;
   expect(typeof token).toBe("string");

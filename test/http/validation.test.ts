@@ -16,7 +16,11 @@ let photos: RunningServer;
 let photoToken = "";
 
 beforeAll(async () => {
-  [nested, library, photos] = await Promise.all([startFixtureServer("nested"), startFixtureServer("no-auth"), startFixtureServer("guard-authorization-code", [photographer])]);
+  [nested, library, photos] = await Promise.all([
+    startFixtureServer("nested"),
+    startFixtureServer("no-auth"),
+    startFixtureServer("guard-authorization-code", [photographer]),
+  ]);
   photoToken = await issueToken(photos.url, photographer, ["photos:write"]);
 }, START_TIMEOUT);
 afterAll(async () => {
@@ -44,8 +48,17 @@ describe("nested objects and arrays (nested fixture)", () => {
     expect(reply.status, reply.text).toBe(201);
     const created = obj(reply);
     // `vip` defaults to false at the top; `orders[].quantity` defaults to 1 inside the array.
-    const orders = [{ sku: "A-1", quantity: 2, tags: ["gift"] }, { sku: "B-2", quantity: 1 }];
-    expect(created).toEqual({ ...customer(), orders, id: created.id, vip: false, links: [{ rel: "self", method: "GET", href: `/customers/${String(created.id)}` }] });
+    const orders = [
+      { sku: "A-1", quantity: 2, tags: ["gift"] },
+      { sku: "B-2", quantity: 1 },
+    ];
+    expect(created).toEqual({
+      ...customer(),
+      orders,
+      id: created.id,
+      vip: false,
+      links: [{ rel: "self", method: "GET", href: `/customers/${String(created.id)}` }],
+    });
     expect((await call(nested.url, "GET", `/customers/${String(created.id)}`)).body).toEqual(created);
   });
 
@@ -77,7 +90,13 @@ describe("nested objects and arrays (nested fixture)", () => {
   });
 
   it("names every bad field at once, each by its path", async () => {
-    const body = { name: 3, address: { street: "s", city: "", geo: { lat: 0, lon: 200 } }, phones: ["x"], orders: [{ sku: "a" }, { sku: "b", quantity: -1 }], scores: [true] };
+    const body = {
+      name: 3,
+      address: { street: "s", city: "", geo: { lat: 0, lon: 200 } },
+      phones: ["x"],
+      orders: [{ sku: "a" }, { sku: "b", quantity: -1 }],
+      scores: [true],
+    };
     expectError(await post(body), 400, ["name", "address.city", "address.geo.lon", "phones[0]", "orders[1].quantity", "scores[0]"]);
   });
 
@@ -155,7 +174,12 @@ describe("formats (no-auth and guard-authorization-code fixtures)", () => {
   });
 
   it("books: pattern, enum, minimum and minLength are checked together", async () => {
-    expectError(await call(library.url, "POST", "/books", { json: { title: "", isbn: "abc", genre: "poetry", pages: 0 } }), 400, ["title", "isbn", "genre", "pages"]);
+    expectError(await call(library.url, "POST", "/books", { json: { title: "", isbn: "abc", genre: "poetry", pages: 0 } }), 400, [
+      "title",
+      "isbn",
+      "genre",
+      "pages",
+    ]);
   });
 
   it.each([
@@ -173,7 +197,9 @@ describe("formats (no-auth and guard-authorization-code fixtures)", () => {
     const ok = await call(photos.url, "POST", "/photos", { json: { url: "https://x.example/1", caption: null }, token: photoToken });
     expect(ok.status, ok.text).toBe(201);
     expect(obj(ok).caption).toBeNull();
-    expectError(await call(photos.url, "POST", "/photos", { json: { url: "https://x.example/1", caption: "c".repeat(281) }, token: photoToken }), 400, ["caption"]);
+    expectError(await call(photos.url, "POST", "/photos", { json: { url: "https://x.example/1", caption: "c".repeat(281) }, token: photoToken }), 400, [
+      "caption",
+    ]);
   });
 });
 

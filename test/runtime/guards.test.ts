@@ -1,28 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  authorizationHeader,
-  checkSecurity,
-  readBearer,
-  readOAuth2,
-  securityScopes,
-  splitAuthorization,
-} from "../../templates/runtime/guards.gen.js";
-import type {
-  Guard,
-  Principal,
-  SchemeSpec,
-  SecurityHook,
-  SecurityRequirement,
-  SecurityScopes,
-  VerifyToken,
-} from "../../templates/runtime/guards.gen.js";
-import {
-  createHttpServer,
-  parseUrl,
-  sendJson,
-  sendRefusal,
-} from "../../templates/runtime/http.gen.js";
+import { authorizationHeader, checkSecurity, readBearer, readOAuth2, securityScopes, splitAuthorization } from "../../templates/runtime/guards.gen.js";
+import type { Guard, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "../../templates/runtime/guards.gen.js";
+import { createHttpServer, parseUrl, sendJson, sendRefusal } from "../../templates/runtime/http.gen.js";
 import { exchange, getRequest, listen, stop } from "./wire.js";
 
 const notAuthenticated401 = {
@@ -337,9 +317,19 @@ describe("checkSecurity, AND inside a requirement, OR across them", () => {
     { name: "both: a token lacking the scope and no key", security: [both], headers: { authorization: "Bearer good" }, want: insufficient("write") },
     { name: "both: a token with the scope and no key", security: [both], headers: { authorization: "Bearer root" }, want: missingKey },
     { name: "both: the key and no token", security: [both], headers: { "x-api-key": "right" }, want: notAuthenticated401 },
-    { name: "both: the key and a token lacking the scope", security: [both], headers: { authorization: "Bearer good", "x-api-key": "right" }, want: insufficient("write") },
+    {
+      name: "both: the key and a token lacking the scope",
+      security: [both],
+      headers: { authorization: "Bearer good", "x-api-key": "right" },
+      want: insufficient("write"),
+    },
     { name: "both: a wrong key and a good token", security: [both], headers: { authorization: "Bearer root", "x-api-key": "wrong" }, want: wrongKey },
-    { name: "both: the key and a token with the scope", security: [both], headers: { authorization: "Bearer root", "x-api-key": "right" }, want: { ok: true, principal: admin } },
+    {
+      name: "both: the key and a token with the scope",
+      security: [both],
+      headers: { authorization: "Bearer root", "x-api-key": "right" },
+      want: { ok: true, principal: admin },
+    },
     {
       name: "both or Basic, nothing sent: every challenge",
       security: [both, [{ scheme: "B", scopes: [] }]],
@@ -347,11 +337,26 @@ describe("checkSecurity, AND inside a requirement, OR across them", () => {
       want: { ...notAuthenticated401, headers: { "WWW-Authenticate": 'Bearer, Basic realm="api"' } },
     },
     { name: "both or anonymous, nothing sent", security: [both, []], headers: {}, want: { ok: true, principal: undefined } },
-    { name: "both or anonymous, half of the first sent: anonymous", security: [both, []], headers: { authorization: "Bearer root" }, want: { ok: true, principal: undefined } },
+    {
+      name: "both or anonymous, half of the first sent: anonymous",
+      security: [both, []],
+      headers: { authorization: "Bearer root" },
+      want: { ok: true, principal: undefined },
+    },
     { name: "both or anonymous, a wrong key", security: [both, []], headers: { "x-api-key": "wrong" }, want: wrongKey },
     { name: "both or anonymous, a token lacking the scope", security: [both, []], headers: { authorization: "Bearer good" }, want: insufficient("write") },
-    { name: "the key, or the token with write", security: [[{ scheme: "K", scopes: [] }], [{ scheme: "P", scopes: ["write"] }]], headers: { authorization: "Bearer root" }, want: { ok: true, principal: admin } },
-    { name: "roles of a hook scheme are the principal's scopes", security: [[{ scheme: "K", scopes: ["admin"] }]], headers: { "x-api-key": "right" }, want: { ok: false, status: 403, headers: {}, body: { detail: "Not enough permissions" } } },
+    {
+      name: "the key, or the token with write",
+      security: [[{ scheme: "K", scopes: [] }], [{ scheme: "P", scopes: ["write"] }]],
+      headers: { authorization: "Bearer root" },
+      want: { ok: true, principal: admin },
+    },
+    {
+      name: "roles of a hook scheme are the principal's scopes",
+      security: [[{ scheme: "K", scopes: ["admin"] }]],
+      headers: { "x-api-key": "right" },
+      want: { ok: false, status: 403, headers: {}, body: { detail: "Not enough permissions" } },
+    },
   ];
   it.each(rows)("$name", async ({ security, headers, want }) => {
     expect(decision(await checkSecurity(security, { schemes, hooks, verifyToken }, request(headers), new Map()))).toEqual(want);
@@ -386,9 +391,7 @@ describe("guards over HTTP", () => {
   }
 
   const server = createHttpServer((req, res) => {
-    handle(req, res).catch(() =>
-      sendJson(res, 500, { error: "Internal server error", detail: {} }),
-    );
+    handle(req, res).catch(() => sendJson(res, 500, { error: "Internal server error", detail: {} }));
   });
   let port = 0;
   beforeAll(async () => {
@@ -478,11 +481,7 @@ describe("guards over HTTP", () => {
     {
       path: "/scoped",
       given: ["Authorization: Bearer good"],
-      want: refused(
-        403,
-        'Bearer error="insufficient_scope", scope="write"',
-        "Not enough permissions",
-      ),
+      want: refused(403, 'Bearer error="insufficient_scope", scope="write"', "Not enough permissions"),
     },
     { path: "/scoped", given: ["Authorization: Bearer root"], want: ok("admin") },
   ];

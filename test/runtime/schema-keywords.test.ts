@@ -50,8 +50,18 @@ describe("validateValue: the added keywords", () => {
     { name: "multipleOf: not", schema: { multipleOf: 0.5 }, value: 7.25, want: { body: "must be a multiple of 0.5" } },
     { name: "multipleOf: a quotient from 1e21 up is an integer too", schema: { multipleOf: 1 }, value: 1e21, want: {} },
     { name: "uniqueItems: distinct", schema: { uniqueItems: true }, value: [1, "1", [1], { a: 1 }], want: {} },
-    { name: "uniqueItems: equal objects", schema: { uniqueItems: true }, value: [{ a: 1, b: 2 }, 3, { b: 2, a: 1 }], want: { body: "must not have duplicate items (items 0 and 2 are equal)" } },
-    { name: "uniqueItems: 1 and 1.0", schema: { uniqueItems: true }, value: [1, 1.0], want: { body: "must not have duplicate items (items 0 and 1 are equal)" } },
+    {
+      name: "uniqueItems: equal objects",
+      schema: { uniqueItems: true },
+      value: [{ a: 1, b: 2 }, 3, { b: 2, a: 1 }],
+      want: { body: "must not have duplicate items (items 0 and 2 are equal)" },
+    },
+    {
+      name: "uniqueItems: 1 and 1.0",
+      schema: { uniqueItems: true },
+      value: [1, 1.0],
+      want: { body: "must not have duplicate items (items 0 and 1 are equal)" },
+    },
     { name: "uniqueItems: false allows duplicates", schema: { uniqueItems: false }, value: [1, 1], want: {} },
     { name: "minProperties", schema: { minProperties: 2 }, value: { a: 1 }, want: { body: "must have at least 2 properties" } },
     { name: "maxProperties", schema: { maxProperties: 1 }, value: { a: 1, b: 2 }, want: { body: "must have at most 1 properties" } },
@@ -59,14 +69,34 @@ describe("validateValue: the added keywords", () => {
     { name: "not: matching", schema: { not: { type: "string" } }, value: "x", want: { body: "must not match the excluded schema" } },
     { name: "not: the excluded schema's own errors stay out", schema: { not: { type: "object", required: ["a"] } }, value: { b: 1 }, want: {} },
     { name: "a false subschema", schema: { properties: { secret: false } }, value: { secret: 1 }, want: { secret: "must not match the excluded schema" } },
-    { name: "allOf: every part's errors, each on its field", schema: { allOf: [ref("Pet"), { required: ["lives"] }] }, value: { kind: "cow", name: "" }, want: { kind: 'must be one of "cat", "dog"', name: "must be at least 1 characters long", lives: "is required" } },
-    { name: "allOf beside the node's own keywords", schema: { type: "object", required: ["a"], allOf: [{ required: ["b"] }] }, value: {}, want: { a: "is required", b: "is required" } },
+    {
+      name: "allOf: every part's errors, each on its field",
+      schema: { allOf: [ref("Pet"), { required: ["lives"] }] },
+      value: { kind: "cow", name: "" },
+      want: { kind: 'must be one of "cat", "dog"', name: "must be at least 1 characters long", lives: "is required" },
+    },
+    {
+      name: "allOf beside the node's own keywords",
+      schema: { type: "object", required: ["a"], allOf: [{ required: ["b"] }] },
+      value: {},
+      want: { a: "is required", b: "is required" },
+    },
     { name: "allOf through a reference", schema: ref("Cat"), value: { kind: "dog" }, want: { kind: 'must be "cat"' } },
     { name: "anyOf: one branch", schema: { anyOf: [{ type: "string" }, ref("Even")] }, value: 4, want: {} },
     { name: "anyOf: none", schema: { anyOf: [{ type: "string" }, ref("Even")] }, value: 3, want: { body: "must match at least one of the allowed schemas" } },
     { name: "oneOf: exactly one", schema: { oneOf: [{ type: "integer" }, { type: "string" }] }, value: 1, want: {} },
-    { name: "oneOf: two", schema: { oneOf: [{ type: "integer" }, { multipleOf: 1 }] }, value: 1, want: { body: "must match exactly one of the allowed schemas" } },
-    { name: "oneOf: none", schema: { oneOf: [{ type: "integer" }, { type: "string" }] }, value: null, want: { body: "must match exactly one of the allowed schemas" } },
+    {
+      name: "oneOf: two",
+      schema: { oneOf: [{ type: "integer" }, { multipleOf: 1 }] },
+      value: 1,
+      want: { body: "must match exactly one of the allowed schemas" },
+    },
+    {
+      name: "oneOf: none",
+      schema: { oneOf: [{ type: "integer" }, { type: "string" }] },
+      value: null,
+      want: { body: "must match exactly one of the allowed schemas" },
+    },
     {
       name: "a failed branch's errors never reach a nested field",
       schema: { type: "object", properties: { pet: { oneOf: [ref("Cat"), { type: "object", required: ["wings"] }] } } },
@@ -119,19 +149,43 @@ describe("withDefaults through allOf", () => {
 describe("schemaNode", () => {
   it("keeps the nodes of schemas with only the first keywords as they were", () => {
     const schema = { type: "object", required: ["a"], additionalProperties: false, properties: { a: { type: "string", maxLength: 3, default: "x" } } };
-    expect(JSON.stringify(schemaNode(schema))).toBe('{"types":["object"],"properties":{"a":{"types":["string"],"maxLength":3,"default":"x"}},"required":["a"],"additionalProperties":false}');
+    expect(JSON.stringify(schemaNode(schema))).toBe(
+      '{"types":["object"],"properties":{"a":{"types":["string"],"maxLength":3,"default":"x"}},"required":["a"],"additionalProperties":false}',
+    );
   });
   it("puts the added keywords in allOf parts: the schema's first ones, its allOf, then the rest in a fixed order", () => {
     const schema = {
-      maxProperties: 3, minProperties: 1, uniqueItems: true, multipleOf: 2, exclusiveMaximum: 9, exclusiveMinimum: 0, const: 4,
-      not: { type: "null" }, oneOf: [true], anyOf: [false], allOf: [ref("Even")], type: "integer", minimum: 1,
+      maxProperties: 3,
+      minProperties: 1,
+      uniqueItems: true,
+      multipleOf: 2,
+      exclusiveMaximum: 9,
+      exclusiveMinimum: 0,
+      const: 4,
+      not: { type: "null" },
+      oneOf: [true],
+      anyOf: [false],
+      allOf: [ref("Even")],
+      type: "integer",
+      minimum: 1,
     };
     expect(JSON.stringify(schemaNode(schema))).toBe(
       JSON.stringify({
         allOf: [
           { types: ["integer"], minimum: 1 },
           { ref: "Even" },
-          { anyOf: [{ allOf: [{ not: {} }] }], oneOf: [{}], not: { types: ["null"] }, const: 4, exclusiveMinimum: 0, exclusiveMaximum: 9, multipleOf: 2, uniqueItems: true, minProperties: 1, maxProperties: 3 },
+          {
+            anyOf: [{ allOf: [{ not: {} }] }],
+            oneOf: [{}],
+            not: { types: ["null"] },
+            const: 4,
+            exclusiveMinimum: 0,
+            exclusiveMaximum: 9,
+            multipleOf: 2,
+            uniqueItems: true,
+            minProperties: 1,
+            maxProperties: 3,
+          },
         ],
       }),
     );
@@ -147,7 +201,14 @@ describe("schemaNode", () => {
       for (const child of Object.values(value)) collect(child);
     };
     collect(Object.values(SCHEMAS).map(schemaNode));
-    collect(schemaNode({ type: "object", properties: { a: { type: "string", not: { const: "" } } }, items: { type: "array", uniqueItems: true }, oneOf: [{ type: "object", minProperties: 1 }] }));
+    collect(
+      schemaNode({
+        type: "object",
+        properties: { a: { type: "string", not: { const: "" } } },
+        items: { type: "array", uniqueItems: true },
+        oneOf: [{ type: "object", minProperties: 1 }],
+      }),
+    );
     expect(nodes.filter((node) => node.types !== undefined && node.allOf !== undefined)).toEqual([]);
   });
   it("leaves out what asserts nothing: uniqueItems false, OpenAPI 3.0's boolean exclusive bounds", () => {
@@ -170,7 +231,11 @@ describe("typeScriptType", () => {
     { name: "allOf parts that say nothing of the type", schema: { type: "object", allOf: [{ required: ["a"] }] }, want: "{ [key: string]: unknown }" },
     { name: "oneOf", schema: { oneOf: [ref("Pet"), { type: "string" }] }, want: "T.Pet | string" },
     { name: "anyOf with a branch that allows all", schema: { anyOf: [ref("Pet"), {}] }, want: "unknown" },
-    { name: "a union inside an intersection", schema: { type: ["string", "null"], allOf: [{ anyOf: [{ const: "a" }, { const: "b" }] }] }, want: '(string | null) & ("a" | "b")' },
+    {
+      name: "a union inside an intersection",
+      schema: { type: ["string", "null"], allOf: [{ anyOf: [{ const: "a" }, { const: "b" }] }] },
+      want: '(string | null) & ("a" | "b")',
+    },
     { name: "an intersection inside a union", schema: { oneOf: [{ allOf: [ref("Pet"), ref("Even")] }, { type: "null" }] }, want: "(T.Pet & T.Even) | null" },
     { name: "a union of items", schema: { type: "array", items: { oneOf: [{ type: "string" }, { type: "integer" }] } }, want: "(string | number)[]" },
     { name: "an intersection of items", schema: { type: "array", items: { allOf: [ref("Pet"), ref("Even")] } }, want: "(T.Pet & T.Even)[]" },
@@ -213,8 +278,15 @@ describe("typeScriptType", () => {
       const file = path.join(dir, "types.ts");
       writeFileSync(file, source);
       const options: ts.CompilerOptions = {
-        strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noUnusedLocals: true,
-        noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, types: [], lib: ["lib.es2022.d.ts"],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        noUnusedLocals: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ES2022,
+        types: [],
+        lib: ["lib.es2022.d.ts"],
       };
       const program = ts.createProgram([file], options);
       const messages = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
@@ -231,17 +303,38 @@ describe("unsupportedKeywords", () => {
     {
       name: "every keyword the validator implements, and annotations: nothing",
       schema: {
-        type: "object", title: "A", description: "d", required: ["a"], minProperties: 1, maxProperties: 9, additionalProperties: { type: "string" },
+        type: "object",
+        title: "A",
+        description: "d",
+        required: ["a"],
+        minProperties: 1,
+        maxProperties: 9,
+        additionalProperties: { type: "string" },
         properties: { a: { type: "number", exclusiveMinimum: 0, multipleOf: 2, readOnly: true, example: 2, examples: [2], deprecated: true } },
-        allOf: [{ const: { a: 2 } }], anyOf: [{ uniqueItems: true }], oneOf: [true], not: { enum: [1] }, discriminator: { propertyName: "a" },
-        xml: {}, externalDocs: {}, "x-anything": { if: {} }, nullable: true, format: "f", default: {}, $comment: "c", contentMediaType: "m", contentEncoding: "e",
+        allOf: [{ const: { a: 2 } }],
+        anyOf: [{ uniqueItems: true }],
+        oneOf: [true],
+        not: { enum: [1] },
+        discriminator: { propertyName: "a" },
+        xml: {},
+        externalDocs: {},
+        "x-anything": { if: {} },
+        nullable: true,
+        format: "f",
+        default: {},
+        $comment: "c",
+        contentMediaType: "m",
+        contentEncoding: "e",
       },
       want: [],
     },
     {
       name: "assertions the validator lacks, at their own pointers",
       schema: { if: {}, then: {}, else: {}, patternProperties: {}, dependentRequired: {}, unevaluatedProperties: false },
-      want: ["if", "then", "else", "patternProperties", "dependentRequired", "unevaluatedProperties"].map((keyword) => ({ pointer: `${at}/${keyword}`, keyword })),
+      want: ["if", "then", "else", "patternProperties", "dependentRequired", "unevaluatedProperties"].map((keyword) => ({
+        pointer: `${at}/${keyword}`,
+        keyword,
+      })),
     },
     {
       name: "inside properties, items, additionalProperties and the applicators",
@@ -294,12 +387,23 @@ describe("unsupportedKeywords", () => {
 describe("validateValue: work on recursive oneOf and anyOf", () => {
   const expressions: { [name: string]: JsonSchema } = {
     Expr: { oneOf: [ref("Sum"), ref("Product"), { type: "number" }] },
-    Sum: { type: "object", required: ["op", "args"], properties: { op: { const: "add" }, args: { type: "array", items: ref("Expr") } }, additionalProperties: false },
-    Product: { type: "object", required: ["op", "args"], properties: { op: { const: "mul" }, args: { type: "array", items: ref("AnyExpr") } }, additionalProperties: false },
+    Sum: {
+      type: "object",
+      required: ["op", "args"],
+      properties: { op: { const: "add" }, args: { type: "array", items: ref("Expr") } },
+      additionalProperties: false,
+    },
+    Product: {
+      type: "object",
+      required: ["op", "args"],
+      properties: { op: { const: "mul" }, args: { type: "array", items: ref("AnyExpr") } },
+      additionalProperties: false,
+    },
     AnyExpr: { anyOf: [ref("Expr"), { type: "string" }] },
   };
   const table = Object.fromEntries(Object.entries(expressions).map(([name, schema]) => [name, schemaNode(schema) as SchemaNode]));
-  const expression = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : { op: depth % 2 === 0 ? "add" : "mul", args: [expression(depth - 1, leaf), 2] });
+  const expression = (depth: number, leaf: unknown): unknown =>
+    depth === 0 ? leaf : { op: depth % 2 === 0 ? "add" : "mul", args: [expression(depth - 1, leaf), 2] };
 
   /** The verdict, the errors and how many times a named schema was looked up. */
   function judged(value: unknown): { valid: boolean; errors: FieldErrors; lookups: number } {

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  TOKEN_RESPONSE_HEADERS,
-  isTokenFormContentType,
-  parseTokenForm,
-  tokenError,
-} from "../../templates/runtime/token-form.gen.js";
+import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "../../templates/runtime/token-form.gen.js";
 import type { TokenForm } from "../../templates/runtime/token-form.gen.js";
 
-const basic = (credentials: string): string =>
-  `Basic ${Buffer.from(credentials).toString("base64")}`;
+const basic = (credentials: string): string => `Basic ${Buffer.from(credentials).toString("base64")}`;
 
 const noStore = { "Cache-Control": "no-store", Pragma: "no-cache" };
 const invalidRequest = (detail: Record<string, string>): object => ({
@@ -226,19 +220,18 @@ describe("parseTokenForm", () => {
 });
 
 describe("isTokenFormContentType", () => {
-  const rows: { given: { contentType: string | undefined; bodyLength: number }; want: boolean }[] =
-    [
-      { given: { contentType: "application/x-www-form-urlencoded", bodyLength: 10 }, want: true },
-      {
-        given: { contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8", bodyLength: 0 },
-        want: true,
-      },
-      { given: { contentType: undefined, bodyLength: 0 }, want: true },
-      { given: { contentType: undefined, bodyLength: 3 }, want: false },
-      { given: { contentType: "application/json", bodyLength: 2 }, want: false },
-      { given: { contentType: "multipart/form-data; boundary=x", bodyLength: 20 }, want: false },
-      { given: { contentType: "", bodyLength: 0 }, want: false },
-    ];
+  const rows: { given: { contentType: string | undefined; bodyLength: number }; want: boolean }[] = [
+    { given: { contentType: "application/x-www-form-urlencoded", bodyLength: 10 }, want: true },
+    {
+      given: { contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8", bodyLength: 0 },
+      want: true,
+    },
+    { given: { contentType: undefined, bodyLength: 0 }, want: true },
+    { given: { contentType: undefined, bodyLength: 3 }, want: false },
+    { given: { contentType: "application/json", bodyLength: 2 }, want: false },
+    { given: { contentType: "multipart/form-data; boundary=x", bodyLength: 20 }, want: false },
+    { given: { contentType: "", bodyLength: 0 }, want: false },
+  ];
   it.each(rows)("$given -> $want", ({ given, want }) => {
     expect(isTokenFormContentType(given.contentType, given.bodyLength)).toBe(want);
   });

@@ -30,11 +30,7 @@ export type Exchange = {
  * Writes `request` (each string in turn, `gapMs` apart) on a new connection, then reads until
  * the server closes it or `waitMs` pass, and parses the first response.
  */
-export function exchange(
-  port: number,
-  request: string | readonly string[],
-  options: { waitMs?: number; gapMs?: number } = {},
-): Promise<Exchange> {
+export function exchange(port: number, request: string | readonly string[], options: { waitMs?: number; gapMs?: number } = {}): Promise<Exchange> {
   const { waitMs = 1_000, gapMs = 0 } = options;
   const parts = typeof request === "string" ? [request] : request;
   return new Promise((resolve, reject) => {
@@ -59,11 +55,7 @@ export function exchange(
   });
 }
 
-async function writeParts(
-  parts: readonly string[],
-  gapMs: number,
-  write: (part: string) => void,
-): Promise<void> {
+async function writeParts(parts: readonly string[], gapMs: number, write: (part: string) => void): Promise<void> {
   for (const [index, part] of parts.entries()) {
     if (index > 0 && gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
     write(part);
@@ -85,12 +77,5 @@ function parseResponse(text: string): Omit<Exchange, "closed"> {
 
 /** A GET request closing its connection, with extra header lines. */
 export function getRequest(path: string, headerLines: readonly string[] = []): string {
-  return [
-    `GET ${path} HTTP/1.1`,
-    "Host: 127.0.0.1",
-    ...headerLines,
-    "Connection: close",
-    "",
-    "",
-  ].join("\r\n");
+  return [`GET ${path} HTTP/1.1`, "Host: 127.0.0.1", ...headerLines, "Connection: close", "", ""].join("\r\n");
 }

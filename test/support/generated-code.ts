@@ -48,7 +48,11 @@ export function compileTrees(trees: readonly (readonly GeneratedFile[])[], dir: 
   // The generated code is ES modules, as in a project with "type": "module".
   writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
   try {
-    execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", path.join(root, "tsconfig.json")], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", path.join(root, "tsconfig.json")], {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (error) {
     throw new Error(`tsc failed:\n${String((error as { stdout?: string }).stdout)}`);
   }
