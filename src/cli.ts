@@ -113,12 +113,14 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         };
         await once();
         if (!options.watch) return;
-        host.stdout(`watching ${file} (Ctrl-C stops)\n`);
         // Each run's problems are printed; watching goes on, and the exit code is that of Ctrl-C.
         const stop = host.watch(file, async () => {
           exitCode = EXIT.ok;
           await once();
         });
+        // Why after the watch is set: writes to a pipe are synchronous on Linux, so a reader of this
+        // line (an editor, a test) could change the file before a watch set afterwards existed.
+        host.stdout(`watching ${file} (Ctrl-C stops)\n`);
         await host.untilStopped();
         stop();
         exitCode = EXIT.ok;
