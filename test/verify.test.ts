@@ -10,6 +10,16 @@ describe("verifyDocument", () => {
     expect(await verifyDocument(document())).toEqual([]);
   });
 
+  it("passes extensions of any name on a resource and a field (x-*/source), still finding typos beside them", async () => {
+    const declaration = baseDeclaration() as { resources: { products: Record<string, unknown> & { fields: Record<string, unknown> } } };
+    declaration.resources.products["x-*/source"] = "catalogue";
+    declaration.resources.products.fields.name = { type: "string", "x-a b/c": 1 };
+    const doc = expandDeclaration(validDeclaration(declaration)) as any;
+    expect(await verifyDocument(doc)).toEqual([]);
+    doc.components.schemas.Product.properties.name.type = "strnig";
+    expect((await verifyDocument(doc)).map((p) => p.code)).toContain("internal/invalid-schema");
+  });
+
   it("does not change the document it checks", async () => {
     const doc = document();
     const before = JSON.stringify(doc);

@@ -43,7 +43,12 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
   for (const { schema } of schemas) collectExtensionKeys(schema, extensionKeywords);
   // Why: ajv throws on a keyword name it does not allow, and an `x-` key may be any text (a
   // property named `x-rate limit` among them); such a key is no keyword ajv would meet anyway.
-  for (const keyword of extensionKeywords) if (/^[a-z_$][a-z0-9_$:-]*$/i.test(keyword)) ajv.addKeyword({ keyword });
+  for (const keyword of extensionKeywords) if (KEYWORD_NAME.test(keyword)) ajv.addKeyword({ keyword });
+  // In codegen's own documents an `x-` key inside a schema is always an extension (a field may not
+  // be named `x-...`), so one ajv cannot take as a keyword (`x-*/source`) is left out of the copy
+  // ajv compiles; strict mode would otherwise call it an unknown keyword. Other documents are not
+  // strict: ajv ignores unknown keywords there, and their `x-` keys may be property names.
+  const rewriteRefs = (value: unknown): Json => copyForAjv(value, strict);
 
   // Every schema refers to the others as `#/components/schemas/X`: one root holds them all.
   const root = { $id: "urn:codegen:document", components: { schemas: rewriteRefs(document.components?.schemas ?? {}) } };
@@ -80,7 +85,7 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
     const shape = JSON.stringify(schema, (key, v: unknown) => {
       // Values that cannot change whether a schema compiles: extension keywords (no-ops) and
       // annotation texts. (Were such a key a property name, the stand-in fails, and the exact path runs.)
-      if (key.startsWith("x-")) return "x";
+      if (key.startsWith("x-")) return strict && !KEYWORD_NAME.test(key) ? undefined : "x";
       if ((key === "description" || key === "title") && typeof v === "string") return "";
       if (key !== "$ref" || typeof v !== "string") return v;
       const name = v.startsWith("#/components/schemas/") ? unescape(decode(v.slice("#/components/schemas/".length))) : undefined;
@@ -113,8 +118,20 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
  * anew: a document's refs may hold what a URI may not (`#/components/schemas/My Pet`), which ajv
  * cannot resolve.
  */
-function rewriteRefs(value: unknown): Json {
-  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "$ref" && typeof v === "string" && v.startsWith("#/") ? inRoot(v) : v))) as Json;
+/** Names ajv accepts for a keyword (`ajv.addKeyword` throws on others). */
+const KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
+
+/**
+ * A copy of a schema for ajv: refs point into the shared root; with `dropOddExtensions`, `x-` keys
+ * that cannot be registered as keywords are left out.
+ */
+function copyForAjv(value: unknown, dropOddExtensions: boolean): Json {
+  return JSON.parse(
+    JSON.stringify(value, (key, v: unknown) => {
+      if (dropOddExtensions && key.startsWith("x-") && !KEYWORD_NAME.test(key)) return undefined;
+      return key === "$ref" && typeof v === "string" && v.startsWith("#/") ? inRoot(v) : v;
+    }),
+  ) as Json;
 }
 
 /** A `#/...` pointer as a URI of the shared root, each token percent-encoded. */
