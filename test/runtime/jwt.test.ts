@@ -199,6 +199,18 @@ describe("verifyJwt: forgeries and broken tokens fail closed", () => {
     expect(await verify(`${b64({ alg: "RS256", kid: "x" })}.${p}.${s}`)).toBeUndefined();
   });
 
+  it("refuses every token that differs from a valid one in one character", async () => {
+    const verify = verifier({ algorithms: ["ES256"], publicKey: ec.publicKey });
+    const token = await mint("ES256", ec.privateKey);
+    expect(await verify(token)).toBeDefined();
+    let accepted = 0;
+    for (let i = 0; i < token.length; i++) {
+      const next = BASE64URL[(BASE64URL.indexOf(token[i]!) + 1) % BASE64URL.length] ?? "A";
+      if ((await verify(token.slice(0, i) + next + token.slice(i + 1))) !== undefined) accepted++;
+    }
+    expect(accepted).toBe(0);
+  });
+
   it("refuses anything but strict base64url in compact form", async () => {
     const token = await mint("HS256", new TextEncoder().encode(SECRET));
     expect(await hs(token)).toBeDefined();
