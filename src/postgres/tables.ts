@@ -11,7 +11,7 @@ const asJson = (value: unknown): Json => (typeof value === "object" && value !==
 const asArray = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
 
 /** How the store converts a column's value: what PostgreSQL type holds it. */
-export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json" | "uuid";
+export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json";
 
 /** A column of a resource's table (every name already a PostgreSQL identifier of at most 63 bytes). */
 export interface ColumnSnapshot {
@@ -136,10 +136,13 @@ function indexedFields(paths: Json): Map<string, Set<string>> {
   return found;
 }
 
-/** The SQL type of an id of each kind. */
-const ID_TYPES = { integer: "bigint", uuid: "uuid", string: "text" } as const;
+/**
+ * The SQL type of an id of each kind. Why text for uuids: PostgreSQL's uuid type compares
+ * without case, and the API compares ids as stored (an upper-case uuid names no object).
+ */
+export const ID_TYPES = { integer: "bigint", uuid: "text", string: "text" } as const;
 /** The kind of an id of each kind. */
-const ID_KINDS = { integer: "integer", uuid: "uuid", string: "text" } as const;
+const ID_KINDS = { integer: "integer", uuid: "text", string: "text" } as const;
 
 function columnOf(
   field: string,

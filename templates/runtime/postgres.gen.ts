@@ -9,7 +9,7 @@ import { type Query, quoteIdentifier } from "./migrate.gen.js";
 import { type HandlerRefusal, type Page, type PageRequest, type ResourceSpec, type SortKey, type StoredObject, lostRace } from "./resources.gen.js";
 
 /** How a column's value is converted between JSON and PostgreSQL. */
-export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json" | "uuid";
+export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json";
 
 /** A resource's table as the generator laid it out (src/postgres/tables.ts): every name already a PostgreSQL identifier. */
 export type TableSpec = {
@@ -32,6 +32,8 @@ export class PostgresCollection {
   readonly #table: TableSpec;
   readonly #name: string;
   readonly #columns: ReadonlyMap<string, TableSpec["columns"][number]>;
+  /** The select list: the id and every column, a jsonb one wrapped in an array so JSON `null` differs from SQL NULL (absent). */
+  readonly #select: string;
 
   constructor(query: Query, spec: ResourceSpec, table: TableSpec) {
     this.#query = query;
@@ -39,13 +41,18 @@ export class PostgresCollection {
     this.#table = table;
     this.#name = quoteIdentifier(table.table);
     this.#columns = new Map(table.columns.map((c) => [c.field, c]));
+    const columns = table.columns.map(({ column, kind }) => {
+      const name = quoteIdentifier(column);
+      return kind === "json" ? `CASE WHEN ${name} IS NULL THEN NULL ELSE jsonb_build_array(${name}) END AS ${name}` : name;
+    });
+    this.#select = ['"id"', ...columns].join(", ");
   }
 
   /** Every object whose fields equal the filters (`only`: the names that are filters), in creation order or by `sort`. */
   async list(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[] = [], only?: readonly string[]): Promise<StoredObject[]> {
     const params: unknown[] = [];
     const where = this.#filters(filters, only, params);
-    const { rows } = await this.#query(`SELECT * FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)}`, params);
+    const { rows } = await this.#query(`SELECT ${this.#select} FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)}`, params);
     return rows.map((row) => this.#object(row));
   }
 
@@ -59,7 +66,7 @@ export class PostgresCollection {
     const after = page.cursor === undefined ? undefined : this.#parseCursor(page.cursor, sort.length + 1);
     if (after !== undefined) where.push(this.#after(sort, after, params));
     params.push(page.limit + 1);
-    const text = `SELECT * FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)} LIMIT $${params.length}`;
+    const text = `SELECT ${this.#select} FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)} LIMIT $${params.length}`;
     const { rows } = await this.#query(text, params);
     const items = rows.slice(0, page.limit).map((row) => this.#object(row));
     const last = items[items.length - 1];
@@ -69,7 +76,7 @@ export class PostgresCollection {
   /** The object with this id, if any. */
   async get(id: string | number): Promise<StoredObject | undefined> {
     if (!this.#validId(id)) return undefined;
-    const { rows } = await this.#query(`SELECT * FROM ${this.#name} WHERE "id" = $1`, [id]);
+    const { rows } = await this.#query(`SELECT ${this.#select} FROM ${this.#name} WHERE "id" = $1`, [id]);
     return rows[0] === undefined ? undefined : this.#object(rows[0]);
   }
 
@@ -89,8 +96,8 @@ export class PostgresCollection {
     }
     const text =
       columns.length === 0
-        ? `INSERT INTO ${this.#name} DEFAULT VALUES RETURNING *`
-        : `INSERT INTO ${this.#name} (${columns.join(", ")}) VALUES (${params.map((_, i) => `$${i + 1}`).join(", ")}) RETURNING *`;
+        ? `INSERT INTO ${this.#name} DEFAULT VALUES RETURNING ${this.#select}`
+        : `INSERT INTO ${this.#name} (${columns.join(", ")}) VALUES (${params.map((_, i) => `$${i + 1}`).join(", ")}) RETURNING ${this.#select}`;
     const { rows } = await this.#query(text, params);
     return this.#object(rows[0]!);
   }
@@ -144,7 +151,7 @@ export class PostgresCollection {
     const condition = guarded ? ` AND ${quoteIdentifier(this.#columns.get("status")!.column)} = $${params.length}` : "";
     // Why: with nothing to set, the statement still checks the status and answers the row.
     const assignment = sets.length > 0 ? sets.join(", ") : '"id" = "id"';
-    const { rows } = await this.#query(`UPDATE ${this.#name} SET ${assignment} WHERE "id" = $1${condition} RETURNING *`, params);
+    const { rows } = await this.#query(`UPDATE ${this.#name} SET ${assignment} WHERE "id" = $1${condition} RETURNING ${this.#select}`, params);
     if (rows[0] !== undefined) return this.#object(rows[0]);
     // Why: a change may also find the object deleted meanwhile; that too is a change that came first.
     return lostRace(this.#spec);
@@ -243,7 +250,8 @@ function toParameter(kind: ColumnKind, value: unknown): unknown {
   return kind === "json" ? JSON.stringify(value) : value;
 }
 
-/** A column's value as JSON: pg answers bigint and numeric as text (jsonb comes parsed from both pg and PGlite). */
+/** A column's value as JSON: pg answers bigint and numeric as text; jsonb comes parsed, in the array of the select list. */
 function fromColumn(kind: ColumnKind, value: unknown): unknown {
+  if (kind === "json") return Array.isArray(value) ? (value[0] as unknown) : value;
   return (kind === "integer" || kind === "number") && (typeof value === "string" || typeof value === "bigint") ? Number(value) : value;
 }
