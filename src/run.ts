@@ -262,10 +262,7 @@ async function filesFromDocument(
   const openapi = serializeDocument(document, "yaml", options.openapiVersion);
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
-  const rendered = [
-    { path: "openapi.yaml", contents: openapi },
-    ...renderFiles(postgres ? { ...view, postgres: postgres.view } : view, loadTemplateSources()),
-  ];
+  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(postgres ? { ...view, postgres: postgres.view } : view, loadTemplateSources())];
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   if (options.format === false) return { value: [...rendered, ...data], diagnostics: [], warnings };

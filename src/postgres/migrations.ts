@@ -41,7 +41,9 @@ function checkStatement(table: string, column: ColumnSnapshot): string[] {
 function foreignKeyStatement(table: string, column: ColumnSnapshot): string[] {
   return column.references === undefined
     ? []
-    : [`ALTER TABLE ${q(table)} ADD CONSTRAINT ${q(objectName(table, column.column, "fkey"))} FOREIGN KEY (${q(column.column)}) REFERENCES ${q(column.references)} ("id");`];
+    : [
+        `ALTER TABLE ${q(table)} ADD CONSTRAINT ${q(objectName(table, column.column, "fkey"))} FOREIGN KEY (${q(column.column)}) REFERENCES ${q(column.references)} ("id");`,
+      ];
 }
 
 function indexStatement(table: string, column: ColumnSnapshot): string[] {
@@ -86,7 +88,11 @@ export function schemaChange(before: SchemaSnapshot | undefined, after: SchemaSn
     for (const column of table.columns) {
       const was = columns.get(column.column);
       if (was === undefined) {
-        statements.push(`ALTER TABLE ${q(table.table)} ADD COLUMN IF NOT EXISTS ${columnDefinition(column, true)};`, ...checkStatement(table.table, column), ...indexStatement(table.table, column));
+        statements.push(
+          `ALTER TABLE ${q(table.table)} ADD COLUMN IF NOT EXISTS ${columnDefinition(column, true)};`,
+          ...checkStatement(table.table, column),
+          ...indexStatement(table.table, column),
+        );
         constraints.push(...foreignKeyStatement(table.table, column));
         words.push(`${table.table}_${column.column}`);
         continue;
@@ -107,11 +113,13 @@ export function schemaChange(before: SchemaSnapshot | undefined, after: SchemaSn
         );
       }
       if (was.check !== column.check) {
-        if (was.check !== undefined) statements.push(`ALTER TABLE ${q(table.table)} DROP CONSTRAINT IF EXISTS ${q(objectName(table.table, column.column, "check"))};`);
+        if (was.check !== undefined)
+          statements.push(`ALTER TABLE ${q(table.table)} DROP CONSTRAINT IF EXISTS ${q(objectName(table.table, column.column, "check"))};`);
         statements.push(...checkStatement(table.table, column));
       }
       if (was.references !== column.references) {
-        if (was.references !== undefined) statements.push(`ALTER TABLE ${q(table.table)} DROP CONSTRAINT IF EXISTS ${q(objectName(table.table, column.column, "fkey"))};`);
+        if (was.references !== undefined)
+          statements.push(`ALTER TABLE ${q(table.table)} DROP CONSTRAINT IF EXISTS ${q(objectName(table.table, column.column, "fkey"))};`);
         constraints.push(...foreignKeyStatement(table.table, column));
       }
       if (was.indexed && !column.indexed) statements.push(`DROP INDEX IF EXISTS ${q(objectName(table.table, column.column, "idx"))};`);

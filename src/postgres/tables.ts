@@ -66,9 +66,18 @@ export function quoteIdentifier(name: string): string {
   return quote(identifier(name));
 }
 
-/** A SQL string literal (standard_conforming_strings: only `'` is special), or undefined when PostgreSQL cannot hold it (NUL). */
+/**
+ * A SQL string literal, or undefined when PostgreSQL cannot hold it (NUL). Why the escape form for
+ * control characters: a migration holds one statement per line (src/postgres/migrations.ts
+ * statementsOf), so no literal may span lines; `E'...'` writes them as escapes.
+ */
 function sqlString(text: string): string | undefined {
-  return text.includes("\u0000") ? undefined : `'${text.replace(/'/g, "''")}'`;
+  if (text.includes("\u0000")) return undefined;
+  if (!/[\u0001-\u001f\u007f\u2028\u2029\\]/.test(text)) return `'${text.replace(/'/g, "''")}'`;
+  const escaped = text.replace(/[\u0001-\u001f\u007f\u2028\u2029\\']/g, (c) =>
+    c === "'" ? "\\'" : c === "\\" ? "\\\\" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `E'${escaped}'`;
 }
 
 /** A JSON value as a SQL literal of a column of this kind, or undefined when it cannot be one. */

@@ -25,7 +25,8 @@ const STEPS = [
   { name: "the first run", text: head + books("      author: string\n") },
   {
     name: "add a resource",
-    text: head + books("      author: string\n") + "  reviews:\n    fields:\n      bookId: { type: integer, ref: books, required: true }\n      stars: integer\n",
+    text:
+      head + books("      author: string\n") + "  reviews:\n    fields:\n      bookId: { type: integer, ref: books, required: true }\n      stars: integer\n",
   },
   {
     name: "add a field",
@@ -51,7 +52,9 @@ const STEPS = [
   {
     name: "drop a field",
     text:
-      head + books("      author: { type: string, filter: true }\n") + "  reviews:\n    fields:\n      bookId: { type: integer, ref: books, required: true }\n      rating: integer\n",
+      head +
+      books("      author: { type: string, filter: true }\n") +
+      "  reviews:\n    fields:\n      bookId: { type: integer, ref: books, required: true }\n      rating: integer\n",
   },
 ];
 
@@ -68,8 +71,11 @@ describe("migrations across five edits, each applied on the database the ones be
   });
 
   const columns = async (table: string) =>
-    (await database.query("SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY column_name", [table])).rows.map((r) => r.column_name);
-  const indexes = async (table: string) => (await database.query("SELECT indexname FROM pg_indexes WHERE tablename = $1", [table])).rows.map((r) => r.indexname);
+    (await database.query("SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY column_name", [table])).rows.map(
+      (r) => r.column_name,
+    );
+  const indexes = async (table: string) =>
+    (await database.query("SELECT indexname FROM pg_indexes WHERE tablename = $1", [table])).rows.map((r) => r.indexname);
 
   it("writes one migration per edit, keeps the earlier ones, applies the additions and withholds the destructive changes", async () => {
     const host = { ...nodeHost(), cwd: dir };
@@ -116,6 +122,27 @@ describe("migrations across five edits, each applied on the database the ones be
     await generateIntoFolder(host, "api.yaml", STEPS[STEPS.length - 1]!.text, { outDir: "out", check: false, force: false, format: false });
     expect((await readdir(path.join(dir, "out", "migrations"))).filter((f) => f.endsWith(".sql"))).toHaveLength(STEPS.length);
   }, 120_000);
+});
+
+describe("values in migrations", () => {
+  it("an enum value with a line break, a quote, a backslash and `;` stays one literal of one statement", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "codegen-migrations-"));
+    const database = await pgliteDatabase();
+    try {
+      const hostile = 'a\';\nDROP TABLE "notes"; --\\';
+      const text = `${head}  notes:\n    fields:\n      mood: { type: string, enum: ${JSON.stringify([hostile, "b"])}, default: ${JSON.stringify(hostile)} }\n`;
+      await writeFile(path.join(dir, "api.yaml"), text);
+      const outcome = await generateIntoFolder({ ...nodeHost(), cwd: dir }, "api.yaml", text, { outDir: "out", check: false, force: false, format: false });
+      expect(outcome.diagnostics).toEqual([]);
+      await applyMigrationFiles(database, await readMigrations(path.join(dir, "out")));
+      const inserted = await database.query('INSERT INTO "notes" DEFAULT VALUES RETURNING "mood"');
+      expect(inserted.rows).toEqual([{ mood: hostile }]);
+      await expect(database.query('INSERT INTO "notes" ("mood") VALUES ($1)', ["a"])).rejects.toThrow(/check/);
+    } finally {
+      await database.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("identifiers", () => {

@@ -56,7 +56,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   const data = path.join(dir, "data");
   const asRoot = process.getuid?.() === 0;
   // Why: initdb and postgres refuse to run as root; as root the server runs as `postgres`.
-  if (asRoot) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), Number(execFileSync("id", ["-g", "postgres"]).toString().trim()));
+  if (asRoot)
+    chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), Number(execFileSync("id", ["-g", "postgres"]).toString().trim()));
   const run = (tool: string, args: string[]) =>
     execFileSync(asRoot ? "runuser" : path.join(bin, tool), asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args, {
       stdio: ["ignore", "pipe", "pipe"],
