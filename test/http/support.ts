@@ -14,7 +14,7 @@ import { nodeHost } from "../../src/host.js";
 import type { GeneratedFile } from "../../src/render/render.js";
 import { type Outcome, generateFiles } from "../../src/run.js";
 import { compileToJavaScript } from "../../src/serve/compile.js";
-import { type RunningServer, type ServeUser, serveFiles } from "../../src/serve/serve.js";
+import type { RunningServer, ServeUser } from "../../src/serve/serve.js";
 import { exchange } from "../runtime/wire.js";
 import type { Exchange } from "../runtime/wire.js";
 import { ROOT } from "../support/fixtures.js";
