@@ -1,10 +1,24 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The HTTP suites run once more with their servers on the PostgreSQL store (issue 15), on PGlite
+ * and on a real PostgreSQL server test/postgres/global-setup.ts starts: a subset that speaks to
+ * every operation, list, page, filter and transition (all suites thrice would double CI's time).
+ */
+const ON_POSTGRES = ["test/http/resources.test.ts", "test/http/validation.test.ts", "test/http/errors.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
     // Servers started by tests listen on random ports of 127.0.0.1; files run in parallel on 2 cores.
     pool: "forks",
+    projects: [
+      { extends: true, test: { name: "memory", include: ["test/**/*.test.ts"] } },
+      { extends: true, test: { name: "pglite", include: ON_POSTGRES, env: { CODEGEN_TEST_STORE: "pglite" } } },
+      {
+        extends: true,
+        test: { name: "postgres", include: ON_POSTGRES, env: { CODEGEN_TEST_STORE: "postgres" }, globalSetup: ["test/postgres/global-setup.ts"] },
+      },
+    ],
   },
 });

@@ -105,6 +105,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           });
           if (result.drift !== undefined) host.stdout(result.drift);
           if (result.diagnostics.length > 0) return fail(result.diagnostics, { [file]: input.value });
+          for (const warning of result.warnings ?? []) host.stderr(`${file}: warning: ${warning}\n`);
           const ms = Math.round(performance.now() - started);
           const { written, unchanged, removed } = result.summary!;
           if (options.quiet) return true;
@@ -137,12 +138,14 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("-u, --user <NAME:PASSWORD[:SCOPE,...]>", "an account of the built-in token issuer (repeatable)", collect, [] as string[])
     .option("--token-lifetime <seconds>", "how long a token of the built-in issuer is valid, its expires_in (default: 3600)")
+    .option("--db <DIR|URL>", "keep the objects in PostgreSQL: a folder (PGlite, kept across restarts) or a postgres:// URL (default: in memory)")
     .option(...UNSAFE_PATTERNS)
     .addOption(refRootOption())
     .addHelpText(
       "after",
       example(
         "  $ codegen serve api.yaml --user ann:secret:articles:read,articles:write\n" +
+          "  $ codegen serve api.yaml --db .data          # objects kept in .data across restarts\n" +
           "  $ curl -s -X POST localhost:8080/token -d 'grant_type=password&username=ann&password=secret&scope=articles:write'\n" +
           "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.",
       ),
@@ -150,7 +153,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .action(
       async (
         file: string,
-        options: { port: string; host: string; user: string[]; tokenLifetime?: string; allowUnsafePatterns?: boolean; refRoot?: string },
+        options: { port: string; host: string; user: string[]; tokenLifetime?: string; db?: string; allowUnsafePatterns?: boolean; refRoot?: string },
       ) => {
         const { readInput, generateFiles } = await stages();
         const { parseUser, serveFiles } = await import("./serve/serve.js");
@@ -182,24 +185,56 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         });
         if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
         const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
+        const { openDatabase } = await import("./postgres/database.js");
+        const database = options.db === undefined ? undefined : await openDatabase(options.db, host.cwd);
         const server = await serveFiles(result.value, {
           port,
           host: options.host,
           users: users.map((u) => u.user!),
           ...(tokenLifetime === undefined ? {} : { tokenLifetime }),
+          ...(database === undefined ? {} : { database }),
           onError,
-        }).catch((error: NodeJS.ErrnoException) => {
+        }).catch(async (error: NodeJS.ErrnoException) => {
+          await database?.close();
           if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
           host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
           exitCode = EXIT.invalid;
           return undefined;
         });
         if (!server) return;
+        for (const warning of server.warnings) host.stderr(`codegen: warning: ${warning}; not applied to ${options.db ?? ""}\n`);
         host.stdout(`serving ${file} on ${server.url} (Ctrl-C stops it)\n`);
         await stopped;
         await server.close();
+        await database?.close();
       },
     );
+
+  program
+    .command("migrate")
+    .description("apply the migrations generate wrote into the output folder (migrations/*.sql) that a PostgreSQL database lacks, each in a transaction")
+    .argument("<input>", "the declaration (or OpenAPI document) the folder was generated from")
+    .requiredOption("--db <DIR|URL>", "the database: a postgres:// URL, or a folder (PGlite)")
+    .option("-o, --output <dir>", "the output folder generate wrote", "generated")
+    .addHelpText("after", example("  $ codegen api.yaml -o src/generated && codegen migrate api.yaml -o src/generated --db postgres://localhost/app"))
+    .action(async (file: string, options: { db: string; output: string }) => {
+      const { readInput, generateIntoFolder } = await stages();
+      const input = await readInput(host, file);
+      if (input.value === undefined) return void fail(input.diagnostics, {});
+      // Why: migrations come from the folder, so it must be current; a stale one would miss tables.
+      const checked = await generateIntoFolder(host, file, input.value, { outDir: options.output, check: true, force: false });
+      if (checked.diagnostics.length > 0) return void fail(checked.diagnostics, { [file]: input.value });
+      const { readMigrations } = await import("./postgres/generate.js");
+      const { openDatabase, applyMigrationFiles } = await import("./postgres/database.js");
+      const migrations = await readMigrations(path.resolve(host.cwd, options.output));
+      const database = await openDatabase(options.db, host.cwd);
+      try {
+        const applied = await applyMigrationFiles(database, migrations);
+        host.stdout(applied.length === 0 ? "the database is up to date\n" : applied.map((name) => `applied ${name}\n`).join(""));
+      } finally {
+        await database.close();
+      }
+    });
 
   program
     .command("openapi")

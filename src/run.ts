@@ -14,6 +14,8 @@ import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import { inlineReferences } from "./model/foreign.js";
 import type { ApiView } from "./model/view.js";
+import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./postgres/generate.js";
+import { MIGRATION_FILE } from "./postgres/migrations.js";
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
@@ -242,22 +244,46 @@ function inputPathOf(host: Pick<Host, "cwd">, file: string, outDir: string): str
   return path.relative(path.resolve(host.cwd, outDir), path.resolve(host.cwd, file)).split(path.sep).join("/");
 }
 
-/** A verified document to every generated file: model, render, format. */
+/**
+ * A verified document to every generated file: model, render, format. `previous`: the migrations
+ * an earlier run left in the output folder (none: the first migration creates every table).
+ */
 async function filesFromDocument(
   host: Pick<Host, "cwd">,
   file: string,
   text: string,
   document: OpenAPIV3_1.Document,
   options: GenerateOptions,
-): Promise<Outcome<GeneratedFile[]>> {
+  previous?: PreviousMigrations,
+): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[] }> {
   const modelled = viewOfDocument(file, text, document, inputPathOf(host, file, options.outDir));
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
   const openapi = serializeDocument(document, "yaml", options.openapiVersion);
-  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, loadTemplateSources())];
-  if (options.format === false) return { value: rendered, diagnostics: [] };
+  // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
+  const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
+  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(postgres ? { ...view, postgres: postgres.view } : view, loadTemplateSources())];
+  const warnings = postgres?.warnings ?? [];
+  const data = postgres?.files ?? [];
+  if (options.format === false) return { value: [...rendered, ...data], diagnostics: [], warnings };
   const { formatFiles } = await import("./format/format.js");
-  return { value: await formatFiles(rendered), diagnostics: [] };
+  return { value: [...(await formatFiles(rendered)), ...data], diagnostics: [], warnings };
+}
+
+/** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists. */
+function previousMigrations(current: CurrentTree): PreviousMigrations {
+  const text = (path: string) => {
+    const found = current.look(path);
+    return found.kind === "file" ? found.text : undefined;
+  };
+  const snapshot = parseSnapshot(text(SNAPSHOT));
+  const migrations = [...current.manifest.files.keys()]
+    .filter((p) => MIGRATION_FILE.test(p))
+    .flatMap((p) => {
+      const contents = text(p);
+      return contents === undefined ? [] : [{ path: p, contents }];
+    });
+  return { ...(snapshot ? { snapshot } : {}), migrations };
 }
 
 /**
@@ -296,6 +322,8 @@ export interface FolderOutcome {
   readonly summary?: { readonly written: number; readonly unchanged: number; readonly removed: number };
   /** With `check`, when the folder is not current: the files and diffs to print. */
   readonly drift?: string;
+  /** Destructive changes of the tables, written commented out in a migration and not applied. */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -325,11 +353,11 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
     return { diagnostics: [], summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
   }
 
-  const result = await filesFromDocument(host, file, text, expanded.value, options);
-  if (!result.value) return { diagnostics: result.diagnostics };
-  const files = result.value;
   if (!options.check) await recover(dir);
   const current = readCurrent(dir);
+  const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current));
+  if (!result.value) return { diagnostics: result.diagnostics };
+  const files = result.value;
   const plan = planWrite(current, files, options.force);
   const shown = (relative: string) => path.join(options.outDir, relative);
   const links = [...new Set(plan.foreign.filter((p) => p.link).map((p) => p.at))];
@@ -348,7 +376,7 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
   if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key)) await applyPlan(dir, plan, files, key);
-  return { diagnostics: [], summary };
+  return { diagnostics: [], summary, warnings: result.warnings ?? [] };
 }
 
 /** Whether every file a manifest lists is in the folder, as a plain file, with the hash the manifest gives it. */

@@ -7,6 +7,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse } from "yaml";
 import { buildApiView } from "../model/build.js";
+import { type Database, evolveSchema } from "../postgres/database.js";
+import { tablesOf } from "../postgres/tables.js";
 import type { ApiView } from "../model/view.js";
 import type { GeneratedFile } from "../render/render.js";
 import { compileToJavaScript } from "./compile.js";
@@ -45,6 +47,11 @@ export interface ServeOptions {
   readonly tokenLifetime?: number;
   /** Told of errors of the server itself (not of one request), such as failing to accept a connection. */
   readonly onError?: (error: Error) => void;
+  /**
+   * Keep the resources in this PostgreSQL database (`--db`) instead of in memory: its tables are
+   * brought to the document's first (destructive changes withheld, see `warnings`).
+   */
+  readonly database?: Database;
 }
 
 /** The default lifetime of a token of the built-in issuer: one hour, in seconds. */
@@ -55,6 +62,8 @@ export interface RunningServer {
   readonly url: string;
   /** The token endpoints that answer here: the API's own, and `/_codegen/token`. */
   readonly tokenPaths: readonly string[];
+  /** Destructive changes of the database's tables that were not applied (`--db`). */
+  readonly warnings: readonly string[];
   close(): Promise<void>;
 }
 
@@ -62,6 +71,8 @@ export interface RunningServer {
 interface GeneratedModule {
   createServer(options: object): Server;
   createMemoryHandlers(): object;
+  /** Absent for APIs without resources. */
+  createPostgresStore?(options: { query: Database["query"] }): object;
 }
 /** What the compiled api.gen.ts exports, as far as serve uses it: the route table the dispatcher reads. */
 interface GeneratedApi {
@@ -105,8 +116,14 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
     api.routes.push(CODEGEN_TOKEN_ROUTE);
     const tokens = new TokenStore(options.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME);
     const view = viewOf(files);
+    let store = generated.createMemoryHandlers();
+    let warnings: readonly string[] = [];
+    if (options.database !== undefined && generated.createPostgresStore !== undefined) {
+      warnings = (await evolveSchema(options.database, tablesOf(documentOf(files)))).warnings;
+      store = generated.createPostgresStore({ query: options.database.query });
+    }
     const server = generated.createServer({
-      handlers: withExampleHandlers(generated.createMemoryHandlers(), view.mockAnswers),
+      handlers: withExampleHandlers(store, view.mockAnswers),
       verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) => tokens.verify(guard.kind === "oauth2" ? withoutBearer(token) : token),
       issueToken: (request: TokenRequest) => issue(options.users, tokens, request),
       securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: HookInput) => checkHook(input, options.users, tokens)])),
@@ -125,6 +142,7 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
     return {
       url: `http://${host}:${port}`,
       tokenPaths: ["/_codegen/token"],
+      warnings,
       close: async () => {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -157,9 +175,14 @@ function removeAllOnExit(): void {
 
 /** The view of the served document (openapi.yaml among the files), for what serve answers itself. */
 function viewOf(files: readonly GeneratedFile[]): ApiView {
+  return buildApiView(documentOf(files) as Parameters<typeof buildApiView>[0], { inputPath: "" });
+}
+
+/** The served document (openapi.yaml among the files), parsed. */
+function documentOf(files: readonly GeneratedFile[]): unknown {
   const document = files.find((f) => f.path === "openapi.yaml");
   if (!document) throw new Error("the generated files lack openapi.yaml");
-  return buildApiView(parse(document.contents) as Parameters<typeof buildApiView>[0], { inputPath: "" });
+  return parse(document.contents) as unknown;
 }
 
 type HookInput = { value: string | undefined; request: IncomingMessage };

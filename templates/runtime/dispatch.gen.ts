@@ -24,7 +24,7 @@ import {
   sendJson,
 } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl, Refusal } from "./http.gen.js";
-import { defineOwn, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
+import { defineOwn, isLostRace, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
 import type { HandlerRefusal, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
@@ -602,6 +602,7 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
       if (problem !== undefined) return fromRefusal(refusal(409, "Conflict", { status: problem }));
       const replace = required(kind === "replace" ? handlers.replace : handlers.update, kind);
       const changed: unknown = await run(() => replace.call(handlers, id, data, current, context));
+      if (resource.status !== undefined && isLostRace(changed)) return fromRefusal(refusal(409, changed.error, { ...changed.detail }));
       return refusalAnswer(operation, changed, `the ${name} handler`) ?? ok(storedObject(changed, `the ${name} handler`));
     }
     case "action": {
@@ -614,6 +615,8 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
       const bound = handlers.actions !== undefined && Object.hasOwn(handlers.actions, name) ? handlers.actions[name] : undefined;
       const act = required(bound, name);
       const result: unknown = await run(() => act.call(handlers.actions, id, data, current, context));
+      // Why: a store's change lost to a concurrent one (a 409 the action declares when some state refuses it).
+      if (resource.status !== undefined && action.when !== undefined && isLostRace(result)) return fromRefusal(refusal(409, result.error, { ...result.detail }));
       const refused = refusalAnswer(operation, result, `the ${name} handler`);
       if (refused) return refused;
       const after = storedObject(result, `the ${name} handler`);

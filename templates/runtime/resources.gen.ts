@@ -17,6 +17,24 @@ export type HandlerRefusal<S extends number = number> = {
   readonly detail?: { readonly [field: string]: string };
 };
 
+/** Marks a store's refusal of a change that lost a race (see lostRace). */
+const LOST_RACE = Symbol("codegen.lostRace");
+
+/**
+ * A store's refusal of a change to an object that is no longer in the status the server checked
+ * (another change came first, through this server or another instance): the server answers 409,
+ * which every change of an object with a status machine declares.
+ */
+export function lostRace(spec: ResourceSpec): HandlerRefusal<409> {
+  const refusal = { status: 409 as const, error: "Conflict", detail: { status: `the ${spec.singular} changed meanwhile; read it again` } };
+  return Object.defineProperty(refusal, LOST_RACE, { value: true, enumerable: false });
+}
+
+/** Whether a handler's result is lostRace's refusal. */
+export function isLostRace(value: unknown): value is HandlerRefusal<409> {
+  return typeof value === "object" && value !== null && Object.hasOwn(value, LOST_RACE);
+}
+
 /** One key of a list's order (`?sort=-dueOn` gives `{ field: "dueOn", descending: true }`). */
 export type SortKey<F extends string = string> = { readonly field: F; readonly descending: boolean };
 

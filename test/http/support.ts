@@ -14,11 +14,11 @@ import { nodeHost } from "../../src/host.js";
 import type { GeneratedFile } from "../../src/render/render.js";
 import { type Outcome, generateFiles } from "../../src/run.js";
 import { compileToJavaScript } from "../../src/serve/compile.js";
-import { type RunningServer, type ServeUser, serveFiles } from "../../src/serve/serve.js";
+import type { RunningServer, ServeUser } from "../../src/serve/serve.js";
 import { exchange } from "../runtime/wire.js";
 import type { Exchange } from "../runtime/wire.js";
 import { ROOT } from "../support/fixtures.js";
-import { generateFixture } from "../support/generated.js";
+import { generateFixture, serveWithTestStore } from "../support/generated.js";
 
 /** Time a server may take to generate, compile and start (beforeAll). */
 export const START_TIMEOUT = 60_000;
@@ -202,7 +202,7 @@ async function generatedFiles(yaml: string): Promise<GeneratedFile[]> {
  * given as YAML text (for guards no fixture has).
  */
 export async function startDeclaredServer(yaml: string, users: readonly ServeUser[]): Promise<RunningServer> {
-  return serveFiles(await generatedFiles(yaml), { port: 0, host: "127.0.0.1", users });
+  return serveWithTestStore(await generatedFiles(yaml), users);
 }
 
 /** A fixture's expected OpenAPI document, parsed. */

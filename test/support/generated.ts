@@ -5,6 +5,7 @@ import { declarationOf, ROOT } from "./fixtures.js";
 import { generateFiles } from "../../src/run.js";
 import { readFileSync } from "node:fs";
 import { type RunningServer, type ServeUser, serveFiles } from "../../src/serve/serve.js";
+import { testDatabase } from "../postgres/store.js";
 
 /** Generate a valid fixture's files in memory, as `codegen generate -o fixtures/valid/<name>/expected` would. */
 export async function generateFixture(name: string): Promise<GeneratedFile[]> {
@@ -17,5 +18,25 @@ export async function generateFixture(name: string): Promise<GeneratedFile[]> {
 
 /** Start a valid fixture's generated server on a random port of 127.0.0.1, as `codegen serve` runs it. */
 export async function startFixtureServer(name: string, users: readonly ServeUser[] = []): Promise<RunningServer> {
-  return serveFiles(await generateFixture(name), { port: 0, host: "127.0.0.1", users });
+  return serveWithTestStore(await generateFixture(name), users);
+}
+
+/**
+ * Serves generated files as `codegen serve` does, with this run's store (test/postgres/store.ts):
+ * the in-memory one, or a fresh PostgreSQL database (`--db`), closed with the server.
+ */
+export async function serveWithTestStore(files: readonly GeneratedFile[], users: readonly ServeUser[]): Promise<RunningServer> {
+  const database = await testDatabase();
+  if (database === undefined) return serveFiles(files, { port: 0, host: "127.0.0.1", users });
+  const server = await serveFiles(files, { port: 0, host: "127.0.0.1", users, database }).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await database.close();
+    },
+  };
 }

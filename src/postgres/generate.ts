@@ -1,0 +1,66 @@
+/**
+ * The PostgreSQL files of a generation (issue 15): the migrations kept in the output folder
+ * (`migrations/NNNN_<words>.sql`, never rewritten), a new one when the tables changed since the
+ * snapshot `migrations/schema.json`, the new snapshot, and the store template's view. Pure: what
+ * the folder held comes in as `previous`.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { ApiView } from "../model/view.js";
+import type { MigrationSpec } from "../runtime/migrate.js";
+import type { GeneratedFile } from "../render/render.js";
+import { MIGRATION_FILE, type Migration, isEmpty, migrationName, migrationText, schemaChange, statementsOf } from "./migrations.js";
+import { type SchemaSnapshot, tablesOf } from "./tables.js";
+import { type PostgresView, postgresView } from "./view.js";
+
+/** The snapshot's path in the output folder. */
+export const SNAPSHOT = "migrations/schema.json";
+
+/** What the output folder held of an earlier generation: its snapshot and its migration files (path and text). */
+export interface PreviousMigrations {
+  readonly snapshot?: SchemaSnapshot;
+  readonly migrations: readonly GeneratedFile[];
+}
+
+/** The PostgreSQL part of a generation: the view for the template, the files to write, the destructive changes withheld. */
+export interface PostgresFiles {
+  readonly view: PostgresView;
+  readonly files: readonly GeneratedFile[];
+  readonly warnings: readonly string[];
+}
+
+/** Reads a snapshot's text; anything that is not one is no snapshot (a first migration then creates every table). */
+export function parseSnapshot(text: string | undefined): SchemaSnapshot | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<SchemaSnapshot>;
+    return value.codegen === 1 && Array.isArray(value.tables) ? (value as SchemaSnapshot) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The migrations, snapshot and store view of a document, after what the folder held. */
+export function postgresFiles(view: ApiView, document: unknown, previous: PreviousMigrations = { migrations: [] }): PostgresFiles {
+  const snapshot = tablesOf(document);
+  const kept = previous.migrations.filter((m) => MIGRATION_FILE.test(m.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Why: without a snapshot, a folder whose migrations were kept still has its tables; only a
+  // folder with neither starts from an empty database.
+  const change = kept.length > 0 && previous.snapshot === undefined ? undefined : schemaChange(previous.snapshot, snapshot);
+  const last = kept.length === 0 ? 0 : Number(MIGRATION_FILE.exec(kept[kept.length - 1]!.path)![1]);
+  const added = change !== undefined && !isEmpty(change) ? [{ path: `migrations/${migrationName(last, change)}`, contents: migrationText(change) }] : [];
+  const migrations: Migration[] = [...kept, ...added].map((m) => ({ name: m.path.slice("migrations/".length), sql: m.contents }));
+  return {
+    view: postgresView(view, document, snapshot, migrations),
+    files: [...kept, ...added, { path: SNAPSHOT, contents: JSON.stringify(snapshot, null, 2) + "\n" }],
+    warnings: added.length > 0 ? change!.warnings.map((w) => `${w} (written commented out in ${added[0]!.path}, not applied)`) : [],
+  };
+}
+
+/** The migrations of an output folder's `migrations/`, in order, as the generated `migrate` applies them. */
+export async function readMigrations(folder: string): Promise<MigrationSpec[]> {
+  const names = (await readdir(path.join(folder, "migrations")).catch(() => [] as string[])).filter((n) => MIGRATION_FILE.test(`migrations/${n}`)).sort();
+  return Promise.all(
+    names.map(async (name) => ({ name: name.replace(/\.sql$/, ""), statements: statementsOf(await readFile(path.join(folder, "migrations", name), "utf8")) })),
+  );
+}

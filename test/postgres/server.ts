@@ -1,0 +1,102 @@
+// A real PostgreSQL server for tests: initdb and pg_ctl from Debian's postgresql package into a
+// temporary folder, listening on a free port of 127.0.0.1 only, stopped and removed afterwards.
+// As root (CI) the server runs as the `postgres` user: initdb refuses root.
+
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, readdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/** The folder of PostgreSQL's binaries, if installed (the newest version). */
+export function postgresBinaries(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : path.join(root, versions[0], "bin");
+}
+
+/**
+ * Why a suite that needs a PostgreSQL server is skipped, or undefined when it runs: only when the
+ * binaries are absent outside CI; in CI their absence fails the suite instead.
+ */
+export function postgresSkipReason(): string | undefined {
+  if (postgresBinaries() !== undefined) return undefined;
+  if (process.env.CI) throw new Error("PostgreSQL's binaries (/usr/lib/postgresql/*/bin/initdb) are missing: .ci/run installs them");
+  return "skipped: PostgreSQL's binaries (/usr/lib/postgresql/*/bin/initdb) are not installed; apt-get install postgresql";
+}
+
+/** A running test server: the URL of a database on it, and its end. */
+export interface PostgresServer {
+  /** `postgres://` URL of the database `name` (created by createDatabase). */
+  url(name: string): string;
+  createDatabase(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts a PostgreSQL server of its own (trust authentication, 127.0.0.1 only) in a temporary folder. */
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = postgresBinaries();
+  if (bin === undefined) throw new Error("PostgreSQL's binaries are not installed");
+  const dir = await mkdtemp(path.join(tmpdir(), "codegen-pg-"));
+  const data = path.join(dir, "data");
+  const asRoot = process.getuid?.() === 0;
+  // Why: initdb and postgres refuse to run as root; as root the server runs as `postgres`.
+  if (asRoot)
+    chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), Number(execFileSync("id", ["-g", "postgres"]).toString().trim()));
+  const run = (tool: string, args: string[]) =>
+    execFileSync(asRoot ? "runuser" : path.join(bin, tool), asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 60_000,
+    });
+  const port = await freePort();
+  run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]);
+  run("pg_ctl", [
+    "-D",
+    data,
+    "-l",
+    path.join(dir, "log"),
+    "-w",
+    "-t",
+    "60",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    "start",
+  ]);
+  const url = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
+  return {
+    url,
+    createDatabase: async (name) => {
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: url("postgres") });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await client.end();
+      }
+      return url(name);
+    },
+    stop: async () => {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
