@@ -22,6 +22,8 @@ const UNSAFE_PATTERNS = [
   "--allow-unsafe-patterns",
   "let patterns the linear matcher cannot take (backreferences, lookarounds) run on V8's backtracking engine, whose time a request can make explode",
 ] as const;
+/** `--strict`, on every command that reads an OpenAPI document (src/openapi/lenient.ts). */
+const STRICT = ["--strict", "treat warnings (schema mistakes of an OpenAPI document read leniently) as errors"] as const;
 /** `--ref-root`, on every command that reads an OpenAPI document (src/openapi/ref-files.ts). */
 const refRootOption = () => new Option("--ref-root <dir>", "the folder an OpenAPI document's $refs may read files in (default: the document's folder)");
 
@@ -74,6 +76,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("-w, --watch", "regenerate whenever the input changes, until Ctrl-C")
     .addOption(new Option("--openapi-version <version>", "version of the openapi.yaml written beside the code").choices(["3.1", "3.0"]).default("3.1"))
     .addOption(refRootOption())
+    .option(...STRICT)
     .action(
       async (
         file: string,
@@ -87,6 +90,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           openapiVersion: OpenApiVersion;
           allowUnsafePatterns?: boolean;
           refRoot?: string;
+          strict?: boolean;
         },
       ) => {
         const once = async (): Promise<boolean> => {
@@ -102,9 +106,10 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
             openapiVersion: options.openapiVersion,
             allowUnsafePatterns: options.allowUnsafePatterns === true,
             ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+            strict: options.strict === true,
           });
           if (result.drift !== undefined) host.stdout(result.drift);
-          if (result.diagnostics.length > 0) return fail(result.diagnostics, { [file]: input.value });
+          if (!report(result.diagnostics, { [file]: input.value })) return false;
           for (const warning of result.warnings ?? []) host.stderr(`${file}: warning: ${warning}\n`);
           const ms = Math.round(performance.now() - started);
           const { written, unchanged, removed } = result.summary!;
@@ -141,6 +146,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("--db <DIR|URL>", "keep the objects in PostgreSQL: a folder (PGlite, kept across restarts) or a postgres:// URL (default: in memory)")
     .option(...UNSAFE_PATTERNS)
     .addOption(refRootOption())
+    .option(...STRICT)
     .addHelpText(
       "after",
       example(
@@ -153,7 +159,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .action(
       async (
         file: string,
-        options: { port: string; host: string; user: string[]; tokenLifetime?: string; db?: string; allowUnsafePatterns?: boolean; refRoot?: string },
+        options: { port: string; host: string; user: string[]; tokenLifetime?: string; db?: string; allowUnsafePatterns?: boolean; refRoot?: string; strict?: boolean },
       ) => {
         const { readInput, generateFiles } = await stages();
         const { parseUser, serveFiles } = await import("./serve/serve.js");
@@ -182,8 +188,9 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           format: false,
           allowUnsafePatterns: options.allowUnsafePatterns === true,
           ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+          strict: options.strict === true,
         });
-        if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
+        if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return;
         const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
         const { openDatabase } = await import("./postgres/database.js");
         const database = options.db === undefined ? undefined : await openDatabase(options.db, host.cwd);
@@ -245,6 +252,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .addOption(new Option("--openapi-version <version>", "3.1, or 3.0 for docs portals that cannot read 3.1 yet").choices(["3.1", "3.0"]).default("3.1"))
     .option(...UNSAFE_PATTERNS)
     .addOption(refRootOption())
+    .option(...STRICT)
     .addHelpText(
       "after",
       example(
@@ -256,13 +264,20 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .action(
       async (
         file: string,
-        options: { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion; allowUnsafePatterns?: boolean; refRoot?: string },
+        options: {
+          output?: string;
+          format?: "yaml" | "json";
+          openapiVersion: OpenApiVersion;
+          allowUnsafePatterns?: boolean;
+          refRoot?: string;
+          strict?: boolean;
+        },
       ) => {
         const { readInput, documentFromText, serializeDocument } = await stages();
         const input = await readInput(host, file);
         if (input.value === undefined) return void fail(input.diagnostics, {});
         const result = await documentFromText(file, input.value, host.cwd, options);
-        if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
+        if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return;
         const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
         const text = serializeDocument(result.value, format, options.openapiVersion);
         if (options.output) await host.writeFile(path.resolve(host.cwd, options.output), text);
@@ -276,13 +291,14 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .argument("<input>", "the declaration, or an OpenAPI document: .yaml, .yml or .json")
     .option(...UNSAFE_PATTERNS)
     .addOption(refRootOption())
+    .option(...STRICT)
     .addHelpText("after", example("  $ codegen validate api.yaml && echo valid"))
-    .action(async (file: string, options: { allowUnsafePatterns?: boolean; refRoot?: string }) => {
+    .action(async (file: string, options: { allowUnsafePatterns?: boolean; refRoot?: string; strict?: boolean }) => {
       const { readInput, documentFromText, viewOfDocument } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
       const result = await documentFromText(file, input.value, host.cwd, options);
-      if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
+      if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return;
       // What generate would refuse to render is invalid here too.
       const modelled = viewOfDocument(file, input.value, result.value, file);
       if (!modelled.value) fail(modelled.diagnostics, { [file]: input.value });
@@ -338,6 +354,16 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       const { declarationJsonSchema } = await import("./declaration/schema.js");
       host.stdout(JSON.stringify(declarationJsonSchema(), null, 2) + "\n");
     });
+
+  /**
+   * Report diagnostics (errors and warnings); set the exit code and return false when one is an
+   * error. Only called after a command has loaded the stages.
+   */
+  function report(diagnostics: Parameters<typeof import("./run.js").reportDiagnostics>[1], sources: Record<string, string>): boolean {
+    if (diagnostics.some((d) => d.severity === "error")) return fail(diagnostics, sources);
+    stagesModule!.reportDiagnostics(host, diagnostics, sources);
+    return true;
+  }
 
   /** Report diagnostics and set the exit code; only called after a command has loaded the stages. */
   function fail(diagnostics: Parameters<typeof import("./run.js").reportDiagnostics>[1], sources: Record<string, string>): false {

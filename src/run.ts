@@ -8,7 +8,7 @@ import { stringify } from "yaml";
 import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
-import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
+import { type Diagnostic, asErrors, diagnostic, formatDiagnostics, sortDiagnostics, warning } from "./diagnostics/index.js";
 import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
@@ -85,25 +85,35 @@ export interface InputOptions extends PatternOptions {
    * or absolute); default: the document's own folder.
    */
   readonly refRoot?: string;
+  /** Warnings (schema mistakes read leniently) are errors: nothing is generated when there is one. */
+  readonly strict?: boolean;
 }
 
-/** Whether an input's value is a codegen declaration rather than an OpenAPI document (which has `openapi` and no `codegen`). */
-const isDeclarationValue = (value: unknown): boolean => !(typeof value === "object" && value !== null && "openapi" in value && !("codegen" in value));
+/** Whether an input's value is a codegen declaration rather than an OpenAPI document (which has `openapi`, or `swagger`, and no `codegen`). */
+const isDeclarationValue = (value: unknown): boolean =>
+  !(typeof value === "object" && value !== null && ("openapi" in value || "swagger" in value) && !("codegen" in value));
 
 /**
  * Any input to the OpenAPI 3.1 document the renderer reads: a declaration is expanded; an
  * OpenAPI 3.0 or 3.1 document (recognised by its `openapi` key) is bundled (`$ref`s to other
  * files pulled in, through the gate of src/openapi/ref-files.ts), validated with swagger-parser
- * and ajv, and read as 3.1.
+ * and ajv, and read as 3.1; a Swagger 2.0 one (its `swagger` key) is bundled, converted to 3.0
+ * (src/openapi/swagger2.ts) and read so. Schema mistakes that do not stop rendering are read
+ * leniently (src/openapi/lenient.ts): the value comes with warnings, errors with `strict`.
  */
 export async function documentFromText(file: string, text: string, cwd: string, options: InputOptions = {}): Promise<Outcome<OpenAPIV3_1.Document>> {
   const loaded = text.includes("\u0000") ? undefined : loadDocument(file, text);
   const value = loaded?.document?.value;
   const isOpenApi = !isDeclarationValue(value);
   if (!loaded?.document || !isOpenApi) return openapiFromText(file, text, loaded, options);
-  const at = (pointer: string) => locatePointer(loaded.document!, pointer);
-  const version = String((value as { openapi: unknown }).openapi);
-  if (!/^3\.[01]\.\d+$/.test(version)) return { diagnostics: [diagnostic("openapi/version", { version }, at("#/openapi"))] };
+  const swagger = "swagger" in (value as object) && !("openapi" in (value as object));
+  const { originalPointer } = swagger ? await import("./openapi/swagger2.js") : { originalPointer: undefined };
+  // A 2.0 document's diagnostics name places of its 3.0 conversion: they are shown where those came from.
+  const at = (pointer: string) => locatePointer(loaded.document!, originalPointer ? originalPointer(pointer, value) : pointer);
+  const version = String(swagger ? (value as { swagger: unknown }).swagger : (value as { openapi: unknown }).openapi);
+  if (swagger ? version !== "2.0" : !/^3\.[01]\.\d+$/.test(version)) {
+    return { diagnostics: [diagnostic("openapi/version", { version }, locatePointer(loaded.document, swagger ? "#/swagger" : "#/openapi"))] };
+  }
 
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
   const { RefFiles } = await import("./openapi/ref-files.js");
@@ -129,6 +139,28 @@ export async function documentFromText(file: string, text: string, cwd: string, 
       ),
     };
   }
+  if (swagger) {
+    const { fromSwagger2 } = await import("./openapi/swagger2.js");
+    try {
+      bundled = fromSwagger2(bundled);
+    } catch (error) {
+      return {
+        diagnostics: [
+          diagnostic("openapi/invalid", { message: `cannot convert Swagger 2.0 to OpenAPI 3.0: ${firstLineOf((error as Error).message)}` }, at("#")),
+        ],
+      };
+    }
+  }
+  const { readLeniently } = await import("./openapi/lenient.js");
+  const lenient = readLeniently(bundled, swagger || version.startsWith("3.0") ? "3.0" : "3.1");
+  bundled = lenient.document;
+  const warnings = lenient.readings.map((r) => {
+    const place = at(r.pointer);
+    if (r.kind === "ref-siblings") return warning("openapi/ref-siblings-ignored", { keys: r.keys }, place);
+    if (r.kind === "nullable-without-type") return warning("openapi/nullable-without-type", {}, place);
+    if (r.kind === "nullable-in-3.1") return warning("openapi/nullable-not-3.1", {}, place);
+    return warning("openapi/pattern-without-u", { pattern: r.pattern, meant: r.meant }, place);
+  });
   // Why (issue 11): swagger-parser's validate dereferences every ref and walks the result, which
   // for a few kilobytes of refs that use each other twice is 2^30 objects. The refs are inlined
   // here instead, each target once (shared by its uses), the size of the result bounded, refs to
@@ -150,18 +182,25 @@ export async function documentFromText(file: string, text: string, cwd: string, 
     // Nothing is dereferenced, so nothing is changed: no copy is needed.
     await SwaggerParser.validate(inlined.document as never, { resolve: { external: false }, dereference: { excludedPathMatcher: () => true } });
   } catch (error) {
-    const message = firstLineOf((error as Error).message);
+    // Why the second line too: swagger-parser's first line alone ("Swagger schema validation failed.") says not what failed.
+    const lines = (error as Error).message
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "");
+    const message = lines.slice(0, 2).join(" ");
     const pointer = /#\/[^\s]*/.exec((error as Error).message)?.[0];
     return { diagnostics: [diagnostic("openapi/invalid", { message }, pointer ? at(pointer) : at("#"))] };
   }
-  const document = (version.startsWith("3.0") ? fromOpenApi30(bundled) : bundled) as unknown as OpenAPIV3_1.Document;
+  const document = (swagger || version.startsWith("3.0") ? fromOpenApi30(bundled) : bundled) as unknown as OpenAPIV3_1.Document;
   const { compileSchemas } = await import("./verify/verify.js");
   const problems: Diagnostic[] = compileSchemas(document, "input").map((d) => ({ ...d, location: at(/#\/\S*/.exec(d.message)?.[0] ?? "#") }));
   if (options.allowUnsafePatterns !== true) {
     const { unsafePatterns } = await import("./verify/patterns.js");
     for (const { pointer, pattern, reason } of unsafePatterns(document)) problems.push(diagnostic("schema/unsafe-pattern", { pattern, reason }, at(pointer)));
   }
-  return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
+  if (problems.length > 0) return { diagnostics: sortDiagnostics([...problems, ...warnings]) };
+  if (options.strict === true && warnings.length > 0) return { diagnostics: sortDiagnostics(asErrors(warnings)) };
+  return { value: document, diagnostics: sortDiagnostics(warnings) };
 }
 
 /** Where a JSON pointer (`#/paths/~1a/get`) stands in a loaded document. */
@@ -236,7 +275,8 @@ export interface GenerateOptions extends InputOptions {
 export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
   const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
-  return filesFromDocument(host, file, text, expanded.value, options);
+  const files = await filesFromDocument(host, file, text, expanded.value, options);
+  return { ...files, diagnostics: [...expanded.diagnostics, ...files.diagnostics] };
 }
 
 /** The header names the input relative to the output folder, `/`-separated on every system. */
@@ -334,6 +374,8 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // The document is expanded and verified on every run, whatever the folder holds.
   const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
+  // Warnings of a lenient reading are reported with whatever the run does.
+  const warnings = expanded.diagnostics;
   const dir = outputFolder(path.resolve(host.cwd, options.outDir));
   // A run swaps the whole folder: it must be one of its own, not the project or what holds it
   // (compared as real paths: a link named as the output folder may point at the project).
@@ -350,13 +392,13 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const before = readCurrent(dir);
   if (before.manifest.input === key && isIntact(before)) {
     if (!options.check) await recover(dir);
-    return { diagnostics: [], summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
+    return { diagnostics: warnings, summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
   }
 
   if (!options.check) await recover(dir);
   const current = readCurrent(dir);
   const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current));
-  if (!result.value) return { diagnostics: result.diagnostics };
+  if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
   const files = result.value;
   const plan = planWrite(current, files, options.force);
   const shown = (relative: string) => path.join(options.outDir, relative);
@@ -366,17 +408,17 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
     ...plan.foreign.filter((p) => !p.link).map((p) => diagnostic("output/not-ours", { path: shown(p.at) })),
     ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p) })),
   ];
-  if (blocked.length > 0) return { diagnostics: blocked };
+  if (blocked.length > 0) return { diagnostics: [...warnings, ...blocked] };
   const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
   if (options.check) {
-    if (!hasChanges(plan)) return { diagnostics: [], summary };
+    if (!hasChanges(plan)) return { diagnostics: warnings, summary };
     const count = summary.written + summary.removed;
-    return { diagnostics: [diagnostic("output/out-of-date", { dir: options.outDir, count })], drift: describeDrift(plan, options.outDir) };
+    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count })], drift: describeDrift(plan, options.outDir) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
   if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key)) await applyPlan(dir, plan, files, key);
-  return { diagnostics: [], summary, warnings: result.warnings ?? [] };
+  return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
 }
 
 /** Whether every file a manifest lists is in the folder, as a plain file, with the hash the manifest gives it. */

@@ -116,6 +116,15 @@ export const catalogue = {
   "openapi/ref-expansion": (a: { limit: number }) =>
     `the references here expand to more than ${a.limit} values when followed (each use counts what it points at); refer to schemas of components/schemas by name instead of to parts of the document`,
 
+  // Schema mistakes of OpenAPI documents read leniently (warnings; errors with --strict).
+  "openapi/ref-siblings-ignored": (a: { keys: readonly string[] }) =>
+    `${a.keys.map(q).join(", ")} beside \`$ref\` ${a.keys.length === 1 ? "is" : "are"} ignored: in OpenAPI 3.0 a \`$ref\` replaces its whole object; to add to the schema it names, use \`allOf: [{$ref: ...}]\``,
+  "openapi/nullable-without-type": () => "`nullable` without `type` has no effect (it adds null to the types `type` names) and is ignored",
+  "openapi/nullable-not-3.1": () =>
+    '`nullable` is not a keyword of OpenAPI 3.1; it is read as 3.0 reads it (null added to `type`); write `type: [..., "null"]` instead',
+  "openapi/pattern-without-u": (a: { pattern: string; meant: string }) =>
+    `the pattern ${q(a.pattern)} is valid only without the regular expressions' \`u\` flag (which JSON Schema implies); it is read as ${q(a.meant)}, which matches the same texts`,
+
   // The output folder.
   "output/edited-by-hand": (a: { path: string }) =>
     `${q(a.path)} was edited by hand since codegen wrote it; keep your change in a file of your own (generated files are rewritten), or run again with --force to overwrite it`,

@@ -12,7 +12,8 @@ export interface SourceLocation {
 /** One problem found in the input, or by codegen in its own output. */
 export interface Diagnostic {
   readonly code: DiagnosticCode;
-  readonly severity: "error";
+  /** A warning does not stop generation (exit 0) unless --strict makes it an error. */
+  readonly severity: "error" | "warning";
   readonly message: string;
   /** Absent only for problems with no place in a file (a missing file, our own bugs). */
   readonly location?: SourceLocation;
@@ -30,6 +31,17 @@ export function diagnostic<C extends DiagnosticCode>(code: C, args: DiagnosticAr
     ...(related && related.length > 0 ? { related } : {}),
   };
 }
+
+/** Build a warning from the catalogue: a problem that does not stop generation. */
+export function warning<C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, location?: SourceLocation): Diagnostic {
+  return { ...diagnostic(code, args, location), severity: "warning" };
+}
+
+/** Whether any of the diagnostics is an error (warnings alone let a command succeed). */
+export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => diagnostics.some((d) => d.severity === "error");
+
+/** Warnings made errors (--strict). */
+export const asErrors = (diagnostics: readonly Diagnostic[]): Diagnostic[] => diagnostics.map((d) => ({ ...d, severity: "error" }));
 
 /** Sort diagnostics by file, line and column; stable, so equal places keep the order found. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {

@@ -11,7 +11,7 @@ export interface FormatOptions {
 const style = (colour: boolean, code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
 
 /**
- * Print diagnostics as compilers do: `FILE:LINE:COLUMN: error: MESSAGE [code]`, then the line
+ * Print diagnostics as compilers do: `FILE:LINE:COLUMN: error: MESSAGE [code]` (or `warning:`), then the line
  * with a caret under the place.
  */
 export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
@@ -21,7 +21,7 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: F
 function formatOne(d: Diagnostic, options: FormatOptions): string {
   const { colour } = options;
   const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.column}: ` : "codegen: ";
-  let out = `${style(colour, "1", where)}${style(colour, "1;31", "error:")} ${printableMessage(d.message)} ${style(colour, "2", `[${d.code}]`)}\n`;
+  let out = `${style(colour, "1", where)}${d.severity === "warning" ? style(colour, "1;33", "warning:") : style(colour, "1;31", "error:")} ${printableMessage(d.message)} ${style(colour, "2", `[${d.code}]`)}\n`;
   if (d.location) out += excerpt(d.location, options);
   for (const r of d.related ?? []) {
     out += `${r.location.file}:${r.location.line}:${r.location.column}: note: ${printableMessage(r.message)}\n`;

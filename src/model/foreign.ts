@@ -265,6 +265,85 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   };
 }
 
+/**
+ * Every schema at a place where the grammar expects one (components, parameters, bodies,
+ * responses, headers, callbacks, webhooks), outermost ones only, with its JSON pointer. Refs are
+ * not followed; examples and extensions are data, so a `schema` key inside them is no schema.
+ */
+export function schemaPlaces(document: object): { pointer: string; schema: Json }[] {
+  const found: { pointer: string; schema: Json }[] = [];
+  const visit = (value: unknown, place: Place, pointer: string): void => {
+    if (place === "data" || typeof value !== "object" || value === null) return;
+    if (place === "schema") {
+      if (isObject(value)) found.push({ pointer, schema: value });
+      return;
+    }
+    const entries = Object.entries(value);
+    if (typeof place !== "string") {
+      if ("list" in place) {
+        if (Array.isArray(value)) for (const [key, item] of entries) visit(item, place.list, `${pointer}/${key}`);
+      } else if (!Array.isArray(value)) {
+        for (const [key, item] of entries) if (!(place.extensions && key.startsWith("x-"))) visit(item, place.map, `${pointer}/${token(key)}`);
+      }
+      return;
+    }
+    if (Array.isArray(value)) return;
+    const grammar = GRAMMAR[place];
+    for (const [key, item] of entries) {
+      if (key.startsWith("x-")) continue;
+      visit(item, (Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data", `${pointer}/${token(key)}`);
+    }
+  };
+  visit(document, "document", "#");
+  return found;
+}
+
+/**
+ * The document with `rewrite` applied to every schema, outer and nested (found as schemaPlaces
+ * finds them, then through the keywords whose values are schemas), each with its JSON pointer;
+ * `rewrite` returns a new schema or undefined to keep it. Refs are not followed. Objects are
+ * copied only on the way to a change; the input is not changed.
+ */
+export function rewriteSchemas<D extends object>(document: D, rewrite: (schema: Json, pointer: string) => Json | undefined): D {
+  const inSchema = (schema: Json, pointer: string): Json => {
+    const own = rewrite(schema, pointer) ?? schema;
+    let changed = own !== schema;
+    const entries = Object.entries(own).map(([key, value]): [string, unknown] => {
+      const place = Object.hasOwn(SCHEMA_KEYWORDS, key) ? SCHEMA_KEYWORDS[key] : undefined;
+      if (place === undefined || typeof value !== "object" || value === null) return [key, value];
+      const at = `${pointer}/${token(key)}`;
+      const each = (item: unknown, itemAt: string) => (isObject(item) ? inSchema(item, itemAt) : item);
+      let next: unknown = value;
+      if (place === "schema") next = Array.isArray(value) ? value.map((item, i) => each(item, `${at}/${i}`)) : each(value, at);
+      else if (typeof place === "object" && "list" in place && Array.isArray(value)) next = value.map((item, i) => each(item, `${at}/${i}`));
+      else if (typeof place === "object" && "map" in place && isObject(value)) {
+        const mapped = Object.entries(value).map(([name, item]): [string, unknown] => [name, each(item, `${at}/${token(name)}`)]);
+        next = mapped.some(([name, item]) => item !== value[name]) ? objectOf(mapped) : value;
+      }
+      if (Array.isArray(next) && Array.isArray(value) && next.every((item, i) => item === value[i])) next = value;
+      if (next !== value) changed = true;
+      return [key, next];
+    });
+    return changed ? objectOf(entries) : own;
+  };
+  let result: unknown = document;
+  for (const { pointer } of schemaPlaces(document)) {
+    const parts = tokensOf(pointer)!;
+    const schema = resolve(result as Json, parts) as Json;
+    const rewritten = inSchema(schema, pointer);
+    if (rewritten !== schema) result = replaceAt(result, parts, rewritten);
+  }
+  return result as D;
+}
+
+/** A copy of `value` with what stands at `parts` replaced, copying only the objects on the way. */
+function replaceAt(value: unknown, parts: readonly string[], replacement: unknown): unknown {
+  if (parts.length === 0) return replacement;
+  const [first, ...rest] = parts as [string, ...string[]];
+  if (Array.isArray(value)) return value.map((item, i) => (String(i) === first ? replaceAt(item, rest, replacement) : item));
+  return objectOf(Object.entries(value as Json).map(([key, item]) => [key, key === first ? replaceAt(item, rest, replacement) : item]));
+}
+
 /** An object of these entries; a `__proto__` key becomes an own property, as JSON.parse makes it. */
 function objectOf(entries: readonly (readonly [string, unknown])[]): Json {
   const copy: Json = {};

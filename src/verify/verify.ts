@@ -3,6 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
+import { schemaPlaces } from "../model/foreign.js";
 
 /** OpenAPI's own schema keywords that are not JSON Schema vocabulary. */
 const OPENAPI_KEYWORDS = ["discriminator", "xml", "externalDocs", "example"];
@@ -39,7 +40,8 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
   addFormats.default(ajv);
   ajv.addFormat("password", true);
   const extensionKeywords = new Set<string>(OPENAPI_KEYWORDS);
-  const schemas = collectSchemas(document);
+  // Found by the grammar of OpenAPI: a `schema` key inside an example or an extension is data.
+  const schemas = schemaPlaces(document);
   for (const { schema } of schemas) collectExtensionKeys(schema, extensionKeywords);
   // Why: ajv throws on a keyword name it does not allow, and an `x-` key may be any text (a
   // property named `x-rate limit` among them); such a key is no keyword ajv would meet anyway.
@@ -50,9 +52,11 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
   // strict: ajv ignores unknown keywords there, and their `x-` keys may be property names.
   const rewriteRefs = (value: unknown): Json => copyForAjv(value, strict);
 
-  // Every schema refers to the others as `#/components/schemas/X`: one root holds them all.
-  const root = { $id: "urn:codegen:document", components: { schemas: rewriteRefs(document.components?.schemas ?? {}) } };
-  ajv.addKeyword({ keyword: "components" });
+  // Why the whole document and not only its schemas: a ref may point at any schema of it
+  // (`#/components/parameters/x/schema`, `#/paths/~1x/get/responses/200/content/application~1json/schema`).
+  // ajv resolves a ref's pointer in the raw root, so one root holding the document serves them all.
+  const root: Json = { ...rewriteRefs(document), $id: "urn:codegen:document" };
+  for (const key of Object.keys(root)) if (key !== "$id" && KEYWORD_NAME.test(key) && !ajv.getKeyword(key)) ajv.addKeyword({ keyword: key });
   let rootAdded = false;
   const diagnostics: Diagnostic[] = [];
   const components = document.components?.schemas ?? {};
@@ -155,26 +159,6 @@ function decode(token: string): string {
 const STAND_IN = "urn:codegen:stand-in";
 
 const unescape = (segment: string) => segment.replace(/~1/g, "/").replace(/~0/g, "~");
-
-const escape = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
-
-/** Every schema in the document with its JSON pointer: components, parameters, bodies, headers. */
-function collectSchemas(document: OpenAPIV3_1.Document): { pointer: string; schema: Json }[] {
-  const out: { pointer: string; schema: Json }[] = [];
-  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
-    out.push({ pointer: `#/components/schemas/${escape(name)}`, schema: schema as Json });
-  }
-  const walk = (value: unknown, pointer: string): void => {
-    if (typeof value !== "object" || value === null) return;
-    for (const [key, child] of Object.entries(value)) {
-      const at = `${pointer}/${escape(key)}`;
-      if (key === "schema" && typeof child === "object" && child !== null) out.push({ pointer: at, schema: child as Json });
-      else walk(child, at);
-    }
-  };
-  walk(document.paths ?? {}, "#/paths");
-  return out;
-}
 
 /** `x-` keys anywhere in a schema become known (no-op) keywords, so strict mode allows them. */
 function collectExtensionKeys(value: unknown, into: Set<string>): void {
