@@ -13,6 +13,7 @@ import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import { inlineReferences } from "./model/foreign.js";
+import { stringLiteral } from "./model/escape.js";
 import type { ApiView } from "./model/view.js";
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
@@ -254,10 +255,33 @@ async function filesFromDocument(
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
   const openapi = serializeDocument(document, "yaml", options.openapiVersion);
-  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, loadTemplateSources())];
+  const served = {
+    basePath: stringLiteral(basePathOf(document)),
+    json: stringLiteral(serializeDocument(document, "json", options.openapiVersion)),
+    yaml: stringLiteral(openapi),
+  };
+  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles({ ...view, document: served }, loadTemplateSources())];
   if (options.format === false) return { value: rendered, diagnostics: [] };
   const { formatFiles } = await import("./format/format.js");
   return { value: await formatFiles(rendered), diagnostics: [] };
+}
+
+/**
+ * The path of the document's first server URL, where the generated server serves every route
+ * (http-behaviour "Beyond the API's own routes"): `https://api.example.com/v1` gives `/v1`;
+ * variables take their defaults; no server, or one without a path, gives `""`.
+ */
+export function basePathOf(document: OpenAPIV3_1.Document): string {
+  const server = document.servers?.[0];
+  if (server === undefined) return "";
+  const variables = server.variables ?? {};
+  const url = server.url.replace(/\{([^}]*)\}/g, (whole, name: string) => (Object.hasOwn(variables, name) ? String(variables[name]!.default) : whole));
+  try {
+    // Why: a relative server URL (`/v1`) is relative to the document's own address: only its path counts.
+    return new URL(url, "http://localhost").pathname.replace(/\/+$/, "");
+  } catch {
+    return "";
+  }
 }
 
 /**
