@@ -6,10 +6,10 @@
 // its docs page, the request hooks, and the 500/504 answers to a handler's fault.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { IncomingMessage } from "node:http";
-import type { RequestListener, Server, ServerResponse } from "node:http";
-import { Socket } from "node:net";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { DOCS_PAGE, DOCS_PAGE_POLICY } from "./docs-page.gen.js";
 import { HandlerTimeoutError, answerRequest, fromRefusal, matchRoute } from "./dispatch.gen.js";
 import type { Answer, ApiSpec, DispatchOptions, RouteSpec } from "./dispatch.gen.js";
@@ -337,7 +337,10 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
         : undefined;
     try {
       const served = await serve(hosted, req);
-      const answer = served?.answer ?? fromRefusal(timedOut ? refusal(408, "Request timeout") : refusal(400, "Malformed HTTP request", { body: "the request body could not be read" }));
+      // Why: once the time is up, whatever was read of the body is cut short: the answer is 408.
+      const answer = timedOut
+        ? fromRefusal(refusal(408, "Request timeout"))
+        : (served?.answer ?? fromRefusal(refusal(400, "Malformed HTTP request", { body: "the request body could not be read" })));
       const { headers, bytes } = encode(answer);
       // Why: a fetch host owns its connections; the answer's bytes are all it is given.
       const empty = bytes === undefined || request.method === "HEAD";
@@ -352,43 +355,29 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
 
 /**
  * A node:http request made of a web request, for the dispatcher: its method, URL and headers,
- * and its body read from the web stream only as the dispatcher reads it (so a body beyond the
- * limit is never pulled in). `cancel` drops what is left of the body.
+ * and its body a stream that pulls from the web stream only as the dispatcher reads it (so a
+ * body beyond the limit is never pulled in). `cancel` drops what is left of the body.
  */
 function incomingOf(request: Request): { req: IncomingMessage; cancel: () => void } {
   const url = new URL(request.url);
-  const req = new IncomingMessage(new Socket());
-  req.method = request.method;
-  req.url = url.pathname + url.search;
-  req.httpVersionMajor = 1;
-  req.httpVersionMinor = 1;
-  req.httpVersion = "1.1";
-  const raw: string[] = [];
-  request.headers.forEach((value, name) => raw.push(name, value));
-  // Node derives `headers` and `headersDistinct` from these, with its own rules for repeats.
-  req.rawHeaders = raw;
-  const reader = request.body?.getReader();
-  let done = reader === undefined;
-  if (done) req.complete = true;
-  req._read = () => {
-    if (reader === undefined) {
-      req.push(null);
-      return;
-    }
-    reader.read().then(
-      (chunk) => {
-        if (chunk.done) {
-          done = true;
-          req.complete = true;
-          req.push(null);
-        } else req.push(chunk.value);
-      },
-      (error: unknown) => req.destroy(error instanceof Error ? error : new Error(String(error))),
-    );
-  };
+  const body = request.body === null ? Readable.from([]) : Readable.fromWeb(request.body as WebReadableStream<Uint8Array>);
+  const headers: { [name: string]: string } = {};
+  const distinct: { [name: string]: string[] } = {};
+  const rawHeaders: string[] = [];
+  // Why: a web request joins a repeated header into one value (`a, b`); it is read as sent once.
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+    distinct[name] = [value];
+    rawHeaders.push(name, value);
+  });
+  const fields = { method: request.method, url: url.pathname + url.search, headers, headersDistinct: distinct, rawHeaders, httpVersion: "1.1", httpVersionMajor: 1, httpVersionMinor: 1, complete: false };
+  // Why: the dispatcher reads only these fields and the body stream of a node:http request.
+  const req = Object.assign(body, fields) as unknown as IncomingMessage;
+  body.once("end", () => {
+    req.complete = true;
+  });
   const cancel = (): void => {
-    if (!done && reader !== undefined) reader.cancel().catch(() => undefined);
-    done = true;
+    if (!body.destroyed) body.destroy();
   };
   return { req, cancel };
 }
