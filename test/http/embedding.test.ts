@@ -126,13 +126,18 @@ describe.each(MODES)("%s", (mode) => {
   });
 
   it("CORS: a preflight from an allowed origin, its headers on every answer, nothing for other origins", async () => {
-    const preflight = await call(base, "OPTIONS", "/v1/loans", { headers: { Origin: ALLOWED, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" } });
+    const preflight = await call(base, "OPTIONS", "/v1/loans", {
+      headers: { Origin: ALLOWED, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe(ALLOWED);
     expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST, HEAD, OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).toBe("authorization, content-type");
     expect(preflight.headers.get("vary")).toBe("Origin");
-    for (const reply of [await at("GET", "/v1/books", undefined, { Origin: ALLOWED }), await call(base, "GET", "/v1/loans", { headers: { Origin: ALLOWED } })]) {
+    for (const reply of [
+      await at("GET", "/v1/books", undefined, { Origin: ALLOWED }),
+      await call(base, "GET", "/v1/loans", { headers: { Origin: ALLOWED } }),
+    ]) {
       expect(reply.headers.get("access-control-allow-origin")).toBe(ALLOWED);
       expect(reply.headers.get("vary")).toBe("Origin");
       expect(reply.headers.get("access-control-expose-headers")).toBe("Location, Link, WWW-Authenticate");
@@ -162,7 +167,11 @@ describe.each(MODES)("%s", (mode) => {
   it("keeps the body limit (413, announced or streamed) and the depth limit (400)", async () => {
     const big = JSON.stringify({ title: "x".repeat(2000), author: "A" });
     expectError(await call(base, "POST", "/v1/books", { token: "good", headers: { "Content-Type": "application/json" }, body: big }), 413);
-    const chunked = await raw(base, ["POST /v1/books HTTP/1.1", "Authorization: Bearer good", "Content-Type: application/json", "Transfer-Encoding: chunked"], `${(2000).toString(16)}\r\n${"x".repeat(2000)}\r\n0\r\n\r\n`);
+    const chunked = await raw(
+      base,
+      ["POST /v1/books HTTP/1.1", "Authorization: Bearer good", "Content-Type: application/json", "Transfer-Encoding: chunked"],
+      `${(2000).toString(16)}\r\n${"x".repeat(2000)}\r\n0\r\n\r\n`,
+    );
     expectError(chunked, 413);
     const deep = "[".repeat(200) + "]".repeat(200);
     expectError(await call(base, "POST", "/v1/books", { token: "good", headers: { "Content-Type": "application/json" }, body: deep }), 400, ["body"]);
@@ -210,7 +219,13 @@ describe("options of the host", () => {
     try {
       // A body that starts and never ends, on a connection that stays open.
       const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"title":')) });
-      const response = await fetch(`${started.url}/v1/books`, { method: "POST", body, duplex: "half", headers: { Authorization: "Bearer good", "Content-Type": "application/json" }, signal: AbortSignal.timeout(5_000) } as RequestInit);
+      const response = await fetch(`${started.url}/v1/books`, {
+        method: "POST",
+        body,
+        duplex: "half",
+        headers: { Authorization: "Bearer good", "Content-Type": "application/json" },
+        signal: AbortSignal.timeout(5_000),
+      } as RequestInit);
       const text = await response.text();
       const reply: Reply = { status: response.status, headers: response.headers, text, body: JSON.parse(text) as unknown };
       expectError(reply, 408);
