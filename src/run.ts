@@ -13,6 +13,7 @@ import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import { inlineReferences } from "./model/foreign.js";
+import { stringLiteral } from "./model/escape.js";
 import type { ApiView } from "./model/view.js";
 import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./postgres/generate.js";
 import { MIGRATION_FILE } from "./postgres/migrations.js";
@@ -300,9 +301,17 @@ async function filesFromDocument(
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
   const openapi = serializeDocument(document, "yaml", options.openapiVersion);
+  const served = {
+    basePath: stringLiteral(basePathOf(document)),
+    json: stringLiteral(serializeDocument(document, "json", options.openapiVersion)),
+    yaml: stringLiteral(openapi),
+  };
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
-  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(postgres ? { ...view, postgres: postgres.view } : view, loadTemplateSources())];
+  const rendered = [
+    { path: "openapi.yaml", contents: openapi },
+    ...renderFiles({ ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) }, loadTemplateSources()),
+  ];
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   if (options.format === false) return { value: [...rendered, ...data], diagnostics: [], warnings };
@@ -324,6 +333,24 @@ function previousMigrations(current: CurrentTree): PreviousMigrations {
       return contents === undefined ? [] : [{ path: p, contents }];
     });
   return { ...(snapshot ? { snapshot } : {}), migrations };
+}
+
+/**
+ * The path of the document's first server URL, where the generated server serves every route
+ * (http-behaviour "Beyond the API's own routes"): `https://api.example.com/v1` gives `/v1`;
+ * variables take their defaults; no server, or one without a path, gives `""`.
+ */
+export function basePathOf(document: OpenAPIV3_1.Document): string {
+  const server = document.servers?.[0];
+  if (server === undefined) return "";
+  const variables = server.variables ?? {};
+  const url = server.url.replace(/\{([^}]*)\}/g, (whole, name: string) => (Object.hasOwn(variables, name) ? String(variables[name]!.default) : whole));
+  try {
+    // Why: a relative server URL (`/v1`) is relative to the document's own address: only its path counts.
+    return new URL(url, "http://localhost").pathname.replace(/\/+$/, "");
+  } catch {
+    return "";
+  }
 }
 
 /**

@@ -139,6 +139,14 @@ export interface SecurityHookView {
   readonly comment: string;
 }
 
+/** The emitted document as literals of document.gen.ts (served at `/openapi.json`, `/openapi.yaml`, `/docs`). */
+export interface DocumentView {
+  /** The path of the first server URL (`"/v1"`, or `""`), the JSON text and the YAML text, each a string literal. */
+  readonly basePath: string;
+  readonly json: string;
+  readonly yaml: string;
+}
+
 /** Everything the templates of one API read. */
 export interface ApiView {
   /** The first line of every generated file. */

@@ -4,24 +4,19 @@
 // transition), and the first that fails answers.
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
 import type { Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
 import {
   DEFAULT_BODY_LIMIT,
   acceptsJson,
-  createHttpServer,
   isFormContentType,
   isJsonContentType,
   isMergePatchContentType,
-  isClientGone,
   parseJson,
   parseUrl,
   readBody,
   refusal,
-  sendBytes,
-  sendEmpty,
-  sendJson,
 } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl, Refusal } from "./http.gen.js";
 import { defineOwn, isLostRace, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
@@ -161,21 +156,13 @@ export type OperationRunner = (request: OperationRequest) => Promise<Answer>;
 type Json = { [key: string]: unknown };
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Creates the `node:http` server of an API. */
-export function createApiServer(api: ApiSpec, options: DispatchOptions): Server {
-  // Why: the last resort. handle answers every failure itself, but what it calls while answering
-  // one (`onError`, writing the 500) may throw too; a request must never end the process.
-  const server = createHttpServer((req, res) => void handle(api, options, req, res).catch(() => res.destroy()), options);
-  return server;
-}
-
 /**
  * Finds the route of a path; a parameter segment matches any one non-empty segment. Where several
  * routes match, one that answers the method wins over one that does not, then the one with a
  * literal segment where the others have a parameter, leftmost first (OpenAPI 3.1 section 4.8.8:
  * concrete paths before templated ones).
  */
-function matchRoute(routes: readonly RouteSpec[], segments: readonly string[], method: string): { route: RouteSpec; values: string[] } | undefined {
+export function matchRoute(routes: readonly RouteSpec[], segments: readonly string[], method: string): { route: RouteSpec; values: string[] } | undefined {
   let best: { route: RouteSpec; values: string[] } | undefined;
   const answers = (route: RouteSpec) => Object.hasOwn(route.methods, method);
   const index = routeIndex(routes);
@@ -243,34 +230,6 @@ export class HandlerResultError extends Error {
   override readonly name = "HandlerResultError";
 }
 
-async function handle(api: ApiSpec, options: DispatchOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  try {
-    const answer = await answerRequest(api, options, req);
-    if (answer.close) res.setHeader("Connection", "close");
-    if (answer.raw !== undefined) sendBytes(res, answer.status, answer.raw, answer.headers);
-    else if (answer.body === undefined) sendEmpty(res, answer.status, answer.headers);
-    else sendJson(res, answer.status, answer.body, answer.headers);
-    if (answer.close) res.once("finish", () => req.socket.destroy());
-    else if (!req.complete) req.resume();
-  } catch (error) {
-    // Why: a client that goes away mid-body is no fault of the server: nothing to answer or log.
-    if (isClientGone(error)) {
-      res.destroy();
-      return;
-    }
-    options.onError?.(error, req);
-    if (!res.headersSent) {
-      // Why: http-behaviour "Errors": a handler fault answers 500 (504 when it took too long)
-      // with the fixed error body; nothing of the error reaches the client.
-      res.setHeader("Connection", "close");
-      if (error instanceof HandlerTimeoutError) sendJson(res, 504, { error: "Gateway timeout", detail: {} });
-      else sendJson(res, 500, { error: "Internal server error", detail: {} });
-    } else {
-      res.destroy();
-    }
-  }
-}
-
 /**
  * The result of an application hook, or a HandlerTimeoutError once `handlerTimeout` passes. The
  * hook cannot be stopped; what it answers later is ignored.
@@ -298,15 +257,23 @@ export type Answer = {
 /** The answer of a refusal; `close` ends the connection after it (a body was left unread). */
 export const fromRefusal = (r: Refusal<object>, close = false): Answer => ({ status: r.status, body: r.body, headers: { ...r.headers }, close });
 
-async function answerRequest(api: ApiSpec, options: DispatchOptions, req: IncomingMessage): Promise<Answer> {
+/** The method and request target a request is answered for (its own, unless the host says otherwise). */
+export type RequestTarget = { readonly method: string; readonly url: string };
+
+/**
+ * The answer to one request, after every check of http-behaviour "Errors"; throws what a handler
+ * or hook throws (the host answers 500 or 504). `target` is the method and URL answered, when
+ * they are not the request's own (a HEAD answered as GET, a URL before a framework's mount).
+ */
+export async function answerRequest(api: ApiSpec, options: DispatchOptions, req: IncomingMessage, target: RequestTarget = { method: req.method ?? "GET", url: req.url ?? "/" }): Promise<Answer> {
   // Why: Node's parser reads a request line without a version as HTTP/0.9, whose answers carry no
   // status or headers; a client sending one is malformed (RFC 9112 section 2.3), not a GET.
   if (req.httpVersionMajor !== 1) {
     return fromRefusal(refusal(400, "Malformed HTTP request", { version: "must be HTTP/1.0 or HTTP/1.1" }), true);
   }
-  const url = parseUrl(req.url ?? "/");
+  const url = parseUrl(target.url);
   if (!url.ok) return fromRefusal(url);
-  const method = req.method ?? "GET";
+  const method = target.method;
   const matched = matchRoute(api.routes, url.value.segments, method);
   if (!matched) return fromRefusal(refusal(404, "Not found"));
   const operation = own(matched.route.methods, method);

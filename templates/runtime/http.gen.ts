@@ -122,14 +122,29 @@ export function isClientGone(error: unknown): boolean {
 /** The outcome of reading a request body. */
 export type BodyOutcome = { ok: true; body: Buffer } | Refusal;
 
-/** Request body bytes held in memory across the requests of one server, and the most it may hold. */
-type BodyBudget = { readonly capacity: number; held: number };
+/** Request body bytes held in memory across the requests of one server (or listener), and the most it may hold. */
+export type BodyBudget = { readonly capacity: number; held: number };
 
 /** One request's part of its server's budget: the bytes its body holds. */
 type BudgetShare = { readonly budget: BodyBudget; held: number };
 
 const shares = new WeakMap<IncomingMessage, BudgetShare>();
 const serverBudgets = new WeakMap<Server, BodyBudget>();
+
+/** A budget of `capacity` request body bytes (default 64 MiB) that the requests of one server or listener share. */
+export function createBodyBudget(capacity = DEFAULT_MAX_BUFFERED_BYTES): BodyBudget {
+  return { capacity, held: 0 };
+}
+
+/**
+ * Makes the body `readBody` reads for `req` draw on `budget`; call the function it answers once
+ * the request is over, to give its bytes back.
+ */
+export function joinBodyBudget(req: IncomingMessage, budget: BodyBudget): () => void {
+  const share: BudgetShare = { budget, held: 0 };
+  shares.set(req, share);
+  return () => giveBack(share);
+}
 
 /**
  * The request body bytes a server made by `createHttpServer` holds right now, across all its
@@ -144,13 +159,11 @@ export function bufferedBodyBytes(server: Server): number {
  * `maxBufferedBytes`. A request holds what its body read until its response closes (sent, or
  * the connection ended), whichever way the request ends.
  */
-function withBodyBudget(listener: RequestListener, budget: BodyBudget): RequestListener {
+export function withBodyBudget(listener: RequestListener, budget: BodyBudget): RequestListener {
   return (req, res) => {
-    const share: BudgetShare = { budget, held: 0 };
-    shares.set(req, share);
     // Why: 'close' is the one event every response emits, after it is sent or when its
     // connection ends first (client gone, timeout, error), so the share is given back on every path.
-    res.once("close", () => giveBack(share));
+    res.once("close", joinBodyBudget(req, budget));
     listener(req, res);
   };
 }
@@ -483,7 +496,7 @@ export function createHttpServer(
   // Why: Node checks headersTimeout and requestTimeout only on this interval, and it can only
   // be set when the server is created; with Node's 30 s a 10 s limit could fire after 40 s.
   const connectionsCheckingInterval = options.connectionsCheckingInterval ?? 1_000;
-  const budget: BodyBudget = { capacity: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, held: 0 };
+  const budget = createBodyBudget(options.maxBufferedBytes);
   const server = createServer({ connectionsCheckingInterval }, withBodyBudget(listener, budget));
   serverBudgets.set(server, budget);
   // Why: a connection costs memory before it sends a byte; past the limit Node closes new ones

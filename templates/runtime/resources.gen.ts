@@ -78,6 +78,11 @@ export type ResourceSpec = {
   /** Fields that hold another resource's id: a link to it (rel = its singular) when set. */
   readonly refs: readonly { readonly field: string; readonly rel: string; readonly collection: string }[];
   readonly links: readonly LinkRule[];
+  /**
+   * The path every address of the API starts with (`/v1`, from the document's first server URL;
+   * absent: none): links and `Location` carry it. Set by the host, never by the document.
+   */
+  readonly base?: string;
 };
 
 /**
@@ -102,7 +107,7 @@ export type Link = { rel: string; method: string; href: string };
 
 /** The address of one object: `/articles/3`. */
 export function objectHref(spec: ResourceSpec, id: unknown): string {
-  return `/${spec.collection}/${encodeURIComponent(String(id))}`;
+  return `${spec.base ?? ""}/${spec.collection}/${encodeURIComponent(String(id))}`;
 }
 
 /**
@@ -115,7 +120,7 @@ export function linksOf(spec: ResourceSpec, object: StoredObject): Link[] {
   for (const ref of spec.refs) {
     const target = own(object, ref.field);
     if (target !== undefined && target !== null) {
-      links.push({ rel: ref.rel, method: "GET", href: `/${ref.collection}/${encodeURIComponent(String(target))}` });
+      links.push({ rel: ref.rel, method: "GET", href: `${spec.base ?? ""}/${ref.collection}/${encodeURIComponent(String(target))}` });
     }
   }
   const state = typeof object.status === "string" ? object.status : undefined;

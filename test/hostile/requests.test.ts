@@ -458,13 +458,12 @@ const injection: Case[] = [
 
 /** Methods the server does not offer, or that Node's parser refuses. */
 const methods: Case[] = [
-  ...["TRACE", "OPTIONS", "PROPFIND", "PURGE", "SEARCH", "LOCK", "MKCOL", "COPY", "LINK"].map((method) => ({
+  ...["TRACE", "PROPFIND", "PURGE", "SEARCH", "LOCK", "MKCOL", "COPY", "LINK"].map((method) => ({
     name: `${method} /articles: 405`,
     send: [head(`${method} /articles HTTP/1.1`)],
     status: 405,
-    check: (reply: WireReply) => expect(reply.headers.get("allow")).toBe("GET, POST"),
+    check: (reply: WireReply) => expect(reply.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS"),
   })),
-  { name: "HEAD /articles: 405 (no body, as HEAD has none)", send: [head("HEAD /articles HTTP/1.1")], status: 405 },
   { name: "DELETE on a collection", send: [head("DELETE /articles HTTP/1.1", auth)], status: 405 },
   { name: "PATCH on the index", send: [request("PATCH", "/", "{}", json)], status: 405 },
   { name: "CONNECT to a host", send: [head("CONNECT 127.0.0.1:22 HTTP/1.1")], status: 405 },

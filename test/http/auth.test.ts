@@ -561,7 +561,7 @@ describe("token endpoint, strict form (blog POST /token)", () => {
   it("the token endpoint answers only POST, and only JSON", async () => {
     const get = await call(blog.url, "GET", "/token");
     expectError(get, 405);
-    expect(get.headers.get("allow")).toBe("POST");
+    expect(get.headers.get("allow")).toBe("POST, OPTIONS");
     expectError(await post(full(), { Accept: "text/html" }), 406);
   });
 });
@@ -663,11 +663,17 @@ describe("token endpoint, permissive form (guard-password POST /oauth/token, blo
   });
 
   it("the index links the API's own token endpoint, and none when the token URL is elsewhere", async () => {
+    // The index always ends with the served document and its page (RFC 8631).
+    const SERVICE_LINKS = [
+      { rel: "service-desc", method: "GET", href: "/openapi.json" },
+      { rel: "service-doc", method: "GET", href: "/docs" },
+    ];
     expect(obj(await call(tasks.url, "GET", "/")).links).toEqual([
       { rel: "tasks", method: "GET", href: "/tasks" },
       { rel: "token", method: "POST", href: "/oauth/token" },
+      ...SERVICE_LINKS,
     ]);
-    expect(obj(await call(photos.url, "GET", "/")).links).toEqual([{ rel: "photos", method: "GET", href: "/photos" }]);
+    expect(obj(await call(photos.url, "GET", "/")).links).toEqual([{ rel: "photos", method: "GET", href: "/photos" }, ...SERVICE_LINKS]);
     expectError(
       await call(photos.url, "POST", "/token", {
         body: form([

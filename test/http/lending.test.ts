@@ -79,6 +79,8 @@ beforeAll(async () => {
     handlers: { ...memory, loans: { ...loans, createLoan, deleteLoan, updateLoan, renewLoan, returnLoan }, books: { ...books, listBooks } },
     verifyToken: (token) => (token === "good" ? principal : token === "reader" ? { subject: "rea", scopes: ["library:read"] } : undefined),
     onError: (error) => errors.push(error),
+    // The fixture's server URL has the path /v1 (test/http/embedding.test.ts serves it there); here at the root.
+    basePath: "",
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
@@ -424,7 +426,7 @@ describe("actions", () => {
     expect((await call(base, "POST", `${self}/renew/again`, { json: { days: 1 }, token: "good" })).status).toBe(404);
     const wrong = await call(base, "GET", `${self}/renew`, { token: "good" });
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get("allow")).toBe("POST");
+    expect(wrong.headers.get("allow")).toBe("POST, OPTIONS");
     expect((await call(base, "POST", "/loans/9999/renew", { json: { days: 0 } })).status).toBe(401);
     expect((await call(base, "POST", "/loans/9999/remind", {})).status).toBe(401);
     expect((await call(base, "POST", "/loans/9999/renew", { json: { days: 0 }, token: "reader" })).status).toBe(403);
@@ -453,8 +455,10 @@ describe("codegen serve runs the fixture with its in-memory store", () => {
     "a loan is created, renewed, listed a page at a time and returned",
     async () => {
       served = await startFixtureServer("lending", [user]);
-      const token = await issueToken(served.url, user, user.scopes);
-      const at = (method: string, target: string, json?: unknown) => call(served!.url, method, target, { token, ...(json === undefined ? {} : { json }) });
+      // The fixture's server URL has the path /v1: serve answers every route under it, its token endpoint too.
+      const token = await issueToken(served.url, user, user.scopes, "/v1/_codegen/token");
+      const at = (method: string, target: string, json?: unknown) =>
+        call(served!.url, method, target.startsWith("/v1/") ? target : `/v1${target}`, { token, ...(json === undefined ? {} : { json }) });
       const book1 = obj(await at("POST", "/books", { title: "T", author: "A" }));
       const member1 = obj(await at("POST", "/members", { name: "M", email: "m@example.org" }));
       const loans = [];

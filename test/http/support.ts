@@ -227,6 +227,7 @@ export type CompiledApi = {
     connectionsCheckingInterval?: number;
     maxBufferedBytes?: number;
     maxConnections?: number;
+    basePath?: string;
   }): Server;
   createMemoryHandlers(): { [resource: string]: { [operation: string]: HandlerFunction } };
 };

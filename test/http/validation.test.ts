@@ -1,6 +1,7 @@
 // Request validation over HTTP: nested fields and array items named by path (`nested`
 // fixture), formats, path ids of every kind, read-only fields and links per state (`no-auth`),
 // and the `uri` format (`guard-authorization-code`) (http-behaviour "Requests", "Errors").
+// The no-auth library's server URL has the path /api: its routes and links are under it.
 
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,7 +30,7 @@ afterAll(async () => {
 
 /** A new book of the no-auth library: its id, for loans' `bookId` (a ref must name an existing book). */
 async function newBook(): Promise<string> {
-  return String(obj(await call(library.url, "POST", "/books", { json: { title: "T" } })).id);
+  return String(obj(await call(`${library.url}/api`, "POST", "/books", { json: { title: "T" } })).id);
 }
 
 const customer = (): Json => ({
@@ -146,18 +147,18 @@ describe("formats (no-auth and guard-authorization-code fixtures)", () => {
     ["date-time, hour 24", { due: "2024-05-01T24:00:00Z" }, "due"],
     ["date-time, a date only", { due: "2024-05-01" }, "due"],
   ])("loans: a bad %s is refused naming %s", async (_, change, field) => {
-    expectError(await call(library.url, "POST", "/loans", { json: loan(change) }), 400, [field]);
+    expectError(await call(`${library.url}/api`, "POST", "/loans", { json: loan(change) }), 400, [field]);
   });
 
   it("loans: valid uuid, email and date-time formats pass", async () => {
     const bookId = await newBook();
     for (const due of ["2024-02-29T23:59:59Z", "2024-05-01T10:00:00.123+02:00", "2024-05-01t10:00:00z"]) {
-      const reply = await call(library.url, "POST", "/loans", { json: loan({ due, bookId }) });
+      const reply = await call(`${library.url}/api`, "POST", "/loans", { json: loan({ due, bookId }) });
       expect(reply.status, `${due}: ${reply.text}`).toBe(201);
     }
     // An upper-case uuid passes the format; it names no book (ids are compared as stored), so the reference check refuses it.
     const upper = bookId.toUpperCase();
-    const detail = expectError(await call(library.url, "POST", "/loans", { json: loan({ bookId: upper }) }), 400, ["bookId"]);
+    const detail = expectError(await call(`${library.url}/api`, "POST", "/loans", { json: loan({ bookId: upper }) }), 400, ["bookId"]);
     expect(detail.bookId).toBe(`no book has the id ${upper}`);
   });
 
@@ -168,13 +169,13 @@ describe("formats (no-auth and guard-authorization-code fixtures)", () => {
     ["2024-01-01T00:00:00Z", false],
     ["01/02/2024", false],
   ])("books: date %s valid: %s", async (published, valid) => {
-    const reply = await call(library.url, "POST", "/books", { json: { title: "T", published } });
+    const reply = await call(`${library.url}/api`, "POST", "/books", { json: { title: "T", published } });
     if (valid) expect(reply.status, reply.text).toBe(201);
     else expectError(reply, 400, ["published"]);
   });
 
   it("books: pattern, enum, minimum and minLength are checked together", async () => {
-    expectError(await call(library.url, "POST", "/books", { json: { title: "", isbn: "abc", genre: "poetry", pages: 0 } }), 400, [
+    expectError(await call(`${library.url}/api`, "POST", "/books", { json: { title: "", isbn: "abc", genre: "poetry", pages: 0 } }), 400, [
       "title",
       "isbn",
       "genre",
@@ -205,45 +206,45 @@ describe("formats (no-auth and guard-authorization-code fixtures)", () => {
 
 describe("path ids of every kind (no-auth fixture)", () => {
   it("integer ids: not an integer or below 1 is a validation error on id; unknown is 404", async () => {
-    for (const id of ["abc", "0", "-1", "1.5", "1e3"]) expectError(await call(library.url, "GET", `/loans/${id}`), 400, ["id"]);
-    expectError(await call(library.url, "GET", "/loans/999999"), 404, ["id"]);
+    for (const id of ["abc", "0", "-1", "1.5", "1e3"]) expectError(await call(`${library.url}/api`, "GET", `/loans/${id}`), 400, ["id"]);
+    expectError(await call(`${library.url}/api`, "GET", "/loans/999999"), 404, ["id"]);
   });
 
   it("uuid ids: the server assigns a uuid; a malformed one is 400, an unknown one 404", async () => {
-    const created = obj(await call(library.url, "POST", "/books", { json: { title: "Dune" } }));
+    const created = obj(await call(`${library.url}/api`, "POST", "/books", { json: { title: "Dune" } }));
     expect(created.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect((await call(library.url, "GET", `/books/${String(created.id)}`)).status).toBe(200);
-    expectError(await call(library.url, "GET", "/books/12345"), 400, ["id"]);
-    expectError(await call(library.url, "GET", `/books/${randomUUID()}`), 404, ["id"]);
+    expect((await call(`${library.url}/api`, "GET", `/books/${String(created.id)}`)).status).toBe(200);
+    expectError(await call(`${library.url}/api`, "GET", "/books/12345"), 400, ["id"]);
+    expectError(await call(`${library.url}/api`, "GET", `/books/${randomUUID()}`), 404, ["id"]);
   });
 
   it("string ids: the server assigns one; any text is a valid id; percent-encoding is decoded", async () => {
-    const reply = await call(library.url, "POST", "/shelves", { json: { label: "A1" } });
+    const reply = await call(`${library.url}/api`, "POST", "/shelves", { json: { label: "A1" } });
     expect(reply.status).toBe(201);
     const shelf = obj(reply);
     expect(typeof shelf.id).toBe("string");
-    expect(reply.headers.get("location")).toBe(`/shelves/${String(shelf.id)}`);
-    expectError(await call(library.url, "GET", "/shelves/no%20such%20shelf"), 404, ["id"]);
-    expectError(await call(library.url, "POST", "/shelves", { json: { label: "a1" } }), 400, ["label"]);
+    expect(reply.headers.get("location")).toBe(`/api/shelves/${String(shelf.id)}`);
+    expectError(await call(`${library.url}/api`, "GET", "/shelves/no%20such%20shelf"), 404, ["id"]);
+    expectError(await call(`${library.url}/api`, "POST", "/shelves", { json: { label: "a1" } }), 400, ["label"]);
   });
 
   it("a resource with a subset of operations answers 405 with Allow for the others", async () => {
-    const book = obj(await call(library.url, "POST", "/books", { json: { title: "T" } }));
-    const reply = await call(library.url, "PUT", `/books/${String(book.id)}`, { json: { title: "U" } });
+    const book = obj(await call(`${library.url}/api`, "POST", "/books", { json: { title: "T" } }));
+    const reply = await call(`${library.url}/api`, "PUT", `/books/${String(book.id)}`, { json: { title: "U" } });
     expectError(reply, 405);
-    expect(reply.headers.get("allow")).toBe("GET, DELETE");
-    const patch = await call(library.url, "PATCH", "/books", { json: {} });
+    expect(reply.headers.get("allow")).toBe("GET, DELETE, HEAD, OPTIONS");
+    const patch = await call(`${library.url}/api`, "PATCH", "/books", { json: {} });
     expectError(patch, 405);
-    expect(patch.headers.get("allow")).toBe("GET, POST");
+    expect(patch.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
   });
 });
 
 describe("read-only fields, refs and links per state (no-auth loans)", () => {
   it("a read-only field is ignored in POST, PUT and PATCH, and always in responses", async () => {
     const bookId = await newBook();
-    const created = obj(await call(library.url, "POST", "/loans", { json: { bookId, reader: "r@example.com", overdue: true } }));
+    const created = obj(await call(`${library.url}/api`, "POST", "/loans", { json: { bookId, reader: "r@example.com", overdue: true } }));
     expect(created.overdue).toBe(false);
-    const href = `/loans/${String(created.id)}`;
+    const href = `/api/loans/${String(created.id)}`;
     const put = await call(library.url, "PUT", href, { json: { bookId, reader: "s@example.com", overdue: true } });
     expect(put.status, put.text).toBe(200);
     expect(obj(put)).toMatchObject({ reader: "s@example.com", overdue: false });
@@ -255,10 +256,10 @@ describe("read-only fields, refs and links per state (no-auth loans)", () => {
 
   it("links: self, the ref to its book, then return (open, lost) and remove (every state)", async () => {
     const bookId = await newBook();
-    const created = obj(await call(library.url, "POST", "/loans", { json: { bookId, reader: "r@example.com", status: "returned" } }));
-    const href = `/loans/${String(created.id)}`;
+    const created = obj(await call(`${library.url}/api`, "POST", "/loans", { json: { bookId, reader: "r@example.com", status: "returned" } }));
+    const href = `/api/loans/${String(created.id)}`;
     const self = { rel: "self", method: "GET", href };
-    const book = { rel: "book", method: "GET", href: `/books/${bookId}` };
+    const book = { rel: "book", method: "GET", href: `/api/books/${bookId}` };
     const back = { rel: "return", method: "PATCH", href };
     const remove = { rel: "remove", method: "DELETE", href };
     expect(created.status).toBe("open");
@@ -273,10 +274,10 @@ describe("read-only fields, refs and links per state (no-auth loans)", () => {
 
   it("filters on a uuid ref, a read-only boolean and status; bad values are named", async () => {
     const bookId = await newBook();
-    const created = obj(await call(library.url, "POST", "/loans", { json: { bookId, reader: "f@example.com" } }));
-    const found = list(await call(library.url, "GET", `/loans?bookId=${bookId}&overdue=false&status=open`));
+    const created = obj(await call(`${library.url}/api`, "POST", "/loans", { json: { bookId, reader: "f@example.com" } }));
+    const found = list(await call(`${library.url}/api`, "GET", `/loans?bookId=${bookId}&overdue=false&status=open`));
     expect(found.map((l) => l.id)).toEqual([created.id]);
-    expectError(await call(library.url, "GET", "/loans?bookId=nope&status=closed&overdue=0"), 400, ["bookId", "status", "overdue"]);
-    expectError(await call(library.url, "GET", "/books?genre=poetry&isbn=abc"), 400, ["genre", "isbn"]);
+    expectError(await call(`${library.url}/api`, "GET", "/loans?bookId=nope&status=closed&overdue=0"), 400, ["bookId", "status", "overdue"]);
+    expectError(await call(`${library.url}/api`, "GET", "/books?genre=poetry&isbn=abc"), 400, ["genre", "isbn"]);
   });
 });
