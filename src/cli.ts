@@ -159,7 +159,16 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .action(
       async (
         file: string,
-        options: { port: string; host: string; user: string[]; tokenLifetime?: string; db?: string; allowUnsafePatterns?: boolean; refRoot?: string; strict?: boolean },
+        options: {
+          port: string;
+          host: string;
+          user: string[];
+          tokenLifetime?: string;
+          db?: string;
+          allowUnsafePatterns?: boolean;
+          refRoot?: string;
+          strict?: boolean;
+        },
       ) => {
         const { readInput, generateFiles } = await stages();
         const { parseUser, serveFiles } = await import("./serve/serve.js");
