@@ -25,6 +25,31 @@ const UNSAFE_PATTERNS = [
 /** `--ref-root`, on every command that reads an OpenAPI document (src/openapi/ref-files.ts). */
 const refRootOption = () => new Option("--ref-root <dir>", "the folder an OpenAPI document's $refs may read files in (default: the document's folder)");
 
+/** What an input the default command reads is named like: a declaration or an OpenAPI document. */
+const INPUT_NAME = /\.(ya?ml|json)$/i;
+
+/**
+ * Whether the first word is a mistyped command rather than the default command's input: not an
+ * option, not a command, no input's extension, and no file of that name. Answers the nearest
+ * command (by edit distance; "" when none is near), or undefined when it is no unknown command.
+ */
+async function unknownCommand(program: Command, word: string, host: Host): Promise<string | undefined> {
+  const names = program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
+  if (word.startsWith("-") || names.includes(word) || word === "help" || INPUT_NAME.test(word) || /[\\/]/.test(word)) return undefined;
+  const exists = await host.readFile(path.resolve(host.cwd, word)).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== "ENOENT",
+  );
+  if (exists) return undefined;
+  const { distance } = await import("fastest-levenshtein");
+  const [nearest] = names.map((name) => ({ name, d: distance(word.toLowerCase(), name) })).sort((a, b) => a.d - b.d);
+  // Why this bound: a typo is a letter or two; a word half unlike every command suggests nothing.
+  return nearest && nearest.d <= Math.max(2, Math.floor(word.length / 3)) ? nearest.name : "";
+}
+
+/** The time since `started` (a `performance.now()`), as `123 ms`. */
+const elapsed = (started: number) => `${Math.round(performance.now() - started)} ms`;
+
 /** Help text after a command's own: an example, as every command shows one. */
 const example = (lines: string) => `\nExample:\n${lines}\n`;
 
@@ -36,12 +61,21 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
   let exitCode: number = EXIT.ok;
   const program = new Command()
     .name("codegen")
-    .description("Expand a small declaration of REST resources and OAuth2 guards into an OpenAPI 3.1 document\nthat follows the API conventions.")
+    .description("Expand a small declaration of REST resources and OAuth2 guards into an OpenAPI 3.1 document that follows the API conventions.")
     .version(version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help for a command")
     .showSuggestionAfterError(true)
+    // Why: commander leaves a description unwrapped when less than 40 columns remain beside the
+    // options, and the terminal then breaks it mid-word; at 20 it wraps at words down to 70 columns.
+    .configureHelp({ minWidthToWrap: 20 })
     .exitOverride()
-    .configureOutput({ writeOut: (s) => host.stdout(s), writeErr: (s) => host.stderr(s) })
+    .configureOutput({
+      writeOut: (s) => host.stdout(s),
+      writeErr: (s) => host.stderr(s),
+      // Why: commander wraps descriptions at word boundaries to this width; a pipe has no width, so 80.
+      getOutHelpWidth: () => host.columns ?? 80,
+      getErrHelpWidth: () => host.columns ?? 80,
+    })
     .addHelpText(
       "after",
       example(
@@ -116,7 +150,10 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         // Each run's problems are printed; watching goes on, and the exit code is that of Ctrl-C.
         const stop = host.watch(file, async () => {
           exitCode = EXIT.ok;
-          await once();
+          const started = performance.now();
+          if (!options.quiet) host.stdout(`${file} changed: generating\n`);
+          // A good run prints its summary (with its time); a failed one its diagnostics and this.
+          if (!(await once())) host.stderr(`${file}: not generated (${elapsed(started)}); the output is as it was, watching for the next change\n`);
         });
         // Why after the watch is set: writes to a pipe are synchronous on Linux, so a reader of this
         // line (an editor, a test) could change the file before a watch set afterwards existed.
@@ -137,23 +174,35 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("-u, --user <NAME:PASSWORD[:SCOPE,...]>", "an account of the built-in token issuer (repeatable)", collect, [] as string[])
     .option("--token-lifetime <seconds>", "how long a token of the built-in issuer is valid, its expires_in (default: 3600)")
+    .option("-w, --watch", "regenerate, recompile and restart on the same port whenever the input changes; an invalid edit keeps the last good server")
+    .option("-q, --quiet", "no line per request")
     .option(...UNSAFE_PATTERNS)
     .addOption(refRootOption())
     .addHelpText(
       "after",
       example(
-        "  $ codegen serve api.yaml --user ann:secret:articles:read,articles:write\n" +
+        "  $ codegen serve api.yaml --user ann:secret:articles:read,articles:write --watch\n" +
           "  $ curl -s -X POST localhost:8080/token -d 'grant_type=password&username=ann&password=secret&scope=articles:write'\n" +
-          "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.",
+          "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.\n" +
+          "  Each request is logged as: METHOD PATH STATUS DURATION ms [CALLER]",
       ),
     )
     .action(
       async (
         file: string,
-        options: { port: string; host: string; user: string[]; tokenLifetime?: string; allowUnsafePatterns?: boolean; refRoot?: string },
+        options: {
+          port: string;
+          host: string;
+          user: string[];
+          tokenLifetime?: string;
+          watch?: boolean;
+          quiet?: boolean;
+          allowUnsafePatterns?: boolean;
+          refRoot?: string;
+        },
       ) => {
         const { readInput, generateFiles } = await stages();
-        const { parseUser, serveFiles } = await import("./serve/serve.js");
+        const { parseUser, requestLogLine, serveFiles } = await import("./serve/serve.js");
         const users = options.user.map((text) => ({ text, user: parseUser(text) }));
         const bad = users.find((u) => u.user === undefined);
         const port = Number(options.port);
@@ -172,22 +221,29 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         // Why: asked for before the slow part (generating, compiling), so a Ctrl-C or SIGTERM that
         // comes meanwhile still stops the server once it runs and removes its temporary folder.
         const stopped = host.untilStopped();
-        const input = await readInput(host, file);
-        if (input.value === undefined) return void fail(input.diagnostics, {});
-        const result = await generateFiles(host, file, input.value, {
-          outDir: ".",
-          format: false,
-          allowUnsafePatterns: options.allowUnsafePatterns === true,
-          ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
-        });
-        if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
+        /** The input's files, or undefined after printing its diagnostics. */
+        const generate = async () => {
+          const input = await readInput(host, file);
+          if (input.value === undefined) return void fail(input.diagnostics, {});
+          const result = await generateFiles(host, file, input.value, {
+            outDir: ".",
+            format: false,
+            allowUnsafePatterns: options.allowUnsafePatterns === true,
+            ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+          });
+          if (!result.value) return void fail(result.diagnostics, { [file]: input.value });
+          return result.value;
+        };
+        const files = await generate();
+        if (!files) return;
         const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
-        const server = await serveFiles(result.value, {
+        const server = await serveFiles(files, {
           port,
           host: options.host,
           users: users.map((u) => u.user!),
           ...(tokenLifetime === undefined ? {} : { tokenLifetime }),
           onError,
+          ...(options.quiet ? {} : { onResponse: (entry) => host.stdout(requestLogLine(entry) + "\n") }),
         }).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
           host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
@@ -196,7 +252,24 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         });
         if (!server) return;
         host.stdout(`serving ${file} on ${server.url} (Ctrl-C stops it)\n`);
+        // Why: with --watch, the exit code is that of Ctrl-C: an invalid edit is printed, not fatal.
+        const stop = options.watch
+          ? host.watch(file, async () => {
+              const started = performance.now();
+              host.stdout(`${file} changed: regenerating\n`);
+              const next = await generate();
+              exitCode = EXIT.ok;
+              const kept = `; the last good server still answers on ${server.url}`;
+              if (!next) return host.stderr(`${file}: not served (${elapsed(started)})${kept}\n`);
+              await server.replace(next).then(
+                () => host.stdout(`restarted on ${server.url} in ${elapsed(started)}\n`),
+                (error: Error) => host.stderr(`codegen: error: ${error.message}${kept}\n`),
+              );
+            })
+          : undefined;
+        if (stop) host.stdout(`watching ${file} (Ctrl-C stops)\n`);
         await stopped;
+        stop?.();
         await server.close();
       },
     );
@@ -311,6 +384,16 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     return false;
   }
 
+  // cli.md: `codegen` alone prints the help.
+  if (argv.length === 0) {
+    host.stdout(program.helpInformation());
+    return EXIT.ok;
+  }
+  const unknown = await unknownCommand(program, argv[0]!, host);
+  if (unknown !== undefined) {
+    host.stderr(`codegen: error: unknown command '${argv[0]}'${unknown === "" ? "" : ` (did you mean ${unknown}?)`}\nRun codegen --help for the commands.\n`);
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {

@@ -408,6 +408,9 @@ describe("--watch", () => {
       await until(() => stdout.includes("watching api.yaml"), "the first run");
       writeFileSync(path.join(dir, "api.yaml"), "codegen: 1\ninfo: { title: Shop, version: '1' }\nresources:\n  products:\n    feilds: {}\n");
       await until(() => stderr.includes("did you mean `fields`?"), "the diagnostics of an invalid edit");
+      // Progress: a line when the change is seen, one when the failed run ends (with its time).
+      expect(stdout).toContain("api.yaml changed: generating\n");
+      await until(() => /api\.yaml: not generated \(\d+ ms\)/.test(stderr), "the end of the failed run");
       writeFileSync(path.join(dir, "api.yaml"), stringify(two));
       // The summary line is printed once the new tree is in place.
       await until(() => (stdout.match(/^wrote /gm)?.length ?? 0) >= 2, "the regeneration");
