@@ -23,7 +23,7 @@ describe("codegen command line", () => {
     const result = await runCli([]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(result.stdout).toMatch(/^Usage: codegen \[options\] \[command\]\n/);
-    expect(result.stdout).toMatch(/Commands:\n(.*\n)*  serve /);
+    expect(result.stdout).toMatch(/Commands:\n(.*\n)* {2}serve /);
   });
 
   it.each([
