@@ -148,7 +148,7 @@ describe("codegen serve, a real process", () => {
       writeFileSync(api, readFileSync(api, "utf8") + "  broken: [\n");
       await waitForOutput(server, /api\.yaml:\d+:\d+: error: .*\n(.*\n)*api\.yaml: not served \(\d+ ms\); the last good server still answers/, 30_000);
       expect((await fetch(`${url}/notes`)).status).toBe(200);
-      expect(server.output()).toMatch(/^GET \/notes 200 \d+ ms$/m);
+      await waitForOutput(server, /^GET \/notes 200 \d+ ms$/m, 5_000);
       expect(server.child.exitCode, server.output()).toBeNull();
       server.child.kill("SIGINT");
       expect(await server.exited, server.output()).toBe(0);
