@@ -27,6 +27,31 @@ const STRICT = ["--strict", "treat warnings (schema mistakes of an OpenAPI docum
 /** `--ref-root`, on every command that reads an OpenAPI document (src/openapi/ref-files.ts). */
 const refRootOption = () => new Option("--ref-root <dir>", "the folder an OpenAPI document's $refs may read files in (default: the document's folder)");
 
+/** What an input the default command reads is named like: a declaration or an OpenAPI document. */
+const INPUT_NAME = /\.(ya?ml|json)$/i;
+
+/**
+ * Whether the first word is a mistyped command rather than the default command's input: not an
+ * option, not a command, no input's extension, and no file of that name. Answers the nearest
+ * command (by edit distance; "" when none is near), or undefined when it is no unknown command.
+ */
+async function unknownCommand(program: Command, word: string, host: Host): Promise<string | undefined> {
+  const names = program.commands.flatMap((command) => [command.name(), ...command.aliases()]);
+  if (word.startsWith("-") || names.includes(word) || word === "help" || INPUT_NAME.test(word) || /[\\/]/.test(word)) return undefined;
+  const exists = await host.readFile(path.resolve(host.cwd, word)).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== "ENOENT",
+  );
+  if (exists) return undefined;
+  const { distance } = await import("fastest-levenshtein");
+  const [nearest] = names.map((name) => ({ name, d: distance(word.toLowerCase(), name) })).sort((a, b) => a.d - b.d);
+  // Why this bound: a typo is a letter or two; a word half unlike every command suggests nothing.
+  return nearest && nearest.d <= Math.max(2, Math.floor(word.length / 3)) ? nearest.name : "";
+}
+
+/** The time since `started` (a `performance.now()`), as `123 ms`. */
+const elapsed = (started: number) => `${Math.round(performance.now() - started)} ms`;
+
 /** Help text after a command's own: an example, as every command shows one. */
 const example = (lines: string) => `\nExample:\n${lines}\n`;
 
@@ -38,12 +63,21 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
   let exitCode: number = EXIT.ok;
   const program = new Command()
     .name("codegen")
-    .description("Expand a small declaration of REST resources and OAuth2 guards into an OpenAPI 3.1 document\nthat follows the API conventions.")
+    .description("Expand a small declaration of REST resources and OAuth2 guards into an OpenAPI 3.1 document that follows the API conventions.")
     .version(version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help for a command")
     .showSuggestionAfterError(true)
+    // Why: commander leaves a description unwrapped when less than 40 columns remain beside the
+    // options, and the terminal then breaks it mid-word; at 20 it wraps at words down to 70 columns.
+    .configureHelp({ minWidthToWrap: 20 })
     .exitOverride()
-    .configureOutput({ writeOut: (s) => host.stdout(s), writeErr: (s) => host.stderr(s) })
+    .configureOutput({
+      writeOut: (s) => host.stdout(s),
+      writeErr: (s) => host.stderr(s),
+      // Why: commander wraps descriptions at word boundaries to this width; a pipe has no width, so 80.
+      getOutHelpWidth: () => host.columns ?? 80,
+      getErrHelpWidth: () => host.columns ?? 80,
+    })
     .addHelpText(
       "after",
       example(
@@ -122,7 +156,10 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         // Each run's problems are printed; watching goes on, and the exit code is that of Ctrl-C.
         const stop = host.watch(file, async () => {
           exitCode = EXIT.ok;
-          await once();
+          const started = performance.now();
+          if (!options.quiet) host.stdout(`${file} changed: generating\n`);
+          // A good run prints its summary (with its time); a failed one its diagnostics and this.
+          if (!(await once())) host.stderr(`${file}: not generated (${elapsed(started)}); the output is as it was, watching for the next change\n`);
         });
         // Why after the watch is set: writes to a pipe are synchronous on Linux, so a reader of this
         // line (an editor, a test) could change the file before a watch set afterwards existed.
@@ -144,16 +181,19 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("-u, --user <NAME:PASSWORD[:SCOPE,...]>", "an account of the built-in token issuer (repeatable)", collect, [] as string[])
     .option("--token-lifetime <seconds>", "how long a token of the built-in issuer is valid, its expires_in (default: 3600)")
     .option("--db <DIR|URL>", "keep the objects in PostgreSQL: a folder (PGlite, kept across restarts) or a postgres:// URL (default: in memory)")
+    .option("-w, --watch", "regenerate, recompile and restart on the same port whenever the input changes; an invalid edit keeps the last good server")
+    .option("-q, --quiet", "no line per request")
     .option(...UNSAFE_PATTERNS)
     .addOption(refRootOption())
     .option(...STRICT)
     .addHelpText(
       "after",
       example(
-        "  $ codegen serve api.yaml --user ann:secret:articles:read,articles:write\n" +
+        "  $ codegen serve api.yaml --user ann:secret:articles:read,articles:write --watch\n" +
           "  $ codegen serve api.yaml --db .data          # objects kept in .data across restarts\n" +
           "  $ curl -s -X POST localhost:8080/token -d 'grant_type=password&username=ann&password=secret&scope=articles:write'\n" +
-          "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.",
+          "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.\n" +
+          "  Each request is logged as: METHOD PATH STATUS DURATION ms [CALLER]",
       ),
     )
     .action(
@@ -165,13 +205,15 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           user: string[];
           tokenLifetime?: string;
           db?: string;
+          watch?: boolean;
+          quiet?: boolean;
           allowUnsafePatterns?: boolean;
           refRoot?: string;
           strict?: boolean;
         },
       ) => {
         const { readInput, generateFiles } = await stages();
-        const { parseUser, serveFiles } = await import("./serve/serve.js");
+        const { parseUser, requestLogLine, serveFiles } = await import("./serve/serve.js");
         const users = options.user.map((text) => ({ text, user: parseUser(text) }));
         const bad = users.find((u) => u.user === undefined);
         const port = Number(options.port);
@@ -190,26 +232,33 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         // Why: asked for before the slow part (generating, compiling), so a Ctrl-C or SIGTERM that
         // comes meanwhile still stops the server once it runs and removes its temporary folder.
         const stopped = host.untilStopped();
-        const input = await readInput(host, file);
-        if (input.value === undefined) return void fail(input.diagnostics, {});
-        const result = await generateFiles(host, file, input.value, {
-          outDir: ".",
-          format: false,
-          allowUnsafePatterns: options.allowUnsafePatterns === true,
-          ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
-          strict: options.strict === true,
-        });
-        if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return;
+        /** The input's files, or undefined after printing its diagnostics. */
+        const generate = async () => {
+          const input = await readInput(host, file);
+          if (input.value === undefined) return void fail(input.diagnostics, {});
+          const result = await generateFiles(host, file, input.value, {
+            outDir: ".",
+            format: false,
+            allowUnsafePatterns: options.allowUnsafePatterns === true,
+            ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+            strict: options.strict === true,
+          });
+          if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return undefined;
+          return result.value;
+        };
+        const files = await generate();
+        if (!files) return;
         const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
         const { openDatabase } = await import("./postgres/database.js");
         const database = options.db === undefined ? undefined : await openDatabase(options.db, host.cwd);
-        const server = await serveFiles(result.value, {
+        const server = await serveFiles(files, {
           port,
           host: options.host,
           users: users.map((u) => u.user!),
           ...(tokenLifetime === undefined ? {} : { tokenLifetime }),
           ...(database === undefined ? {} : { database }),
           onError,
+          ...(options.quiet ? {} : { onResponse: (entry) => host.stdout(requestLogLine(entry) + "\n") }),
         }).catch(async (error: NodeJS.ErrnoException) => {
           await database?.close();
           if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
@@ -220,7 +269,24 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         if (!server) return;
         for (const warning of server.warnings) host.stderr(`codegen: warning: ${warning}; not applied to ${options.db ?? ""}\n`);
         host.stdout(`serving ${file} on ${server.url} (Ctrl-C stops it)\n`);
+        // Why: with --watch, the exit code is that of Ctrl-C: an invalid edit is printed, not fatal.
+        const stop = options.watch
+          ? host.watch(file, async () => {
+              const started = performance.now();
+              host.stdout(`${file} changed: regenerating\n`);
+              const next = await generate();
+              exitCode = EXIT.ok;
+              const kept = `; the last good server still answers on ${server.url}`;
+              if (!next) return host.stderr(`${file}: not served (${elapsed(started)})${kept}\n`);
+              await server.replace(next).then(
+                () => host.stdout(`restarted on ${server.url} in ${elapsed(started)}\n`),
+                (error: Error) => host.stderr(`codegen: error: ${error.message}${kept}\n`),
+              );
+            })
+          : undefined;
+        if (stop) host.stdout(`watching ${file} (Ctrl-C stops)\n`);
         await stopped;
+        stop?.();
         await server.close();
         await database?.close();
       },
@@ -315,16 +381,19 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
 
   program
     .command("init")
-    .description("start a project in DIR: an example declaration, handler files that use the in-memory store, package.json scripts; overwrites nothing")
+    .description(
+      "start a project in DIR, or add to the one there: an example declaration, handler files that use the in-memory store, package.json scripts (start, dev, generate, check); overwrites nothing",
+    )
     .argument("[dir]", "the project folder (created when missing)", ".")
     .option("--codegen <spec>", "the codegen-rest-ts version the project depends on (a semver range, or file:PATH of a packed tarball)", `^${version}`)
     .addHelpText(
       "after",
       example(
         "  $ codegen init my-api\n" +
-          "  $ cd my-api && npm install && npm start\n" +
-          "  writes package.json, tsconfig.json, api.yaml, src/main.ts and src/handlers/*.ts; refuses, writing\n" +
-          "  nothing, when any of them exists",
+          "  $ cd my-api && npm install && npm run dev\n" +
+          "  writes package.json, tsconfig.json, api.yaml, src/main.ts and src/handlers/*.ts; in a project that\n" +
+          "  exists, adds what is missing: a file that exists is kept, package.json gets the scripts\n" +
+          "  and dependencies it lacks (an entry that is there is never changed)",
       ),
     )
     .action(async (dir: string, options: { codegen: string }) => {
@@ -335,18 +404,33 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         host.stderr(`codegen: error: cannot write the project into ${dir}: ${error.message}\n`);
         return undefined;
       });
-      if (!outcome || "refused" in outcome) {
-        for (const file of outcome?.refused ?? []) host.stderr(`codegen: error: ${shown(file)} exists already\n`);
-        if (outcome) host.stderr(`codegen: init overwrites nothing, so it wrote nothing\n`);
+      if (!outcome) {
         exitCode = EXIT.invalid;
         return;
       }
       for (const file of outcome.written) host.stdout(`created ${shown(file)}\n`);
-      const steps = [...(path.resolve(host.cwd, dir) === host.cwd ? [] : [`cd ${dir}`]), "npm install", "npm start"];
+      for (const entry of outcome.merged) host.stdout(`added ${entry.replace(/^([^:]+)/, (file) => shown(file))}\n`);
+      // cli.md: init overwrites nothing, and names what it left as it was.
+      for (const file of outcome.kept) host.stderr(`codegen: kept ${shown(file)}: it exists (init overwrites nothing)\n`);
+      for (const { key, theirs, ours } of outcome.conflicts) {
+        host.stderr(`codegen: kept ${shown("package.json")} ${key} = ${JSON.stringify(theirs)}; init would set ${JSON.stringify(ours)}\n`);
+      }
+      const eslint = await Promise.all(
+        ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts"].map((file) =>
+          host.readFile(path.resolve(host.cwd, dir, file)).then(
+            () => file,
+            () => undefined,
+          ),
+        ),
+      );
+      const config = eslint.find((file) => file !== undefined);
+      if (config) host.stdout(`ESLint: add { ignores: ["src/generated/"] } to ${shown(config)}; the generated code is codegen's to format\n`);
+      const steps = [...(path.resolve(host.cwd, dir) === host.cwd ? [] : [`cd ${dir}`]), "npm install", "npm run dev"];
       host.stdout(
         `\nNext steps:\n${steps.map((step) => `  ${step}\n`).join("")}` +
-          `npm start generates src/generated from api.yaml, compiles and serves on http://127.0.0.1:8080 (PORT to change).\n` +
-          `Edit api.yaml, then npm run generate; replace the handlers in src/handlers/ and the demo user in src/main.ts.\n`,
+          `npm run dev serves api.yaml on http://127.0.0.1:8080 with the in-memory store and the demo user, and restarts on every edit of it.\n` +
+          `npm start generates src/generated, compiles and serves src/main.ts, your handlers and token check (PORT to change).\n` +
+          `npm run check fails when src/generated is stale or the code does not type-check.\n`,
       );
     });
 
@@ -381,6 +465,16 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     return false;
   }
 
+  // cli.md: `codegen` alone prints the help.
+  if (argv.length === 0) {
+    host.stdout(program.helpInformation());
+    return EXIT.ok;
+  }
+  const unknown = await unknownCommand(program, argv[0]!, host);
+  if (unknown !== undefined) {
+    host.stderr(`codegen: error: unknown command '${argv[0]}'${unknown === "" ? "" : ` (did you mean ${unknown}?)`}\nRun codegen --help for the commands.\n`);
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {

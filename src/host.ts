@@ -13,6 +13,8 @@ export interface Host {
   readonly colour: boolean;
   /** The folder relative paths are read from. */
   readonly cwd: string;
+  /** The width help text wraps at: the terminal's, or `COLUMNS`; undefined for the default (80). */
+  readonly columns?: number;
   /** Resolves when the user asks the process to stop (Ctrl-C, SIGTERM). */
   untilStopped(): Promise<void>;
   /** Call `changed` (debounced) whenever `file` changes; returns a function that stops watching. */
@@ -70,7 +72,15 @@ export function nodeHost(): Host {
       }),
     colour: Boolean(process.stderr.isTTY) && !("NO_COLOR" in process.env) && process.env.TERM !== "dumb",
     cwd: process.cwd(),
+    ...widthOfTerminal(),
   };
+}
+
+/** The width of stdout's terminal, else `COLUMNS` (as shells set it), else nothing. */
+function widthOfTerminal(): { columns?: number } {
+  const columns = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS);
+  // Why a floor: below 40 columns commander's two-column layout leaves no room for the descriptions.
+  return Number.isInteger(columns) && columns > 0 ? { columns: Math.max(columns, 40) } : {};
 }
 
 /** A host that keeps files in memory and collects output, for tests. */

@@ -21,7 +21,7 @@ import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
-import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
+import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, matchesHash, planWrite } from "./write/plan.js";
 import { describeDrift } from "./write/report.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
@@ -448,11 +448,11 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
 }
 
-/** Whether every file a manifest lists is in the folder, as a plain file, with the hash the manifest gives it. */
+/** Whether every file a manifest lists is in the folder, as a plain file, matching the hash the manifest gives it. */
 function isIntact(current: CurrentTree): boolean {
   return [...current.manifest.files].every(([file, hash]) => {
     const found = current.look(file);
-    return found.kind === "file" && hashOf(found.text) === hash;
+    return found.kind === "file" && matchesHash(file, found.text, hash);
   });
 }
 

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { main } from "../src/cli.js";
+import { memoryHost } from "../src/host.js";
 import { ROOT, runCli } from "./support/fixtures.js";
 
 const blog = "fixtures/valid/blog/declaration.yaml";
@@ -15,6 +17,55 @@ describe("codegen command line", () => {
     const result = await runCli([command, "--help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Example:\n\s+\$ codegen /);
+  });
+
+  it("prints the help for a bare `codegen`, exit 0", async () => {
+    const result = await runCli([]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toMatch(/^Usage: codegen \[options\] \[command\]\n/);
+    expect(result.stdout).toMatch(/Commands:\n(.*\n)* {2}serve /);
+  });
+
+  it.each([
+    ["genrate", "generate"],
+    ["genrate api.yaml", "generate"],
+    ["sreve", "serve"],
+    ["Validate", "validate"],
+    ["inti", "init"],
+  ])("`codegen %s` is an unknown command: exit 2, the nearest suggested", async (words, nearest) => {
+    const result = await runCli(words.split(" "));
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `codegen: error: unknown command '${words.split(" ")[0]}' (did you mean ${nearest}?)\nRun codegen --help for the commands.\n`,
+    });
+  });
+
+  it("suggests nothing for a word unlike every command, and takes a word that is a file, a path or an input's name as the input", async () => {
+    expect((await runCli(["frobnicator"])).stderr).toBe("codegen: error: unknown command 'frobnicator'\nRun codegen --help for the commands.\n");
+    const host = memoryHost({ "/work/genrate": "codegen: 1\n" });
+    expect(await main(["genrate"], host)).toBe(1);
+    expect(host.err).not.toMatch(/unknown command/);
+    for (const input of ["missing.yaml", "sub/genrate"]) {
+      const result = await runCli([input]);
+      expect(result.code, input).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^${input}:1:1: error: `));
+    }
+  });
+
+  it.each([70, 80, 120])("wraps help at word boundaries to a %i-column terminal", async (columns) => {
+    const host = Object.assign(memoryHost(), { columns });
+    expect(await main(["serve", "--help"], host)).toBe(0);
+    const lines = host.out.split("\n");
+    const [, examples] = host.out.split("Example:\n");
+    // The examples are shown as written; every other line fits and breaks only between words.
+    const wrapped = lines.slice(0, lines.length - examples!.split("\n").length);
+    for (const line of wrapped) expect(line.length, line).toBeLessThanOrEqual(columns);
+    const words = (text: string) => text.replace(/\s+/g, " ").trim().split(" ");
+    const wide = Object.assign(memoryHost(), { columns: 10_000 });
+    await main(["serve", "--help"], wide);
+    expect(words(host.out)).toEqual(words(wide.out));
+    expect(host.out).toContain("the same port");
   });
 
   it("prints the package version", async () => {

@@ -43,6 +43,7 @@ const FILES = [
   "package.json",
   "tsconfig.json",
   ".gitignore",
+  ".prettierignore",
   "README.md",
   "api.yaml",
   "codegen.schema.json",
@@ -69,6 +70,8 @@ describe("initFiles", () => {
         generate: "codegen api.yaml -o src/generated",
         build: "npm run generate && tsc -p tsconfig.json",
         start: "npm run build && node dist/main.js",
+        dev: "codegen serve api.yaml --watch --user demo:demo-password:projects:write,tasks:write",
+        check: "codegen api.yaml -o src/generated --check && tsc -p tsconfig.json --noEmit",
       },
       devDependencies: { "codegen-rest-ts": "file:../codegen-rest-ts-0.1.0.tgz", typescript: "6.0.3", "@types/node": "^20" },
     });
@@ -118,23 +121,67 @@ describe("initProject", () => {
   it("writes every file into the folder and lists them", async () => {
     const host = memoryHost();
     const result = await initProject(host, "app", { name: "app", codegenSpec: "^1.0.0" });
-    expect(result).toEqual({ written: FILES });
+    expect(result).toEqual({ written: FILES, kept: [], merged: [], conflicts: [] });
     expect([...host.files.keys()]).toEqual(FILES.map((f) => `/work/app/${f}`));
   });
 
-  it.each(FILES)("refuses and writes nothing when %s exists", async (existing) => {
+  it.each(FILES.filter((f) => f !== "package.json" && f !== ".prettierignore"))("keeps %s when it exists and writes the rest", async (existing) => {
     const host = memoryHost({ [`/work/app/${existing}`]: "mine\n" });
     const result = await initProject(host, "app", { name: "app", codegenSpec: "^1.0.0" });
-    expect(result).toEqual({ refused: [existing] });
-    expect(Object.fromEntries(host.files)).toEqual({ [`/work/app/${existing}`]: "mine\n" });
+    expect(result).toEqual({ written: FILES.filter((f) => f !== existing), kept: [existing], merged: [], conflicts: [] });
+    expect(host.files.get(`/work/app/${existing}`)).toBe("mine\n");
   });
 
-  it("refuses when a folder stands where a file would go", async () => {
+  it("keeps a folder that stands where a file would go", async () => {
     const dir = path.join(scratch, "folder-in-the-way");
     mkdirSync(path.join(dir, "src/main.ts"), { recursive: true });
     const result = await initProject(hostIn(dir), ".", { name: "x", codegenSpec: "^1.0.0" });
-    expect(result).toEqual({ refused: ["src/main.ts"] });
-    expect(listFiles(dir)).toEqual([]);
+    expect(result.kept).toEqual(["src/main.ts"]);
+    expect(listFiles(dir)).toEqual(FILES.filter((f) => f !== "src/main.ts").sort());
+  });
+
+  it("merges into an existing package.json: adds what is missing, changes no entry, names each that differs", async () => {
+    const theirs = {
+      name: "shop",
+      version: "2.0.0",
+      type: "commonjs",
+      scripts: { start: "node server.js", test: "vitest" },
+      dependencies: { "codegen-rest-ts": "file:../codegen-rest-ts-0.1.0.tgz", express: "^5" },
+      devDependencies: { typescript: "^5.9.0" },
+    };
+    const host = memoryHost({ "/work/package.json": JSON.stringify(theirs, null, 4) + "\n", "/work/.prettierignore": "coverage" });
+    const result = await initProject(host, ".", { name: "x", codegenSpec: "^1.0.0" });
+    const merged = JSON.parse(host.files.get("/work/package.json")!);
+    expect(merged).toEqual({
+      ...theirs,
+      engines: { node: "^20.19.0 || >=22.12.0" },
+      scripts: { ...theirs.scripts, generate: expect.any(String), build: expect.any(String), dev: expect.any(String), check: expect.any(String) },
+      devDependencies: { typescript: "^5.9.0", "@types/node": "^20" },
+    });
+    expect(Object.keys(merged)).toEqual([...Object.keys(theirs), "engines"]);
+    expect(host.files.get("/work/package.json")).toMatch(/^\{\n {4}"name": "shop",/);
+    expect(result.conflicts).toEqual([
+      { key: "type", theirs: "commonjs", ours: "module" },
+      { key: "scripts.start", theirs: "node server.js", ours: "npm run build && node dist/main.js" },
+    ]);
+    expect(result.merged).toEqual([
+      "package.json: engines.node",
+      "package.json: scripts.generate",
+      "package.json: scripts.build",
+      "package.json: scripts.dev",
+      "package.json: scripts.check",
+      "package.json: devDependencies.@types/node",
+      ".prettierignore: src/generated/",
+    ]);
+    expect(host.files.get("/work/.prettierignore")).toBe("coverage\nsrc/generated/\n");
+    expect(result.kept).toEqual([]);
+  });
+
+  it("leaves a package.json that is not a JSON object as it is, and says so", async () => {
+    const host = memoryHost({ "/work/package.json": "{ broken" });
+    expect(await main(["init"], host)).toBe(1);
+    expect(host.err).toMatch(/cannot write the project into \.: package\.json is not a JSON object/);
+    expect(host.files.get("/work/package.json")).toBe("{ broken");
   });
 });
 
@@ -144,7 +191,7 @@ describe("codegen init", () => {
     expect(await main(["init", "my-api"], host)).toBe(0);
     expect(host.err).toBe("");
     expect(host.out).toContain("created my-api/src/main.ts\n");
-    expect(host.out).toMatch(/Next steps:\n {2}cd my-api\n {2}npm install\n {2}npm start\n/);
+    expect(host.out).toMatch(/Next steps:\n {2}cd my-api\n {2}npm install\n {2}npm run dev\n/);
     const pkg = JSON.parse(host.files.get("/work/my-api/package.json")!);
     expect(pkg).toMatchObject({ name: "my-api", devDependencies: { "codegen-rest-ts": `^${version}` } });
   });
@@ -157,16 +204,21 @@ describe("codegen init", () => {
     expect(JSON.parse(host.files.get("/work/package.json")!).devDependencies["codegen-rest-ts"]).toBe("file:/tmp/c.tgz");
   });
 
-  it("exits 1 naming every file that exists, and writes nothing", async () => {
-    const host = memoryHost({ "/work/app/package.json": "{}\n", "/work/app/src/main.ts": "// mine\n" });
-    expect(await main(["init", "app"], host)).toBe(1);
+  it("in an existing project: names every file it keeps and every entry it does not change, exit 0", async () => {
+    const host = memoryHost({
+      "/work/app/package.json": '{"scripts": {"dev": "vite"}}\n',
+      "/work/app/src/main.ts": "// mine\n",
+      "/work/app/eslint.config.js": "",
+    });
+    expect(await main(["init", "app"], host)).toBe(0);
     expect(host.err).toBe(
-      "codegen: error: app/package.json exists already\n" +
-        "codegen: error: app/src/main.ts exists already\n" +
-        "codegen: init overwrites nothing, so it wrote nothing\n",
+      "codegen: kept app/src/main.ts: it exists (init overwrites nothing)\n" +
+        'codegen: kept app/package.json scripts.dev = "vite"; init would set "codegen serve api.yaml --watch --user demo:demo-password:projects:write,tasks:write"\n',
     );
-    expect(host.out).toBe("");
-    expect(host.files.size).toBe(2);
+    expect(host.out).toContain("added app/package.json: scripts.check\n");
+    expect(host.out).toContain('ESLint: add { ignores: ["src/generated/"] } to app/eslint.config.js');
+    expect(host.files.get("/work/app/src/main.ts")).toBe("// mine\n");
+    expect(JSON.parse(host.files.get("/work/app/package.json")!).scripts.dev).toBe("vite");
   });
 
   it("shows an example in --help", async () => {

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { matchesHash } from "../src/write/plan.js";
 import { ROOT } from "./support/fixtures.js";
 
 const BIN = path.join(ROOT, "bin/codegen.js");
@@ -344,7 +345,7 @@ describe("a run killed at any moment", () => {
     const manifest = JSON.parse(readFileSync(path.join(dir, ".codegen-manifest.json"), "utf8")) as { files: Record<string, string> };
     return Object.entries(manifest.files).every(([file, hash]) => {
       const text = readFileSync(path.join(dir, file), "utf8");
-      return `sha256-${createHash("sha256").update(text).digest("hex")}` === hash;
+      return matchesHash(file, text, hash);
     });
   }
 
@@ -408,6 +409,9 @@ describe("--watch", () => {
       await until(() => stdout.includes("watching api.yaml"), "the first run");
       writeFileSync(path.join(dir, "api.yaml"), "codegen: 1\ninfo: { title: Shop, version: '1' }\nresources:\n  products:\n    feilds: {}\n");
       await until(() => stderr.includes("did you mean `fields`?"), "the diagnostics of an invalid edit");
+      // Progress: a line when the change is seen, one when the failed run ends (with its time).
+      expect(stdout).toContain("api.yaml changed: generating\n");
+      await until(() => /api\.yaml: not generated \(\d+ ms\)/.test(stderr), "the end of the failed run");
       writeFileSync(path.join(dir, "api.yaml"), stringify(two));
       // The summary line is printed once the new tree is in place.
       await until(() => (stdout.match(/^wrote /gm)?.length ?? 0) >= 2, "the regeneration");

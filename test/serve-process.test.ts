@@ -2,7 +2,7 @@
 // on serve's own `/_codegen/token` or on the API's token endpoint must not end the process, and
 // SIGTERM, SIGINT or an uncaught error ends it with its temporary folder removed.
 
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -118,6 +118,53 @@ describe("codegen serve, a real process", () => {
       expect(await child.exited, child.output()).toBe(1);
       expect(child.output()).toContain("an uncaught error");
       expect(leftIn(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("--watch: a valid edit is served on the same port, an invalid one prints its diagnostics and the last good server answers; each request is logged", async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), "codegen-serve-test-"));
+    const api = path.join(tmp, "api.yaml");
+    copyFileSync(path.join(ROOT, "fixtures/valid/blog/declaration.yaml"), api);
+    const server = startCli(cli, ["serve", "api.yaml", "--port", "0", "--watch", "--user", "ann:secret:articles:write"], tmp, { TMPDIR: tmp });
+    started.push(server);
+    try {
+      const [, url] = await waitForOutput(server, /on (http:\/\/127\.0\.0\.1:\d+) /, 30_000);
+      await waitForOutput(server, /watching api\.yaml/, 10_000);
+      const bearer = `Bearer ${String((await token(url!, "/_codegen/token")).body.access_token)}`;
+      const post = () =>
+        fetch(`${url}/articles`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: bearer }, body: '{"title": "t"}' });
+      expect((await post()).status).toBe(201);
+      await waitForOutput(server, /^POST \/articles 201 \d+ ms ann$/m, 5_000);
+      expect((await fetch(`${url}/notes`)).status).toBe(404);
+
+      writeFileSync(api, readFileSync(api, "utf8") + "\n  notes:\n    fields:\n      text: string\n    access: { read: public, write: [articles:write] }\n");
+      await waitForOutput(server, /api\.yaml changed: regenerating\n(.*\n)*restarted on http:\/\/127\.0\.0\.1:\d+ in \d+ ms/, 30_000);
+      expect((await fetch(`${url}/notes`)).status).toBe(200);
+      // The issuer outlives a restart: the token from before still works.
+      expect((await post()).status).toBe(201);
+
+      writeFileSync(api, readFileSync(api, "utf8") + "  broken: [\n");
+      await waitForOutput(server, /api\.yaml:\d+:\d+: error: .*\n(.*\n)*api\.yaml: not served \(\d+ ms\); the last good server still answers/, 30_000);
+      expect((await fetch(`${url}/notes`)).status).toBe(200);
+      await waitForOutput(server, /^GET \/notes 200 \d+ ms$/m, 5_000);
+      expect(server.child.exitCode, server.output()).toBeNull();
+      server.child.kill("SIGINT");
+      expect(await server.exited, server.output()).toBe(0);
+      expect(leftIn(tmp).filter((entry) => entry.startsWith("codegen-serve-"))).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it("--quiet logs no request", async () => {
+    const { server, url, tmp } = await serveBlog(["--quiet"]);
+    try {
+      expect((await fetch(`${url}/articles`)).status).toBe(200);
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+      expect(server.output()).not.toMatch(/GET \/articles/);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { declarationJsonSchema } from "../declaration/schema.js";
 import type { Host } from "../host.js";
 
@@ -33,6 +34,7 @@ export function initFiles(options: InitOptions): InitFile[] {
     { path: "package.json", contents: packageJson(options) },
     { path: "tsconfig.json", contents: json(TSCONFIG) },
     { path: ".gitignore", contents: GITIGNORE },
+    { path: ".prettierignore", contents: PRETTIERIGNORE },
     { path: "README.md", contents: readme(options.name) },
     { path: "api.yaml", contents: declaration(options.name) },
     { path: "codegen.schema.json", contents: json(declarationJsonSchema()) },
@@ -43,33 +45,115 @@ export function initFiles(options: InitOptions): InitFile[] {
   ];
 }
 
-/**
- * Write the project's files into `dir` (relative to the host's folder). Refuses, writing
- * nothing, when any of them exists already: init never overwrites (cli.md, `init`).
- * Answers the files written or refused, as `initFiles` names them.
- */
-export async function initProject(host: Host, dir: string, options: InitOptions): Promise<{ written: string[] } | { refused: string[] }> {
-  const root = path.resolve(host.cwd, dir);
-  const files = initFiles(options);
-  const refused: string[] = [];
-  for (const file of files) {
-    if (await occupied(host, path.join(root, file.path))) refused.push(file.path);
-  }
-  if (refused.length > 0) return { refused };
-  for (const file of files) await host.writeFile(path.join(root, file.path), file.contents);
-  return { written: files.map((file) => file.path) };
+/** What `initProject` did: files written, files kept as they were, and what it merged or could not. */
+export interface InitOutcome {
+  readonly written: string[];
+  /** Files that exist already and are left as they are (init overwrites nothing). */
+  readonly kept: string[];
+  /** What was added to files that exist (`package.json: scripts.dev`, `.prettierignore: src/generated/`). */
+  readonly merged: string[];
+  /** Entries of an existing package.json that differ from what init would write, left as they are. */
+  readonly conflicts: { readonly key: string; readonly theirs: unknown; readonly ours: unknown }[];
 }
 
-/** Whether something stands where a file would be written: a file, a folder, or a file in place of a parent folder. */
-async function occupied(host: Host, file: string): Promise<boolean> {
+/**
+ * Write the project's files into `dir` (relative to the host's folder), or what is missing of them
+ * in a folder that holds a project already (cli.md, `init`): a file that exists is kept, except
+ * that package.json gets the scripts, dependencies and keys it lacks (`mergePackageJson`) and
+ * .prettierignore the generated folder. Throws when package.json is there but is no JSON object.
+ */
+export async function initProject(host: Host, dir: string, options: InitOptions): Promise<InitOutcome> {
+  const root = path.resolve(host.cwd, dir);
+  const outcome: InitOutcome = { written: [], kept: [], merged: [], conflicts: [] };
+  for (const file of initFiles(options)) {
+    const target = path.join(root, file.path);
+    const existing = await existingText(host, target);
+    if (existing === undefined) {
+      await host.writeFile(target, file.contents);
+      outcome.written.push(file.path);
+    } else if (file.path === "package.json" && existing !== null) {
+      const merge = mergePackageJson(existing, file.contents);
+      if (merge === undefined) throw new Error(`${path.join(dir, file.path)} is not a JSON object`);
+      if (merge.added.length > 0) await host.writeFile(target, merge.text);
+      outcome.merged.push(...merge.added.map((key) => `package.json: ${key}`));
+      outcome.conflicts.push(...merge.conflicts);
+    } else if (file.path === ".prettierignore" && existing !== null && !existing.split(/\r?\n/).includes(GENERATED)) {
+      await host.writeFile(target, `${existing}${existing === "" || existing.endsWith("\n") ? "" : "\n"}${GENERATED}\n`);
+      outcome.merged.push(`.prettierignore: ${GENERATED}`);
+    } else if (file.path !== ".prettierignore") {
+      outcome.kept.push(file.path);
+    }
+  }
+  return outcome;
+}
+
+/** The folder the project's code is generated into, as ignore files name it. */
+const GENERATED = "src/generated/";
+
+/** A file's text; undefined when nothing is there, null when something is there that is not a readable text file (a folder). */
+async function existingText(host: Host, file: string): Promise<string | null | undefined> {
   try {
-    await host.readFile(file);
-    return true;
+    return await host.readFile(file);
   } catch (error) {
     // Only "no such file" leaves the place free; EISDIR, ENOTDIR, ENOTTEXT and EACCES do not.
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : null;
   }
 }
+
+/** Top-level keys of a package.json that are the user's to choose: never merged, never named. */
+const THEIRS = new Set(["name", "version", "private", "description"]);
+/** Sections merged entry by entry. */
+const SECTIONS = ["scripts", "engines"] as const;
+
+/**
+ * Merge init's package.json into an existing one. Pure. Adds what is missing: scripts, keys such
+ * as `type`, and the devDependencies not already in dependencies or devDependencies (any version
+ * there is the user's choice). Changes nothing that is there: an entry that differs is a conflict.
+ * Keeps the file's key order and indentation. Undefined when `existing` is no JSON object.
+ */
+export function mergePackageJson(existing: string, ours: string): { text: string; added: string[]; conflicts: InitOutcome["conflicts"][number][] } | undefined {
+  let theirs: unknown;
+  try {
+    theirs = JSON.parse(existing);
+  } catch {
+    return undefined;
+  }
+  if (typeof theirs !== "object" || theirs === null || Array.isArray(theirs)) return undefined;
+  const merged = theirs as Record<string, unknown>;
+  const wanted = JSON.parse(ours) as Record<string, unknown>;
+  const added: string[] = [];
+  const conflicts: InitOutcome["conflicts"][number][] = [];
+  const section = (key: string): Record<string, unknown> | undefined => {
+    const value = merged[key];
+    if (value === undefined) return (merged[key] = {}) as Record<string, unknown>;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  };
+  for (const [key, value] of Object.entries(wanted)) {
+    if (THEIRS.has(key)) continue;
+    if ((SECTIONS as readonly string[]).includes(key) || key === "devDependencies") {
+      const target = section(key);
+      const installed = key === "devDependencies" ? { ...asRecord(merged.dependencies), ...asRecord(merged.devDependencies) } : target;
+      for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
+        if (target === undefined) conflicts.push({ key: `${key}.${name}`, theirs: merged[key], ours: entry });
+        else if (installed !== undefined && Object.hasOwn(installed, name)) {
+          if (key !== "devDependencies" && !isDeepStrictEqual(installed[name], entry))
+            conflicts.push({ key: `${key}.${name}`, theirs: installed[name], ours: entry });
+        } else {
+          target[name] = entry;
+          added.push(`${key}.${name}`);
+        }
+      }
+    } else if (!Object.hasOwn(merged, key)) {
+      merged[key] = value;
+      added.push(key);
+    } else if (!isDeepStrictEqual(merged[key], value)) conflicts.push({ key, theirs: merged[key], ours: value });
+  }
+  const indent = /^[ \t]+(?=")/m.exec(existing)?.[0] ?? "  ";
+  return { text: JSON.stringify(merged, null, indent) + "\n", added, conflicts };
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
 
@@ -84,6 +168,10 @@ function packageJson({ name, codegenSpec }: InitOptions): string {
       generate: "codegen api.yaml -o src/generated",
       build: "npm run generate && tsc -p tsconfig.json",
       start: "npm run build && node dist/main.js",
+      // Why codegen serve: it regenerates, recompiles and restarts on every change of api.yaml in
+      // one process; it answers with the in-memory store and a demo user, not src/main.ts.
+      dev: `codegen serve api.yaml --watch --user ${DEMO_USER}`,
+      check: "codegen api.yaml -o src/generated --check && tsc -p tsconfig.json --noEmit",
     },
     devDependencies: {
       "@types/node": "^20",
@@ -115,6 +203,14 @@ const TSCONFIG = {
   },
   include: ["src"],
 };
+
+/** The demo user of the project's main.ts, as `codegen serve --user` takes it, for `npm run dev`. */
+const DEMO_USER = "demo:demo-password:projects:write,tasks:write";
+
+// Why: formatting the generated code is codegen's; a project's `prettier --write .` leaves it alone
+// (codegen would take a reformatted file for unchanged anyway, src/write/plan.ts shapeHashOf).
+const PRETTIERIGNORE = `${GENERATED}
+`;
 
 // Why: src/generated is not ignored: the generated code is committed, so review shows what a
 // declaration change does and CI can run `codegen api.yaml -o src/generated --check`.
@@ -253,7 +349,9 @@ A REST API generated with [codegen-rest-ts](https://www.npmjs.com/package/codege
 
 \`\`\`sh
 npm install
-npm start          # generates src/generated, compiles, serves on http://127.0.0.1:8080 (PORT to change)
+npm run dev        # serves api.yaml (in-memory store, demo user); regenerates and restarts on every edit
+npm start          # generates src/generated, compiles, serves src/main.ts on http://127.0.0.1:8080 (PORT to change)
+npm run check      # fails when src/generated is stale or the code does not type-check (for CI)
 \`\`\`
 
 | file | what it is |

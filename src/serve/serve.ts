@@ -1,7 +1,8 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -52,6 +53,36 @@ export interface ServeOptions {
    * brought to the document's first (destructive changes withheld, see `warnings`).
    */
   readonly database?: Database;
+  /** Told of every request once its answer is sent, or its connection is gone (cli.md: one log line per request). */
+  readonly onResponse?: (entry: RequestLogEntry) => void;
+}
+
+/** One answered request, as `serve` logs it; the shape of the generated server's `onResponse` (issue 13). */
+export interface RequestLogEntry {
+  readonly method: string;
+  /** The request's path, without the query. */
+  readonly path: string;
+  /** The status sent; for a request whose connection closed before the answer was sent, the status set so far. */
+  readonly status: number;
+  readonly durationMs: number;
+  /** The caller that serve's token check or security hook accepted, if any. */
+  readonly principal?: Principal;
+  /** Whether the connection closed before the whole answer was sent. */
+  readonly aborted: boolean;
+}
+
+/** The log line of a request: `GET /articles/1 200 3 ms ann`; characters outside printable ASCII are shown as `\u{...}`. */
+export function requestLogLine(entry: RequestLogEntry): string {
+  const principal = entry.principal ? ` ${printable(entry.principal.subject)}` : "";
+  const end = entry.aborted ? " (aborted)" : "";
+  return `${printable(entry.method)} ${printable(entry.path)} ${entry.status} ${Math.round(entry.durationMs)} ms${principal}${end}`;
+}
+
+/** Text with spaces, control and non-ASCII characters escaped. */
+function printable(text: string): string {
+  // Why: the path and the method are the client's; escaped, a hostile one cannot write terminal
+  // control sequences or a second log line, and a space cannot shift the line's fields.
+  return text.replace(/[^\x21-\x7e]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 /** The default lifetime of a token of the built-in issuer: one hour, in seconds. */
@@ -64,6 +95,13 @@ export interface RunningServer {
   readonly tokenPaths: readonly string[];
   /** Destructive changes of the database's tables that were not applied (`--db`). */
   readonly warnings: readonly string[];
+  /**
+   * Serve other generated files on the same address (`serve --watch`): they are compiled and
+   * loaded first; only then does the new server take the port over, and the old one finishes the
+   * requests it has. Rejects, with the old server still answering, when they cannot be loaded.
+   * Tokens of the built-in issuer stay valid; the in-memory data starts afresh.
+   */
+  replace(files: readonly GeneratedFile[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,6 +134,59 @@ const CODEGEN_TOKEN_ROUTE = {
  * in-memory store and a built-in token issuer for `users`, and listen (cli.md, `serve`).
  */
 export async function serveFiles(files: readonly GeneratedFile[], options: ServeOptions): Promise<RunningServer> {
+  const tokens = new TokenStore(options.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME);
+  let current = await loadServer(files, options, tokens);
+  let port = options.port;
+  try {
+    await listen(current.server, port, options.host, options.onError);
+  } catch (error) {
+    await current.dispose();
+    throw error;
+  }
+  const address = current.server.address();
+  // Why: a restart listens where the first server got its port, also when it was asked for port 0.
+  if (typeof address === "object" && address) port = address.port;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`,
+    tokenPaths: ["/_codegen/token"],
+    warnings: current.warnings,
+    replace: async (next) => {
+      const fresh = await loadServer(next, options, tokens);
+      const old = current;
+      // Why: the port is let go only once the new server is ready, so the gap in which a client
+      // finds nothing listening is the time of one listen call, not of a compilation.
+      old.server.close();
+      old.server.closeIdleConnections();
+      try {
+        await listen(fresh.server, port, options.host, options.onError);
+      } catch (error) {
+        await fresh.dispose();
+        // The old server takes its port back, so a failed restart leaves it answering.
+        await listen(old.server, port, options.host, options.onError);
+        throw error;
+      }
+      current = fresh;
+      void old.dispose(DRAIN_MS);
+    },
+    close: () => current.dispose(),
+  };
+}
+
+/** How long a replaced server may take to finish the requests it has before its connections are cut. */
+const DRAIN_MS = 5_000;
+
+/** A generated server loaded and created, not yet listening, with the temporary folder of its compiled code. */
+interface LoadedServer {
+  readonly server: Server;
+  /** Destructive changes of the database's tables that were not applied (`--db`). */
+  readonly warnings: readonly string[];
+  /** Stops it listening, ends its connections (at once, or once idle within `graceMs`) and removes its folder. */
+  dispose(graceMs?: number): Promise<void>;
+}
+
+/** Compile `files` into a temporary folder, load them and create their server with serve's handlers, issuer and request log. */
+async function loadServer(files: readonly GeneratedFile[], options: ServeOptions, tokens: TokenStore): Promise<LoadedServer> {
   const dir = await mkdtemp(path.join(tmpdir(), "codegen-serve-"));
   removeOnExit(dir);
   const remove = async () => {
@@ -114,7 +205,6 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
     // table is serve's own), so it is answered by the very code of the API's token endpoint: the
     // same checks in the same order, the same body reading and budget, the same error answers.
     api.routes.push(CODEGEN_TOKEN_ROUTE);
-    const tokens = new TokenStore(options.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME);
     const view = viewOf(files);
     let store = generated.createMemoryHandlers();
     let warnings: readonly string[] = [];
@@ -124,28 +214,23 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
     }
     const server = generated.createServer({
       handlers: withExampleHandlers(store, view.mockAnswers),
-      verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) => tokens.verify(guard.kind === "oauth2" ? withoutBearer(token) : token),
+      verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) =>
+        noteCaller(tokens.verify(guard.kind === "oauth2" ? withoutBearer(token) : token)),
       issueToken: (request: TokenRequest) => issue(options.users, tokens, request),
-      securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: HookInput) => checkHook(input, options.users, tokens)])),
+      securityHooks: Object.fromEntries(
+        view.securityHooks.map((hook) => [hook.name, (input: HookInput) => noteCaller(checkHook(input, options.users, tokens))]),
+      ),
     });
-
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port, options.host, () => resolve());
-    });
-    // Why: once listening, an error of the server (a connection it fails to accept: EMFILE) is
-    // told, never thrown: without a listener it would end the process and every request with it.
-    server.on("error", (error) => options.onError?.(error));
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : options.port;
-    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+    if (options.onResponse) logRequests(server, options.onResponse);
     return {
-      url: `http://${host}:${port}`,
-      tokenPaths: ["/_codegen/token"],
+      server,
       warnings,
-      close: async () => {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+      dispose: async (graceMs = 0) => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        await closed;
+        clearTimeout(timer);
         await remove();
       },
     };
@@ -153,6 +238,56 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
     await remove();
     throw error;
   }
+}
+
+/** Listen on `port` and `host`; rejects with the listen error (EADDRINUSE and the like). */
+async function listen(server: Server, port: number, host: string, onError: ((error: Error) => void) | undefined): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const failed = (error: Error) => reject(error);
+    server.once("error", failed);
+    server.listen(port, host, () => {
+      server.off("error", failed);
+      resolve();
+    });
+  });
+  // Why: once listening, an error of the server (a connection it fails to accept: EMFILE) is
+  // told, never thrown: without a listener it would end the process and every request with it.
+  if (server.listenerCount("error") === 0) server.on("error", (error) => onError?.(error));
+}
+
+/** The request being answered, for serve's token check and hooks to note who its caller is. */
+const callers = new AsyncLocalStorage<{ principal?: Principal }>();
+
+/** Notes the principal serve's own check accepted on the request being answered; passes it through. */
+function noteCaller(principal: Principal | undefined): Principal | undefined {
+  const request = callers.getStore();
+  if (request && principal) request.principal = principal;
+  return principal;
+}
+
+/**
+ * Tell `onResponse` of every request the server answers.
+ * SEAM (issue 13 item 2): the generated createServer is getting `onResponse({ method, path,
+ * status, durationMs, principal })`; once it has it, pass `onResponse` there and drop this
+ * wrapper. Until then serve owns the server, so it wraps its request listeners: each request runs
+ * in a context where serve's token check notes the caller, and its end is seen on `close`.
+ */
+function logRequests(server: Server, onResponse: (entry: RequestLogEntry) => void): void {
+  const listeners = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners("request");
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const request: { principal?: Principal } = {};
+    // Why 'close', not 'finish': it comes also when the client goes away before the answer is sent.
+    res.once("close", () => {
+      const path = (req.url ?? "").split("?")[0]!;
+      const aborted = !res.writableFinished;
+      onResponse({ method: req.method ?? "", path, status: res.statusCode, durationMs: performance.now() - started, aborted, ...request });
+    });
+    callers.run(request, () => {
+      for (const listener of listeners) listener.call(server, req, res);
+    });
+  });
 }
 
 /** The temporary folders of servers still running in this process. */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { parse } from "yaml";
 import type { GeneratedFile } from "../render/render.js";
 
 /** The manifest's file name inside the output folder. */
@@ -34,9 +35,48 @@ export function hashOf(contents: string): string {
   return `sha256-${createHash("sha256").update(contents).digest("hex")}`;
 }
 
+/**
+ * The hash of what a file says, whatever formatter ran over it (issue 13: the user's own prettier
+ * over the generated folder must not make it "edited by hand"). YAML and JSON: the data. Code:
+ * the text without what formatters choose, whatever their options: whitespace, semicolons,
+ * trailing commas, the quote character (and escapes of quotes), parentheses (prettier adds and
+ * drops them with the line width and `arrowParens`), quotes around a key that needs none, the `|`
+ * or `&` before a union's first member. An edit of only these is taken for formatting. An edit of anything else changes it.
+ * Why so coarse a normal form and not a formatter: formatting back with codegen's options does
+ * not undo everything (prettier keeps an object broken over lines once it is), and what it
+ * cannot tell apart (whitespace inside a string, a semicolon) is no edit worth keeping.
+ */
+export function shapeHashOf(path: string, text: string): string {
+  return `shape1-${hashOf(shapeOf(path, text)).slice("sha256-".length)}`;
+}
+
+function shapeOf(path: string, text: string): string {
+  if (/\.(ya?ml|json)$/.test(path)) {
+    try {
+      return JSON.stringify(parse(text, { maxAliasCount: -1 }));
+    } catch {
+      // Not parseable: compared as text below.
+    }
+  }
+  return text
+    .replace(/([:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&](?![|&=])/g, "$1")
+    .replace(/\s+/g, "")
+    .replace(/\\(["'`])/g, "$1")
+    .replace(/['`]/g, '"')
+    .replace(/;/g, "")
+    .replace(/,(?=[)\]}>])/g, "")
+    .replace(/[()]/g, "")
+    .replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
+}
+
+/** Whether a file's text is what the manifest's hash says: the very bytes, or their shape (`shapeHashOf`). */
+export function matchesHash(path: string, text: string, hash: string): boolean {
+  return hash.startsWith("shape1-") ? shapeHashOf(path, text) === hash : hashOf(text) === hash;
+}
+
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
 export function manifestText(files: readonly GeneratedFile[], input?: string): string {
-  const entries = files.map((f) => [f.path, hashOf(f.contents)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = files.map((f) => [f.path, shapeHashOf(f.path, f.contents)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify({ generator: "codegen", ...(input === undefined ? {} : { input }), files: Object.fromEntries(entries) }, null, 2) + "\n";
 }
 
@@ -108,7 +148,9 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
   const edited: string[] = [];
   const foreign: Blocked[] = [];
   const owned = current.manifest.files;
-  const isEdited = (path: string, text: string) => owned.has(path) && hashOf(text) !== owned.get(path);
+  const isEdited = (path: string, text: string) => owned.has(path) && !matchesHash(path, text, owned.get(path)!);
+  // Why: a generated file that only a formatter changed keeps its formatting while what it says stays the same.
+  const reformatted = (path: string, text: string, generated: string) => !isEdited(path, text) && shapeHashOf(path, text) === shapeHashOf(path, generated);
 
   // The manifest is written on every run that changes anything: nothing foreign may stand there.
   const manifest = current.look(MANIFEST);
@@ -122,7 +164,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
     else if (!owned.has(file.path)) {
       if (found.text === file.contents) unchanged.push(file);
       else foreign.push({ path: file.path, at: file.path, link: false });
-    } else if (found.text === file.contents) unchanged.push(file);
+    } else if (found.text === file.contents || reformatted(file.path, found.text, file.contents)) unchanged.push(file);
     else if (isEdited(file.path, found.text) && !force) edited.push(file.path);
     else changed.push({ ...file, before: found.text });
   }
