@@ -18,20 +18,20 @@ export const articles: ArticlesHandlers = {
   getArticle: ({ id }) => table.get(id),
   createArticle: ({ body, principal }) => {
     // The server already set the initial status and applied defaults; `principal` is the verified caller.
-    const row: StoredArticle = { ...withoutEchoes(body), id: ++lastId, status: body.status ?? "draft" };
+    const row: StoredArticle = { ...body, id: ++lastId, status: body.status ?? "draft" };
     console.log(`${principal.subject} created article ${row.id}`);
     table.set(row.id, row);
     return row;
   },
   replaceArticle: ({ id, body, current }) => {
-    const row: StoredArticle = { ...withoutEchoes(body), id, status: body.status ?? current.status };
+    const row: StoredArticle = { ...body, id, status: body.status ?? current.status };
     table.set(id, row);
     return row;
   },
   updateArticle: ({ id, patch, current }) => {
     const row: { [field: string]: unknown } = { ...current };
     // JSON merge patch: null clears a field.
-    for (const [field, value] of Object.entries(withoutEchoes(patch))) {
+    for (const [field, value] of Object.entries(patch)) {
       if (value === null) delete row[field];
       else row[field] = value;
     }
@@ -44,8 +44,3 @@ export const articles: ArticlesHandlers = {
   },
 };
 
-/** A body without what the server ignores anyway (`id` and `links`), so it fits a stored row. */
-function withoutEchoes<B extends { id?: number; links?: unknown }>(body: B): Omit<B, "id" | "links"> {
-  const { id: _id, links: _links, ...fields } = body;
-  return fields;
-}

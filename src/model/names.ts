@@ -61,27 +61,125 @@ export function checkedIdentifier(name: string, pointer: string, what: string): 
 }
 
 /**
+ * The gate as the model uses it: a name it refuses is a problem collected (listed with every
+ * other), never an exception thrown through the walk; the name stands in its place meanwhile
+ * (nothing is rendered while there are problems). Type names it gives are unique.
+ */
+export class NameGate {
+  readonly problems: UnsupportedConstruct[] = [];
+  private readonly typeNames = new Set<string>();
+
+  /** `name` when it is an identifier; else a problem at `pointer`. */
+  identifier(name: string, pointer: string, what: string): string {
+    try {
+      return checkedIdentifier(name, pointer, what);
+    } catch (error) {
+      if (!(error instanceof UnsupportedConstruct)) throw error;
+      this.problems.push(error);
+      return name;
+    }
+  }
+
+  /** A type name of a handler file (`ListLoansInput`): an identifier no other handler type has. */
+  typeName(name: string, pointer: string, what: string): string {
+    const checked = this.identifier(name, pointer, what);
+    if (this.typeNames.has(checked))
+      this.problems.push(new UnsupportedConstruct(pointer, `${what} ${stringLiteral(name)} is the name of another handler type; rename the operation`));
+    this.typeNames.add(checked);
+    return checked;
+  }
+}
+
+/** Where a schema's type is used: in a request (no `readOnly` properties) or a response (no `writeOnly` ones). */
+export type SchemaUse = "request" | "response";
+
+type Schema = { readonly [key: string]: unknown };
+const schemaAt = (value: unknown): Schema | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Schema) : undefined);
+
+/**
  * The type names of a document's schemas (after prepareDocument gave each an identifier). The only
  * way a schema name, or the name a `$ref` gives, becomes a type name in code: a name that is not
- * one of the document's schemas, or not a type name, is an UnsupportedConstruct, never code.
+ * one of the document's schemas, or not a type name, is an UnsupportedConstruct, never code
+ * (thrown, or collected into `problems` when given).
+ *
+ * It also names the variants of a schema for one use: `PetRequest` (no `readOnly` properties, at
+ * any depth) and `PetResponse` (no `writeOnly` ones), asked for only where a schema has such
+ * properties; types.gen.ts declares those asked for.
  */
 export class SchemaTypeNames {
   private readonly known: ReadonlySet<string>;
+  private readonly taken: Set<string>;
+  private readonly affected = { request: new Map<string, boolean>(), response: new Map<string, boolean>() };
+  private readonly variantNames = new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>();
 
   /** The names of `schemas` (the document's `components/schemas`). */
-  constructor(schemas: object) {
+  constructor(
+    private readonly schemas: object,
+    private readonly problems?: UnsupportedConstruct[],
+  ) {
     this.known = new Set(Object.keys(schemas));
+    this.taken = new Set(this.known);
   }
 
   /** The type name of the schema `name`, checked. */
   typeName(name: string): string {
     if (!this.known.has(name)) {
-      throw new UnsupportedConstruct(
-        pointerOf("components", "schemas"),
-        `a reference names the schema ${stringLiteral(name)}, which the document does not define`,
+      return this.refuse(
+        new UnsupportedConstruct(pointerOf("components", "schemas"), `a reference names the schema ${stringLiteral(name)}, which the document does not define`),
+        name,
       );
     }
-    if (!isTypeName(name)) throw new UnsupportedConstruct(pointerOf("components", "schemas", name), `schema name ${stringLiteral(name)} cannot be a type name`);
+    if (!isTypeName(name))
+      return this.refuse(new UnsupportedConstruct(pointerOf("components", "schemas", name), `schema name ${stringLiteral(name)} cannot be a type name`), name);
+    return name;
+  }
+
+  /** The type name of the schema `name` where it is used in a request or a response: its variant when it has properties that use leaves out. */
+  typeNameFor(name: string, use: SchemaUse | undefined): string {
+    const base = this.typeName(name);
+    if (use === undefined || base !== name || !this.isAffected(name, use)) return base;
+    const key = `${use}:${name}`;
+    let variant = this.variantNames.get(key);
+    if (variant === undefined) {
+      const stem = `${name}${use === "request" ? "Request" : "Response"}`;
+      let candidate = stem;
+      for (let n = 2; this.taken.has(candidate); n++) candidate = `${stem}${n}`;
+      this.taken.add(candidate);
+      variant = { name: candidate, schema: name, use };
+      this.variantNames.set(key, variant);
+    }
+    return variant.name;
+  }
+
+  /** The variants asked for so far, in the order asked (rendering one may ask for more). */
+  variants(): readonly { readonly name: string; readonly schema: string; readonly use: SchemaUse }[] {
+    return [...this.variantNames.values()];
+  }
+
+  /** Whether the schema `name` has, at any depth, a property its use leaves out. */
+  private isAffected(name: string, use: SchemaUse): boolean {
+    const memo = this.affected[use];
+    const known = memo.get(name);
+    if (known !== undefined) return known;
+    memo.set(name, false); // a schema that refers to itself adds nothing by doing so
+    const keyword = use === "request" ? "readOnly" : "writeOnly";
+    const visit = (value: unknown): boolean => {
+      const schema = schemaAt(value);
+      if (schema === undefined) return Array.isArray(value) && value.some(visit);
+      const ref = typeof schema.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? schema.$ref.slice(21) : undefined;
+      if (ref !== undefined && this.known.has(ref) && this.isAffected(ref, use)) return true;
+      const properties = schemaAt(schema.properties) ?? {};
+      if (Object.values(properties).some((p) => schemaAt(p)?.[keyword] === true || visit(p))) return true;
+      return ["items", "prefixItems", "additionalProperties", "allOf", "anyOf", "oneOf"].some((key) => visit(schema[key]));
+    };
+    const result = visit(Object.hasOwn(this.schemas, name) ? (this.schemas as Schema)[name] : undefined);
+    memo.set(name, result);
+    return result;
+  }
+
+  private refuse(problem: UnsupportedConstruct, name: string): string {
+    if (this.problems === undefined) throw problem;
+    this.problems.push(problem);
     return name;
   }
 }

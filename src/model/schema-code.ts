@@ -1,5 +1,5 @@
-import { propertyKey, typeLiteral } from "./escape.js";
-import type { SchemaTypeNames } from "./names.js";
+import { docLines, propertyKey, typeLiteral } from "./escape.js";
+import type { SchemaTypeNames, SchemaUse } from "./names.js";
 
 /** A JSON Schema as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -33,18 +33,20 @@ export function schemaTypes(schema: JsonSchema): string[] {
 
 /**
  * The TypeScript type of a schema. Named schemas are referred to through `prefix`
- * (`T.Article`), so a schema named like a global (`Record`, `Promise`) never shadows one.
+ * (`T.Article`), so a schema named like a global (`Record`, `Promise`) never shadows one. Where
+ * the type is `use`d in a request, `readOnly` properties are left out; in a response, `writeOnly`
+ * ones (OpenAPI 3.1 section 4.8.24), named schemas too (through their variants, SchemaTypeNames).
  */
-export function typeScriptType(schema: JsonSchema, prefix: string, names: SchemaTypeNames): string {
+export function typeScriptType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, use?: SchemaUse): string {
   const ref = refName(schema);
-  if (ref !== undefined) return prefix + names.typeName(ref);
+  if (ref !== undefined) return prefix + names.typeNameFor(ref, use);
   if (Object.hasOwn(schema, "const")) return typeLiteral(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => typeLiteral(v)).join(" | ") || "never";
-  const sub = (member: unknown): string => subschemaType(member, prefix, names);
+  const sub = (member: unknown): string => subschemaType(member, prefix, names, use);
   const parts: string[] = [];
   const types = schemaTypes(schema);
-  if (types.length > 0) parts.push(types.map((type) => singleType(type, schema, prefix, names)).join(" | "));
-  else if (asSchema(schema.properties)) parts.push(objectType(schema, prefix, names));
+  if (types.length > 0) parts.push(types.map((type) => singleType(type, schema, prefix, names, use)).join(" | "));
+  else if (asSchema(schema.properties)) parts.push(objectType(schema, prefix, names, [], use));
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
   // A value of `oneOf` matches exactly one branch, but TypeScript has no exclusive union: both are `|`.
   for (const branches of [schema.anyOf, schema.oneOf]) if (Array.isArray(branches)) parts.push(unionType(branches.map(sub)));
@@ -60,8 +62,8 @@ export function typeScriptType(schema: JsonSchema, prefix: string, names: Schema
 const OPEN_OBJECT = "{ [key: string]: unknown }";
 
 /** The type of a subschema: `true` (or anything not a schema) allows all, `false` nothing. */
-function subschemaType(value: unknown, prefix: string, names: SchemaTypeNames): string {
-  return value === false ? "never" : typeScriptType(asSchema(value) ?? {}, prefix, names);
+function subschemaType(value: unknown, prefix: string, names: SchemaTypeNames, use?: SchemaUse): string {
+  return value === false ? "never" : typeScriptType(asSchema(value) ?? {}, prefix, names, use);
 }
 
 /** A union of branch types; any branch that allows all makes the union allow all. */
@@ -78,7 +80,11 @@ function hasTopLevel(text: string, op: "|" | "&"): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '"') {
+    if (c === "/" && text[i + 1] === "*") {
+      // Skip a doc comment of a member: its text is no code.
+      const end = text.indexOf("*/", i + 2);
+      i = end === -1 ? text.length : end + 1;
+    } else if (c === '"') {
       // Skip a JSON string literal: a `|` in an enum value or a quoted key is no operator.
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
     } else if (c === "(" || c === "[" || c === "{") depth++;
@@ -88,7 +94,7 @@ function hasTopLevel(text: string, op: "|" | "&"): boolean {
   return false;
 }
 
-function singleType(type: string, schema: JsonSchema, prefix: string, names: SchemaTypeNames): string {
+function singleType(type: string, schema: JsonSchema, prefix: string, names: SchemaTypeNames, use: SchemaUse | undefined): string {
   switch (type) {
     case "string":
       return "string";
@@ -100,35 +106,56 @@ function singleType(type: string, schema: JsonSchema, prefix: string, names: Sch
     case "null":
       return "null";
     case "array": {
-      const inner = subschemaType(schema.items, prefix, names);
+      const inner = subschemaType(schema.items, prefix, names, use);
       return /[ |]/.test(inner) ? `(${inner})[]` : `${inner}[]`;
     }
     case "object":
-      return objectType(schema, prefix, names);
+      return objectType(schema, prefix, names, [], use);
     default:
       return "unknown";
   }
 }
 
-/** An object type literal: `{ a: string; b?: number }`, with an index signature for extra keys. */
-export function objectType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, omit: readonly string[] = []): string {
-  const properties = Object.entries(asSchema(schema.properties) ?? {}).filter(([name]) => !omit.includes(name));
+/** The keyword that leaves a property out of a type used in a request or a response. */
+const LEFT_OUT: Record<SchemaUse, string> = { request: "readOnly", response: "writeOnly" };
+
+/**
+ * An object type literal: `{ a: string; b?: number }`, with an index signature for extra keys;
+ * each property with a `description` has it as its doc comment.
+ */
+export function objectType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, omit: readonly string[] = [], use?: SchemaUse): string {
+  const properties = Object.entries(asSchema(schema.properties) ?? {}).filter(
+    ([name, property]) => !omit.includes(name) && (use === undefined || asSchema(property)?.[LEFT_OUT[use]] !== true),
+  );
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const members = properties.map(([name, property]) => {
     const optional = required.has(name) ? "" : "?";
-    return `${propertyKey(name)}${optional}: ${subschemaType(property, prefix, names)}`;
+    const description = asSchema(property)?.description;
+    return `${docComment(typeof description === "string" ? description : undefined)}${propertyKey(name)}${optional}: ${subschemaType(property, prefix, names, use)}`;
   });
   const additional = schema.additionalProperties;
   if (asSchema(additional)) {
     // Why: TypeScript requires every property to fit the index signature, so it admits the
     // declared properties' types too (the validator still holds extra keys to `additionalProperties`).
     const types = new Set([
-      typeScriptType(additional as JsonSchema, prefix, names),
-      ...properties.map(([, property]) => subschemaType(property, prefix, names)),
+      typeScriptType(additional as JsonSchema, prefix, names, use),
+      ...properties.map(([, property]) => subschemaType(property, prefix, names, use)),
     ]);
     members.push(`[key: string]: ${types.size === 1 ? [...types][0] : [...types].map((t) => (/[ |&]/.test(t) ? `(${t})` : t)).join(" | ")}`);
   } else if (additional !== false && properties.length === 0) members.push("[key: string]: unknown");
   return members.length === 0 ? "{}" : `{ ${members.join("; ")} }`;
+}
+
+/**
+ * A doc comment for free text, to stand before a member of a type literal (`""` for none):
+ * made of docLines, so nothing in the text can end it early.
+ */
+export function docComment(text: string | undefined): string {
+  const lines = docLines(text);
+  if (lines.length === 0) return "";
+  // Why: on a line of its own, so the formatter keeps it before its member, not after the one before.
+  if (lines.length === 1) return `\n/** ${lines[0]} */\n`;
+  return `\n/**\n${lines.map((line) => (line === "" ? " *" : ` * ${line}`)).join("\n")}\n */\n`;
 }
 
 /** A validator node (see the runtime's `SchemaNode`) for a schema, as plain data. */

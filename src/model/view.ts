@@ -24,10 +24,13 @@ export interface SchemaEntryView {
 export interface HandlerMethodView {
   readonly operationId: string;
   readonly docLines: readonly string[];
-  /** The input type literal of the handler method. */
+  /** The names (`ListLoansInput`, `ListLoansResult`) and type literals of its input and its result. */
+  readonly inputName: string;
   readonly inputType: string;
-  /** The result type. */
+  readonly resultName: string;
   readonly resultType: string;
+  /** The result type's doc comment. */
+  readonly resultDoc: string;
   /** Which dispatcher slot it fills; exactly one is true. */
   readonly isList: boolean;
   readonly isGet: boolean;

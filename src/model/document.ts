@@ -1,0 +1,110 @@
+/**
+ * Typed accessors of an OpenAPI document as parsed JSON: each answers a value of the type the
+ * model wants (`string | undefined`, a list, a typed view of a Parameter, Request Body or
+ * Response Object) or nothing, so the model reads the document without chains of casts.
+ * (prepareDocument has already inlined every ref but those to named schemas.)
+ */
+
+/** A JSON object of the document. */
+export type Json = { readonly [key: string]: unknown };
+
+/** The value as a JSON object; `{}` for anything else (an array, a scalar, nothing). */
+export const objectOf = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
+
+/** Whether the value is a JSON object (not an array). */
+export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The value as a list; `[]` for anything else. */
+export const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
+
+/** The value when it is a string. */
+export const stringOf = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/** The strings of a list (anything else in it left out). */
+export const stringsOf = (value: unknown): string[] => listOf(value).filter((item): item is string => typeof item === "string");
+
+/** The text when it is a string with more than white space. */
+export const textOf = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
+
+/** Whether a media type (lower case, no parameters) is JSON: `application/json` or `+json` (RFC 6839). */
+export function isJsonMediaType(type: string): boolean {
+  return type === "application/json" || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
+}
+
+/** One media range of a `content` map and its schema, when it has one. */
+export interface MediaEntry {
+  /** Lower-cased, without parameters. */
+  readonly type: string;
+  readonly schema: Json | undefined;
+  /** The Media Type Object itself (for examples). */
+  readonly media: Json;
+  /** The key as written (for pointers). */
+  readonly key: string;
+}
+
+/** The media ranges of a `content` map, each range of a comma-separated key on its own. */
+export function mediaEntries(content: unknown): MediaEntry[] {
+  return Object.entries(objectOf(content)).flatMap(([key, raw]) => {
+    const media = objectOf(raw);
+    const schema = "schema" in media ? objectOf(media.schema) : undefined;
+    return key.split(",").map((part) => ({ type: part.split(";")[0]!.trim().toLowerCase(), schema, media, key }));
+  });
+}
+
+/** A Parameter Object, read. */
+export interface ParameterObject {
+  readonly name: string;
+  readonly in: string;
+  readonly required: boolean;
+  readonly schema: Json | undefined;
+  /** Whether it is described by `content` (not supported). */
+  readonly hasContent: boolean;
+  readonly style: string | undefined;
+  readonly explode: boolean | undefined;
+  readonly description: string | undefined;
+}
+
+/** A Parameter Object of the document. */
+export function parameterObject(value: unknown): ParameterObject {
+  const parameter = objectOf(value);
+  return {
+    name: String(parameter.name),
+    in: String(parameter.in),
+    required: parameter.required === true,
+    schema: parameter.schema === undefined ? undefined : objectOf(parameter.schema),
+    hasContent: parameter.content !== undefined,
+    style: stringOf(parameter.style),
+    explode: typeof parameter.explode === "boolean" ? parameter.explode : undefined,
+    description: textOf(parameter.description),
+  };
+}
+
+/** A Request Body Object, read; undefined when the operation has none (or one without content). */
+export interface RequestBodyObject {
+  readonly required: boolean;
+  readonly description: string | undefined;
+  readonly content: readonly MediaEntry[];
+}
+
+/** The Request Body Object of an operation, when it has one with content. */
+export function requestBodyObject(value: unknown): RequestBodyObject | undefined {
+  const body = objectOf(value);
+  const content = mediaEntries(body.content);
+  if (content.length === 0) return undefined;
+  return { required: body.required === true, description: textOf(body.description), content };
+}
+
+/** A Response Object, read, under its status key (`200`, `4XX`, `default`). */
+export interface ResponseObject {
+  readonly status: string;
+  readonly description: string | undefined;
+  readonly content: readonly MediaEntry[];
+}
+
+/** The Response Objects of an operation's `responses`, in their order. */
+export function responseObjects(value: unknown): ResponseObject[] {
+  return Object.entries(objectOf(value)).map(([status, raw]) => {
+    const response = objectOf(raw);
+    return { status, description: textOf(response.description), content: mediaEntries(response.content) };
+  });
+}
