@@ -252,23 +252,51 @@ function inputPathOf(host: Pick<Host, "cwd">, file: string, outDir: string): str
   return path.relative(path.resolve(host.cwd, outDir), path.resolve(host.cwd, file)).split(path.sep).join("/");
 }
 
-/** A verified document to every generated file: model, render, format. */
+/**
+ * A verified document to every generated file: model, render, format. `formatted` holds texts
+ * known formatted (formatting key -> formatted text); `renderedKeys` gives each formatted file's
+ * formatting key, for the manifest.
+ */
 async function filesFromDocument(
   host: Pick<Host, "cwd">,
   file: string,
   text: string,
   document: OpenAPIV3_1.Document,
   options: GenerateOptions,
-): Promise<Outcome<GeneratedFile[]>> {
+  formatted: ReadonlyMap<string, string> = new Map(),
+): Promise<Outcome<GeneratedFile[]> & { renderedKeys?: ReadonlyMap<string, string> }> {
   const modelled = viewOfDocument(file, text, document, inputPathOf(host, file, options.outDir));
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
   const openapi = serializeDocument(document, "yaml", options.openapiVersion);
-  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, loadTemplateSources())];
-  if (options.format === false) return { value: rendered, diagnostics: [] };
-  const { formatFiles } = await import("./format/format.js");
-  return { value: await formatFiles(rendered), diagnostics: [] };
+  const sources = loadTemplateSources();
+  if (options.format === false) return { value: [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, sources)], diagnostics: [] };
+  const { formatFiles, formatKey, readFormattedRuntime } = await import("./format/format.js");
+  // The runtime files come in their final layout from the build (src/format/format.ts); only the
+  // API's own files are formatted, and of those only texts this process or the folder's manifest
+  // (`formatted`) has not seen formatted already.
+  formattedRuntime ??= readFormattedRuntime(sources.runtime);
+  const rendered = [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } })];
+  const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
+  const cache = new Map([...lastFormatted, ...formatted]);
+  const files = await formatFiles(rendered, { cache, final });
+  // Only this run's texts are kept for the next (a long --watch session does not grow), each also
+  // recorded in the manifest by its path (see generateIntoFolder).
+  const renderedKeys = new Map<string, string>();
+  lastFormatted = new Map();
+  rendered.forEach((file, i) => {
+    if (!file.path.endsWith(".ts") || final.has(file.path)) return;
+    const key = formatKey(file.contents);
+    renderedKeys.set(file.path, key);
+    lastFormatted.set(key, files[i]!.contents);
+  });
+  return { value: files, diagnostics: [], renderedKeys };
 }
+
+/** The runtime files in their final layout (file name -> text), read once per process. */
+let formattedRuntime: Record<string, string> | undefined;
+/** Formatting key -> formatted text of the last run's files in this process (`--watch`). */
+let lastFormatted = new Map<string, string>();
 
 /**
  * The view model of a verified document, or a diagnostic at the place of every construct the
@@ -328,16 +356,22 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // function of the verified document, the input's path, the options and codegen's own code and
   // templates; the manifest records the hash of all of these. When it matches and every file the
   // manifest lists is there as written, this run would write the same bytes: nothing to render.
+  // Why not with --check: the manifest is input (anyone can commit one), so trusting it there would
+  // let a commit that changed a generated file and its manifest entries pass CI's check. --check
+  // renders and formats everything and compares bytes.
   const key = generationKey(expanded.value, inputPathOf(host, file, options.outDir), options);
-  const before = readCurrent(dir);
-  if (before.manifest.input === key && isIntact(before)) {
-    if (!options.check) await recover(dir);
+  const before = options.check ? undefined : readCurrent(dir);
+  if (before && before.manifest.input === key && isIntact(before)) {
+    await recover(dir);
     return { diagnostics: [], summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
   }
 
-  const result = await filesFromDocument(host, file, text, expanded.value, options);
+  // Why (issue 14): a file whose rendered text is the one the manifest records for it, and which
+  // stands as written, is not formatted again (a one-field edit re-formats one or two files).
+  const result = await filesFromDocument(host, file, text, expanded.value, options, before ? formattedInFolder(before) : new Map());
   if (!result.value) return { diagnostics: result.diagnostics };
   const files = result.value;
+  const rendered = result.renderedKeys;
   if (!options.check) await recover(dir);
   const current = readCurrent(dir);
   const plan = planWrite(current, files, options.force);
@@ -357,8 +391,18 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key)) await applyPlan(dir, plan, files, key);
+  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, rendered)) await applyPlan(dir, plan, files, key, rendered);
   return { diagnostics: [], summary };
+}
+
+/** Formatting key -> text of every file the manifest records the rendered text of and that stands as the manifest says. */
+function formattedInFolder(current: CurrentTree): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [file, renderedKey] of current.manifest.rendered) {
+    const now = current.look(file);
+    if (now.kind === "file" && hashOf(now.text) === current.manifest.files.get(file)) found.set(renderedKey, now.text);
+  }
+  return found;
 }
 
 /** Whether every file a manifest lists is in the folder, as a plain file, with the hash the manifest gives it. */
