@@ -144,3 +144,25 @@ describe("the formatting cache", () => {
     expect(check.outcome.drift).toContain("resources/products.gen.ts");
   });
 });
+
+describe("prettier's JSX guess, made line by line", () => {
+  const guess = /^[^"'`]*<\/|^[^/]{2}.*\/>/m;
+  it("agrees with prettier's regular expression on any text", async () => {
+    const fc = (await import("fast-check")).default;
+    const { probablyJsx } = await import("../src/format/format.js");
+    const text = fc.array(fc.constantFrom("<", "/", ">", "\n", '"', "'", "`", "a", " ", "</", "/>", "\n\n"), { maxLength: 30 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(text, (t) => probablyJsx(t) === guess.test(t)),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("takes linear time where the expression takes quadratic (a long file without quotes)", async () => {
+    const { probablyJsx } = await import("../src/format/format.js");
+    // Guard against a hang only: 200,000 lines the expression scans from every line start.
+    const text = "x = a < b;\n".repeat(200_000);
+    const started = performance.now();
+    expect(probablyJsx(text)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
