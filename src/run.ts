@@ -4,7 +4,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { stringify } from "yaml";
 import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
@@ -20,6 +19,7 @@ import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
 import { describeDrift } from "./write/report.js";
+import { jsonToYaml } from "./write/yaml.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -194,7 +194,7 @@ const firstLineOf = (text: string) => (text.split("\n").find((line) => line.trim
 export function serializeDocument(document: unknown, format: "yaml" | "json", version: OpenApiVersion = "3.1"): string {
   if (version === "3.0") document = toOpenApi30(document as Record<string, unknown>);
   if (format === "json") return JSON.stringify(document, null, 2) + "\n";
-  return stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+  return jsonToYaml(document);
 }
 
 /** Print diagnostics to stderr with excerpts of the files they point into. */
