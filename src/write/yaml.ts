@@ -6,6 +6,19 @@ export const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as co
 /** Raised when a value takes a form the fast writer leaves to `yaml` (a very long key, a non-JSON value). */
 class Unsupported extends Error {}
 
+// Why two of each: `yaml` writes some texts apart at the start of a line of the top level (a
+// `%` there would read as a directive); deeper, every level is laid out alike.
+const caches = () => ({ top: new Map<unknown, string>(), nested: new Map<unknown, string>() });
+type Caches = ReturnType<typeof caches>;
+/**
+ * Each scalar's layout, kept for the process's later runs (`--watch`): it depends on nothing but
+ * the scalar and its place. Emptied when it grows past `MAX_CACHED` entries.
+ */
+const keys = caches();
+const inMap = caches();
+const inSequence = caches();
+const MAX_CACHED = 200_000;
+
 /**
  * JSON data as YAML, byte-identical to `stringify(value, YAML_OPTIONS)` of the `yaml` package.
  * Why (issue 14): `yaml` builds a node tree of the whole document first, 9 of 13 s of
@@ -14,18 +27,15 @@ class Unsupported extends Error {}
  * text; anything else falls back to `yaml` whole.
  */
 export function jsonToYaml(value: unknown): string {
-  // Why two of each: `yaml` writes some texts apart at the start of a line of the top level (a
-  // `%` there would read as a directive); deeper, every level is laid out alike.
-  const caches = () => ({ top: new Map<unknown, string>(), nested: new Map<unknown, string>() });
-  const keys = caches();
-  const inMap = caches();
-  const inSequence = caches();
+  if (keys.top.size + keys.nested.size + inMap.top.size + inMap.nested.size + inSequence.top.size + inSequence.nested.size > MAX_CACHED) {
+    for (const cache of [keys, inMap, inSequence]) for (const map of [cache.top, cache.nested]) map.clear();
+  }
 
   /**
    * `yaml`'s text of `wrap(v)` at the top level or one level down, without what `wrap` adds
    * before it (`prefix`), its block lines made relative to the line that holds it.
    */
-  const laidOut = (v: unknown, cache: ReturnType<typeof caches>, indent: string, prefix: string, wrap: (v: unknown) => unknown): string => {
+  const laidOut = (v: unknown, cache: Caches, indent: string, prefix: string, wrap: (v: unknown) => unknown): string => {
     const top = indent === "";
     const map = top ? cache.top : cache.nested;
     // -0 is no key of its own in a Map (it is 0 there), and `yaml` writes it apart.
