@@ -15,7 +15,7 @@ import { inlineReferences } from "./model/foreign.js";
 import type { ApiView } from "./model/view.js";
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
-import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
+import type { GeneratedFile, TemplateSources } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
 import { describeDrift } from "./write/report.js";
@@ -270,6 +270,8 @@ async function filesFromDocument(
   const view = modelled.value;
   const openapi = serializeDocument(document, "yaml", options.openapiVersion);
   const sources = loadTemplateSources();
+  // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
+  const { renderFiles } = await import("./render/render.js");
   if (options.format === false) return { value: [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(view, sources)], diagnostics: [] };
   const { formatFiles, formatKey, readFormattedRuntime } = await import("./format/format.js");
   // The runtime files come in their final layout from the build (src/format/format.ts); only the

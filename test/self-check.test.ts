@@ -34,3 +34,22 @@ describe("the self-check of codegen's own expansion", () => {
     expect(calls.verify).toBe(1);
   });
 });
+
+describe("modules loaded only by the commands that need them", () => {
+  it("openapi and validate do not load Handlebars; generate does", async () => {
+    vi.resetModules();
+    const loads = { handlebars: 0 };
+    vi.doMock("handlebars", async () => {
+      loads.handlebars++;
+      return await vi.importActual("handlebars");
+    });
+    const { runCli: fresh } = await import("./support/fixtures.js");
+    const file = declarationOf("valid", "blog");
+    expect((await fresh(["openapi", file])).code).toBe(0);
+    expect((await fresh(["validate", file])).code).toBe(0);
+    expect(loads.handlebars).toBe(0);
+    expect((await fresh(["generate", file, "--check", "-o", "fixtures/valid/blog/expected"])).code).toBe(0);
+    expect(loads.handlebars).toBe(1);
+    vi.doUnmock("handlebars");
+  });
+});
