@@ -372,7 +372,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       const { readInput, documentFromText, viewOfDocument } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
-      const result = await documentFromText(file, input.value, host.cwd, options);
+      const result = await documentFromText(file, input.value, host.cwd, { ...options, selfCheck: true });
       if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return;
       // What generate would refuse to render is invalid here too.
       const modelled = viewOfDocument(file, input.value, result.value, file);

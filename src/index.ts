@@ -59,6 +59,6 @@ export async function expand(
   options: Pick<GenerateOptions, "input" | "text" | "cwd" | "allowUnsafePatterns">,
 ): Promise<{ document?: OpenAPIV3_1.Document; diagnostics: readonly Diagnostic[] }> {
   const text = options.text ?? (await readFile(path.resolve(options.cwd ?? process.cwd(), options.input), "utf8"));
-  const result = await openapiFromText(options.input, text, undefined, { allowUnsafePatterns: options.allowUnsafePatterns === true });
+  const result = await openapiFromText(options.input, text, undefined, { allowUnsafePatterns: options.allowUnsafePatterns === true, selfCheck: true });
   return { ...(result.value ? { document: result.value } : {}), diagnostics: result.diagnostics };
 }

@@ -4,7 +4,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { stringify } from "yaml";
 import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
@@ -19,10 +18,11 @@ import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from 
 import { MIGRATION_FILE } from "./postgres/migrations.js";
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
-import { type GeneratedFile, type TemplateSources, renderFiles } from "./render/render.js";
+import type { GeneratedFile, TemplateSources } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, matchesHash, planWrite } from "./write/plan.js";
 import { describeDrift } from "./write/report.js";
+import { jsonToYaml } from "./write/yaml.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -59,18 +59,22 @@ export function checkDeclaration(file: string, text: string, alreadyLoaded?: Loa
 }
 
 /**
- * Declaration text to a verified OpenAPI 3.1 document: load, validate, expand, verify.
- * The verifier (swagger-parser, ajv) is loaded only here, so commands that do not need it start fast.
+ * Declaration text to an OpenAPI 3.1 document: load, validate, expand, and, with `selfCheck`,
+ * verify. The verifier (swagger-parser, ajv) is loaded only then, so commands that do not need it start fast.
  */
 export async function openapiFromText(
   file: string,
   text: string,
   alreadyLoaded?: LoadResult,
-  options: PatternOptions = {},
+  options: InputOptions = {},
 ): Promise<Outcome<OpenAPIV3_1.Document>> {
   const checked = checkDeclaration(file, text, alreadyLoaded, options);
   if (!checked.value) return { diagnostics: checked.diagnostics };
   const document = expandDeclaration(checked.value);
+  // Why (issue 14): verifying codegen's own expansion cost ~40% of a run and protects the user
+  // from nothing a valid declaration can cause (a failure is codegen's bug, never the user's).
+  // `codegen validate` and the tests (every fixture, every fuzzed declaration) still run it.
+  if (options.selfCheck !== true) return { value: document, diagnostics: [] };
   const { verifyDocument } = await import("./verify/verify.js");
   const problems = await verifyDocument(document);
   return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
@@ -88,6 +92,12 @@ export interface InputOptions extends PatternOptions {
   readonly refRoot?: string;
   /** Warnings (schema mistakes read leniently) are errors: nothing is generated when there is one. */
   readonly strict?: boolean;
+  /**
+   * Verify the OpenAPI document codegen expands a declaration into (swagger-parser and ajv):
+   * a self-check of codegen itself, off by default; `codegen validate` and the tests turn it on.
+   * Documents written by others are always validated.
+   */
+  readonly selfCheck?: boolean;
 }
 
 /** Whether an input's value is a codegen declaration rather than an OpenAPI document (which has `openapi`, or `swagger`, and no `codegen`). */
@@ -226,7 +236,7 @@ const firstLineOf = (text: string) => (text.split("\n").find((line) => line.trim
 export function serializeDocument(document: unknown, format: "yaml" | "json", version: OpenApiVersion = "3.1"): string {
   if (version === "3.0") document = toOpenApi30(document as Record<string, unknown>);
   if (format === "json") return JSON.stringify(document, null, 2) + "\n";
-  return stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+  return jsonToYaml(document);
 }
 
 /** Print diagnostics to stderr with excerpts of the files they point into. */
@@ -288,6 +298,8 @@ function inputPathOf(host: Pick<Host, "cwd">, file: string, outDir: string): str
 /**
  * A verified document to every generated file: model, render, format. `previous`: the migrations
  * an earlier run left in the output folder (none: the first migration creates every table).
+ * `formatted` holds texts known formatted (formatting key -> formatted text); `renderedKeys` gives
+ * each formatted file's formatting key and the hash of its formatted text, for the manifest.
  */
 async function filesFromDocument(
   host: Pick<Host, "cwd">,
@@ -296,7 +308,8 @@ async function filesFromDocument(
   document: OpenAPIV3_1.Document,
   options: GenerateOptions,
   previous?: PreviousMigrations,
-): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[] }> {
+  formatted: ReadonlyMap<string, string> = new Map(),
+): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[]; renderedKeys?: ReadonlyMap<string, string> }> {
   const modelled = viewOfDocument(file, text, document, inputPathOf(host, file, options.outDir));
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
@@ -308,15 +321,39 @@ async function filesFromDocument(
   };
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
-  const rendered = [
-    { path: "openapi.yaml", contents: openapi },
-    ...renderFiles({ ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) }, loadTemplateSources()),
-  ];
+  const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
-  if (options.format === false) return { value: [...rendered, ...data], diagnostics: [], warnings };
-  const { formatFiles } = await import("./format/format.js");
-  return { value: [...(await formatFiles(rendered)), ...data], diagnostics: [], warnings };
+  const sources = loadTemplateSources();
+  // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
+  const { renderFiles } = await import("./render/render.js");
+  if (options.format === false)
+    return { value: [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
+  const { formatFiles, formatKey, readFormattedRuntime } = await import("./format/format.js");
+  // The runtime files come in their final layout from the build (src/format/format.ts); only the
+  // API's own files are formatted, and of those only texts this process or the folder's manifest
+  // (`formatted`) has not seen formatted already.
+  formattedRuntime ??= readFormattedRuntime(sources.runtime);
+  const rendered = [
+    { path: "openapi.yaml", contents: openapi },
+    ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } }),
+  ];
+  const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
+  const cache = new Map([...lastFormatted, ...formatted]);
+  const files = await formatFiles(rendered, { cache, final });
+  // Only this run's texts are kept for the next (a long --watch session does not grow), each also
+  // recorded in the manifest by its path (see generateIntoFolder).
+  const renderedKeys = new Map<string, string>();
+  lastFormatted = new Map();
+  rendered.forEach((file, i) => {
+    if (!file.path.endsWith(".ts") || final.has(file.path)) return;
+    const key = formatKey(file.contents);
+    // Why: the manifest's file hashes tolerate a user's reformatting (shapeHashOf); the cache may
+    // only reuse codegen's own bytes, so each entry carries the exact hash of its formatted text.
+    renderedKeys.set(file.path, `${key} ${hashOf(files[i]!.contents)}`);
+    lastFormatted.set(key, files[i]!.contents);
+  });
+  return { value: [...files, ...data], diagnostics: [], warnings, renderedKeys };
 }
 
 /** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists. */
@@ -325,7 +362,9 @@ function previousMigrations(current: CurrentTree): PreviousMigrations {
     const found = current.look(path);
     return found.kind === "file" ? found.text : undefined;
   };
-  const snapshot = parseSnapshot(text(SNAPSHOT));
+  // Why: only what an earlier run wrote counts as history (a folder without a manifest, such as a
+  // copy of the output, has none): its migrations are those its manifest lists, and so its snapshot.
+  const snapshot = current.manifest.files.has(SNAPSHOT) ? parseSnapshot(text(SNAPSHOT)) : undefined;
   const migrations = [...current.manifest.files.keys()]
     .filter((p) => MIGRATION_FILE.test(p))
     .flatMap((p) => {
@@ -352,6 +391,11 @@ export function basePathOf(document: OpenAPIV3_1.Document): string {
     return "";
   }
 }
+
+/** The runtime files in their final layout (file name -> text), read once per process. */
+let formattedRuntime: Record<string, string> | undefined;
+/** Formatting key -> formatted text of the last run's files in this process (`--watch`). */
+let lastFormatted = new Map<string, string>();
 
 /**
  * The view model of a verified document, or a diagnostic at the place of every construct the
@@ -415,18 +459,25 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // function of the verified document, the input's path, the options and codegen's own code and
   // templates; the manifest records the hash of all of these. When it matches and every file the
   // manifest lists is there as written, this run would write the same bytes: nothing to render.
+  // Why not with --check: the manifest is input (anyone can commit one), so trusting it there would
+  // let a commit that changed a generated file and its manifest entries pass CI's check. --check
+  // renders and formats everything and compares bytes.
   const key = generationKey(expanded.value, inputPathOf(host, file, options.outDir), options);
-  const before = readCurrent(dir);
-  if (before.manifest.input === key && isIntact(before)) {
-    if (!options.check) await recover(dir);
+  const before = options.check ? undefined : readCurrent(dir);
+  if (before && before.manifest.input === key && isIntact(before)) {
+    await recover(dir);
     return { diagnostics: warnings, summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
   }
 
   if (!options.check) await recover(dir);
   const current = readCurrent(dir);
-  const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current));
+  // Why (issue 14): a file whose rendered text is the one the manifest records for it, and which
+  // stands as written, is not formatted again (a one-field edit re-formats one or two files).
+  const formatted = before ? formattedInFolder(before) : new Map<string, string>();
+  const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current), formatted);
   if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
   const files = result.value;
+  const rendered = result.renderedKeys;
   const plan = planWrite(current, files, options.force);
   const shown = (relative: string) => path.join(options.outDir, relative);
   const links = [...new Set(plan.foreign.filter((p) => p.link).map((p) => p.at))];
@@ -444,8 +495,19 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key)) await applyPlan(dir, plan, files, key);
+  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, rendered)) await applyPlan(dir, plan, files, key, rendered);
   return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
+}
+
+/** Formatting key -> text of every file whose bytes are exactly the formatted text the manifest records for it. */
+function formattedInFolder(current: CurrentTree): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [file, entry] of current.manifest.rendered) {
+    const [renderedKey, exact] = entry.split(" ");
+    const now = current.look(file);
+    if (renderedKey && exact && now.kind === "file" && hashOf(now.text) === exact) found.set(renderedKey, now.text);
+  }
+  return found;
 }
 
 /** Whether every file a manifest lists is in the folder, as a plain file, matching the hash the manifest gives it. */

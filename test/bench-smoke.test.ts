@@ -22,6 +22,9 @@ describe("npm run bench", () => {
     expect(run.status, run.stderr).toBe(0);
     for (const figure of [
       "`codegen --version`",
+      "blog fixture, full `codegen generate` into an empty folder",
+      "blog fixture, full `codegen generate` / `node -e 0`",
+      "blog fixture, `--watch` re-run after a one-field edit",
       "full `codegen generate`, 10 resources",
       "regeneration, nothing changed, 10 resources",
       "generated server, GET",
@@ -30,6 +33,9 @@ describe("npm run bench", () => {
       expect(run.stdout).toContain(figure);
     }
     expect(run.stdout).toMatch(/\| (met|NOT MET) \|/);
+    // Every target is printed beside the peer it is measured against.
+    expect(run.stdout).toMatch(/\| `codegen --version` \| \d+ ms \| `node -e 0` \d+ ms \| <= 2x `node -e 0` \| (met|NOT MET) \|/);
+    expect(run.stdout).toMatch(/\| blog fixture, `--watch` re-run after a one-field edit \| \d+ ms \|/);
     // Request validation's worst cases (bench/validation.mjs) print in the same run.
     expect(run.stdout).toMatch(/\| recursive oneOf, 20 deep, valid \| \d+ B \| [\d.]+ (µs|ms) \|/);
     const result = JSON.parse(readFileSync(out, "utf8")) as { rows: { figure: string; measured: string }[]; samples: Record<string, number[]> };

@@ -134,7 +134,13 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
  * in by two renames. A run that fails or is killed leaves the old tree or the new one, never a
  * mix; a kill between the renames leaves the old tree beside the folder, which `recover` restores.
  */
-export async function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string): Promise<void> {
+export async function applyPlan(
+  dir: string,
+  plan: WritePlan,
+  files: readonly GeneratedFile[],
+  input?: string,
+  rendered?: ReadonlyMap<string, string>,
+): Promise<void> {
   const { fresh, retired } = siblings(dir);
   await fs.rm(fresh, { recursive: true, force: true });
   await fs.mkdir(fresh, { recursive: true });
@@ -148,7 +154,7 @@ export async function applyPlan(dir: string, plan: WritePlan, files: readonly Ge
     // `wx`: the plan leaves nothing at a path it writes; were something there, it is not overwritten.
     await fs.writeFile(path.join(fresh, file.path), file.contents, { flag: "wx" });
   }
-  await fs.writeFile(path.join(fresh, MANIFEST), manifestText(files, input));
+  await fs.writeFile(path.join(fresh, MANIFEST), manifestText(files, input, rendered));
 
   if (existsSync(dir)) await fs.rename(dir, retired);
   await fs.rename(fresh, dir);

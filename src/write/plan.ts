@@ -11,6 +11,8 @@ export interface Manifest {
   readonly files: ReadonlyMap<string, string>;
   /** The hash of everything the files were generated from (src/run.ts, generationKey). */
   readonly input?: string;
+  /** Path -> formatting key of the text the file was formatted from (src/format/format.ts, formatKey). */
+  readonly rendered: ReadonlyMap<string, string>;
 }
 
 /** Longest path, and longest part of a path, codegen writes or trusts a manifest with. */
@@ -75,9 +77,22 @@ export function matchesHash(path: string, text: string, hash: string): boolean {
 }
 
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
-export function manifestText(files: readonly GeneratedFile[], input?: string): string {
-  const entries = files.map((f) => [f.path, shapeHashOf(f.path, f.contents)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify({ generator: "codegen", ...(input === undefined ? {} : { input }), files: Object.fromEntries(entries) }, null, 2) + "\n";
+export function manifestText(files: readonly GeneratedFile[], input?: string, rendered: ReadonlyMap<string, string> = new Map()): string {
+  const byPath = ([a]: readonly [string, string], [b]: readonly [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
+  const entries = files.map((f) => [f.path, shapeHashOf(f.path, f.contents)] as const).sort(byPath);
+  const renders = [...rendered].sort(byPath);
+  return (
+    JSON.stringify(
+      {
+        generator: "codegen",
+        ...(input === undefined ? {} : { input }),
+        files: Object.fromEntries(entries),
+        ...(renders.length === 0 ? {} : { rendered: Object.fromEntries(renders) }),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
 }
 
 /**
@@ -85,15 +100,18 @@ export function manifestText(files: readonly GeneratedFile[], input?: string): s
  * path breaks `isFolderPath` is dropped: codegen never reads, keeps or deletes it.
  */
 export function parseManifest(text: string | undefined): Manifest {
-  const empty: Manifest = { files: new Map() };
+  const empty: Manifest = { files: new Map(), rendered: new Map() };
   if (text === undefined) return empty;
   try {
-    const value = JSON.parse(text) as { files?: unknown; input?: unknown };
+    const value = JSON.parse(text) as { files?: unknown; input?: unknown; rendered?: unknown };
+    const isMap = (v: unknown): v is object => typeof v === "object" && v !== null && !Array.isArray(v);
+    const entriesOf = (v: object) => Object.entries(v).filter((entry): entry is [string, string] => typeof entry[1] === "string" && isFolderPath(entry[0]));
     const files = value.files;
-    if (typeof files !== "object" || files === null || Array.isArray(files)) return empty;
+    if (!isMap(files)) return empty;
     return {
-      files: new Map(Object.entries(files).filter((entry): entry is [string, string] => typeof entry[1] === "string" && isFolderPath(entry[0]))),
+      files: new Map(entriesOf(files)),
       ...(typeof value.input === "string" ? { input: value.input } : {}),
+      rendered: new Map(isMap(value.rendered) ? entriesOf(value.rendered) : []),
     };
   } catch {
     return empty;

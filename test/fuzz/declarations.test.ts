@@ -109,7 +109,7 @@ describe("random valid declarations", () => {
       await fc.assert(
         fc.asyncProperty(declaration, async (value) => {
           const yaml = stringify(value);
-          const result = await generateFiles(host, "api.yaml", yaml, { outDir: "generated", format: false });
+          const result = await generateFiles(host, "api.yaml", yaml, { outDir: "generated", format: false, selfCheck: true });
           expect(
             result.diagnostics.map((d) => `${d.code}: ${d.message}`),
             yaml,
@@ -134,7 +134,7 @@ describe("random valid declarations", () => {
       info: { title: "T", version: "1" },
       resources: { notes: { fields: { text: "string" }, operations: ["list", "get", "create"] } },
     });
-    const result = await generateFiles(host, "api.yaml", yaml, { outDir: "generated", format: false });
+    const result = await generateFiles(host, "api.yaml", yaml, { outDir: "generated", format: false, selfCheck: true });
     compileTrees([result.value!], dir, "read-and-create-only");
   }, 60_000);
 });
@@ -213,7 +213,7 @@ describe("random mutations of the valid declarations", () => {
   const check = async (file: string, mutated: string): Promise<void> => {
     let result;
     try {
-      result = await generateFiles(host, file, mutated, { outDir: "generated", format: false });
+      result = await generateFiles(host, file, mutated, { outDir: "generated", format: false, selfCheck: true });
     } catch (error) {
       throw new Error(`generate threw on:\n${mutated}\n${String((error as Error).stack)}`);
     }

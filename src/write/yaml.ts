@@ -1,0 +1,98 @@
+import { stringify } from "yaml";
+
+/** The options codegen writes YAML with: no anchors, no folding. */
+export const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
+
+/** Raised when a value takes a form the fast writer leaves to `yaml` (a very long key, a non-JSON value). */
+class Unsupported extends Error {}
+
+// Why two of each: `yaml` writes some texts apart at the start of a line of the top level (a
+// `%` there would read as a directive); deeper, every level is laid out alike.
+const caches = () => ({ top: new Map<unknown, string>(), nested: new Map<unknown, string>() });
+type Caches = ReturnType<typeof caches>;
+/**
+ * Each scalar's layout, kept for the process's later runs (`--watch`): it depends on nothing but
+ * the scalar and its place. Emptied when it grows past `MAX_CACHED` entries.
+ */
+const keys = caches();
+const inMap = caches();
+const inSequence = caches();
+const MAX_CACHED = 200_000;
+
+/**
+ * JSON data as YAML, byte-identical to `stringify(value, YAML_OPTIONS)` of the `yaml` package.
+ * Why (issue 14): `yaml` builds a node tree of the whole document first, 9 of 13 s of
+ * `codegen openapi` at 1000 resources. Here the block structure (maps, sequences, indentation) is
+ * written directly and every scalar and key is still laid out by `yaml` itself, once per distinct
+ * text; anything else falls back to `yaml` whole.
+ */
+export function jsonToYaml(value: unknown): string {
+  if (keys.top.size + keys.nested.size + inMap.top.size + inMap.nested.size + inSequence.top.size + inSequence.nested.size > MAX_CACHED) {
+    for (const cache of [keys, inMap, inSequence]) for (const map of [cache.top, cache.nested]) map.clear();
+  }
+
+  /**
+   * `yaml`'s text of `wrap(v)` at the top level or one level down, without what `wrap` adds
+   * before it (`prefix`), its block lines made relative to the line that holds it.
+   */
+  const laidOut = (v: unknown, cache: Caches, indent: string, prefix: string, wrap: (v: unknown) => unknown): string => {
+    const top = indent === "";
+    const map = top ? cache.top : cache.nested;
+    // -0 is no key of its own in a Map (it is 0 there), and `yaml` writes it apart.
+    let text = Object.is(v, -0) ? undefined : map.get(v);
+    if (text === undefined) {
+      const whole = stringify(top ? wrap(v) : { a: wrap(v) }, YAML_OPTIONS);
+      const start = top ? prefix : `a:\n  ${prefix}`;
+      if (!whole.startsWith(start)) throw new Unsupported();
+      text = whole.slice(start.length);
+      if (!top) text = text.replace(/\n {2}/g, "\n");
+      if (!Object.is(v, -0)) map.set(v, text);
+    }
+    // Lines after the first are a block scalar's, indented relative to the line that holds it.
+    return top || !text.includes("\n", text.indexOf("\n") + 1) ? text : text.replace(/\n(?=[^\n])/g, `\n${indent}`);
+  };
+  /** A scalar as `yaml` writes it after `k: ` or `- ` on a line indented by `indent`. */
+  const scalar = (v: unknown, inSeq: boolean, indent: string): string => {
+    if (!(typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null)) throw new Unsupported();
+    return inSeq ? laidOut(v, inSequence, indent, "- ", (x) => [x]) : laidOut(v, inMap, indent, "k: ", (x) => ({ k: x }));
+  };
+  const key = (k: string, indent: string): string => {
+    const text = laidOut(k, keys, indent, "", (x) => ({ [x as string]: null }));
+    if (!text.endsWith(": null\n") || text.indexOf("\n") !== text.length - 1) throw new Unsupported();
+    return text.slice(0, -": null\n".length);
+  };
+  /** What follows `key:` or `-` (`after`), for a value whose lines are indented by `indent`. */
+  const after = (v: unknown, indent: string, inSeq: boolean, nested: (block: string) => string): string => {
+    if (Array.isArray(v)) return v.length === 0 ? " []\n" : nested(block(v, `${indent}  `));
+    if (isMap(v)) return Object.keys(v).length === 0 ? " {}\n" : nested(block(v, `${indent}  `));
+    return ` ${scalar(v, inSeq, indent)}`;
+  };
+  /** A non-empty collection whose lines are indented by `indent`, the first line without it. */
+  const block = (v: unknown[] | Record<string, unknown>, indent: string): string => {
+    let out = "";
+    if (Array.isArray(v)) {
+      for (const [i, item] of v.entries()) out += `${i === 0 ? "" : indent}-${after(item, indent, true, (b) => ` ${b}`)}`;
+    } else {
+      let first = true;
+      for (const [k, item] of Object.entries(v)) {
+        out += `${first ? "" : indent}${key(k, indent)}:${after(item, indent, false, (b) => `\n${indent}  ${b}`)}`;
+        first = false;
+      }
+    }
+    return out;
+  };
+  try {
+    if (!isMap(value) || Object.keys(value).length === 0) return stringify(value, YAML_OPTIONS);
+    return block(value, "");
+  } catch (error) {
+    if (error instanceof Unsupported) return stringify(value, YAML_OPTIONS);
+    throw error;
+  }
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) throw new Unsupported();
+  return true;
+}

@@ -1,0 +1,107 @@
+// Issue 14: the OpenAPI document is written as YAML without building `yaml`'s node tree, byte-
+// identical to `yaml`'s own output (the goldens in fixtures/valid/*/expected/openapi.yaml are
+// compared by test/golden-openapi.test.ts; here any JSON data is).
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { YAML_OPTIONS, jsonToYaml } from "../src/write/yaml.js";
+
+const calls = vi.hoisted(() => ({ stringify: 0 }));
+vi.mock("yaml", async (original) => {
+  const real = await original<typeof import("yaml")>();
+  return {
+    ...real,
+    stringify: (...args: Parameters<typeof real.stringify>) => {
+      calls.stringify++;
+      return real.stringify(...args);
+    },
+  };
+});
+/** yaml's own stringify, not counted. */
+const { stringify } = await vi.importActual<typeof import("yaml")>("yaml");
+
+/** Strings built from what makes YAML quote, fold or block a scalar. */
+const text = fc
+  .array(
+    fc.constantFrom(
+      "a",
+      "Z",
+      " ",
+      "\n",
+      "\n\n",
+      ":",
+      ": ",
+      " #",
+      "#",
+      "-",
+      "- ",
+      "'",
+      '"',
+      "\\",
+      "\t",
+      "{",
+      "[",
+      "*",
+      "&",
+      "!",
+      "|",
+      ">",
+      "%",
+      "@",
+      "`",
+      "~",
+      "null",
+      "true",
+      "1",
+      "0x1",
+      "1.5",
+      "é",
+      "\u0085",
+      "\u2028",
+      "?",
+      ",",
+    ),
+    {
+      maxLength: 12,
+    },
+  )
+  .map((parts) => parts.join(""));
+const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.constant(-0));
+const value = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: "small" }, scalar, tie("array"), tie("object")),
+  array: fc.array(tie("node"), { maxLength: 4 }),
+  object: fc.dictionary(text, tie("node"), { maxKeys: 4 }),
+}));
+
+describe("jsonToYaml", () => {
+  it("writes any JSON data byte-identically to yaml's stringify", () => {
+    fc.assert(
+      fc.property(fc.dictionary(text, value.node, { minKeys: 0, maxKeys: 5 }), (data) => {
+        expect(jsonToYaml(data)).toBe(stringify(data, YAML_OPTIONS));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("falls back to yaml whole for what it does not write itself", () => {
+    const long = { ["k".repeat(1100)]: 1, date: "x" };
+    expect(jsonToYaml(long)).toBe(stringify(long, YAML_OPTIONS));
+    const odd = { when: new Date(0), gone: undefined, list: [1] };
+    expect(jsonToYaml(odd)).toBe(stringify(odd, YAML_OPTIONS));
+    expect(jsonToYaml([1, { a: 2 }])).toBe(stringify([1, { a: 2 }], YAML_OPTIONS));
+    expect(jsonToYaml({})).toBe(stringify({}, YAML_OPTIONS));
+  });
+
+  it("lays out each distinct scalar and key once", () => {
+    // Bounded work: 10,000 operations sharing their texts cost a handful of calls into yaml, not one per text.
+    const operation = (i: number) => ({
+      description: "Line one.\nLine two.",
+      responses: { "404": { $ref: "#/components/responses/NotFound" } },
+      tags: [i % 2 ? "a" : "b"],
+    });
+    const document = { openapi: "3.1.0", operations: Array.from({ length: 10_000 }, (_, i) => operation(i)) };
+    calls.stringify = 0;
+    const text = jsonToYaml(document);
+    expect(calls.stringify).toBeLessThan(20);
+    expect(text).toBe(stringify(document, YAML_OPTIONS));
+  });
+});
