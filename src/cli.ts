@@ -180,6 +180,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("-u, --user <NAME:PASSWORD[:SCOPE,...]>", "an account of the built-in token issuer (repeatable)", collect, [] as string[])
     .option("--token-lifetime <seconds>", "how long a token of the built-in issuer is valid, its expires_in (default: 3600)")
+    .option("--cors <ORIGIN>", "let browsers on ORIGIN call the API (repeatable; * for any origin)", collect, [] as string[])
     .option("--db <DIR|URL>", "keep the objects in PostgreSQL: a folder (PGlite, kept across restarts) or a postgres:// URL (default: in memory)")
     .option("-w, --watch", "regenerate, recompile and restart on the same port whenever the input changes; an invalid edit keeps the last good server")
     .option("-q, --quiet", "no line per request")
@@ -192,7 +193,9 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         "  $ codegen serve api.yaml --user ann:secret:articles:read,articles:write --watch\n" +
           "  $ codegen serve api.yaml --db .data          # objects kept in .data across restarts\n" +
           "  $ curl -s -X POST localhost:8080/token -d 'grant_type=password&username=ann&password=secret&scope=articles:write'\n" +
-          "  Tokens also come from POST /_codegen/token, for guards whose token URL is elsewhere.\n" +
+          "  $ codegen serve api.yaml --cors http://localhost:5173   # a web app on that origin may call the API\n" +
+          "  Tokens also come from POST /_codegen/token (under the base path of the first server URL),\n" +
+          "  for guards whose token URL is elsewhere.\n" +
           "  Each request is logged as: METHOD PATH STATUS DURATION ms [CALLER]",
       ),
     )
@@ -204,6 +207,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           host: string;
           user: string[];
           tokenLifetime?: string;
+          cors: string[];
           db?: string;
           watch?: boolean;
           quiet?: boolean;
@@ -213,13 +217,15 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         },
       ) => {
         const { readInput, generateFiles } = await stages();
-        const { parseUser, requestLogLine, serveFiles } = await import("./serve/serve.js");
+        const { parseCors, parseUser, requestLogLine, serveFiles } = await import("./serve/serve.js");
         const users = options.user.map((text) => ({ text, user: parseUser(text) }));
         const bad = users.find((u) => u.user === undefined);
         const port = Number(options.port);
         const tokenLifetime = options.tokenLifetime === undefined ? undefined : Number(options.tokenLifetime);
+        const cors = parseCors(options.cors);
         let usage: string | undefined;
-        if (bad) usage = `--user ${bad.text} must be NAME:PASSWORD[:SCOPE,...]`;
+        if ("usage" in cors) usage = cors.usage;
+        else if (bad) usage = `--user ${bad.text} must be NAME:PASSWORD[:SCOPE,...]`;
         else if (!Number.isInteger(port) || port < 0 || port > 65535) usage = "--port must be a port number";
         else if (tokenLifetime !== undefined && !(/^[0-9]+$/.test(options.tokenLifetime!) && tokenLifetime >= 1)) {
           usage = "--token-lifetime must be a whole number of seconds, at least 1";
@@ -257,6 +263,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           users: users.map((u) => u.user!),
           ...(tokenLifetime === undefined ? {} : { tokenLifetime }),
           ...(database === undefined ? {} : { database }),
+          ...("cors" in cors && cors.cors !== undefined ? { cors: cors.cors } : {}),
           onError,
           ...(options.quiet ? {} : { onResponse: (entry) => host.stdout(requestLogLine(entry) + "\n") }),
         }).catch(async (error: NodeJS.ErrnoException) => {
@@ -268,7 +275,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         });
         if (!server) return;
         for (const warning of server.warnings) host.stderr(`codegen: warning: ${warning}; not applied to ${options.db ?? ""}\n`);
-        host.stdout(`serving ${file} on ${server.url} (Ctrl-C stops it)\n`);
+        host.stdout(`serving ${file} on ${server.url}${server.basePath} (Ctrl-C stops it)\n`);
         // Why: with --watch, the exit code is that of Ctrl-C: an invalid edit is printed, not fatal.
         const stop = options.watch
           ? host.watch(file, async () => {
@@ -276,10 +283,10 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
               host.stdout(`${file} changed: regenerating\n`);
               const next = await generate();
               exitCode = EXIT.ok;
-              const kept = `; the last good server still answers on ${server.url}`;
+              const kept = `; the last good server still answers on ${server.url}${server.basePath}`;
               if (!next) return host.stderr(`${file}: not served (${elapsed(started)})${kept}\n`);
               await server.replace(next).then(
-                () => host.stdout(`restarted on ${server.url} in ${elapsed(started)}\n`),
+                () => host.stdout(`restarted on ${server.url}${server.basePath} in ${elapsed(started)}\n`),
                 (error: Error) => host.stderr(`codegen: error: ${error.message}${kept}\n`),
               );
             })

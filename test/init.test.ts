@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -263,4 +263,39 @@ describe("the project init writes", () => {
       throw new Error(`tsc failed:\n${(error as { stdout: string }).stdout}`);
     }
   });
+
+  it("its server (npm start) logs one line per request through onResponse, the caller named, the query left out", async () => {
+    // Compiled as `npm run build` does (the generated code was written by the test above).
+    const build = { extends: "./tsconfig.json", compilerOptions: { typeRoots: [path.join(ROOT, "node_modules/@types")] } };
+    writeFileSync(path.join(dir, "tsconfig.build-test.json"), JSON.stringify(build));
+    execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build-test.json"], { cwd: dir, encoding: "utf8" });
+    const child = spawn(process.execPath, ["dist/main.js"], { cwd: dir, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+    const until = async (pattern: RegExp) => {
+      for (let waited = 0; waited < 20_000 && !pattern.test(output); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(output).toMatch(pattern);
+      return output.match(pattern)!;
+    };
+    try {
+      const [, url] = await until(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const issued = await fetch(`${url}/token`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "grant_type=password&username=demo&password=demo-password&scope=projects:write",
+      });
+      const { access_token } = (await issued.json()) as { access_token: string };
+      const created = await fetch(`${url}/projects`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${access_token}` },
+        body: JSON.stringify({ name: "Launch" }),
+      });
+      expect(created.status).toBe(201);
+      expect((await fetch(`${url}/nothing?key=secret`)).status).toBe(404);
+      await until(/^POST \/token 200 \d+ ms\nPOST \/projects 201 \d+ ms demo\nGET \/nothing 404 \d+ ms\n/m);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  }, 60_000);
 });

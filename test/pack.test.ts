@@ -156,10 +156,17 @@ describe("the packed package, installed from the registry into a fresh project",
             { rel: "projects", method: "GET", href: "/projects" },
             { rel: "tasks", method: "GET", href: "/tasks" },
             { rel: "token", method: "POST", href: "/token" },
+            // RFC 8631: the served document and its page (http-behaviour "Beyond the API's own routes").
+            { rel: "service-desc", method: "GET", href: "/openapi.json" },
+            { rel: "service-doc", method: "GET", href: "/docs" },
           ],
         },
       });
       expect(server.output()).toContain(`listening on http://127.0.0.1:${port}`);
+      // src/main.ts logs one line per request (cli.md); it comes through npm's pipe, maybe after the answer.
+      for (let waited = 0; waited < 5_000 && !/^GET \/ 200 \d+ ms$/m.test(server.output()); waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(server.output()).toMatch(/^GET \/ 200 \d+ ms$/m);
       // The generated code was written where the project commits it, and compiled to dist/.
       expect(existsSync(path.join(app, "src/generated/server.gen.ts"))).toBe(true);
       expect(existsSync(path.join(app, "dist/main.js"))).toBe(true);

@@ -25,11 +25,16 @@ afterAll(() => {
 
 /** Starts `codegen serve` on the blog fixture on a free port, its temporary folders under a fresh TMPDIR. */
 async function serveBlog(extra: readonly string[] = []): Promise<{ server: CliProcess; url: string; tmp: string }> {
+  return serveFixture("blog", ["--user", "ann:secret:articles:write", ...extra]);
+}
+
+/** Starts `codegen serve` on a fixture's declaration on a free port; `url` is the base URL it prints. */
+async function serveFixture(name: string, extra: readonly string[]): Promise<{ server: CliProcess; url: string; tmp: string }> {
   const tmp = mkdtempSync(path.join(tmpdir(), "codegen-serve-test-"));
-  const declaration = path.join(ROOT, "fixtures/valid/blog/declaration.yaml");
-  const server = startCli(cli, ["serve", declaration, "--port", "0", "--user", "ann:secret:articles:write", ...extra], ROOT, { TMPDIR: tmp });
+  const declaration = path.join(ROOT, `fixtures/valid/${name}/declaration.yaml`);
+  const server = startCli(cli, ["serve", declaration, "--port", "0", ...extra], ROOT, { TMPDIR: tmp });
   started.push(server);
-  const [, url] = await waitForOutput(server, /on (http:\/\/127\.0\.0\.1:\d+) /, 30_000);
+  const [, url] = await waitForOutput(server, /on (http:\/\/127\.0\.0\.1:\d+\S*) \(Ctrl-C/, 30_000);
   return { server, url: url!, tmp };
 }
 
@@ -66,6 +71,8 @@ describe("codegen serve, a real process", () => {
     try {
       expect(leftIn(tmp)).toHaveLength(1);
       for (const target of ["/_codegen/token", "/token", "/_codegen/token"]) await abortMidBody(url, target);
+      // Each request whose client went away is logged once, as aborted (the server's onResponse).
+      await waitForOutput(server, /^POST \/_codegen\/token 499 \d+ ms \(aborted\)\n(.*\n)*POST \/token 499 \d+ ms \(aborted\)\n/m, 5_000);
       for (const target of ["/_codegen/token", "/token"]) {
         const issued = await token(url, target);
         expect(issued.status, JSON.stringify(issued.body)).toBe(200);
@@ -77,6 +84,9 @@ describe("codegen serve, a real process", () => {
         body: JSON.stringify({ title: "still here" }),
       });
       expect(created.status).toBe(201);
+      // The caller is in the line: the server's onResponse is told whom the token check accepted.
+      await waitForOutput(server, /^POST \/articles 201 \d+ ms ann$/m, 5_000);
+      expect(server.output().match(/^POST \/_codegen\/token 499 /gm)).toHaveLength(2);
       expect(server.child.exitCode, server.output()).toBeNull();
       server.child.kill("SIGTERM");
       expect(await server.exited, server.output()).toBe(0);
@@ -166,6 +176,77 @@ describe("codegen serve, a real process", () => {
       expect(await server.exited).toBe(0);
       expect(server.output()).not.toMatch(/GET \/articles/);
     } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("--cors: a preflight from an allowed origin is answered, CORS headers on its requests, none for another origin", async () => {
+    const { server, url, tmp } = await serveBlog(["--cors", "https://app.example.org", "--cors", "http://localhost:5173"]);
+    try {
+      const preflight = await fetch(`${url}/articles`, {
+        method: "OPTIONS",
+        headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization" },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+      expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+      const allowed = await fetch(`${url}/articles`, { headers: { Origin: "https://app.example.org" } });
+      expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example.org");
+      const other = await fetch(`${url}/articles`, { headers: { Origin: "https://evil.example" } });
+      expect([...other.headers.keys()].filter((name) => name.startsWith("access-control-"))).toEqual([]);
+      await waitForOutput(server, /^OPTIONS \/articles 204 \d+ ms$/m, 5_000);
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("--cors '*' lets any origin in; an origin with a path is wrong usage (exit 2) naming the origin meant", async () => {
+    const { server, url, tmp } = await serveBlog(["--cors", "*"]);
+    try {
+      const reply = await fetch(`${url}/articles`, { headers: { Origin: "https://anywhere.example" } });
+      expect(reply.headers.get("access-control-allow-origin")).toBe("https://anywhere.example");
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    for (const [value, meant] of [
+      ["http://localhost:5173/", "; did you mean http://localhost:5173?"],
+      ["localhost:5173", ""],
+    ] as const) {
+      const wrong = startCli(cli, ["serve", path.join(ROOT, "fixtures/valid/blog/declaration.yaml"), "--port", "0", "--cors", value], ROOT);
+      started.push(wrong);
+      expect(await wrong.exited, wrong.output()).toBe(2);
+      expect(wrong.output()).toBe(`codegen: error: --cors ${value} must be an origin as browsers send it (scheme://host[:port], no path) or *${meant}\n`);
+    }
+  }, 60_000);
+
+  it("serves under the base path of the first server URL: prints the base URL, its token endpoint and log lines carry it", async () => {
+    const { server, url, tmp } = await serveFixture("lending", ["--user", "ann:secret:library:read,library:write"]);
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      const origin = new URL(url).origin;
+      expect((await fetch(`${origin}/_codegen/token`, { method: "POST" })).status).toBe(404);
+      const issued = await token(url, "/_codegen/token");
+      expect(issued.status, JSON.stringify(issued.body)).toBe(400);
+      expect(issued.body.error).toBe("invalid_scope");
+      const response = await fetch(`${url}/_codegen/token`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "grant_type=password&username=ann&password=secret&scope=library:read",
+      });
+      const body = (await response.json()) as { access_token: string };
+      expect(response.status).toBe(200);
+      const members = await fetch(`${url}/members`, { headers: { Authorization: `Bearer ${body.access_token}` } });
+      expect(members.status).toBe(200);
+      const index = (await (await fetch(`${url}/`)).json()) as { links: { rel: string; href: string }[] };
+      expect(index.links.find((link) => link.rel === "books")?.href).toBe("/v1/books");
+      await waitForOutput(server, /^GET \/v1\/members 200 \d+ ms ann$/m, 5_000);
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
       rmSync(tmp, { recursive: true, force: true });
     }
   }, 60_000);

@@ -291,7 +291,16 @@ const server = createServer({
     return { access_token: token, token_type: "bearer", scope: scopes.join(" ") };
   },
   onError: (error) => console.error(error),
+  // One line per request, as \`codegen serve\` prints it: \`POST /tasks 201 4 ms demo\`. Delete this
+  // option to turn it off, or send the event to your own logger or metrics instead.
+  onResponse: ({ method, path, status, duration, principal, aborted }) =>
+    console.log(printable(\`\${method} \${path} \${status} \${Math.round(duration)} ms\${principal ? \` \${principal.subject}\` : ""}\${aborted ? " (aborted)" : ""}\`)),
 });
+
+/** The line with control and non-ASCII characters as \`\\u{...}\`: a request's path cannot forge a log line. */
+function printable(line: string): string {
+  return line.replace(/[^\\x20-\\x7e]/gu, (c) => \`\\\\u{\${c.codePointAt(0)!.toString(16)}}\`);
+}
 
 const port = Number(process.env.PORT ?? 8080);
 server.listen(port, "127.0.0.1", () => {
@@ -358,7 +367,7 @@ npm run check      # fails when src/generated is stale or the code does not type
 |---|---|
 | \`api.yaml\` | the declaration: resources, fields, guards, access rules. Edit it, then \`npm run generate\` |
 | \`src/generated/\` | generated from api.yaml: the OpenAPI document and the server code. Never edit; commit it |
-| \`src/main.ts\` | the server: your handlers, token check and token endpoint (a demo user to replace) |
+| \`src/main.ts\` | the server: your handlers, token check and token endpoint (a demo user to replace); it logs one line per request (delete its \`onResponse\` to turn that off) |
 | \`src/handlers/\` | one file per resource, using the in-memory store until you replace its methods |
 | \`codegen.schema.json\` | the JSON Schema of api.yaml, for completion in editors |
 

@@ -1,15 +1,16 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { OpenAPIV3_1 } from "openapi-types";
 import { parse } from "yaml";
 import { buildApiView } from "../model/build.js";
 import { type Database, evolveSchema } from "../postgres/database.js";
 import { tablesOf } from "../postgres/tables.js";
+import { basePathOf } from "../run.js";
 import type { ApiView } from "../model/view.js";
 import type { GeneratedFile } from "../render/render.js";
 import { compileToJavaScript } from "./compile.js";
@@ -39,6 +40,35 @@ export function parseUser(text: string): ServeUser | undefined {
   return { name, password, scopes };
 }
 
+/**
+ * The generated server's `cors` option from `--cors` values (cli.md): `*` among them allows any
+ * origin; every other must be an origin exactly as a browser sends it in `Origin`. Undefined for
+ * none; for one that is no such origin, a usage message (with the origin meant, when there is one).
+ */
+export function parseCors(values: readonly string[]): { cors: "*" | readonly string[] | undefined } | { usage: string } {
+  if (values.length === 0) return { cors: undefined };
+  for (const value of values) {
+    if (value === "*") continue;
+    const origin = originOf(value);
+    if (origin === value) continue;
+    // Why: a browser sends `http://localhost:3000`, never `http://localhost:3000/`; an origin that
+    // can never match is a mistake to name now rather than a preflight that fails in the browser.
+    const meant = origin === undefined ? "" : `; did you mean ${origin}?`;
+    return { usage: `--cors ${value} must be an origin as browsers send it (scheme://host[:port], no path) or *${meant}` };
+  }
+  return { cors: values.includes("*") ? "*" : [...new Set(values)] };
+}
+
+/** The origin (scheme, host and port as a browser serialises them) of an http(s) URL; undefined for anything else. */
+function originOf(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Options of a served API. */
 export interface ServeOptions {
   readonly port: number;
@@ -53,21 +83,27 @@ export interface ServeOptions {
    * brought to the document's first (destructive changes withheld, see `warnings`).
    */
   readonly database?: Database;
-  /** Told of every request once its answer is sent, or its connection is gone (cli.md: one log line per request). */
+  /**
+   * Told of every request once it is answered, or its client has gone (cli.md: one log line per
+   * request): the generated server's own `onResponse`.
+   */
   readonly onResponse?: (entry: RequestLogEntry) => void;
+  /** The origins whose browsers may call the API (`--cors`), or `*` for any: the generated server's `cors` option. */
+  readonly cors?: "*" | readonly string[];
 }
 
-/** One answered request, as `serve` logs it; the shape of the generated server's `onResponse` (issue 13). */
+/** One answered request, as `serve` logs it: what the generated server's `onResponse` is told (runtime/host.gen.ts `ResponseEvent`). */
 export interface RequestLogEntry {
   readonly method: string;
   /** The request's path, without the query. */
   readonly path: string;
-  /** The status sent; for a request whose connection closed before the answer was sent, the status set so far. */
+  /** The status sent; 499 (never sent) when the client went away before its answer was ready. */
   readonly status: number;
-  readonly durationMs: number;
+  /** Milliseconds from the request's arrival to its answer. */
+  readonly duration: number;
   /** The caller that serve's token check or security hook accepted, if any. */
-  readonly principal?: Principal;
-  /** Whether the connection closed before the whole answer was sent. */
+  readonly principal?: Principal | undefined;
+  /** Whether the client went away before its answer was ready. */
   readonly aborted: boolean;
 }
 
@@ -75,7 +111,7 @@ export interface RequestLogEntry {
 export function requestLogLine(entry: RequestLogEntry): string {
   const principal = entry.principal ? ` ${printable(entry.principal.subject)}` : "";
   const end = entry.aborted ? " (aborted)" : "";
-  return `${printable(entry.method)} ${printable(entry.path)} ${entry.status} ${Math.round(entry.durationMs)} ms${principal}${end}`;
+  return `${printable(entry.method)} ${printable(entry.path)} ${entry.status} ${Math.round(entry.duration)} ms${principal}${end}`;
 }
 
 /** Text with spaces, control and non-ASCII characters escaped. */
@@ -90,8 +126,14 @@ export const DEFAULT_TOKEN_LIFETIME = 3600;
 
 /** A running server: its address, its token URLs and a way to stop it. */
 export interface RunningServer {
+  /** The address it listens on, `http://127.0.0.1:8080`. */
   readonly url: string;
-  /** The token endpoints that answer here: the API's own, and `/_codegen/token`. */
+  /**
+   * The path every route is served under: the path of the document's first server URL (`/v1`),
+   * `""` for none; after `replace`, the new document's. `url + basePath` is the API's base URL.
+   */
+  readonly basePath: string;
+  /** The paths of serve's own token endpoint on this address: `/_codegen/token` under the base path. */
   readonly tokenPaths: readonly string[];
   /** Destructive changes of the database's tables that were not applied (`--db`). */
   readonly warnings: readonly string[];
@@ -149,7 +191,14 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}`,
-    tokenPaths: ["/_codegen/token"],
+    // Why getters: a replaced server's document may have another base path.
+    get basePath() {
+      return current.basePath;
+    },
+    get tokenPaths() {
+      // Why: the generated server serves every route under the base path, serve's own route too.
+      return [`${current.basePath}/_codegen/token`];
+    },
     warnings: current.warnings,
     replace: async (next) => {
       const fresh = await loadServer(next, options, tokens);
@@ -179,13 +228,15 @@ const DRAIN_MS = 5_000;
 /** A generated server loaded and created, not yet listening, with the temporary folder of its compiled code. */
 interface LoadedServer {
   readonly server: Server;
+  /** The path every route is served under (the document's first server URL's), `""` for none. */
+  readonly basePath: string;
   /** Destructive changes of the database's tables that were not applied (`--db`). */
   readonly warnings: readonly string[];
   /** Stops it listening, ends its connections (at once, or once idle within `graceMs`) and removes its folder. */
   dispose(graceMs?: number): Promise<void>;
 }
 
-/** Compile `files` into a temporary folder, load them and create their server with serve's handlers, issuer and request log. */
+/** Compile `files` into a temporary folder, load them and create their server with serve's handlers, issuer, CORS and request log. */
 async function loadServer(files: readonly GeneratedFile[], options: ServeOptions, tokens: TokenStore): Promise<LoadedServer> {
   const dir = await mkdtemp(path.join(tmpdir(), "codegen-serve-"));
   removeOnExit(dir);
@@ -212,18 +263,19 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
       warnings = (await evolveSchema(options.database, tablesOf(documentOf(files)))).warnings;
       store = generated.createPostgresStore({ query: options.database.query });
     }
+    // Why: the log line is the generated server's own `onResponse`, which is told the principal
+    // that serve's token check or hook answered, so serve needs no wrapper of its own.
     const server = generated.createServer({
       handlers: withExampleHandlers(store, view.mockAnswers),
-      verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) =>
-        noteCaller(tokens.verify(guard.kind === "oauth2" ? withoutBearer(token) : token)),
+      verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) => tokens.verify(guard.kind === "oauth2" ? withoutBearer(token) : token),
       issueToken: (request: TokenRequest) => issue(options.users, tokens, request),
-      securityHooks: Object.fromEntries(
-        view.securityHooks.map((hook) => [hook.name, (input: HookInput) => noteCaller(checkHook(input, options.users, tokens))]),
-      ),
+      securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: HookInput) => checkHook(input, options.users, tokens)])),
+      ...(options.onResponse === undefined ? {} : { onResponse: options.onResponse }),
+      ...(options.cors === undefined ? {} : { cors: options.cors }),
     });
-    if (options.onResponse) logRequests(server, options.onResponse);
     return {
       server,
+      basePath: basePathOf(documentOf(files) as OpenAPIV3_1.Document),
       warnings,
       dispose: async (graceMs = 0) => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -253,41 +305,6 @@ async function listen(server: Server, port: number, host: string, onError: ((err
   // Why: once listening, an error of the server (a connection it fails to accept: EMFILE) is
   // told, never thrown: without a listener it would end the process and every request with it.
   if (server.listenerCount("error") === 0) server.on("error", (error) => onError?.(error));
-}
-
-/** The request being answered, for serve's token check and hooks to note who its caller is. */
-const callers = new AsyncLocalStorage<{ principal?: Principal }>();
-
-/** Notes the principal serve's own check accepted on the request being answered; passes it through. */
-function noteCaller(principal: Principal | undefined): Principal | undefined {
-  const request = callers.getStore();
-  if (request && principal) request.principal = principal;
-  return principal;
-}
-
-/**
- * Tell `onResponse` of every request the server answers.
- * SEAM (issue 13 item 2): the generated createServer is getting `onResponse({ method, path,
- * status, durationMs, principal })`; once it has it, pass `onResponse` there and drop this
- * wrapper. Until then serve owns the server, so it wraps its request listeners: each request runs
- * in a context where serve's token check notes the caller, and its end is seen on `close`.
- */
-function logRequests(server: Server, onResponse: (entry: RequestLogEntry) => void): void {
-  const listeners = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
-  server.removeAllListeners("request");
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    const request: { principal?: Principal } = {};
-    // Why 'close', not 'finish': it comes also when the client goes away before the answer is sent.
-    res.once("close", () => {
-      const path = (req.url ?? "").split("?")[0]!;
-      const aborted = !res.writableFinished;
-      onResponse({ method: req.method ?? "", path, status: res.statusCode, durationMs: performance.now() - started, aborted, ...request });
-    });
-    callers.run(request, () => {
-      for (const listener of listeners) listener.call(server, req, res);
-    });
-  });
 }
 
 /** The temporary folders of servers still running in this process. */

@@ -27,7 +27,12 @@ export type ResponseEvent = RequestEvent & {
   readonly duration: number;
   /** The principal the token check or security hook answered; undefined when none did. */
   readonly principal: Principal | undefined;
+  /** True when the client went away before its answer was ready: nothing was sent, and `status` is 499. */
+  readonly aborted: boolean;
 };
+
+/** The status `onResponse` is told for a request whose client went away before its answer (nginx's "client closed request"); never sent. */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /** The host's options: hooks, CORS, the base path and the served document. */
 export type HostOptions = {
@@ -238,7 +243,7 @@ function tell(hosted: Hosted, req: IncomingMessage, call: () => void): void {
  * Answers one request through the whole pipeline: the hooks, the answer, CORS. Undefined when
  * the client went away before it could be answered.
  */
-async function serve(hosted: Hosted, req: IncomingMessage): Promise<{ answer: Answer; method: string } | undefined> {
+async function serve(hosted: Hosted, req: IncomingMessage, fetched: FetchState = {}): Promise<{ answer: Answer; method: string } | undefined> {
   const started = performance.now();
   const method = req.method ?? "GET";
   const url = requestUrl(req);
@@ -246,12 +251,27 @@ async function serve(hosted: Hosted, req: IncomingMessage): Promise<{ answer: An
   const path = url.split("?", 1)[0] ?? "/";
   tell(hosted, req, () => hosted.host.onRequest?.({ method, path }));
   const store = { principal: undefined as Principal | undefined };
-  const answered = req.readableEnded ? consumed(hosted, req) : await principals.run(store, () => answerOf(hosted, req, method, url));
-  if (answered === undefined) return undefined;
+  const taken = req.readableEnded || fetched.bodyUsed === true;
+  let answered = taken ? consumed(hosted, req) : await principals.run(store, () => answerOf(hosted, req, method, url));
+  // Why: http-behaviour "Errors": a client too slow to send its request gets 408, whatever was
+  // read of its body by then; it is decided here so that it gets CORS and `onResponse` as every answer does.
+  if (fetched.timedOut?.() === true) answered = fromRefusal(refusal(408, "Request timeout"));
+  const respond = (status: number, aborted: boolean) =>
+    tell(hosted, req, () => hosted.host.onResponse?.({ method, path, status, duration: performance.now() - started, principal: store.principal, aborted }));
+  // Why: a request whose client went away is still told of, so a log has one line per request.
+  if (answered === undefined) return void respond(CLIENT_CLOSED_REQUEST, true);
   const answer = withCors(hosted.host, req, method, answered);
-  tell(hosted, req, () => hosted.host.onResponse?.({ method, path, status: answer.status, duration: performance.now() - started, principal: store.principal }));
+  respond(answer.status, false);
   return { answer, method };
 }
+
+/** What the fetch handler knows of its request that a node:http request does not say. */
+type FetchState = {
+  /** The web request's body was read before the handler got it (a framework's body parser). */
+  readonly bodyUsed?: boolean;
+  /** The whole request took longer than `requestTimeout`: the answer is 408. */
+  readonly timedOut?: () => boolean;
+};
 
 /**
  * The answer to a request whose body a body parser mounted before the listener has read: a
@@ -329,18 +349,16 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
     const timer =
       requestTimeout > 0 && Number.isFinite(requestTimeout)
         ? setTimeout(() => {
-            // Why: http-behaviour "Errors": a client too slow to send its request gets 408.
+            // Why: once the time is up, the body is cut short; serve answers 408.
             if (req.complete) return;
             timedOut = true;
             req.destroy();
           }, requestTimeout)
         : undefined;
     try {
-      const served = await serve(hosted, req);
-      // Why: once the time is up, whatever was read of the body is cut short: the answer is 408.
-      const answer = timedOut
-        ? fromRefusal(refusal(408, "Request timeout"))
-        : (served?.answer ?? fromRefusal(refusal(400, "Malformed HTTP request", { body: "the request body could not be read" })));
+      const served = await serve(hosted, req, { bodyUsed: request.bodyUsed, timedOut: () => timedOut });
+      // Why: no answer means the body stream failed (the client went away): what is sent here reaches no one.
+      const answer = served?.answer ?? fromRefusal(refusal(400, "Malformed HTTP request", { body: "the request body could not be read" }));
       const { headers, bytes } = encode(answer);
       // Why: a fetch host owns its connections; the answer's bytes are all it is given.
       const empty = bytes === undefined || request.method === "HEAD";
@@ -360,7 +378,8 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
  */
 function incomingOf(request: Request): { req: IncomingMessage; cancel: () => void } {
   const url = new URL(request.url);
-  const body = request.body === null ? Readable.from([]) : Readable.fromWeb(request.body as WebReadableStream<Uint8Array>);
+  // Why: a body read by someone else is locked and cannot be read again; serve answers 500 for it.
+  const body = request.body === null || request.bodyUsed ? Readable.from([]) : Readable.fromWeb(request.body as WebReadableStream<Uint8Array>);
   const headers: { [name: string]: string } = {};
   const distinct: { [name: string]: string[] } = {};
   const rawHeaders: string[] = [];

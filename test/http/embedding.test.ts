@@ -6,12 +6,12 @@
 import { createAdaptorServer } from "@hono/node-server";
 import { readFileSync } from "node:fs";
 import { type Server, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ROOT } from "../support/fixtures.js";
-import { START_TIMEOUT, call, compileFixture, expectError, obj, raw } from "./support.js";
+import { START_TIMEOUT, call, compileFixture, expectError, obj, portOf, raw } from "./support.js";
 import type { Reply } from "./support.js";
 import type { Json } from "./support.js";
 
@@ -183,10 +183,26 @@ describe.each(MODES)("%s", (mode) => {
     await call(base, "GET", "/v1/loans");
     expect(events.map(({ duration, ...rest }) => (rest.phase === "response" ? (expect(duration).toBeGreaterThanOrEqual(0), rest) : rest))).toEqual([
       { phase: "request", method: "GET", path: "/v1/loans" },
-      { phase: "response", method: "GET", path: "/v1/loans", status: 200, principal },
+      { phase: "response", method: "GET", path: "/v1/loans", status: 200, principal, aborted: false },
       { phase: "request", method: "GET", path: "/v1/loans" },
-      { phase: "response", method: "GET", path: "/v1/loans", status: 401, principal: undefined },
+      { phase: "response", method: "GET", path: "/v1/loans", status: 401, principal: undefined, aborted: false },
     ]);
+  });
+
+  it("tells onResponse of a request whose client went away mid-body, as aborted with status 499", async () => {
+    events.length = 0;
+    const socket = connect(portOf(base), "127.0.0.1");
+    await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+    socket.on("error", () => undefined);
+    const head = ["POST /v1/books HTTP/1.1", "Host: 127.0.0.1", "Authorization: Bearer good", "Content-Type: application/json", "Content-Length: 100", "", ""];
+    await new Promise<void>((resolve) => socket.write(head.join("\r\n") + '{"title":', () => resolve()));
+    // Why: the server must be reading the body when the client goes away.
+    for (let waited = 0; waited < 5_000 && events.length === 0; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    socket.destroy();
+    for (let waited = 0; waited < 5_000 && events.length < 2; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    const { duration, ...rest } = events[1] ?? {};
+    expect(duration).toBeGreaterThanOrEqual(0);
+    expect(rest).toEqual({ phase: "response", method: "POST", path: "/v1/books", status: 499, principal, aborted: true });
   });
 
   it("answers a handler's fault 500 without internals and tells onError", async () => {
@@ -213,9 +229,16 @@ describe("options of the host", () => {
     }
   });
 
-  it("the fetch handler answers 408 to a request whose body does not arrive within requestTimeout", async () => {
+  it("the fetch handler answers 408 to a request whose body does not arrive within requestTimeout, with CORS and onResponse as every answer", async () => {
     const api = compiled.api as unknown as Hosting;
-    const started = await host(api, "createFetchHandler", { handlers: api.createMemoryHandlers(), verifyToken: () => principal, requestTimeout: 300 });
+    const events: Json[] = [];
+    const started = await host(api, "createFetchHandler", {
+      handlers: api.createMemoryHandlers(),
+      verifyToken: () => principal,
+      requestTimeout: 300,
+      cors: [ALLOWED],
+      onResponse: (event: Json) => events.push(event),
+    });
     try {
       // A body that starts and never ends, on a connection that stays open.
       const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"title":')) });
@@ -223,14 +246,75 @@ describe("options of the host", () => {
         method: "POST",
         body,
         duplex: "half",
-        headers: { Authorization: "Bearer good", "Content-Type": "application/json" },
+        headers: { Authorization: "Bearer good", "Content-Type": "application/json", Origin: ALLOWED },
         signal: AbortSignal.timeout(5_000),
       } as RequestInit);
       const text = await response.text();
       const reply: Reply = { status: response.status, headers: response.headers, text, body: JSON.parse(text) as unknown };
       expectError(reply, 408);
+      expect(reply.headers.get("access-control-allow-origin")).toBe(ALLOWED);
+      expect(events.map((event) => [event.path, event.status, event.aborted])).toEqual([["/v1/books", 408, false]]);
     } finally {
       await started.close();
     }
+  });
+
+  it("answers 500 to a request whose body a parser mounted before the listener read, with CORS and onResponse as every answer", async () => {
+    const api = compiled.api as unknown as Hosting;
+    const events: Json[] = [];
+    const errors: unknown[] = [];
+    const listener = api.createRequestListener({
+      handlers: api.createMemoryHandlers(),
+      verifyToken: () => principal,
+      cors: [ALLOWED],
+      onResponse: (event: Json) => events.push(event),
+      onError: (error: unknown) => errors.push(error),
+    });
+    // A body parser mounted first: it reads the whole body, then hands the request on.
+    const server = createServer((req, res) => {
+      req.resume();
+      req.once("end", () => listener(req, res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const reply = await call(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, "POST", "/v1/books", {
+        token: "good",
+        headers: { Origin: ALLOWED },
+        json: { title: "T", author: "A" },
+      });
+      expectError(reply, 500);
+      expect(reply.headers.get("access-control-allow-origin")).toBe(ALLOWED);
+      expect(events.map((event) => [event.path, event.status, event.aborted])).toEqual([["/v1/books", 500, false]]);
+      expect(String(errors[0])).toContain("mount it before any body parser");
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("the fetch handler answers 500 to a request whose body was read before it, with CORS and onResponse as every answer", async () => {
+    const api = compiled.api as unknown as Hosting;
+    const events: Json[] = [];
+    const errors: unknown[] = [];
+    const handler = api.createFetchHandler({
+      handlers: api.createMemoryHandlers(),
+      verifyToken: () => principal,
+      cors: [ALLOWED],
+      onResponse: (event: Json) => events.push(event),
+      onError: (error: unknown) => errors.push(error),
+    });
+    const request = new Request("http://127.0.0.1/v1/books", {
+      method: "POST",
+      headers: { Authorization: "Bearer good", "Content-Type": "application/json", Origin: ALLOWED },
+      body: JSON.stringify({ title: "T", author: "A" }),
+    });
+    // A framework's body parser read it first (Hono's c.req.json() on the raw request).
+    await request.text();
+    const response = await handler(request);
+    const text = await response.text();
+    expectError({ status: response.status, headers: response.headers, text, body: JSON.parse(text) as unknown }, 500);
+    expect(response.headers.get("access-control-allow-origin")).toBe(ALLOWED);
+    expect(events.map((event) => [event.path, event.status, event.aborted])).toEqual([["/v1/books", 500, false]]);
+    expect(String(errors[0])).toContain("mount it before any body parser");
   });
 });

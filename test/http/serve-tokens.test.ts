@@ -63,6 +63,36 @@ describe("codegen serve: token lifetime", () => {
   });
 });
 
+describe("codegen serve under a base path", () => {
+  it("names the base path of the first server URL and its token endpoint under it; a token from there works", async () => {
+    const lending = await serveFiles(await generateFixture("lending"), {
+      port: 0,
+      host: "127.0.0.1",
+      users: [{ name: "ann", password: "secret", scopes: ["library:read"] }],
+    });
+    try {
+      expect(lending.basePath).toBe("/v1");
+      expect(lending.tokenPaths).toEqual(["/v1/_codegen/token"]);
+      expect(blog.basePath).toBe("");
+      expect(blog.tokenPaths).toEqual(["/_codegen/token"]);
+      const reply = await postForm(
+        lending.url,
+        lending.tokenPaths[0]!,
+        form([
+          ["username", "ann"],
+          ["password", "secret"],
+          ["scope", "library:read"],
+        ]),
+      );
+      expect(reply.status, reply.text).toBe(200);
+      const token = obj(reply).access_token as string;
+      expect((await call(lending.url + lending.basePath, "GET", "/members", { token })).status).toBe(200);
+    } finally {
+      await lending.close();
+    }
+  });
+});
+
 describe("TokenStore", () => {
   it("forgets expired tokens when the next one is issued, and refuses them when presented", async () => {
     const store = new TokenStore(0.05);
