@@ -316,7 +316,7 @@ async function filesFromDocument(
   const data = postgres?.files ?? [];
   if (options.format === false) return { value: [...rendered, ...data], diagnostics: [], warnings };
   const { formatFiles } = await import("./format/format.js");
-  return { value: [...(await formatFiles(rendered)), ...data], diagnostics: [], warnings };
+  return { value: [...(await formatFiles(rendered, [served.json, served.yaml])), ...data], diagnostics: [], warnings };
 }
 
 /** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists. */
