@@ -340,7 +340,7 @@ async function filesFromDocument(
   ];
   const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
   const cache = new Map([...lastFormatted, ...formatted]);
-  const files = await formatFiles(rendered, { cache, final });
+  const files = await formatFiles(rendered, { cache, final, literals: [served.json, served.yaml] });
   // Only this run's texts are kept for the next (a long --watch session does not grow), each also
   // recorded in the manifest by its path (see generateIntoFolder).
   const renderedKeys = new Map<string, string>();

@@ -151,6 +151,27 @@ components:
     expect([properties.a!.pattern, properties.b!.pattern]).toEqual(["^[a-z:]+$", "^_x-y{1,2}$"]);
   });
 
+  it("the names of patternProperties are patterns too: read the same way, and held to the linear-time rule (item 4)", async () => {
+    const schema = (name: string) => `openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA${ok("{$ref: '#/components/schemas/A'}")}
+components:
+  schemas:
+    A:
+      type: object
+      patternProperties:
+        '${name}': {type: string}
+`;
+    const read = await generate("pattern-names", schema("^\\_x"));
+    expect(read.diagnostics).toEqual(["18:17 warning openapi/pattern-without-u"]);
+    expect(Object.keys((read.document.components.schemas.A as { patternProperties: object }).patternProperties)).toEqual(["^_x"]);
+    const unsafe = await generate("pattern-names-unsafe", schema("^(?=a)b"));
+    expect(unsafe.diagnostics).toEqual(["18:20 error schema/unsafe-pattern"]);
+  });
+
   it("the rewritten pattern matches exactly the texts the original matches without `u`", () => {
     const patterns = ["^[a-z\\:]+$", "^\\_\\-\\#$", "a{", "x{1,2}}", "\\a\\e\\%", "[\\:\\_]]", "\\{\\_}"];
     for (const pattern of patterns) expect(unicodePattern(pattern), pattern).toBeDefined();

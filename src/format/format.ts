@@ -33,18 +33,50 @@ export const FORMATTER = sha256(
 /** The key of a text in a formatting cache: the same key, the same formatted text. */
 export const formatKey = (text: string): string => sha256(`${FORMATTER}\n${text}`);
 
+/** A string literal shorter than this is formatted by prettier as it stands. */
+const LONG_LITERAL = 200;
+
 /**
  * Format every TypeScript file with prettier; other files pass unchanged. Prettier loads only when
  * called, and only when some file is neither in `cache` (formatting key -> formatted text, see
  * `formatKey`) nor `final` (paths whose text is in its final layout already). Formatted texts are
- * added to the cache.
+ * added to the cache. `literals`: string literals as the files hold them (the served document's
+ * JSON and YAML, megabytes each) that prettier is spared from measuring.
+ *
+ * Why (issue 16, item 7): prettier measures the width of every string, character by character
+ * where any is not ASCII: the document's two literals were 4.6 s of a 5 MB document's run. Each
+ * is replaced by an ASCII placeholder of its length, which is as far past the line width as the
+ * literal and so laid out the same, and put back after, quoted and escaped as prettier quotes
+ * strings (its own makeString): the bytes are prettier's.
  */
 export async function formatFiles(
   files: readonly GeneratedFile[],
-  { cache = new Map<string, string>(), final = new Set<string>() }: { cache?: Map<string, string>; final?: ReadonlySet<string> } = {},
+  {
+    cache = new Map<string, string>(),
+    final = new Set<string>(),
+    literals = [],
+  }: { cache?: Map<string, string>; final?: ReadonlySet<string>; literals?: readonly string[] } = {},
 ): Promise<GeneratedFile[]> {
   const keys = files.map((file) => (file.path.endsWith(".ts") && !final.has(file.path) ? formatKey(file.contents) : undefined));
   const prettier = keys.some((key) => key !== undefined && !cache.has(key)) ? await import("prettier") : undefined;
+  const aside = prettier
+    ? literals
+        .filter((text) => text.length >= LONG_LITERAL)
+        .map((text, i) => {
+          const content = text.slice(1, -1);
+          const printed = prettier.util.makeString(content, prettier.util.getPreferredQuote(content, PRETTIER_OPTIONS.singleQuote));
+          const tag = `codegen-literal-${i}-`;
+          return { text, printed, placeholder: `"${tag.padEnd(printed.length - 2, "x")}"` };
+        })
+    : [];
+  const format = async (path: string, contents: string): Promise<string> => {
+    const held = aside.filter(({ text }) => contents.includes(text));
+    let source = contents;
+    for (const { text, placeholder } of held) source = source.split(text).join(placeholder);
+    let formatted = await prettier!.format(source, { ...PRETTIER_OPTIONS, filepath: filepathFor(path, contents) });
+    for (const { printed, placeholder } of held) formatted = formatted.split(placeholder).join(printed);
+    return formatted;
+  };
   // One file at a time: started together, every file's syntax tree was alive at once (1.9 GB at
   // 1000 resources), for no gain in time (prettier does not wait on anything).
   const out: GeneratedFile[] = [];
@@ -52,7 +84,7 @@ export async function formatFiles(
     const key = keys[i];
     let contents = key === undefined ? file.contents : cache.get(key);
     if (contents === undefined) {
-      contents = await prettier!.format(file.contents, { ...PRETTIER_OPTIONS, filepath: filepathFor(file.path, file.contents) });
+      contents = await format(file.path, file.contents);
       cache.set(key!, contents);
     }
     out.push(contents === file.contents ? file : { path: file.path, contents });

@@ -1,3 +1,4 @@
+import { compilePattern } from "../runtime/pattern.js";
 import { docLines, propertyKey, typeLiteral } from "./escape.js";
 import type { SchemaTypeNames, SchemaUse } from "./names.js";
 
@@ -50,8 +51,20 @@ export function typeScriptType(schema: JsonSchema, prefix: string, names: Schema
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
   // A value of `oneOf` matches exactly one branch, but TypeScript has no exclusive union: both are `|`.
   for (const branches of [schema.anyOf, schema.oneOf]) if (Array.isArray(branches)) parts.push(unionType(branches.map(sub)));
-  // `not` narrows nothing TypeScript can say; an allOf part that says nothing about the type adds
-  // nothing to the intersection, nor does the open object of a bare `type: object` beside one.
+  // A value matches `if` and `then`, or `else`: `(If & Then) | Else`. With one branch missing, a
+  // value on that side may be anything, which TypeScript cannot narrow.
+  if (schema.if !== undefined && schema.then !== undefined && schema.else !== undefined) {
+    parts.push(unionType([intersectionType([sub(schema.if), sub(schema.then)]), sub(schema.else)]));
+  }
+  return intersectionType(parts);
+}
+
+/**
+ * The intersection of part types. `not` narrows nothing TypeScript can say; a part that says
+ * nothing about the type adds nothing to the intersection, nor does the open object of a bare
+ * `type: object` beside one.
+ */
+function intersectionType(parts: readonly string[]): string {
   const meaningful = parts.length > 1 ? parts.filter((part) => part !== "unknown" && part !== OPEN_OBJECT) : parts;
   if (meaningful.length === 0) return parts.length > 1 && parts.includes(OPEN_OBJECT) ? OPEN_OBJECT : "unknown";
   if (meaningful.length === 1) return meaningful[0]!;
@@ -106,14 +119,61 @@ function singleType(type: string, schema: JsonSchema, prefix: string, names: Sch
     case "null":
       return "null";
     case "array": {
+      if (Array.isArray(schema.prefixItems)) return tupleType(schema, schema.prefixItems, prefix, names, use);
       const inner = subschemaType(schema.items, prefix, names, use);
-      return /[ |]/.test(inner) ? `(${inner})[]` : `${inner}[]`;
+      return `${operand(inner)}[]`;
     }
     case "object":
       return objectType(schema, prefix, names, [], use);
     default:
       return "unknown";
   }
+}
+
+/** A type as an operand of `[]` or `?`: in parentheses when it has spaces or a union. */
+const operand = (type: string): string => (/[ |]/.test(type) ? `(${type})` : type);
+
+/**
+ * prefixItems as a tuple: `[A, B?, ...C[]]`. The first `minItems` elements are required (an array
+ * may be shorter than prefixItems); `items` types the rest (none with `items: false`, then no more
+ * than `maxItems` elements either).
+ */
+function tupleType(schema: JsonSchema, prefixItems: readonly unknown[], prefix: string, names: SchemaTypeNames, use: SchemaUse | undefined): string {
+  const min = typeof schema.minItems === "number" ? schema.minItems : 0;
+  const closed = schema.items === false;
+  const count = closed && typeof schema.maxItems === "number" ? Math.min(prefixItems.length, schema.maxItems) : prefixItems.length;
+  const elements = prefixItems.slice(0, count).map((item, i) => {
+    const type = subschemaType(item, prefix, names, use);
+    return i < min ? type : `${operand(type)}?`;
+  });
+  if (!closed) elements.push(`...${operand(subschemaType(schema.items, prefix, names, use))}[]`);
+  return `[${elements.join(", ")}]`;
+}
+
+/**
+ * A pattern that only asks for a literal prefix (`^x-`) as a template literal type (`` `x-${string}` ``);
+ * undefined for any other pattern, whose names TypeScript cannot describe.
+ */
+function prefixKey(pattern: string): string | undefined {
+  const literal = /^\^([A-Za-z0-9_-]*)$/.exec(pattern)?.[1];
+  return literal === undefined ? undefined : `\`${literal}\${string}\``;
+}
+
+/** Whether a declared property name matches a pattern, as the generated validator decides (linear time). */
+function nameMatches(pattern: string, name: string): boolean {
+  try {
+    return compilePattern(pattern).test(name);
+  } catch {
+    // A pattern the automaton cannot take: assume it may match, so that the types stay compatible.
+    return true;
+  }
+}
+
+/** The union of distinct types, each in parentheses where it needs them. */
+function unionOf(types: Iterable<string>): string {
+  const distinct = [...new Set(types)];
+  if (distinct.includes("unknown")) return "unknown";
+  return distinct.length === 1 ? distinct[0]! : distinct.map((t) => (/[ |&]/.test(t) ? `(${t})` : t)).join(" | ");
 }
 
 /** The keyword that leaves a property out of a type used in a request or a response. */
@@ -133,16 +193,25 @@ export function objectType(schema: JsonSchema, prefix: string, names: SchemaType
     const description = asSchema(property)?.description;
     return `${docComment(typeof description === "string" ? description : undefined)}${propertyKey(name)}${optional}: ${subschemaType(property, prefix, names, use)}`;
   });
-  const additional = schema.additionalProperties;
-  if (asSchema(additional)) {
+  // Why unevaluatedProperties only without applicators: there it means what additionalProperties
+  // means; beside allOf/anyOf/oneOf an index signature would clash with the other parts' properties.
+  const alone = !["allOf", "anyOf", "oneOf", "if"].some((key) => schema[key] !== undefined);
+  const additional = schema.additionalProperties ?? (alone ? schema.unevaluatedProperties : undefined);
+  const declared = properties.map(([name, property]) => [name, subschemaType(property, prefix, names, use)] as const);
+  const patterns = Object.entries(asSchema(schema.patternProperties) ?? {}).map(([pattern, item]) => {
+    // TypeScript requires every property to fit each index signature its name matches.
+    const matching = declared.filter(([name]) => nameMatches(pattern, name)).map(([, type]) => type);
+    return { key: prefixKey(pattern), types: [subschemaType(item, prefix, names, use), ...matching] };
+  });
+  for (const { key, types } of patterns) if (key !== undefined) members.push(`[key: ${key}]: ${unionOf(types)}`);
+  const open = additional === undefined || additional === true;
+  if (asSchema(additional) || (additional === false && patterns.some(({ key }) => key === undefined))) {
     // Why: TypeScript requires every property to fit the index signature, so it admits the
-    // declared properties' types too (the validator still holds extra keys to `additionalProperties`).
-    const types = new Set([
-      typeScriptType(additional as JsonSchema, prefix, names, use),
-      ...properties.map(([, property]) => subschemaType(property, prefix, names, use)),
-    ]);
-    members.push(`[key: string]: ${types.size === 1 ? [...types][0] : [...types].map((t) => (/[ |&]/.test(t) ? `(${t})` : t)).join(" | ")}`);
-  } else if (additional !== false && properties.length === 0) members.push("[key: string]: unknown");
+    // declared properties' and the patterns' types too (the validator still holds extra keys to
+    // `additionalProperties`, and names to their patterns).
+    const types = [...(asSchema(additional) ? [typeScriptType(additional as JsonSchema, prefix, names, use)] : [])];
+    members.push(`[key: string]: ${unionOf([...types, ...patterns.flatMap((pattern) => pattern.types), ...declared.map(([, type]) => type)])}`);
+  } else if (open && (properties.length === 0 || patterns.some(({ key }) => key === undefined))) members.push("[key: string]: unknown");
   return members.length === 0 ? "{}" : `{ ${members.join("; ")} }`;
 }
 
@@ -179,9 +248,19 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   if (required.length > 0) node.required = required;
   const additional = schema.additionalProperties;
   if (additional === false) node.additionalProperties = false;
+  // `true` refuses nothing, but evaluates every property (what unevaluatedProperties asks).
+  else if (additional === true) node.additionalProperties = true;
   else if (asSchema(additional)) node.additionalProperties = schemaNode(additional as JsonSchema);
+  // Why beside `properties` and `items`: additionalProperties leaves the names the patterns match
+  // alone, and items the items prefixItems checks; the runtime reads them from the same part.
+  const patterns = asSchema(schema.patternProperties);
+  if (patterns) node.patternProperties = Object.fromEntries(Object.entries(patterns).map(([k, v]) => [k, subschemaNode(v)]));
+  if (Array.isArray(schema.prefixItems)) node.prefixItems = schema.prefixItems.map(subschemaNode);
   const extras = partKeywords(schema);
-  if (!Array.isArray(schema.allOf) && Object.keys(extras).length === 0) return node;
+  const unevaluated =
+    schema.unevaluatedProperties === false ? false : asSchema(schema.unevaluatedProperties) ? subschemaNode(schema.unevaluatedProperties) : undefined;
+  const partOnly = node.patternProperties !== undefined || node.prefixItems !== undefined || unevaluated !== undefined;
+  if (!Array.isArray(schema.allOf) && Object.keys(extras).length === 0 && !partOnly) return node;
   // The runtime's SchemaNode: the keywords added later live in allOf parts, and a node has `types`
   // or `allOf`, never both; so the node of such a schema is its allOf: its own first keywords, its
   // allOf's parts, then a part with the rest. `default` stays on the node, where withDefaults
@@ -189,7 +268,10 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   const { default: fallback, ...own } = node;
   const parts = [...(Object.keys(own).length > 0 ? [own] : []), ...(Array.isArray(schema.allOf) ? schema.allOf.map(subschemaNode) : [])];
   if (Object.keys(extras).length > 0) parts.push(extras);
-  return fallback === undefined ? { allOf: parts } : { default: fallback, allOf: parts };
+  // unevaluatedProperties depends on every part, so it stands beside them (the runtime's SchemaNode).
+  const whole: Record<string, unknown> = fallback === undefined ? { allOf: parts } : { default: fallback, allOf: parts };
+  if (unevaluated !== undefined) whole.unevaluatedProperties = unevaluated;
+  return whole;
 }
 
 /** The keywords that live only in an allOf part (the runtime's `SchemaPart`), in a fixed order. */
@@ -205,6 +287,17 @@ function partKeywords(schema: JsonSchema): Record<string, unknown> {
   for (const key of ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const) if (typeof schema[key] === "number") part[key] = schema[key];
   if (schema.uniqueItems === true) part.uniqueItems = true;
   for (const key of ["minProperties", "maxProperties"] as const) if (typeof schema[key] === "number") part[key] = schema[key];
+  if (schema.propertyNames !== undefined) part.propertyNames = subschemaNode(schema.propertyNames);
+  // `then` and `else` without `if` assert nothing (2020-12 section 10.2.2).
+  if (schema.if !== undefined) {
+    part.if = subschemaNode(schema.if);
+    for (const key of ["then", "else"] as const) if (schema[key] !== undefined) part[key] = subschemaNode(schema[key]);
+  }
+  const dependent = asSchema(schema.dependentRequired);
+  if (dependent) {
+    const lists = Object.entries(dependent).filter((entry): entry is [string, string[]] => Array.isArray(entry[1]) && entry[1].length > 0);
+    if (lists.length > 0) part.dependentRequired = Object.fromEntries(lists);
+  }
   return part;
 }
 
@@ -219,20 +312,12 @@ function subschemaNode(value: unknown): Record<string, unknown> {
  * may pass. Annotations (description, examples, discriminator, x-*, ...) never refuse anything.
  */
 const UNSUPPORTED = new Set([
-  "if",
-  "then",
-  "else",
-  "dependentRequired",
   "dependentSchemas",
   "dependencies",
-  "patternProperties",
-  "propertyNames",
   "contains",
   "minContains",
   "maxContains",
-  "prefixItems",
   "additionalItems",
-  "unevaluatedProperties",
   "unevaluatedItems",
   "$dynamicRef",
   "$recursiveRef",
@@ -267,13 +352,22 @@ const SUPPORTED = new Set([
   "anyOf",
   "oneOf",
   "not",
+  "patternProperties",
+  "propertyNames",
+  "prefixItems",
+  "if",
+  "then",
+  "else",
+  "unevaluatedProperties",
+  "dependentRequired",
 ]);
 
 /** A JSON Pointer reference token (RFC 6901 section 3: `~` as `~0`, `/` as `~1`). */
 const pointerToken = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**
- * Every keyword of `schema` and its subschemas (properties, items, additionalProperties, allOf,
+ * Every keyword of `schema` and its subschemas (properties, patternProperties, items,
+ * prefixItems, additionalProperties, propertyNames, if/then/else, unevaluatedProperties, allOf,
  * anyOf, oneOf, not; a `$ref` is not followed) that the generated validator cannot check, each
  * with the JSON Pointer of the keyword itself: `pointer` (the schema's own) plus the path to it.
  * Besides the keywords of UNSUPPORTED: a `$ref` outside `#/components/schemas`, the keywords
@@ -298,10 +392,12 @@ export function unsupportedKeywords(schema: JsonSchema, pointer: string): { poin
         ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof child === "boolean");
       if (unsupported) report(at, key);
     }
-    for (const [name, property] of Object.entries(asSchema(node.properties) ?? {})) walk(property, `${at}/properties/${pointerToken(name)}`);
-    walk(node.items, `${at}/items`);
-    walk(node.additionalProperties, `${at}/additionalProperties`);
-    for (const key of ["allOf", "anyOf", "oneOf"] as const) {
+    for (const key of ["properties", "patternProperties"] as const) {
+      for (const [name, property] of Object.entries(asSchema(node[key]) ?? {})) walk(property, `${at}/${key}/${pointerToken(name)}`);
+    }
+    for (const key of ["items", "additionalProperties", "propertyNames", "if", "then", "else", "unevaluatedProperties"] as const)
+      walk(node[key], `${at}/${key}`);
+    for (const key of ["allOf", "anyOf", "oneOf", "prefixItems"] as const) {
       const members = node[key];
       if (Array.isArray(members)) members.forEach((member, i) => walk(member, `${at}/${key}/${i}`));
     }

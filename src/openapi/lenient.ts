@@ -60,6 +60,17 @@ export function readLeniently<D extends object>(document: D, version: "3.0" | "3
         copy().pattern = meant;
       }
     }
+    // The names of patternProperties are patterns too, read the same way.
+    const patterns = schema.patternProperties;
+    if (typeof patterns === "object" && patterns !== null && !Array.isArray(patterns)) {
+      const entries = Object.entries(patterns).map(([name, item]): [string, unknown] => {
+        const meant = unicodePattern(name);
+        if (meant === undefined) return [name, item];
+        readings.push({ pointer: `${pointer}/patternProperties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, kind: "pattern", pattern: name, meant });
+        return [meant, item];
+      });
+      if (entries.some(([name], i) => name !== Object.keys(patterns)[i])) copy().patternProperties = Object.fromEntries(entries);
+    }
     return out;
   });
   return { document: read, readings };

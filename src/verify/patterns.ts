@@ -50,7 +50,7 @@ const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
 /**
- * Every `pattern` in the schemas of an OpenAPI document (components, parameters, bodies,
+ * Every `pattern` (and name of `patternProperties`) in the schemas of an OpenAPI document (components, parameters, bodies,
  * responses, headers: request and response alike) that the generated validator cannot match in
  * linear time. Why every schema and not only those validated today: the document is also what
  * clients and other tools read, and a schema validated later must not bring a regression.
@@ -63,6 +63,11 @@ export function unsafePatterns(document: unknown): UnsafePattern[] {
     if (typeof node.pattern === "string") {
       const reason = patternProblem(node.pattern);
       if (reason !== undefined) found.push({ pointer: `${pointer}/pattern`, pattern: node.pattern, reason });
+    }
+    // The names of patternProperties are patterns the validator matches too (on property names).
+    for (const name of Object.keys(asJson(node.patternProperties) ?? {})) {
+      const reason = patternProblem(name);
+      if (reason !== undefined) found.push({ pointer: `${pointer}/patternProperties/${token(name)}`, pattern: name, reason });
     }
     for (const key of ONE) if (key in node) schema(node[key], `${pointer}/${token(key)}`);
     for (const key of LIST) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((item, i) => schema(item, `${pointer}/${token(key)}/${i}`));

@@ -36,11 +36,17 @@ export type SchemaNode = {
       /** Allowed JSON types; "integer" also admits numbers without a fraction. */
       readonly types?: readonly ("string" | "integer" | "number" | "boolean" | "array" | "object" | "null")[];
       readonly allOf?: never;
+      readonly unevaluatedProperties?: never;
     }
   | {
       readonly types?: never;
       /** Schemas the value must match, each: `{ allOf: [{ X }] }` means what `{ X }` means. */
       readonly allOf: readonly SchemaPart[];
+      /**
+       * false: properties no part evaluated (see evaluatedKeys) are refused; a schema: each such
+       * value must match it. Here, beside the parts, because it depends on all of them.
+       */
+      readonly unevaluatedProperties?: boolean | SchemaNode;
     }
 );
 
@@ -58,6 +64,25 @@ export type SchemaPart = SchemaNode & {
   readonly uniqueItems?: boolean;
   readonly minProperties?: number;
   readonly maxProperties?: number;
+  /**
+   * Pattern -> schema: each property whose name the pattern matches must match the schema. Kept in
+   * the part that holds the schema's `properties`, whose `additionalProperties` then leaves such
+   * names alone (2020-12 section 10.3.2.3).
+   */
+  readonly patternProperties?: { readonly [pattern: string]: SchemaNode };
+  /** Every property name (a string) must match this schema. */
+  readonly propertyNames?: SchemaNode;
+  /**
+   * Item i must match prefixItems[i]. Kept in the part that holds the schema's `items`, which then
+   * applies to the items after these only (2020-12 section 10.3.1.2).
+   */
+  readonly prefixItems?: readonly SchemaNode[];
+  /** A value that matches `if` must match `then`; one that does not, `else`. */
+  readonly if?: SchemaNode;
+  readonly then?: SchemaNode;
+  readonly else?: SchemaNode;
+  /** Property name -> the properties required when it is present. */
+  readonly dependentRequired?: { readonly [name: string]: readonly string[] };
 };
 
 /**
@@ -285,7 +310,96 @@ function check(node: SchemaNode, value: unknown, path: string, errors: FieldErro
   if (types !== undefined || node.allOf === undefined) return ok;
   // The parts run even when the node's own keywords failed, so that every bad field is reported.
   for (const part of node.allOf) ok = checkPart(part, value, path, errors, run, fail) && ok;
+  if (node.unevaluatedProperties !== undefined && actual === "object") {
+    ok = checkUnevaluated(node, node.unevaluatedProperties, value as { [key: string]: unknown }, path, errors, run) && ok;
+  }
   return ok;
+}
+
+/** A property's path below the object at `path`, as `detail` names it (`a.b`). */
+function propertyPath(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
+
+/** Whether some pattern of `patternProperties` matches `key`. */
+function matchesPattern(patterns: { readonly [pattern: string]: SchemaNode } | undefined, key: string): boolean {
+  if (patterns === undefined) return false;
+  for (const pattern of Object.keys(patterns)) if (patternOf(pattern).test(key)) return true;
+  return false;
+}
+
+/**
+ * unevaluatedProperties (2020-12 section 11.3): the properties that none of the node's parts
+ * evaluated, in the parts' branches the value matched, must match `rest` (false: none may exist).
+ */
+function checkUnevaluated(
+  node: SchemaNode,
+  rest: boolean | SchemaNode,
+  record: { [key: string]: unknown },
+  path: string,
+  errors: FieldErrors,
+  run: Run,
+): boolean {
+  if (rest === true) return true;
+  const evaluated = evaluatedByAll(node.allOf ?? [], record, run, new Set());
+  if (evaluated === ALL) return true;
+  let ok = true;
+  for (const key of Object.keys(record)) {
+    if (evaluated.has(key)) continue;
+    if (rest === false) {
+      addError(errors, propertyPath(path, key), "is not a known field");
+      ok = false;
+    } else ok = check(rest, record[key], propertyPath(path, key), errors, run) && ok;
+  }
+  return ok;
+}
+
+/** Every property of the value evaluated (see evaluatedKeys). */
+const ALL = "all";
+
+/**
+ * The properties of `record` a node evaluates (2020-12 section 11.3's annotations): those named
+ * by `properties` or matched by `patternProperties`; all of them under `additionalProperties` or
+ * a nested `unevaluatedProperties`; those of its parts, of the anyOf/oneOf branches the value
+ * matches, of `then` when `if` matches and `else` when not, and of a referenced schema. `refs`:
+ * the references followed for this value, so a schema that refers to itself ends.
+ */
+function evaluatedKeys(node: SchemaPart, record: { [key: string]: unknown }, run: Run, refs: Set<string>): Set<string> | typeof ALL {
+  if (node.ref !== undefined) {
+    const target = run.table[node.ref];
+    if (target === undefined || refs.has(node.ref)) return new Set();
+    refs.add(node.ref);
+    return evaluatedKeys(target, record, run, refs);
+  }
+  if (node.additionalProperties !== undefined || (node.allOf !== undefined && node.unevaluatedProperties !== undefined)) return ALL;
+  const keys = new Set<string>();
+  for (const key of Object.keys(record)) {
+    if ((node.properties && Object.hasOwn(node.properties, key)) || matchesPattern(node.patternProperties, key)) keys.add(key);
+  }
+  const more: SchemaPart[] = [...(node.allOf ?? [])];
+  for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) if (check(branch, record, "", DISCARDED, run)) more.push(branch);
+  if (node.if !== undefined) {
+    // A subschema the value fails evaluates nothing: `if` counts only when it matches.
+    const matched = check(node.if, record, "", DISCARDED, run);
+    const branch = matched ? node.then : node.else;
+    if (matched) more.push(node.if);
+    if (branch !== undefined) more.push(branch);
+  }
+  const found = evaluatedByAll(more, record, run, refs);
+  if (found === ALL) return ALL;
+  for (const key of found) keys.add(key);
+  return keys;
+}
+
+/** The properties of `record` some of `nodes` evaluates (see evaluatedKeys). */
+function evaluatedByAll(nodes: readonly SchemaPart[], record: { [key: string]: unknown }, run: Run, refs: ReadonlySet<string>): Set<string> | typeof ALL {
+  const keys = new Set<string>();
+  for (const node of nodes) {
+    const found = evaluatedKeys(node, record, run, new Set(refs));
+    if (found === ALL) return ALL;
+    for (const key of found) keys.add(key);
+  }
+  return keys;
 }
 
 /**
@@ -304,10 +418,17 @@ function checkPart(part: SchemaPart, value: unknown, path: string, errors: Field
     if (part.multipleOf !== undefined && !Number.isInteger(value / part.multipleOf)) return fail(`must be a multiple of ${part.multipleOf}`);
   } else if (Array.isArray(value)) {
     if (part.uniqueItems === true && !hasUniqueItems(value, fail)) return false;
+    if (part.prefixItems !== undefined && !checkPrefixItems(part.prefixItems, value, path, errors, run)) return false;
   } else if (typeof value === "object" && value !== null) {
     const count = Object.keys(value).length;
     if (part.minProperties !== undefined && count < part.minProperties) return fail(`must have at least ${part.minProperties} properties`);
     if (part.maxProperties !== undefined && count > part.maxProperties) return fail(`must have at most ${part.maxProperties} properties`);
+    if (!checkObjectPart(part, value as { [key: string]: unknown }, path, errors, run)) return false;
+  }
+  if (part.if !== undefined) {
+    const branch = check(part.if, value, path, DISCARDED, run) ? part.then : part.else;
+    // Why the branch's own messages: they name the fields the client must fix.
+    if (branch !== undefined && !check(branch, value, path, errors, run)) return false;
   }
   if (part.anyOf && !part.anyOf.some((branch) => check(branch, value, path, DISCARDED, run))) {
     return fail("must match at least one of the allowed schemas");
@@ -319,6 +440,41 @@ function checkPart(part: SchemaPart, value: unknown, path: string, errors: Field
   }
   if (part.not && check(part.not, value, path, DISCARDED, run)) return fail("must not match the excluded schema");
   return valid;
+}
+
+/** prefixItems: each of the first items against its own schema, at its own path (`tags[0]`). */
+function checkPrefixItems(prefix: readonly SchemaNode[], items: readonly unknown[], path: string, errors: FieldErrors, run: Run): boolean {
+  let ok = true;
+  for (let i = 0; i < prefix.length && i < items.length; i++) ok = check(prefix[i]!, items[i], `${path}[${i}]`, errors, run) && ok;
+  return ok;
+}
+
+/**
+ * The object keywords of a part: patternProperties, propertyNames, dependentRequired. Every bad
+ * property is reported at its own path (`a.b`).
+ */
+function checkObjectPart(part: SchemaPart, record: { [key: string]: unknown }, path: string, errors: FieldErrors, run: Run): boolean {
+  let ok = true;
+  const { patternProperties: patterns, propertyNames: names, dependentRequired: dependent } = part;
+  if (patterns === undefined && names === undefined && dependent === undefined) return true;
+  for (const key of Object.keys(record)) {
+    const at = propertyPath(path, key);
+    if (names !== undefined && !check(names, key, at, DISCARDED, run)) {
+      addError(errors, at, "is not an allowed field name");
+      ok = false;
+    }
+    if (patterns !== undefined) {
+      for (const pattern of Object.keys(patterns)) if (patternOf(pattern).test(key)) ok = check(patterns[pattern]!, record[key], at, errors, run) && ok;
+    }
+    const needs = dependent !== undefined && Object.hasOwn(dependent, key) ? dependent[key]! : [];
+    for (const other of needs) {
+      if (!Object.hasOwn(record, other)) {
+        addError(errors, propertyPath(path, other), `is required when ${key} is present`);
+        ok = false;
+      }
+    }
+  }
+  return ok;
 }
 
 /**
@@ -346,7 +502,11 @@ function checkArray(node: SchemaNode, items: unknown[], path: string, errors: Fi
   if (node.minItems !== undefined && items.length < node.minItems) return fail(`must have at least ${node.minItems} items`);
   if (node.maxItems !== undefined && items.length > node.maxItems) return fail(`must have at most ${node.maxItems} items`);
   let ok = true;
-  if (node.items) items.forEach((item, i) => (ok = check(node.items!, item, `${path}[${i}]`, errors, run) && ok));
+  if (node.items) {
+    // `items` applies after the part's prefixItems, when it has them (see SchemaPart).
+    const first = (node as SchemaPart).prefixItems?.length ?? 0;
+    for (let i = first; i < items.length; i++) ok = check(node.items, items[i], `${path}[${i}]`, errors, run) && ok;
+  }
   return ok;
 }
 
@@ -391,7 +551,15 @@ export function withDefaults(node: SchemaNode, value: unknown, table: SchemaTabl
 }
 
 function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unknown {
-  if (Array.isArray(value)) return node.items ? value.map((item) => withDefaults(node.items!, item, table)) : value;
+  if (Array.isArray(value)) {
+    // Items at prefixItems' positions take their defaults from there (see SchemaPart).
+    const prefix = (node as SchemaPart).prefixItems ?? [];
+    if (!node.items && prefix.length === 0) return value;
+    return value.map((item, i) => {
+      const schema = i < prefix.length ? prefix[i] : node.items;
+      return schema ? withDefaults(schema, item, table) : item;
+    });
+  }
   if (typeof value !== "object" || value === null || !node.properties) return value;
   const record = value as { readonly [key: string]: unknown };
   const filled: { [key: string]: unknown } = { ...record };
@@ -404,7 +572,7 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unkn
 
 function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, run: Run): boolean {
   let ok = true;
-  const at = (key: string) => (path === "" ? key : `${path}.${key}`);
+  const at = (key: string) => propertyPath(path, key);
   for (const key of node.required ?? []) {
     if (!Object.hasOwn(record, key)) {
       addError(errors, at(key), "is required");
@@ -414,6 +582,9 @@ function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path:
   for (const key of Object.keys(record)) {
     const property = node.properties && Object.hasOwn(node.properties, key) ? node.properties[key] : undefined;
     if (property) ok = check(property, record[key], at(key), errors, run) && ok;
+    else if (node.additionalProperties === undefined) continue;
+    // A name a pattern of the same schema matches is no additional property (see SchemaPart).
+    else if (matchesPattern((node as SchemaPart).patternProperties, key)) continue;
     else if (node.additionalProperties === false) {
       addError(errors, at(key), "is not a known field");
       ok = false;

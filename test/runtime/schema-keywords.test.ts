@@ -127,6 +127,132 @@ describe("validateValue: the added keywords", () => {
   });
 });
 
+// Issue 16, item 4: the JSON Schema 2020-12 keywords real documents use (vercel's among them).
+describe("validateValue: propertyNames, patternProperties, prefixItems, if/then/else, unevaluatedProperties, dependentRequired", () => {
+  const headers: JsonSchema = {
+    type: "object",
+    properties: { id: { type: "integer" } },
+    patternProperties: { "^x-": { type: "string" }, "^n\\d+$": { type: "number", minimum: 0 } },
+    additionalProperties: false,
+  };
+  const rows: { name: string; schema: JsonSchema; value: unknown; want: FieldErrors }[] = [
+    { name: "patternProperties: matching names", schema: headers, value: { id: 1, "x-a": "s", n12: 3 }, want: {} },
+    {
+      name: "patternProperties: each bad value at its path; additionalProperties takes the names no pattern matches",
+      schema: { type: "object", properties: { h: headers } },
+      value: { h: { "x-a": 1, n1: -1, other: true, n1x: 2 } },
+      want: { "h.x-a": "must be a string", "h.n1": "must be at least 0", "h.other": "is not a known field", "h.n1x": "is not a known field" },
+    },
+    {
+      name: "patternProperties: a name in properties and matching a pattern must match both",
+      schema: { properties: { "x-id": { type: "string" } }, patternProperties: { "^x-": { maxLength: 2 } } },
+      value: { "x-id": "long" },
+      want: { "x-id": "must be at most 2 characters long" },
+    },
+    {
+      name: "patternProperties with an additionalProperties schema",
+      schema: { patternProperties: { "^a": { type: "string" } }, additionalProperties: { type: "integer" } },
+      value: { ab: "s", b: 1, c: "s" },
+      want: { c: "must be an integer" },
+    },
+    {
+      name: "propertyNames: each bad name at its path",
+      schema: { type: "object", properties: { tags: { propertyNames: { pattern: "^[a-z]+$", maxLength: 4 } } } },
+      value: { tags: { ok: 1, Bad: 2, toolong: 3 } },
+      want: { "tags.Bad": "is not an allowed field name", "tags.toolong": "is not an allowed field name" },
+    },
+    { name: "propertyNames false: no property at all", schema: { propertyNames: false }, value: { a: 1 }, want: { a: "is not an allowed field name" } },
+    { name: "propertyNames false: an empty object", schema: { propertyNames: false }, value: {}, want: {} },
+    {
+      name: "prefixItems: each item at its index, items after them",
+      schema: { type: "object", properties: { row: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: { type: "boolean" } } } },
+      value: { row: [1, "x", true, 3] },
+      want: { "row[0]": "must be a string", "row[1]": "must be an integer", "row[3]": "must be true or false" },
+    },
+    { name: "prefixItems: a shorter array", schema: { prefixItems: [{ type: "string" }, { type: "integer" }] }, value: ["a"], want: {} },
+    {
+      name: "prefixItems with items false: no more items",
+      schema: { prefixItems: [{ type: "string" }], items: false },
+      value: ["a", "b"],
+      want: { "[1]": "must not match the excluded schema" },
+    },
+    {
+      name: "if/then: then's own errors, at their fields",
+      schema: {
+        type: "object",
+        properties: { country: { type: "string" }, zip: { type: "string" } },
+        if: { properties: { country: { const: "US" } } },
+        then: { required: ["zip"], properties: { zip: { pattern: "^[0-9]{5}$" } } },
+        else: { required: ["postal"] },
+      },
+      value: { country: "US", zip: "1234" },
+      want: { zip: "must match the pattern ^[0-9]{5}$" },
+    },
+    {
+      name: "if/else: else's own errors",
+      schema: { if: { properties: { country: { const: "US" } } }, then: { required: ["zip"] }, else: { required: ["postal"] } },
+      value: { country: "CA" },
+      want: { postal: "is required" },
+    },
+    { name: "then without if asserts nothing", schema: { then: false }, value: 1, want: {} },
+    {
+      name: "dependentRequired: the missing properties, at their paths",
+      schema: { properties: { card: { type: "object", dependentRequired: { number: ["expiry", "cvc"] } } } },
+      value: { card: { number: "4", cvc: "1" } },
+      want: { "card.expiry": "is required when number is present" },
+    },
+    { name: "dependentRequired: absent trigger", schema: { dependentRequired: { number: ["expiry"] } }, value: { cvc: "1" }, want: {} },
+    {
+      name: "unevaluatedProperties false: what no part, matching branch or then evaluates",
+      schema: {
+        allOf: [ref("Pet")],
+        anyOf: [{ properties: { tag: { type: "string" } }, required: ["tag"] }, { properties: { chip: { type: "integer" } } }],
+        if: { properties: { kind: { const: "dog" } } },
+        then: { properties: { good: { type: "boolean" } } },
+        unevaluatedProperties: false,
+      },
+      value: { kind: "cat", name: "tom", chip: 1, good: true, tag: 3 },
+      want: { good: "is not a known field", tag: "is not a known field" },
+    },
+    {
+      name: "unevaluatedProperties: a schema for the rest, through nested paths",
+      schema: { type: "object", properties: { m: { properties: { a: {} }, patternProperties: { "^t": {} }, unevaluatedProperties: { type: "integer" } } } },
+      value: { m: { a: "x", to: "y", n: 1, z: "z" } },
+      want: { "m.z": "must be an integer" },
+    },
+    {
+      name: "unevaluatedProperties: a name Object.prototype has is no evaluated property",
+      schema: { properties: { a: {} }, unevaluatedProperties: false },
+      value: JSON.parse('{"a":1,"constructor":2,"__proto__":3}'),
+      want: JSON.parse('{"constructor":"is not a known field","__proto__":"is not a known field"}') as FieldErrors,
+    },
+    {
+      name: "unevaluatedProperties: additionalProperties in a part evaluates everything",
+      schema: { allOf: [{ additionalProperties: true }], unevaluatedProperties: false },
+      value: { a: 1 },
+      want: {},
+    },
+  ];
+  it.each(rows)("$name", ({ schema, value, want }) => {
+    expect(errorsOf(schema, value)).toEqual(want);
+  });
+
+  it("patternProperties and propertyNames patterns run on the linear matcher: `(a+)+$` on a long name answers at once", () => {
+    const name = `${"a".repeat(50_000)}!`;
+    const started = performance.now();
+    expect(errorsOf({ patternProperties: { "^(a+)+$": { type: "null" } }, propertyNames: { pattern: "^(a+)+$" } }, { [name]: 1 })).toEqual({
+      [name]: "is not an allowed field name",
+    });
+    // A guard against a hang only: V8's engine takes longer than the universe has on this name.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("withDefaults fills prefixItems' defaults at their positions, items' after them", () => {
+    const node = schemaNode({ prefixItems: [{ properties: { a: { default: 1 } } }], items: { properties: { b: { default: 2 } } } }) as SchemaNode;
+    expect(withDefaults(node, [{}, {}], TABLE)).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+});
+
 describe("withDefaults through allOf", () => {
   it("fills the defaults an allOf part declares, through references", () => {
     expect(withDefaults({ ref: "Cat" }, { kind: "cat" }, TABLE)).toEqual({ kind: "cat", lives: 9 });
@@ -214,6 +340,28 @@ describe("schemaNode", () => {
   it("leaves out what asserts nothing: uniqueItems false, OpenAPI 3.0's boolean exclusive bounds", () => {
     expect(schemaNode({ uniqueItems: false, exclusiveMinimum: true, minimum: 0 })).toEqual({ minimum: 0 });
   });
+  it("keeps patternProperties beside additionalProperties and prefixItems beside items; unevaluatedProperties beside the parts", () => {
+    expect(
+      schemaNode({
+        type: "object",
+        additionalProperties: false,
+        patternProperties: { "^x": { type: "string" } },
+        items: { type: "null" },
+        prefixItems: [true],
+        propertyNames: { maxLength: 3 },
+        if: { required: ["a"] },
+        then: { required: ["b"] },
+        dependentRequired: { a: ["c"], d: [] },
+        unevaluatedProperties: { type: "integer" },
+      }),
+    ).toEqual({
+      allOf: [
+        { types: ["object"], items: { types: ["null"] }, additionalProperties: false, patternProperties: { "^x": { types: ["string"] } }, prefixItems: [{}] },
+        { propertyNames: { maxLength: 3 }, if: { required: ["a"] }, then: { required: ["b"] }, dependentRequired: { a: ["c"] } },
+      ],
+      unevaluatedProperties: { types: ["integer"] },
+    });
+  });
   it("keeps a const of null, which is a value", () => {
     expect(schemaNode({ const: null })).toEqual({ allOf: [{ const: null }] });
   });
@@ -246,6 +394,53 @@ describe("typeScriptType", () => {
     { name: "properties without type", schema: { properties: { "a-b": { type: "integer" } }, required: ["a-b"] }, want: '{ "a-b": number }' },
     { name: "false schemas", schema: { type: "object", properties: { a: false }, additionalProperties: false }, want: "{ a?: never }" },
     { name: "an empty anyOf", schema: { anyOf: [] }, want: "never" },
+    {
+      name: "prefixItems: a tuple, elements past minItems optional, then items",
+      schema: { type: "array", prefixItems: [{ type: "string" }, { type: ["integer", "null"] }], items: ref("Pet"), minItems: 1 },
+      want: "[string, (number | null)?, ...T.Pet[]]",
+    },
+    {
+      name: "prefixItems with items false",
+      schema: { type: "array", prefixItems: [{ type: "string" }, {}, {}], items: false, maxItems: 2 },
+      want: "[string?, unknown?]",
+    },
+    { name: "prefixItems without items", schema: { type: "array", prefixItems: [ref("Pet")] }, want: "[T.Pet?, ...unknown[]]" },
+    {
+      name: "patternProperties with a literal prefix: a template literal index signature",
+      schema: { type: "object", properties: { "x-id": { type: "integer" }, name: { type: "string" } }, patternProperties: { "^x-": { type: "string" } } },
+      want: '{ "x-id"?: number; name?: string; [key: `x-${string}`]: string | number }',
+    },
+    {
+      name: "patternProperties that TypeScript cannot say, closed: a string index signature of every type",
+      schema: { type: "object", properties: { id: { type: "integer" } }, patternProperties: { "^[a-z]+$": { type: "boolean" } }, additionalProperties: false },
+      want: "{ id?: number; [key: string]: boolean | number }",
+    },
+    {
+      name: "patternProperties that TypeScript cannot say, open: any key",
+      schema: { type: "object", properties: { id: { type: "integer" } }, patternProperties: { "a|b": { type: "boolean" } } },
+      want: "{ id?: number; [key: string]: unknown }",
+    },
+    {
+      name: "if/then/else: (If & Then) | Else",
+      schema: { if: ref("Pet"), then: ref("Even"), else: { type: "null" } },
+      want: "(T.Pet & T.Even) | null",
+    },
+    { name: "if/then without else: anything on the other side", schema: { type: "string", if: { minLength: 2 }, then: { maxLength: 3 } }, want: "string" },
+    {
+      name: "unevaluatedProperties alone means additionalProperties",
+      schema: { type: "object", properties: { a: { type: "string" } }, unevaluatedProperties: { type: "integer" } },
+      want: "{ a?: string; [key: string]: number | string }",
+    },
+    {
+      name: "unevaluatedProperties beside allOf: no index signature to clash with the parts",
+      schema: { allOf: [ref("Pet")], properties: { a: { type: "string" } }, unevaluatedProperties: { type: "integer" } },
+      want: "{ a?: string } & T.Pet",
+    },
+    {
+      name: "propertyNames and dependentRequired are left to the validator",
+      schema: { type: "object", propertyNames: { maxLength: 2 }, dependentRequired: { a: ["b"] } },
+      want: "{ [key: string]: unknown }",
+    },
   ];
   it.each(rows)("$name", ({ schema, want }) => {
     expect(tsType(schema)).toBe(want);
@@ -260,6 +455,28 @@ describe("typeScriptType", () => {
       named("AnyPet", { oneOf: [ref("Cat"), ref("Dog"), { type: "null" }] }),
       named("Tags", { type: "array", items: { anyOf: [{ type: "string" }, { allOf: [ref("Pet"), { const: { kind: "dog" } }] }] } }),
       named("Odd", { type: ["object", "null"], properties: { "x y": { const: "a | b" } }, allOf: [{ oneOf: [ref("Cat"), ref("Dog")] }] }),
+      named("Row", { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: { type: "boolean" }, minItems: 1 }),
+      named("Headers", {
+        type: "object",
+        properties: { "x-id": { type: "integer" }, id: { type: "string" } },
+        patternProperties: { "^x-": { type: "string" }, "^[0-9]+$": { type: "null" } },
+        additionalProperties: false,
+      }),
+      named("Shipping", {
+        if: { properties: { country: { const: "US" } } },
+        then: { type: "object", properties: { zip: { type: "string" } }, required: ["zip"] },
+        else: { type: "null" },
+      }),
+      'export const row: Row = ["a", 1, true, false];',
+      'export const headers: Headers = { "x-id": 1, id: "a", "x-b": "b", "12": null };',
+      'export const shipping: Shipping = { country: "US", zip: "1" };',
+      "export const noShipping: Shipping = null;",
+      "// @ts-expect-error: the second item is an integer",
+      'export const badRow: Row = ["a", "b"];',
+      "// @ts-expect-error: an array may not be empty when minItems is 1",
+      "export const emptyRow: Row = [];",
+      "// @ts-expect-error: x- headers are strings",
+      'export const badHeaders: Headers = { "x-b": true };',
       'export const cat: Cat = { kind: "cat", lives: 9 };',
       'export const pets: AnyPet[] = [cat, { kind: "dog", good: true }, null];',
       'export const tags: Tags = ["a", { kind: "dog" }];',
@@ -329,30 +546,59 @@ describe("unsupportedKeywords", () => {
       want: [],
     },
     {
-      name: "assertions the validator lacks, at their own pointers",
-      schema: { if: {}, then: {}, else: {}, patternProperties: {}, dependentRequired: {}, unevaluatedProperties: false },
-      want: ["if", "then", "else", "patternProperties", "dependentRequired", "unevaluatedProperties"].map((keyword) => ({
-        pointer: `${at}/${keyword}`,
-        keyword,
-      })),
+      name: "the 2020-12 keywords issue 16 added: nothing",
+      schema: {
+        if: {},
+        then: {},
+        else: {},
+        patternProperties: { "^x": {} },
+        propertyNames: {},
+        prefixItems: [{}],
+        dependentRequired: {},
+        unevaluatedProperties: false,
+      },
+      want: [],
+    },
+    {
+      name: "assertions the validator lacks, at their own pointers, inside the added keywords too",
+      schema: {
+        dependentSchemas: {},
+        patternProperties: { "^a/": { contains: {} } },
+        prefixItems: [{}, { unevaluatedItems: false }],
+        if: { additionalItems: false },
+        then: { maxContains: 1 },
+        else: { dependencies: {} },
+        propertyNames: { $dynamicRef: "#x" },
+        unevaluatedProperties: { minContains: 1 },
+      },
+      want: [
+        { pointer: `${at}/dependentSchemas`, keyword: "dependentSchemas" },
+        { pointer: `${at}/patternProperties/^a~1/contains`, keyword: "contains" },
+        { pointer: `${at}/propertyNames/$dynamicRef`, keyword: "$dynamicRef" },
+        { pointer: `${at}/if/additionalItems`, keyword: "additionalItems" },
+        { pointer: `${at}/then/maxContains`, keyword: "maxContains" },
+        { pointer: `${at}/else/dependencies`, keyword: "dependencies" },
+        { pointer: `${at}/unevaluatedProperties/minContains`, keyword: "minContains" },
+        { pointer: `${at}/prefixItems/1/unevaluatedItems`, keyword: "unevaluatedItems" },
+      ],
     },
     {
       name: "inside properties, items, additionalProperties and the applicators",
       schema: {
-        properties: { "a/b~c": { propertyNames: {} } },
+        properties: { "a/b~c": { maxContains: 1 } },
         items: { contains: {}, minContains: 1 },
         additionalProperties: { dependentSchemas: {} },
-        allOf: [{}, { prefixItems: [] }],
+        allOf: [{}, { additionalItems: {} }],
         anyOf: [{ unevaluatedItems: false }],
         oneOf: [{ $dynamicRef: "#x" }],
         not: { contentSchema: {} },
       },
       want: [
-        { pointer: `${at}/properties/a~1b~0c/propertyNames`, keyword: "propertyNames" },
+        { pointer: `${at}/properties/a~1b~0c/maxContains`, keyword: "maxContains" },
         { pointer: `${at}/items/contains`, keyword: "contains" },
         { pointer: `${at}/items/minContains`, keyword: "minContains" },
         { pointer: `${at}/additionalProperties/dependentSchemas`, keyword: "dependentSchemas" },
-        { pointer: `${at}/allOf/1/prefixItems`, keyword: "prefixItems" },
+        { pointer: `${at}/allOf/1/additionalItems`, keyword: "additionalItems" },
         { pointer: `${at}/anyOf/0/unevaluatedItems`, keyword: "unevaluatedItems" },
         { pointer: `${at}/oneOf/0/$dynamicRef`, keyword: "$dynamicRef" },
         { pointer: `${at}/not/contentSchema`, keyword: "contentSchema" },
