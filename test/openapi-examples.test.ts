@@ -68,7 +68,11 @@ describe("OpenAPI documents written by others (@readme/oas-examples)", () => {
     // The generated code is ES modules, as in a project with "type": "module".
     writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ type: "module" }));
     // tsc exits non-zero on any error, which fails this test with its output.
-    execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", config], { cwd: scratch, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    try {
+      execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", config], { cwd: scratch, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    } catch (error) {
+      throw new Error(`tsc failed:\n${String((error as { stdout?: unknown }).stdout).slice(0, 20_000)}`);
+    }
   }, 120_000);
 
   it("names and texts of the hostile document stay inside the strings and comments they are put in", () => {

@@ -182,7 +182,12 @@ async function answerOf(hosted: Hosted, req: IncomingMessage, method: string, ur
  */
 async function safeAnswer(hosted: Hosted, req: IncomingMessage, method: string, url: string): Promise<Answer | undefined> {
   try {
-    return await answerRequest(hosted.api, hosted.options, req, { method, url });
+    const answer = await answerRequest(hosted.api, hosted.options, req, { method, url });
+    // Why: a body JSON cannot write (a bigint, a cycle a handler returned) is the handler's fault,
+    // answered 500 here like any other; written later, it could only cut the connection.
+    if (answer.body === undefined) return answer;
+    const { body, ...rest } = answer;
+    return { ...rest, raw: { contentType: "application/json", bytes: JSON.stringify(body) } };
   } catch (error) {
     // Why: a client that goes away mid-body is no fault of the server: nothing to answer or log.
     if (isClientGone(error)) return undefined;

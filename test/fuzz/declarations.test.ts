@@ -114,7 +114,10 @@ describe("random valid declarations", () => {
             result.diagnostics.map((d) => `${d.code}: ${d.message}`),
             yaml,
           ).toEqual([]);
-          for (const file of result.value!) expect(file.path).toMatch(/^(?:(?:resources|runtime)\/)?[a-z0-9][a-z0-9.-]*\.(?:gen\.ts|yaml)$/);
+          for (const file of result.value!)
+            expect(file.path).toMatch(
+              /(?:^(?:(?:resources|runtime)\/)?[a-z0-9][a-z0-9.-]*\.(?:gen\.ts|yaml)$)|(?:^migrations\/(?:[0-9]{4}_[a-z0-9_]+\.sql|schema\.json)$)/,
+            );
           if (written.length < 3) written.push(result.value!);
         }),
         runs(20 * SCALE),

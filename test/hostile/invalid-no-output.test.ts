@@ -66,7 +66,9 @@ describe("generated paths stay inside the output folder", () => {
       expect(file.path.split(/[\\/]/), file.path).not.toContain("..");
       // Lower-case letters, digits, `-` and `.` in at most two segments: nothing a name could smuggle in.
       // (`operations/` holds the handlers of operations that are not one of a resource's six.)
-      expect(file.path, file.path).toMatch(/^(?:(?:resources|runtime|operations)\/)?[a-z0-9][a-z0-9.-]*\.(?:gen\.ts|yaml)$/);
+      expect(file.path, file.path).toMatch(
+        /(?:^(?:(?:resources|runtime|operations)\/)?[a-z0-9][a-z0-9.-]*\.(?:gen\.ts|yaml)$)|(?:^migrations\/(?:[0-9]{4}_[a-z0-9_]+\.sql|schema\.json)$)/,
+      );
       const target = path.resolve(out, file.path);
       expect(target.startsWith(out + path.sep), file.path).toBe(true);
     }

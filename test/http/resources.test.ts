@@ -37,7 +37,7 @@ const editLink = (id: unknown) => ({ rel: "edit", method: "PATCH", href: `/artic
 const cancelLink = (id: unknown) => ({ rel: "cancel", method: "DELETE", href: `/articles/${String(id)}` });
 
 describe("the index", () => {
-  it("GET / lists every collection, then the token endpoint", async () => {
+  it("GET / lists every collection, then the token endpoint, then the served document and its page", async () => {
     const reply = await call(base, "GET", "/");
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
@@ -45,6 +45,8 @@ describe("the index", () => {
         { rel: "authors", method: "GET", href: "/authors" },
         { rel: "articles", method: "GET", href: "/articles" },
         { rel: "token", method: "POST", href: "/token" },
+        { rel: "service-desc", method: "GET", href: "/openapi.json" },
+        { rel: "service-doc", method: "GET", href: "/docs" },
       ],
     });
   });

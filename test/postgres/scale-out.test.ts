@@ -17,6 +17,9 @@ import { type PostgresServer, postgresSkipReason, startPostgres } from "./server
 const user = { name: "ann", password: "secret", scopes: ["library:read", "library:write", "loans:write"] };
 const skip = postgresSkipReason();
 
+/** The API's base URL on a served instance: its address and the base path of the document's server URL (lending: `/v1`). */
+const base = (server: RunningServer) => server.url + server.basePath;
+
 describe.skipIf(skip !== undefined)(`two instances on one PostgreSQL server${skip ? ` (${skip})` : ""}`, () => {
   let postgres: PostgresServer;
   const databases: Database[] = [];
@@ -33,7 +36,7 @@ describe.skipIf(skip !== undefined)(`two instances on one PostgreSQL server${ski
       const server = await serveFiles(files, { port: 0, host: "127.0.0.1", users: [user], database });
       servers.push(server);
       // Tokens of serve's issuer are each instance's own (JWTs shared by both are issue 15's other part).
-      tokens.push(await issueToken(server.url, user, user.scopes));
+      tokens.push(await issueToken(base(server), user, user.scopes));
     }
   }, 120_000);
 
@@ -45,17 +48,17 @@ describe.skipIf(skip !== undefined)(`two instances on one PostgreSQL server${ski
 
   /** Creates a loan (with its book and member) through instance `at`. */
   async function newLoan(at: number): Promise<{ id: number; href: string }> {
-    const [base, token] = [servers[at]!.url, tokens[at]!];
-    const book = obj(await call(base, "POST", "/books", { token, json: { title: "Dune", author: "Herbert" } }));
-    const member = obj(await call(base, "POST", "/members", { token, json: { name: "Ann", email: "ann@example.org" } }));
-    const loan = await call(base, "POST", "/loans", { token, json: { bookId: book.id, memberId: member.id, dueOn: "2030-01-01" } });
+    const [url, token] = [base(servers[at]!), tokens[at]!];
+    const book = obj(await call(url, "POST", "/books", { token, json: { title: "Dune", author: "Herbert" } }));
+    const member = obj(await call(url, "POST", "/members", { token, json: { name: "Ann", email: "ann@example.org" } }));
+    const loan = await call(url, "POST", "/loans", { token, json: { bookId: book.id, memberId: member.id, dueOn: "2030-01-01" } });
     expect(loan.status, loan.text).toBe(201);
     return { id: obj(loan).id as number, href: `/loans/${String(obj(loan).id)}` };
   }
 
   it("an object created through one instance is read, listed and transitioned through the other", async () => {
     const loan = await newLoan(0);
-    const [b, token] = [servers[1]!.url, tokens[1]!];
+    const [b, token] = [base(servers[1]!), tokens[1]!];
     const read = await call(b, "GET", loan.href, { token });
     expect(read.status, read.text).toBe(200);
     expect(obj(read).status).toBe("active");
@@ -63,7 +66,7 @@ describe.skipIf(skip !== undefined)(`two instances on one PostgreSQL server${ski
     expect((listed.body as { id: number }[]).map((l) => l.id)).toContain(loan.id);
     const returned = await call(b, "POST", `${loan.href}/return`, { token });
     expect(returned.status, returned.text).toBe(200);
-    expect(obj(await call(servers[0]!.url, "GET", loan.href, { token: tokens[0]! })).status).toBe("returned");
+    expect(obj(await call(base(servers[0]!), "GET", loan.href, { token: tokens[0]! })).status).toBe("returned");
   });
 
   it("of many concurrent transitions from one state through both instances, exactly the allowed ones apply", async () => {
@@ -72,11 +75,11 @@ describe.skipIf(skip !== undefined)(`two instances on one PostgreSQL server${ski
       // 16 `report-lost` (active -> lost) and 16 `return` (active, overdue or lost -> returned) at once.
       const requests = Array.from({ length: 32 }, (_, i) => ({ action: i % 2 === 0 ? "report-lost" : "return", at: Math.floor(i / 2) % 2 }));
       const replies = await Promise.all(
-        requests.map(({ action, at }) => call(servers[at]!.url, action === "report-lost" ? "PUT" : "POST", `${loan.href}/${action}`, { token: tokens[at]! })),
+        requests.map(({ action, at }) => call(base(servers[at]!), action === "report-lost" ? "PUT" : "POST", `${loan.href}/${action}`, { token: tokens[at]! })),
       );
       for (const reply of replies) expect([200, 409], reply.text).toContain(reply.status);
       const won = (action: string) => replies.filter((r, i) => requests[i]!.action === action && r.status === 200).length;
-      const final = obj(await call(servers[0]!.url, "GET", loan.href, { token: tokens[0]! })).status;
+      const final = obj(await call(base(servers[0]!), "GET", loan.href, { token: tokens[0]! })).status;
       // Each action can apply once (report-lost only from active; return leaves a final state), and
       // the final state is the last one applied: no transition was lost or applied twice.
       expect(won("report-lost")).toBeLessThanOrEqual(1);
@@ -96,12 +99,12 @@ describe.skipIf(skip !== undefined)(`two instances on one PostgreSQL server${ski
     const loan = await newLoan(0);
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        call(servers[i % 2]!.url, "PATCH", loan.href, { token: tokens[i % 2]!, json: { status: i % 4 < 2 ? "overdue" : "lost" } }),
+        call(base(servers[i % 2]!), "PATCH", loan.href, { token: tokens[i % 2]!, json: { status: i % 4 < 2 ? "overdue" : "lost" } }),
       ),
     );
     for (const reply of replies) expect([200, 409], reply.text).toContain(reply.status);
     const applied = replies.filter((r) => r.status === 200).map((r) => obj(r).status);
-    const final = obj(await call(servers[1]!.url, "GET", loan.href, { token: tokens[1]! })).status;
+    const final = obj(await call(base(servers[1]!), "GET", loan.href, { token: tokens[1]! })).status;
     // From active both overdue and lost may follow; from lost nothing but returned, and
     // overdue -> lost is allowed: whatever applied, the stored state is the last answered one.
     expect(applied.length).toBeGreaterThanOrEqual(1);
@@ -118,16 +121,16 @@ describe("serve --db DIR (PGlite)", () => {
       const start = async () => {
         const database = await openDatabase(path.join(dir, "data"), process.cwd());
         const server = await serveFiles(files, { port: 0, host: "127.0.0.1", users: [user], database });
-        return { server, database, token: await issueToken(server.url, user, user.scopes) };
+        return { server, database, token: await issueToken(base(server), user, user.scopes) };
       };
       const first = await start();
-      const created = await call(first.server.url, "POST", "/books", { token: first.token, json: { title: "Emma", author: "Austen" } });
+      const created = await call(base(first.server), "POST", "/books", { token: first.token, json: { title: "Emma", author: "Austen" } });
       expect(created.status, created.text).toBe(201);
       await first.server.close();
       await first.database.close();
       const second = await start();
       try {
-        const read = await call(second.server.url, "GET", `/books/${String(obj(created).id)}`, { token: second.token });
+        const read = await call(base(second.server), "GET", `/books/${String(obj(created).id)}`, { token: second.token });
         expect(read.status, read.text).toBe(200);
         expect(obj(read).title).toBe("Emma");
       } finally {
