@@ -8,7 +8,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { START_TIMEOUT, call, compileText, expectError, fixtureDocument, list, obj } from "./support.js";
+import { START_TIMEOUT, call, compileText, expectError, fixtureDocument, generateText, list, obj } from "./support.js";
 import type { CompiledApi, HandlerFunction, Json } from "./support.js";
 
 const principal = { subject: "ann", scopes: ["library:read", "library:write", "loans:write"] };
@@ -33,7 +33,11 @@ beforeAll(async () => {
   const memory = compiled.api.createMemoryHandlers();
   const books = memory.books!;
   const getBook: HandlerFunction = (input) =>
-    input.id === LOCKED ? { status: 409, error: "The catalogue is being rebuilt" } : input.id === TEAPOT ? { status: 418, error: "teapot" } : books.getBook!(input);
+    input.id === LOCKED
+      ? { status: 409, error: "The catalogue is being rebuilt" }
+      : input.id === TEAPOT
+        ? { status: 418, error: "teapot" }
+        : books.getBook!(input);
   const start = async (cursorKey?: string): Promise<string> => {
     const server = compiled.api.createServer({
       handlers: { ...memory, books: { ...books, getBook } },
@@ -122,5 +126,17 @@ describe("a refusal of the referenced resource's get during a reference check", 
     const created = obj(await call(first, "POST", "/loans", { json: loan(Number(book.id)), token: "good" }));
     before = errors.length;
     await expectFault(await call(first, "PATCH", `/loans/${String(created.id)}`, { json: { bookId: LOCKED }, token: "good" }), before);
+  });
+});
+
+describe("handlers are bound by operationId", () => {
+  // Why this matters now: every handler is found by its operationId in one table; the names of
+  // the handler types already keep two operations from sharing one.
+  it("a hand-written document giving an operation the id of a resource operation is refused", async () => {
+    const document = fixtureDocument("lending") as { paths: Json };
+    document.paths["/shelves"] = { get: { operationId: "listBooks", responses: { "200": { description: "The shelves" } } } };
+    const result = await generateText(stringify(document));
+    expect(result.value).toBeUndefined();
+    expect(result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('"ListBooksInput" is the name of another handler type')]);
   });
 });
