@@ -1,12 +1,12 @@
 /**
  * The view of operations written by others (no `x-codegen-operation`): one handler interface per
  * tag (or first path segment), a method per operation with typed input and a typed union of the
- * declared responses, and the data the runtime's operation runner reads
- * (templates/runtime/operations.gen.ts). Anything it cannot render safely is an
+ * declared responses; and for every operation of any kind the definition the dispatcher reads it by
+ * (templates/runtime/requests.gen.ts). Anything it cannot render safely is an
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
 import { type Json, type MediaEntry, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
-import { docLines, inlineComment, literalAt, propertyKey, stringLiteral } from "./escape.js";
+import { docLines, inlineComment, propertyKey, stringLiteral } from "./escape.js";
 import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, identifierOf, isMemberName, pointerOf } from "./names.js";
 import type { OperationModel } from "./operation.js";
 import { type JsonSchema, docComment, refName, schemaNode, schemaTypes, typeScriptType, unsupportedKeywords } from "./schema-code.js";
@@ -18,7 +18,6 @@ export { UnsupportedConstruct, pointerOf, isJsonMediaType };
 export class OperationCollector {
   readonly problems: UnsupportedConstruct[] = [];
   private readonly groups = new Map<string, { view: Omit<OperationGroupView, "operations">; operations: OperationView[] }>();
-  private readonly definitions: [string, unknown][] = [];
   /** operationId -> what `codegen serve` answers for it (see mockAnswer). */
   readonly mockAnswers: Record<string, MockAnswer> = {};
   private readonly usedProperties: Set<string>;
@@ -45,13 +44,11 @@ export class OperationCollector {
   add(model: OperationModel): object | undefined {
     const { operationId, method, path, pointer: at } = model;
     const before = this.problems.length;
-    const parameters = this.parameters(model);
-    const body = this.requestBody(model.body, `${at}/requestBody`);
-    const responses = this.responses(model.responses, `${at}/responses`);
+    const read = this.read(model);
     const security = this.security(model);
     if (this.problems.length > before) return undefined;
 
-    const members = [...parameters.members, ...body.members, `principal: ${security.principal}`, "scopes: SecurityScopes"];
+    const members = [...read.parameterMembers, ...read.bodyMembers, `principal: ${security.principal}`, "scopes: SecurityScopes"];
     const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
     const summary = [model.summary, model.description].filter((text): text is string => text !== undefined).join("\n\n");
     const view: OperationView = {
@@ -60,18 +57,29 @@ export class OperationCollector {
       inputName: this.gate.typeName(`${pascal}Input`, at, "the input type"),
       inputType: `{ ${members.join("; ")} }`,
       resultName: this.gate.typeName(`${pascal}Result`, at, "the result type"),
-      resultType: responses.type,
+      resultType: read.resultType,
     };
-    const definition = {
-      parameters: parameters.specs,
-      ...(body.spec ? { body: body.spec } : {}),
-      responses: responses.media,
-      jsonOnly: responses.jsonOnly,
-    };
-    this.definitions.push([operationId, definition]);
     this.mockAnswers[operationId] = mockAnswer(model.responsesObject);
     this.groupOf(model.group, path).operations.push(view);
-    return { operationId, kind: "operation", security: security.requirements, query: {} };
+    return { operationId, kind: "operation", security: security.requirements, ...read.definition };
+  }
+
+  /**
+   * How the dispatcher reads an operation of any kind (runtime/requests.gen.ts,
+   * OperationDefinition): its parameters by location and style, its body by media type, its
+   * responses by status; with the type members of its parameters and body and the union of its
+   * responses. Problems are recorded.
+   */
+  read(model: OperationModel): { definition: object; parameterMembers: string[]; bodyMembers: string[]; resultType: string } {
+    const parameters = this.parameters(model);
+    const body = this.requestBody(model.body, `${model.pointer}/requestBody`);
+    const responses = this.responses(model.responses, `${model.pointer}/responses`);
+    return {
+      definition: { parameters: parameters.specs, ...(body.spec ? { body: body.spec } : {}), responses: responses.media, jsonOnly: responses.jsonOnly },
+      parameterMembers: parameters.members,
+      bodyMembers: body.members,
+      resultType: responses.type,
+    };
   }
 
   /** The groups in order of first appearance. */
@@ -80,11 +88,6 @@ export class OperationCollector {
       const text = operations.map((o) => o.inputType + o.resultType).join(" ");
       return { ...view, operations, usesTypes: /\bT\./.test(text), usesPrincipal: /\bPrincipal\b/.test(text), usesRawBody: /\bRawBody\b/.test(text) };
     });
-  }
-
-  /** `operationId -> definition` as the literal of api.gen.ts. */
-  definitionEntries(): { key: string; literal: string }[] {
-    return this.definitions.map(([id, definition]) => ({ key: propertyKey(id), literal: literalAt(id, definition) }));
   }
 
   private groupOf(label: string, path: string): { view: Omit<OperationGroupView, "operations">; operations: OperationView[] } {

@@ -31,30 +31,20 @@ export interface HandlerMethodView {
   readonly resultType: string;
   /** The result type's doc comment. */
   readonly resultDoc: string;
-  /** Which dispatcher slot it fills; exactly one is true. */
+  /** Its kind, for the stores' templates; exactly one is true. */
   readonly isList: boolean;
   readonly isGet: boolean;
   readonly isCreate: boolean;
   readonly isReplace: boolean;
   readonly isUpdate: boolean;
   readonly isDelete: boolean;
-  /** An action (declaration `actions`): whether it takes a body, and its `to` state as a literal ("" when none). */
+  /** An action (declaration `actions`), and its `to` state as a literal ("" when none). */
   readonly isAction: boolean;
-  readonly hasBody: boolean;
   readonly toLiteral: string;
-  /** TypeScript type of the query (list) and of the id. */
-  readonly queryType: string;
-  readonly idType: string;
-  readonly bodyType: string;
-  /** How the server passes the principal: as verified, as possibly absent, or none (public). */
-  readonly principalExpression: string;
   /** A list's `sort` and `page` (declaration operation options), and whether it has either or declared `query`. */
   readonly hasSort: boolean;
   readonly hasPage: boolean;
   readonly hasListing: boolean;
-  /** The types of the list handler's `sort` and `page` inputs. */
-  readonly sortType: string;
-  readonly pageType: string;
   /** The resource's filter names as a literal: what the in-memory store filters on (not declared `query`). */
   readonly listFilters: string;
 }
@@ -78,15 +68,13 @@ export interface ResourceView {
   readonly fileName: string;
   /** Whether its file refers to named schemas (`T.`) and to `Principal`. */
   readonly usesTypes: boolean;
-  /** Whether server.gen.ts names its stored type (only replace, update and delete take `current`). */
-  readonly serverUsesStored: boolean;
   /** Whether store.gen.ts names it (every method but delete casts to it). */
   readonly storeUsesStored: boolean;
   readonly usesPrincipal: boolean;
   /** Whether some handler may return a HandlerRefusal (declared `errors`). */
   readonly usesRefusal: boolean;
-  /** Whether it has actions: the server binds them under `actions`. */
-  readonly hasActions: boolean;
+  /** Its binder (`bindLoans`): the handlers as the dispatcher calls them, by operationId. */
+  readonly binderName: string;
 }
 
 /** The view of one resource's own file. */
@@ -167,14 +155,9 @@ export interface ApiView {
   readonly hasResources: boolean;
   /** Whether createServer reads `options.handlers` (an API with neither resources nor operations does not). */
   readonly usesHandlers: boolean;
-  /** Whether server.gen.ts refers to named schemas (`T.`) and to `Principal`. */
-  readonly serverUsesTypes: boolean;
-  readonly serverUsesPrincipal: boolean;
   /** Operations written by others (documents without `x-codegen-operation`). */
   readonly hasOperations: boolean;
   readonly operationGroups: readonly OperationGroupView[];
-  /** `operationId: definition` entries of api.gen.ts's `operations`. */
-  readonly operationDefinitions: readonly { readonly key: string; readonly literal: string }[];
   /** The security schemes as the operation runner reads them, as a literal. */
   readonly securitySchemes: string;
   readonly securityHooks: readonly SecurityHookView[];

@@ -54,7 +54,6 @@ function tidy(text: string): string {
   return text.replace(/[ \t]+$/gm, "").replace(/^\n+/, "");
 }
 
-const OPERATIONS_RUNTIME = "operations.gen.ts";
 /** The PostgreSQL store's template and runtime: rendered only with the view's `postgres` part (APIs with resources). */
 const POSTGRES_TEMPLATE = "postgres.gen.ts.hbs";
 const POSTGRES_RUNTIME = ["postgres.gen.ts", "migrate.gen.ts"];
@@ -85,8 +84,6 @@ export function renderFiles(view: ApiFilesView, sources: TemplateSources): Gener
     }
   }
   for (const name of Object.keys(sources.runtime).sort()) {
-    // The operation runner serves only operations written by others; codegen's own APIs go without it.
-    if (name === OPERATIONS_RUNTIME && !view.hasOperations) continue;
     if (POSTGRES_RUNTIME.includes(name) && view.postgres === undefined) continue;
     const source = sources.runtime[name]!;
     if (!RUNTIME_HEADER.test(source)) throw new Error(`runtime file ${name} lacks its header line`);

@@ -168,7 +168,18 @@ type TokenRequest = { username: string; password: string; scopes: string[] };
  */
 const CODEGEN_TOKEN_ROUTE = {
   segments: ["_codegen", "token"],
-  methods: { POST: { operationId: "codegenIssueToken", kind: "token", security: [], query: {}, form: "permissive" } },
+  methods: {
+    POST: {
+      operationId: "codegenIssueToken",
+      kind: "token",
+      security: [],
+      parameters: [],
+      body: { required: true, json: [], raw: ["application/x-www-form-urlencoded"] },
+      responses: { "200": ["application/json"], "400": ["application/json"] },
+      jsonOnly: true,
+      form: "permissive",
+    },
+  },
 };
 
 /**

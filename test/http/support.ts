@@ -228,6 +228,7 @@ export type CompiledApi = {
     maxBufferedBytes?: number;
     maxConnections?: number;
     basePath?: string;
+    cursorKey?: string | Uint8Array;
   }): Server;
   createMemoryHandlers(): { [resource: string]: { [operation: string]: HandlerFunction } };
 };
