@@ -264,7 +264,7 @@ describe("operations written by others", () => {
               { name: "o", in: "query", style: "deepObject", schema: { type: "object" } },
               { name: "m", in: "header", schema: { type: "array", items: { type: "object" } } },
             ],
-            requestBody: { content: { "application/json": { schema: { type: "object", patternProperties: { "^x": { type: "string" } } } } } },
+            requestBody: { content: { "application/json": { schema: { type: "object", dependentSchemas: { a: { required: ["b"] } } } } } },
             security: [{ nowhere: [] }],
             responses: ok,
           },
@@ -277,7 +277,7 @@ describe("operations written by others", () => {
       "#/paths/~1a/get/parameters/1: a parameter described by `content` is not supported; describe it with `schema` (and `style`)",
       '#/paths/~1a/get/parameters/2: the object-valued query parameter "o" is not supported; send its fields as parameters of their own, or in a JSON body',
       '#/paths/~1a/get/parameters/3: the header parameter "m" is an array of arrays or objects, which no parameter style can carry unambiguously; use a JSON body',
-      "#/paths/~1a/get/requestBody/content/application~1json/schema/patternProperties: the keyword `patternProperties` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler",
+      "#/paths/~1a/get/requestBody/content/application~1json/schema/dependentSchemas: the keyword `dependentSchemas` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler",
       '#/paths/~1a/get/security/0: the security scheme "nowhere" is not defined in components/securitySchemes',
     ]);
   });
