@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { main } from "../src/cli.js";
 import { declarationJsonSchema } from "../src/declaration/schema.js";
 import { type Host, memoryHost, nodeHost } from "../src/host.js";
 import { initFiles, initProject, projectName } from "../src/init/init.js";
+import { postgresSkipReason, startPostgres } from "./postgres/server.js";
 import { ROOT } from "./support/fixtures.js";
 
 const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -48,7 +49,7 @@ const FILES = [
   "api.yaml",
   "codegen.schema.json",
   "src/main.ts",
-  "src/handlers/memory.ts",
+  "src/handlers/store.ts",
   "src/handlers/projects.ts",
   "src/handlers/tasks.ts",
 ];
@@ -73,7 +74,8 @@ describe("initFiles", () => {
         dev: "codegen serve api.yaml --watch --user demo:demo-password:projects:write,tasks:write",
         check: "codegen api.yaml -o src/generated --check && tsc -p tsconfig.json --noEmit",
       },
-      devDependencies: { "codegen-rest-ts": "file:../codegen-rest-ts-0.1.0.tgz", typescript: "6.0.3", "@types/node": "^20" },
+      dependencies: { pg: expect.stringMatching(/^\^8\./) },
+      devDependencies: { "codegen-rest-ts": "file:../codegen-rest-ts-0.1.0.tgz", typescript: "6.0.3", "@types/node": "^20", "@types/pg": expect.any(String) },
     });
   });
 
@@ -156,7 +158,8 @@ describe("initProject", () => {
       ...theirs,
       engines: { node: "^20.19.0 || >=22.12.0" },
       scripts: { ...theirs.scripts, generate: expect.any(String), build: expect.any(String), dev: expect.any(String), check: expect.any(String) },
-      devDependencies: { typescript: "^5.9.0", "@types/node": "^20" },
+      dependencies: { ...theirs.dependencies, pg: expect.any(String) },
+      devDependencies: { typescript: "^5.9.0", "@types/node": "^20", "@types/pg": expect.any(String) },
     });
     expect(Object.keys(merged)).toEqual([...Object.keys(theirs), "engines"]);
     expect(host.files.get("/work/package.json")).toMatch(/^\{\n {4}"name": "shop",/);
@@ -170,7 +173,9 @@ describe("initProject", () => {
       "package.json: scripts.build",
       "package.json: scripts.dev",
       "package.json: scripts.check",
+      "package.json: dependencies.pg",
       "package.json: devDependencies.@types/node",
+      "package.json: devDependencies.@types/pg",
       ".prettierignore: src/generated/",
     ]);
     expect(host.files.get("/work/.prettierignore")).toBe("coverage\nsrc/generated/\n");
@@ -243,8 +248,9 @@ describe("the project init writes", () => {
 
   it("type-checks, generated code and its own src, under its own tsconfig", () => {
     // What `npm run generate` does there, with this repository's CLI (unformatted, which types the
-    // same and takes a third of the time); then tsc over the project, finding @types/node in this
-    // repository so that nothing is installed.
+    // same and takes a third of the time); then tsc over the project, finding @types/node, pg and
+    // @types/pg in this repository (node_modules linked) so that nothing is installed.
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     const bin = path.join(ROOT, "bin/codegen.js");
     execFileSync(process.execPath, [bin, "generate", "api.yaml", "-o", "src/generated", "--no-format", "--quiet"], {
       cwd: dir,
@@ -264,12 +270,9 @@ describe("the project init writes", () => {
     }
   });
 
-  it("its server (npm start) logs one line per request through onResponse, the caller named, the query left out", async () => {
-    // Compiled as `npm run build` does (the generated code was written by the test above).
-    const build = { extends: "./tsconfig.json", compilerOptions: { typeRoots: [path.join(ROOT, "node_modules/@types")] } };
-    writeFileSync(path.join(dir, "tsconfig.build-test.json"), JSON.stringify(build));
-    execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build-test.json"], { cwd: dir, encoding: "utf8" });
-    const child = spawn(process.execPath, ["dist/main.js"], { cwd: dir, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+  /** Starts the built project (dist/main.js) with `env`; its output, a wait for a line of it, and its end. */
+  function startProject(env: Record<string, string>) {
+    const child = spawn(process.execPath, ["dist/main.js"], { cwd: dir, env: { ...process.env, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => void (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => void (output += chunk.toString()));
@@ -278,14 +281,29 @@ describe("the project init writes", () => {
       expect(output).toMatch(pattern);
       return output.match(pattern)!;
     };
+    const stopped = new Promise((resolve) => child.once("exit", resolve));
+    return { until, output: () => output, stop: () => (child.kill("SIGTERM"), stopped) };
+  }
+
+  /** A token of the project's demo user, from its POST /token. */
+  async function demoToken(url: string, scope: string): Promise<string> {
+    const issued = await fetch(`${url}/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: `grant_type=password&username=demo&password=demo-password&scope=${scope}`,
+    });
+    return ((await issued.json()) as { access_token: string }).access_token;
+  }
+
+  it("its server (npm start) logs one line per request through onResponse, the caller named, the query left out", async () => {
+    // Compiled as `npm run build` does (the generated code was written by the test above).
+    const build = { extends: "./tsconfig.json", compilerOptions: { typeRoots: [path.join(ROOT, "node_modules/@types")] } };
+    writeFileSync(path.join(dir, "tsconfig.build-test.json"), JSON.stringify(build));
+    execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build-test.json"], { cwd: dir, encoding: "utf8" });
+    const server = startProject({});
     try {
-      const [, url] = await until(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      const issued = await fetch(`${url}/token`, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: "grant_type=password&username=demo&password=demo-password&scope=projects:write",
-      });
-      const { access_token } = (await issued.json()) as { access_token: string };
+      const [, url] = await server.until(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const access_token = await demoToken(url!, "projects:write");
       const created = await fetch(`${url}/projects`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${access_token}` },
@@ -293,9 +311,50 @@ describe("the project init writes", () => {
       });
       expect(created.status).toBe(201);
       expect((await fetch(`${url}/nothing?key=secret`)).status).toBe(404);
-      await until(/^POST \/token 200 \d+ ms\nPOST \/projects 201 \d+ ms demo\nGET \/nothing 404 \d+ ms\n/m);
+      await server.until(/^POST \/token 200 \d+ ms\nPOST \/projects 201 \d+ ms demo\nGET \/nothing 404 \d+ ms\n/m);
     } finally {
-      child.kill("SIGTERM");
+      await server.stop();
     }
   }, 60_000);
+
+  const skip = postgresSkipReason();
+  it.skipIf(skip !== undefined)(
+    `with DATABASE_URL its server keeps the objects in PostgreSQL across a restart${skip ? ` (${skip})` : ""}`,
+    async () => {
+      // The project compiled by the test above, against a database of its own on a real server.
+      const postgres = await startPostgres();
+      try {
+        const env = { DATABASE_URL: await postgres.createDatabase("init_project") };
+        const first = startProject(env);
+        let created: { id: number; name: string };
+        try {
+          await first.until(/applied migration 0001_initial\n/);
+          const [, url] = await first.until(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+          const reply = await fetch(`${url}/projects`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", Authorization: `Bearer ${await demoToken(url!, "projects:write")}` },
+            body: JSON.stringify({ name: "Kept" }),
+          });
+          expect(reply.status).toBe(201);
+          created = (await reply.json()) as typeof created;
+        } finally {
+          await first.stop();
+        }
+        const second = startProject(env);
+        try {
+          const [, url] = await second.until(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+          // The tables were there: nothing left to apply.
+          expect(second.output()).not.toMatch(/applied migration/);
+          const read = await fetch(`${url}/projects/${created.id}`);
+          expect(read.status).toBe(200);
+          expect(await read.json()).toMatchObject({ id: created.id, name: "Kept" });
+        } finally {
+          await second.stop();
+        }
+      } finally {
+        await postgres.stop();
+      }
+    },
+    120_000,
+  );
 });

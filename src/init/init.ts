@@ -39,7 +39,7 @@ export function initFiles(options: InitOptions): InitFile[] {
     { path: "api.yaml", contents: declaration(options.name) },
     { path: "codegen.schema.json", contents: json(declarationJsonSchema()) },
     { path: "src/main.ts", contents: MAIN },
-    { path: "src/handlers/memory.ts", contents: MEMORY_HANDLERS },
+    { path: "src/handlers/store.ts", contents: STORE_HANDLERS },
     { path: "src/handlers/projects.ts", contents: PROJECTS_HANDLERS },
     { path: "src/handlers/tasks.ts", contents: TASKS_HANDLERS },
   ];
@@ -102,13 +102,15 @@ async function existingText(host: Host, file: string): Promise<string | null | u
 
 /** Top-level keys of a package.json that are the user's to choose: never merged, never named. */
 const THEIRS = new Set(["name", "version", "private", "description"]);
+/** Sections whose entries are added when the package is in neither (any version there is the user's choice). */
+const DEPENDENCIES = new Set(["dependencies", "devDependencies"]);
 /** Sections merged entry by entry. */
 const SECTIONS = ["scripts", "engines"] as const;
 
 /**
  * Merge init's package.json into an existing one. Pure. Adds what is missing: scripts, keys such
- * as `type`, and the devDependencies not already in dependencies or devDependencies (any version
- * there is the user's choice). Changes nothing that is there: an entry that differs is a conflict.
+ * as `type`, and the dependencies and devDependencies not already in either (any version there is
+ * the user's choice). Changes nothing that is there: an entry that differs is a conflict.
  * Keeps the file's key order and indentation. Undefined when `existing` is no JSON object.
  */
 export function mergePackageJson(existing: string, ours: string): { text: string; added: string[]; conflicts: InitOutcome["conflicts"][number][] } | undefined {
@@ -130,13 +132,13 @@ export function mergePackageJson(existing: string, ours: string): { text: string
   };
   for (const [key, value] of Object.entries(wanted)) {
     if (THEIRS.has(key)) continue;
-    if ((SECTIONS as readonly string[]).includes(key) || key === "devDependencies") {
+    if ((SECTIONS as readonly string[]).includes(key) || DEPENDENCIES.has(key)) {
       const target = section(key);
-      const installed = key === "devDependencies" ? { ...asRecord(merged.dependencies), ...asRecord(merged.devDependencies) } : target;
+      const installed = DEPENDENCIES.has(key) ? { ...asRecord(merged.dependencies), ...asRecord(merged.devDependencies) } : target;
       for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
         if (target === undefined) conflicts.push({ key: `${key}.${name}`, theirs: merged[key], ours: entry });
         else if (installed !== undefined && Object.hasOwn(installed, name)) {
-          if (key !== "devDependencies" && !isDeepStrictEqual(installed[name], entry))
+          if (!DEPENDENCIES.has(key) && !isDeepStrictEqual(installed[name], entry))
             conflicts.push({ key: `${key}.${name}`, theirs: installed[name], ours: entry });
         } else {
           target[name] = entry;
@@ -173,8 +175,12 @@ function packageJson({ name, codegenSpec }: InitOptions): string {
       dev: `codegen serve api.yaml --watch --user ${DEMO_USER}`,
       check: "codegen api.yaml -o src/generated --check && tsc -p tsconfig.json --noEmit",
     },
+    // Why pg: DATABASE_URL (src/handlers/store.ts) selects the PostgreSQL store, which takes its
+    // client from the application; it is loaded only when the variable is set.
+    dependencies: { pg: "^8.16.0" },
     devDependencies: {
       "@types/node": "^20",
+      "@types/pg": "^8.15.0",
       "codegen-rest-ts": codegenSpec,
       typescript: "6.0.3",
     },
@@ -309,42 +315,59 @@ server.listen(port, "127.0.0.1", () => {
 });
 `;
 
-const MEMORY_HANDLERS = `// The in-memory store codegen generates: every operation of every resource, the data kept
-// until the process ends. The resource handlers start from it.
-import { createMemoryHandlers } from "../generated/index.gen.js";
+const STORE_HANDLERS = `// The store the resource handlers start from, chosen by one setting: without DATABASE_URL,
+// the in-memory store codegen generates (the data kept until the process ends); with
+// DATABASE_URL=postgres://user:password@host:5432/db, codegen's PostgreSQL store through \`pg\`,
+// its tables brought up to date (src/generated/migrations) before the server starts.
+import { createMemoryHandlers, createPostgresStore, migrate } from "../generated/index.gen.js";
 
-/** One in-memory store, shared by the handlers that still use it. */
-export const memory = createMemoryHandlers();
+/** The store's handlers, shared by the resource handlers that still use them. */
+export const store = process.env.DATABASE_URL ? await postgresStore(process.env.DATABASE_URL) : createMemoryHandlers();
+
+async function postgresStore(url: string): Promise<ReturnType<typeof createPostgresStore>> {
+  // Why a dynamic import: pg is loaded only when a database is configured.
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({ connectionString: url });
+  // Why one client: the migrations run in transactions, which need one connection.
+  const client = await pool.connect();
+  try {
+    const applied = await migrate({ query: (text, params) => client.query(text, params) });
+    for (const name of applied) console.log(\`applied migration \${name}\`);
+  } finally {
+    client.release();
+  }
+  return createPostgresStore({ query: (text, params) => pool.query(text, params) });
+}
 `;
 
 const PROJECTS_HANDLERS = `import type { ProjectsHandlers } from "../generated/index.gen.js";
-import { memory } from "./memory.js";
+import { store } from "./store.js";
 
 /**
- * The operations on \`projects\`: the in-memory store's for now. Replace them one method at a time
+ * The operations on \`projects\`: the store's for now (./store.ts). Replace them one method at a time
  * (listProjects, getProject, createProject, replaceProject, updateProject, deleteProject) with
  * your own, e.g. over a database; ProjectsHandlers in ../generated/handlers.gen.ts says what each
  * one receives and returns. The generated server has already checked the token, the scopes and
  * the request before calling them.
  */
 export const projects: ProjectsHandlers = {
-  ...memory.projects,
+  ...store.projects,
 };
 `;
 
 const TASKS_HANDLERS = `import type { TasksHandlers } from "../generated/index.gen.js";
-import { memory } from "./memory.js";
+import { store } from "./store.js";
 
 /**
- * The operations on \`tasks\`: the in-memory store's, with createTask as an example of your own
+ * The operations on \`tasks\`: the store's (./store.ts), with createTask as an example of your own
  * method. Replace the others the same way; TasksHandlers in ../generated/handlers.gen.ts says what
  * each one receives and returns.
  */
 export const tasks: TasksHandlers = {
-  ...memory.tasks,
+  ...store.tasks,
   createTask: async (request) => {
     // The body is validated and typed; \`principal\` is the verified caller (tasks:write).
-    const task = await memory.tasks.createTask(request);
+    const task = await store.tasks.createTask(request);
     console.log(\`\${request.principal.subject} created task \${task.id} in project \${task.projectId}\`);
     return task;
   },
@@ -360,6 +383,7 @@ A REST API generated with [codegen-rest-ts](https://www.npmjs.com/package/codege
 npm install
 npm run dev        # serves api.yaml (in-memory store, demo user); regenerates and restarts on every edit
 npm start          # generates src/generated, compiles, serves src/main.ts on http://127.0.0.1:8080 (PORT to change)
+DATABASE_URL=postgres://user:password@localhost:5432/app npm start   # the same, the data kept in PostgreSQL
 npm run check      # fails when src/generated is stale or the code does not type-check (for CI)
 \`\`\`
 
@@ -368,7 +392,7 @@ npm run check      # fails when src/generated is stale or the code does not type
 | \`api.yaml\` | the declaration: resources, fields, guards, access rules. Edit it, then \`npm run generate\` |
 | \`src/generated/\` | generated from api.yaml: the OpenAPI document and the server code. Never edit; commit it |
 | \`src/main.ts\` | the server: your handlers, token check and token endpoint (a demo user to replace); it logs one line per request (delete its \`onResponse\` to turn that off) |
-| \`src/handlers/\` | one file per resource, using the in-memory store until you replace its methods |
+| \`src/handlers/\` | one file per resource, using the store (\`store.ts\`) until you replace its methods |
 | \`codegen.schema.json\` | the JSON Schema of api.yaml, for completion in editors |
 
 Try it (the demo user is \`demo\` / \`demo-password\`):
@@ -379,6 +403,18 @@ curl -s -X POST http://127.0.0.1:8080/projects -H "Authorization: Bearer $TOKEN"
 curl -s -X POST http://127.0.0.1:8080/tasks -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"title": "Write the docs", "projectId": 1}'
 curl -s "http://127.0.0.1:8080/tasks?projectId=1" -H "Authorization: Bearer $TOKEN"
 \`\`\`
+
+## The store
+
+\`src/handlers/store.ts\` picks the store by one setting, the environment variable \`DATABASE_URL\`:
+unset, the objects are kept in memory until the server stops; a \`postgres://\` URL keeps them in
+that PostgreSQL database through \`pg\`. At start the server then creates or updates the tables
+(the migrations \`npm run generate\` writes into \`src/generated/migrations/\`, each applied once and
+recorded in the table \`_codegen_migrations\`). Several servers on one database are one API once
+they share their tokens and list cursors: the demo tokens of \`src/main.ts\` live in one process,
+so sign tokens with \`issueJwt\` and check them with \`verifyJwt\` under one key, and give
+\`createServer\` the same \`cursorKey\` on each (codegen-rest-ts's README, "JWT guards"). A migration that would lose data (a dropped or renamed field) is written commented
+out and never applied: run it by hand when you mean it.
 
 In CI, \`npx codegen api.yaml -o src/generated --check\` fails when the committed generated code
 is not what api.yaml gives.

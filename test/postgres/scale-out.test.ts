@@ -35,7 +35,7 @@ describe.skipIf(skip !== undefined)(`two instances on one PostgreSQL server${ski
       databases.push(database);
       const server = await serveFiles(files, { port: 0, host: "127.0.0.1", users: [user], database });
       servers.push(server);
-      // Tokens of serve's issuer are each instance's own (JWTs shared by both are issue 15's other part).
+      // Tokens of serve's issuer are each instance's own (shared JWTs: scale-out-jwt.test.ts).
       tokens.push(await issueToken(base(server), user, user.scopes));
     }
   }, 120_000);
