@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 /** The token both servers accept in the benchmark, and the scopes it grants. */
 export const BENCH_TOKEN = "bench-token";
 export const BENCH_SCOPES = ["orders:read", "orders:write"];
+/** The connections of each server's `pg` Pool in the PostgreSQL rounds (the same for both). */
+export const POOL_SIZE = 10;
 
 const COLLECTION = "/r1-orders";
 const BODY_LIMIT = 1024 * 1024;
@@ -23,14 +25,15 @@ const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@
 const rows = new Map();
 let lastId = 0;
 
-function send(res, status, body, headers = {}) {
+/** Answers JSON. */
+export function send(res, status, body, headers = {}) {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
 /** The principal of a bearer token, or an error answer. */
-function authorize(req, res, scope) {
+export function authorize(req, res, scope) {
   const header = req.headers.authorization;
   const match = header && /^Bearer +(\S+)$/i.exec(header);
   if (!match || match[1] !== BENCH_TOKEN) {
@@ -45,7 +48,8 @@ function authorize(req, res, scope) {
   return principal;
 }
 
-function accepts(req, res) {
+/** Whether the request's Accept allows JSON, else the 406 answer. */
+export function accepts(req, res) {
   const accept = req.headers.accept;
   if (accept === undefined || /(^|,)\s*(\*\/\*|application\/\*|application\/json)\s*(;|,|$)/i.test(accept)) return true;
   send(res, 406, { error: "not_acceptable", detail: { accept: "must allow application/json" } });
@@ -53,7 +57,7 @@ function accepts(req, res) {
 }
 
 /** Validate an R1OrderInput; every bad field is reported. */
-function validate(body) {
+export function validate(body) {
   const detail = {};
   if (typeof body !== "object" || body === null || Array.isArray(body)) return { "": "must be an object" };
   const known = new Set(["id", "links", "name", "quantity", "price", "active", "tags", "email", "status"]);
@@ -77,23 +81,18 @@ function validate(body) {
 }
 
 /** The row as the API shows it: with its links for its state. */
-function represent(row) {
+export function represent(row) {
   const href = `${COLLECTION}/${row.id}`;
   const links = [{ rel: "self", method: "GET", href }];
   for (const link of LINKS) if (link.when.includes(row.status)) links.push({ rel: link.rel, method: link.method, href });
   return { ...row, links };
 }
 
-function handleGet(req, res, idText) {
-  if (!authorize(req, res, "orders:read") || !accepts(req, res)) return;
-  const id = /^[1-9][0-9]*$/.test(idText) ? Number(idText) : NaN;
-  if (!Number.isSafeInteger(id)) return send(res, 400, { error: "validation_failed", detail: { id: "must be an integer of at least 1" } });
-  const row = rows.get(id);
-  if (!row) return send(res, 404, { error: "not_found", detail: {} });
-  send(res, 200, represent(row));
-}
-
-function handlePost(req, res) {
+/**
+ * POST's work before the store: guards, Content-Type, the body limited, parsed and validated;
+ * calls `done(fields)` with the fields to store (id and links dropped, default and initial state applied).
+ */
+export function readOrder(req, res, done) {
   if (!authorize(req, res, "orders:write") || !accepts(req, res)) return;
   if (!/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "")) {
     res.shouldKeepAlive = false;
@@ -116,15 +115,49 @@ function handlePost(req, res) {
     const detail = validate(body);
     if (detail) return send(res, 400, { error: "validation_failed", detail });
     const { id: _id, links: _links, ...fields } = body;
-    const row = { active: true, ...fields, id: ++lastId, status: fields.status ?? "draft" };
-    rows.set(row.id, row);
-    send(res, 201, represent(row), { location: `${COLLECTION}/${row.id}` });
+    done({ active: true, ...fields, status: fields.status ?? "draft" });
   });
 }
 
-/** The server: two routes of one resource. */
-export function createHandServer() {
-  return http.createServer((req, res) => {
+/** GET's work before the store: guards and the id; answers the id, or undefined after answering. */
+export function readId(req, res, idText) {
+  if (!authorize(req, res, "orders:read") || !accepts(req, res)) return undefined;
+  const id = /^[1-9][0-9]*$/.test(idText) ? Number(idText) : NaN;
+  if (Number.isSafeInteger(id)) return id;
+  send(res, 400, { error: "validation_failed", detail: { id: "must be an integer of at least 1" } });
+  return undefined;
+}
+
+/** Answers a found row (200 with links) or 404. */
+export function sendFound(res, row) {
+  if (!row) return send(res, 404, { error: "not_found", detail: {} });
+  send(res, 200, represent(row));
+}
+
+/** Answers a created row: 201 with its links and Location. */
+export function sendCreated(res, row) {
+  send(res, 201, represent(row), { location: `${COLLECTION}/${row.id}` });
+}
+
+function handleGet(req, res, idText) {
+  const id = readId(req, res, idText);
+  if (id !== undefined) sendFound(res, rows.get(id));
+}
+
+function handlePost(req, res) {
+  readOrder(req, res, (fields) => {
+    const row = { ...fields, id: ++lastId };
+    rows.set(row.id, row);
+    sendCreated(res, row);
+  });
+}
+
+/**
+ * The routing of both hand-written servers: GET /r1-orders/{id} and POST /r1-orders to the
+ * given handlers, anything else 404.
+ */
+export function route(handleGet, handlePost) {
+  return (req, res) => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q === -1 ? url : url.slice(0, q);
@@ -135,7 +168,12 @@ export function createHandServer() {
       if (!id.includes("/") && req.method === "GET") return handleGet(req, res, id);
     }
     send(res, 404, { error: "not_found", detail: {} });
-  });
+  };
+}
+
+/** The server: two routes of one resource, kept in memory. */
+export function createHandServer() {
+  return http.createServer(route(handleGet, handlePost));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

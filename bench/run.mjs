@@ -4,11 +4,13 @@
 // resources (`codegen openapi` and a full `codegen generate`, with peak memory), `tsp compile` of
 // the same API beside `codegen openapi`, start-up, regeneration with nothing changed, growth from
 // 100 to 1000 resources, and the generated server beside a hand-written one under autocannon on
-// 127.0.0.1, then request validation's worst cases (bench/validation.mjs). Every measurement
+// 127.0.0.1, the same two on PostgreSQL (the generated PostgreSQL store beside a hand-written
+// node:http + pg server; skipped with the reason printed when PostgreSQL's binaries are absent),
+// then request validation's worst cases (bench/validation.mjs). Every measurement
 // alternates with the one it is compared to, in the same run; the table shows medians, each
 // target with the peer's figure and met or NOT MET.
 //
-//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--out FILE]
+//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--no-pg] [--out FILE]
 //
 // --quick: one run of everything, 2 s of load. Results: bench/results/<date>.json (or --out).
 import { spawn, spawnSync } from "node:child_process";
@@ -18,6 +20,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { writeInputs } from "./make-declarations.js";
+import { postgresBinaries, startPostgres } from "./postgres.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -37,6 +40,7 @@ const sizes = value("--sizes", "10,100,1000").split(",").map(Number);
 const runs = Number(value("--runs", quick ? "1" : "3"));
 const loadSeconds = Number(value("--load-seconds", quick ? "2" : "5"));
 const withTsp = !flag("--no-tsp");
+const withPostgres = !flag("--no-pg");
 const work = path.resolve(value("--work", path.join(here, ".work")));
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 const outFile = path.resolve(value("--out", path.join(here, "results", `${stamp}.json`)));
@@ -79,6 +83,8 @@ const codegen = (...args) => [node, [CODEGEN, ...args]];
 // ---- the figures ----------------------------------------------------------------------------
 const figures = {};
 const samples = (key) => (figures[key] ??= []);
+/** Why the PostgreSQL rounds did not run, if they did not. */
+let postgresSkipped;
 const log = (text) => process.stderr.write(text + "\n");
 
 /** Compile a generated folder to JavaScript (as `codegen serve` does) for the server benchmark. */
@@ -136,6 +142,54 @@ async function load(port, route) {
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${route} on port ${port}: ${bad} failed requests of ${result.requests.total}`);
   return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+/**
+ * The generated server (bench/serve-generated.mjs with `generatedArgs`) beside the hand-written
+ * one (`handScript` with `handArgs`): after a POST on each (so that id 1 exists), alternating
+ * rounds of GET by id and POST; samples under `<prefix>.<route>.<generated|hand>.<rps|p99>`.
+ */
+async function compareServers(prefix, generatedArgs, handArgs, handScript = "hand-server.mjs") {
+  const generated = await startServer(path.join(here, "serve-generated.mjs"), generatedArgs);
+  const hand = await startServer(path.join(here, handScript), handArgs).catch(async (error) => {
+    await generated.stop();
+    throw error;
+  });
+  try {
+    for (const port of [generated.port, hand.port]) {
+      const response = await fetch(`http://127.0.0.1:${port}/r1-orders`, {
+        method: "POST",
+        headers: { ...HEADERS, "content-type": "application/json" },
+        body: JSON.stringify(ORDER),
+      });
+      if (response.status !== 201) throw new Error(`POST on port ${port} answered ${response.status}: ${await response.text()}`);
+    }
+    const rounds = quick ? 1 : 3;
+    for (let round = 1; round <= rounds; round++) {
+      for (const route of ["get", "post"]) {
+        // Alternate which server goes first, so neither always meets a warmer machine.
+        const pair =
+          round % 2
+            ? [
+                ["generated", generated],
+                ["hand", hand],
+              ]
+            : [
+                ["hand", hand],
+                ["generated", generated],
+              ];
+        for (const [name, server] of pair) {
+          const result = await load(server.port, route);
+          samples(`${prefix}.${route}.${name}.rps`).push(result.rps);
+          samples(`${prefix}.${route}.${name}.p99`).push(result.p99);
+          log(`${prefix} round ${round}, ${route} ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms`);
+        }
+      }
+    }
+  } finally {
+    await generated.stop();
+    await hand.stop();
+  }
 }
 
 /**
@@ -233,45 +287,26 @@ async function main() {
     }
   }
 
-  // The generated server beside the hand-written one.
+  // The generated server beside the hand-written one: in memory, then on PostgreSQL.
   const compiled = path.join(work, `server-${serverSize}`);
   await compileServer(path.join(work, `generated-${serverSize}`), compiled);
-  const generated = await startServer(path.join(here, "serve-generated.mjs"), [compiled]);
-  const hand = await startServer(path.join(here, "hand-server.mjs"), []);
-  try {
-    for (const port of [generated.port, hand.port]) {
-      const response = await fetch(`http://127.0.0.1:${port}/r1-orders`, {
-        method: "POST",
-        headers: { ...HEADERS, "content-type": "application/json" },
-        body: JSON.stringify(ORDER),
-      });
-      if (response.status !== 201) throw new Error(`POST on port ${port} answered ${response.status}: ${await response.text()}`);
+  await compareServers("server", [compiled], []);
+  const binaries = withPostgres ? postgresBinaries() : undefined;
+  postgresSkipped = !withPostgres
+    ? "skipped (--no-pg)"
+    : binaries === undefined
+      ? "skipped: PostgreSQL's binaries (/usr/lib/postgresql/*/bin/initdb) are not installed"
+      : undefined;
+  if (postgresSkipped !== undefined) log(`PostgreSQL: ${postgresSkipped}`);
+  else {
+    const postgres = await startPostgres(binaries);
+    try {
+      // A database each, so that neither server's inserts are in the other's table.
+      const [generatedUrl, handUrl] = [await postgres.createDatabase("bench_generated"), await postgres.createDatabase("bench_hand")];
+      await compareServers("pg", [compiled, generatedUrl], [handUrl], "hand-server-pg.mjs");
+    } finally {
+      postgres.stop();
     }
-    const rounds = quick ? 1 : 3;
-    for (let round = 1; round <= rounds; round++) {
-      for (const route of ["get", "post"]) {
-        // Alternate which server goes first, so neither always meets a warmer machine.
-        const pair =
-          round % 2
-            ? [
-                ["generated", generated],
-                ["hand", hand],
-              ]
-            : [
-                ["hand", hand],
-                ["generated", generated],
-              ];
-        for (const [name, server] of pair) {
-          const result = await load(server.port, route);
-          samples(`server.${route}.${name}.rps`).push(result.rps);
-          samples(`server.${route}.${name}.p99`).push(result.p99);
-          log(`round ${round}, ${route} ${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms`);
-        }
-      }
-    }
-  } finally {
-    await generated.stop();
-    await hand.stop();
   }
 
   // ---- the table ----------------------------------------------------------------------------
@@ -329,15 +364,20 @@ async function main() {
       row(`growth, ${command}: 1000 / 100 resources`, `${scale.toFixed(1)}x`, "", "<= 11x", scale <= 11);
     }
   }
-  for (const route of ["get", "post"]) {
-    const label = route === "get" ? "GET /r1-orders/1 (bearer, scope, links)" : "POST /r1-orders (bearer, scope, body validated, links)";
-    const g = m(`server.${route}.generated.rps`);
-    const h = m(`server.${route}.hand.rps`);
-    row(`generated server, ${label}`, `${g.toFixed(0)} req/s (${(g / h).toFixed(2)}x)`, `hand-written ${h.toFixed(0)} req/s`, ">= 0.9x", g / h >= 0.9);
-    const gp = m(`server.${route}.generated.p99`);
-    const hp = m(`server.${route}.hand.p99`);
-    row(`  p99 latency, ${route.toUpperCase()}`, `${gp} ms (${(gp / Math.max(hp, 1e-9)).toFixed(2)}x)`, `hand-written ${hp} ms`, "", undefined);
-  }
+  const serverRows = (prefix, title, peer) => {
+    for (const route of ["get", "post"]) {
+      const label = route === "get" ? "GET /r1-orders/1 (bearer, scope, links)" : "POST /r1-orders (bearer, scope, body validated, links)";
+      const g = m(`${prefix}.${route}.generated.rps`);
+      const h = m(`${prefix}.${route}.hand.rps`);
+      row(`${title}, ${label}`, `${g.toFixed(0)} req/s (${(g / h).toFixed(2)}x)`, `${peer} ${h.toFixed(0)} req/s`, ">= 0.9x", g / h >= 0.9);
+      const gp = m(`${prefix}.${route}.generated.p99`);
+      const hp = m(`${prefix}.${route}.hand.p99`);
+      row(`  p99 latency, ${route.toUpperCase()}`, `${gp} ms (${(gp / Math.max(hp, 1e-9)).toFixed(2)}x)`, `${peer} ${hp} ms`, "", undefined);
+    }
+  };
+  serverRows("server", "generated server", "hand-written");
+  if (postgresSkipped === undefined) serverRows("pg", "generated server on PostgreSQL", "hand-written node:http + pg");
+  else row("generated server on PostgreSQL", postgresSkipped, "", ">= 0.9x", undefined);
 
   const table = [
     "| figure | median | peer | target | |",

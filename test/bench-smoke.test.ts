@@ -1,4 +1,5 @@
-// The benchmark harness at its smallest (10 resources, one run, a second of load, no TypeSpec),
+// The benchmark harness at its smallest (10 resources, one run, a second of load, no TypeSpec;
+// the PostgreSQL rounds too, a second each, when PostgreSQL's binaries are installed),
 // so that `npm run bench` cannot rot; the full benchmark never runs inside `npm test`.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -6,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { postgresBinaries } from "./postgres/server.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const scratch = mkdtempSync(path.join(os.tmpdir(), "codegen-bench-smoke-"));
@@ -42,5 +44,17 @@ describe("npm run bench", () => {
     expect(result.rows.length).toBeGreaterThan(5);
     expect(result.samples["server.get.generated.rps"]![0]).toBeGreaterThan(0);
     expect(result.samples["server.post.hand.rps"]![0]).toBeGreaterThan(0);
+    // The PostgreSQL rounds (issue 15): both servers measured on a real server, or the reason they were not.
+    if (postgresBinaries() === undefined) expect(run.stdout).toMatch(/\| generated server on PostgreSQL \| skipped: PostgreSQL's binaries/);
+    else {
+      expect(run.stdout).toMatch(
+        /\| generated server on PostgreSQL, GET .* \| \d+ req\/s \([\d.]+x\) \| hand-written node:http \+ pg \d+ req\/s \| >= 0\.9x \| (met|NOT MET) \|/,
+      );
+      expect(run.stdout).toMatch(
+        /\| generated server on PostgreSQL, POST .* \| \d+ req\/s \([\d.]+x\) \| hand-written node:http \+ pg \d+ req\/s \| >= 0\.9x \| (met|NOT MET) \|/,
+      );
+      for (const key of ["pg.get.generated.rps", "pg.get.hand.rps", "pg.post.generated.rps", "pg.post.hand.rps"])
+        expect(result.samples[key]![0], key).toBeGreaterThan(0);
+    }
   }, 90_000);
 });
