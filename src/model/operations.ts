@@ -177,7 +177,12 @@ export class OperationCollector {
     const isArray = types.includes("array");
     const isObject = types.includes("object") || (types.length === 0 && resolved.properties !== undefined);
     const spec = { name, in: location, required, schema: schemaNode(schema as JsonSchema) };
-    const supported: Record<string, string[]> = { path: ["simple"], query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"], header: ["simple"], cookie: ["form"] };
+    const supported: Record<string, string[]> = {
+      path: ["simple"],
+      query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+      header: ["simple"],
+      cookie: ["form"],
+    };
     if (!(supported[location] ?? []).includes(style)) {
       return this.fail(
         pointer,
@@ -196,7 +201,10 @@ export class OperationCollector {
     if (!isArray) return spec;
     const separator = style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",";
     // Why: an exploded cookie array is a cookie per value (`a=1; a=2`), as the Cookie header repeats names (RFC 6265 section 4.2.1).
-    const repeat = (location === "query" && (style === "form" || style === "deepObject") && explode) || (location === "cookie" && explode) || (location === "query" && style === "deepObject");
+    const repeat =
+      (location === "query" && (style === "form" || style === "deepObject") && explode) ||
+      (location === "cookie" && explode) ||
+      (location === "query" && style === "deepObject");
     return { ...spec, array: repeat ? "repeat" : separator };
   }
 
@@ -205,7 +213,10 @@ export class OperationCollector {
     if (style === "deepObject") return { ...spec, object: "deep" };
     if (!explode) return { ...spec, object: style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : "," };
     if (style === "spaceDelimited" || style === "pipeDelimited") {
-      return this.fail(pointer, `the ${style} style does not define exploded objects (OpenAPI 3.1 section 4.8.12.4); set \`explode: false\` or use deepObject for ${stringLiteral(parameter.name)}`);
+      return this.fail(
+        pointer,
+        `the ${style} style does not define exploded objects (OpenAPI 3.1 section 4.8.12.4); set \`explode: false\` or use deepObject for ${stringLiteral(parameter.name)}`,
+      );
     }
     if (parameter.in !== "query" && parameter.in !== "cookie") return { ...spec, object: "explode" };
     // Why: an exploded query or cookie object's fields are names of their own (`?a=1&b=2`): it reads

@@ -305,7 +305,8 @@ function decodeQueryText(text: string): string | undefined {
  * already.
  */
 function splitTexts(parameter: ParameterSpec, text: string, separator: string): (string | undefined)[] {
-  const separated = text.split(separator);
+  // Why: a query cannot carry a space as is; spaceDelimited's delimiter arrives as `%20` or `+`.
+  const separated = text.split(parameter.in === "query" && separator === " " ? /%20|\+/ : separator);
   if (parameter.in === "header") return separated.map((piece) => piece.trim());
   if (parameter.in === "query") return separated.map(decodeQueryText);
   if (parameter.in === "cookie") return separated.map(decodeCookieText);
@@ -433,20 +434,23 @@ function pairsValue(parameter: ParameterSpec, raw: readonly string[], errors: Fi
     for (const text of texts as string[]) {
       const equals = text.indexOf("=");
       if (equals === -1) {
-        addError(errors, parameter.name, "must be written as key=value pairs separated by ,");
+        addError(errors, parameter.name, "must be written as key=value pairs separated by commas");
         return undefined;
       }
       add(text.slice(0, equals), text.slice(equals + 1));
     }
   } else {
     if (texts.length % 2 !== 0) {
-      addError(errors, parameter.name, `must be written as key${parameter.object!}value pairs separated by ${parameter.object!}`);
+      addError(errors, parameter.name, `must be written as keys and values in turn, separated by ${SEPARATOR_NAMES[parameter.object!]}`);
       return undefined;
     }
     for (let i = 0; i < texts.length; i += 2) add(texts[i]!, texts[i + 1]!);
   }
   return fieldsValue(parameter.schema, [...pairs], parameter.name, errors, table);
 }
+
+/** The separators of pairs and lists, as a message names them. */
+const SEPARATOR_NAMES: { readonly [separator: string]: string } = { ",": "commas", " ": "spaces", "|": "pipes" };
 
 /** An object of fields, each field's texts read by its schema (an array field may be given more than once). */
 function fieldsValue(schema: SchemaNode, entries: readonly Entry[], path: string, errors: FieldErrors, table: SchemaTable): Json {
