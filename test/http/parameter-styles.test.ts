@@ -11,11 +11,15 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileTrees } from "../support/generated-code.js";
 import { ROOT } from "../support/fixtures.js";
 import { START_TIMEOUT, call, compileText, expectError, generateText, obj } from "./support.js";
 import type { Json } from "./support.js";
+
+/** Object.prototype's own names before any request: a request must not add one. */
+const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 
 const DOCUMENT = readFileSync(path.join(ROOT, "fixtures/openapi/parameters/openapi.yaml"), "utf8");
 
@@ -111,6 +115,23 @@ describe("parameter styles over HTTP (issue 16, item 3)", () => {
       // A guard against hangs only (the machine is shared): both answer in well under a second.
       expect(Date.now() - started).toBeLessThan(5_000);
     });
+
+    it("answers 200 or 400 to 150 random hostile queries, and no prototype changes", async () => {
+      const piece = fc.constantFrom("__proto__", "constructor", "prototype", "toString", "a", "0", "1", "", "[", "]", "%5B", "%", "=", "&");
+      const key = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
+      const pair = fc.tuple(fc.constantFrom("filter", "meta", "q", "point", "offset", ""), key, fc.constantFrom("1", "x", "[]", "%7B%7D", ""));
+      await fc.assert(
+        fc.asyncProperty(fc.array(pair, { minLength: 1, maxLength: 8 }), async (pairs) => {
+          const search = pairs.map(([name, rest, value]) => `${name}${rest}=${value}`).join("&");
+          for (const target of [`/search?${search}`, `/meta?${search}`, `/free?${search}`]) {
+            const reply = await call(at, "GET", target);
+            expect([200, 400], `${target}: ${reply.text}`).toContain(reply.status);
+          }
+          expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_NAMES);
+        }),
+        { numRuns: 50 },
+      );
+    }, 60_000);
 
     it("is required when declared so", async () => {
       expect(expectError(await call(at, "GET", "/meta"), 400, ["meta"])).toEqual({ meta: "is required" });
