@@ -173,10 +173,17 @@ const PARTS = { path: "path", query: "query", header: "headers", cookie: "cookie
 export function readParameters(definition: OperationDefinition, request: RequestParts, allowedQuery: ReadonlySet<string>, errors: FieldErrors, table: SchemaTable): Json {
   const { req, url, pathValues } = request;
   const input: Json = {};
+  // Why: most operations have no object in the query; they pay one look at their parameters, not one per query name.
+  const objects = url.query.size > 0 && definition.parameters.some((p) => p.in === "query" && p.object !== undefined);
   for (const name of url.query.keys()) {
-    // An exploded object's own name is not a query name (its fields are).
-    const read = allowedQuery.has(name) && !isExplodedObjectName(definition, name);
-    if (!read && claimant(definition, name, allowedQuery) === undefined) addError(errors, name, "is not a known query parameter");
+    if (!objects) {
+      if (!allowedQuery.has(name)) addError(errors, name, "is not a known query parameter");
+      continue;
+    }
+    // An object's own name is not a query name: its fields are (`a=1`, `p[a]=1`).
+    const object = definition.parameters.find((p) => p.in === "query" && p.name === name && (p.object === "explode" || p.object === "deep"));
+    if (object?.object === "deep") addError(errors, name, `must be given as its fields: ${name}[field]=value`);
+    else if ((object !== undefined || !allowedQuery.has(name)) && claimant(definition, name, allowedQuery) === undefined) addError(errors, name, "is not a known query parameter");
   }
   let cookies: Map<string, string> | undefined;
   let cookieLists: Map<string, string[]> | undefined;

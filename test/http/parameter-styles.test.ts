@@ -133,6 +133,12 @@ describe("parameter styles over HTTP (issue 16, item 3)", () => {
       );
     }, 60_000);
 
+    it("refuses the parameter's name without brackets, saying how to give it", async () => {
+      expect(expectError(await call(at, "GET", "/search?filter=lamp"), 400, ["filter"])).toEqual({
+        filter: "must be given as its fields: filter[field]=value",
+      });
+    });
+
     it("is required when declared so", async () => {
       expect(expectError(await call(at, "GET", "/meta"), 400, ["meta"])).toEqual({ meta: "is required" });
     });
