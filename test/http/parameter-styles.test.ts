@@ -35,9 +35,12 @@ describe("parameter styles over HTTP (issue 16, item 3)", () => {
     dispose = compiled.dispose;
     const echo = (input: Json) => {
       received = input;
-      return { status: 200, body: { query: input.query, headers: input.headers, cookies: input.cookies } };
+      return { status: 200, body: { path: input.path, query: input.query, headers: input.headers, cookies: input.cookies } };
     };
-    server = compiled.api.createServer({ handlers: { search: { search: echo, meta: echo, free: echo, headers: echo } }, verifyToken: () => undefined });
+    server = compiled.api.createServer({
+      handlers: { search: { search: echo, meta: echo, free: echo, headers: echo, point: echo } },
+      verifyToken: () => undefined,
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }, START_TIMEOUT);
@@ -196,6 +199,13 @@ describe("parameter styles over HTTP (issue 16, item 3)", () => {
       const deep = encodeURIComponent(`${"[".repeat(40)}${"]".repeat(40)}`);
       expect(expectError(await call(at, "GET", `/search?q=${deep}`), 400, ["q"])).toEqual({ q: "must not nest arrays and objects more than 32 levels deep" });
     });
+  });
+
+  it("reads simple path objects, exploded and not", async () => {
+    const reply = await call(at, "GET", "/points/x,1,y,2/x=3,y=4");
+    expect(reply.status, reply.text).toBe(200);
+    expect(obj(reply).path).toEqual({ p: { x: 1, y: 2 }, q: { x: 3, y: 4 } });
+    expect(expectError(await call(at, "GET", "/points/x,1/x=3,y=4"), 400, ["p.y"])).toEqual({ "p.y": "is required" });
   });
 
   describe("headers and cookies", () => {
