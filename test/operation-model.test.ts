@@ -161,3 +161,44 @@ describe("the operation model's problems", () => {
     ]);
   });
 });
+
+describe("parameters no style can carry (issue 16, item 3)", () => {
+  it("are refused at their place, saying why and what to do instead, while what a style carries is read", () => {
+    const object = { type: "object", properties: { a: { type: "string" } } };
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "Styles", version: "1" },
+      paths: {
+        "/things": {
+          get: {
+            operationId: "listThings",
+            parameters: [
+              { name: "rows", in: "query", schema: { type: "array", items: object } },
+              { name: "pairs", in: "query", style: "pipeDelimited", explode: true, schema: object },
+              { name: "two", in: "query", content: { "application/json": { schema: object }, "application/xml": { schema: object } } },
+              { name: "text", in: "header", content: { "text/plain": { schema: { type: "string" } } } },
+              // Read: a deepObject field that is an array of objects, and JSON content.
+              { name: "deep", in: "query", style: "deepObject", schema: { type: "object", properties: { rows: { type: "array", items: object } } } },
+              { name: "json", in: "query", content: { "application/json": { schema: { type: "array", items: object } } } },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    } as unknown as OpenAPIV3_1.Document;
+    let problems: string[] = [];
+    try {
+      buildApiView(document, { inputPath: "api.json" });
+    } catch (error) {
+      if (!(error instanceof UnsupportedConstructs)) throw error;
+      problems = error.problems.map((p) => `${p.pointer}: ${p.reason}`);
+    }
+    const at = "#/paths/~1things/get/parameters";
+    expect(problems).toEqual([
+      `${at}/0: the query parameter "rows" is an array of arrays or objects, which no form parameter can carry unambiguously; describe it with \`content: application/json\`, make it a field of a deepObject parameter, or use a JSON body`,
+      `${at}/1: the pipeDelimited style does not define exploded objects (OpenAPI 3.1 section 4.8.12.4); set \`explode: false\` or use deepObject for "pairs"`,
+      `${at}/2/content: the query parameter "two" must have exactly one media type in \`content\`, and codegen reads JSON ones (application/json)`,
+      `${at}/3/content: the header parameter "text" must have exactly one media type in \`content\`, and codegen reads JSON ones (application/json)`,
+    ]);
+  });
+});

@@ -57,8 +57,10 @@ export interface ParameterObject {
   readonly in: string;
   readonly required: boolean;
   readonly schema: Json | undefined;
-  /** Whether it is described by `content` (not supported). */
+  /** Whether it is described by `content` (instead of `schema`). */
   readonly hasContent: boolean;
+  /** Its `content` entries (a JSON one is read as JSON text). */
+  readonly content: readonly MediaEntry[];
   readonly style: string | undefined;
   readonly explode: boolean | undefined;
   readonly description: string | undefined;
@@ -73,6 +75,7 @@ export function parameterObject(value: unknown): ParameterObject {
     required: parameter.required === true,
     schema: parameter.schema === undefined ? undefined : objectOf(parameter.schema),
     hasContent: parameter.content !== undefined,
+    content: mediaEntries(parameter.content),
     style: stringOf(parameter.style),
     explode: typeof parameter.explode === "boolean" ? parameter.explode : undefined,
     description: textOf(parameter.description),

@@ -142,7 +142,7 @@ export class OperationCollector {
       if (location === "header" && ["accept", "content-type", "authorization"].includes(name.toLowerCase())) continue;
       const spec = this.parameter(parameter, parameter.pointer);
       if (spec === undefined) continue;
-      const schema = objectOf(parameter.schema);
+      const schema = objectOf(parameter.schema ?? parameter.content[0]?.schema);
       const optional = location !== "path" && !parameter.required && this.resolve(schema).default === undefined;
       members[location]!.push(`${docComment(parameter.description)}${propertyKey(name)}${optional ? "?" : ""}: ${this.typeOf(schema)}`);
       specs.push({ spec, location, order: location === "path" ? order.indexOf(name) : order.length });
@@ -159,11 +159,15 @@ export class OperationCollector {
     };
   }
 
+  /**
+   * How the dispatcher reads one parameter (ParameterSpec): by its location, style and explode
+   * (OpenAPI 3.1 section 4.8.12.4), or as JSON text when `content` describes it.
+   */
   private parameter(parameter: ParameterObject, pointer: string): object | undefined {
     const { name, in: location } = parameter;
-    if (parameter.hasContent || parameter.schema === undefined) {
-      return this.fail(pointer, "a parameter described by `content` is not supported; describe it with `schema` (and `style`)");
-    }
+    const required = location === "path" || parameter.required;
+    if (parameter.hasContent) return this.contentParameter(parameter, pointer, required);
+    if (parameter.schema === undefined) return this.fail(pointer, "a parameter needs a `schema` or a `content`");
     const schema = parameter.schema;
     this.checkSchema(schema, `${pointer}/schema`);
     const resolved = this.resolve(schema);
@@ -171,31 +175,78 @@ export class OperationCollector {
     const style = parameter.style ?? (location === "query" || location === "cookie" ? "form" : "simple");
     const explode = parameter.explode ?? style === "form";
     const isArray = types.includes("array");
-    const spec = { name, in: location, required: location === "path" || parameter.required, schema: schemaNode(schema as JsonSchema) };
-    if (types.includes("object") || (types.length === 0 && resolved.properties !== undefined)) {
-      return this.fail(
-        pointer,
-        `the object-valued ${location} parameter ${stringLiteral(name)} is not supported; send its fields as parameters of their own, or in a JSON body`,
-      );
-    }
-    const items = this.resolve(objectOf(resolved.items));
-    if (isArray && schemaTypes(items as JsonSchema).some((t) => t === "array" || t === "object")) {
-      return this.fail(
-        pointer,
-        `the ${location} parameter ${stringLiteral(name)} is an array of arrays or objects, which no parameter style can carry unambiguously; use a JSON body`,
-      );
-    }
-    const supported: Record<string, string[]> = { path: ["simple"], query: ["form", "spaceDelimited", "pipeDelimited"], header: ["simple"], cookie: ["form"] };
+    const isObject = types.includes("object") || (types.length === 0 && resolved.properties !== undefined);
+    const spec = { name, in: location, required, schema: schemaNode(schema as JsonSchema) };
+    const supported: Record<string, string[]> = {
+      path: ["simple"],
+      query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+      header: ["simple"],
+      cookie: ["form"],
+    };
     if (!(supported[location] ?? []).includes(style)) {
       return this.fail(
         pointer,
         `the style ${stringLiteral(style)} of the ${location} parameter ${stringLiteral(name)} is not supported; codegen reads ${(supported[location] ?? []).join(", ")} ${location} parameters`,
       );
     }
+    if (isObject) return this.objectParameter(parameter, spec, resolved, style, explode, pointer);
+    const items = this.resolve(objectOf(resolved.items));
+    if (isArray && schemaTypes(items as JsonSchema).some((t) => t === "array" || t === "object")) {
+      return this.fail(
+        pointer,
+        `the ${location} parameter ${stringLiteral(name)} is an array of arrays or objects, which no ${style} parameter can carry unambiguously; describe it with \`content: application/json\`, make it a field of a deepObject parameter, or use a JSON body`,
+      );
+    }
+    // Why: deepObject is defined for objects only; a primitive or array declared with it is read as form (`?name=x`, `?name=1&name=2`).
     if (!isArray) return spec;
-    if (location === "cookie") return this.fail(pointer, `the array-valued cookie parameter ${stringLiteral(name)} is not supported; use a query parameter`);
     const separator = style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",";
-    return { ...spec, array: location === "query" && style === "form" && explode ? "repeat" : separator };
+    // Why: an exploded cookie array is a cookie per value (`a=1; a=2`), as the Cookie header repeats names (RFC 6265 section 4.2.1).
+    const repeat =
+      (location === "query" && (style === "form" || style === "deepObject") && explode) ||
+      (location === "cookie" && explode) ||
+      (location === "query" && style === "deepObject");
+    return { ...spec, array: repeat ? "repeat" : separator };
+  }
+
+  /** An object-valued parameter: deepObject, exploded fields, or key,value pairs joined by the style's separator. */
+  private objectParameter(parameter: ParameterObject, spec: object, resolved: Json, style: string, explode: boolean, pointer: string): object | undefined {
+    if (style === "deepObject") return { ...spec, object: "deep" };
+    if (!explode) return { ...spec, object: style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : "," };
+    if (style === "spaceDelimited" || style === "pipeDelimited") {
+      return this.fail(
+        pointer,
+        `the ${style} style does not define exploded objects (OpenAPI 3.1 section 4.8.12.4); set \`explode: false\` or use deepObject for ${stringLiteral(parameter.name)}`,
+      );
+    }
+    if (parameter.in !== "query" && parameter.in !== "cookie") return { ...spec, object: "explode" };
+    // Why: an exploded query or cookie object's fields are names of their own (`?a=1&b=2`): it reads
+    // its declared fields, and names no other parameter reads only when its schema asks for them
+    // (`additionalProperties`) or declares no fields at all (a free-form map); otherwise an unknown
+    // name stays an error, as for any operation.
+    const fields = this.objectFields(resolved);
+    const extra = resolved.additionalProperties;
+    const open = extra !== false && (extra !== undefined || fields.length === 0);
+    return { ...spec, object: "explode", fields, ...(open ? { open: true } : {}) };
+  }
+
+  /** The declared fields of an object schema: its `properties`, and those of its `allOf` parts. */
+  private objectFields(schema: Json): string[] {
+    const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.map((part) => this.resolve(objectOf(part))) : [])];
+    return [...new Set(parts.flatMap((part) => Object.keys(objectOf(part.properties))))];
+  }
+
+  /** A parameter described by `content`: one JSON media type, its value JSON text validated against the media type's schema. */
+  private contentParameter(parameter: ParameterObject, pointer: string, required: boolean): object | undefined {
+    const [entry, ...others] = parameter.content;
+    if (entry === undefined || others.length > 0 || !isJsonMediaType(entry.type)) {
+      return this.fail(
+        `${pointer}/content`,
+        `the ${parameter.in} parameter ${stringLiteral(parameter.name)} must have exactly one media type in \`content\`, and codegen reads JSON ones (application/json)`,
+      );
+    }
+    const schema = entry.schema ?? {};
+    this.checkSchema(schema, `${pointer}/content/${entry.key.replace(/~/g, "~0").replace(/\//g, "~1")}/schema`);
+    return { name: parameter.name, in: parameter.in, required, schema: schemaNode(schema as JsonSchema), json: true };
   }
 
   private requestBody(body: RequestBodyObject | undefined, pointer: string): { spec?: object; members: string[] } {

@@ -377,7 +377,7 @@ export function parseJson(body: Uint8Array, depthLimit = DEFAULT_BODY_DEPTH_LIMI
 }
 
 /** Whether JSON text nests arrays and objects deeper than `limit`: one pass, brackets in strings skipped. */
-function nestsDeeperThan(text: string, limit: number): boolean {
+export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

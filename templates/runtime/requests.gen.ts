@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { Principal, SecurityScopes } from "./guards.gen.js";
-import { DEFAULT_BODY_LIMIT, mediaType, parseCookies, parseJson, readBody, refusal } from "./http.gen.js";
+import { DEFAULT_BODY_LIMIT, mediaType, nestsDeeperThan, parseCookies, parseJson, readBody, refusal } from "./http.gen.js";
 import type { ParsedUrl, Refusal } from "./http.gen.js";
 import { defineOwn, own } from "./resources.gen.js";
 import type { Awaitable } from "./resources.gen.js";
@@ -19,8 +19,20 @@ export type ParameterSpec = {
   readonly in: "path" | "query" | "header" | "cookie";
   readonly required: boolean;
   readonly schema: SchemaNode;
-  /** How an array is written: `repeat` (`?a=1&a=2`, form with explode) or joined by a separator. */
+  /** How an array is written: `repeat` (`?a=1&a=2`, form with explode; repeated cookies) or joined by a separator. */
   readonly array?: "repeat" | "," | " " | "|";
+  /**
+   * How an object is written: `deep` (deepObject, `?p[a]=1&p[b][c]=2`), `explode` (each field a
+   * parameter or cookie of its own, `?a=1&b=2`; `a=1,b=2` in a header or path) or as key,value
+   * pairs joined by a separator (`?p=a,1,b,2`).
+   */
+  readonly object?: "deep" | "explode" | "," | " " | "|";
+  /** An exploded object's declared fields: the query names or cookies it claims. */
+  readonly fields?: readonly string[];
+  /** Whether an exploded object also claims the query names and cookies no other parameter reads (its schema admits any field). */
+  readonly open?: boolean;
+  /** Described by `content: application/json`: the value is JSON text. */
+  readonly json?: boolean;
 };
 
 /** The request body of an operation. */
@@ -161,15 +173,40 @@ const PARTS = { path: "path", query: "query", header: "headers", cookie: "cookie
 export function readParameters(definition: OperationDefinition, request: RequestParts, allowedQuery: ReadonlySet<string>, errors: FieldErrors, table: SchemaTable): Json {
   const { req, url, pathValues } = request;
   const input: Json = {};
+  // Why: most operations have no object in the query; they pay one look at their parameters, not one per query name.
+  const objects = url.query.size > 0 && definition.parameters.some((p) => p.in === "query" && p.object !== undefined);
   for (const name of url.query.keys()) {
-    if (!allowedQuery.has(name)) addError(errors, name, "is not a known query parameter");
+    if (!objects) {
+      if (!allowedQuery.has(name)) addError(errors, name, "is not a known query parameter");
+      continue;
+    }
+    // An object's own name is not a query name: its fields are (`a=1`, `p[a]=1`).
+    const object = definition.parameters.find((p) => p.in === "query" && p.name === name && (p.object === "explode" || p.object === "deep"));
+    if (object?.object === "deep") addError(errors, name, `must be given as its fields: ${name}[field]=value`);
+    else if ((object !== undefined || !allowedQuery.has(name)) && claimant(definition, name, allowedQuery) === undefined) addError(errors, name, "is not a known query parameter");
   }
   let cookies: Map<string, string> | undefined;
+  let cookieLists: Map<string, string[]> | undefined;
   let pathIndex = 0;
   for (const parameter of definition.parameters) {
     const part = PARTS[parameter.in];
     const values = (input[part] ??= {}) as Json;
     let raw: readonly string[] | undefined;
+    if (parameter.object === "deep" || (parameter.object === "explode" && (parameter.in === "query" || parameter.in === "cookie"))) {
+      const entries =
+        parameter.in === "query"
+          ? claimedEntries(definition, parameter, url.query, allowedQuery)
+          : cookieEntries(parameter, definition, (cookieLists ??= parseCookieLists(req.headers.cookie)));
+      if (entries.length === 0) {
+        const fallback = resolve(parameter.schema, table).default;
+        if (parameter.required) addError(errors, parameter.name, "is required");
+        else if (fallback !== undefined) defineOwn(values, parameter.name, structuredClone(fallback));
+        continue;
+      }
+      const value = parameter.object === "deep" ? deepObjectValue(parameter, entries, errors, table) : fieldsValue(parameter.schema, entries, parameter.name, errors, table);
+      if (value !== undefined && validateValue(parameter.schema, value, parameter.name, errors, table)) defineOwn(values, parameter.name, value);
+      continue;
+    }
     switch (parameter.in) {
       case "path":
         raw = [pathValues[pathIndex++] ?? ""];
@@ -178,15 +215,26 @@ export function readParameters(definition: OperationDefinition, request: Request
         raw = url.query.get(parameter.name);
         // Why: a delimited array is split before decoding, so an encoded delimiter (`%7C`, `%2C`)
         // stays inside its value (RFC 6570 section 3.2.8 encodes values, not the delimiters).
-        if (raw !== undefined && parameter.array !== undefined && parameter.array !== "repeat") raw = encodedQueryValues(url.search, parameter.name);
+        if (raw !== undefined && ((parameter.array !== undefined && parameter.array !== "repeat") || parameter.object !== undefined)) raw = encodedQueryValues(url.search, parameter.name);
         break;
       case "header": {
         const value = req.headersDistinct[parameter.name.toLowerCase()];
         // Why: repeated header lines are one list (RFC 9110 section 5.3): joined for an array, else the first counts.
-        raw = value === undefined ? undefined : parameter.array !== undefined ? [value.join(",")] : [value[0]!];
+        raw = value === undefined ? undefined : parameter.array !== undefined || parameter.object !== undefined ? [value.join(",")] : [value[0]!];
         break;
       }
       case "cookie": {
+        // Why: an exploded array is one cookie per value (`a=1; a=2`); anything else reads the first.
+        if (parameter.array === "repeat") {
+          raw = (cookieLists ??= parseCookieLists(req.headers.cookie)).get(parameter.name)?.map(decodeCookieText);
+          break;
+        }
+        if (parameter.array !== undefined || (parameter.object !== undefined && parameter.object !== "explode")) {
+          // Kept encoded for the split, as in a query: an encoded `,` stays inside its value.
+          const value = (cookieLists ??= parseCookieLists(req.headers.cookie)).get(parameter.name)?.[0];
+          raw = value === undefined ? undefined : [value];
+          break;
+        }
         cookies ??= parseCookies(req.headers.cookie);
         const value = cookies.get(parameter.name);
         raw = value === undefined ? undefined : [value];
@@ -212,6 +260,8 @@ function resolve(node: SchemaNode, table: SchemaTable): SchemaNode {
 /** A parameter's raw values as its schema's type: an array split by its style, or one scalar. */
 function parameterValue(parameter: ParameterSpec, raw: readonly string[], errors: FieldErrors, table: SchemaTable): unknown {
   const schema = resolve(parameter.schema, table);
+  if (parameter.json === true) return jsonParameterValue(parameter, raw, errors);
+  if (parameter.object !== undefined) return pairsValue(parameter, raw, errors, table);
   if (parameter.array === undefined) {
     if (raw.length !== 1) {
       addError(errors, parameter.name, "must be given once");
@@ -226,10 +276,7 @@ function parameterValue(parameter: ParameterSpec, raw: readonly string[], errors
     return undefined;
   }
   if (raw[0] === "") return [];
-  const separated = raw[0]!.split(parameter.array);
-  // Why: a header's list is comma-separated with optional white space (RFC 9110 section 5.6.1);
-  // query values were kept encoded for the split and are decoded piece by piece.
-  const texts = parameter.in === "header" ? separated.map((text) => text.trim()) : parameter.in === "query" ? separated.map(decodeQueryText) : separated;
+  const texts = splitTexts(parameter, raw[0]!, parameter.array);
   if (texts.some((text) => text === undefined)) {
     addError(errors, parameter.name, "has malformed percent-encoding");
     return undefined;
@@ -257,6 +304,292 @@ function decodeQueryText(text: string): string | undefined {
   }
 }
 
+
+/**
+ * The pieces of a delimited value, decoded as their location says: a header's list is
+ * comma-separated with optional white space (RFC 9110 section 5.6.1); query and cookie values
+ * were kept encoded for the split and are decoded piece by piece; a path segment is decoded
+ * already.
+ */
+function splitTexts(parameter: ParameterSpec, text: string, separator: string): (string | undefined)[] {
+  // Why: a query cannot carry a space as is; spaceDelimited's delimiter arrives as `%20` or `+`.
+  const separated = text.split(parameter.in === "query" && separator === " " ? /%20|\+/ : separator);
+  if (parameter.in === "header") return separated.map((piece) => piece.trim());
+  if (parameter.in === "query") return separated.map(decodeQueryText);
+  if (parameter.in === "cookie") return separated.map(decodeCookieText);
+  return separated;
+}
+
+/** Decodes a cookie value; one that is not percent-encoded is the value as sent (as parseCookies reads it). */
+function decodeCookieText(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Every cookie of a Cookie header with all its values in order (`a=1; a=2`), unquoted and still percent-encoded. */
+export function parseCookieLists(header: string | undefined): Map<string, string[]> {
+  const cookies = new Map<string, string[]>();
+  for (const pair of (header ?? "").split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals === -1) continue;
+    const name = pair.slice(0, equals).trim();
+    let value = pair.slice(equals + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    const values = cookies.get(name);
+    if (values === undefined) cookies.set(name, [value]);
+    else values.push(value);
+  }
+  return cookies;
+}
+
+/** How deep a JSON parameter (`content: application/json`) may nest arrays and objects. */
+export const PARAMETER_JSON_DEPTH = 32;
+
+/** A parameter described by `content: application/json`: its one value parsed as JSON (validated after). */
+function jsonParameterValue(parameter: ParameterSpec, raw: readonly string[], errors: FieldErrors): unknown {
+  if (raw.length !== 1) {
+    addError(errors, parameter.name, "must be given once");
+    return undefined;
+  }
+  // Why: validation recurses once per level; a value within the URL's or header's size could nest thousands deep.
+  if (nestsDeeperThan(raw[0]!, PARAMETER_JSON_DEPTH)) {
+    addError(errors, parameter.name, `must not nest arrays and objects more than ${PARAMETER_JSON_DEPTH} levels deep`);
+    return undefined;
+  }
+  try {
+    return JSON.parse(raw[0]!) as unknown;
+  } catch {
+    addError(errors, parameter.name, "must be valid JSON");
+    return undefined;
+  }
+}
+
+/** A request's key and its values (a query name, a deepObject key's brackets, a cookie, a field of a pair list). */
+type Entry = readonly [key: string, texts: readonly string[]];
+
+/**
+ * The object parameter that reads a query name: a deepObject's `name[...]`, else an exploded
+ * object that declares the field, else the first open exploded object. A name another parameter
+ * (or an API key, or a list's own) is named by is never claimed as a field. One rule for the
+ * unknown-name check and for the readers, so a name is read once.
+ */
+function claimant(definition: OperationDefinition, key: string, allowedQuery: ReadonlySet<string>): ParameterSpec | undefined {
+  let field: ParameterSpec | undefined;
+  let open: ParameterSpec | undefined;
+  let named = false;
+  for (const parameter of definition.parameters) {
+    if (parameter.in !== "query") continue;
+    if (parameter.object === "deep" && key.length > parameter.name.length && key.startsWith(parameter.name) && key[parameter.name.length] === "[") return parameter;
+    if (parameter.object !== "explode") {
+      named ||= parameter.name === key;
+      continue;
+    }
+    if (field === undefined && parameter.fields?.includes(key) === true) field = parameter;
+    if (open === undefined && parameter.open === true) open = parameter;
+  }
+  if (named || (allowedQuery.has(key) && !isExplodedObjectName(definition, key))) return undefined;
+  return field ?? open;
+}
+
+/** Whether a query name is the name of an exploded object parameter (whose fields, not its name, are in the query). */
+function isExplodedObjectName(definition: OperationDefinition, name: string): boolean {
+  return definition.parameters.some((p) => p.in === "query" && p.object === "explode" && p.name === name);
+}
+
+/** The query entries an object parameter reads: for a deepObject, keyed by their brackets (`[a][b]`). */
+function claimedEntries(definition: OperationDefinition, parameter: ParameterSpec, query: ReadonlyMap<string, readonly string[]>, allowedQuery: ReadonlySet<string>): Entry[] {
+  const entries: Entry[] = [];
+  for (const [key, texts] of query) {
+    if (claimant(definition, key, allowedQuery) !== parameter) continue;
+    entries.push([parameter.object === "deep" ? key.slice(parameter.name.length) : key, texts]);
+  }
+  return entries;
+}
+
+/** The cookies an exploded object reads: its fields, and when open, every cookie no other cookie parameter is named by. */
+function cookieEntries(parameter: ParameterSpec, definition: OperationDefinition, cookies: ReadonlyMap<string, readonly string[]>): Entry[] {
+  const entries: Entry[] = [];
+  for (const [name, texts] of cookies) {
+    const named = definition.parameters.some((p) => p.in === "cookie" && p.name === name && p !== parameter);
+    if (parameter.fields?.includes(name) === true || (parameter.open === true && !named)) entries.push([name, texts.map(decodeCookieText)]);
+  }
+  return entries;
+}
+
+/**
+ * An object written as one value: key,value pairs joined by the style's separator
+ * (`a,1,b,2`), or for an exploded header or path object `a=1,b=2`.
+ */
+function pairsValue(parameter: ParameterSpec, raw: readonly string[], errors: FieldErrors, table: SchemaTable): unknown {
+  if (raw.length !== 1) {
+    addError(errors, parameter.name, "must be given once");
+    return undefined;
+  }
+  if (raw[0] === "") return {};
+  const explode = parameter.object === "explode";
+  const texts = splitTexts(parameter, raw[0]!, explode ? "," : parameter.object!);
+  if (texts.some((text) => text === undefined)) {
+    addError(errors, parameter.name, "has malformed percent-encoding");
+    return undefined;
+  }
+  const pairs = new Map<string, string[]>();
+  const add = (key: string, text: string) => void (pairs.get(key)?.push(text) ?? pairs.set(key, [text]));
+  if (explode) {
+    for (const text of texts as string[]) {
+      const equals = text.indexOf("=");
+      if (equals === -1) {
+        addError(errors, parameter.name, "must be written as key=value pairs separated by commas");
+        return undefined;
+      }
+      add(text.slice(0, equals), text.slice(equals + 1));
+    }
+  } else {
+    if (texts.length % 2 !== 0) {
+      addError(errors, parameter.name, `must be written as keys and values in turn, separated by ${SEPARATOR_NAMES[parameter.object!]}`);
+      return undefined;
+    }
+    for (let i = 0; i < texts.length; i += 2) add(texts[i]!, texts[i + 1]!);
+  }
+  return fieldsValue(parameter.schema, [...pairs], parameter.name, errors, table);
+}
+
+/** The separators of pairs and lists, as a message names them. */
+const SEPARATOR_NAMES: { readonly [separator: string]: string } = { ",": "commas", " ": "spaces", "|": "pipes" };
+
+/** An object of fields, each field's texts read by its schema (an array field may be given more than once). */
+function fieldsValue(schema: SchemaNode, entries: readonly Entry[], path: string, errors: FieldErrors, table: SchemaTable): Json {
+  const object: Json = {};
+  for (const [key, texts] of entries) {
+    const value = leafValue(fieldSchema(schema, key, table), texts, fieldPath(path, key), errors, table);
+    if (value !== undefined) defineOwn(object, key, value);
+  }
+  return object;
+}
+
+/** A value given as text: an array of its texts when its schema is an array, else one scalar (given once). */
+function leafValue(schema: SchemaNode, texts: readonly string[], field: string, errors: FieldErrors, table: SchemaTable): unknown {
+  const node = resolve(schema, table);
+  if (isArraySchema(node)) {
+    const items = resolve(ownKeywords(node).items ?? {}, table);
+    return texts.map((text) => parseScalar(items, text));
+  }
+  if (texts.length !== 1) {
+    addError(errors, field, "must be given once");
+    return undefined;
+  }
+  return parseScalar(node, texts[0]!);
+}
+
+const isArraySchema = (node: SchemaNode): boolean => ownKeywords(node).types?.includes("array") === true;
+
+/** A field's path below an object parameter, as `detail` names it (`filter.name`, `filter.items[0]`). */
+const fieldPath = (path: string, key: string): string => `${path}.${key}`;
+
+/** The schema of an object's field: its `properties` entry (in the node or an allOf part), else `additionalProperties`, else any. */
+function fieldSchema(schema: SchemaNode, key: string, table: SchemaTable): SchemaNode {
+  const node = resolve(schema, table);
+  for (const part of node.allOf === undefined ? [node] : node.allOf.map((p) => resolve(p, table))) {
+    const property = part.properties === undefined ? undefined : own(part.properties, key);
+    if (property !== undefined) return property;
+  }
+  const extra = ownKeywords(node).additionalProperties;
+  return typeof extra === "object" ? extra : {};
+}
+
+/**
+ * How many brackets deep a deepObject key may go (`p[a][b]` is 2). Why a bound: each level is a
+ * level of the value the validator recurses into; real APIs nest two or three.
+ */
+export const DEEP_OBJECT_DEPTH = 8;
+
+/** A deepObject key's brackets, read: a tree of the fields, each with the texts given for it. */
+type Tree = { texts?: readonly string[]; children?: Map<string, Tree> };
+
+/**
+ * A deepObject parameter (`?filter[name]=x&filter[size][min]=3`): its keys read into a tree, then
+ * the tree read by the schema. A field of an array schema takes repeated values (`p[a]=1&p[a]=2`)
+ * or items indexed from 0 without gaps (`p[a][0][b]=x`: arrays of objects). Keys live in Maps and
+ * land in objects as own properties, so `__proto__` and `constructor` are fields like others.
+ */
+function deepObjectValue(parameter: ParameterSpec, entries: readonly Entry[], errors: FieldErrors, table: SchemaTable): unknown {
+  const root: Tree = { children: new Map() };
+  for (const [brackets, texts] of entries) {
+    const keys = bracketKeys(brackets);
+    const field = parameter.name + brackets;
+    if (keys === undefined) {
+      addError(errors, field, "must be written as name[field] (brackets holding no [ or ])");
+      return undefined;
+    }
+    if (keys.length > DEEP_OBJECT_DEPTH) {
+      addError(errors, parameter.name, `must not nest fields more than ${DEEP_OBJECT_DEPTH} levels deep`);
+      return undefined;
+    }
+    let tree = root;
+    for (const key of keys) {
+      tree.children ??= new Map();
+      let child = tree.children.get(key);
+      if (child === undefined) tree.children.set(key, (child = {}));
+      tree = child;
+    }
+    tree.texts = tree.texts === undefined ? texts : [...tree.texts, ...texts];
+  }
+  return treeValue(root, parameter.schema, parameter.name, errors, table);
+}
+
+/** `[a][b]` -> ["a", "b"]; undefined when not a run of brackets. */
+function bracketKeys(brackets: string): string[] | undefined {
+  const keys: string[] = [];
+  let at = 0;
+  while (at < brackets.length) {
+    if (brackets[at] !== "[") return undefined;
+    const close = brackets.indexOf("]", at + 1);
+    if (close === -1) return undefined;
+    const key = brackets.slice(at + 1, close);
+    if (key.includes("[")) return undefined;
+    keys.push(key);
+    at = close + 1;
+    // Why: a key deeper than the bound is refused whole; no need to read the rest of it.
+    if (keys.length > DEEP_OBJECT_DEPTH) return keys;
+  }
+  return keys;
+}
+
+/** A tree of a deepObject read by its schema (see deepObjectValue); undefined when an error is recorded. */
+function treeValue(tree: Tree, schema: SchemaNode, path: string, errors: FieldErrors, table: SchemaTable): unknown {
+  const { texts, children } = tree;
+  if (children === undefined) return leafValue(schema, texts ?? [], path, errors, table);
+  if (texts !== undefined) {
+    addError(errors, path, "is given both as a value and with fields");
+    return undefined;
+  }
+  const node = resolve(schema, table);
+  if (!isArraySchema(node)) {
+    const object: Json = {};
+    for (const [key, child] of children) {
+      const value = treeValue(child, fieldSchema(node, key, table), fieldPath(path, key), errors, table);
+      if (value !== undefined) defineOwn(object, key, value);
+    }
+    return object;
+  }
+  // `p[a][]=1&p[a][]=2`: the empty key appends.
+  const appended = children.get("");
+  if (appended !== undefined && children.size === 1) return treeValue(appended, node, path, errors, table);
+  const items = ownKeywords(node).items ?? {};
+  const list: unknown[] = [];
+  for (let index = 0; index < children.size; index++) {
+    // Why: indices are looked up from 0 to the count, never read as numbers first: `[99999999]` cannot size an array.
+    const child = children.get(String(index));
+    if (child === undefined) {
+      addError(errors, path, "must index its items from 0 without gaps ([0], [1], ...)");
+      return undefined;
+    }
+    list.push(treeValue(child, items, `${path}[${index}]`, errors, table));
+  }
+  return list;
+}
 
 /** A decimal number as JSON writes it (leading zeros allowed, as in path ids). */
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
