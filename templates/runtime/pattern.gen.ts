@@ -59,10 +59,11 @@ type Node =
 /**
  * The most instructions a pattern may compile to (its lookarounds' included). Why: a text costs at
  * most this many steps per character; counted repetitions are spelled out (`[a-z]{1,64}` is 128
- * instructions), so the limit is what bounds them. Why this size: real documents list thousands
- * of names in one pattern (image-charts: a list of fonts, 24,000 instructions), and a step is a few array reads.
+ * instructions), so the limit is what bounds them. Why not more: where the DFA's table overflows,
+ * a pattern this size costs about 45 ms per KiB of text already (image-charts' lists of 1,000 font
+ * names, 24,000 instructions, would cost 0.7 s per KiB, so they stay refused).
  */
-export const PATTERN_LIMIT = 25_000;
+export const PATTERN_LIMIT = 1000;
 
 /**
  * The most copies a repetition is spelled out to. Why: a longer repetition of one atom
@@ -642,7 +643,9 @@ class Scanner {
       }
       if (nextSize >= 0 && !(this.anchored && !backwards)) nextSize = this.follow(0, at, mark, next, nextSize);
       size = nextSize;
-      [list, next] = [next, list];
+      const read = list;
+      list = next;
+      next = read;
     }
     return size < 0;
   }
