@@ -62,8 +62,8 @@ type Node =
  * The most instructions a pattern may compile to (its lookarounds' included). Why: a text costs at
  * most this many steps per character; counted repetitions are spelled out (`[a-z]{1,64}` is 128
  * instructions), so the limit is what bounds them. Why not more: where the DFA's table overflows,
- * a pattern this size costs about 45 ms per KiB of text already (image-charts' lists of 1,000 font
- * names, 24,000 instructions, would cost 0.7 s per KiB, so they stay refused).
+ * a pattern this size already costs about 10 ms per KiB of text (bench/patterns.mjs); image-charts'
+ * lists of 1,000 font names (24,000 instructions) would cost 24 times that, so they stay refused.
  */
 export const PATTERN_LIMIT = 1000;
 
