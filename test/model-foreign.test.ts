@@ -113,6 +113,40 @@ describe("prepareDocument", () => {
   });
 });
 
+describe("prepareDocument: a ref to a part of a schema that refers to itself (issue 16, codat)", () => {
+  const part = { $ref: "#/components/schemas/Report/definitions/node" };
+  const node = { type: "object", properties: { children: { type: "array", items: part } } };
+
+  it("makes the part a schema of its own, named after its place (unique), and refers to it by name at every use", () => {
+    const document = doc(
+      { "/a": { post: { requestBody: { content: { "application/json": { schema: part } } }, responses: ok } } },
+      { components: { schemas: { Report: { type: "object", properties: { root: part }, definitions: { node } }, ReportDefinitionsNode: { type: "string" } } } },
+    );
+    const { document: prepared, problems } = prepareDocument(document);
+    expect(problems).toEqual([]);
+    const schemas = (prepared as unknown as { components: { schemas: Json } }).components.schemas;
+    const named = { $ref: "#/components/schemas/ReportDefinitionsNode2" };
+    expect(schemas.ReportDefinitionsNode2).toEqual({ type: "object", properties: { children: { type: "array", items: named } } });
+    expect(schemas.ReportDefinitionsNode).toEqual({ type: "string" });
+    expect((schemas.Report as { properties: Json }).properties.root).toEqual(named);
+    const body = (prepared as unknown as { paths: Json }).paths["/a"] as { post: { requestBody: { content: Json } } };
+    expect(body.post.requestBody.content["application/json"]).toEqual({ schema: named });
+  });
+
+  it("does so for a part outside components/schemas too, and the view builds", () => {
+    const loop = { $ref: "#/paths/~1a/post/requestBody/content/application~1json/schema/properties/tree" };
+    const tree = { type: "object", properties: { kids: { type: "array", items: loop } } };
+    const document = doc({
+      "/a": { post: { requestBody: { content: { "application/json": { schema: { type: "object", properties: { tree } } } } }, responses: ok } },
+    });
+    const { document: prepared, problems: found } = prepareDocument(document);
+    expect(found).toEqual([]);
+    const schemas = (prepared as unknown as { components: { schemas: Json } }).components.schemas;
+    expect(Object.keys(schemas)).toEqual(["PathsAPostRequestBodyContentApplicationJsonSchemaPropertiesTree"]);
+    expect(problems(document)).toEqual([]);
+  });
+});
+
 describe("prepareDocument reads the grammar: keywords, names and data by their place", () => {
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   type Prepared = { paths: Json; components: { schemas: Json } };

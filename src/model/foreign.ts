@@ -134,6 +134,24 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   // is linear in the document; `pending` holds the refs being walked, to find one in its own target.
   const walked = new Map<string, [unknown, number]>();
   const pending = new Set<string>();
+  // Why (issue 16, codat): a ref to a part of a schema that holds a ref to itself cannot be
+  // inlined (it would never end); that part becomes a schema of its own in components/schemas
+  // (named after its place), and the ref, and every other use of it, refers to it by name.
+  const hoisted = new Map<string, string>();
+  const hoistedSchemas: [string, unknown][] = [];
+  const taken = new Set(Object.keys(schemas).map((name) => names.get(name) ?? name));
+  const hoistedRef = (key: string, ref: string): Json => {
+    let name = hoisted.get(key);
+    if (name === undefined) {
+      const parts = tokensOf(ref) ?? [];
+      const base = identifierOf((ref.startsWith(SCHEMA_PREFIX) ? parts.slice(2) : parts).join("/"));
+      name = base;
+      for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+      taken.add(name);
+      hoisted.set(key, name);
+    }
+    return objectOf([["$ref", SCHEMA_PREFIX + name]]);
+  };
   const dataSizes = new WeakMap<object, number>();
   const walkedObjects = new WeakMap<object, Map<Kind, [unknown, number]>>();
 
@@ -241,12 +259,17 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     let inlined = walked.get(key);
     if (inlined === undefined) {
       if (pending.has(key)) {
+        if (kind === "schema") return [hoistedRef(key, ref), 1];
         return fail(pointer, "cycle", `the reference ${JSON.stringify(ref)} refers to itself; move the schema into components/schemas and refer to it by name`);
       }
       pending.add(key);
       // Walked at its own place, so that what it holds is reported where it is written.
       inlined = walk(resolved, kind, parts.length === 0 ? "#" : pointerOf(...parts));
       pending.delete(key);
+      if (hoisted.has(key)) {
+        hoistedSchemas.push([hoisted.get(key)!, inlined[0]]);
+        inlined = [hoistedRef(key, ref), 1];
+      }
       walked.set(key, inlined);
     }
     if (Object.keys(siblings).length === 0 || !isObject(inlined[0])) return inlined;
@@ -256,9 +279,10 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
 
   const [prepared] = walk(source, "document", "#") as [Json, number];
   const result = { document: prepared as unknown as D, problems: [...problems.values()] };
-  if (names.size === 0) return result;
-  const components = prepared.components as Json;
-  const renamedTable = objectOf(Object.entries(components.schemas as Json).map(([name, schema]) => [names.get(name) ?? name, schema]));
+  if (names.size === 0 && hoistedSchemas.length === 0) return result;
+  const components = isObject(prepared.components) ? prepared.components : {};
+  const table = isObject(components.schemas) ? components.schemas : {};
+  const renamedTable = objectOf([...Object.entries(table).map(([name, schema]): [string, unknown] => [names.get(name) ?? name, schema]), ...hoistedSchemas]);
   return {
     ...result,
     document: objectOf([...Object.entries(prepared), ["components", objectOf([...Object.entries(components), ["schemas", renamedTable]])]]) as unknown as D,

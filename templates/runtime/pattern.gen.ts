@@ -3,26 +3,42 @@
 // an automaton (Thompson's construction) and the text is read once, every possible way at once
 // (a Pike VM, its steps kept as the transitions of a DFA built as texts need it, as RE2 does), so
 // no text can make it backtrack. V8's own engine backtracks: `^(a+)+$` takes seconds on 30
-// characters and twice as long with each one more.
+// characters and twice as long with each one more. Lookarounds and long counted repetitions of
+// one character class are matched linearly too, by a plainer automaton (see Scanner).
 
 /**
  * A pattern's automaton, as parallel arrays: instruction `pc` is `op[pc]` with the operands
  * `to[pc]` and `or[pc]`. An ATOM reads one code point that `atoms[to[pc]]` admits; a SPLIT goes on
  * at `to` and at `or`; a JUMP at `to`; an ASSERT (`^`, `$`, `\b`, `\B`, ASSERTIONS[to]) goes on
- * when it holds; MATCH ends it. Its size is bounded (PATTERN_LIMIT), and so is the work per
- * code point of a text.
+ * when it holds; MATCH ends it. A COUNT reads `counts[or]` code points that `atoms[to]` admits
+ * (a counter, not that many ATOMs); a LOOK goes on when the lookaround `looks[to]` holds. Its size
+ * is bounded (PATTERN_LIMIT), and so is the work per code point of a text.
  */
 type Program = {
   readonly op: Uint8Array;
   readonly to: Int32Array;
   readonly or: Int32Array;
   readonly atoms: readonly Atom[];
+  readonly counts: readonly Count[];
+  /** Every lookaround of the pattern, an inner one before the one that holds it. */
+  readonly looks: readonly Look[];
 };
 const ATOM = 0;
 const SPLIT = 1;
 const JUMP = 2;
 const ASSERT = 3;
 const MATCH = 4;
+const COUNT = 5;
+const LOOK = 6;
+
+/** The bounds of a counted repetition of one atom (`max` may be Infinity). */
+type Count = { readonly min: number; readonly max: number };
+
+/**
+ * A lookaround: `program` matches its body read forwards (a lookbehind) or its body reversed read
+ * backwards (a lookahead), so that one pass over a text tells for every position whether it holds.
+ */
+type Look = { readonly program: Program; readonly behind: boolean; readonly negate: boolean };
 const ASSERTIONS = ["^", "$", "\\b", "\\B"] as const;
 
 /**
@@ -37,14 +53,27 @@ type Node =
   | { readonly kind: "assert"; readonly at: "^" | "$" | "\\b" | "\\B" }
   | { readonly kind: "sequence"; readonly items: readonly Node[] }
   | { readonly kind: "choice"; readonly options: readonly Node[] }
-  | { readonly kind: "repeat"; readonly body: Node; readonly min: number; readonly max: number };
+  | { readonly kind: "repeat"; readonly body: Node; readonly min: number; readonly max: number }
+  | { readonly kind: "look"; readonly body: Node; readonly behind: boolean; readonly negate: boolean };
 
 /**
- * The most instructions a pattern may compile to. Why: a text costs at most this many steps per
- * character; counted repetitions are spelled out (`[a-z]{1,64}` is 128 instructions), so the
- * limit is what bounds them.
+ * The most instructions a pattern may compile to (its lookarounds' included). Why: a text costs at
+ * most this many steps per character; counted repetitions are spelled out (`[a-z]{1,64}` is 128
+ * instructions), so the limit is what bounds them. Why not more: where the DFA's table overflows,
+ * a pattern this size already costs about 10 ms per KiB of text (bench/patterns.mjs); image-charts'
+ * lists of 1,000 font names (24,000 instructions) would cost 24 times that, so they stay refused.
  */
 export const PATTERN_LIMIT = 1000;
+
+/**
+ * The most copies a repetition is spelled out to. Why: a longer repetition of one atom
+ * (`.{0,4096}`, `[a-z]{2048}`) becomes one COUNT whatever its bounds, and other bodies
+ * (`(ab){2000}`) would take PATTERN_LIMIT in a few repetitions.
+ */
+export const REPEAT_LIMIT = 1000;
+
+/** Repetitions of one atom past this many copies are counted (COUNT) instead of spelled out (the DFA of Matcher is faster). */
+const COUNT_FROM = 100;
 
 /** The deepest nesting of groups a pattern may have (parsing and compiling recurse once per group). */
 const GROUP_LIMIT = 100;
@@ -60,7 +89,7 @@ export function linearPatternProblem(source: string): string | undefined {
   }
 }
 
-/** A construct the linear matcher does not take: backreferences, lookarounds, too many instructions. */
+/** A construct the linear matcher does not take: backreferences, too many instructions. */
 class PatternError extends Error {}
 
 /** A pattern compiled for matching; `test` answers as RegExp's test() with the `u` flag. */
@@ -68,17 +97,17 @@ export type LinearPattern = { test(text: string): boolean };
 
 /** Compiles a valid pattern (the generator checks them) for matching in linear time; throws when it cannot be. */
 export function compilePattern(source: string): LinearPattern {
-  return new Matcher(compileProgram(source));
+  const program = compileProgram(source);
+  // Why two matchers: the DFA's transitions depend on the code points read alone, which a counter
+  // or a lookaround (that depends on the whole text) breaks.
+  return program.looks.length === 0 && program.counts.length === 0 ? new Matcher(program) : new LookMatcher(program);
 }
 
 function compileProgram(source: string): Program {
   const parser = new Parser(source);
   const tree = parser.choice();
   if (parser.at < source.length) throw new PatternError(`an unexpected ${source[parser.at]} at ${parser.at}`);
-  const builder = new ProgramBuilder();
-  builder.emit(tree);
-  builder.add(MATCH);
-  return builder.program();
+  return new ProgramBuilder({ atoms: [], atomIndex: new Map(), counts: [], looks: [], size: 0 }).build(tree);
 }
 
 /** Reads ECMA-262 pattern syntax (with the `u` flag) into Nodes. */
@@ -118,10 +147,11 @@ class Parser {
       return { kind: "assert", at: c };
     }
     if (c === "(") {
-      if (source.startsWith("(?=", start) || source.startsWith("(?!", start)) throw new PatternError("a lookahead");
-      if (source.startsWith("(?<=", start) || source.startsWith("(?<!", start)) throw new PatternError("a lookbehind");
+      const behind = source.startsWith("(?<=", start) || source.startsWith("(?<!", start);
+      const ahead = source.startsWith("(?=", start) || source.startsWith("(?!", start);
       // A group: what it captures does not matter to test().
-      if (source.startsWith("(?:", start)) this.at += 3;
+      if (ahead || behind) this.at += ahead ? 3 : 4;
+      else if (source.startsWith("(?:", start)) this.at += 3;
       else if (source.startsWith("(?<", start)) this.at = source.indexOf(">", start) + 1;
       else if (source[start + 1] === "?") throw new PatternError(`the group ${source.slice(start, start + 3)}`);
       else this.at++;
@@ -130,6 +160,8 @@ class Parser {
       if (source[this.at] !== ")") throw new PatternError(`an unclosed group at ${start}`);
       this.at++;
       this.depth--;
+      // Without backreferences, whether a lookaround holds does not depend on how the rest matches.
+      if (ahead || behind) return { kind: "look", body, behind, negate: source[start + (behind ? 3 : 2)] === "!" };
       return body;
     }
     if (c === "[") {
@@ -182,22 +214,37 @@ class Parser {
     } else return body;
     // A lazy quantifier matches the same texts as a greedy one.
     if (source[this.at] === "?") this.at++;
-    if (min > PATTERN_LIMIT || (max !== Infinity && max > PATTERN_LIMIT)) throw new PatternError(`a repetition of more than ${PATTERN_LIMIT}`);
+    const spelled = body.kind !== "atom" && (min > REPEAT_LIMIT || (max !== Infinity && max > REPEAT_LIMIT));
+    if (spelled) throw new PatternError(`a repetition of more than ${REPEAT_LIMIT} of more than one character`);
     return { kind: "repeat", body, min, max };
   }
 }
+
+/** What the programs of one pattern (its own and its lookarounds') share. */
+type Shared = { atoms: Atom[]; atomIndex: Map<string, number>; counts: Count[]; looks: Look[]; size: number };
 
 /** Builds a Program from Nodes (Thompson's construction). */
 class ProgramBuilder {
   private readonly op: number[] = [];
   private readonly to: number[] = [];
   private readonly or: number[] = [];
-  private readonly atoms: Atom[] = [];
-  private readonly atomIndex = new Map<string, number>();
+  private readonly shared: Shared;
+
+  constructor(shared: Shared) {
+    this.shared = shared;
+  }
+
+  /** The program matching `node`, then MATCH. */
+  build(node: Node): Program {
+    this.emit(node);
+    this.add(MATCH);
+    const { atoms, counts, looks } = this.shared;
+    return { op: Uint8Array.from(this.op), to: Int32Array.from(this.to), or: Int32Array.from(this.or), atoms, counts, looks };
+  }
 
   /** Appends an instruction; answers its index. */
-  add(op: number, to = 0, or = 0): number {
-    if (this.op.length >= PATTERN_LIMIT) throw new PatternError(`more than ${PATTERN_LIMIT} steps once its repetitions are spelled out`);
+  private add(op: number, to = 0, or = 0): number {
+    if (++this.shared.size > PATTERN_LIMIT) throw new PatternError(`more than ${PATTERN_LIMIT} steps once its repetitions are spelled out`);
     this.op.push(op);
     this.to.push(to);
     this.or.push(or);
@@ -210,20 +257,30 @@ class ProgramBuilder {
     this.or[pc] = or;
   }
 
-  emit(node: Node): void {
+  private atom(source: string): number {
+    const { atoms, atomIndex } = this.shared;
+    let index = atomIndex.get(source);
+    if (index === undefined) {
+      index = atoms.push(atomOf(source)) - 1;
+      atomIndex.set(source, index);
+    }
+    return index;
+  }
+
+  private emit(node: Node): void {
     switch (node.kind) {
-      case "atom": {
-        let index = this.atomIndex.get(node.source);
-        if (index === undefined) {
-          index = this.atoms.push(atomOf(node.source)) - 1;
-          this.atomIndex.set(node.source, index);
-        }
-        this.add(ATOM, index);
+      case "atom":
+        this.add(ATOM, this.atom(node.source));
         return;
-      }
       case "assert":
         this.add(ASSERT, ASSERTIONS.indexOf(node.at));
         return;
+      case "look": {
+        // A lookahead's body reversed, to be read backwards from every position (see Scanner).
+        const program = new ProgramBuilder(this.shared).build(node.behind ? node.body : reversed(node.body));
+        this.add(LOOK, this.shared.looks.push({ program, behind: node.behind, negate: node.negate }) - 1);
+        return;
+      }
       case "sequence":
         for (const item of node.items) this.emit(item);
         return;
@@ -242,29 +299,44 @@ class ProgramBuilder {
         return;
       }
       case "repeat": {
-        for (let i = 0; i < node.min; i++) this.emit(node.body);
-        if (node.max === Infinity) {
+        const { body, min, max } = node;
+        if (body.kind === "atom" && (max === Infinity ? min : max) > COUNT_FROM) {
+          this.add(COUNT, this.atom(body.source), this.shared.counts.push({ min, max }) - 1);
+          return;
+        }
+        for (let i = 0; i < min; i++) this.emit(body);
+        if (max === Infinity) {
           // loop: split body, end; body; jump loop; end:
           const split = this.add(SPLIT);
-          this.emit(node.body);
+          this.emit(body);
           this.add(JUMP, split);
           this.set(split, SPLIT, split + 1, this.op.length);
           return;
         }
         // Each optional copy may be skipped to the end: split body, end; body; split body, end; ...
         const splits: number[] = [];
-        for (let i = node.min; i < node.max; i++) {
+        for (let i = min; i < max; i++) {
           splits.push(this.add(SPLIT));
-          this.emit(node.body);
+          this.emit(body);
         }
         for (const split of splits) this.set(split, SPLIT, split + 1, this.op.length);
         return;
       }
     }
   }
+}
 
-  program(): Program {
-    return { op: Uint8Array.from(this.op), to: Int32Array.from(this.to), or: Int32Array.from(this.or), atoms: this.atoms };
+/** The node matching the reversed texts of `node` (a lookahead read backwards); lookarounds inside hold at the same positions either way. */
+function reversed(node: Node): Node {
+  switch (node.kind) {
+    case "sequence":
+      return { kind: "sequence", items: node.items.map(reversed).reverse() };
+    case "choice":
+      return { kind: "choice", options: node.options.map(reversed) };
+    case "repeat":
+      return { ...node, body: reversed(node.body) };
+    default:
+      return node;
   }
 }
 
@@ -462,5 +534,239 @@ class Matcher implements LinearPattern {
       }
     }
     return size;
+  }
+}
+
+/**
+ * A program run on texts without a DFA, for patterns with counters or lookarounds: the threads
+ * alive advance one code point at a time (a Pike VM), each instruction taken at most once per
+ * code point, so a text costs at most `PATTERN_LIMIT` steps per code point. The threads in a COUNT
+ * share a queue of the steps at which each entered it (oldest first): reading a code point the atom
+ * admits ages them all at once, those past `max` leave from the front, and the front alone says
+ * whether one has read `min` (the counting sets of Turoňová et al., 2020), so a counter costs O(1)
+ * a code point, however large its bounds.
+ */
+class Scanner {
+  private readonly program: Program;
+  /** Whether the program starts with `^`, and so starts nowhere else. */
+  private readonly anchored: boolean;
+  private readonly list: Int32Array;
+  private readonly next: Int32Array;
+  private readonly reached: Int32Array;
+  private readonly listed: Int32Array;
+  private readonly pending: Int32Array;
+  /** Per COUNT instruction, the steps at which its threads entered it, from `heads[pc]` on. */
+  private readonly queues: number[][];
+  private readonly heads: Int32Array;
+  private mark = 0;
+  /** The instructions visited since the matcher was made (tests assert bounded work with it). */
+  work = 0;
+  // The text being read: where, how many code points so far, the tables of the lookarounds.
+  private text = "";
+  private steps = 0;
+  private tables: readonly Uint8Array[] = [];
+  /** Where a scan records the positions the match is reached at; undefined: test() stops at the first. */
+  private found: Uint8Array | undefined;
+
+  constructor(program: Program) {
+    this.program = program;
+    const size = program.op.length;
+    this.anchored = program.op[0] === ASSERT && program.to[0] === 0;
+    this.list = new Int32Array(size);
+    this.next = new Int32Array(size);
+    this.reached = new Int32Array(size);
+    this.listed = new Int32Array(size);
+    this.pending = new Int32Array(size);
+    this.queues = Array.from({ length: size }, () => []);
+    this.heads = new Int32Array(size);
+  }
+
+  /**
+   * Reads `text` forwards (or backwards), a match starting at every position; answers whether one
+   * is found. With `found`, reads to the end and marks there each position where a match ends.
+   */
+  run(text: string, tables: readonly Uint8Array[], backwards: boolean, found?: Uint8Array): boolean {
+    const { op, to, or, atoms, counts } = this.program;
+    this.text = text;
+    this.tables = tables;
+    this.found = found;
+    this.steps = 0;
+    for (let pc = 0; pc < op.length; pc++) if (op[pc] === COUNT) this.clear(pc);
+    let at = backwards ? text.length : 0;
+    let mark = this.nextMark();
+    let size = this.follow(0, at, mark, this.list, 0);
+    let list = this.list;
+    let next = this.next;
+    while (size >= 0 && (backwards ? at > 0 : at < text.length)) {
+      if (size === 0 && this.anchored && !backwards) return false;
+      let here: number;
+      if (backwards) {
+        const low = text.charCodeAt(at - 1);
+        const high = at >= 2 ? text.charCodeAt(at - 2) : 0;
+        here = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.codePointAt(at - 2)! : low;
+        at -= here > 0xffff ? 2 : 1;
+      } else {
+        here = text.codePointAt(at)!;
+        at += here > 0xffff ? 2 : 1;
+      }
+      this.steps++;
+      mark = this.nextMark();
+      // The counters first: a thread entering one at this position must not be aged with the others.
+      for (let i = 0; i < size; i++) {
+        const pc = list[i]!;
+        if (op[pc] !== COUNT) continue;
+        if (!admits(atoms[to[pc]!]!, here)) this.clear(pc);
+        else {
+          const queue = this.queues[pc]!;
+          const max = counts[or[pc]!]!.max;
+          let head = this.heads[pc]!;
+          while (head < queue.length && this.steps - queue[head]! > max) head++;
+          this.heads[pc] = head;
+          if (head === queue.length) this.clear(pc);
+        }
+      }
+      let nextSize = 0;
+      for (let i = 0; i < size && nextSize >= 0; i++) {
+        const pc = list[i]!;
+        if (op[pc] === ATOM) {
+          if (admits(atoms[to[pc]!]!, here)) nextSize = this.follow(pc + 1, at, mark, next, nextSize);
+          continue;
+        }
+        const queue = this.queues[pc]!;
+        const head = this.heads[pc]!;
+        if (head === queue.length) continue;
+        if (this.listed[pc] !== mark) {
+          this.listed[pc] = mark;
+          next[nextSize++] = pc;
+        }
+        if (this.steps - queue[head]! >= counts[or[pc]!]!.min) nextSize = this.follow(pc + 1, at, mark, next, nextSize);
+      }
+      if (nextSize >= 0 && !(this.anchored && !backwards)) nextSize = this.follow(0, at, mark, next, nextSize);
+      size = nextSize;
+      const read = list;
+      list = next;
+      next = read;
+    }
+    return size < 0;
+  }
+
+  private clear(pc: number): void {
+    this.queues[pc]!.length = 0;
+    this.heads[pc] = 0;
+  }
+
+  private nextMark(): number {
+    if (this.mark === 0x7fffffff) {
+      this.reached.fill(0);
+      this.listed.fill(0);
+      this.mark = 0;
+    }
+    return ++this.mark;
+  }
+
+  /**
+   * Adds to `list` the threads reachable from `start` at position `at` without reading a code
+   * point; answers the list's new size, or -1 when the match is reached and test() may stop.
+   */
+  private follow(start: number, at: number, mark: number, list: Int32Array, size: number): number {
+    const { op, to, or, counts, looks } = this.program;
+    const { reached, pending, text } = this;
+    if (reached[start] === mark) return size;
+    reached[start] = mark;
+    let top = 0;
+    pending[top++] = start;
+    while (top > 0) {
+      const pc = pending[--top]!;
+      this.work++;
+      let first = -1;
+      let second = -1;
+      switch (op[pc]) {
+        case MATCH:
+          if (this.found === undefined) return -1;
+          this.found[at] = 1;
+          break;
+        case ATOM:
+          list[size++] = pc;
+          break;
+        case JUMP:
+          first = to[pc]!;
+          break;
+        case SPLIT:
+          first = to[pc]!;
+          second = or[pc]!;
+          break;
+        case ASSERT: {
+          const which = to[pc]!;
+          const before = at > 0 && isWord(text.charCodeAt(at - 1));
+          const after = at < text.length && isWord(text.charCodeAt(at));
+          if (which === 0 ? at === 0 : which === 1 ? at === text.length : which === 2 ? before !== after : before === after) first = pc + 1;
+          break;
+        }
+        case LOOK:
+          if ((this.tables[to[pc]!]![at] === 1) !== looks[to[pc]!]!.negate) first = pc + 1;
+          break;
+        case COUNT: {
+          // A thread enters: it has read none yet (one entry per step; with no maximum, the oldest
+          // entry can do whatever a newer one can).
+          const queue = this.queues[pc]!;
+          const count = counts[or[pc]!]!;
+          const empty = this.heads[pc] === queue.length;
+          if (empty || (count.max !== Infinity && queue[queue.length - 1] !== this.steps)) {
+            if (empty) this.clear(pc);
+            else if (this.heads[pc]! > 1024 && this.heads[pc]! * 2 > queue.length) {
+              queue.splice(0, this.heads[pc]);
+              this.heads[pc] = 0;
+            }
+            queue.push(this.steps);
+          }
+          if (this.listed[pc] !== mark) {
+            this.listed[pc] = mark;
+            list[size++] = pc;
+          }
+          if (count.min === 0) first = pc + 1;
+          break;
+        }
+      }
+      if (first >= 0 && reached[first] !== mark) {
+        reached[first] = mark;
+        pending[top++] = first;
+      }
+      if (second >= 0 && reached[second] !== mark) {
+        reached[second] = mark;
+        pending[top++] = second;
+      }
+    }
+    return size;
+  }
+}
+
+/**
+ * A pattern with counters or lookarounds. Each lookaround is first evaluated at every position of
+ * the text in one pass (a lookahead's body reversed, read backwards with a start at every position:
+ * it holds at i when a match ends there; a lookbehind's body forwards), inner ones first, into a
+ * table the later passes read: O(text length x instructions) in all.
+ */
+class LookMatcher implements LinearPattern {
+  private readonly main: Scanner;
+  private readonly looks: readonly { readonly scanner: Scanner; readonly behind: boolean }[];
+
+  constructor(program: Program) {
+    this.main = new Scanner(program);
+    this.looks = program.looks.map((look) => ({ scanner: new Scanner(look.program), behind: look.behind }));
+  }
+
+  /** The instructions visited since the matcher was made, its lookarounds' included. */
+  get work(): number {
+    return this.looks.reduce((sum, look) => sum + look.scanner.work, this.main.work);
+  }
+
+  test(text: string): boolean {
+    const tables: Uint8Array[] = [];
+    for (const { scanner, behind } of this.looks) {
+      const table = new Uint8Array(text.length + 1);
+      scanner.run(text, tables, !behind, table);
+      tables.push(table);
+    }
+    return this.main.run(text, tables, false);
   }
 }
