@@ -6,6 +6,7 @@ import { prepareDocument } from "./foreign.js";
 import { NameGate, SchemaTypeNames, UnsupportedConstruct, pointerOf } from "./names.js";
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector } from "./operations.js";
+import { ambiguousPaths } from "./path-template.js";
 import { type JsonSchema, docComment, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import type { ApiView, HandlerMethodView, ResourceView, RouteView, SchemaEntryView, TypeView } from "./view.js";
@@ -108,8 +109,16 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     gate,
   );
 
-  for (const { path, segments, operations } of model.paths) {
-    const methods: Record<string, unknown> = {};
+  // Why: paths that differ only after a `#` are one URL on the wire: one route answers all their
+  // methods; where two paths would answer one request alike, the later is refused at its place.
+  const ambiguous = ambiguousPaths(model.paths.map(({ path, segments, operations }) => ({ path, segments, methods: operations.map((o) => o.method) })));
+  for (const [i, reason] of ambiguous) problems.push(new UnsupportedConstruct(pointerOf("paths", model.paths[i]!.path), reason));
+  const routeMethods = new Map<string, Record<string, unknown>>();
+  const pending: { segments: unknown; methods: Record<string, unknown> }[] = [];
+  for (const { wirePath, segments, operations } of model.paths) {
+    const shared = routeMethods.get(JSON.stringify(segments));
+    const methods: Record<string, unknown> = shared ?? {};
+    if (shared === undefined) routeMethods.set(JSON.stringify(segments), methods);
     for (const operation of operations) {
       const { behaviour, method } = operation;
       if (behaviour.kind === "operation") {
@@ -121,16 +130,17 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       methods[method.toUpperCase()] = routeEntry(operation, collector);
       if (behaviour.kind === "token") {
         hasTokenEndpoint = true;
-        tokenLinks.push({ rel: "token", method: "POST", href: path });
+        tokenLinks.push({ rel: "token", method: "POST", href: wirePath });
       }
       if (!isResourceBehaviour(behaviour)) continue;
-      if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: path });
+      if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: wirePath });
       const list = operationsByCollection.get(behaviour.collection) ?? [];
       list.push(operation);
       operationsByCollection.set(behaviour.collection, list);
     }
-    routes.push({ literal: literal({ segments, methods }) });
+    if (shared === undefined) pending.push({ segments, methods });
   }
+  routes.push(...pending.map((route) => ({ literal: literal(route) })));
   problems.push(...collector.problems);
   // Why: the server checks that a `ref` names an existing object through the referenced resource's
   // `get` (declaration, the `ref` paragraph); without one it could not, and a silent skip would

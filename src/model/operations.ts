@@ -123,17 +123,7 @@ export class OperationCollector {
   }
 
   private parameters(model: OperationModel): { specs: object[]; members: string[] } {
-    const path = model.path;
-    const templated = path.split("/").filter((s) => /[{}]/.test(s));
-    for (const segment of templated) {
-      if (!/^\{[^{}]+\}$/.test(segment)) {
-        this.fail(
-          pointerOf("paths", path),
-          `the path segment ${stringLiteral(segment)} mixes a parameter with text; codegen matches whole segments only: make \`{name}\` a segment of its own`,
-        );
-      }
-    }
-    const order = templated.map((s) => s.slice(1, -1));
+    const order = model.pathNames;
     const specs: { spec: object; location: string; order: number }[] = [];
     const members: Record<string, string[]> = { path: [], query: [], header: [], cookie: [] };
     for (const parameter of model.parameters) {
@@ -172,7 +162,9 @@ export class OperationCollector {
     const explode = parameter.explode ?? style === "form";
     const isArray = types.includes("array");
     const spec = { name, in: location, required: location === "path" || parameter.required, schema: schemaNode(schema as JsonSchema) };
-    if (types.includes("object") || (types.length === 0 && resolved.properties !== undefined)) {
+    const isObject = types.includes("object") || (types.length === 0 && resolved.properties !== undefined);
+    if (location === "path") return this.pathParameter(spec, style, explode, isArray ? "array" : isObject ? "object" : "scalar", resolved, pointer);
+    if (isObject) {
       return this.fail(
         pointer,
         `the object-valued ${location} parameter ${stringLiteral(name)} is not supported; send its fields as parameters of their own, or in a JSON body`,
@@ -196,6 +188,44 @@ export class OperationCollector {
     if (location === "cookie") return this.fail(pointer, `the array-valued cookie parameter ${stringLiteral(name)} is not supported; use a query parameter`);
     const separator = style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",";
     return { ...spec, array: location === "query" && style === "form" && explode ? "repeat" : separator };
+  }
+
+  /**
+   * A path parameter in `simple`, `label` or `matrix` style (OpenAPI 3.1 section 4.8.12.4): a
+   * scalar, an array of scalars, or an object whose properties are scalars. Its spec carries the
+   * style only when it is not the default (simple, not exploded), so definitions stay as they were.
+   */
+  private pathParameter(
+    spec: { name: string },
+    style: string,
+    explode: boolean,
+    shape: "scalar" | "array" | "object",
+    resolved: Json,
+    pointer: string,
+  ): object | undefined {
+    const { name } = spec;
+    if (!["simple", "label", "matrix"].includes(style)) {
+      return this.fail(
+        pointer,
+        `the style ${stringLiteral(style)} of the path parameter ${stringLiteral(name)} is not supported; codegen reads simple, label, matrix path parameters`,
+      );
+    }
+    const nested = (schema: Json) => schemaTypes(this.resolve(schema) as JsonSchema).some((t) => t === "array" || t === "object");
+    const members = shape === "array" ? [objectOf(resolved.items)] : shape === "object" ? Object.values(objectOf(resolved.properties)).map(objectOf) : [];
+    if (shape === "object" && resolved.additionalProperties !== undefined && resolved.additionalProperties !== false)
+      members.push(objectOf(resolved.additionalProperties));
+    if (members.some(nested)) {
+      return this.fail(
+        pointer,
+        `the path parameter ${stringLiteral(name)} holds arrays or objects inside its ${shape}, which no path style can carry unambiguously; use a JSON body`,
+      );
+    }
+    const plain = style === "simple" && !explode && shape !== "object";
+    return {
+      ...spec,
+      ...(shape === "array" ? { array: "," } : {}),
+      ...(plain ? {} : { path: { style, explode, shape } }),
+    };
   }
 
   private requestBody(body: RequestBodyObject | undefined, pointer: string): { spec?: object; members: string[] } {
