@@ -218,5 +218,13 @@ ${paths}`;
     expect(result.diagnostics).toEqual([]);
     const handlers = result.value!.find((file) => file.path.startsWith("operations/"))!.contents;
     expect(handlers).toContain("path: { y: number; x: string }");
+    // Whole segments too: the old reader gave `y` the value of `{x}`, the first segment's.
+    const whole = await generateText(
+      document(
+        `  /b/{x}/{y}:\n    get:\n      operationId: two\n      parameters: [{name: y, in: path, required: true, schema: {type: integer}}]\n      responses: {"204": {description: none}}`,
+      ),
+    );
+    const types = whole.value!.find((file) => file.path.startsWith("operations/"))!.contents;
+    expect(types).toContain("path: { y: number; x: string }");
   });
 });
