@@ -135,7 +135,10 @@ export class OperationCollector {
       const schema = objectOf(parameter.schema);
       const optional = location !== "path" && !parameter.required && this.resolve(schema).default === undefined;
       members[location]!.push(`${docComment(parameter.description)}${propertyKey(name)}${optional ? "?" : ""}: ${this.typeOf(schema)}`);
-      specs.push({ spec, location, order: location === "path" ? order.indexOf(name) : order.length });
+      // Why once per occurrence: the router hands the readers one value per template expression;
+      // a name the template uses twice (`/{id}/x/{id}`, as RFC 6570 allows) is read at each, the last one given.
+      if (location !== "path") specs.push({ spec, location, order: order.length });
+      else for (const [i, n] of order.entries()) if (n === name) specs.push({ spec, location, order: i });
     }
     const parts = [
       ["path", "path"],

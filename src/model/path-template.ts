@@ -16,7 +16,7 @@ export interface PathTemplate {
   /** The path a request carries: the template without what follows a `#` (a fragment never reaches a server). */
   readonly wirePath: string;
   readonly segments: readonly Segment[];
-  /** The names of its parameters, in the order they appear. */
+  /** The names of its parameters, in the order they appear (a name used twice is listed twice). */
   readonly names: readonly string[];
   readonly problem?: string;
 }
@@ -38,8 +38,6 @@ export function pathTemplate(path: string): PathTemplate {
       segments.push(text);
     } else segments.push(read);
   }
-  const repeated = names.find((name, i) => names.indexOf(name) !== i);
-  if (repeated !== undefined) problem ??= `the parameter {${repeated}} appears twice in the path`;
   return problem === undefined ? { wirePath, segments, names } : { wirePath, segments, names, problem };
 }
 
