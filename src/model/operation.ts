@@ -20,7 +20,7 @@ import {
   textOf,
 } from "./document.js";
 import { UnsupportedConstruct, identifierOf, isMemberName, lowerFirst, pointerOf } from "./names.js";
-import { type Segment, pathTemplate } from "./path-template.js";
+import { type Discriminator, type Segment, pathTemplate } from "./path-template.js";
 import { type OperationSecurity, securityOf } from "./security.js";
 
 /** Methods in the order routes list them (codegen's own documents use the first five). */
@@ -84,6 +84,8 @@ export interface PathModel {
   readonly path: string;
   /** The path a request carries (without what follows a `#`). */
   readonly wirePath: string;
+  /** Which requests of the URL its operations answer, when the path has a `#` (path-template.ts). */
+  readonly discriminator?: Discriminator | undefined;
   readonly segments: readonly Segment[];
   readonly operations: readonly OperationModel[];
 }
@@ -142,7 +144,7 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         behaviour,
       });
     }
-    paths.push({ path, wirePath: template.wirePath, segments, operations });
+    paths.push({ path, wirePath: template.wirePath, discriminator: template.discriminator, segments, operations });
   }
   return { paths, problems };
 }

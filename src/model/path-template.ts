@@ -11,10 +11,22 @@
  */
 export type Segment = string | null | readonly string[];
 
+/**
+ * What tells apart operations of one URL and method whose paths differ after a `#`, as AWS writes
+ * them: `#name=value` a request whose header or query parameter `name` is `value`
+ * (`/#X-Amz-Target=Service.Action`), `#name` one that carries the query parameter `name` (`#tagKeys`).
+ */
+export interface Discriminator {
+  readonly name: string;
+  readonly value?: string;
+}
+
 /** A path template read: its segments, its parameters' names in order, and why it cannot be served, if so. */
 export interface PathTemplate {
   /** The path a request carries: the template without what follows a `#` (a fragment never reaches a server). */
   readonly wirePath: string;
+  /** What follows a `#`, read as which requests of the URL the path's operations answer (see `Discriminator`). */
+  readonly discriminator?: Discriminator;
   readonly segments: readonly Segment[];
   /** The names of its parameters, in the order they appear (a name used twice is listed twice). */
   readonly names: readonly string[];
@@ -28,7 +40,11 @@ export function pathTemplate(path: string): PathTemplate {
   const hash = path.indexOf("#");
   const wirePath = hash === -1 ? path : path.slice(0, hash) || "/";
   const names: string[] = [];
-  if (wirePath === "/") return { wirePath, segments: [], names };
+  const fragment = hash === -1 ? "" : path.slice(hash + 1);
+  const equals = fragment.indexOf("=");
+  const discriminator =
+    fragment === "" ? undefined : equals === -1 ? { name: fragment } : { name: fragment.slice(0, equals), value: fragment.slice(equals + 1) };
+  if (wirePath === "/") return { wirePath, segments: [], names, ...(discriminator ? { discriminator } : {}) };
   const segments: Segment[] = [];
   let problem: string | undefined;
   for (const text of wirePath.slice(1).split("/")) {
@@ -38,7 +54,7 @@ export function pathTemplate(path: string): PathTemplate {
       segments.push(text);
     } else segments.push(read);
   }
-  return problem === undefined ? { wirePath, segments, names } : { wirePath, segments, names, problem };
+  return { wirePath, segments, names, ...(discriminator ? { discriminator } : {}), ...(problem === undefined ? {} : { problem }) };
 }
 
 /** One segment read; its parameters' names are appended to `names`. */
@@ -91,6 +107,7 @@ export function literalWeight(segment: Segment): number {
 /** A path of the document as the router sees it: where it is written and its segments. */
 export interface RoutePath {
   readonly path: string;
+  readonly discriminator?: Discriminator | undefined;
   readonly segments: readonly Segment[];
   readonly methods: readonly string[];
 }
@@ -100,7 +117,8 @@ export interface RoutePath {
  * an earlier path whose requests it may match with neither preferred (routes are preferred by
  * their literal text, leftmost first; see the runtime's matchRoute). That is the case of paths that
  * differ only after a `#`, and of templates that tie segment by segment in literal text and could
- * match one segment alike (`/a/{x}` beside `/a/{y}`, `{a}.{b}` beside `{a}-{b}`).
+ * match one segment alike (`/a/{x}` beside `/a/{y}`, `{a}.{b}` beside `{a}-{b}`); paths of one
+ * URL told apart after `#` (Discriminator) are not.
  */
 export function ambiguousPaths(paths: readonly RoutePath[]): Map<number, string> {
   const problems = new Map<number, string>();
@@ -111,6 +129,8 @@ export function ambiguousPaths(paths: readonly RoutePath[]): Map<number, string>
       const other = paths[j]!;
       const method = route.methods.find((m) => other.methods.includes(m));
       if (method === undefined || !tied(route.segments, other.segments)) continue;
+      // Paths of one URL told apart after `#`: the router tries them in the document's order.
+      if (JSON.stringify(route.segments) === JSON.stringify(other.segments) && distinct(route.discriminator, other.discriminator)) continue;
       problems.set(
         i,
         `${method.toUpperCase()} ${JSON.stringify(route.path)} may match the same requests as ${method.toUpperCase()} ${JSON.stringify(other.path)}, and neither has more literal text where they differ (a \`#\` and what follows it never reach the server); give one of them a different path`,
@@ -120,6 +140,15 @@ export function ambiguousPaths(paths: readonly RoutePath[]): Map<number, string>
     byLength.set(route.segments.length, [...earlier, i]);
   });
   return problems;
+}
+
+/**
+ * Whether two paths of one URL answer different requests of it: one has no `#` (it answers what
+ * the others do not), or they name different values of one header or query parameter.
+ */
+function distinct(a: Discriminator | undefined, b: Discriminator | undefined): boolean {
+  if (a === undefined || b === undefined) return a !== b;
+  return a.name === b.name && a.value !== undefined && b.value !== undefined && a.value !== b.value;
 }
 
 /** Whether two templates of as many segments tie in literal text at every segment and could each match one same segment. */

@@ -64,7 +64,18 @@ export type RouteSegment = string | null | readonly string[];
 export type RouteSpec = {
   readonly segments: readonly RouteSegment[];
   readonly methods: { readonly [method: string]: OperationSpec };
+  /**
+   * Operations of this URL and method that the document tells apart after a `#` in their paths
+   * (AWS's `/#X-Amz-Target=Service.Action`, `/tags/{arn}#tagKeys`), tried in order (variantOf).
+   */
+  readonly variants?: { readonly [method: string]: readonly RouteVariant[] };
 };
+
+/**
+ * An operation of a URL answered for the requests whose header or query parameter `name` is
+ * `value`, or, without a value, that carry the query parameter `name`.
+ */
+export type RouteVariant = { readonly name: string; readonly value?: string; readonly operation: OperationSpec };
 
 /** What a handler is told of the request besides its data. */
 export type RequestContext<P extends Principal = Principal> = {
@@ -241,6 +252,17 @@ function literalWeight(segment: RouteSegment): number {
   return length;
 }
 
+/** The operation of a route's variants (RouteSpec `variants`) the request names, if any: the first that takes it. */
+function variantOf(route: RouteSpec, method: string, req: IncomingMessage, url: ParsedUrl): OperationSpec | undefined {
+  const variants = route.variants === undefined ? undefined : own(route.variants, method);
+  if (variants === undefined) return undefined;
+  for (const { name, value, operation } of variants) {
+    const query = url.query.get(name);
+    if (value === undefined ? query !== undefined : req.headersDistinct[name.toLowerCase()]?.[0] === value || query?.[0] === value) return operation;
+  }
+  return undefined;
+}
+
 /** The segments of a path as sent, still percent-encoded (`/` gives none). */
 const rawSegments = (path: string): string[] => (path === "/" ? [] : path.slice(1).split("/"));
 
@@ -286,7 +308,7 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
   const method = target.method;
   const matched = matchRoute(api.routes, url.value.segments, method, rawSegments(url.value.path));
   if (!matched) return fromRefusal(refusal(404, "Not found"));
-  const operation = own(matched.route.methods, method);
+  const operation = variantOf(matched.route, method, req, url.value) ?? own(matched.route.methods, method);
   if (!operation) {
     const allow = Object.keys(matched.route.methods).join(", ");
     return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: ${allow}` }, { Allow: allow }));

@@ -42,6 +42,9 @@ describe("path templates and path styles, over HTTP (issue 16, item 2)", () => {
       "getSimpleObject",
       "getReport",
       "getTwice",
+      "getTagDetail",
+      "targetA",
+      "targetB",
     ];
     const paths = Object.fromEntries(ids.map((id) => [id, echo(id)]));
     const evil = { getEvilXByTheIdXJs: echo("evil") };
@@ -104,8 +107,20 @@ describe("path templates and path styles, over HTTP (issue 16, item 2)", () => {
     expect((await get("/tags/arn%3Aaws%3Ax")).operationId).toBe("listTags");
     const deleted = await get("/tags/arn%3Aaws%3Ax?tagKeys=a", "DELETE");
     expect(deleted).toMatchObject({ operationId: "untagResource", path: { resourceArn: "arn:aws:x" }, query: { tagKeys: ["a"] } });
+    // `#detail`: the request that carries `detail` is that operation's, any other the path's without `#`.
+    expect(await get("/tags/x?detail=true")).toMatchObject({ operationId: "getTagDetail", query: { detail: true } });
+    expect((await get("/tags/x")).operationId).toBe("listTags");
     // A client never sends a fragment; one sent anyway is not part of the path.
     expect((await call(at, "GET", "/tags/x%23tagKeys")).status).toBe(200);
+  });
+
+  it("tells apart operations of one URL and method by the header their `#` names (AWS's X-Amz-Target)", async () => {
+    const post = (target?: string) => call(at, "POST", "/", target === undefined ? {} : { headers: { "X-Target": target } });
+    expect(obj(await post("Svc.A")).operationId).toBe("targetA");
+    expect(obj(await post("Svc.B")).operationId).toBe("targetB");
+    // No variant takes it: the first one's own parameters refuse it, naming the header.
+    expectError(await post(), 400, ["X-Target"]);
+    expectError(await post("Svc.C"), 400, ["X-Target"]);
   });
 
   it.each<[string, string, Json]>([
@@ -183,8 +198,8 @@ ${paths}`;
   it.each<[string, string, number, RegExp]>([
     ["two templates that tie", `  /a/{x}.{y}:\n${operation("get", "one")}\n  /a/{x}-{y}:\n${operation("get", "two")}`, 9, /may match the same requests/],
     [
-      "paths that differ only after `#`",
-      `  /t/{arn}:\n${operation("delete", "one")}\n  /t/{arn}#keys:\n${operation("delete", "two")}`,
+      "paths after `#` that one request could take both",
+      `  /t/{arn}#keys:\n${operation("delete", "one")}\n  /t/{arn}#keys=1:\n${operation("delete", "two")}`,
       9,
       /may match the same requests/,
     ],
@@ -202,6 +217,7 @@ ${paths}`;
 
   it.each<[string, string]>([
     ["more literal text decides", `  /a/{x}.json:\n${operation("get", "one")}\n  /a/{x}.{y}:\n${operation("get", "two")}`],
+    ["one path without `#` and one with it, the same method", `  /t/{arn}:\n${operation("delete", "one")}\n  /t/{arn}#keys:\n${operation("delete", "two")}`],
     ["other methods on one URL", `  /t/{arn}:\n${operation("get", "one")}\n  /t/{arn}#keys:\n${operation("delete", "two")}`],
     ["a name used twice (RFC 6570 allows it)", `  /a/{x}/b/{x}.json:\n${operation("get", "one")}`],
     ["templates that cannot match one segment", `  /a/x{y}.json:\n${operation("get", "one")}\n  /a/y{x}.json:\n${operation("get", "two")}`],
