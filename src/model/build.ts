@@ -6,11 +6,32 @@ import { prepareDocument } from "./foreign.js";
 import { NameGate, SchemaTypeNames, UnsupportedConstruct, pointerOf } from "./names.js";
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector } from "./operations.js";
+import { type Discriminator, ambiguousPaths } from "./path-template.js";
 import { type JsonSchema, docComment, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import type { ApiView, HandlerMethodView, ResourceView, RouteView, SchemaEntryView, TypeView } from "./view.js";
 
 export { UnsupportedConstruct };
+
+/**
+ * A route's operation per method and, where paths of one URL differ after `#`, the variants the
+ * dispatcher tells apart by the request (runtime RouteSpec `variants`): in the document's order;
+ * the method's operation is the one without a `#`, else the first (whose own parameters then
+ * refuse a request no variant takes, such as a missing `X-Amz-Target`).
+ */
+function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discriminator?: Discriminator | undefined }[]>): {
+  methods: Record<string, unknown>;
+  variants?: Record<string, unknown>;
+} {
+  const chosen: Record<string, unknown> = {};
+  const variants: Record<string, unknown> = {};
+  for (const [method, entries] of methods) {
+    chosen[method] = (entries.find((e) => e.discriminator === undefined) ?? entries[0]!).spec;
+    const told = entries.filter((e) => e.discriminator !== undefined);
+    if (entries.length > 1 && told.length > 0) variants[method] = told.map((e) => ({ ...e.discriminator, operation: e.spec }));
+  }
+  return Object.keys(variants).length > 0 ? { methods: chosen, variants } : { methods: chosen };
+}
 
 /** The input members and the result of a resource handler that differ per operation kind (members keep these names: stores rely on them). */
 const SIGNATURES: Record<ResourceKind, { input: (t: Types) => string[]; result: (t: Types) => string }> = {
@@ -108,29 +129,43 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     gate,
   );
 
-  for (const { path, segments, operations } of model.paths) {
-    const methods: Record<string, unknown> = {};
+  // Why: paths that differ only after a `#` are one URL on the wire: one route answers all their
+  // methods; where two paths would answer one request alike, the later is refused at its place.
+  const ambiguous = ambiguousPaths(
+    model.paths.map(({ path, discriminator, segments, operations }) => ({ path, discriminator, segments, methods: operations.map((o) => o.method) })),
+  );
+  for (const [i, reason] of ambiguous) problems.push(new UnsupportedConstruct(pointerOf("paths", model.paths[i]!.path), reason));
+  // Each route's operations per method, with what tells apart those of one URL (variantsOf).
+  const pending = new Map<string, { segments: unknown; methods: Map<string, { spec: unknown; discriminator?: Discriminator | undefined }[]> }>();
+  for (const { wirePath, discriminator, segments, operations } of model.paths) {
+    const key = JSON.stringify(segments);
+    const methods = pending.get(key)?.methods ?? new Map<string, { spec: unknown; discriminator?: Discriminator | undefined }[]>();
+    if (!pending.has(key)) pending.set(key, { segments, methods });
+    const add = (method: string, spec: unknown) => {
+      const entries = methods.get(method.toUpperCase()) ?? [];
+      methods.set(method.toUpperCase(), [...entries, { spec, discriminator }]);
+    };
     for (const operation of operations) {
       const { behaviour, method } = operation;
       if (behaviour.kind === "operation") {
         const spec = collector.add(operation);
-        if (spec) methods[method.toUpperCase()] = spec;
+        if (spec) add(method, spec);
         continue;
       }
       if (collector.security(operation).requirements.some((requirement) => requirement.length > 0)) hasGuards = true;
-      methods[method.toUpperCase()] = routeEntry(operation, collector);
+      add(method, routeEntry(operation, collector));
       if (behaviour.kind === "token") {
         hasTokenEndpoint = true;
-        tokenLinks.push({ rel: "token", method: "POST", href: path });
+        tokenLinks.push({ rel: "token", method: "POST", href: wirePath });
       }
       if (!isResourceBehaviour(behaviour)) continue;
-      if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: path });
+      if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: wirePath });
       const list = operationsByCollection.get(behaviour.collection) ?? [];
       list.push(operation);
       operationsByCollection.set(behaviour.collection, list);
     }
-    routes.push({ literal: literal({ segments, methods }) });
   }
+  routes.push(...[...pending.values()].map(({ segments, methods }) => ({ literal: literal({ segments, ...variantsOf(methods) }) })));
   problems.push(...collector.problems);
   // Why: the server checks that a `ref` names an existing object through the referenced resource's
   // `get` (declaration, the `ref` paragraph); without one it could not, and a silent skip would

@@ -20,6 +20,7 @@ import {
   textOf,
 } from "./document.js";
 import { UnsupportedConstruct, identifierOf, isMemberName, lowerFirst, pointerOf } from "./names.js";
+import { type Discriminator, type Segment, pathTemplate } from "./path-template.js";
 import { type OperationSecurity, securityOf } from "./security.js";
 
 /** Methods in the order routes list them (codegen's own documents use the first five). */
@@ -58,8 +59,10 @@ export interface OperationModel {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
-  /** The path's segments; `null` stands for a parameter segment. */
-  readonly segments: readonly (string | null)[];
+  /** The path's segments as the router matches them (path-template.ts); `null` stands for a parameter segment. */
+  readonly segments: readonly Segment[];
+  /** The names of the path's parameters, in the order they appear. */
+  readonly pathNames: readonly string[];
   /** `#/paths/<path>/<method>`. */
   readonly pointer: string;
   readonly summary: string | undefined;
@@ -79,7 +82,11 @@ export interface OperationModel {
 /** A path of the document and its operations, in the order written. */
 export interface PathModel {
   readonly path: string;
-  readonly segments: readonly (string | null)[];
+  /** The path a request carries (without what follows a `#`). */
+  readonly wirePath: string;
+  /** Which requests of the URL its operations answer, when the path has a `#` (path-template.ts). */
+  readonly discriminator?: Discriminator | undefined;
+  readonly segments: readonly Segment[];
   readonly operations: readonly OperationModel[];
 }
 
@@ -101,13 +108,9 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
   const paths: PathModel[] = [];
   for (const [path, rawItem] of Object.entries(objectOf(document.paths))) {
     const item = objectOf(rawItem);
-    const segments =
-      path === "/"
-        ? []
-        : path
-            .slice(1)
-            .split("/")
-            .map((s) => (/^\{.+\}$/.test(s) ? null : s));
+    const template = pathTemplate(path);
+    const segments = template.segments;
+    if (template.problem !== undefined) fail(pointerOf("paths", path), template.problem);
     const operations: OperationModel[] = [];
     for (const method of METHODS) {
       if (!(method in item)) continue;
@@ -128,10 +131,11 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         method,
         path,
         segments,
+        pathNames: template.names,
         pointer,
         summary: textOf(operation.summary),
         description: textOf(operation.description),
-        parameters: parametersOf(path, method, item, operation),
+        parameters: parametersOf(path, method, item, operation, template.names),
         body: requestBodyObject(operation.requestBody),
         responses: responseObjects(operation.responses),
         responsesObject: objectOf(operation.responses),
@@ -140,13 +144,13 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         behaviour,
       });
     }
-    paths.push({ path, segments, operations });
+    paths.push({ path, wirePath: template.wirePath, discriminator: template.discriminator, segments, operations });
   }
   return { paths, problems };
 }
 
 /** What the operation is, from codegen's extensions (`x-codegen-*`); `operation` when it carries none. */
-function behaviourOf(path: string, method: string, operation: Json, ours: boolean, segments: readonly (string | null)[]): Behaviour {
+function behaviourOf(path: string, method: string, operation: Json, ours: boolean, segments: readonly Segment[]): Behaviour {
   const declared = stringOf(operation["x-codegen-operation"]);
   const isAction = operation["x-codegen-action"] !== undefined;
   const kind = (RESOURCE_KINDS as readonly string[]).find((k) => k === declared) ?? (isAction ? "action" : undefined);
@@ -160,7 +164,7 @@ function behaviourOf(path: string, method: string, operation: Json, ours: boolea
   const action = objectOf(operation["x-codegen-action"]);
   return {
     kind: kind as ResourceKind,
-    collection: segments[0] ?? "",
+    collection: typeof segments[0] === "string" ? segments[0] : "",
     ...(kind === "list" && operation["x-codegen-page"] !== undefined ? { page: { size: Number(page.size), max: Number(page.max ?? page.size) } } : {}),
     ...(kind === "list" && operation["x-codegen-sort"] !== undefined ? { sort: stringsOf(operation["x-codegen-sort"]) } : {}),
     ...(kind === "action"
@@ -185,7 +189,7 @@ function behaviourOf(path: string, method: string, operation: Json, ours: boolea
  */
 function placementProblem(
   behaviour: ResourceBehaviour,
-  segments: readonly (string | null)[],
+  segments: readonly Segment[],
   item: Json,
   collections: ReadonlyMap<string, string>,
 ): string | undefined {
@@ -203,8 +207,14 @@ function placementProblem(
   return whole(page.size) && whole(page.max) && page.size <= page.max ? undefined : "`size` and `max` must be whole numbers from 1, with `size` at most `max`";
 }
 
-/** The path item's parameters and the operation's; the operation's override those of the same name and location. */
-function parametersOf(path: string, method: string, item: Json, operation: Json): ParameterModel[] {
+/**
+ * The path item's parameters and the operation's; the operation's override those of the same name
+ * and location. Why the path parameters follow the template: the router hands the readers one
+ * value per template expression, in order; a declared path parameter the template does not name
+ * could never be given (OpenAPI 3.1 section 4.8.12.2 says it must be named), so it is left out,
+ * and an expression no parameter declares is read as a string, as other tools read it.
+ */
+function parametersOf(path: string, method: string, item: Json, operation: Json, names: readonly string[]): ParameterModel[] {
   const all = new Map<string, ParameterModel>();
   listOf(item.parameters).forEach((p, i) => {
     const parameter = parameterObject(p);
@@ -214,6 +224,22 @@ function parametersOf(path: string, method: string, item: Json, operation: Json)
     const parameter = parameterObject(p);
     all.set(`${parameter.in}:${parameter.name}`, { ...parameter, pointer: `${pointerOf("paths", path, method)}/parameters/${i}` });
   });
+  for (const [key, parameter] of all) if (parameter.in === "path" && !names.includes(parameter.name)) all.delete(key);
+  for (const name of names) {
+    if (all.has(`path:${name}`)) continue;
+    const implicit = {
+      name,
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+      hasContent: false,
+      content: [],
+      style: undefined,
+      explode: undefined,
+      description: undefined,
+    };
+    all.set(`path:${name}`, { ...implicit, pointer: pointerOf("paths", path) });
+  }
   return [...all.values()];
 }
 
@@ -227,7 +253,7 @@ function uniqueId(operation: Json, method: string, path: string, used: Set<strin
     const words = path
       .split("/")
       .filter((s) => s !== "")
-      .map((s) => (s.startsWith("{") ? `By ${s}` : s));
+      .map((s) => s.replace(/\{([^{}]*)\}/g, " By $1 "));
     base = lowerFirst(identifierOf([method, ...words].join(" ")));
   }
   if (!isMemberName(base)) base = `${base}Operation`;

@@ -123,17 +123,7 @@ export class OperationCollector {
   }
 
   private parameters(model: OperationModel): { specs: object[]; members: string[] } {
-    const path = model.path;
-    const templated = path.split("/").filter((s) => /[{}]/.test(s));
-    for (const segment of templated) {
-      if (!/^\{[^{}]+\}$/.test(segment)) {
-        this.fail(
-          pointerOf("paths", path),
-          `the path segment ${stringLiteral(segment)} mixes a parameter with text; codegen matches whole segments only: make \`{name}\` a segment of its own`,
-        );
-      }
-    }
-    const order = templated.map((s) => s.slice(1, -1));
+    const order = model.pathNames;
     const specs: { spec: object; location: string; order: number }[] = [];
     const members: Record<string, string[]> = { path: [], query: [], header: [], cookie: [] };
     for (const parameter of model.parameters) {
@@ -145,7 +135,10 @@ export class OperationCollector {
       const schema = objectOf(parameter.schema ?? parameter.content[0]?.schema);
       const optional = location !== "path" && !parameter.required && this.resolve(schema).default === undefined;
       members[location]!.push(`${docComment(parameter.description)}${propertyKey(name)}${optional ? "?" : ""}: ${this.typeOf(schema)}`);
-      specs.push({ spec, location, order: location === "path" ? order.indexOf(name) : order.length });
+      // Why once per occurrence: the router hands the readers one value per template expression;
+      // a name the template uses twice (`/{id}/x/{id}`, as RFC 6570 allows) is read at each, the last one given.
+      if (location !== "path") specs.push({ spec, location, order: order.length });
+      else for (const [i, n] of order.entries()) if (n === name) specs.push({ spec, location, order: i });
     }
     const parts = [
       ["path", "path"],
@@ -177,8 +170,8 @@ export class OperationCollector {
     const isArray = types.includes("array");
     const isObject = types.includes("object") || (types.length === 0 && resolved.properties !== undefined);
     const spec = { name, in: location, required, schema: schemaNode(schema as JsonSchema) };
+    if (location === "path") return this.pathParameter(spec, style, explode, isArray ? "array" : isObject ? "object" : "scalar", resolved, pointer);
     const supported: Record<string, string[]> = {
-      path: ["simple"],
       query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
       header: ["simple"],
       cookie: ["form"],
@@ -247,6 +240,44 @@ export class OperationCollector {
     const schema = entry.schema ?? {};
     this.checkSchema(schema, `${pointer}/content/${entry.key.replace(/~/g, "~0").replace(/\//g, "~1")}/schema`);
     return { name: parameter.name, in: parameter.in, required, schema: schemaNode(schema as JsonSchema), json: true };
+  }
+
+  /**
+   * A path parameter in `simple`, `label` or `matrix` style (OpenAPI 3.1 section 4.8.12.4): a
+   * scalar, an array of scalars, or an object whose properties are scalars. Its spec carries the
+   * style only when it is not the default (simple, not exploded), so definitions stay as they were.
+   */
+  private pathParameter(
+    spec: { name: string },
+    style: string,
+    explode: boolean,
+    shape: "scalar" | "array" | "object",
+    resolved: Json,
+    pointer: string,
+  ): object | undefined {
+    const { name } = spec;
+    if (!["simple", "label", "matrix"].includes(style)) {
+      return this.fail(
+        pointer,
+        `the style ${stringLiteral(style)} of the path parameter ${stringLiteral(name)} is not supported; codegen reads simple, label, matrix path parameters`,
+      );
+    }
+    const nested = (schema: Json) => schemaTypes(this.resolve(schema) as JsonSchema).some((t) => t === "array" || t === "object");
+    const members = shape === "array" ? [objectOf(resolved.items)] : shape === "object" ? Object.values(objectOf(resolved.properties)).map(objectOf) : [];
+    if (shape === "object" && resolved.additionalProperties !== undefined && resolved.additionalProperties !== false)
+      members.push(objectOf(resolved.additionalProperties));
+    if (members.some(nested)) {
+      return this.fail(
+        pointer,
+        `the path parameter ${stringLiteral(name)} holds arrays or objects inside its ${shape}, which no path style can carry unambiguously; use a JSON body`,
+      );
+    }
+    const plain = style === "simple" && !explode && shape !== "object";
+    return {
+      ...spec,
+      ...(shape === "array" ? { array: "," } : {}),
+      ...(plain ? {} : { path: { style, explode, shape } }),
+    };
   }
 
   private requestBody(body: RequestBodyObject | undefined, pointer: string): { spec?: object; members: string[] } {

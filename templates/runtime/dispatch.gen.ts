@@ -53,11 +53,29 @@ export type OperationSpec = OperationDefinition & {
   readonly form?: TokenForm;
 };
 
-/** A path: its segments (`null` stands for a path parameter such as `{id}`) and the operation per method. */
+/**
+ * A segment of a route: literal text (compared with the decoded request segment), `null` for a
+ * whole parameter such as `{id}`, or a template's literal texts around its parameters as a client
+ * sends them, still percent-encoded (`{id}.json` is `["", ".json"]`, `{a}.{b}` is `["", ".", ""]`).
+ */
+export type RouteSegment = string | null | readonly string[];
+
+/** A path: its segments and the operation per method. */
 export type RouteSpec = {
-  readonly segments: readonly (string | null)[];
+  readonly segments: readonly RouteSegment[];
   readonly methods: { readonly [method: string]: OperationSpec };
+  /**
+   * Operations of this URL and method that the document tells apart after a `#` in their paths
+   * (AWS's `/#X-Amz-Target=Service.Action`, `/tags/{arn}#tagKeys`), tried in order (variantOf).
+   */
+  readonly variants?: { readonly [method: string]: readonly RouteVariant[] };
 };
+
+/**
+ * An operation of a URL answered for the requests whose header or query parameter `name` is
+ * `value`, or, without a value, that carry the query parameter `name`.
+ */
+export type RouteVariant = { readonly name: string; readonly value?: string; readonly operation: OperationSpec };
 
 /** What a handler is told of the request besides its data. */
 export type RequestContext<P extends Principal = Principal> = {
@@ -116,12 +134,22 @@ type Json = { [key: string]: unknown };
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * Finds the route of a path; a parameter segment matches any one non-empty segment. Where several
- * routes match, one that answers the method wins over one that does not, then the one with a
- * literal segment where the others have a parameter, leftmost first (OpenAPI 3.1 section 4.8.8:
- * concrete paths before templated ones).
+ * Finds the route of a path; a parameter never spans a `/`, and its value is the request's text
+ * still percent-encoded (the readers decode it by its style, runtime/requests.gen.ts). A whole
+ * parameter segment matches any one non-empty segment; a template segment matches its literal
+ * texts in the raw segment, each parameter taking the shortest non-empty text up to the next
+ * literal text and the last one what is left before the trailing text (templateValues). Where several
+ * routes match, one that answers the method wins over one that does not, then the one with more
+ * literal text in the leftmost segment where they differ, a literal segment counting most
+ * (OpenAPI 3.1 section 4.8.8: concrete paths before templated ones). `raw` is the request's
+ * segments as sent (default: `segments`, for callers that only ask whether a route exists).
  */
-export function matchRoute(routes: readonly RouteSpec[], segments: readonly string[], method: string): { route: RouteSpec; values: string[] } | undefined {
+export function matchRoute(
+  routes: readonly RouteSpec[],
+  segments: readonly string[],
+  method: string,
+  raw: readonly string[] = segments,
+): { route: RouteSpec; values: string[] } | undefined {
   let best: { route: RouteSpec; values: string[] } | undefined;
   const answers = (route: RouteSpec) => Object.hasOwn(route.methods, method);
   const index = routeIndex(routes);
@@ -131,12 +159,14 @@ export function matchRoute(routes: readonly RouteSpec[], segments: readonly stri
   for (const route of literal && parameter ? [...literal, ...parameter] : (literal ?? parameter ?? [])) {
     const values: string[] = [];
     const matches = route.segments.every((expected, i) => {
-      const actual = segments[i]!;
       if (expected === null) {
-        values.push(actual);
-        return actual !== "";
+        values.push(raw[i]!);
+        return raw[i] !== "";
       }
-      return expected === actual;
+      if (typeof expected === "string") return expected === segments[i];
+      const found = templateValues(expected, raw[i]!);
+      if (found !== undefined) values.push(...found);
+      return found !== undefined;
     });
     if (!matches) continue;
     const better =
@@ -146,6 +176,31 @@ export function matchRoute(routes: readonly RouteSpec[], segments: readonly stri
     if (better) best = { route, values };
   }
   return best;
+}
+
+/**
+ * The values of a template segment's parameters in a request segment, still percent-encoded, or
+ * undefined when it does not match. Why no regular expression: each literal text is looked for
+ * once, left to right (the first occurrence leaves the most room for what follows, so no other
+ * split is ever tried), which keeps matching linear in the segment's length whatever it holds.
+ */
+function templateValues(texts: readonly string[], sent: string): string[] | undefined {
+  const actual = wireForm(sent);
+  const last = texts.length - 1;
+  const end = actual.length - texts[last]!.length;
+  if (!actual.startsWith(texts[0]!) || !actual.endsWith(texts[last]!)) return undefined;
+  const values: string[] = [];
+  let at = texts[0]!.length;
+  for (let i = 1; i < last; i++) {
+    // Why `at + 1`: a value is never empty.
+    const next = actual.indexOf(texts[i]!, at + 1);
+    if (next === -1 || next + texts[i]!.length >= end) return undefined;
+    values.push(actual.slice(at, next));
+    at = next + texts[i]!.length;
+  }
+  if (end - at < 1) return undefined;
+  values.push(actual.slice(at, end));
+  return values;
 }
 
 const routeIndexes = new WeakMap<readonly RouteSpec[], Map<string, RouteSpec[]>>();
@@ -159,7 +214,8 @@ function routeIndex(routes: readonly RouteSpec[]): Map<string, RouteSpec[]> {
   if (index === undefined) {
     index = new Map();
     for (const route of routes) {
-      const key = `${route.segments.length}/${route.segments[0] ?? ""}`;
+      const first = route.segments[0];
+      const key = `${route.segments.length}/${typeof first === "string" ? first : ""}`;
       index.get(key)?.push(route) ?? index.set(key, [route]);
     }
     routeIndexes.set(routes, index);
@@ -167,14 +223,48 @@ function routeIndex(routes: readonly RouteSpec[]): Map<string, RouteSpec[]> {
   return index;
 }
 
-/** Whether `a` has a literal segment where `b` has a parameter, before any the other way round. */
+/**
+ * A segment as sent, in the form a template's texts are written in: what a client may leave
+ * unencoded outside RFC 3986's `pchar` (`[`, `"`, `` ` ``, bytes past ASCII) percent-encoded, and
+ * every escape in upper-case hex. Each pattern looks at one character at a time.
+ */
+function wireForm(segment: string): string {
+  return segment
+    .replace(/[^A-Za-z0-9._~!$&'()*+,;=:@%-]/g, (character) => encodeURIComponent(character))
+    .replace(/%[0-9a-f][0-9a-fA-F]|%[0-9A-F][0-9a-f]/g, (escape) => escape.toUpperCase());
+}
+
+/** Whether `a` has more literal text than `b` in the leftmost segment where they differ in it (a literal segment counts most). */
 function moreSpecific(a: RouteSpec, b: RouteSpec): boolean {
   for (let i = 0; i < a.segments.length; i++) {
-    const [x, y] = [a.segments[i], b.segments[i]];
-    if ((x === null) !== (y === null)) return y === null;
+    const [x, y] = [literalWeight(a.segments[i]!), literalWeight(b.segments[i]!)];
+    if (x !== y) return x > y;
   }
   return false;
 }
+
+/** How much literal text a route segment has: a literal segment the most, a whole parameter none. */
+function literalWeight(segment: RouteSegment): number {
+  if (segment === null) return 0;
+  if (typeof segment === "string") return Number.POSITIVE_INFINITY;
+  let length = 0;
+  for (const text of segment) length += text.length;
+  return length;
+}
+
+/** The operation of a route's variants (RouteSpec `variants`) the request names, if any: the first that takes it. */
+function variantOf(route: RouteSpec, method: string, req: IncomingMessage, url: ParsedUrl): OperationSpec | undefined {
+  const variants = route.variants === undefined ? undefined : own(route.variants, method);
+  if (variants === undefined) return undefined;
+  for (const { name, value, operation } of variants) {
+    const query = url.query.get(name);
+    if (value === undefined ? query !== undefined : req.headersDistinct[name.toLowerCase()]?.[0] === value || query?.[0] === value) return operation;
+  }
+  return undefined;
+}
+
+/** The segments of a path as sent, still percent-encoded (`/` gives none). */
+const rawSegments = (path: string): string[] => (path === "/" ? [] : path.slice(1).split("/"));
 
 /** The default time a handler or hook may take: 30 s. */
 export const DEFAULT_HANDLER_TIMEOUT = 30_000;
@@ -216,9 +306,9 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
   const url = parseUrl(target.url);
   if (!url.ok) return fromRefusal(url);
   const method = target.method;
-  const matched = matchRoute(api.routes, url.value.segments, method);
+  const matched = matchRoute(api.routes, url.value.segments, method, rawSegments(url.value.path));
   if (!matched) return fromRefusal(refusal(404, "Not found"));
-  const operation = own(matched.route.methods, method);
+  const operation = variantOf(matched.route, method, req, url.value) ?? own(matched.route.methods, method);
   if (!operation) {
     const allow = Object.keys(matched.route.methods).join(", ");
     return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: ${allow}` }, { Allow: allow }));

@@ -33,7 +33,12 @@ export type ParameterSpec = {
   readonly open?: boolean;
   /** Described by `content: application/json`: the value is JSON text. */
   readonly json?: boolean;
+  /** A path parameter not in the default style (simple, not exploded, a scalar or an array): how it is written (pathParameterValue). */
+  readonly path?: PathStyle;
 };
+
+/** How a path parameter is written (OpenAPI 3.1 section 4.8.12.4): its style, whether exploded, and its value's shape. */
+export type PathStyle = { readonly style: "simple" | "label" | "matrix"; readonly explode: boolean; readonly shape: "scalar" | "array" | "object" };
 
 /** The request body of an operation. */
 export type BodySpec = {
@@ -104,7 +109,7 @@ export class HandlerResultError extends Error {
 type Json = { [key: string]: unknown };
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The request as the readers see it: its URL and its path parameters' values in order. */
+/** The request as the readers see it: its URL and its path parameters' values in order, as sent (still percent-encoded). */
 export type RequestParts = { readonly req: IncomingMessage; readonly url: ParsedUrl; readonly pathValues: readonly string[] };
 
 /** A body as read: JSON (`body`, not yet validated), bytes of another declared type (`rawBody`), or none. */
@@ -208,9 +213,22 @@ export function readParameters(definition: OperationDefinition, request: Request
       continue;
     }
     switch (parameter.in) {
-      case "path":
-        raw = [pathValues[pathIndex++] ?? ""];
-        break;
+      case "path": {
+        const written = pathValues[pathIndex++] ?? "";
+        if (parameter.json === true) {
+          // A `content` path parameter is JSON text, percent-decoded whole (parameterValue parses it).
+          const decoded = decodePathText(written);
+          if (decoded === undefined) {
+            addError(errors, parameter.name, "has malformed percent-encoding");
+            continue;
+          }
+          raw = [decoded];
+          break;
+        }
+        const value = pathParameterValue(parameter, written, errors, table);
+        if (value !== undefined && validateValue(parameter.schema, value, parameter.name, errors, table)) defineOwn(values, parameter.name, value);
+        continue;
+      }
       case "query":
         raw = url.query.get(parameter.name);
         // Why: a delimited array is split before decoding, so an encoded delimiter (`%7C`, `%2C`)
@@ -282,6 +300,82 @@ function parameterValue(parameter: ParameterSpec, raw: readonly string[], errors
     return undefined;
   }
   return texts.map((text) => parseScalar(items, text!));
+}
+
+/**
+ * A path parameter's value from its text as sent (still percent-encoded), by its style (OpenAPI
+ * 3.1 section 4.8.12.4, RFC 6570): `simple` `5`, `3,4,5`, `k,v,k,v` (exploded `k=v,k=v`);
+ * `label` `.5`, `.3,4,5` (exploded `.3.4.5`), `.k,v` (exploded `.k=v.k=v`); `matrix` `;id=5`,
+ * `;id=3,4,5` (exploded `;id=3;id=4`), `;id=k,v` (exploded `;k=v;k2=v2`). Why split before
+ * decoding: an encoded delimiter (`%2C`, `%2E`, `%3B`) stays inside its value. Undefined (the
+ * errors say why) when it is not written so.
+ */
+function pathParameterValue(parameter: ParameterSpec, raw: string, errors: FieldErrors, table: SchemaTable): unknown {
+  const { style, explode, shape } = parameter.path ?? { style: "simple", explode: false, shape: parameter.array === undefined ? "scalar" : "array" };
+  const name = parameter.name;
+  const refuse = (why: string): undefined => void addError(errors, name, why);
+  let text = raw;
+  if (style === "label") {
+    if (!text.startsWith(".")) return refuse("must be written in label style: a `.` before the value");
+    text = text.slice(1);
+  }
+  // The pieces of the value, still encoded: the whole value, the items of an array, or a flat list of keys and values.
+  let pieces: string[];
+  const pairs = shape === "object" && explode;
+  if (style === "matrix") {
+    if (!text.startsWith(";")) return refuse(`must be written in matrix style: ;${name}=value`);
+    const written = text.slice(1).split(";");
+    if (pairs) pieces = written;
+    else {
+      const own: string[] = [];
+      for (const pair of written) {
+        const equals = pair.indexOf("=");
+        if (decodePathText(equals === -1 ? pair : pair.slice(0, equals)) !== name) return refuse(`must be written in matrix style: ;${name}=value`);
+        own.push(equals === -1 ? "" : pair.slice(equals + 1));
+      }
+      if (own.length > 1 && !(shape === "array" && explode)) return refuse("must be given once");
+      pieces = shape === "array" && explode ? own : shape === "scalar" ? own : own[0] === "" ? [] : own[0]!.split(",");
+    }
+  } else {
+    const separator = style === "label" && explode ? "." : ",";
+    pieces = shape === "scalar" ? [text] : text === "" ? [] : text.split(separator);
+  }
+  if (shape === "object" && !pairs && pieces.length % 2 !== 0) return refuse("must be written as keys and values: key,value,...");
+  const decoded: string[] = [];
+  for (const piece of pairs ? pieces.flatMap((pair) => splitPair(pair)) : pieces) {
+    const text = decodePathText(piece);
+    if (text === undefined) return refuse("has malformed percent-encoding");
+    decoded.push(text);
+  }
+  if (pairs && decoded.length !== pieces.length * 2) return refuse("must be written as key=value pairs");
+  const schema = resolve(parameter.schema, table);
+  if (shape === "scalar") return parseScalar(schema, decoded[0]!);
+  if (shape === "array") return decoded.map((item) => parseScalar(resolve(ownKeywords(schema).items ?? {}, table), item));
+  const object: Json = {};
+  const properties = ownKeywords(schema).properties ?? {};
+  const extra = ownKeywords(schema).additionalProperties;
+  for (let i = 0; i < decoded.length; i += 2) {
+    const key = decoded[i]!;
+    if (Object.hasOwn(object, key)) return refuse(`names the key ${JSON.stringify(key)} twice`);
+    const property = own(properties, key) ?? (typeof extra === "object" ? extra : {});
+    defineOwn(object, key, parseScalar(resolve(property, table), decoded[i + 1]!));
+  }
+  return object;
+}
+
+/** `k=v` as its key and value; `[k]` alone (not a pair) when it has no `=`. */
+const splitPair = (pair: string): string[] => {
+  const equals = pair.indexOf("=");
+  return equals === -1 ? [pair] : [pair.slice(0, equals), pair.slice(equals + 1)];
+};
+
+/** Decodes a piece of a path segment; undefined when malformed. */
+function decodePathText(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The values of a query parameter as sent, still percent-encoded. */
