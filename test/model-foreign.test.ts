@@ -293,9 +293,9 @@ describe("operations written by others", () => {
         "/a": {
           get: {
             parameters: [
-              { name: "c", in: "cookie", schema: { type: "array", items: { type: "string" } } },
-              { name: "q", in: "query", content: { "application/json": { schema: { type: "object" } } } },
-              { name: "o", in: "query", style: "deepObject", schema: { type: "object" } },
+              { name: "c", in: "cookie", style: "deepObject", schema: { type: "object" } },
+              { name: "q", in: "query", content: { "application/json": { schema: { type: "object" } }, "text/plain": { schema: { type: "string" } } } },
+              { name: "o", in: "query", style: "pipeDelimited", explode: true, schema: { type: "object" } },
               { name: "m", in: "header", schema: { type: "array", items: { type: "object" } } },
             ],
             requestBody: { content: { "application/json": { schema: { type: "object", dependentSchemas: { a: { required: ["b"] } } } } } },
@@ -307,10 +307,10 @@ describe("operations written by others", () => {
     );
     expect(found).toEqual([
       '#/paths/~1files~1{name}{ext}: the path segment "{name}{ext}" has two parameters with no text between them, which no request can tell apart',
-      '#/paths/~1a/get/parameters/0: the array-valued cookie parameter "c" is not supported; use a query parameter',
-      "#/paths/~1a/get/parameters/1: a parameter described by `content` is not supported; describe it with `schema` (and `style`)",
-      '#/paths/~1a/get/parameters/2: the object-valued query parameter "o" is not supported; send its fields as parameters of their own, or in a JSON body',
-      '#/paths/~1a/get/parameters/3: the header parameter "m" is an array of arrays or objects, which no parameter style can carry unambiguously; use a JSON body',
+      '#/paths/~1a/get/parameters/0: the style "deepObject" of the cookie parameter "c" is not supported; codegen reads form cookie parameters',
+      '#/paths/~1a/get/parameters/1/content: the query parameter "q" must have exactly one media type in `content`, and codegen reads JSON ones (application/json)',
+      '#/paths/~1a/get/parameters/2: the pipeDelimited style does not define exploded objects (OpenAPI 3.1 section 4.8.12.4); set `explode: false` or use deepObject for "o"',
+      '#/paths/~1a/get/parameters/3: the header parameter "m" is an array of arrays or objects, which no simple parameter can carry unambiguously; describe it with `content: application/json`, make it a field of a deepObject parameter, or use a JSON body',
       "#/paths/~1a/get/requestBody/content/application~1json/schema/dependentSchemas: the keyword `dependentSchemas` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler",
       '#/paths/~1a/get/security/0: the security scheme "nowhere" is not defined in components/securitySchemes',
     ]);

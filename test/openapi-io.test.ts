@@ -102,8 +102,10 @@ describe("OpenAPI documents written by others", () => {
     const result = await runCli(["generate", file, "-o", out]);
     expect(result.code).toBe(1);
     const errors = result.stderr.split("\n").filter((line) => / error: /.test(line));
-    // Every problem is listed, not only the first (cookie arrays and objects, object headers, two paths after `#` one request could take...).
-    expect(errors.length).toBeGreaterThan(10);
+    // What is left of it that codegen cannot serve: two paths told apart only after `#` that one
+    // request could take alike (every parameter style of it is read). test/model-foreign.test.ts
+    // checks that every problem of a document is listed at once.
+    expect(errors).toHaveLength(1);
     for (const line of errors)
       expect(line).toMatch(
         /^node_modules\/@readme\/oas-examples\/3\.0\/yaml\/parameters-style\.yaml:\d+:\d+: error: cannot render #\/paths\/.+ \[openapi\/unsupported\]$/,
