@@ -339,6 +339,8 @@ async function filesFromDocument(
     ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } }),
   ];
   const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
+  // Files the renderer laid out as prettier would (issue 14, src/render/layout.ts): not formatted.
+  for (const path of view.finalFiles) final.add(path);
   const cache = new Map([...lastFormatted, ...formatted]);
   const files = await formatFiles(rendered, { cache, final, literals: [served.json, served.yaml] });
   // Only this run's texts are kept for the next (a long --watch session does not grow), each also

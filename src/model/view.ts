@@ -3,6 +3,8 @@
  * there (identifiers checked, literals escaped, comments defused); templates only place them.
  */
 
+import type { ApiStatements } from "../render/api-layout.js";
+
 /** A named type of types.gen.ts. */
 export interface TypeView {
   readonly name: string;
@@ -61,8 +63,9 @@ export interface ResourceView {
   /** The collection as a string literal, and as text for a comment. */
   readonly collectionLiteral: string;
   readonly collectionComment: string;
-  /** The dispatcher's ResourceSpec as a literal. */
+  /** The dispatcher's ResourceSpec as a literal, and as the value it is made of. */
   readonly spec: string;
+  readonly specValue: unknown;
   readonly methods: readonly HandlerMethodView[];
   /** The file name under resources/ (the collection name, a safe path segment). */
   readonly fileName: string;
@@ -148,6 +151,10 @@ export interface ApiView {
   readonly routes: readonly RouteView[];
   /** The index links as a literal. */
   readonly index: string;
+  /** api.gen.ts's declarations (schemas, resources, routes, securitySchemes, index), laid out (src/render/api-layout.ts). */
+  readonly api: ApiStatements;
+  /** The template-rendered files whose every part is in prettier's layout already (formatting skips them). */
+  readonly finalFiles: readonly string[];
   /** Whether the API has a token endpoint (so createServer takes `issueToken`). */
   readonly hasTokenEndpoint: boolean;
   /** Whether any operation has guards (so createServer needs `verifyToken`). */
