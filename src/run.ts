@@ -321,7 +321,11 @@ async function filesFromDocument(
   };
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
-  const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
+  // document.gen.ts's literals in prettier's layout (issue 14): the file then skips prettier.
+  const { documentMembers } = await import("./render/document-layout.js");
+  const members = documentMembers(served);
+  const finalFiles = [...view.finalFiles, ...(members.sure ? ["document.gen.ts"] : [])];
+  const filesView = { ...view, finalFiles, document: { ...served, members: members.text }, ...(postgres ? { postgres: postgres.view } : {}) };
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   const sources = loadTemplateSources();
@@ -340,7 +344,7 @@ async function filesFromDocument(
   ];
   const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
   // Files the renderer laid out as prettier would (issue 14, src/render/layout.ts): not formatted.
-  for (const path of view.finalFiles) final.add(path);
+  for (const path of filesView.finalFiles) final.add(path);
   const cache = new Map([...lastFormatted, ...formatted]);
   const files = await formatFiles(rendered, { cache, final, literals: [served.json, served.yaml] });
   // Only this run's texts are kept for the next (a long --watch session does not grow), each also

@@ -139,6 +139,8 @@ export interface DocumentView {
   readonly basePath: string;
   readonly json: string;
   readonly yaml: string;
+  /** The three as the members of document.gen.ts's object, laid out (src/render/document-layout.ts). */
+  readonly members: string;
 }
 
 /** Everything the templates of one API read. */

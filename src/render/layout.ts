@@ -341,6 +341,17 @@ export function arrayDoc(items: readonly unknown[]): Doc {
   );
 }
 
+/**
+ * `key: "..."` of an object literal whose value is a string literal already written (JSON's
+ * escaping: `stringLiteral` of escape.ts): re-quoted as prettier does, the text not decoded
+ * (document.gen.ts's literals are megabytes).
+ */
+export function stringPropertyDoc(key: string, literalText: string): Doc {
+  const printed = printedKey(key);
+  const value = printedString(literalText.slice(1, -1));
+  return assignmentDoc(printed, ":", value, widthOf(printed) < TAB_WIDTH + 3 ? "never" : "string");
+}
+
 /** How the right side of an assignment may break after its `:` or `=` (see assignmentDoc). */
 type RightKind = "string" | "never" | "other";
 
