@@ -9,6 +9,8 @@ import { OperationCollector } from "./operations.js";
 import { type JsonSchema, docComment, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import { apiStatements } from "../render/api-layout.js";
+import { laidOut } from "../render/layout.js";
+import { typeAliasStatement } from "../render/type-layout.js";
 import type { ApiView, HandlerMethodView, ResourceView, RouteView, SchemaEntryView, TypeView } from "./view.js";
 
 export { UnsupportedConstruct };
@@ -191,6 +193,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     index: literal(indexLinks),
     api,
     finalFiles: api.final ? ["api.gen.ts"] : [],
+    unsureFiles: types.every((type) => type.laidOut) ? [] : ["types.gen.ts"],
     hasTokenEndpoint,
     hasGuards,
     hasOperations: operationGroups.length > 0,
@@ -205,7 +208,11 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
 /** A named type of types.gen.ts with its doc comment. */
 function typeView(name: string, description: string | undefined, type: string): TypeView {
   const lines = docLines(description);
-  return { name, docLines: lines, hasDoc: lines.length > 0, type };
+  const declaration = laidOut(
+    () => typeAliasStatement(name, type),
+    () => `export type ${name} = ${type};`,
+  );
+  return { name, docLines: lines, hasDoc: lines.length > 0, type, declaration: declaration.text, laidOut: declaration.sure };
 }
 
 /**

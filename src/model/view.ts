@@ -12,6 +12,9 @@ export interface TypeView {
   readonly hasDoc: boolean;
   /** The TypeScript type expression. */
   readonly type: string;
+  /** `export type Name = type;` in prettier's layout where `laidOut` (src/render/type-layout.ts), else as written. */
+  readonly declaration: string;
+  readonly laidOut: boolean;
 }
 
 /** One entry of the validator table in schemas.gen.ts. */
@@ -157,6 +160,8 @@ export interface ApiView {
   readonly api: ApiStatements;
   /** The template-rendered files whose every part is in prettier's layout already (formatting skips them). */
   readonly finalFiles: readonly string[];
+  /** Files of canonical templates (src/render/render.ts) holding a part whose layout is not sure: left to prettier. */
+  readonly unsureFiles: readonly string[];
   /** Whether the API has a token endpoint (so createServer takes `issueToken`). */
   readonly hasTokenEndpoint: boolean;
   /** Whether any operation has guards (so createServer needs `verifyToken`). */

@@ -19,6 +19,8 @@ interface Group {
   readonly contents: Doc;
   break: boolean;
   readonly id?: symbol;
+  /** A group whose broken layout prettier makes otherwise than this module: breaking it is Unsure. */
+  readonly flatOnly?: boolean;
 }
 interface Indent {
   readonly kind: "indent";
@@ -45,11 +47,12 @@ export const PRINT_WIDTH = 100;
 const TAB_WIDTH = 2;
 
 /** A group: flat if it fits in the rest of the line, else broken. */
-export const group = (contents: Doc, options: { shouldBreak?: boolean; id?: symbol } = {}): Doc => ({
+export const group = (contents: Doc, options: { shouldBreak?: boolean; id?: symbol; flatOnly?: boolean } = {}): Doc => ({
   kind: "group",
   contents,
   break: options.shouldBreak === true,
   ...(options.id ? { id: options.id } : {}),
+  ...(options.flatOnly ? { flatOnly: true } : {}),
 });
 /** Contents one indentation level deeper after each line break. */
 export const indent = (contents: Doc): Doc => ({ kind: "indent", contents });
@@ -193,6 +196,7 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
             : !node.break && fits(flat, commands, PRINT_WIDTH - position, modes)
               ? flat
               : { ...flat, mode: "break" };
+        if (chosen.mode === "break" && node.flatOnly) throw new Unsure("a group laid out only flat does not fit");
         commands.push(chosen);
         if (node.id) modes.set(node.id, chosen.mode);
         break;
@@ -405,5 +409,22 @@ export function laidOut(make: () => string, fallback: () => string): { readonly 
   } catch (error) {
     if (!(error instanceof Unsure)) throw error;
     return { text: fallback(), sure: false };
+  }
+}
+
+/**
+ * Whether every line of a text fits in the line width (prettier's measure; a character of unknown
+ * width does not fit). A template written in prettier's own layout (every group flat but those
+ * prettier always breaks: objects broken after their `{`, bodies, lists too long whatever the
+ * names) renders prettier's layout exactly when every line of code fits: names change only the widths.
+ */
+export function linesFit(text: string): boolean {
+  try {
+    // Why comment lines may be longer: prettier prints a comment as written, and a comment line
+    // (`//`, `/*`, ` * ` of a block: no string literal spans lines) holds no code.
+    return text.split("\n").every((line) => /^\s*(\/\/|\/\*|\*)/.test(line) || widthOf(line, PRINT_WIDTH) <= PRINT_WIDTH);
+  } catch (error) {
+    if (error instanceof Unsure) return false;
+    throw error;
   }
 }

@@ -1,4 +1,5 @@
 import Handlebars from "handlebars";
+import { linesFit } from "./layout.js";
 import type { ApiView, DocumentView, OperationGroupFileView, ResourceFileView } from "../model/view.js";
 import type { PostgresView } from "../postgres/view.js";
 
@@ -52,6 +53,31 @@ function compile(source: string): Template {
  */
 function tidy(text: string): string {
   return text.replace(/[ \t]+$/gm, "").replace(/^\n+/, "");
+}
+
+/**
+ * The templates written in prettier's own layout (see linesFit in layout.ts): a file of theirs
+ * whose every line fits is final as rendered (test/final-layout.test.ts holds them to it).
+ */
+const CANONICAL_TEMPLATES = new Set<string>([
+  "index.gen.ts.hbs",
+  "handlers.gen.ts.hbs",
+  "server.gen.ts.hbs",
+  "store.gen.ts.hbs",
+  "types.gen.ts.hbs",
+  "postgres.gen.ts.hbs",
+  "resource.gen.ts.hbs",
+  "operations.gen.ts.hbs",
+]);
+
+/** Whether a rendered file is in prettier's layout as it stands: a canonical template's, every line fitting. */
+export function isFinalAsRendered(file: GeneratedFile): boolean {
+  const template = file.path.startsWith("resources/")
+    ? "resource.gen.ts.hbs"
+    : file.path.startsWith("operations/")
+      ? "operations.gen.ts.hbs"
+      : `${file.path}.hbs`;
+  return CANONICAL_TEMPLATES.has(template) && linesFit(file.contents);
 }
 
 /** The PostgreSQL store's template and runtime: rendered only with the view's `postgres` part (APIs with resources). */
