@@ -330,7 +330,7 @@ async function filesFromDocument(
   const data = postgres?.files ?? [];
   const sources = loadTemplateSources();
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
-  const { isFinalAsRendered, renderFiles } = await import("./render/render.js");
+  const { finalAsRendered, renderFiles } = await import("./render/render.js");
   if (options.format === false)
     return { value: [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
   const { formatFiles, formatKey, readFormattedRuntime } = await import("./format/format.js");
@@ -344,10 +344,7 @@ async function filesFromDocument(
   ];
   const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
   // Files the renderer laid out as prettier would (issue 14, src/render/layout.ts): not formatted.
-  for (const path of filesView.finalFiles) final.add(path);
-  for (const file of rendered)
-    if (file.path.endsWith(".ts") && !file.path.startsWith("runtime/") && !view.unsureFiles.includes(file.path) && isFinalAsRendered(file))
-      final.add(file.path);
+  for (const path of finalAsRendered(rendered, filesView)) final.add(path);
   const cache = new Map([...lastFormatted, ...formatted]);
   const files = await formatFiles(rendered, { cache, final, literals: [served.json, served.yaml] });
   // Only this run's texts are kept for the next (a long --watch session does not grow), each also

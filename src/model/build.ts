@@ -9,7 +9,8 @@ import { OperationCollector } from "./operations.js";
 import { type JsonSchema, docComment, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import { apiStatements } from "../render/api-layout.js";
-import { laidOut } from "../render/layout.js";
+import { operationGroupLayout, resourceLayout } from "../render/handler-layout.js";
+import { flatLiteral, laidOut } from "../render/layout.js";
 import { typeAliasStatement } from "../render/type-layout.js";
 import type { ApiView, HandlerMethodView, ResourceView, RouteView, SchemaEntryView, TypeView } from "./view.js";
 
@@ -154,10 +155,11 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       );
     }
   }
-  const operationGroups = collector.groupViews();
+  // Their files' declarations in prettier's layout (issue 14).
+  const operationGroups = collector.groupViews().map(operationGroupLayout);
   const resources: ResourceView[] = resourceSchemas.flatMap(([name, schema]) => {
     const view = resourceView(name, schema, schemas, singularOf, operationsByCollection, typeNames, gate);
-    return view === undefined ? [] : [view];
+    return view === undefined ? [] : [resourceLayout(view)];
   });
 
   // After every handler type: the named types, then the variants those asked for (each may ask for more).
@@ -193,7 +195,11 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     index: literal(indexLinks),
     api,
     finalFiles: api.final ? ["api.gen.ts"] : [],
-    unsureFiles: types.every((type) => type.laidOut) ? [] : ["types.gen.ts"],
+    unsureFiles: [
+      ...(types.every((type) => type.laidOut) ? [] : ["types.gen.ts"]),
+      ...resources.filter((r) => !r.laidOut).map((r) => `resources/${r.fileName}.gen.ts`),
+      ...operationGroups.filter((g) => !g.laidOut).map((g) => `operations/${g.fileName}.gen.ts`),
+    ],
     hasTokenEndpoint,
     hasGuards,
     hasOperations: operationGroups.length > 0,
@@ -366,7 +372,10 @@ function resourceView(
       hasSort: behaviour.sort !== undefined,
       hasPage: behaviour.page !== undefined,
       hasListing: behaviour.sort !== undefined || behaviour.page !== undefined || declaredQuery,
-      listFilters: literal(filters),
+      listFilters: laidOut(
+        () => flatLiteral(filters),
+        () => literal(filters),
+      ).text,
       isList: kind === "list",
       isGet: kind === "get",
       isCreate: kind === "create",

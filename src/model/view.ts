@@ -52,6 +52,9 @@ export interface HandlerMethodView {
   readonly hasListing: boolean;
   /** The resource's filter names as a literal: what the in-memory store filters on (not declared `query`). */
   readonly listFilters: string;
+  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts). */
+  readonly inputDeclaration?: string;
+  readonly resultDeclaration?: string;
 }
 
 /** A resource: its handler interface, its store and its spec for the dispatcher. */
@@ -81,6 +84,10 @@ export interface ResourceView {
   readonly usesRefusal: boolean;
   /** Its binder (`bindLoans`): the handlers as the dispatcher calls them, by operationId. */
   readonly binderName: string;
+  /** The stored type's declaration and the binder's signature in their final layout, and whether all of its file's layout is sure (src/render/handler-layout.ts). */
+  readonly storedDeclaration?: string;
+  readonly binderSignature?: string;
+  readonly laidOut?: boolean;
 }
 
 /** The view of one resource's own file. */
@@ -103,6 +110,9 @@ export interface OperationView {
   readonly inputType: string;
   readonly resultName: string;
   readonly resultType: string;
+  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts). */
+  readonly inputDeclaration?: string;
+  readonly resultDeclaration?: string;
 }
 
 /** A handler interface of operations written by others: one per tag (or first path segment). */
@@ -120,6 +130,9 @@ export interface OperationGroupView {
   readonly usesTypes: boolean;
   readonly usesPrincipal: boolean;
   readonly usesRawBody: boolean;
+  /** The binder's signature in its final layout, and whether all of its file's layout is sure (src/render/handler-layout.ts). */
+  readonly binderSignature?: string;
+  readonly laidOut?: boolean;
 }
 
 /** The per-group file's view. */

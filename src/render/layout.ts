@@ -396,6 +396,7 @@ export function typeLiteralDoc(members: readonly string[]): Doc {
  * declaration: `left` is the name with its annotation, `value` the initializer's doc.
  */
 export function constStatement(left: Doc, value: Doc, kind: RightKind = "other"): string {
+  // Why the left side's own group: prettier's printAssignment groups it (a type literal in its annotation breaks on its own).
   return printDoc(group(["export const ", assignmentDoc(left, " =", value, kind), ";"]));
 }
 
@@ -427,4 +428,43 @@ export function linesFit(text: string): boolean {
     if (error instanceof Unsure) return false;
     throw error;
   }
+}
+
+/** A JSON value as prettier prints it on one line (its flat layout: `["a", "b"]`, `{ a: 1 }`). */
+export function flatLiteral(value: unknown): string {
+  return printDoc(literalDoc(value), { column: -Infinity });
+}
+
+const ARROW_PROPERTY = /^( +)([A-Za-z_$][\w$]*): (\([^()]*\)) => ([^{[(].*),$/;
+const NEW_COLLECTION = /^( +)const ([A-Za-z_$][\w$]*) = new ([A-Za-z_$][\w$]*)\(([^()]*)\);$/;
+const SIMPLE_ARGUMENT = /^[A-Za-z_$][\w$]*(\["[^"\\]*"\]!?)?$/;
+const IMPORT_LIST = /^import (type )?\{ ([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*) \} from ("[^"\\]*");$/;
+
+/**
+ * The two long lines of the stores' templates, broken as prettier breaks them when they do not fit
+ * (a line still too long after fails linesFit, and its file goes to prettier):
+ * - `key: (params) => body,` breaks after the arrow, the body one indentation deeper;
+ * - `const x = new C(a, b["k"], c["k"]!);` puts one argument per line;
+ * - `import type { A, B } from "./x.js";` puts one name per line.
+ */
+export function breakLongLines(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (widthOf(line, PRINT_WIDTH) <= PRINT_WIDTH) return line;
+      const imported = IMPORT_LIST.exec(line);
+      if (imported)
+        return `import ${imported[1] ?? ""}{\n${imported[2]!
+          .split(", ")
+          .map((name) => `  ${name},\n`)
+          .join("")}} from ${imported[3]};`;
+      const arrow = ARROW_PROPERTY.exec(line);
+      if (arrow) return `${arrow[1]}${arrow[2]}: ${arrow[3]} =>\n${arrow[1]}  ${arrow[4]},`;
+      const created = NEW_COLLECTION.exec(line);
+      const args = created?.[4]!.split(", ");
+      if (created && args!.every((arg) => SIMPLE_ARGUMENT.test(arg)))
+        return `${created[1]}const ${created[2]} = new ${created[3]}(\n${args!.map((arg) => `${created[1]}  ${arg},\n`).join("")}${created[1]});`;
+      return line;
+    })
+    .join("\n");
 }
