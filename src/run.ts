@@ -275,6 +275,8 @@ export interface GenerateOptions extends InputOptions {
   readonly outDir: string;
   /** Format the TypeScript with prettier (default true). */
   readonly format?: boolean;
+  /** Format the TypeScript last with the output folder's project's own prettier and configuration (`--prettier`). */
+  readonly prettier?: boolean;
   /** The version of the OpenAPI document written beside the code (default 3.1). */
   readonly openapiVersion?: OpenApiVersion;
 }
@@ -359,7 +361,15 @@ async function filesFromDocument(
     renderedKeys.set(file.path, `${key} ${hashOf(files[i]!.contents)}`);
     lastFormatted.set(key, files[i]!.contents);
   });
-  return { value: [...files, ...data], diagnostics: [], warnings, renderedKeys };
+  if (options.prettier !== true) return { value: [...files, ...data], diagnostics: [], warnings, renderedKeys };
+  // `--prettier` (issue 14): the project's own prettier and configuration have the last word.
+  const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./format/user-prettier.js");
+  try {
+    return { value: await formatWithProjectPrettier([...files, ...data], path.resolve(host.cwd, options.outDir)), diagnostics: [], warnings, renderedKeys };
+  } catch (error) {
+    if (!(error instanceof ProjectPrettierMissing)) throw error;
+    return { diagnostics: [diagnostic("output/no-prettier", { dir: options.outDir })] };
+  }
 }
 
 /** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists. */
@@ -555,6 +565,6 @@ function fingerprintOfCode(): string {
 
 /** The hash of everything a generation's files depend on (see generateIntoFolder). */
 function generationKey(document: OpenAPIV3_1.Document, inputPath: string, options: GenerateOptions): string {
-  const settings = { format: options.format !== false, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
+  const settings = { format: options.format !== false, prettier: options.prettier === true, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
   return hashOf(`${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${JSON.stringify(document)}`);
 }

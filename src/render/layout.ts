@@ -226,26 +226,18 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
 // ---------------------------------------------------------------------------------------------
 // Literals of data (escape.ts `literal`), as prettier prints them.
 
-/** The escapes prettier keeps in a string it re-quotes (its makeString). */
-const KEPT_ESCAPE = /^[^\n\r"'0-7\\bfnrt-vx\u2028\u2029]$/;
-
 /**
  * A string literal as prettier prints it: double quotes unless the text holds more `"` than `'`
  * (its getPreferredQuote), re-escaped as its makeString does. `raw` is the text between the quotes
- * of a JSON string literal.
+ * of a JSON string literal (JSON.stringify's escaping, `\u2028` and `\u2029` escaped too): its
+ * escapes are all ones makeString keeps, so in double quotes it is unchanged, and in single quotes
+ * only `\"` loses its backslash and `'` gains one (a `\\` pair is skipped whole).
  */
 export function printedString(raw: string): string {
   const doubles = raw.split('"').length - 1;
   const singles = raw.split("'").length - 1;
-  const quote = doubles > singles ? "'" : '"';
-  const other = quote === '"' ? "'" : '"';
-  const body = raw.replace(/\\(.)|(["'])/gs, (whole, escaped: string | undefined, bare: string | undefined) => {
-    if (escaped === other) return escaped;
-    if (bare === quote) return "\\" + bare;
-    if (bare) return bare;
-    return KEPT_ESCAPE.test(escaped!) ? escaped! : "\\" + escaped!;
-  });
-  return quote + body + quote;
+  if (doubles <= singles) return `"${raw}"`;
+  return `'${raw.replace(/\\\\|\\"|'/g, (match) => (match === '\\"' ? '"' : match === "'" ? "\\'" : match))}'`;
 }
 
 /** A string value as a literal in the text (JSON's escaping plus the two line separators, as escape.ts). */
