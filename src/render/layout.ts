@@ -120,7 +120,7 @@ function propagateBreaks(doc: Doc): boolean {
 }
 
 /** Whether `next` fits in `width` columns, followed by `rest` up to its first line break (prettier's fits). */
-function fits(next: Command, rest: readonly Command[], width: number, modes: ReadonlyMap<symbol, Mode>): boolean {
+function fits(next: Command, rest: readonly Command[], width: number): boolean {
   let restIndex = rest.length;
   const commands: { mode: Mode; doc: Doc }[] = [next];
   while (width >= 0) {
@@ -193,7 +193,7 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         const chosen: Command =
           mode === "flat"
             ? { ...flat, mode: node.break ? "break" : "flat" }
-            : !node.break && fits(flat, commands, PRINT_WIDTH - position, modes)
+            : !node.break && fits(flat, commands, PRINT_WIDTH - position)
               ? flat
               : { ...flat, mode: "break" };
         if (chosen.mode === "break" && node.flatOnly) throw new Unsure("a group laid out only flat does not fit");
