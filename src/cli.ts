@@ -93,6 +93,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     .argument("<input>", "the declaration, or an OpenAPI document (recognised by its `openapi` key): .yaml, .yml or .json")
     .option("-o, --output <dir>", "the output folder", "generated")
     .option("--no-format", "skip prettier (faster; the code is the same, less tidy)")
+    .option("--prettier", "format the code with your project's own prettier and its configuration (found from the output folder)")
     .option("--check", "write nothing; exit 1 and show the differences if the folder is not current (for CI)")
     .option("--force", "overwrite generated files that were edited by hand")
     .option("-q, --quiet", "print nothing but errors")
@@ -117,6 +118,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         options: {
           output: string;
           format: boolean;
+          prettier?: boolean;
           check?: boolean;
           force?: boolean;
           quiet?: boolean;
@@ -135,6 +137,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           const result = await generateIntoFolder(host, file, input.value, {
             outDir: options.output,
             format: options.format,
+            prettier: options.prettier === true,
             check: options.check === true,
             force: options.force === true,
             openapiVersion: options.openapiVersion,

@@ -275,6 +275,8 @@ export interface GenerateOptions extends InputOptions {
   readonly outDir: string;
   /** Format the TypeScript with prettier (default true). */
   readonly format?: boolean;
+  /** Format the TypeScript last with the output folder's project's own prettier and configuration (`--prettier`). */
+  readonly prettier?: boolean;
   /** The version of the OpenAPI document written beside the code (default 3.1). */
   readonly openapiVersion?: OpenApiVersion;
 }
@@ -321,12 +323,16 @@ async function filesFromDocument(
   };
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
-  const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
+  // document.gen.ts's literals in prettier's layout (issue 14): the file then skips prettier.
+  const { documentMembers } = await import("./render/document-layout.js");
+  const members = documentMembers(served);
+  const finalFiles = [...view.finalFiles, ...(members.sure ? ["document.gen.ts"] : [])];
+  const filesView = { ...view, finalFiles, document: { ...served, members: members.text }, ...(postgres ? { postgres: postgres.view } : {}) };
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   const sources = loadTemplateSources();
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
-  const { renderFiles } = await import("./render/render.js");
+  const { finalAsRendered, renderFiles } = await import("./render/render.js");
   if (options.format === false)
     return { value: [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
   const { formatFiles, formatKey, readFormattedRuntime } = await import("./format/format.js");
@@ -339,6 +345,8 @@ async function filesFromDocument(
     ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } }),
   ];
   const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
+  // Files the renderer laid out as prettier would (issue 14, src/render/layout.ts): not formatted.
+  for (const path of finalAsRendered(rendered, filesView)) final.add(path);
   const cache = new Map([...lastFormatted, ...formatted]);
   const files = await formatFiles(rendered, { cache, final, literals: [served.json, served.yaml] });
   // Only this run's texts are kept for the next (a long --watch session does not grow), each also
@@ -353,7 +361,15 @@ async function filesFromDocument(
     renderedKeys.set(file.path, `${key} ${hashOf(files[i]!.contents)}`);
     lastFormatted.set(key, files[i]!.contents);
   });
-  return { value: [...files, ...data], diagnostics: [], warnings, renderedKeys };
+  if (options.prettier !== true) return { value: [...files, ...data], diagnostics: [], warnings, renderedKeys };
+  // `--prettier` (issue 14): the project's own prettier and configuration have the last word.
+  const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./format/user-prettier.js");
+  try {
+    return { value: await formatWithProjectPrettier([...files, ...data], path.resolve(host.cwd, options.outDir)), diagnostics: [], warnings, renderedKeys };
+  } catch (error) {
+    if (!(error instanceof ProjectPrettierMissing)) throw error;
+    return { diagnostics: [diagnostic("output/no-prettier", { dir: options.outDir })] };
+  }
 }
 
 /** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists. */
@@ -549,6 +565,6 @@ function fingerprintOfCode(): string {
 
 /** The hash of everything a generation's files depend on (see generateIntoFolder). */
 function generationKey(document: OpenAPIV3_1.Document, inputPath: string, options: GenerateOptions): string {
-  const settings = { format: options.format !== false, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
+  const settings = { format: options.format !== false, prettier: options.prettier === true, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
   return hashOf(`${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${JSON.stringify(document)}`);
 }

@@ -134,6 +134,8 @@ export const catalogue = {
     `${q(a.path)} is a symbolic link, and codegen never reads, writes or deletes through a link inside its output folder; replace it with a folder or file of its own, or choose another output folder`,
   "output/unsafe-folder": (a: { dir: string }) =>
     `${q(a.dir)} cannot be the output folder: it holds the working folder or the input, and codegen replaces its output folder as a whole; choose a folder of its own, such as \`generated\``,
+  "output/no-prettier": (a: { dir: string }) =>
+    `--prettier formats with your project's own prettier, and none is installed where ${q(a.dir)} is (\`npm install --save-dev prettier\` in its project), or run without --prettier`,
   "output/out-of-date": (a: { dir: string; count: number }) =>
     `${q(a.dir)} is not up to date: ${a.count} file${a.count === 1 ? "" : "s"} would change; run codegen without --check to update it`,
 

@@ -3,6 +3,8 @@
  * there (identifiers checked, literals escaped, comments defused); templates only place them.
  */
 
+import type { ApiStatements } from "../render/api-layout.js";
+
 /** A named type of types.gen.ts. */
 export interface TypeView {
   readonly name: string;
@@ -10,6 +12,9 @@ export interface TypeView {
   readonly hasDoc: boolean;
   /** The TypeScript type expression. */
   readonly type: string;
+  /** `export type Name = type;` in prettier's layout where `laidOut` (src/render/type-layout.ts), else as written. */
+  readonly declaration: string;
+  readonly laidOut: boolean;
 }
 
 /** One entry of the validator table in schemas.gen.ts. */
@@ -47,6 +52,9 @@ export interface HandlerMethodView {
   readonly hasListing: boolean;
   /** The resource's filter names as a literal: what the in-memory store filters on (not declared `query`). */
   readonly listFilters: string;
+  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts). */
+  readonly inputDeclaration?: string;
+  readonly resultDeclaration?: string;
 }
 
 /** A resource: its handler interface, its store and its spec for the dispatcher. */
@@ -61,8 +69,9 @@ export interface ResourceView {
   /** The collection as a string literal, and as text for a comment. */
   readonly collectionLiteral: string;
   readonly collectionComment: string;
-  /** The dispatcher's ResourceSpec as a literal. */
+  /** The dispatcher's ResourceSpec as a literal, and as the value it is made of. */
   readonly spec: string;
+  readonly specValue: unknown;
   readonly methods: readonly HandlerMethodView[];
   /** The file name under resources/ (the collection name, a safe path segment). */
   readonly fileName: string;
@@ -75,6 +84,10 @@ export interface ResourceView {
   readonly usesRefusal: boolean;
   /** Its binder (`bindLoans`): the handlers as the dispatcher calls them, by operationId. */
   readonly binderName: string;
+  /** The stored type's declaration and the binder's signature in their final layout, and whether all of its file's layout is sure (src/render/handler-layout.ts). */
+  readonly storedDeclaration?: string;
+  readonly binderSignature?: string;
+  readonly laidOut?: boolean;
 }
 
 /** The view of one resource's own file. */
@@ -97,6 +110,9 @@ export interface OperationView {
   readonly inputType: string;
   readonly resultName: string;
   readonly resultType: string;
+  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts). */
+  readonly inputDeclaration?: string;
+  readonly resultDeclaration?: string;
 }
 
 /** A handler interface of operations written by others: one per tag (or first path segment). */
@@ -114,6 +130,9 @@ export interface OperationGroupView {
   readonly usesTypes: boolean;
   readonly usesPrincipal: boolean;
   readonly usesRawBody: boolean;
+  /** The binder's signature in its final layout, and whether all of its file's layout is sure (src/render/handler-layout.ts). */
+  readonly binderSignature?: string;
+  readonly laidOut?: boolean;
 }
 
 /** The per-group file's view. */
@@ -136,6 +155,8 @@ export interface DocumentView {
   readonly basePath: string;
   readonly json: string;
   readonly yaml: string;
+  /** The three as the members of document.gen.ts's object, laid out (src/render/document-layout.ts). */
+  readonly members: string;
 }
 
 /** Everything the templates of one API read. */
@@ -148,6 +169,12 @@ export interface ApiView {
   readonly routes: readonly RouteView[];
   /** The index links as a literal. */
   readonly index: string;
+  /** api.gen.ts's declarations (schemas, resources, routes, securitySchemes, index), laid out (src/render/api-layout.ts). */
+  readonly api: ApiStatements;
+  /** The template-rendered files whose every part is in prettier's layout already (formatting skips them). */
+  readonly finalFiles: readonly string[];
+  /** Files of canonical templates (src/render/render.ts) holding a part whose layout is not sure: left to prettier. */
+  readonly unsureFiles: readonly string[];
   /** Whether the API has a token endpoint (so createServer takes `issueToken`). */
   readonly hasTokenEndpoint: boolean;
   /** Whether any operation has guards (so createServer needs `verifyToken`). */

@@ -4,6 +4,7 @@
  * guarded by the status the server checked.
  */
 import { literal } from "../model/escape.js";
+import { constStatement, laidOut, literalDoc, objectDoc, propertyDoc, typeLiteralDoc } from "../render/layout.js";
 import type { ApiView, HandlerMethodView, ResourceView } from "../model/view.js";
 import { type Migration, statementsOf } from "./migrations.js";
 import type { SchemaSnapshot } from "./tables.js";
@@ -17,6 +18,10 @@ export interface PostgresView {
   readonly tables: string;
   /** `[{ name, statements }]` as a literal. */
   readonly migrations: string;
+  /** The declarations of both, in prettier's layout where `laidOut` (src/render/layout.ts). */
+  readonly tablesStatement: string;
+  readonly migrationsStatement: string;
+  readonly laidOut: boolean;
   readonly resources: readonly (ResourceView & { readonly methods: readonly (HandlerMethodView & { readonly guarded: boolean })[] })[];
 }
 
@@ -34,18 +39,42 @@ export function postgresView(view: ApiView, document: unknown, snapshot: SchemaS
     }
   }
   return {
-    tables: literal(
+    ...postgresStatements(
       Object.fromEntries(
         snapshot.tables.map((t) => [
           t.collection,
           { table: t.table, idKind: t.idKind, columns: t.columns.map((c) => ({ field: c.field, column: c.column, kind: c.kind })) },
         ]),
       ),
+      migrations.map((m) => ({ name: m.name.replace(/\.sql$/, ""), statements: statementsOf(m.sql) })),
     ),
-    migrations: literal(migrations.map((m) => ({ name: m.name.replace(/\.sql$/, ""), statements: statementsOf(m.sql) }))),
     resources: view.resources.map((resource) => ({
       ...resource,
       methods: resource.methods.map((method) => ({ ...method, guarded: declares409.has(method.operationId) })),
     })),
+  };
+}
+
+/** The table spec and the migrations as literals, and their declarations laid out (issue 14). */
+function postgresStatements(tables: Record<string, unknown>, migrations: readonly unknown[]) {
+  const tablesType = "{ readonly [collection: string]: TableSpec }";
+  const tablesStatement = laidOut(
+    () =>
+      constStatement(
+        ["tables: ", typeLiteralDoc(["readonly [collection: string]: TableSpec"])],
+        objectDoc(Object.entries(tables).map(([key, value]) => propertyDoc(key, value))),
+      ),
+    () => `export const tables: ${tablesType} = ${literal(tables)};`,
+  );
+  const migrationsStatement = laidOut(
+    () => constStatement("migrations: readonly MigrationSpec[]", literalDoc(migrations)),
+    () => `export const migrations: readonly MigrationSpec[] = ${literal(migrations)};`,
+  );
+  return {
+    tables: literal(tables),
+    migrations: literal(migrations),
+    tablesStatement: tablesStatement.text,
+    migrationsStatement: migrationsStatement.text,
+    laidOut: tablesStatement.sure && migrationsStatement.sure,
   };
 }

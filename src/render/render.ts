@@ -1,4 +1,5 @@
 import Handlebars from "handlebars";
+import { breakLongLines, linesFit } from "./layout.js";
 import type { ApiView, DocumentView, OperationGroupFileView, ResourceFileView } from "../model/view.js";
 import type { PostgresView } from "../postgres/view.js";
 
@@ -54,6 +55,45 @@ function tidy(text: string): string {
   return text.replace(/[ \t]+$/gm, "").replace(/^\n+/, "");
 }
 
+/**
+ * The templates written in prettier's own layout (see linesFit in layout.ts): a file of theirs
+ * whose every line fits is final as rendered (test/final-layout.test.ts holds them to it).
+ */
+const CANONICAL_TEMPLATES = new Set<string>([
+  "index.gen.ts.hbs",
+  "handlers.gen.ts.hbs",
+  "server.gen.ts.hbs",
+  "store.gen.ts.hbs",
+  "types.gen.ts.hbs",
+  "postgres.gen.ts.hbs",
+  "resource.gen.ts.hbs",
+  "operations.gen.ts.hbs",
+]);
+
+/**
+ * The paths of the rendered files that are in prettier's layout as they stand (formatting skips
+ * them): those the view laid out whole (`finalFiles`), and a canonical template's file every line
+ * of which fits, unless some part of it was not surely laid out (`unsureFiles`).
+ */
+export function finalAsRendered(files: readonly GeneratedFile[], view: ApiFilesView): string[] {
+  const unsure = new Set([...view.unsureFiles, ...(view.postgres?.laidOut === false ? [POSTGRES_TEMPLATE.replace(/\.hbs$/, "")] : [])]);
+  const canonical = files.filter((file) => {
+    if (!file.path.endsWith(".ts") || file.path.startsWith("runtime/") || unsure.has(file.path)) return false;
+    const template = file.path.startsWith("resources/")
+      ? "resource.gen.ts.hbs"
+      : file.path.startsWith("operations/")
+        ? "operations.gen.ts.hbs"
+        : `${file.path}.hbs`;
+    // The laid-out declarations of postgres.gen.ts may hold lines longer than the width (strings).
+    const postgres = file.path === "postgres.gen.ts" && view.postgres ? [view.postgres.tablesStatement, view.postgres.migrationsStatement] : [];
+    return CANONICAL_TEMPLATES.has(template) && linesFit(postgres.reduce((text, statement) => text.replace(statement, ""), file.contents));
+  });
+  return [...view.finalFiles, ...canonical.map((file) => file.path)];
+}
+
+/** The templates of the stores, whose long lines breakLongLines breaks. */
+const STORE_TEMPLATES = new Set(["store.gen.ts.hbs", "postgres.gen.ts.hbs"]);
+
 /** The PostgreSQL store's template and runtime: rendered only with the view's `postgres` part (APIs with resources). */
 const POSTGRES_TEMPLATE = "postgres.gen.ts.hbs";
 const POSTGRES_RUNTIME = ["postgres.gen.ts", "migrate.gen.ts"];
@@ -69,7 +109,9 @@ export function renderFiles(view: ApiFilesView, sources: TemplateSources): Gener
   const files: GeneratedFile[] = [];
   for (const name of Object.keys(sources.templates).sort()) {
     if (name === POSTGRES_TEMPLATE && view.postgres === undefined) continue;
-    files.push({ path: name.replace(/\.hbs$/, ""), contents: tidy(compile(sources.templates[name]!)(view)) });
+    const text = tidy(compile(sources.templates[name]!)(view));
+    // The stores' long lines broken as prettier breaks them (issue 14: their files then skip it).
+    files.push({ path: name.replace(/\.hbs$/, ""), contents: STORE_TEMPLATES.has(name) ? breakLongLines(text) : text });
   }
   for (const name of Object.keys(sources.perResource).sort()) {
     for (const resource of view.resources) {

@@ -1,0 +1,53 @@
+/**
+ * The declarations of resources/*.gen.ts and operations/*.gen.ts in prettier's layout (issue 14):
+ * their type aliases (src/render/type-layout.ts) and the binder's signature.
+ */
+import type { HandlerMethodView, OperationGroupView, OperationView, ResourceView } from "../model/view.js";
+import { PRINT_WIDTH, laidOut, widthOf } from "./layout.js";
+import { typeAliasStatement } from "./type-layout.js";
+
+/** `export type name = type;`, laid out where sure. */
+const alias = (name: string, type: string) =>
+  laidOut(
+    () => typeAliasStatement(name, type),
+    () => `export type ${name} = ${type};`,
+  );
+
+/**
+ * The binder's first line(s): flat where it fits, else with its return type broken, as prettier
+ * prints a one-parameter function whose return type is an object type (a first line that is still
+ * too long fails linesFit, and the file goes to prettier).
+ */
+export function binderSignature(binderName: string, interfaceName: string): string {
+  const head = `export function ${binderName}(handlers: ${interfaceName}): {`;
+  const flat = `${head} readonly [operationId: string]: OperationHandler } {`;
+  return widthOf(flat, PRINT_WIDTH) <= PRINT_WIDTH ? flat : `${head}\n  readonly [operationId: string]: OperationHandler;\n} {`;
+}
+
+/** A method's input and result declarations, and whether both are sure. */
+function methodDeclarations<M extends HandlerMethodView | OperationView>(
+  method: M,
+): M & { inputDeclaration: string; resultDeclaration: string; laidOut: boolean } {
+  const input = alias(method.inputName, method.inputType);
+  const result = alias(method.resultName, method.resultType);
+  return { ...method, inputDeclaration: input.text, resultDeclaration: result.text, laidOut: input.sure && result.sure };
+}
+
+/** A resource's view with its declarations laid out; `laidOut` false: its file is left to prettier. */
+export function resourceLayout(resource: ResourceView): ResourceView {
+  const stored = alias(resource.storedName, resource.storedType);
+  const methods = resource.methods.map(methodDeclarations);
+  return {
+    ...resource,
+    methods,
+    storedDeclaration: stored.text,
+    binderSignature: binderSignature(resource.binderName, resource.interfaceName),
+    laidOut: stored.sure && methods.every((m) => m.laidOut),
+  };
+}
+
+/** An operation group's view with its declarations laid out (as resourceLayout). */
+export function operationGroupLayout(group: OperationGroupView): OperationGroupView {
+  const operations = group.operations.map(methodDeclarations);
+  return { ...group, operations, binderSignature: binderSignature(group.binderName, group.interfaceName), laidOut: operations.every((o) => o.laidOut) };
+}

@@ -1,0 +1,462 @@
+/**
+ * Generated code in its final layout without prettier (issue 14): the documents prettier builds
+ * for the few constructs codegen lays out itself (object and array literals of data, the
+ * statements that hold them, type literals), printed by a port of prettier's own printer
+ * (printDocToString and fits, prettier 3, the version pinned in package.json). Prettier stays the
+ * oracle: test/layout.test.ts checks every laid-out text against prettier.format byte for byte.
+ *
+ * Where this module is not sure of prettier's layout (a construct it does not build, a character
+ * whose width it does not know) it throws `Unsure`; the caller then leaves the file to prettier.
+ */
+
+/** Thrown where the layout of a text is not known to be prettier's: that file is left to prettier. */
+export class Unsure extends Error {}
+
+/** A document of prettier's printer (the subset codegen builds). */
+export type Doc = string | readonly Doc[] | Group | Indent | Line | IfBreak | IndentIfBreak;
+interface Group {
+  readonly kind: "group";
+  readonly contents: Doc;
+  break: boolean;
+  readonly id?: symbol;
+  /** A group whose broken layout prettier makes otherwise than this module: breaking it is Unsure. */
+  readonly flatOnly?: boolean;
+}
+interface Indent {
+  readonly kind: "indent";
+  readonly contents: Doc;
+}
+interface Line {
+  readonly kind: "line";
+  readonly soft: boolean;
+  readonly hard: boolean;
+}
+interface IfBreak {
+  readonly kind: "ifBreak";
+  readonly breakContents: Doc;
+  readonly flatContents: Doc;
+}
+interface IndentIfBreak {
+  readonly kind: "indentIfBreak";
+  readonly contents: Doc;
+  readonly groupId: symbol;
+}
+
+/** prettier's `printWidth` and `tabWidth` (src/format/format.ts PRETTIER_OPTIONS). */
+export const PRINT_WIDTH = 100;
+const TAB_WIDTH = 2;
+
+/** A group: flat if it fits in the rest of the line, else broken. */
+export const group = (contents: Doc, options: { shouldBreak?: boolean; id?: symbol; flatOnly?: boolean } = {}): Doc => ({
+  kind: "group",
+  contents,
+  break: options.shouldBreak === true,
+  ...(options.id ? { id: options.id } : {}),
+  ...(options.flatOnly ? { flatOnly: true } : {}),
+});
+/** Contents one indentation level deeper after each line break. */
+export const indent = (contents: Doc): Doc => ({ kind: "indent", contents });
+/** A space, or a line break. */
+export const line: Doc = { kind: "line", soft: false, hard: false };
+/** Nothing, or a line break. */
+export const softline: Doc = { kind: "line", soft: true, hard: false };
+/** Always a line break (and every group around it breaks). */
+export const hardline: Doc = { kind: "line", soft: false, hard: true };
+/** `breakContents` when the enclosing group is broken, else `flatContents`. */
+export const ifBreak = (breakContents: Doc, flatContents: Doc = ""): Doc => ({ kind: "ifBreak", breakContents, flatContents });
+const indentIfBreak = (contents: Doc, groupId: symbol): Doc => ({ kind: "indentIfBreak", contents, groupId });
+
+/** `items` with `separator` between each two. */
+export function join(separator: Doc, items: readonly Doc[]): Doc[] {
+  return items.flatMap((item, i) => (i === 0 ? [item] : [separator, item]));
+}
+
+const NARROW_ABOVE_ASCII = /^[\u00a0-\u00a8\u00aa-\u00ad\u00af-\u10ff\u2000-\u203b\u203d-\u2048\u204a-\u20cf]$/u;
+const ZERO_WIDTH = /^[\p{Nonspacing_Mark}\p{Enclosing_Mark}]$/u;
+
+/**
+ * The width prettier gives a text (its getStringWidth), counted only up to `limit` (a text past the
+ * line's end need not be measured to its end: the megabytes of document.gen.ts). ASCII is one
+ * column each; of the rest, only characters whose width is known without Unicode's tables (below
+ * U+1100, general punctuation, currency signs, none of them emoji) are measured, else Unsure.
+ */
+export function widthOf(text: string, limit = Infinity): number {
+  if (!/[^\x20-\x7f]/.test(text)) return text.length;
+  let width = 0;
+  for (const character of text) {
+    if (width > limit) return width;
+    const code = character.codePointAt(0)!;
+    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f) || ZERO_WIDTH.test(character)) continue;
+    if (code < 0x7f) width += 1;
+    else if (NARROW_ABOVE_ASCII.test(character)) width += 1;
+    else throw new Unsure(`the width of U+${code.toString(16)}`);
+  }
+  return width;
+}
+
+type Mode = "break" | "flat";
+interface Command {
+  readonly indentation: number;
+  readonly mode: Mode;
+  readonly doc: Doc;
+}
+
+/** Marks every group that holds a hard line or a broken group as broken (prettier's propagateBreaks). */
+function propagateBreaks(doc: Doc): boolean {
+  if (typeof doc === "string") return false;
+  if (Array.isArray(doc)) return (doc as readonly Doc[]).map(propagateBreaks).some(Boolean);
+  const node = doc as Exclude<Doc, string | readonly Doc[]>;
+  switch (node.kind) {
+    case "line":
+      return node.hard;
+    case "group":
+      if (propagateBreaks(node.contents)) node.break = true;
+      return node.break;
+    case "ifBreak":
+      return [propagateBreaks(node.breakContents), propagateBreaks(node.flatContents)].some(Boolean);
+    default:
+      return propagateBreaks(node.contents);
+  }
+}
+
+/** Whether `next` fits in `width` columns, followed by `rest` up to its first line break (prettier's fits). */
+function fits(next: Command, rest: readonly Command[], width: number): boolean {
+  let restIndex = rest.length;
+  const commands: { mode: Mode; doc: Doc }[] = [next];
+  while (width >= 0) {
+    if (commands.length === 0) {
+      if (restIndex === 0) return true;
+      commands.push(rest[--restIndex]!);
+      continue;
+    }
+    const { mode, doc } = commands.pop()!;
+    if (typeof doc === "string") {
+      width -= widthOf(doc, width);
+      continue;
+    }
+    if (Array.isArray(doc)) {
+      for (let i = doc.length - 1; i >= 0; i--) commands.push({ mode, doc: (doc as readonly Doc[])[i]! });
+      continue;
+    }
+    const node = doc as Exclude<Doc, string | readonly Doc[]>;
+    switch (node.kind) {
+      case "indent":
+      case "indentIfBreak":
+        commands.push({ mode, doc: node.contents });
+        break;
+      case "group":
+        commands.push({ mode: node.break ? "break" : mode, doc: node.contents });
+        break;
+      case "ifBreak":
+        commands.push({ mode, doc: mode === "break" ? node.breakContents : node.flatContents });
+        break;
+      case "line":
+        if (mode === "break" || node.hard) return true;
+        if (!node.soft) width -= 1;
+        break;
+    }
+  }
+  return false;
+}
+
+/**
+ * The text of `doc` as prettier prints it, its first line starting at column `column` (the
+ * text before it on that line is the caller's) and every line break indented by `indentation`
+ * plus the doc's own indents. What follows the doc on its last line is taken to end there (a line
+ * break, or nothing that can stay on the line: the caller puts `,` or `;` inside the doc).
+ */
+export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { indentation?: number; column?: number } = {}): string {
+  propagateBreaks(doc);
+  const modes = new Map<symbol, Mode>();
+  const out: string[] = [];
+  let position = column;
+  const commands: Command[] = [{ indentation, mode: "break", doc }];
+  while (commands.length > 0) {
+    const { indentation: ind, mode, doc: current } = commands.pop()!;
+    if (typeof current === "string") {
+      out.push(current);
+      // Past the line's end the exact column no longer matters (nothing more fits on the line).
+      position += widthOf(current, PRINT_WIDTH - position + 1);
+      continue;
+    }
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) commands.push({ indentation: ind, mode, doc: (current as readonly Doc[])[i]! });
+      continue;
+    }
+    const node = current as Exclude<Doc, string | readonly Doc[]>;
+    switch (node.kind) {
+      case "indent":
+        commands.push({ indentation: ind + TAB_WIDTH, mode, doc: node.contents });
+        break;
+      case "group": {
+        const flat: Command = { indentation: ind, mode: "flat", doc: node.contents };
+        const chosen: Command =
+          mode === "flat"
+            ? { ...flat, mode: node.break ? "break" : "flat" }
+            : !node.break && fits(flat, commands, PRINT_WIDTH - position)
+              ? flat
+              : { ...flat, mode: "break" };
+        if (chosen.mode === "break" && node.flatOnly) throw new Unsure("a group laid out only flat does not fit");
+        commands.push(chosen);
+        if (node.id) modes.set(node.id, chosen.mode);
+        break;
+      }
+      case "ifBreak":
+        commands.push({ indentation: ind, mode, doc: mode === "break" ? node.breakContents : node.flatContents });
+        break;
+      case "indentIfBreak":
+        commands.push({ indentation: modes.get(node.groupId) === "break" ? ind + TAB_WIDTH : ind, mode, doc: node.contents });
+        break;
+      case "line":
+        if (mode === "flat" && !node.hard) {
+          if (!node.soft) {
+            out.push(" ");
+            position += 1;
+          }
+          break;
+        }
+        out.push("\n" + " ".repeat(ind));
+        position = ind;
+        break;
+    }
+  }
+  return out.join("");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Literals of data (escape.ts `literal`), as prettier prints them.
+
+/**
+ * A string literal as prettier prints it: double quotes unless the text holds more `"` than `'`
+ * (its getPreferredQuote), re-escaped as its makeString does. `raw` is the text between the quotes
+ * of a JSON string literal (JSON.stringify's escaping, `\u2028` and `\u2029` escaped too): its
+ * escapes are all ones makeString keeps, so in double quotes it is unchanged, and in single quotes
+ * only `\"` loses its backslash and `'` gains one (a `\\` pair is skipped whole).
+ */
+export function printedString(raw: string): string {
+  const doubles = raw.split('"').length - 1;
+  const singles = raw.split("'").length - 1;
+  if (doubles <= singles) return `"${raw}"`;
+  return `'${raw.replace(/\\\\|\\"|'/g, (match) => (match === '\\"' ? '"' : match === "'" ? "\\'" : match))}'`;
+}
+
+/** A string value as a literal in the text (JSON's escaping plus the two line separators, as escape.ts). */
+const jsonString = (value: string) =>
+  JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+
+/** An ES5 identifier prettier writes a key as, unquoted (ASCII only: others are Unsure). */
+const UNQUOTED_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * An object key as prettier prints it with quoteProps "as-needed" and the TypeScript parser: an
+ * identifier bare, anything else (numbers too) quoted; `__proto__` computed, as escape.ts writes it.
+ */
+export function printedKey(key: string): string {
+  if (key === "__proto__") return '["__proto__"]';
+  const raw = jsonString(key).slice(1, -1);
+  if (UNQUOTED_KEY.test(key)) return key;
+  // Why: prettier unquotes some non-ASCII names (ES5 identifiers) and not others; not guessed here.
+  if (/[^\x00-\x7f]/.test(key) && raw === key) throw new Unsure("a non-ASCII key");
+  return printedString(raw);
+}
+
+/** The doc of a JSON value as prettier prints escape.ts's `literal(value)`. */
+export function literalDoc(value: unknown): Doc {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return String(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return "null";
+    // prettier's printNumber: lower case, no `+` in an exponent (JSON writes `1e+21`).
+    return JSON.stringify(value).replace("e+", "e");
+  }
+  if (typeof value === "string") return printedString(jsonString(value).slice(1, -1));
+  if (Array.isArray(value)) return arrayDoc(value.map((item: unknown) => (item === undefined || typeof item === "function" ? null : item)));
+  if (typeof value === "object") {
+    const members = Object.entries(value as Record<string, unknown>).filter(
+      ([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol",
+    );
+    return objectDoc(members.map(([key, item]) => propertyDoc(key, item)));
+  }
+  throw new Unsure(`a ${typeof value} value`);
+}
+
+/**
+ * An object literal: `{ a, b }` flat, else one member per line with a trailing comma. `broken`:
+ * written with a line break after its `{`, which prettier keeps (a template's table).
+ */
+export function objectDoc(members: readonly Doc[], broken = false): Doc {
+  if (members.length === 0) return "{}";
+  return group(
+    [
+      "{",
+      indent([
+        line,
+        ...join(
+          [",", line],
+          members.map((member) => group(member)),
+        ),
+      ]),
+      ifBreak(","),
+      line,
+      "}",
+    ],
+    { shouldBreak: broken },
+  );
+}
+
+/** An array literal; prettier breaks one of two or more objects (or arrays) of two or more members each. */
+export function arrayDoc(items: readonly unknown[]): Doc {
+  if (items.length === 0) return "[]";
+  // Why: prettier fills an array of numbers (several per line); that layout is not built here.
+  if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
+  const shouldBreak =
+    items.length > 1 &&
+    items.every((item, i) => {
+      if (item === null || typeof item !== "object") return false;
+      const next = items[i + 1];
+      if (next !== undefined && (next === null || typeof next !== "object" || Array.isArray(next) !== Array.isArray(item))) return false;
+      return (Array.isArray(item) ? item.length : Object.values(item as object).filter((v) => v !== undefined && typeof v !== "function").length) > 1;
+    });
+  return group(
+    [
+      "[",
+      indent([
+        softline,
+        ...join(
+          [",", line],
+          items.map((item) => group(literalDoc(item))),
+        ),
+      ]),
+      ifBreak(","),
+      softline,
+      "]",
+    ],
+    { shouldBreak },
+  );
+}
+
+/**
+ * `key: "..."` of an object literal whose value is a string literal already written (JSON's
+ * escaping: `stringLiteral` of escape.ts): re-quoted as prettier does, the text not decoded
+ * (document.gen.ts's literals are megabytes).
+ */
+export function stringPropertyDoc(key: string, literalText: string): Doc {
+  const printed = printedKey(key);
+  const value = printedString(literalText.slice(1, -1));
+  return assignmentDoc(printed, ":", value, widthOf(printed) < TAB_WIDTH + 3 ? "never" : "string");
+}
+
+/** How the right side of an assignment may break after its `:` or `=` (see assignmentDoc). */
+type RightKind = "string" | "never" | "other";
+
+/** `key: value` of an object literal (escape.ts `literalAt`), with prettier's layout after the colon (its printAssignment). */
+export function propertyDoc(key: string, value: unknown, { plain = false }: { plain?: boolean } = {}): Doc {
+  // `plain`: the key written as a string literal and no `as const` (a template's `{{collectionLiteral}}: {{spec}}`).
+  if (plain && key === "__proto__") throw new Unsure("a plain __proto__ key");
+  const printed = printedKey(key);
+  const asConst = !plain && key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null;
+  const doc = literalDoc(value);
+  // Why: prettier does not move the value of a key narrower than tabWidth + 3 to its own line,
+  // nor a number (a negative one is `-` applied to it: not a number literal) or a boolean; a string (not `"x" as const`) goes to its own line first.
+  const never =
+    widthOf(printed) < TAB_WIDTH + 3 || (!asConst && ((typeof value === "number" && !Object.is(Math.sign(value), -1)) || typeof value === "boolean"));
+  const kind = never ? "never" : !asConst && typeof value === "string" ? "string" : "other";
+  return assignmentDoc(printed, ":", asConst ? [doc, " as const"] : doc, kind);
+}
+
+/**
+ * prettier's printAssignment for the layouts codegen meets: "break-after-operator" (a string
+ * value), "never-break-after-operator" (short keys, numbers, booleans) and "fluid" (the rest).
+ */
+export function assignmentDoc(left: Doc, operator: string, right: Doc, kind: RightKind): Doc {
+  if (kind === "string") return group([group(left), operator, group(indent([line, right]))]);
+  if (kind === "never") return group([group(left), operator, " ", right]);
+  const id = Symbol("assignment");
+  return group([group(left), operator, group(indent(line), { id }), indentIfBreak(right, id)]);
+}
+
+/** A type literal of one-line members (`{ readonly [name: string]: T }`), as prettier prints it. */
+export function typeLiteralDoc(members: readonly string[]): Doc {
+  if (members.length === 0) return "{}";
+  return group(["{", indent([line, ...join([";", line], members)]), ifBreak(";"), line, "}"]);
+}
+
+/**
+ * `export const name: type = value;` (or `... = value satisfies type;`), as prettier prints the
+ * declaration: `left` is the name with its annotation, `value` the initializer's doc.
+ */
+export function constStatement(left: Doc, value: Doc, kind: RightKind = "other"): string {
+  // Why the left side's own group: prettier's printAssignment groups it (a type literal in its annotation breaks on its own).
+  return printDoc(group(["export const ", assignmentDoc(left, " =", value, kind), ";"]));
+}
+
+/**
+ * A statement in its final layout, or, where the layout is not sure (`Unsure`), the text
+ * `fallback` gives (prettier then lays it out) and `sure` false: its file is left to prettier.
+ */
+export function laidOut(make: () => string, fallback: () => string): { readonly text: string; readonly sure: boolean } {
+  try {
+    return { text: make(), sure: true };
+  } catch (error) {
+    if (!(error instanceof Unsure)) throw error;
+    return { text: fallback(), sure: false };
+  }
+}
+
+/**
+ * Whether every line of a text fits in the line width (prettier's measure; a character of unknown
+ * width does not fit). A template written in prettier's own layout (every group flat but those
+ * prettier always breaks: objects broken after their `{`, bodies, lists too long whatever the
+ * names) renders prettier's layout exactly when every line of code fits: names change only the widths.
+ */
+export function linesFit(text: string): boolean {
+  try {
+    // Why comment lines may be longer: prettier prints a comment as written, and a comment line
+    // (`//`, `/*`, ` * ` of a block: no string literal spans lines) holds no code.
+    return text.split("\n").every((line) => /^\s*(\/\/|\/\*|\*)/.test(line) || widthOf(line, PRINT_WIDTH) <= PRINT_WIDTH);
+  } catch (error) {
+    if (error instanceof Unsure) return false;
+    throw error;
+  }
+}
+
+/** A JSON value as prettier prints it on one line (its flat layout: `["a", "b"]`, `{ a: 1 }`). */
+export function flatLiteral(value: unknown): string {
+  return printDoc(literalDoc(value), { column: -Infinity });
+}
+
+const ARROW_PROPERTY = /^( +)([A-Za-z_$][\w$]*): (\([^()]*\)) => ([^{[(].*),$/;
+const NEW_COLLECTION = /^( +)const ([A-Za-z_$][\w$]*) = new ([A-Za-z_$][\w$]*)\(([^()]*)\);$/;
+const SIMPLE_ARGUMENT = /^[A-Za-z_$][\w$]*(\["[^"\\]*"\]!?)?$/;
+const IMPORT_LIST = /^import (type )?\{ ([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*) \} from ("[^"\\]*");$/;
+
+/**
+ * The two long lines of the stores' templates, broken as prettier breaks them when they do not fit
+ * (a line still too long after fails linesFit, and its file goes to prettier):
+ * - `key: (params) => body,` breaks after the arrow, the body one indentation deeper;
+ * - `const x = new C(a, b["k"], c["k"]!);` puts one argument per line;
+ * - `import type { A, B } from "./x.js";` puts one name per line.
+ */
+export function breakLongLines(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (widthOf(line, PRINT_WIDTH) <= PRINT_WIDTH) return line;
+      const imported = IMPORT_LIST.exec(line);
+      if (imported)
+        return `import ${imported[1] ?? ""}{\n${imported[2]!
+          .split(", ")
+          .map((name) => `  ${name},\n`)
+          .join("")}} from ${imported[3]};`;
+      const arrow = ARROW_PROPERTY.exec(line);
+      if (arrow) return `${arrow[1]}${arrow[2]}: ${arrow[3]} =>\n${arrow[1]}  ${arrow[4]},`;
+      const created = NEW_COLLECTION.exec(line);
+      const args = created?.[4]!.split(", ");
+      if (created && args!.every((arg) => SIMPLE_ARGUMENT.test(arg)))
+        return `${created[1]}const ${created[2]} = new ${created[3]}(\n${args!.map((arg) => `${created[1]}  ${arg},\n`).join("")}${created[1]});`;
+      return line;
+    })
+    .join("\n");
+}

@@ -1,0 +1,87 @@
+// Issue 14: codegen lays out the literals of generated code as prettier would, so the normal run
+// never loads prettier. Prettier (pinned, PRETTIER_OPTIONS) is the oracle: every text laid out
+// here must be the very bytes prettier makes of the same code written on one line.
+
+import fc from "fast-check";
+import * as prettier from "prettier";
+import { describe, expect, it } from "vitest";
+import { PRETTIER_OPTIONS } from "../src/format/format.js";
+import { literal } from "../src/model/escape.js";
+import { Unsure, constStatement, literalDoc, printDoc, propertyDoc, printedKey } from "../src/render/layout.js";
+
+const format = (text: string) => prettier.format(text, { ...PRETTIER_OPTIONS, filepath: "x.mts" });
+
+/** The layout, or undefined where the layout module is unsure (the file is left to prettier). */
+const sure = (make: () => string): string | undefined => {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof Unsure) return undefined;
+    throw error;
+  }
+};
+
+/** Text around the line-width boundary: names and strings whose lengths make a group just fit or not. */
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(
+    "a",
+    "id",
+    "name",
+    "description",
+    "constructor",
+    "__proto__",
+    "toString",
+    "x-y",
+    "200",
+    "é",
+    "naïve",
+    "漢字",
+    "😀",
+    "it's",
+    'say "hi"',
+    "\u2028",
+    "a\\b",
+  ),
+  fc.integer({ min: 0, max: 110 }).map((n) => "w".repeat(n)),
+  fc.tuple(fc.integer({ min: 0, max: 60 }), fc.constantFrom('"', "'", "é", " ")).map(([n, c]) => "v".repeat(n) + c + "v".repeat(n % 7)),
+);
+const json = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    text,
+    fc.integer({ min: -5, max: 100000 }),
+    fc.constantFrom(null, true, false, 0.5, 1e21, 1e-7),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(text, tie("value"), { maxKeys: 5 }),
+  ),
+}));
+
+describe("literal layout", () => {
+  it("is prettier's for a member of a broken object (api.gen.ts's tables)", async () => {
+    await fc.assert(
+      fc.asyncProperty(text, json.value, async (key, value) => {
+        const laid = sure(() => printDoc([propertyDoc(key, value), ","], { indentation: 2 }));
+        if (laid === undefined) return;
+        const raw = `const table = {\n  ${literal({ [key]: value }).slice(1, -1)},\n};\n`;
+        expect(`const table = {\n  ${laid}\n};\n`).toBe(await format(raw));
+      }),
+      { numRuns: 400 },
+    );
+  }, 120_000);
+
+  it("is prettier's for a whole statement", async () => {
+    await fc.assert(
+      fc.asyncProperty(json.value, fc.integer({ min: 1, max: 60 }), async (value, n) => {
+        const name = "n".repeat(n);
+        const statement = sure(() => constStatement(`${name}: T`, literalDoc(value)));
+        if (statement !== undefined) expect(statement + "\n").toBe(await format(`export const ${name}: T = ${literal(value)};\n`));
+      }),
+      { numRuns: 300 },
+    );
+  }, 120_000);
+
+  it("quotes keys as prettier does", () => {
+    expect(["a", "x-y", "200", "$x", "__proto__", "it's"].map(printedKey)).toEqual(["a", '"x-y"', '"200"', "$x", '["__proto__"]', '"it\'s"']);
+  });
+});
