@@ -20,7 +20,7 @@ import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import type { GeneratedFile, TemplateSources } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
-import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, matchesHash, planWrite } from "./write/plan.js";
+import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, matchesHash, planWrite } from "./write/plan.js";
 import { describeDrift } from "./write/report.js";
 import { jsonToYaml } from "./write/yaml.js";
 
@@ -313,10 +313,13 @@ async function filesFromDocument(
   const modelled = viewOfDocument(file, text, document, inputPathOf(host, file, options.outDir));
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
-  const openapi = serializeDocument(document, "yaml", options.openapiVersion);
+  // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
+  const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
+  const openapi = serializeDocument(written, "yaml");
+  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written };
   const served = {
     basePath: stringLiteral(basePathOf(document)),
-    json: stringLiteral(serializeDocument(document, "json", options.openapiVersion)),
+    json: stringLiteral(serializeDocument(written, "json")),
     yaml: stringLiteral(openapi),
   };
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
@@ -328,14 +331,14 @@ async function filesFromDocument(
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
   const { renderFiles } = await import("./render/render.js");
   if (options.format === false)
-    return { value: [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
+    return { value: [openapiFile, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
   const { formatFiles, formatKey, readFormattedRuntime } = await import("./format/format.js");
   // The runtime files come in their final layout from the build (src/format/format.ts); only the
   // API's own files are formatted, and of those only texts this process or the folder's manifest
   // (`formatted`) has not seen formatted already.
   formattedRuntime ??= readFormattedRuntime(sources.runtime);
   const rendered = [
-    { path: "openapi.yaml", contents: openapi },
+    openapiFile,
     ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } }),
   ];
   const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));

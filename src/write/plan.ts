@@ -49,7 +49,35 @@ export function hashOf(contents: string): string {
  * cannot tell apart (whitespace inside a string, a semicolon) is no edit worth keeping.
  */
 export function shapeHashOf(path: string, text: string): string {
-  return `shape1-${hashOf(shapeOf(path, text)).slice("sha256-".length)}`;
+  return shapeHash(shapeOf(path, text));
+}
+
+const shapeHash = (shape: string) => `shape1-${hashOf(shape).slice("sha256-".length)}`;
+
+/**
+ * A generated file; a YAML or JSON one may carry the JSON data its text was written from
+ * (`jsonToYaml(data)` or `JSON.stringify(data)`), whose shape is then that data's.
+ */
+export interface DataFile extends GeneratedFile {
+  readonly data?: unknown;
+}
+
+/** Each generated file's shape hash, computed once (the manifest's text is built more than once a run). */
+const generatedShapes = new WeakMap<GeneratedFile, string>();
+
+/**
+ * `shapeHashOf` a generated file. Why from its data when it has some (issue 14): parsing our own
+ * 16 MB openapi.yaml back with `yaml` was 6 of 16 s at 1000 resources. Reading back what
+ * `jsonToYaml` or `JSON.stringify` wrote gives the same data, so the hash is the same
+ * (test/write-shape.test.ts proves it on every fixture and on random data).
+ */
+export function shapeHashOfFile(file: DataFile): string {
+  let hash = generatedShapes.get(file);
+  if (hash === undefined) {
+    hash = file.data !== undefined && /\.(ya?ml|json)$/.test(file.path) ? shapeHash(JSON.stringify(file.data)) : shapeHashOf(file.path, file.contents);
+    generatedShapes.set(file, hash);
+  }
+  return hash;
 }
 
 function shapeOf(path: string, text: string): string {
@@ -79,7 +107,7 @@ export function matchesHash(path: string, text: string, hash: string): boolean {
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
 export function manifestText(files: readonly GeneratedFile[], input?: string, rendered: ReadonlyMap<string, string> = new Map()): string {
   const byPath = ([a]: readonly [string, string], [b]: readonly [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
-  const entries = files.map((f) => [f.path, shapeHashOf(f.path, f.contents)] as const).sort(byPath);
+  const entries = files.map((f) => [f.path, shapeHashOfFile(f)] as const).sort(byPath);
   const renders = [...rendered].sort(byPath);
   return (
     JSON.stringify(
@@ -168,7 +196,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
   const owned = current.manifest.files;
   const isEdited = (path: string, text: string) => owned.has(path) && !matchesHash(path, text, owned.get(path)!);
   // Why: a generated file that only a formatter changed keeps its formatting while what it says stays the same.
-  const reformatted = (path: string, text: string, generated: string) => !isEdited(path, text) && shapeHashOf(path, text) === shapeHashOf(path, generated);
+  const reformatted = (text: string, generated: GeneratedFile) => !isEdited(generated.path, text) && shapeHashOf(generated.path, text) === shapeHashOfFile(generated);
 
   // The manifest is written on every run that changes anything: nothing foreign may stand there.
   const manifest = current.look(MANIFEST);
@@ -182,7 +210,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
     else if (!owned.has(file.path)) {
       if (found.text === file.contents) unchanged.push(file);
       else foreign.push({ path: file.path, at: file.path, link: false });
-    } else if (found.text === file.contents || reformatted(file.path, found.text, file.contents)) unchanged.push(file);
+    } else if (found.text === file.contents || reformatted(found.text, file)) unchanged.push(file);
     else if (isEdited(file.path, found.text) && !force) edited.push(file.path);
     else changed.push({ ...file, before: found.text });
   }
