@@ -53,7 +53,7 @@ describe("the shape of a generated YAML or JSON file", () => {
       fc.property(data, (value) => {
         const yaml = jsonToYaml(value);
         expect(shapeHashOfFile({ path: "openapi.yaml", contents: yaml, data: value })).toBe(shapeHashOf("openapi.yaml", yaml));
-        const json = JSON.stringify(value, null, 2);
+        const json = JSON.stringify(value, null, 2) + "\n";
         expect(shapeHashOfFile({ path: "a.json", contents: json, data: value })).toBe(shapeHashOf("a.json", json));
       }),
       { numRuns: 2000 },
@@ -76,6 +76,13 @@ describe("the shape of a generated YAML or JSON file", () => {
       const manifest = JSON.parse(manifestText(result.value!)) as { files: Record<string, string> };
       expect(parsed).not.toContain(openapi!.contents);
       expect(manifest.files["openapi.yaml"]).toBe(shapeHashOf("openapi.yaml", openapi!.contents));
+      // The PostgreSQL snapshot likewise, where the API has resources.
+      const snapshot = result.value?.find((f) => f.path === "migrations/schema.json") as DataFile | undefined;
+      if (snapshot) {
+        expect(snapshot.data).toBeDefined();
+        expect(parsed).not.toContain(snapshot.contents);
+        expect(manifest.files["migrations/schema.json"]).toBe(shapeHashOf("migrations/schema.json", snapshot.contents));
+      }
     },
     60_000,
   );
