@@ -20,7 +20,7 @@ import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import type { GeneratedFile, TemplateSources } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
-import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, matchesHash, planWrite } from "./write/plan.js";
+import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, isAsWritten, manifestText, planWrite } from "./write/plan.js";
 import { describeDrift } from "./write/report.js";
 import { jsonToYaml } from "./write/yaml.js";
 
@@ -515,9 +515,9 @@ function formattedInFolder(current: CurrentTree): Map<string, string> {
 
 /** Whether every file a manifest lists is in the folder, as a plain file, matching the hash the manifest gives it. */
 function isIntact(current: CurrentTree): boolean {
-  return [...current.manifest.files].every(([file, hash]) => {
+  return [...current.manifest.files.keys()].every((file) => {
     const found = current.look(file);
-    return found.kind === "file" && matchesHash(file, found.text, hash);
+    return found.kind === "file" && isAsWritten(current.manifest, file, found.text);
   });
 }
 

@@ -1,11 +1,31 @@
 // Issues 14 and 16 (item 7): the generator's own work on large inputs is bounded: counted here,
 // not timed (figures are in bench/run.mjs and the README's Performance section).
-import { describe, expect, it, vi } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { type Diagnostic, formatDiagnostics } from "../src/diagnostics/index.js";
 import { inlineReferences, prepareDocument } from "../src/model/foreign.js";
 // @ts-expect-error: the benchmark's generator is plain JavaScript.
 import { declarationText } from "../bench/make-declarations.js";
-import { openapiFromText } from "../src/run.js";
+import { nodeHost } from "../src/host.js";
+import { generateIntoFolder, openapiFromText } from "../src/run.js";
+import { ROOT } from "./support/fixtures.js";
+
+/** Every text yaml's parse was given. */
+const parsed = vi.hoisted(() => [] as unknown[]);
+vi.mock("yaml", async (original) => {
+  const real = await original<typeof import("yaml")>();
+  return {
+    ...real,
+    parse: (...args: Parameters<typeof real.parse>) => {
+      parsed.push(args[0]);
+      return real.parse(...args);
+    },
+  };
+});
+const scratch = mkdtempSync(path.join(tmpdir(), "codegen-work-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("formatDiagnostics", () => {
   it("splits each file into lines once, however many diagnostics point into it", () => {
@@ -47,5 +67,24 @@ describe("the document walk (src/model/foreign.ts)", () => {
   it("still names the place of a problem deep in the document", () => {
     const document = { openapi: "3.1.0", paths: { "/a/{b}": { get: { responses: { "200": { description: "x", content: { "a/b~c": { schema: { $ref: "#/components/schemas/Gone" } } } } } } } } };
     expect(inlineReferences(document).problems.map((p) => p.pointer)).toEqual(["#/paths/~1a~1{b}/get/responses/200/content/a~1b~0c/schema"]);
+  });
+});
+
+describe("regeneration", () => {
+  it("tells the files still as written by a hash of their bytes, never parsing the OpenAPI document it wrote", async () => {
+    const host = { ...nodeHost(), cwd: scratch };
+    const blog = readFileSync(path.join(ROOT, "fixtures/valid/blog/declaration.yaml"), "utf8");
+    const run = (text: string) => generateIntoFolder(host, "api.yaml", text, { outDir: "out", check: false, force: false, format: false });
+    expect((await run(blog)).summary?.written).toBeGreaterThan(5);
+    const written = readFileSync(path.join(scratch, "out/openapi.yaml"), "utf8");
+    parsed.length = 0;
+    // Nothing changed: every file is checked as written.
+    expect(await run(blog)).toMatchObject({ diagnostics: [], summary: { written: 0 } });
+    // A one-field edit: openapi.yaml changes, and the old one is known unedited by its bytes.
+    const edited = blog.replace("title: Blog", "title: Journal");
+    expect(edited).not.toBe(blog);
+    expect(await run(edited)).toMatchObject({ diagnostics: [] });
+    expect(readFileSync(path.join(scratch, "out/openapi.yaml"), "utf8")).toContain("Journal");
+    expect(parsed).not.toContain(written);
   });
 });
