@@ -1,5 +1,6 @@
 // Issues 14 and 16 (item 7): the generator's own work on large inputs is bounded: counted here,
 // not timed (figures are in bench/run.mjs and the README's Performance section).
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -86,5 +87,25 @@ describe("regeneration", () => {
     expect(await run(edited)).toMatchObject({ diagnostics: [] });
     expect(readFileSync(path.join(scratch, "out/openapi.yaml"), "utf8")).toContain("Journal");
     expect(parsed).not.toContain(written);
+  });
+});
+
+describe("module loading", () => {
+  const preload = path.join(ROOT, "test/support/loaded-packages.cjs");
+  const loaded = (...args: string[]): string[] => {
+    const run = spawnSync(process.execPath, ["--require", preload, path.join(ROOT, "bin/codegen.js"), ...args], { cwd: ROOT, encoding: "utf8" });
+    expect(run.status).toBe(0);
+    return JSON.parse(/^LOADED (.*)$/m.exec(run.stderr)![1]!) as string[];
+  };
+  const heavy = ["handlebars", "ajv", "@apidevtools/swagger-parser", "prettier"];
+
+  it.each([["--version"], ["openapi", "fixtures/valid/blog/declaration.yaml", "-o", path.join(scratch, "blog.yaml")]])("`codegen %s` loads no renderer or validator", (...args) => {
+    const packages = loaded(...args);
+    expect(packages).toContain("commander");
+    for (const name of heavy) expect(packages).not.toContain(name);
+  });
+
+  it("sees what a command does load (`codegen generate` renders with handlebars)", () => {
+    expect(loaded("generate", "fixtures/valid/blog/declaration.yaml", "-o", path.join(scratch, "blog-out"), "--no-format", "--quiet")).toContain("handlebars");
   });
 });
