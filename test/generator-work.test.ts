@@ -6,7 +6,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { type Diagnostic, formatDiagnostics } from "../src/diagnostics/index.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { OpenAPIV3_1 } from "openapi-types";
 import { inlineReferences, prepareDocument } from "../src/model/foreign.js";
+import { compileSchemas } from "../src/verify/verify.js";
 // @ts-expect-error: the benchmark's generator is plain JavaScript.
 import { declarationText } from "../bench/make-declarations.js";
 import { nodeHost } from "../src/host.js";
@@ -107,5 +110,33 @@ describe("module loading", () => {
 
   it("sees what a command does load (`codegen generate` renders with handlebars)", () => {
     expect(loaded("generate", "fixtures/valid/blog/declaration.yaml", "-o", path.join(scratch, "blog-out"), "--no-format", "--quiet")).toContain("handlebars");
+  });
+});
+
+describe("the schemas of a document written by others", () => {
+  /** A document whose components are these schemas. */
+  const documentOf = (schemas: Record<string, unknown>) => ({ openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas } }) as unknown as OpenAPIV3_1.Document;
+
+  it("are checked without compiling a validator for each, when ajv's meta-schema and the u flag accept them", () => {
+    const schemas = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [`S${i}`, { type: "object", properties: { [`p${i}`]: { type: "string", pattern: `^a{${i}}$`, maxLength: i } } }]),
+    );
+    const compile = vi.spyOn(Ajv2020.prototype, "compile");
+    try {
+      expect(compileSchemas(documentOf(schemas), "input")).toEqual([]);
+      expect(compile).not.toHaveBeenCalled();
+    } finally {
+      compile.mockRestore();
+    }
+  });
+
+  it.each([
+    ["a keyword of the wrong type", { type: "object", required: "name" }, /required value must be \["array"\]/],
+    ["a pattern the u flag refuses", { type: "string", pattern: "\\:" }, /Invalid regular expression|invalid/i],
+    ["a pattern property the u flag refuses", { type: "object", patternProperties: { "\\_": {} } }, /Invalid regular expression|invalid/i],
+  ])("are still refused with ajv's own message: %s", (_what, schema, message) => {
+    const found = compileSchemas(documentOf({ Bad: schema }), "input");
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toMatch(message);
   });
 });
