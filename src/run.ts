@@ -330,17 +330,13 @@ async function filesFromDocument(
   const sources = loadTemplateSources();
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
   const { renderFiles } = await import("./render/render.js");
-  if (options.format === false)
-    return { value: [openapiFile, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
+  if (options.format === false) return { value: [openapiFile, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
   const { formatFiles, formatKey, readFormattedRuntime } = await import("./format/format.js");
   // The runtime files come in their final layout from the build (src/format/format.ts); only the
   // API's own files are formatted, and of those only texts this process or the folder's manifest
   // (`formatted`) has not seen formatted already.
   formattedRuntime ??= readFormattedRuntime(sources.runtime);
-  const rendered = [
-    openapiFile,
-    ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } }),
-  ];
+  const rendered = [openapiFile, ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } })];
   const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
   const cache = new Map([...lastFormatted, ...formatted]);
   const files = await formatFiles(rendered, { cache, final, literals: [served.json, served.yaml] });

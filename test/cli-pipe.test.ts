@@ -37,10 +37,14 @@ describe("a closed stdout", () => {
     ["openapi", ["openapi", large]],
     ["openapi --format json", ["openapi", large, "--format", "json"]],
     ["--help", ["--help"]],
-  ])("ends `codegen %s` quietly", async (_name, args) => {
-    const result = await readThenClose(args, 1);
-    expect(result.stderr).toBe("");
-    expect(result).toMatchObject({ code: 0, signal: null });
-    expect(result.read).toBeGreaterThan(0);
-  }, 60_000);
+  ])(
+    "ends `codegen %s` quietly",
+    async (_name, args) => {
+      const result = await readThenClose(args, 1);
+      expect(result.stderr).toBe("");
+      expect(result).toMatchObject({ code: 0, signal: null });
+      expect(result.read).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 });

@@ -69,7 +69,10 @@ describe("the document walk (src/model/foreign.ts)", () => {
   });
 
   it("still names the place of a problem deep in the document", () => {
-    const document = { openapi: "3.1.0", paths: { "/a/{b}": { get: { responses: { "200": { description: "x", content: { "a/b~c": { schema: { $ref: "#/components/schemas/Gone" } } } } } } } } };
+    const document = {
+      openapi: "3.1.0",
+      paths: { "/a/{b}": { get: { responses: { "200": { description: "x", content: { "a/b~c": { schema: { $ref: "#/components/schemas/Gone" } } } } } } } },
+    };
     expect(inlineReferences(document).problems.map((p) => p.pointer)).toEqual(["#/paths/~1a~1{b}/get/responses/200/content/a~1b~0c/schema"]);
   });
 });
@@ -102,11 +105,14 @@ describe("module loading", () => {
   };
   const heavy = ["handlebars", "ajv", "@apidevtools/swagger-parser", "prettier"];
 
-  it.each([["--version"], ["openapi", "fixtures/valid/blog/declaration.yaml", "-o", path.join(scratch, "blog.yaml")]])("`codegen %s` loads no renderer or validator", (...args) => {
-    const packages = loaded(...args);
-    expect(packages).toContain("commander");
-    for (const name of heavy) expect(packages).not.toContain(name);
-  });
+  it.each([["--version"], ["openapi", "fixtures/valid/blog/declaration.yaml", "-o", path.join(scratch, "blog.yaml")]])(
+    "`codegen %s` loads no renderer or validator",
+    (...args) => {
+      const packages = loaded(...args);
+      expect(packages).toContain("commander");
+      for (const name of heavy) expect(packages).not.toContain(name);
+    },
+  );
 
   it("sees what a command does load (`codegen generate` renders with handlebars)", () => {
     expect(loaded("generate", "fixtures/valid/blog/declaration.yaml", "-o", path.join(scratch, "blog-out"), "--no-format", "--quiet")).toContain("handlebars");
@@ -115,7 +121,8 @@ describe("module loading", () => {
 
 describe("the schemas of a document written by others", () => {
   /** A document whose components are these schemas. */
-  const documentOf = (schemas: Record<string, unknown>) => ({ openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas } }) as unknown as OpenAPIV3_1.Document;
+  const documentOf = (schemas: Record<string, unknown>) =>
+    ({ openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas } }) as unknown as OpenAPIV3_1.Document;
 
   it("are checked without compiling a validator for each, when ajv's meta-schema and the u flag accept them", () => {
     const schemas = Object.fromEntries(

@@ -30,9 +30,43 @@ const FIXTURES = readdirSync(path.join(ROOT, "fixtures/valid"));
 
 /** Strings made of what makes YAML quote, fold, block or retype a scalar. */
 const text = fc
-  .array(fc.constantFrom("a", " ", "\n", ":", ": ", " #", "- ", "'", '"', "\\", "\t", "{", "[", "*", "&", "|", ">", "%", "null", "true", "1", "0x1", "1.5", "-0", "é", "\u0085", "\u2028", "\r", "~", "<<"), {
-    maxLength: 6,
-  })
+  .array(
+    fc.constantFrom(
+      "a",
+      " ",
+      "\n",
+      ":",
+      ": ",
+      " #",
+      "- ",
+      "'",
+      '"',
+      "\\",
+      "\t",
+      "{",
+      "[",
+      "*",
+      "&",
+      "|",
+      ">",
+      "%",
+      "null",
+      "true",
+      "1",
+      "0x1",
+      "1.5",
+      "-0",
+      "é",
+      "\u0085",
+      "\u2028",
+      "\r",
+      "~",
+      "<<",
+    ),
+    {
+      maxLength: 6,
+    },
+  )
   .map((parts) => parts.join(""));
 const data = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -64,7 +98,10 @@ describe("the shape of a generated YAML or JSON file", () => {
     "%s (OpenAPI %s): openapi.yaml's manifest hash is the text's, and nothing parses it back",
     async (fixture, openapiVersion) => {
       const dir = path.join("fixtures/valid", fixture);
-      const file = path.join(dir, readdirSync(path.join(ROOT, dir)).find((name) => name.startsWith("declaration."))!);
+      const file = path.join(
+        dir,
+        readdirSync(path.join(ROOT, dir)).find((name) => name.startsWith("declaration."))!,
+      );
       const result = await generateFiles({ ...nodeHost(), cwd: ROOT }, file, readFileSync(path.join(ROOT, file), "utf8"), {
         outDir: path.join("fixtures/valid", fixture, "expected"),
         format: false,
