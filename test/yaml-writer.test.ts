@@ -82,21 +82,18 @@ const value = fc.letrec((tie) => ({
 
 describe("jsonToYaml", () => {
   it("writes any JSON data byte-identically to yaml's stringify wherever that reads back as the data, and always text that does", () => {
-    let differ = 0;
     fc.assert(
       fc.property(fc.oneof(fc.dictionary(text, value.node, { minKeys: 0, maxKeys: 5 }), value.node), (data) => {
         const written = jsonToYaml(data);
         expect(JSON.stringify(parse(written))).toBe(JSON.stringify(data));
         const theirs = stringify(data, YAML_OPTIONS);
         if (written !== theirs) {
-          differ++;
           expect(JSON.stringify(tryParse(theirs))).not.toBe(JSON.stringify(data));
         }
       }),
       { numRuns: 3000 },
     );
-    // The random texts do meet yaml's lossy block scalars: the comparison above is of different texts too.
-    expect(differ).toBeGreaterThan(0);
+    // (Whether the random texts meet a lossy block scalar depends on the seed; the next test always does.)
   });
 
   it("writes a string whose first line is only spaces so that it reads back (yaml's block scalar loses the spaces)", () => {
