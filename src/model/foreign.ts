@@ -126,13 +126,20 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   const schemas = isObject(source.components) && isObject(source.components.schemas) ? source.components.schemas : {};
   const names = rename ? renamedSchemas(schemas) : new Map<string, string>();
   const problems = new Map<string, RefProblem>();
-  const fail = (pointer: string, kind: RefProblem["kind"], reason: string, limit?: number): [unknown, number] => {
+  const fail = (at: At, kind: RefProblem["kind"], reason: string, limit?: number): [unknown, number] => {
+    const pointer = pointerAt(at);
     problems.set(`${pointer}\0${reason}`, { pointer, reason, kind, ...(limit !== undefined ? { limit } : {}) });
     return [{}, 1];
   };
   // Why: one walk of each ref's target (per kind of place), shared by all its uses, so the work
   // is linear in the document; `pending` holds the refs being walked, to find one in its own target.
   const walked = new Map<string, [unknown, number]>();
+  // The schema name of each distinct ref, decoded once: a document refers to each schema many times.
+  const refNames = new Map<string, string | undefined>();
+  const nameOf = (ref: string): string | undefined => {
+    if (!refNames.has(ref)) refNames.set(ref, schemaName(ref));
+    return refNames.get(ref);
+  };
   const pending = new Set<string>();
   // Why (issue 16, codat): a ref to a part of a schema that holds a ref to itself cannot be
   // inlined (it would never end); that part becomes a schema of its own in components/schemas
@@ -153,7 +160,8 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     return objectOf([["$ref", SCHEMA_PREFIX + name]]);
   };
   const dataSizes = new WeakMap<object, number>();
-  const walkedObjects = new WeakMap<object, Map<Kind, [unknown, number]>>();
+  // Per kind of place, not per object: a map for every object walked was most of the walk's garbage.
+  const walkedObjects = new Map<Kind, WeakMap<object, [unknown, number]>>();
 
   const sizeOfData = (value: unknown): number => {
     if (typeof value !== "object" || value === null) return 1;
@@ -166,7 +174,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   };
 
   /** A value at a place of the grammar, prepared, and how many values it expands to. */
-  const walk = (value: unknown, place: Place, pointer: string): [unknown, number] => {
+  const walk = (value: unknown, place: Place, pointer: At): [unknown, number] => {
     if (place === "data" || typeof value !== "object" || value === null) return [value, sizeOfData(value)];
     if (typeof place !== "string") {
       if ("list" in place)
@@ -184,16 +192,16 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     }
     // Why: a parser may give one object at several places (YAML aliases in a referenced file);
     // it is walked once per kind of place, like a ref's target.
-    let byKind = walkedObjects.get(value);
-    const known = byKind?.get(place);
+    let ofKind = walkedObjects.get(place);
+    const known = ofKind?.get(value);
     if (known !== undefined) return known;
     const result = walkObject(value, place, pointer);
-    if (!byKind) walkedObjects.set(value, (byKind = new Map()));
-    byKind.set(place, result);
+    if (!ofKind) walkedObjects.set(place, (ofKind = new WeakMap()));
+    ofKind.set(value, result);
     return result;
   };
 
-  const walkObject = (value: object, kind: Kind, pointer: string): [unknown, number] => {
+  const walkObject = (value: object, kind: Kind, pointer: At): [unknown, number] => {
     // An array where the grammar wants an object (a tuple `items`) holds objects of that kind.
     if (Array.isArray(value))
       return bounded(
@@ -212,11 +220,16 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   };
 
   /** Every entry walked at its place; the same object when nothing changed (codegen's own documents). */
-  const walkEntries = (value: Json | unknown[], pointer: string, placeOf: (key: string) => Place): [unknown, number] => {
+  const walkEntries = (value: Json | unknown[], pointer: At, placeOf: (key: string) => Place): [unknown, number] => {
     let size = 1;
     let changed = false;
     const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
-      const [prepared, itemSize] = walk(item, placeOf(key), `${pointer}/${token(key)}`);
+      // Why: a value that is no object is itself, of size 1, wherever it stands; its pointer is not built.
+      if (typeof item !== "object" || item === null) {
+        size += 1;
+        return [key, item];
+      }
+      const [prepared, itemSize] = walk(item, placeOf(key), { parent: pointer, key });
       size += itemSize;
       if (prepared !== item) changed = true;
       return [key, prepared];
@@ -233,18 +246,18 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
    */
   let tooLarge = false;
   const limit = expansionLimit(sizeOfData(source));
-  const bounded = ([value, size]: [unknown, number], pointer: string): [unknown, number] => {
+  const bounded = ([value, size]: [unknown, number], pointer: At): [unknown, number] => {
     if (size <= limit) return [value, size];
     if (tooLarge) return [{}, 1];
     tooLarge = true;
     return fail(pointer, "too-large", messageFor("openapi/ref-expansion", { limit }), limit);
   };
 
-  const reference = (value: Json & { $ref: string }, kind: Kind, pointer: string): [unknown, number] => {
+  const reference = (value: Json & { $ref: string }, kind: Kind, pointer: At): [unknown, number] => {
     const ref = value.$ref;
     const { $ref: _, ...rest } = value;
     const [siblings, siblingsSize] = walk(rest, kind, pointer) as [Json, number];
-    const named = kind === "schema" ? schemaName(ref) : undefined;
+    const named = kind === "schema" ? nameOf(ref) : undefined;
     if (named !== undefined) {
       if (!Object.hasOwn(schemas, named)) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
       const renamed = names.has(named) ? SCHEMA_PREFIX + names.get(named)! : ref;
@@ -252,12 +265,13 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
       return [objectOf([...Object.entries(siblings), ["$ref", renamed]]), siblingsSize];
     }
     if (!ref.startsWith("#")) return fail(pointer, "external", `the reference ${JSON.stringify(ref)} was not bundled into the document`);
-    const parts = tokensOf(ref);
-    const resolved = parts === undefined ? undefined : resolve(source, parts);
-    if (parts === undefined || resolved === undefined) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
     const key = `${kind} ${ref}`;
     let inlined = walked.get(key);
     if (inlined === undefined) {
+      // Resolved once per ref and kind, like its walk: later uses find both in `walked`.
+      const parts = tokensOf(ref);
+      const resolved = parts === undefined ? undefined : resolve(source, parts);
+      if (parts === undefined || resolved === undefined) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
       if (pending.has(key)) {
         if (kind === "schema") return [hoistedRef(key, ref), 1];
         return fail(pointer, "cycle", `the reference ${JSON.stringify(ref)} refers to itself; move the schema into components/schemas and refer to it by name`);
@@ -377,6 +391,24 @@ function objectOf(entries: readonly (readonly [string, unknown])[]): Json {
 
 /** A JSON Pointer reference token (RFC 6901 section 3). */
 const token = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/**
+ * A place in the document: a JSON pointer, or a key under a place. Why: the walk passes one to
+ * every value it visits, and only a problem needs its text; built eagerly, the pointers of a
+ * large document were a good part of the walk's time and garbage (issue 14).
+ */
+type At = string | { readonly parent: At; readonly key: string };
+
+/** The JSON pointer of a place. */
+function pointerAt(at: At): string {
+  const keys: string[] = [];
+  let place = at;
+  while (typeof place !== "string") {
+    keys.push(token(place.key));
+    place = place.parent;
+  }
+  return keys.length === 0 ? place : `${place}/${keys.reverse().join("/")}`;
+}
 
 /** The reference tokens of a `#/...` fragment, decoded; undefined when it is malformed. */
 function tokensOf(ref: string): string[] | undefined {

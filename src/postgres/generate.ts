@@ -9,6 +9,7 @@ import path from "node:path";
 import type { ApiView } from "../model/view.js";
 import type { MigrationSpec } from "../runtime/migrate.js";
 import type { GeneratedFile } from "../render/render.js";
+import type { DataFile } from "../write/plan.js";
 import { MIGRATION_FILE, type Migration, isEmpty, migrationName, migrationText, schemaChange, statementsOf } from "./migrations.js";
 import { type SchemaSnapshot, tablesOf } from "./tables.js";
 import { type PostgresView, postgresView } from "./view.js";
@@ -40,6 +41,9 @@ export function parseSnapshot(text: string | undefined): SchemaSnapshot | undefi
   }
 }
 
+/** The snapshot file, with its data: the manifest hashes its shape from that, not by parsing it back (src/write/plan.ts). */
+const snapshotFile = (snapshot: SchemaSnapshot): DataFile => ({ path: SNAPSHOT, contents: JSON.stringify(snapshot, null, 2) + "\n", data: snapshot });
+
 /** The migrations, snapshot and store view of a document, after what the folder held. */
 export function postgresFiles(view: ApiView, document: unknown, previous: PreviousMigrations = { migrations: [] }): PostgresFiles {
   const snapshot = tablesOf(document);
@@ -52,7 +56,7 @@ export function postgresFiles(view: ApiView, document: unknown, previous: Previo
   const migrations: Migration[] = [...kept, ...added].map((m) => ({ name: m.path.slice("migrations/".length), sql: m.contents }));
   return {
     view: postgresView(view, document, snapshot, migrations),
-    files: [...kept, ...added, { path: SNAPSHOT, contents: JSON.stringify(snapshot, null, 2) + "\n" }],
+    files: [...kept, ...added, snapshotFile(snapshot)],
     warnings: added.length > 0 ? change!.warnings.map((w) => `${w} (written commented out in ${added[0]!.path}, not applied)`) : [],
   };
 }

@@ -13,6 +13,8 @@ export interface Manifest {
   readonly input?: string;
   /** Path -> formatting key of the text the file was formatted from (src/format/format.ts, formatKey). */
   readonly rendered: ReadonlyMap<string, string>;
+  /** Path -> `hashOf` the very bytes written (absent in manifests of codegen before issue 14's). */
+  readonly bytes: ReadonlyMap<string, string>;
 }
 
 /** Longest path, and longest part of a path, codegen writes or trusts a manifest with. */
@@ -49,7 +51,35 @@ export function hashOf(contents: string): string {
  * cannot tell apart (whitespace inside a string, a semicolon) is no edit worth keeping.
  */
 export function shapeHashOf(path: string, text: string): string {
-  return `shape1-${hashOf(shapeOf(path, text)).slice("sha256-".length)}`;
+  return shapeHash(shapeOf(path, text));
+}
+
+const shapeHash = (shape: string) => `shape1-${hashOf(shape).slice("sha256-".length)}`;
+
+/**
+ * A generated file; a YAML or JSON one may carry the JSON data its text was written from
+ * (`jsonToYaml(data)` or `JSON.stringify(data)`), whose shape is then that data's.
+ */
+export interface DataFile extends GeneratedFile {
+  readonly data?: unknown;
+}
+
+/** Each generated file's shape hash, computed once (the manifest's text is built more than once a run). */
+const generatedShapes = new WeakMap<GeneratedFile, string>();
+
+/**
+ * `shapeHashOf` a generated file. Why from its data when it has some (issue 14): parsing our own
+ * 16 MB openapi.yaml back with `yaml` was 6 of 16 s at 1000 resources. Reading back what
+ * `jsonToYaml` or `JSON.stringify` wrote gives the same data, so the hash is the same
+ * (test/write-shape.test.ts proves it on every fixture and on random data).
+ */
+export function shapeHashOfFile(file: DataFile): string {
+  let hash = generatedShapes.get(file);
+  if (hash === undefined) {
+    hash = file.data !== undefined && /\.(ya?ml|json)$/.test(file.path) ? shapeHash(JSON.stringify(file.data)) : shapeHashOf(file.path, file.contents);
+    generatedShapes.set(file, hash);
+  }
+  return hash;
 }
 
 function shapeOf(path: string, text: string): string {
@@ -76,11 +106,29 @@ export function matchesHash(path: string, text: string, hash: string): boolean {
   return hash.startsWith("shape1-") ? shapeHashOf(path, text) === hash : hashOf(text) === hash;
 }
 
+/**
+ * The shape hash the manifest gives a file whose text is exactly the bytes it records as written,
+ * else undefined. Why (issue 14): telling whether a file is as codegen wrote it took parsing it
+ * (the 16 MB openapi.yaml at 1000 resources: seconds); a file still as written is known by a hash
+ * of its bytes, and only another text (a user's reformatting or edit) needs its shape computed.
+ */
+function recordedShape(manifest: Manifest, path: string, text: string): string | undefined {
+  const exact = manifest.bytes.get(path);
+  return exact !== undefined && manifest.files.has(path) && hashOf(text) === exact ? manifest.files.get(path) : undefined;
+}
+
+/** Whether a file the manifest lists stands as the manifest says: the bytes it records, or the shape its hash gives (`matchesHash`). */
+export function isAsWritten(manifest: Manifest, path: string, text: string): boolean {
+  const hash = manifest.files.get(path);
+  return hash !== undefined && (recordedShape(manifest, path, text) !== undefined || matchesHash(path, text, hash));
+}
+
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
 export function manifestText(files: readonly GeneratedFile[], input?: string, rendered: ReadonlyMap<string, string> = new Map()): string {
   const byPath = ([a]: readonly [string, string], [b]: readonly [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
-  const entries = files.map((f) => [f.path, shapeHashOf(f.path, f.contents)] as const).sort(byPath);
+  const entries = files.map((f) => [f.path, shapeHashOfFile(f)] as const).sort(byPath);
   const renders = [...rendered].sort(byPath);
+  const bytes = files.map((f) => [f.path, hashOf(f.contents)] as const).sort(byPath);
   return (
     JSON.stringify(
       {
@@ -88,6 +136,7 @@ export function manifestText(files: readonly GeneratedFile[], input?: string, re
         ...(input === undefined ? {} : { input }),
         files: Object.fromEntries(entries),
         ...(renders.length === 0 ? {} : { rendered: Object.fromEntries(renders) }),
+        ...(bytes.length === 0 ? {} : { bytes: Object.fromEntries(bytes) }),
       },
       null,
       2,
@@ -100,10 +149,10 @@ export function manifestText(files: readonly GeneratedFile[], input?: string, re
  * path breaks `isFolderPath` is dropped: codegen never reads, keeps or deletes it.
  */
 export function parseManifest(text: string | undefined): Manifest {
-  const empty: Manifest = { files: new Map(), rendered: new Map() };
+  const empty: Manifest = { files: new Map(), rendered: new Map(), bytes: new Map() };
   if (text === undefined) return empty;
   try {
-    const value = JSON.parse(text) as { files?: unknown; input?: unknown; rendered?: unknown };
+    const value = JSON.parse(text) as { files?: unknown; input?: unknown; rendered?: unknown; bytes?: unknown };
     const isMap = (v: unknown): v is object => typeof v === "object" && v !== null && !Array.isArray(v);
     const entriesOf = (v: object) => Object.entries(v).filter((entry): entry is [string, string] => typeof entry[1] === "string" && isFolderPath(entry[0]));
     const files = value.files;
@@ -112,6 +161,7 @@ export function parseManifest(text: string | undefined): Manifest {
       files: new Map(entriesOf(files)),
       ...(typeof value.input === "string" ? { input: value.input } : {}),
       rendered: new Map(isMap(value.rendered) ? entriesOf(value.rendered) : []),
+      bytes: new Map(isMap(value.bytes) ? entriesOf(value.bytes) : []),
     };
   } catch {
     return empty;
@@ -166,9 +216,14 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
   const edited: string[] = [];
   const foreign: Blocked[] = [];
   const owned = current.manifest.files;
-  const isEdited = (path: string, text: string) => owned.has(path) && !matchesHash(path, text, owned.get(path)!);
+  const isEdited = (path: string, text: string) => owned.has(path) && !isAsWritten(current.manifest, path, text);
   // Why: a generated file that only a formatter changed keeps its formatting while what it says stays the same.
-  const reformatted = (path: string, text: string, generated: string) => !isEdited(path, text) && shapeHashOf(path, text) === shapeHashOf(path, generated);
+  const reformatted = (text: string, generated: GeneratedFile) => {
+    if (isEdited(generated.path, text)) return false;
+    const recorded = recordedShape(current.manifest, generated.path, text);
+    const shape = recorded?.startsWith("shape1-") ? recorded : shapeHashOf(generated.path, text);
+    return shape === shapeHashOfFile(generated);
+  };
 
   // The manifest is written on every run that changes anything: nothing foreign may stand there.
   const manifest = current.look(MANIFEST);
@@ -182,7 +237,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
     else if (!owned.has(file.path)) {
       if (found.text === file.contents) unchanged.push(file);
       else foreign.push({ path: file.path, at: file.path, link: false });
-    } else if (found.text === file.contents || reformatted(file.path, found.text, file.contents)) unchanged.push(file);
+    } else if (found.text === file.contents || reformatted(found.text, file)) unchanged.push(file);
     else if (isEdited(file.path, found.text) && !force) edited.push(file.path);
     else changed.push({ ...file, before: found.text });
   }

@@ -1,4 +1,4 @@
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 
 /** The options codegen writes YAML with: no anchors, no folding. */
 export const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
@@ -20,7 +20,8 @@ const inSequence = caches();
 const MAX_CACHED = 200_000;
 
 /**
- * JSON data as YAML, byte-identical to `stringify(value, YAML_OPTIONS)` of the `yaml` package.
+ * JSON data as YAML, byte-identical to `stringify(value, YAML_OPTIONS)` of the `yaml` package
+ * wherever that reads back as the data (see `faithfully`).
  * Why (issue 14): `yaml` builds a node tree of the whole document first, 9 of 13 s of
  * `codegen openapi` at 1000 resources. Here the block structure (maps, sequences, indentation) is
  * written directly and every scalar and key is still laid out by `yaml` itself, once per distinct
@@ -41,7 +42,7 @@ export function jsonToYaml(value: unknown): string {
     // -0 is no key of its own in a Map (it is 0 there), and `yaml` writes it apart.
     let text = Object.is(v, -0) ? undefined : map.get(v);
     if (text === undefined) {
-      const whole = stringify(top ? wrap(v) : { a: wrap(v) }, YAML_OPTIONS);
+      const whole = faithfully(top ? wrap(v) : { a: wrap(v) }, typeof v === "string" && v.includes("\n"));
       const start = top ? prefix : `a:\n  ${prefix}`;
       if (!whole.startsWith(start)) throw new Unsupported();
       text = whole.slice(start.length);
@@ -82,12 +83,32 @@ export function jsonToYaml(value: unknown): string {
     return out;
   };
   try {
-    if (!isMap(value) || Object.keys(value).length === 0) return stringify(value, YAML_OPTIONS);
+    if (!isMap(value) || Object.keys(value).length === 0) return faithfully(value, true);
     return block(value, "");
   } catch (error) {
-    if (error instanceof Unsupported) return stringify(value, YAML_OPTIONS);
+    if (error instanceof Unsupported) return faithfully(value, true);
     throw error;
   }
+}
+
+/**
+ * `yaml`'s text of a value, as `stringify` writes it when that reads back as the value; else with
+ * double-quoted strings instead of block scalars. Why (issue 14): `yaml` writes a string whose
+ * first line is only spaces (`" \n"`) as a block scalar that reads back without them (or not at
+ * all): the document served would not be the API's, and the manifest, which hashes the data
+ * written (src/write/plan.ts), would not match the file. Checked only where a block scalar can
+ * appear (`check`: a string with a line break), so the cost is per such distinct string.
+ */
+function faithfully(value: unknown, check: boolean): string {
+  const text = stringify(value, YAML_OPTIONS);
+  if (!check) return text;
+  let back: unknown;
+  try {
+    back = parse(text, { maxAliasCount: -1 });
+  } catch {
+    back = undefined;
+  }
+  return JSON.stringify(back) === JSON.stringify(value) ? text : stringify(value, { ...YAML_OPTIONS, blockQuote: false });
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
