@@ -279,7 +279,7 @@ export function acceptsJson(accept: string | undefined): boolean {
   // Why: RFC 9110 section 12.5.1: no Accept means anything is acceptable; a more specific
   // range overrides a less specific one; a quality of 0 means "not acceptable". A blank
   // header is read as absent. Ranges that do not parse are skipped.
-  if (accept === undefined || accept.trim() === "") return true;
+  if (accept === undefined || accept === "application/json" || accept === "*/*" || accept.trim() === "") return true;
   let best: { specificity: number; quality: number } | undefined;
   for (const text of accept.split(",")) {
     const range = parseMediaRange(text);
@@ -446,7 +446,7 @@ function decodeSegments(path: string): string[] | undefined {
   if (path === "/") return [];
   // Why: each segment is decoded on its own, so an encoded `/` (%2F) stays inside its segment.
   try {
-    return path.slice(1).split("/").map(decodeURIComponent);
+    return path.slice(1).split("/").map((segment) => (segment.includes("%") ? decodeURIComponent(segment) : segment));
   } catch {
     return undefined;
   }
@@ -454,6 +454,7 @@ function decodeSegments(path: string): string[] | undefined {
 
 function readQuery(search: string): Map<string, string[]> {
   const query = new Map<string, string[]>();
+  if (search === "") return query;
   for (const [name, value] of new URLSearchParams(search)) {
     const values = query.get(name);
     if (values === undefined) query.set(name, [value]);
