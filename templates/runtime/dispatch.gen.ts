@@ -7,14 +7,15 @@
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { performance } from "node:perf_hooks";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
 import type { Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
 import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody, refusal } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { HandlerResultError, answerOf, declaredResponse, fromRefusal, readParameters, readRequestBody, validatedBody } from "./requests.gen.js";
 import type { Answer, BodyRead, OperationDefinition, OperationHandler, OperationInput } from "./requests.gen.js";
-import { defineOwn, isLostRace, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
-import type { Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
+import { defineOwn, isLostRace, isPromiseLike, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
+import type { Awaitable, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
 import { addError, validateValue, withDefaults } from "./validate.gen.js";
@@ -186,18 +187,93 @@ export class HandlerTimeoutError extends Error {
 
 /**
  * The result of an application hook, or a HandlerTimeoutError once `handlerTimeout` passes. The
- * hook cannot be stopped; what it answers later is ignored.
+ * hook cannot be stopped; what it answers later is ignored. Why a value where the hook answers
+ * one: a hook that returns (or throws) at once costs no promise and no timer.
  */
-export function inTime<T>(options: DispatchOptions, what: string, work: () => Promise<T> | T): Promise<T> {
+export function inTime<T>(options: DispatchOptions, what: string, work: () => Promise<T> | T): Promise<T> | T {
+  const result = work();
+  if (!isPromiseLike(result)) return result;
   const limit = options.handlerTimeout ?? DEFAULT_HANDLER_TIMEOUT;
-  const result = Promise.resolve().then(work);
   if (!(limit > 0 && Number.isFinite(limit))) return result;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HandlerTimeoutError(`${what} did not answer within ${limit} ms`)), limit);
+  return new Promise<T>((resolve, reject) => {
+    const waiting = awaitDeadline(limit, () => reject(new HandlerTimeoutError(`${what} did not answer within ${limit} ms`)));
+    Promise.resolve(result).then(
+      (value) => (waiting.settle(), resolve(value)),
+      (error: unknown) => (waiting.settle(), reject(error)),
+    );
   });
-  return Promise.race([result, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** A hook being waited for: `expire` runs at its deadline unless `settle` came first. */
+type Waiting = { readonly deadline: number; readonly expire: () => void; previous: Waiting | undefined; next: Waiting | undefined; settle: () => void };
+
+/** The hooks being waited for with one time limit, oldest first (so their deadlines are in order), and the one timer of them. */
+type DeadlineQueue = { first: Waiting | undefined; last: Waiting | undefined; timer: ReturnType<typeof setTimeout> | undefined };
+
+const deadlineQueues = new Map<number, DeadlineQueue>();
+
+/**
+ * Waits for a hook with a time limit. Why one timer per limit, not one per request: every
+ * waiting hook of a limit expires in the order it started, so a queue and one timer armed for
+ * its oldest deadline do what a timer each would; settling is unlinking, with no timer to clear.
+ */
+function awaitDeadline(limit: number, expire: () => void): Waiting {
+  let queue = deadlineQueues.get(limit);
+  if (queue === undefined) deadlineQueues.set(limit, (queue = { first: undefined, last: undefined, timer: undefined }));
+  const owner = queue;
+  const waiting: Waiting = {
+    deadline: performance.now() + limit,
+    expire,
+    previous: owner.last,
+    next: undefined,
+    settle: () => unlink(owner, waiting),
+  };
+  if (owner.last === undefined) owner.first = waiting;
+  else owner.last.next = waiting;
+  owner.last = waiting;
+  if (owner.timer === undefined) armDeadline(owner, limit);
+  return waiting;
+}
+
+function unlink(queue: DeadlineQueue, waiting: Waiting): void {
+  if (waiting.previous === undefined) {
+    if (queue.first !== waiting) return; // settled before, or expired
+    queue.first = waiting.next;
+  } else waiting.previous.next = waiting.next;
+  if (waiting.next === undefined) queue.last = waiting.previous;
+  else waiting.next.previous = waiting.previous;
+  waiting.previous = waiting.next = undefined;
+}
+
+/** Arms the queue's timer for its oldest deadline; when it fires, every hook past its deadline expires. */
+function armDeadline(queue: DeadlineQueue, limit: number): void {
+  const first = queue.first;
+  if (first === undefined) {
+    queue.timer = undefined;
+    deadlineQueues.delete(limit);
+    return;
+  }
+  queue.timer = setTimeout(
+    () => {
+      const now = performance.now();
+      while (queue.first !== undefined && queue.first.deadline <= now) {
+        const expired = queue.first;
+        unlink(queue, expired);
+        expired.expire();
+      }
+      armDeadline(queue, limit);
+    },
+    Math.max(0, first.deadline - performance.now()),
+  );
+  // Why: a hook that never answers must not keep the process alive on its own (as its server may).
+  queue.timer.unref();
+}
+
+/** What the dispatcher notes of a request while answering it, for the host's `onResponse`. */
+export type RequestNotes = {
+  /** The principal of the last credential verified; undefined while none is. */
+  principal: Principal | undefined;
+};
 
 /** The method and request target a request is answered for (its own, unless the host says otherwise). */
 export type RequestTarget = { readonly method: string; readonly url: string };
@@ -206,8 +282,16 @@ export type RequestTarget = { readonly method: string; readonly url: string };
  * The answer to one request, after every check of http-behaviour "Errors"; throws what a handler
  * or hook throws (the host answers 500 or 504). `target` is the method and URL answered, when
  * they are not the request's own (a HEAD answered as GET, a URL before a framework's mount).
+ * `notes` is told the principal as soon as the security check verifies one: a 403 for a missing
+ * scope and a request whose client goes away mid-body (which throws) still have one.
  */
-export async function answerRequest(api: ApiSpec, options: DispatchOptions, req: IncomingMessage, target: RequestTarget = { method: req.method ?? "GET", url: req.url ?? "/" }): Promise<Answer> {
+export async function answerRequest(
+  api: ApiSpec,
+  options: DispatchOptions,
+  req: IncomingMessage,
+  target: RequestTarget = { method: req.method ?? "GET", url: req.url ?? "/" },
+  notes?: RequestNotes,
+): Promise<Answer> {
   // Why: Node's parser reads a request line without a version as HTTP/0.9, whose answers carry no
   // status or headers; a client sending one is malformed (RFC 9112 section 2.3), not a GET.
   if (req.httpVersionMajor !== 1) {
@@ -224,11 +308,11 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
     return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: ${allow}` }, { Allow: allow }));
   }
   // Why: one access decision for every operation, codegen's own and those written by others alike.
-  const security = { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken };
+  const security = notes === undefined ? { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken } : { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken, notes };
   const access = await inTime(options, "the security check", () => checkSecurity(operation.security, security, req, url.value.query));
   if (!access.ok) return fromRefusal(access);
   const context: RequestContext = { principal: access.principal, scopes: access.scopes };
-  const securityQuery = securityQueryNames(operation.security, api.schemes);
+  const { securityQuery, queryNames, idName } = operationFacts(operation, api);
 
   if (operation.jsonOnly && !acceptsJson(req.headers.accept)) {
     return fromRefusal(refusal(406, "Not acceptable", { accept: "must admit application/json" }));
@@ -240,7 +324,7 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
   const read: BodyRead = operation.body === undefined ? { ok: true } : await readRequestBody(operation.body, req, options, errors);
   if (!read.ok) return read.answer;
   const listing = operation.kind === "list" ? parseListing(operation, url.value, securityQuery, errors, options) : undefined;
-  const allowedQuery = new Set([...operation.parameters.filter((p) => p.in === "query").map((p) => p.name), ...securityQuery, ...(listing?.parameters ?? [])]);
+  const allowedQuery = listing === undefined ? queryNames : new Set([...queryNames, ...listing.parameters]);
   const parts = readParameters(operation, { req, url: url.value, pathValues: matched.values }, allowedQuery, errors, api.schemas);
 
   if (operation.kind === "operation") {
@@ -256,7 +340,6 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
   }
 
   const resource = operation.resource === undefined ? undefined : own(api.resources, operation.resource);
-  const idName = operation.parameters.find((p) => p.in === "path")?.name;
   const path = isObject(parts.path) ? parts.path : {};
   const id = idName !== undefined && Object.hasOwn(path, idName) ? (path[idName] as string | number) : undefined;
   const data = resource && operation.body !== undefined ? resourceData(operation, resource, read.body, id, errors, api.schemas) : {};
@@ -268,8 +351,34 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
   return runResourceOperation(operation, resource, { api, options, id, query, data, context, listing });
 }
 
+/** What answerRequest reads of an operation on every request, found once per operation and API. */
+type OperationFacts = {
+  /** The query names API keys travel in (not parameters, yet no validation error). */
+  readonly securityQuery: ReadonlySet<string>;
+  /** The query names a request may carry: the declared query parameters and the API keys' (a list adds its own). */
+  readonly queryNames: ReadonlySet<string>;
+  /** The name of the path parameter a resource operation's id is read from. */
+  readonly idName: string | undefined;
+};
+
+const operationFactsOf = new WeakMap<OperationSpec, WeakMap<ApiSpec["schemes"], OperationFacts>>();
+
+/** An operation's facts (OperationFacts), computed on its first request. */
+function operationFacts(operation: OperationSpec, api: ApiSpec): OperationFacts {
+  let byScheme = operationFactsOf.get(operation);
+  if (byScheme === undefined) operationFactsOf.set(operation, (byScheme = new WeakMap()));
+  let facts = byScheme.get(api.schemes);
+  if (facts === undefined) {
+    const securityQuery = securityQueryNames(operation.security, api.schemes);
+    const queryNames = new Set([...operation.parameters.filter((p) => p.in === "query").map((p) => p.name), ...securityQuery]);
+    facts = { securityQuery, queryNames, idName: operation.parameters.find((p) => p.in === "path")?.name };
+    byScheme.set(api.schemes, facts);
+  }
+  return facts;
+}
+
 /** Calls the handler of an operation (any kind) with its input, within `handlerTimeout`. */
-function call(api: ApiSpec, options: DispatchOptions, operationId: string, input: OperationInput): Promise<unknown> {
+function call(api: ApiSpec, options: DispatchOptions, operationId: string, input: OperationInput): Awaitable<unknown> {
   const handler = own(api.handlers, operationId);
   if (handler === undefined) throw new Error(`the ${operationId} handler is missing`);
   return inTime(options, `the ${operationId} handler`, () => handler(input));
@@ -427,7 +536,7 @@ function getOperationOf(api: ApiSpec, collection: string): OperationSpec {
  * undefined when none has it, or a refusal. Why the principal only when that `get` has security:
  * a public `get` is typed to receive none, whoever asks.
  */
-function lookUp(request: ResourceRequest, collection: string, id: unknown): Promise<unknown> {
+function lookUp(request: ResourceRequest, collection: string, id: unknown): Awaitable<unknown> {
   const get = getOperationOf(request.api, collection);
   const principal = get.security.length === 0 ? undefined : request.context.principal;
   return call(request.api, request.options, get.operationId, { id, principal, scopes: request.context.scopes });
@@ -524,7 +633,7 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
   const name = operation.operationId;
   const who = { principal: context.principal, scopes: context.scopes };
   const ok = (object: StoredObject, status = 200): Answer => ({ status, body: represent(resource, object), headers: {} });
-  const run = (input: Json): Promise<unknown> => call(request.api, request.options, name, { ...input, ...who });
+  const run = (input: Json): Awaitable<unknown> => call(request.api, request.options, name, { ...input, ...who });
   if (kind === "list") {
     const listing = request.listing!;
     const result = await run({ query, ...(operation.sort ? { sort: listing.sort } : {}), ...(operation.page ? { page: listing.page } : {}) });

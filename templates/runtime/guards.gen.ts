@@ -5,6 +5,7 @@
 
 import type { IncomingMessage } from "node:http";
 import { parseCookies } from "./http.gen.js";
+import { isPromiseLike } from "./resources.gen.js";
 import type { AuthErrorBody, Refusal, ResponseHeaders } from "./http.gen.js";
 
 /** The required scopes of an operation, as a list and joined by single spaces. */
@@ -35,8 +36,14 @@ export type VerifyToken<P extends Principal = Principal> = (
 export function authorizationHeader(req: IncomingMessage): string | undefined {
   // Why: http-behaviour "Reading the Authorization header": a header sent twice, the first one
   // counts. Node keeps the first `authorization` in req.headers but joins duplicates when the
-  // server sets joinDuplicateHeaders; headersDistinct keeps every value in order either way.
-  return req.headersDistinct["authorization"]?.[0];
+  // server sets joinDuplicateHeaders; the raw headers keep every value in order either way (and
+  // reading them builds nothing, where headersDistinct builds a list for every header).
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length - 1; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === "authorization") return raw[i + 1];
+  }
+  return undefined;
 }
 
 /** Splits an `Authorization` value at its first space (U+0020): the scheme word and the rest. */
@@ -120,6 +127,11 @@ export type SecurityContext = {
   readonly schemes: { readonly [name: string]: SchemeSpec };
   readonly hooks: { readonly [name: string]: SecurityHook };
   readonly verifyToken: VerifyToken;
+  /**
+   * Told the principal of every credential verified, whether or not the request is let in (a
+   * valid token lacking a scope is still someone's), for the host's `onResponse`.
+   */
+  readonly notes?: { principal: Principal | undefined };
 };
 
 /** A request let in: the principal and scopes of the requirement met (none for anonymous access). */
@@ -162,7 +174,30 @@ type Outcome = { ok: true; principal: Principal | undefined } | { ok: false; fai
  * Rule 3's order keeps http-behaviour "Errors": a credential that is present but refused answers
  * 401 even where anonymous access is allowed.
  */
-export async function checkSecurity(
+export function checkSecurity(
+  requirements: readonly SecurityRequirement[],
+  context: SecurityContext,
+  req: IncomingMessage,
+  query: ReadonlyMap<string, readonly string[]>,
+): Access | Promise<Access> {
+  // Why: the usual operation has one requirement of one scheme; its check costs no promise when
+  // the token check answers at once.
+  const only = requirements.length === 1 ? requirements[0]! : undefined;
+  if (only !== undefined && only.length === 1) {
+    const outcome = checkScheme(only[0]!, context, req, query);
+    return outcome instanceof Promise ? outcome.then((done) => soleAccess(only, done)) : soleAccess(only, outcome);
+  }
+  return checkEach(requirements, context, req, query);
+}
+
+/** The access decision of a sole requirement of one scheme, from that scheme's outcome (as checkEach decides it). */
+function soleAccess(requirement: SecurityRequirement, outcome: Outcome): Access {
+  if (outcome.ok) return { ok: true, principal: outcome.principal, scopes: requirementScopes(requirement) };
+  return mostTelling([outcome.failure])!.refusal;
+}
+
+/** checkSecurity's general case: the requirements in order. */
+async function checkEach(
   requirements: readonly SecurityRequirement[],
   context: SecurityContext,
   req: IncomingMessage,
@@ -181,7 +216,7 @@ export async function checkSecurity(
   }
   const failure = mostTelling(failures);
   if (failure === undefined || (anonymous && failure.rank === MISSING)) {
-    return { ok: true, principal: undefined, scopes: securityScopes() };
+    return { ok: true, principal: undefined, scopes: NO_SCOPES };
   }
   return failure.refusal;
 }
@@ -217,30 +252,60 @@ async function checkRequirement(
   }
   const failure = mostTelling(failures);
   if (failure !== undefined) return { ok: false, failure };
-  const scopes = securityScopes([...new Set(requirement.flatMap((item) => item.scopes))]);
-  return { ok: true, principal, scopes };
+  return { ok: true, principal, scopes: requirementScopes(requirement) };
 }
 
-/** One scheme of a requirement, with the scopes the requirement asks of it. */
-async function checkScheme(
+/** The scopes helper of no scopes, shared (frozen: a handler cannot change what another is given). */
+const NO_SCOPES: SecurityScopes = Object.freeze({ scopes: Object.freeze([]), scopeStr: "" });
+
+const scopesOf = new WeakMap<object, SecurityScopes>();
+
+/** A frozen scopes helper, built once per requirement or scheme of the generated table (`key`). */
+function cachedScopes(key: object, scopes: () => readonly string[]): SecurityScopes {
+  let helper = scopesOf.get(key);
+  if (helper === undefined) {
+    const names = Object.freeze([...scopes()]);
+    scopesOf.set(key, (helper = Object.freeze({ scopes: names, scopeStr: names.join(" ") })));
+  }
+  return helper;
+}
+
+/** The scopes a requirement grants when met: the union of its schemes' scopes, in order. */
+function requirementScopes(requirement: SecurityRequirement): SecurityScopes {
+  return cachedScopes(requirement, () => [...new Set(requirement.flatMap((item) => item.scopes))]);
+}
+
+/**
+ * One scheme of a requirement, with the scopes the requirement asks of it. Why not async: a token
+ * check that answers at once is decided at once, with no promise.
+ */
+function checkScheme(
   item: SecurityRequirement[number],
   context: SecurityContext,
   req: IncomingMessage,
   query: ReadonlyMap<string, readonly string[]>,
-): Promise<Outcome> {
+): Outcome | Promise<Outcome> {
   const scheme = Object.hasOwn(context.schemes, item.scheme) ? context.schemes[item.scheme] : undefined;
   if (scheme === undefined) throw new Error(`unknown security scheme ${item.scheme}`);
-  const scopes = securityScopes(item.scopes);
+  const scopes = cachedScopes(item, () => item.scopes);
   if (scheme.kind === "hook") return checkHook(scheme, item.scheme, scopes, context, req, query);
   const guard: Guard = { kind: scheme.kind, name: item.scheme, autoError: scheme.autoError !== false };
-  const reading = readGuard({ ...guard, autoError: true }, authorizationHeader(req));
+  const reading = scheme.kind === "bearer" ? readBearer(authorizationHeader(req), true) : readOAuth2(authorizationHeader(req), true);
   // Why: http-behaviour "Errors": with error raising off, a missing credential is no error.
   if (!reading.ok) return guard.autoError ? failed(MISSING, reading) : { ok: true, principal: undefined };
   // Why: http-behaviour: `Bearer` with nothing after it yields the empty token, which the
   // token check rejects; an empty string is never handed to the application as a token.
   const credential = reading.credential ?? "";
-  const principal = credential === "" ? undefined : await context.verifyToken(credential, scopes, guard);
+  if (credential === "") return failed(REJECTED, invalidCredential());
+  const verified = context.verifyToken(credential, scopes, guard);
+  if (!isPromiseLike(verified)) return verifiedOutcome(verified, scopes, context);
+  return Promise.resolve(verified).then((principal) => verifiedOutcome(principal, scopes, context));
+}
+
+/** A bearer or OAuth2 scheme's outcome once the token check answered. */
+function verifiedOutcome(principal: Principal | undefined, scopes: SecurityScopes, context: SecurityContext): Outcome {
   if (principal === undefined) return failed(REJECTED, invalidCredential());
+  if (context.notes !== undefined) context.notes.principal = principal;
   if (!holdsScopes(principal, scopes)) return failed(SCOPE, insufficientScope(scopes));
   return { ok: true, principal };
 }
@@ -287,6 +352,7 @@ async function checkHook(
     const rank = value === undefined && scheme.in !== "none" ? MISSING : REJECTED;
     return failed(rank, { ok: false, status: 401, headers, body: { detail } });
   }
+  if (context.notes !== undefined) context.notes.principal = principal;
   if (!holdsScopes(principal, scopes)) {
     return failed(SCOPE, { ok: false, status: 403, headers: {}, body: { detail: "Not enough permissions" } });
   }
