@@ -285,13 +285,13 @@ export type RequestTarget = { readonly method: string; readonly url: string };
  * `notes` is told the principal as soon as the security check verifies one: a 403 for a missing
  * scope and a request whose client goes away mid-body (which throws) still have one.
  */
-export async function answerRequest(
+export function answerRequest(
   api: ApiSpec,
   options: DispatchOptions,
   req: IncomingMessage,
   target: RequestTarget = { method: req.method ?? "GET", url: req.url ?? "/" },
   notes?: RequestNotes,
-): Promise<Answer> {
+): Awaitable<Answer> {
   // Why: Node's parser reads a request line without a version as HTTP/0.9, whose answers carry no
   // status or headers; a client sending one is malformed (RFC 9112 section 2.3), not a GET.
   if (req.httpVersionMajor !== 1) {
@@ -309,9 +309,50 @@ export async function answerRequest(
   }
   // Why: one access decision for every operation, codegen's own and those written by others alike.
   const security = notes === undefined ? { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken } : { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken, notes };
-  const access = await inTime(options, "the security check", () => checkSecurity(operation.security, security, req, url.value.query));
-  if (!access.ok) return fromRefusal(access);
-  const context: RequestContext = { principal: access.principal, scopes: access.scopes };
+  const access = inTime(options, "the security check", () => checkSecurity(operation.security, security, req, url.value.query));
+  return andThen(access, (granted) => {
+    if (!granted.ok) return fromRefusal(granted);
+    return answerGranted({ api, options, req, url: url.value, matched, operation, context: { principal: granted.principal, scopes: granted.scopes } });
+  });
+}
+
+/**
+ * `next` of a value, at once when it is not a promise. Why: a request whose hooks and handler
+ * answer at once is answered at once, with no promise and no turn of the event loop.
+ */
+export function andThen<T, U>(value: Awaitable<T>, next: (value: T) => Awaitable<U>): Awaitable<U> {
+  return value instanceof Promise ? value.then(next) : next(value as T);
+}
+
+/** A request let in by its operation's security, with what answerRequest found of it. */
+type Dispatch = {
+  readonly api: ApiSpec;
+  readonly options: DispatchOptions;
+  readonly req: IncomingMessage;
+  readonly url: ParsedUrl;
+  readonly matched: { readonly route: RouteSpec; readonly values: readonly string[] };
+  readonly operation: OperationSpec;
+  readonly context: RequestContext;
+};
+
+/** answerRequest once the request is let in: Accept, the token endpoint, then the body read. */
+function answerGranted(dispatch: Dispatch): Awaitable<Answer> {
+  const { options, req, operation } = dispatch;
+  if (operation.jsonOnly && !acceptsJson(req.headers.accept)) {
+    return fromRefusal(refusal(406, "Not acceptable", { accept: "must admit application/json" }));
+  }
+  if (operation.kind === "token") return issueToken(req, operation, options);
+
+  // One reading for every operation: the body by its media types, then the parameters by their styles.
+  const errors: FieldErrors = {};
+  if (operation.body === undefined) return answerRead(dispatch, { ok: true }, errors);
+  return readRequestBody(operation.body, req, options, errors).then((read) => answerRead(dispatch, read, errors));
+}
+
+/** answerRequest once the body is read: the parameters, validation, then the operation. */
+function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Awaitable<Answer> {
+  const { api, options, req, url: parsedUrl, matched, operation, context } = dispatch;
+  const url = { value: parsedUrl };
   const { securityQuery, queryNames, idName } = operationFacts(operation, api);
 
   if (operation.jsonOnly && !acceptsJson(req.headers.accept)) {
@@ -320,8 +361,6 @@ export async function answerRequest(
   if (operation.kind === "token") return issueToken(req, operation, options);
 
   // One reading for every operation: the body by its media types, then the parameters by their styles.
-  const errors: FieldErrors = {};
-  const read: BodyRead = operation.body === undefined ? { ok: true } : await readRequestBody(operation.body, req, options, errors);
   if (!read.ok) return read.answer;
   const listing = operation.kind === "list" ? parseListing(operation, url.value, securityQuery, errors, options) : undefined;
   const allowedQuery = listing === undefined ? queryNames : new Set([...queryNames, ...listing.parameters]);
@@ -335,8 +374,8 @@ export async function answerRequest(
       if (body !== undefined) input.body = body;
     }
     if (Object.keys(errors).length > 0) return fromRefusal(refusal(400, "Invalid request", errors));
-    const result = await call(api, options, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
-    return answerOf(`the ${operation.operationId} handler`, operation, result);
+    const result = call(api, options, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
+    return andThen(result, (value) => answerOf(`the ${operation.operationId} handler`, operation, value));
   }
 
   const resource = operation.resource === undefined ? undefined : own(api.resources, operation.resource);
@@ -627,12 +666,53 @@ function refusalAnswer(operation: OperationSpec, value: unknown, handler: string
  * (404), references (400), transition or action state (409), the handler, its refusal checked,
  * then the representation with its links (and a list's `Link` to the next page).
  */
-async function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest): Promise<Answer> {
+function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest): Awaitable<Answer> {
+  const name = operation.operationId;
+  // Why: GET by id, and a create without references to look up, are answered at once when their
+  // handlers answer at once; the same steps as runResourceChange's.
+  if (operation.kind === "get") {
+    return andThen(lookUp(request, resource.collection, request.id), (found) => {
+      const looked = currentObject(operation, resource, found, request.id!);
+      return looked.ok ? shown(resource, looked.current) : looked.answer;
+    });
+  }
+  if (operation.kind === "create" && resource.refs.length === 0) {
+    const result = call(request.api, request.options, name, { body: prepareCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
+    return andThen(result, (value) => createdAnswer(operation, resource, value));
+  }
+  return runResourceChange(operation, resource, request);
+}
+
+/** A representation answered: its status, the object with its links. */
+function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answer {
+  return { status, body: represent(resource, object), headers: {} };
+}
+
+/** The answer of a create handler's result: its refusal, or 201 with the object and its Location. */
+function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result: unknown): Answer {
+  const name = operation.operationId;
+  const refused = refusalAnswer(operation, result, `the ${name} handler`);
+  if (refused) return refused;
+  const created = storedObject(result, `the ${name} handler`);
+  return { ...shown(resource, created, 201), headers: { Location: objectHref(resource, created.id) } };
+}
+
+/** The lookup of an operation on one object: the object found, or the answer (a refusal of the lookup, or 404). */
+function currentObject(operation: OperationSpec, resource: ResourceSpec, found: unknown, id: string | number): { ok: true; current: StoredObject } | { ok: false; answer: Answer } {
+  // Why: the lookup is part of this operation: a refusal of the get handler is checked against its declared statuses.
+  const refusedLookup = refusalAnswer(operation, found, `the get handler of ${resource.collection}`);
+  if (refusedLookup) return { ok: false, answer: refusedLookup };
+  if (found === undefined) return { ok: false, answer: notFound(resource, id) };
+  return { ok: true, current: storedObject(found, `the get handler of ${resource.collection}`) };
+}
+
+/** runResourceOperation's other kinds: a list, a create with references, and the changes of one object. */
+async function runResourceChange(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest): Promise<Answer> {
   const { query, data, context } = request;
   const kind = operation.kind;
   const name = operation.operationId;
   const who = { principal: context.principal, scopes: context.scopes };
-  const ok = (object: StoredObject, status = 200): Answer => ({ status, body: represent(resource, object), headers: {} });
+  const ok = (object: StoredObject): Answer => shown(resource, object);
   const run = (input: Json): Awaitable<unknown> => call(request.api, request.options, name, { ...input, ...who });
   if (kind === "list") {
     const listing = request.listing!;
@@ -656,19 +736,12 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
   if (kind === "create") {
     const problem = await referenceProblem(operation, resource, request);
     if (problem) return problem;
-    const result = await run({ body: prepareCreate(resource, data) });
-    const refused = refusalAnswer(operation, result, `the ${name} handler`);
-    if (refused) return refused;
-    const created = storedObject(result, `the ${name} handler`);
-    return { ...ok(created, 201), headers: { Location: objectHref(resource, created.id) } };
+    return createdAnswer(operation, resource, await run({ body: prepareCreate(resource, data) }));
   }
   const id = request.id!;
-  const found = await lookUp(request, resource.collection, id);
-  // Why: the lookup is part of this operation: a refusal of the get handler is checked against its declared statuses.
-  const refusedLookup = refusalAnswer(operation, found, `the get handler of ${resource.collection}`);
-  if (refusedLookup) return refusedLookup;
-  if (found === undefined) return notFound(resource, id);
-  const current = storedObject(found, `the get handler of ${resource.collection}`);
+  const looked = currentObject(operation, resource, await lookUp(request, resource.collection, id), id);
+  if (!looked.ok) return looked.answer;
+  const current = looked.current;
   switch (kind) {
     case "get":
       return ok(current);
