@@ -39,6 +39,8 @@ export function authorizationHeader(req: IncomingMessage): string | undefined {
   // server sets joinDuplicateHeaders; the raw headers keep every value in order either way (and
   // reading them builds nothing, where headersDistinct builds a list for every header).
   const raw = req.rawHeaders;
+  // A request made by hand (a test's, a framework's stand-in) may carry its headers only.
+  if (!Array.isArray(raw)) return req.headersDistinct["authorization"]?.[0];
   for (let i = 0; i < raw.length - 1; i += 2) {
     const name = raw[i]!;
     if (name.length === 13 && name.toLowerCase() === "authorization") return raw[i + 1];
@@ -61,11 +63,13 @@ export function readBearer(header: string | undefined, autoError: boolean): Guar
   // Why: seed "Bearer extraction" and http-behaviour "Reading the Authorization header": only a
   // U+0020 ends the scheme word, so `Bearer\tx` and `Bearerx` are other schemes, and a lone
   // `Bearer` yields the empty token, which checkSecurity() then rejects.
-  const { scheme, rest } = splitAuthorization(header ?? "");
-  if (header === undefined || scheme.toLowerCase() !== "bearer") {
+  if (header === undefined) return noCredential(autoError, 401, { "WWW-Authenticate": "Bearer" });
+  const space = header.indexOf(" ");
+  const scheme = space === -1 ? header : header.slice(0, space);
+  if (scheme.length !== 6 || scheme.toLowerCase() !== "bearer") {
     return noCredential(autoError, 401, { "WWW-Authenticate": "Bearer" });
   }
-  return { ok: true, credential: trimWhiteSpace(rest) };
+  return { ok: true, credential: space === -1 ? "" : trimWhiteSpace(header.slice(space + 1)) };
 }
 
 /** The generic OAuth 2.0 guard: the whole header value, unchanged; absent or empty is 403 or none. */
@@ -89,6 +93,9 @@ function noCredential(autoError: boolean, status: number, headers: ResponseHeade
 
 /** Trims HTTP white space (space and tab, RFC 9110 section 5.6.3) from both ends. */
 function trimWhiteSpace(text: string): string {
+  const isWhite = (code: number | undefined) => code === 0x20 || code === 0x09;
+  // Why the check first: a token sent as it should be has nothing to trim, and is kept as it is.
+  if (!isWhite(text.charCodeAt(0)) && !isWhite(text.charCodeAt(text.length - 1))) return text;
   return text.replace(/^[ \t]+|[ \t]+$/g, "");
 }
 
@@ -180,42 +187,37 @@ export function checkSecurity(
   req: IncomingMessage,
   query: ReadonlyMap<string, readonly string[]>,
 ): Access | Promise<Access> {
-  // Why: the usual operation has one requirement of one scheme; its check costs no promise when
-  // the token check answers at once.
-  const only = requirements.length === 1 ? requirements[0]! : undefined;
-  if (only !== undefined && only.length === 1) {
-    const outcome = checkScheme(only[0]!, context, req, query);
-    return outcome instanceof Promise ? outcome.then((done) => soleAccess(only, done)) : soleAccess(only, outcome);
-  }
-  return checkEach(requirements, context, req, query);
+  return checkFrom(0, { failures: [], anonymous: requirements.length === 0 }, requirements, context, req, query);
 }
 
-/** The access decision of a sole requirement of one scheme, from that scheme's outcome (as checkEach decides it). */
-function soleAccess(requirement: SecurityRequirement, outcome: Outcome): Access {
-  if (outcome.ok) return { ok: true, principal: outcome.principal, scopes: requirementScopes(requirement) };
-  return mostTelling([outcome.failure])!.refusal;
-}
-
-/** checkSecurity's general case: the requirements in order. */
-async function checkEach(
+/**
+ * checkSecurity from requirement `start` on, with what the ones before it left. Why not async:
+ * checks that answer at once (a token check returning its principal) are decided at once, with
+ * no promise; the first that answers later continues the rest when it has answered.
+ */
+function checkFrom(
+  start: number,
+  state: { readonly failures: Failure[]; anonymous: boolean },
   requirements: readonly SecurityRequirement[],
   context: SecurityContext,
   req: IncomingMessage,
   query: ReadonlyMap<string, readonly string[]>,
-): Promise<Access> {
-  const failures: Failure[] = [];
-  let anonymous = requirements.length === 0;
-  for (const requirement of requirements) {
+): Access | Promise<Access> {
+  for (let i = start; i < requirements.length; i++) {
+    const requirement = requirements[i]!;
     if (requirement.length === 0) {
-      anonymous = true;
+      state.anonymous = true;
       continue;
     }
-    const outcome = await checkRequirement(requirement, context, req, query);
+    const outcome = checkRequirement(requirement, context, req, query);
+    if (outcome instanceof Promise) {
+      return outcome.then((done) => (done.ok ? done : (state.failures.push(done.failure), checkFrom(i + 1, state, requirements, context, req, query))));
+    }
     if (outcome.ok) return outcome;
-    failures.push(outcome.failure);
+    state.failures.push(outcome.failure);
   }
-  const failure = mostTelling(failures);
-  if (failure === undefined || (anonymous && failure.rank === MISSING)) {
+  const failure = mostTelling(state.failures);
+  if (failure === undefined || (state.anonymous && failure.rank === MISSING)) {
     return { ok: true, principal: undefined, scopes: NO_SCOPES };
   }
   return failure.refusal;
@@ -236,23 +238,30 @@ export function securityQueryNames(
   return names;
 }
 
-/** One requirement: every scheme is checked (so the refusal does not depend on their order). */
-async function checkRequirement(
+/** One requirement: every scheme is checked (so the refusal does not depend on their order); at once where each answers at once. */
+function checkRequirement(
   requirement: SecurityRequirement,
   context: SecurityContext,
   req: IncomingMessage,
   query: ReadonlyMap<string, readonly string[]>,
-): Promise<Granted | { ok: false; failure: Failure }> {
-  let principal: Principal | undefined;
-  const failures: Failure[] = [];
-  for (const item of requirement) {
-    const outcome = await checkScheme(item, context, req, query);
-    if (!outcome.ok) failures.push(outcome.failure);
-    else principal ??= outcome.principal;
+  start = 0,
+  state: { principal: Principal | undefined; readonly failures: Failure[] } = { principal: undefined, failures: [] },
+): Granted | { ok: false; failure: Failure } | Promise<Granted | { ok: false; failure: Failure }> {
+  for (let i = start; i < requirement.length; i++) {
+    const outcome = checkScheme(requirement[i]!, context, req, query);
+    if (outcome instanceof Promise) {
+      return outcome.then((done) => {
+        if (!done.ok) state.failures.push(done.failure);
+        else state.principal ??= done.principal;
+        return checkRequirement(requirement, context, req, query, i + 1, state);
+      });
+    }
+    if (!outcome.ok) state.failures.push(outcome.failure);
+    else state.principal ??= outcome.principal;
   }
-  const failure = mostTelling(failures);
+  const failure = mostTelling(state.failures);
   if (failure !== undefined) return { ok: false, failure };
-  return { ok: true, principal, scopes: requirementScopes(requirement) };
+  return { ok: true, principal: state.principal, scopes: requirementScopes(requirement) };
 }
 
 /** The scopes helper of no scopes, shared (frozen: a handler cannot change what another is given). */
@@ -289,7 +298,7 @@ function checkScheme(
   if (scheme === undefined) throw new Error(`unknown security scheme ${item.scheme}`);
   const scopes = cachedScopes(item, () => item.scopes);
   if (scheme.kind === "hook") return checkHook(scheme, item.scheme, scopes, context, req, query);
-  const guard: Guard = { kind: scheme.kind, name: item.scheme, autoError: scheme.autoError !== false };
+  const guard = guardOf(item, scheme);
   const reading = scheme.kind === "bearer" ? readBearer(authorizationHeader(req), true) : readOAuth2(authorizationHeader(req), true);
   // Why: http-behaviour "Errors": with error raising off, a missing credential is no error.
   if (!reading.ok) return guard.autoError ? failed(MISSING, reading) : { ok: true, principal: undefined };
@@ -300,6 +309,15 @@ function checkScheme(
   const verified = context.verifyToken(credential, scopes, guard);
   if (!isPromiseLike(verified)) return verifiedOutcome(verified, scopes, context);
   return Promise.resolve(verified).then((principal) => verifiedOutcome(principal, scopes, context));
+}
+
+const guards = new WeakMap<object, Guard>();
+
+/** The guard verifyToken is told of, built once per scheme of a requirement (frozen: every request shares it). */
+function guardOf(item: SecurityRequirement[number], scheme: { readonly kind: "bearer" | "oauth2"; readonly autoError?: false }): Guard {
+  let guard = guards.get(item);
+  if (guard === undefined) guards.set(item, (guard = Object.freeze({ kind: scheme.kind, name: item.scheme, autoError: scheme.autoError !== false })));
+  return guard;
 }
 
 /** A bearer or OAuth2 scheme's outcome once the token check answered. */
@@ -369,6 +387,7 @@ function failed(rank: number, refusal: Refusal<AuthErrorBody>): Outcome {
  * it in order; among missing credentials a 401 carrying every challenge before a 403.
  */
 function mostTelling(failures: readonly Failure[]): Failure | undefined {
+  if (failures.length === 0) return undefined;
   const rank = Math.max(...failures.map((failure) => failure.rank));
   const top = failures.filter((failure) => failure.rank === rank);
   const unauthenticated = top.filter((failure) => failure.refusal.status === 401);
