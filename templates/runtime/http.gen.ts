@@ -418,7 +418,8 @@ export function parseUrl(rawUrl: string): UrlOutcome {
   if (target === undefined) {
     return refusal(400, "Malformed URL", { path: "must be an absolute path such as /articles" });
   }
-  const withoutFragment = target.split("#", 1)[0] ?? "";
+  const hash = target.indexOf("#");
+  const withoutFragment = hash === -1 ? target : target.slice(0, hash);
   const queryStart = withoutFragment.indexOf("?");
   const path = queryStart === -1 ? withoutFragment : withoutFragment.slice(0, queryStart);
   const search = queryStart === -1 ? "" : withoutFragment.slice(queryStart + 1);

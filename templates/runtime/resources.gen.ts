@@ -159,12 +159,14 @@ export function represent(spec: ResourceSpec, object: StoredObject): { [field: s
  * `id`, `links`, read-only fields, and on create `status`.
  */
 export function withoutIgnored(spec: ResourceSpec, body: { readonly [field: string]: unknown }, create: boolean): { [field: string]: unknown } {
-  // Why: a JSON key `__proto__` is an own property of the parsed body; assigning it to a new
-  // object would set that object's prototype and hide the key from validation (which must refuse
-  // it as an unknown field). Object.fromEntries defines it as an own property instead.
-  return Object.fromEntries(
-    Object.entries(body).filter(([key]) => !(key === "id" || key === "links" || spec.readOnly.includes(key) || (create && key === "status"))),
-  );
+  // Why defineOwn: a JSON key `__proto__` is an own property of the parsed body; assigning it to
+  // a new object would set that object's prototype and hide the key from validation (which must
+  // refuse it as an unknown field).
+  const kept: { [field: string]: unknown } = {};
+  for (const key of Object.keys(body)) {
+    if (!(key === "id" || key === "links" || spec.readOnly.includes(key) || (create && key === "status"))) defineOwn(kept, key, body[key]);
+  }
+  return kept;
 }
 
 /** The object to create (its defaults already filled in): in the initial state, if it has a state machine. */

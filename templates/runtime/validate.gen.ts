@@ -565,7 +565,8 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unkn
   const filled: { [key: string]: unknown } = { ...record };
   for (const [key, property] of Object.entries(node.properties)) {
     if (Object.hasOwn(record, key)) defineOwn(filled, key, withDefaults(property, record[key], table));
-    else if (property.default !== undefined) defineOwn(filled, key, structuredClone(property.default));
+    // A default that is an object or array is copied, so no request shares (and changes) the schema's.
+    else if (property.default !== undefined) defineOwn(filled, key, typeof property.default === "object" && property.default !== null ? structuredClone(property.default) : property.default);
   }
   return filled;
 }
