@@ -163,7 +163,10 @@ export function withBodyBudget(listener: RequestListener, budget: BodyBudget): R
   return (req, res) => {
     // Why: 'close' is the one event every response emits, after it is sent or when its
     // connection ends first (client gone, timeout, error), so the share is given back on every path.
-    res.once("close", joinBodyBudget(req, budget));
+    // Why only with a body (RFC 9112 section 6.3: a Content-Length above 0, or a Transfer-Encoding):
+    // a request without one never holds body bytes, and costs no share and no listener.
+    const length = req.headers["content-length"];
+    if (req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")) res.once("close", joinBodyBudget(req, budget));
     listener(req, res);
   };
 }
