@@ -40,7 +40,10 @@ describe("inTime", () => {
     await sleep(20);
     const late = watch("late", inTime(options(300), "late", never));
     const quick = watch("quick", inTime(options(60), "quick", never));
-    const inTimeHook = watch("in time", inTime(options(300), "in time", () => sleep(30)));
+    const inTimeHook = watch(
+      "in time",
+      inTime(options(300), "in time", () => sleep(30)),
+    );
     await Promise.all([slow, late, quick, inTimeHook]);
     expect(order).toEqual(["in time answered", "quick expired", "slow expired", "late expired"]);
   });
