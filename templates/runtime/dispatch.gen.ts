@@ -7,14 +7,15 @@
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { performance } from "node:perf_hooks";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
 import type { Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
 import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody, refusal } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { HandlerResultError, answerOf, declaredResponse, fromRefusal, readParameters, readRequestBody, validatedBody } from "./requests.gen.js";
 import type { Answer, BodyRead, OperationDefinition, OperationHandler, OperationInput } from "./requests.gen.js";
-import { defineOwn, isLostRace, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
-import type { Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
+import { defineOwn, isLostRace, isPromiseLike, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
+import type { Awaitable, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
 import { addError, validateValue, withDefaults } from "./validate.gen.js";
@@ -276,18 +277,93 @@ export class HandlerTimeoutError extends Error {
 
 /**
  * The result of an application hook, or a HandlerTimeoutError once `handlerTimeout` passes. The
- * hook cannot be stopped; what it answers later is ignored.
+ * hook cannot be stopped; what it answers later is ignored. Why a value where the hook answers
+ * one: a hook that returns (or throws) at once costs no promise and no timer.
  */
-export function inTime<T>(options: DispatchOptions, what: string, work: () => Promise<T> | T): Promise<T> {
+export function inTime<T>(options: DispatchOptions, what: string, work: () => Promise<T> | T): Promise<T> | T {
+  const result = work();
+  if (!isPromiseLike(result)) return result;
   const limit = options.handlerTimeout ?? DEFAULT_HANDLER_TIMEOUT;
-  const result = Promise.resolve().then(work);
   if (!(limit > 0 && Number.isFinite(limit))) return result;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HandlerTimeoutError(`${what} did not answer within ${limit} ms`)), limit);
+  return new Promise<T>((resolve, reject) => {
+    const waiting = awaitDeadline(limit, () => reject(new HandlerTimeoutError(`${what} did not answer within ${limit} ms`)));
+    Promise.resolve(result).then(
+      (value) => (waiting.settle(), resolve(value)),
+      (error: unknown) => (waiting.settle(), reject(error)),
+    );
   });
-  return Promise.race([result, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** A hook being waited for: `expire` runs at its deadline unless `settle` came first. */
+type Waiting = { readonly deadline: number; readonly expire: () => void; previous: Waiting | undefined; next: Waiting | undefined; settle: () => void };
+
+/** The hooks being waited for with one time limit, oldest first (so their deadlines are in order), and the one timer of them. */
+type DeadlineQueue = { first: Waiting | undefined; last: Waiting | undefined; timer: ReturnType<typeof setTimeout> | undefined };
+
+const deadlineQueues = new Map<number, DeadlineQueue>();
+
+/**
+ * Waits for a hook with a time limit. Why one timer per limit, not one per request: every
+ * waiting hook of a limit expires in the order it started, so a queue and one timer armed for
+ * its oldest deadline do what a timer each would; settling is unlinking, with no timer to clear.
+ */
+function awaitDeadline(limit: number, expire: () => void): Waiting {
+  let queue = deadlineQueues.get(limit);
+  if (queue === undefined) deadlineQueues.set(limit, (queue = { first: undefined, last: undefined, timer: undefined }));
+  const owner = queue;
+  const waiting: Waiting = {
+    deadline: performance.now() + limit,
+    expire,
+    previous: owner.last,
+    next: undefined,
+    settle: () => unlink(owner, waiting),
+  };
+  if (owner.last === undefined) owner.first = waiting;
+  else owner.last.next = waiting;
+  owner.last = waiting;
+  if (owner.timer === undefined) armDeadline(owner, limit);
+  return waiting;
+}
+
+function unlink(queue: DeadlineQueue, waiting: Waiting): void {
+  if (waiting.previous === undefined) {
+    if (queue.first !== waiting) return; // settled before, or expired
+    queue.first = waiting.next;
+  } else waiting.previous.next = waiting.next;
+  if (waiting.next === undefined) queue.last = waiting.previous;
+  else waiting.next.previous = waiting.previous;
+  waiting.previous = waiting.next = undefined;
+}
+
+/** Arms the queue's timer for its oldest deadline; when it fires, every hook past its deadline expires. */
+function armDeadline(queue: DeadlineQueue, limit: number): void {
+  const first = queue.first;
+  if (first === undefined) {
+    queue.timer = undefined;
+    deadlineQueues.delete(limit);
+    return;
+  }
+  queue.timer = setTimeout(
+    () => {
+      const now = performance.now();
+      while (queue.first !== undefined && queue.first.deadline <= now) {
+        const expired = queue.first;
+        unlink(queue, expired);
+        expired.expire();
+      }
+      armDeadline(queue, limit);
+    },
+    Math.max(0, first.deadline - performance.now()),
+  );
+  // Why: a hook that never answers must not keep the process alive on its own (as its server may).
+  queue.timer.unref();
+}
+
+/** What the dispatcher notes of a request while answering it, for the host's `onResponse`. */
+export type RequestNotes = {
+  /** The principal of the last credential verified; undefined while none is. */
+  principal: Principal | undefined;
+};
 
 /** The method and request target a request is answered for (its own, unless the host says otherwise). */
 export type RequestTarget = { readonly method: string; readonly url: string };
@@ -296,8 +372,16 @@ export type RequestTarget = { readonly method: string; readonly url: string };
  * The answer to one request, after every check of http-behaviour "Errors"; throws what a handler
  * or hook throws (the host answers 500 or 504). `target` is the method and URL answered, when
  * they are not the request's own (a HEAD answered as GET, a URL before a framework's mount).
+ * `notes` is told the principal as soon as the security check verifies one: a 403 for a missing
+ * scope and a request whose client goes away mid-body (which throws) still have one.
  */
-export async function answerRequest(api: ApiSpec, options: DispatchOptions, req: IncomingMessage, target: RequestTarget = { method: req.method ?? "GET", url: req.url ?? "/" }): Promise<Answer> {
+export function answerRequest(
+  api: ApiSpec,
+  options: DispatchOptions,
+  req: IncomingMessage,
+  target: RequestTarget = { method: req.method ?? "GET", url: req.url ?? "/" },
+  notes?: RequestNotes,
+): Awaitable<Answer> {
   // Why: Node's parser reads a request line without a version as HTTP/0.9, whose answers carry no
   // status or headers; a client sending one is malformed (RFC 9112 section 2.3), not a GET.
   if (req.httpVersionMajor !== 1) {
@@ -314,12 +398,36 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
     return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: ${allow}` }, { Allow: allow }));
   }
   // Why: one access decision for every operation, codegen's own and those written by others alike.
-  const security = { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken };
-  const access = await inTime(options, "the security check", () => checkSecurity(operation.security, security, req, url.value.query));
-  if (!access.ok) return fromRefusal(access);
-  const context: RequestContext = { principal: access.principal, scopes: access.scopes };
-  const securityQuery = securityQueryNames(operation.security, api.schemes);
+  const security = notes === undefined ? { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken } : { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken, notes };
+  const access = inTime(options, "the security check", () => checkSecurity(operation.security, security, req, url.value.query));
+  return andThen(access, (granted) => {
+    if (!granted.ok) return fromRefusal(granted);
+    return answerGranted({ api, options, req, url: url.value, matched, operation, context: { principal: granted.principal, scopes: granted.scopes } });
+  });
+}
 
+/**
+ * `next` of a value, at once when it is not a promise. Why: a request whose hooks and handler
+ * answer at once is answered at once, with no promise and no turn of the event loop.
+ */
+export function andThen<T, U>(value: Awaitable<T>, next: (value: T) => Awaitable<U>): Awaitable<U> {
+  return value instanceof Promise ? value.then(next) : next(value as T);
+}
+
+/** A request let in by its operation's security, with what answerRequest found of it. */
+type Dispatch = {
+  readonly api: ApiSpec;
+  readonly options: DispatchOptions;
+  readonly req: IncomingMessage;
+  readonly url: ParsedUrl;
+  readonly matched: { readonly route: RouteSpec; readonly values: readonly string[] };
+  readonly operation: OperationSpec;
+  readonly context: RequestContext;
+};
+
+/** answerRequest once the request is let in: Accept, the token endpoint, then the body read. */
+function answerGranted(dispatch: Dispatch): Awaitable<Answer> {
+  const { options, req, operation } = dispatch;
   if (operation.jsonOnly && !acceptsJson(req.headers.accept)) {
     return fromRefusal(refusal(406, "Not acceptable", { accept: "must admit application/json" }));
   }
@@ -327,10 +435,20 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
 
   // One reading for every operation: the body by its media types, then the parameters by their styles.
   const errors: FieldErrors = {};
-  const read: BodyRead = operation.body === undefined ? { ok: true } : await readRequestBody(operation.body, req, options, errors);
+  if (operation.body === undefined) return answerRead(dispatch, { ok: true }, errors);
+  return readRequestBody(operation.body, req, options, errors).then((read) => answerRead(dispatch, read, errors));
+}
+
+/** answerRequest once the body is read: the parameters, validation, then the operation. */
+function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Awaitable<Answer> {
+  const { api, options, req, url: parsedUrl, matched, operation, context } = dispatch;
+  const url = { value: parsedUrl };
+  const { securityQuery, queryNames, idName } = operationFacts(operation, api);
+
+  // Accept and the token endpoint were answered before the body was read (answerGranted).
   if (!read.ok) return read.answer;
   const listing = operation.kind === "list" ? parseListing(operation, url.value, securityQuery, errors, options) : undefined;
-  const allowedQuery = new Set([...operation.parameters.filter((p) => p.in === "query").map((p) => p.name), ...securityQuery, ...(listing?.parameters ?? [])]);
+  const allowedQuery = listing === undefined ? queryNames : new Set([...queryNames, ...listing.parameters]);
   const parts = readParameters(operation, { req, url: url.value, pathValues: matched.values }, allowedQuery, errors, api.schemas);
 
   if (operation.kind === "operation") {
@@ -341,12 +459,11 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
       if (body !== undefined) input.body = body;
     }
     if (Object.keys(errors).length > 0) return fromRefusal(refusal(400, "Invalid request", errors));
-    const result = await call(api, options, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
-    return answerOf(`the ${operation.operationId} handler`, operation, result);
+    const result = call(api, options, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
+    return andThen(result, (value) => answerOf(`the ${operation.operationId} handler`, operation, value));
   }
 
   const resource = operation.resource === undefined ? undefined : own(api.resources, operation.resource);
-  const idName = operation.parameters.find((p) => p.in === "path")?.name;
   const path = isObject(parts.path) ? parts.path : {};
   const id = idName !== undefined && Object.hasOwn(path, idName) ? (path[idName] as string | number) : undefined;
   const data = resource && operation.body !== undefined ? resourceData(operation, resource, read.body, id, errors, api.schemas) : {};
@@ -358,8 +475,34 @@ export async function answerRequest(api: ApiSpec, options: DispatchOptions, req:
   return runResourceOperation(operation, resource, { api, options, id, query, data, context, listing });
 }
 
+/** What answerRequest reads of an operation on every request, found once per operation and API. */
+type OperationFacts = {
+  /** The query names API keys travel in (not parameters, yet no validation error). */
+  readonly securityQuery: ReadonlySet<string>;
+  /** The query names a request may carry: the declared query parameters and the API keys' (a list adds its own). */
+  readonly queryNames: ReadonlySet<string>;
+  /** The name of the path parameter a resource operation's id is read from. */
+  readonly idName: string | undefined;
+};
+
+const operationFactsOf = new WeakMap<OperationSpec, WeakMap<ApiSpec["schemes"], OperationFacts>>();
+
+/** An operation's facts (OperationFacts), computed on its first request. */
+function operationFacts(operation: OperationSpec, api: ApiSpec): OperationFacts {
+  let byScheme = operationFactsOf.get(operation);
+  if (byScheme === undefined) operationFactsOf.set(operation, (byScheme = new WeakMap()));
+  let facts = byScheme.get(api.schemes);
+  if (facts === undefined) {
+    const securityQuery = securityQueryNames(operation.security, api.schemes);
+    const queryNames = new Set([...operation.parameters.filter((p) => p.in === "query").map((p) => p.name), ...securityQuery]);
+    facts = { securityQuery, queryNames, idName: operation.parameters.find((p) => p.in === "path")?.name };
+    byScheme.set(api.schemes, facts);
+  }
+  return facts;
+}
+
 /** Calls the handler of an operation (any kind) with its input, within `handlerTimeout`. */
-function call(api: ApiSpec, options: DispatchOptions, operationId: string, input: OperationInput): Promise<unknown> {
+function call(api: ApiSpec, options: DispatchOptions, operationId: string, input: OperationInput): Awaitable<unknown> {
   const handler = own(api.handlers, operationId);
   if (handler === undefined) throw new Error(`the ${operationId} handler is missing`);
   return inTime(options, `the ${operationId} handler`, () => handler(input));
@@ -517,7 +660,7 @@ function getOperationOf(api: ApiSpec, collection: string): OperationSpec {
  * undefined when none has it, or a refusal. Why the principal only when that `get` has security:
  * a public `get` is typed to receive none, whoever asks.
  */
-function lookUp(request: ResourceRequest, collection: string, id: unknown): Promise<unknown> {
+function lookUp(request: ResourceRequest, collection: string, id: unknown): Awaitable<unknown> {
   const get = getOperationOf(request.api, collection);
   const principal = get.security.length === 0 ? undefined : request.context.principal;
   return call(request.api, request.options, get.operationId, { id, principal, scopes: request.context.scopes });
@@ -608,13 +751,54 @@ function refusalAnswer(operation: OperationSpec, value: unknown, handler: string
  * (404), references (400), transition or action state (409), the handler, its refusal checked,
  * then the representation with its links (and a list's `Link` to the next page).
  */
-async function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest): Promise<Answer> {
+function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest): Awaitable<Answer> {
+  const name = operation.operationId;
+  // Why: GET by id, and a create without references to look up, are answered at once when their
+  // handlers answer at once; the same steps as runResourceChange's.
+  if (operation.kind === "get") {
+    return andThen(lookUp(request, resource.collection, request.id), (found) => {
+      const looked = currentObject(operation, resource, found, request.id!);
+      return looked.ok ? shown(resource, looked.current) : looked.answer;
+    });
+  }
+  if (operation.kind === "create" && resource.refs.length === 0) {
+    const result = call(request.api, request.options, name, { body: prepareCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
+    return andThen(result, (value) => createdAnswer(operation, resource, value));
+  }
+  return runResourceChange(operation, resource, request);
+}
+
+/** A representation answered: its status, the object with its links. */
+function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answer {
+  return { status, body: represent(resource, object), headers: {} };
+}
+
+/** The answer of a create handler's result: its refusal, or 201 with the object and its Location. */
+function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result: unknown): Answer {
+  const name = operation.operationId;
+  const refused = refusalAnswer(operation, result, `the ${name} handler`);
+  if (refused) return refused;
+  const created = storedObject(result, `the ${name} handler`);
+  return { ...shown(resource, created, 201), headers: { Location: objectHref(resource, created.id) } };
+}
+
+/** The lookup of an operation on one object: the object found, or the answer (a refusal of the lookup, or 404). */
+function currentObject(operation: OperationSpec, resource: ResourceSpec, found: unknown, id: string | number): { ok: true; current: StoredObject } | { ok: false; answer: Answer } {
+  // Why: the lookup is part of this operation: a refusal of the get handler is checked against its declared statuses.
+  const refusedLookup = refusalAnswer(operation, found, `the get handler of ${resource.collection}`);
+  if (refusedLookup) return { ok: false, answer: refusedLookup };
+  if (found === undefined) return { ok: false, answer: notFound(resource, id) };
+  return { ok: true, current: storedObject(found, `the get handler of ${resource.collection}`) };
+}
+
+/** runResourceOperation's other kinds: a list, a create with references, and the changes of one object. */
+async function runResourceChange(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest): Promise<Answer> {
   const { query, data, context } = request;
   const kind = operation.kind;
   const name = operation.operationId;
   const who = { principal: context.principal, scopes: context.scopes };
-  const ok = (object: StoredObject, status = 200): Answer => ({ status, body: represent(resource, object), headers: {} });
-  const run = (input: Json): Promise<unknown> => call(request.api, request.options, name, { ...input, ...who });
+  const ok = (object: StoredObject): Answer => shown(resource, object);
+  const run = (input: Json): Awaitable<unknown> => call(request.api, request.options, name, { ...input, ...who });
   if (kind === "list") {
     const listing = request.listing!;
     const result = await run({ query, ...(operation.sort ? { sort: listing.sort } : {}), ...(operation.page ? { page: listing.page } : {}) });
@@ -637,19 +821,12 @@ async function runResourceOperation(operation: OperationSpec, resource: Resource
   if (kind === "create") {
     const problem = await referenceProblem(operation, resource, request);
     if (problem) return problem;
-    const result = await run({ body: prepareCreate(resource, data) });
-    const refused = refusalAnswer(operation, result, `the ${name} handler`);
-    if (refused) return refused;
-    const created = storedObject(result, `the ${name} handler`);
-    return { ...ok(created, 201), headers: { Location: objectHref(resource, created.id) } };
+    return createdAnswer(operation, resource, await run({ body: prepareCreate(resource, data) }));
   }
   const id = request.id!;
-  const found = await lookUp(request, resource.collection, id);
-  // Why: the lookup is part of this operation: a refusal of the get handler is checked against its declared statuses.
-  const refusedLookup = refusalAnswer(operation, found, `the get handler of ${resource.collection}`);
-  if (refusedLookup) return refusedLookup;
-  if (found === undefined) return notFound(resource, id);
-  const current = storedObject(found, `the get handler of ${resource.collection}`);
+  const looked = currentObject(operation, resource, await lookUp(request, resource.collection, id), id);
+  if (!looked.ok) return looked.answer;
+  const current = looked.current;
   switch (kind) {
     case "get":
       return ok(current);

@@ -5,6 +5,7 @@
 
 import type { IncomingMessage } from "node:http";
 import { parseCookies } from "./http.gen.js";
+import { isPromiseLike } from "./resources.gen.js";
 import type { AuthErrorBody, Refusal, ResponseHeaders } from "./http.gen.js";
 
 /** The required scopes of an operation, as a list and joined by single spaces. */
@@ -35,8 +36,16 @@ export type VerifyToken<P extends Principal = Principal> = (
 export function authorizationHeader(req: IncomingMessage): string | undefined {
   // Why: http-behaviour "Reading the Authorization header": a header sent twice, the first one
   // counts. Node keeps the first `authorization` in req.headers but joins duplicates when the
-  // server sets joinDuplicateHeaders; headersDistinct keeps every value in order either way.
-  return req.headersDistinct["authorization"]?.[0];
+  // server sets joinDuplicateHeaders; the raw headers keep every value in order either way (and
+  // reading them builds nothing, where headersDistinct builds a list for every header).
+  const raw = req.rawHeaders;
+  // A request made by hand (a test's, a framework's stand-in) may carry its headers only.
+  if (!Array.isArray(raw)) return req.headersDistinct["authorization"]?.[0];
+  for (let i = 0; i < raw.length - 1; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === "authorization") return raw[i + 1];
+  }
+  return undefined;
 }
 
 /** Splits an `Authorization` value at its first space (U+0020): the scheme word and the rest. */
@@ -54,11 +63,13 @@ export function readBearer(header: string | undefined, autoError: boolean): Guar
   // Why: seed "Bearer extraction" and http-behaviour "Reading the Authorization header": only a
   // U+0020 ends the scheme word, so `Bearer\tx` and `Bearerx` are other schemes, and a lone
   // `Bearer` yields the empty token, which checkSecurity() then rejects.
-  const { scheme, rest } = splitAuthorization(header ?? "");
-  if (header === undefined || scheme.toLowerCase() !== "bearer") {
+  if (header === undefined) return noCredential(autoError, 401, { "WWW-Authenticate": "Bearer" });
+  const space = header.indexOf(" ");
+  const scheme = space === -1 ? header : header.slice(0, space);
+  if (scheme.length !== 6 || scheme.toLowerCase() !== "bearer") {
     return noCredential(autoError, 401, { "WWW-Authenticate": "Bearer" });
   }
-  return { ok: true, credential: trimWhiteSpace(rest) };
+  return { ok: true, credential: space === -1 ? "" : trimWhiteSpace(header.slice(space + 1)) };
 }
 
 /** The generic OAuth 2.0 guard: the whole header value, unchanged; absent or empty is 403 or none. */
@@ -82,6 +93,9 @@ function noCredential(autoError: boolean, status: number, headers: ResponseHeade
 
 /** Trims HTTP white space (space and tab, RFC 9110 section 5.6.3) from both ends. */
 function trimWhiteSpace(text: string): string {
+  const isWhite = (code: number | undefined) => code === 0x20 || code === 0x09;
+  // Why the check first: a token sent as it should be has nothing to trim, and is kept as it is.
+  if (!isWhite(text.charCodeAt(0)) && !isWhite(text.charCodeAt(text.length - 1))) return text;
   return text.replace(/^[ \t]+|[ \t]+$/g, "");
 }
 
@@ -120,6 +134,11 @@ export type SecurityContext = {
   readonly schemes: { readonly [name: string]: SchemeSpec };
   readonly hooks: { readonly [name: string]: SecurityHook };
   readonly verifyToken: VerifyToken;
+  /**
+   * Told the principal of every credential verified, whether or not the request is let in (a
+   * valid token lacking a scope is still someone's), for the host's `onResponse`.
+   */
+  readonly notes?: { principal: Principal | undefined };
 };
 
 /** A request let in: the principal and scopes of the requirement met (none for anonymous access). */
@@ -162,26 +181,44 @@ type Outcome = { ok: true; principal: Principal | undefined } | { ok: false; fai
  * Rule 3's order keeps http-behaviour "Errors": a credential that is present but refused answers
  * 401 even where anonymous access is allowed.
  */
-export async function checkSecurity(
+export function checkSecurity(
   requirements: readonly SecurityRequirement[],
   context: SecurityContext,
   req: IncomingMessage,
   query: ReadonlyMap<string, readonly string[]>,
-): Promise<Access> {
-  const failures: Failure[] = [];
-  let anonymous = requirements.length === 0;
-  for (const requirement of requirements) {
+): Access | Promise<Access> {
+  return checkFrom(0, { failures: [], anonymous: requirements.length === 0 }, requirements, context, req, query);
+}
+
+/**
+ * checkSecurity from requirement `start` on, with what the ones before it left. Why not async:
+ * checks that answer at once (a token check returning its principal) are decided at once, with
+ * no promise; the first that answers later continues the rest when it has answered.
+ */
+function checkFrom(
+  start: number,
+  state: { readonly failures: Failure[]; anonymous: boolean },
+  requirements: readonly SecurityRequirement[],
+  context: SecurityContext,
+  req: IncomingMessage,
+  query: ReadonlyMap<string, readonly string[]>,
+): Access | Promise<Access> {
+  for (let i = start; i < requirements.length; i++) {
+    const requirement = requirements[i]!;
     if (requirement.length === 0) {
-      anonymous = true;
+      state.anonymous = true;
       continue;
     }
-    const outcome = await checkRequirement(requirement, context, req, query);
+    const outcome = checkRequirement(requirement, context, req, query);
+    if (outcome instanceof Promise) {
+      return outcome.then((done) => (done.ok ? done : (state.failures.push(done.failure), checkFrom(i + 1, state, requirements, context, req, query))));
+    }
     if (outcome.ok) return outcome;
-    failures.push(outcome.failure);
+    state.failures.push(outcome.failure);
   }
-  const failure = mostTelling(failures);
-  if (failure === undefined || (anonymous && failure.rank === MISSING)) {
-    return { ok: true, principal: undefined, scopes: securityScopes() };
+  const failure = mostTelling(state.failures);
+  if (failure === undefined || (state.anonymous && failure.rank === MISSING)) {
+    return { ok: true, principal: undefined, scopes: NO_SCOPES };
   }
   return failure.refusal;
 }
@@ -201,46 +238,92 @@ export function securityQueryNames(
   return names;
 }
 
-/** One requirement: every scheme is checked (so the refusal does not depend on their order). */
-async function checkRequirement(
+/** One requirement: every scheme is checked (so the refusal does not depend on their order); at once where each answers at once. */
+function checkRequirement(
   requirement: SecurityRequirement,
   context: SecurityContext,
   req: IncomingMessage,
   query: ReadonlyMap<string, readonly string[]>,
-): Promise<Granted | { ok: false; failure: Failure }> {
-  let principal: Principal | undefined;
-  const failures: Failure[] = [];
-  for (const item of requirement) {
-    const outcome = await checkScheme(item, context, req, query);
-    if (!outcome.ok) failures.push(outcome.failure);
-    else principal ??= outcome.principal;
+  start = 0,
+  state: { principal: Principal | undefined; readonly failures: Failure[] } = { principal: undefined, failures: [] },
+): Granted | { ok: false; failure: Failure } | Promise<Granted | { ok: false; failure: Failure }> {
+  for (let i = start; i < requirement.length; i++) {
+    const outcome = checkScheme(requirement[i]!, context, req, query);
+    if (outcome instanceof Promise) {
+      return outcome.then((done) => {
+        if (!done.ok) state.failures.push(done.failure);
+        else state.principal ??= done.principal;
+        return checkRequirement(requirement, context, req, query, i + 1, state);
+      });
+    }
+    if (!outcome.ok) state.failures.push(outcome.failure);
+    else state.principal ??= outcome.principal;
   }
-  const failure = mostTelling(failures);
+  const failure = mostTelling(state.failures);
   if (failure !== undefined) return { ok: false, failure };
-  const scopes = securityScopes([...new Set(requirement.flatMap((item) => item.scopes))]);
-  return { ok: true, principal, scopes };
+  return { ok: true, principal: state.principal, scopes: requirementScopes(requirement) };
 }
 
-/** One scheme of a requirement, with the scopes the requirement asks of it. */
-async function checkScheme(
+/** The scopes helper of no scopes, shared (frozen: a handler cannot change what another is given). */
+const NO_SCOPES: SecurityScopes = Object.freeze({ scopes: Object.freeze([]), scopeStr: "" });
+
+const scopesOf = new WeakMap<object, SecurityScopes>();
+
+/** A frozen scopes helper, built once per requirement or scheme of the generated table (`key`). */
+function cachedScopes(key: object, scopes: () => readonly string[]): SecurityScopes {
+  let helper = scopesOf.get(key);
+  if (helper === undefined) {
+    const names = Object.freeze([...scopes()]);
+    scopesOf.set(key, (helper = Object.freeze({ scopes: names, scopeStr: names.join(" ") })));
+  }
+  return helper;
+}
+
+/** The scopes a requirement grants when met: the union of its schemes' scopes, in order. */
+function requirementScopes(requirement: SecurityRequirement): SecurityScopes {
+  return cachedScopes(requirement, () => [...new Set(requirement.flatMap((item) => item.scopes))]);
+}
+
+/**
+ * One scheme of a requirement, with the scopes the requirement asks of it. Why not async: a token
+ * check that answers at once is decided at once, with no promise.
+ */
+function checkScheme(
   item: SecurityRequirement[number],
   context: SecurityContext,
   req: IncomingMessage,
   query: ReadonlyMap<string, readonly string[]>,
-): Promise<Outcome> {
+): Outcome | Promise<Outcome> {
   const scheme = Object.hasOwn(context.schemes, item.scheme) ? context.schemes[item.scheme] : undefined;
   if (scheme === undefined) throw new Error(`unknown security scheme ${item.scheme}`);
-  const scopes = securityScopes(item.scopes);
+  const scopes = cachedScopes(item, () => item.scopes);
   if (scheme.kind === "hook") return checkHook(scheme, item.scheme, scopes, context, req, query);
-  const guard: Guard = { kind: scheme.kind, name: item.scheme, autoError: scheme.autoError !== false };
-  const reading = readGuard({ ...guard, autoError: true }, authorizationHeader(req));
+  const guard = guardOf(item, scheme);
+  const reading = scheme.kind === "bearer" ? readBearer(authorizationHeader(req), true) : readOAuth2(authorizationHeader(req), true);
   // Why: http-behaviour "Errors": with error raising off, a missing credential is no error.
   if (!reading.ok) return guard.autoError ? failed(MISSING, reading) : { ok: true, principal: undefined };
   // Why: http-behaviour: `Bearer` with nothing after it yields the empty token, which the
   // token check rejects; an empty string is never handed to the application as a token.
   const credential = reading.credential ?? "";
-  const principal = credential === "" ? undefined : await context.verifyToken(credential, scopes, guard);
+  if (credential === "") return failed(REJECTED, invalidCredential());
+  const verified = context.verifyToken(credential, scopes, guard);
+  if (!isPromiseLike(verified)) return verifiedOutcome(verified, scopes, context);
+  return Promise.resolve(verified).then((principal) => verifiedOutcome(principal, scopes, context));
+}
+
+const guards = new WeakMap<object, Guard>();
+
+/** The guard verifyToken is told of, built once per scheme of a requirement (frozen: every request shares it). */
+function guardOf(item: SecurityRequirement[number], scheme: { readonly kind: "bearer" | "oauth2"; readonly autoError?: false }): Guard {
+  let guard = guards.get(item);
+  if (guard === undefined) guards.set(item, (guard = Object.freeze({ kind: scheme.kind, name: item.scheme, autoError: scheme.autoError !== false })));
+  return guard;
+}
+
+/** A bearer or OAuth2 scheme's outcome once the token check answered. */
+function verifiedOutcome(principal: Principal | undefined, scopes: SecurityScopes, context: SecurityContext): Outcome {
   if (principal === undefined) return failed(REJECTED, invalidCredential());
+  if (context.notes !== undefined) context.notes.principal = principal;
   if (!holdsScopes(principal, scopes)) return failed(SCOPE, insufficientScope(scopes));
   return { ok: true, principal };
 }
@@ -287,6 +370,7 @@ async function checkHook(
     const rank = value === undefined && scheme.in !== "none" ? MISSING : REJECTED;
     return failed(rank, { ok: false, status: 401, headers, body: { detail } });
   }
+  if (context.notes !== undefined) context.notes.principal = principal;
   if (!holdsScopes(principal, scopes)) {
     return failed(SCOPE, { ok: false, status: 403, headers: {}, body: { detail: "Not enough permissions" } });
   }
@@ -303,6 +387,7 @@ function failed(rank: number, refusal: Refusal<AuthErrorBody>): Outcome {
  * it in order; among missing credentials a 401 carrying every challenge before a 403.
  */
 function mostTelling(failures: readonly Failure[]): Failure | undefined {
+  if (failures.length === 0) return undefined;
   const rank = Math.max(...failures.map((failure) => failure.rank));
   const top = failures.filter((failure) => failure.rank === rank);
   const unauthenticated = top.filter((failure) => failure.refusal.status === 401);

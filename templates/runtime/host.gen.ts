@@ -5,17 +5,17 @@
 // "Beyond the API's own routes"): the base path, HEAD, OPTIONS, CORS, the served document and
 // its docs page, the request hooks, and the 500/504 answers to a handler's fault.
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { DOCS_PAGE, DOCS_PAGE_POLICY } from "./docs-page.gen.js";
-import { HandlerTimeoutError, answerRequest, fromRefusal, matchRoute } from "./dispatch.gen.js";
-import type { Answer, ApiSpec, DispatchOptions, RouteSpec } from "./dispatch.gen.js";
-import type { Principal, SecurityHook, VerifyToken } from "./guards.gen.js";
+import { HandlerTimeoutError, andThen, answerRequest, fromRefusal, matchRoute } from "./dispatch.gen.js";
+import { hasBody } from "./requests.gen.js";
+import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "./dispatch.gen.js";
+import type { Principal, VerifyToken } from "./guards.gen.js";
 import { DEFAULT_REQUEST_TIMEOUT, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
-import type { Link } from "./resources.gen.js";
+import type { Awaitable, Link } from "./resources.gen.js";
 
 /** What `onRequest` is told when a request arrives: its method and path (without the query). */
 export type RequestEvent = { readonly method: string; readonly path: string };
@@ -72,16 +72,6 @@ type Hosted = {
   readonly extras: ReadonlyMap<string, Answer>;
 };
 
-/** The principal of the request being answered, set by the wrapped token check and hooks. */
-const principals = new AsyncLocalStorage<{ principal: Principal | undefined }>();
-
-/** Remembers the principal a check answered for the request being answered. */
-function noted(principal: Principal | undefined): Principal | undefined {
-  const store = principals.getStore();
-  if (store !== undefined && principal !== undefined) store.principal = principal;
-  return principal;
-}
-
 /** The base path as `/v1` (no trailing `/`), or `""`. */
 function normalBase(path: string): string {
   const trimmed = path.replace(/\/+$/, "");
@@ -96,7 +86,7 @@ function baseSegments(base: string): string[] {
 
 /**
  * The API with every route under the base path, its links carrying it, the index linking the
- * served document, the token check and hooks noting the principal, and the extra routes.
+ * served document, and the extra routes.
  */
 function prepare(api: ApiSpec, document: ServedDocument, options: HostedOptions): Hosted {
   const base = normalBase(options.basePath ?? document.basePath);
@@ -124,21 +114,18 @@ function prepare(api: ApiSpec, document: ServedDocument, options: HostedOptions)
     }
   }
   const rebase = (href: string) => (href.startsWith("/") ? base + href : href);
-  const hooks: { [scheme: string]: SecurityHook } = {};
-  for (const [scheme, hook] of Object.entries(api.hooks)) hooks[scheme] = async (input) => noted(await hook(input));
   const verifyToken = options.verifyToken;
   return {
     api: {
       ...api,
       routes,
-      hooks,
       resources: Object.fromEntries(Object.entries(api.resources).map(([name, spec]) => [name, { ...spec, base }])),
       // Why: RFC 8631: the index names the document (`service-desc`) and its page (`service-doc`).
       index: [...api.index.map((link) => ({ ...link, href: rebase(link.href) })), ...served],
     },
     // Why: an API without guards never calls verifyToken, so its options need not give one;
     // should a guard still ask, no credential is valid.
-    options: { ...options, verifyToken: async (...args) => noted(verifyToken === undefined ? undefined : await verifyToken(...args)) },
+    options: { ...options, verifyToken: verifyToken ?? (() => undefined) },
     host: options,
     extras,
   };
@@ -153,7 +140,7 @@ function allowOf(route: RouteSpec): string {
 }
 
 /** The answer of one request, the API's or the host's own, before CORS; undefined when the client went away. */
-async function answerOf(hosted: Hosted, req: IncomingMessage, method: string, url: string): Promise<Answer | undefined> {
+function answerOf(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes): Awaitable<Answer | undefined> {
   const parsed = parseUrl(url);
   if (parsed.ok) {
     const extra = hosted.extras.get(parsed.value.path);
@@ -166,37 +153,57 @@ async function answerOf(hosted: Hosted, req: IncomingMessage, method: string, ur
     if (matched !== undefined && !Object.hasOwn(matched.route.methods, method)) {
       // http-behaviour "Beyond the API's own routes": HEAD where GET is answered, OPTIONS on a known path.
       if (method === "OPTIONS") return { status: 204, headers: { Allow: allowOf(matched.route) } };
-      if (method === "HEAD" && Object.hasOwn(matched.route.methods, "GET")) return safeAnswer(hosted, req, "GET", url);
-      const answer = await safeAnswer(hosted, req, method, url);
-      // The dispatcher's Allow names the declared methods; the host answers HEAD and OPTIONS too.
-      if (answer?.status === 405) answer.headers.Allow = allowOf(matched.route);
-      return answer;
+      if (method === "HEAD" && Object.hasOwn(matched.route.methods, "GET")) return safeAnswer(hosted, req, "GET", url, notes);
+      return andThen(safeAnswer(hosted, req, method, url, notes), (answer) => {
+        // The dispatcher's Allow names the declared methods; the host answers HEAD and OPTIONS too.
+        if (answer?.status === 405) answer.headers.Allow = allowOf(matched.route);
+        return answer;
+      });
     }
   }
-  return safeAnswer(hosted, req, method, url);
+  return safeAnswer(hosted, req, method, url, notes);
 }
 
 /**
  * The dispatcher's answer, or the answer to its fault: what a handler or hook throws is told to
  * `onError` and answered 500 (504 when it took too long), with nothing of the error.
  */
-async function safeAnswer(hosted: Hosted, req: IncomingMessage, method: string, url: string): Promise<Answer | undefined> {
+function safeAnswer(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes): Awaitable<Answer | undefined> {
+  let answer: Awaitable<Answer>;
   try {
-    const answer = await answerRequest(hosted.api, hosted.options, req, { method, url });
-    // Why: a body JSON cannot write (a bigint, a cycle a handler returned) is the handler's fault,
-    // answered 500 here like any other; written later, it could only cut the connection.
-    if (answer.body === undefined) return answer;
-    const { body, ...rest } = answer;
-    return { ...rest, raw: { contentType: "application/json", bytes: JSON.stringify(body) } };
+    answer = answerRequest(hosted.api, hosted.options, req, { method, url }, notes);
   } catch (error) {
-    // Why: a client that goes away mid-body is no fault of the server: nothing to answer or log.
-    if (isClientGone(error)) return undefined;
-    hosted.options.onError?.(error, req);
-    // Why: http-behaviour "Errors": a handler fault answers 500 (504 when it took too long)
-    // with the fixed error body; nothing of the error reaches the client.
-    if (error instanceof HandlerTimeoutError) return { status: 504, body: { error: "Gateway timeout", detail: {} }, headers: {}, close: true };
-    return { status: 500, body: { error: "Internal server error", detail: {} }, headers: {}, close: true };
+    return faultAnswer(hosted, req, error);
   }
+  if (answer instanceof Promise) return answer.then((done) => asText(hosted, req, done), (error: unknown) => faultAnswer(hosted, req, error));
+  return asText(hosted, req, answer);
+}
+
+/**
+ * An answer with its JSON body written as the text that is sent (encode writes it as it is). Why
+ * here: a body JSON cannot write (a bigint, a cycle a handler returned) is the handler's fault,
+ * answered 500 like any other; written later, it could only cut the connection.
+ */
+function asText(hosted: Hosted, req: IncomingMessage, answer: Answer): Answer | undefined {
+  if (answer.body === undefined) return answer;
+  let text: string;
+  try {
+    text = JSON.stringify(answer.body);
+  } catch (error) {
+    return faultAnswer(hosted, req, error);
+  }
+  return { status: answer.status, raw: { contentType: "application/json", bytes: text }, headers: answer.headers, close: answer.close === true };
+}
+
+/** The answer to what the dispatcher threw: none when the client went away, else 500 (504 when it took too long), told to `onError`. */
+function faultAnswer(hosted: Hosted, req: IncomingMessage, error: unknown): Answer | undefined {
+  // Why: a client that goes away mid-body is no fault of the server: nothing to answer or log.
+  if (isClientGone(error)) return undefined;
+  hosted.options.onError?.(error, req);
+  // Why: http-behaviour "Errors": a handler fault answers 500 (504 when it took too long)
+  // with the fixed error body; nothing of the error reaches the client.
+  if (error instanceof HandlerTimeoutError) return { status: 504, body: { error: "Gateway timeout", detail: {} }, headers: {}, close: true };
+  return { status: 500, body: { error: "Internal server error", detail: {} }, headers: {}, close: true };
 }
 
 /** Whether CORS lets `origin` in. */
@@ -248,26 +255,34 @@ function tell(hosted: Hosted, req: IncomingMessage, call: () => void): void {
  * Answers one request through the whole pipeline: the hooks, the answer, CORS. Undefined when
  * the client went away before it could be answered.
  */
-async function serve(hosted: Hosted, req: IncomingMessage, fetched: FetchState = {}): Promise<{ answer: Answer; method: string } | undefined> {
-  const started = performance.now();
+function serve(hosted: Hosted, req: IncomingMessage, fetched: FetchState = {}): Awaitable<{ answer: Answer; method: string } | undefined> {
+  const { onRequest, onResponse } = hosted.host;
+  // Why: nothing runs for a hook that is not set: no clock read, no path split, no closure.
+  const started = onResponse === undefined ? 0 : performance.now();
   const method = req.method ?? "GET";
   const url = requestUrl(req);
   // Why: the path without the query: a query may carry an API key, which a log must not keep.
-  const path = url.split("?", 1)[0] ?? "/";
-  tell(hosted, req, () => hosted.host.onRequest?.({ method, path }));
-  const store = { principal: undefined as Principal | undefined };
+  const path = onRequest === undefined && onResponse === undefined ? "" : (url.split("?", 1)[0] ?? "/");
+  if (onRequest !== undefined) tell(hosted, req, () => onRequest({ method, path }));
+  // The dispatcher notes the principal once the security check has one (a 403 for a missing
+  // scope and a client gone mid-body included), for `onResponse`.
+  const notes: RequestNotes = { principal: undefined };
   const taken = req.readableEnded || fetched.bodyUsed === true;
-  let answered = taken ? consumed(hosted, req) : await principals.run(store, () => answerOf(hosted, req, method, url));
-  // Why: http-behaviour "Errors": a client too slow to send its request gets 408, whatever was
-  // read of its body by then; it is decided here so that it gets CORS and `onResponse` as every answer does.
-  if (fetched.timedOut?.() === true) answered = fromRefusal(refusal(408, "Request timeout"));
-  const respond = (status: number, aborted: boolean) =>
-    tell(hosted, req, () => hosted.host.onResponse?.({ method, path, status, duration: performance.now() - started, principal: store.principal, aborted }));
-  // Why: a request whose client went away is still told of, so a log has one line per request.
-  if (answered === undefined) return void respond(CLIENT_CLOSED_REQUEST, true);
-  const answer = withCors(hosted.host, req, method, answered);
-  respond(answer.status, false);
-  return { answer, method };
+  return andThen(taken ? consumed(hosted, req) : answerOf(hosted, req, method, url, notes), (done) => {
+    // Why: http-behaviour "Errors": a client too slow to send its request gets 408, whatever was
+    // read of its body by then; it is decided here so that it gets CORS and `onResponse` as every answer does.
+    const answered = fetched.timedOut?.() === true ? fromRefusal(refusal(408, "Request timeout")) : done;
+    const respond = (status: number, aborted: boolean) => {
+      if (onResponse === undefined) return;
+      const principal: Principal | undefined = notes.principal;
+      tell(hosted, req, () => onResponse({ method, path, status, duration: performance.now() - started, principal, aborted }));
+    };
+    // Why: a request whose client went away is still told of, so a log has one line per request.
+    if (answered === undefined) return void respond(CLIENT_CLOSED_REQUEST, true);
+    const answer = withCors(hosted.host, req, method, answered);
+    respond(answer.status, false);
+    return { answer, method };
+  });
 }
 
 /** What the fetch handler knows of its request that a node:http request does not say. */
@@ -289,27 +304,39 @@ function consumed(hosted: Hosted, req: IncomingMessage): Answer {
 }
 
 /** An answer's headers and bytes as sent: JSON, raw bytes, or nothing (RFC 9110: 204 and 304 carry no Content-Length). */
-function encode(answer: Answer): { headers: { [name: string]: string }; bytes: Uint8Array | undefined } {
+function encode(answer: Answer): { headers: { [name: string]: string }; bytes: string | Uint8Array | undefined } {
   const headers: { [name: string]: string } = { ...answer.headers };
-  let bytes: Uint8Array | undefined;
+  let bytes: string | Uint8Array | undefined;
   if (answer.raw !== undefined) {
-    bytes = typeof answer.raw.bytes === "string" ? Buffer.from(answer.raw.bytes, "utf8") : answer.raw.bytes;
+    bytes = answer.raw.bytes;
     headers["Content-Type"] = answer.raw.contentType;
   } else if (answer.body !== undefined) {
-    bytes = Buffer.from(JSON.stringify(answer.body), "utf8");
+    bytes = JSON.stringify(answer.body);
     headers["Content-Type"] = "application/json";
   }
-  if (bytes !== undefined || (answer.status !== 204 && answer.status !== 304)) headers["Content-Length"] = String(bytes?.byteLength ?? 0);
+  // Why: text is sent as it is (UTF-8), never copied into a buffer first: node:http writes a
+  // string together with the headers, and a fetch Response takes it as its body.
+  const length = bytes === undefined ? 0 : typeof bytes === "string" ? Buffer.byteLength(bytes, "utf8") : bytes.byteLength;
+  if (bytes !== undefined || (answer.status !== 204 && answer.status !== 304)) headers["Content-Length"] = String(length);
   return { headers, bytes };
 }
 
 /** The listener without a body budget of its own (createHttpServer gives the server's). */
 function nodeListener(hosted: Hosted): RequestListener {
-  return (req, res) => void writeNode(hosted, req, res).catch(() => res.destroy());
+  return (req, res) => {
+    // Why: a request answered at once is written at once (no promise); what fails while writing
+    // an answer can only end the connection.
+    try {
+      const served = serve(hosted, req);
+      if (served instanceof Promise) served.then((done) => writeNode(req, res, done)).catch(() => res.destroy());
+      else writeNode(req, res, served);
+    } catch {
+      res.destroy();
+    }
+  };
 }
 
-async function writeNode(hosted: Hosted, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const served = await serve(hosted, req);
+function writeNode(req: IncomingMessage, res: ServerResponse, served: { answer: Answer; method: string } | undefined): void {
   if (served === undefined) {
     res.destroy();
     return;
@@ -321,7 +348,9 @@ async function writeNode(hosted: Hosted, req: IncomingMessage, res: ServerRespon
   res.writeHead(answer.status, headers);
   res.end(bytes);
   if (answer.close) res.once("finish", () => req.socket.destroy());
-  else if (!req.complete) req.resume();
+  // Why only with a body: a request without one has nothing left to drain (a GET answered at
+  // once is answered before Node marks it complete).
+  else if (!req.complete && hasBody(req)) req.resume();
 }
 
 /** Creates the `node:http` server of an API; call `listen` on it. */

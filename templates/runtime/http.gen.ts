@@ -163,7 +163,10 @@ export function withBodyBudget(listener: RequestListener, budget: BodyBudget): R
   return (req, res) => {
     // Why: 'close' is the one event every response emits, after it is sent or when its
     // connection ends first (client gone, timeout, error), so the share is given back on every path.
-    res.once("close", joinBodyBudget(req, budget));
+    // Why only with a body (RFC 9112 section 6.3: a Content-Length above 0, or a Transfer-Encoding):
+    // a request without one never holds body bytes, and costs no share and no listener.
+    const length = req.headers["content-length"];
+    if (req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")) res.once("close", joinBodyBudget(req, budget));
     listener(req, res);
   };
 }
@@ -279,7 +282,7 @@ export function acceptsJson(accept: string | undefined): boolean {
   // Why: RFC 9110 section 12.5.1: no Accept means anything is acceptable; a more specific
   // range overrides a less specific one; a quality of 0 means "not acceptable". A blank
   // header is read as absent. Ranges that do not parse are skipped.
-  if (accept === undefined || accept.trim() === "") return true;
+  if (accept === undefined || accept === "application/json" || accept === "*/*" || accept.trim() === "") return true;
   let best: { specificity: number; quality: number } | undefined;
   for (const text of accept.split(",")) {
     const range = parseMediaRange(text);
@@ -418,7 +421,8 @@ export function parseUrl(rawUrl: string): UrlOutcome {
   if (target === undefined) {
     return refusal(400, "Malformed URL", { path: "must be an absolute path such as /articles" });
   }
-  const withoutFragment = target.split("#", 1)[0] ?? "";
+  const hash = target.indexOf("#");
+  const withoutFragment = hash === -1 ? target : target.slice(0, hash);
   const queryStart = withoutFragment.indexOf("?");
   const path = queryStart === -1 ? withoutFragment : withoutFragment.slice(0, queryStart);
   const search = queryStart === -1 ? "" : withoutFragment.slice(queryStart + 1);
@@ -446,7 +450,7 @@ function decodeSegments(path: string): string[] | undefined {
   if (path === "/") return [];
   // Why: each segment is decoded on its own, so an encoded `/` (%2F) stays inside its segment.
   try {
-    return path.slice(1).split("/").map(decodeURIComponent);
+    return path.slice(1).split("/").map((segment) => (segment.includes("%") ? decodeURIComponent(segment) : segment));
   } catch {
     return undefined;
   }
@@ -454,6 +458,7 @@ function decodeSegments(path: string): string[] | undefined {
 
 function readQuery(search: string): Map<string, string[]> {
   const query = new Map<string, string[]>();
+  if (search === "") return query;
   for (const [name, value] of new URLSearchParams(search)) {
     const values = query.get(name);
     if (values === undefined) query.set(name, [value]);

@@ -147,7 +147,7 @@ export async function readRequestBody(spec: BodySpec, req: IncomingMessage, limi
 }
 
 /** Whether the request's framing announces a body: a Content-Length above 0, or a Transfer-Encoding (RFC 9112 section 6.3). */
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers["content-length"];
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }

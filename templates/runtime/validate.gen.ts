@@ -539,15 +539,38 @@ function checkString(node: SchemaNode, text: string, fail: (message: string) => 
 
 /**
  * A copy of a valid value with every absent property that declares a `default` filled in, at
- * every depth (objects in objects, objects in arrays): what the server stores on create.
+ * every depth (objects in objects, objects in arrays): what the server stores on create. Where
+ * the schema declares no default at any depth, the value itself (nothing to fill, nothing copied).
  */
 export function withDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unknown {
+  if (!declaresDefaults(node, table)) return value;
   const resolved = node.ref !== undefined ? table[node.ref] : node;
   if (resolved === undefined) return value;
   let filled = ownDefaults(resolved, value, table);
   // An allOf part's properties are the value's properties too (the usual `allOf: [Base, {...}]`).
   if (resolved.allOf) for (const part of resolved.allOf) filled = withDefaults(part, filled, table);
   return filled;
+}
+
+const defaultsDeclared = new WeakMap<SchemaNode, boolean>();
+
+/**
+ * Whether a schema declares a property `default` anywhere withDefaults looks (through refs,
+ * properties, items, prefixItems and allOf); known once per schema. A cycle of refs adds nothing
+ * new, so a schema met again on the way is not looked at twice; only the answer of a whole walk is
+ * kept (one inside a cycle may have been cut short).
+ */
+function declaresDefaults(node: SchemaNode, table: SchemaTable, visiting = new Set<SchemaNode>()): boolean {
+  const known = defaultsDeclared.get(node);
+  if (known !== undefined) return known;
+  if (visiting.has(node)) return false;
+  visiting.add(node);
+  const resolved = node.ref !== undefined ? table[node.ref] : node;
+  const parts = resolved === undefined ? [] : [...Object.values(resolved.properties ?? {}), ...(resolved.items ? [resolved.items] : []), ...((resolved as SchemaPart).prefixItems ?? []), ...(resolved.allOf ?? [])];
+  const found = parts.some((part) => part.default !== undefined || declaresDefaults(part, table, visiting));
+  visiting.delete(node);
+  if (visiting.size === 0) defaultsDeclared.set(node, found);
+  return found;
 }
 
 function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unknown {
@@ -563,9 +586,15 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unkn
   if (typeof value !== "object" || value === null || !node.properties) return value;
   const record = value as { readonly [key: string]: unknown };
   const filled: { [key: string]: unknown } = { ...record };
-  for (const [key, property] of Object.entries(node.properties)) {
-    if (Object.hasOwn(record, key)) defineOwn(filled, key, withDefaults(property, record[key], table));
-    else if (property.default !== undefined) defineOwn(filled, key, structuredClone(property.default));
+  for (const key of Object.keys(node.properties)) {
+    const property = node.properties[key]!;
+    if (Object.hasOwn(record, key)) {
+      // (The copy holds the value already: only one completed with defaults is written again.)
+      const completed = withDefaults(property, record[key], table);
+      if (completed !== record[key]) defineOwn(filled, key, completed);
+    }
+    // A default that is an object or array is copied, so no request shares (and changes) the schema's.
+    else if (property.default !== undefined) defineOwn(filled, key, typeof property.default === "object" && property.default !== null ? structuredClone(property.default) : property.default);
   }
   return filled;
 }

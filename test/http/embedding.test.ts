@@ -27,6 +27,7 @@ type Mode = "createServer" | "createRequestListener" | "createFetchHandler";
 const MODES: readonly Mode[] = ["createServer", "createRequestListener", "createFetchHandler"];
 const ALLOWED = "https://portal.example.org";
 const principal = { subject: "ann", scopes: ["library:read", "library:write", "loans:write"] };
+const reader = { subject: "rea", scopes: ["library:read"] };
 
 /** Starts the API hosted one way on 127.0.0.1 with these options; its base URL and its stop. */
 async function host(api: Hosting, mode: Mode, options: object): Promise<{ url: string; close(): Promise<void> }> {
@@ -66,7 +67,7 @@ describe.each(MODES)("%s", (mode) => {
     const memory = api.createMemoryHandlers();
     const started = await host(api, mode, {
       handlers: { ...memory, members: { ...memory.members, listMembers: () => Promise.reject(new Error("the store is down")) } },
-      verifyToken: (token: string) => (token === "good" ? principal : undefined),
+      verifyToken: (token: string) => (token === "good" ? principal : token === "reader" ? reader : undefined),
       cors: [ALLOWED],
       bodyLimit: 1000,
       onRequest: (event: Json) => events.push({ ...event, phase: "request" }),
@@ -186,6 +187,16 @@ describe.each(MODES)("%s", (mode) => {
       { phase: "response", method: "GET", path: "/v1/loans", status: 200, principal, aborted: false },
       { phase: "request", method: "GET", path: "/v1/loans" },
       { phase: "response", method: "GET", path: "/v1/loans", status: 401, principal: undefined, aborted: false },
+    ]);
+  });
+
+  it("tells onResponse the principal of a valid token that lacks a scope (403)", async () => {
+    events.length = 0;
+    const refused = await call(base, "POST", "/v1/books", { token: "reader", json: { title: "T", author: "A" } });
+    expect(refused.status, refused.text).toBe(403);
+    expect(events.map(({ duration: _duration, ...rest }) => rest)).toEqual([
+      { phase: "request", method: "POST", path: "/v1/books" },
+      { phase: "response", method: "POST", path: "/v1/books", status: 403, principal: reader, aborted: false },
     ]);
   });
 
