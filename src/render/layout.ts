@@ -81,8 +81,10 @@ export const hardline: Doc = { kind: "line", soft: false, hard: true };
 export const ifBreak = (breakContents: Doc, flatContents: Doc = ""): Doc => ({ kind: "ifBreak", breakContents, flatContents });
 const indentIfBreak = (contents: Doc, groupId: symbol): Doc => ({ kind: "indentIfBreak", contents, groupId });
 /** A broken literal of `items` between `open` and `close`, each member's doc made by `member` when printed (see Table). */
-export const table = <T,>(open: "{" | "[", items: readonly T[], member: (item: T) => Doc): Doc =>
-  items.length === 0 ? `${open}${open === "{" ? "}" : "]"}` : { kind: "table", open, close: open === "{" ? "}" : "]", items, member: member as (item: unknown) => Doc };
+export const table = <T>(open: "{" | "[", items: readonly T[], member: (item: T) => Doc): Doc =>
+  items.length === 0
+    ? `${open}${open === "{" ? "}" : "]"}`
+    : { kind: "table", open, close: open === "{" ? "}" : "]", items, member: member as (item: unknown) => Doc };
 
 /** `items` with `separator` between each two. */
 export function join(separator: Doc, items: readonly Doc[]): Doc[] {
