@@ -7,7 +7,7 @@ import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_OPTIONS } from "../src/format/format.js";
 import { literal } from "../src/model/escape.js";
-import { Unsure, constStatement, literalDoc, printDoc, propertyDoc, printedKey } from "../src/render/layout.js";
+import { Unsure, constStatement, literalDoc, printDoc, propertyDoc, printedKey, table, typeLiteralDoc } from "../src/render/layout.js";
 
 const format = (text: string) => prettier.format(text, { ...PRETTIER_OPTIONS, filepath: "x.mts" });
 
@@ -78,6 +78,24 @@ describe("literal layout", () => {
         if (statement !== undefined) expect(statement + "\n").toBe(await format(`export const ${name}: T = ${literal(value)};\n`));
       }),
       { numRuns: 300 },
+    );
+  }, 120_000);
+
+  it("is prettier's for a table printed member by member, nested and followed by `satisfies` (api.gen.ts's resources)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, json.value), { maxLength: 4 }), fc.integer({ min: 1, max: 60 }), async (entries, n) => {
+        const name = "n".repeat(n);
+        const value = Object.fromEntries(entries);
+        const members = Object.entries(value);
+        const statement = sure(() =>
+          constStatement(name, [table("{", members, ([key, item]) => propertyDoc(key, item)), " satisfies ", typeLiteralDoc(["readonly [k: string]: T"])]),
+        );
+        if (statement === undefined) return;
+        // A broken object's line break after `{` is kept by prettier (the template's table).
+        const raw = `export const ${name} = {\n${literal(value).slice(1, -1)}} satisfies { readonly [k: string]: T };\n`;
+        expect(statement + "\n").toBe(await format(members.length === 0 ? raw.replace("{\n}", "{}") : raw));
+      }),
+      { numRuns: 200 },
     );
   }, 120_000);
 

@@ -3,7 +3,7 @@
 // compared by test/golden-openapi.test.ts; here any JSON data is).
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { YAML_OPTIONS, jsonToYaml } from "../src/write/yaml.js";
+import { YAML_OPTIONS, isPlainSafe, jsonToYaml } from "../src/write/yaml.js";
 
 const calls = vi.hoisted(() => ({ stringify: 0 }));
 vi.mock("yaml", async (original) => {
@@ -111,6 +111,28 @@ describe("jsonToYaml", () => {
     expect(jsonToYaml(odd)).toBe(stringify(odd, YAML_OPTIONS));
     expect(jsonToYaml([1, { a: 2 }])).toBe(stringify([1, { a: 2 }], YAML_OPTIONS));
     expect(jsonToYaml({})).toBe(stringify({}, YAML_OPTIONS));
+  });
+
+  it("writes the strings it judges plain-safe as yaml does, as keys and values at every depth", () => {
+    const word = fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9_./ -]{0,12}$/),
+      fc.constantFrom("null", "NULL", "True", "false", "yes", "No", "on", "y", "n", "e1", "a.b", "a/b", "x-", "-x", "_a", "inf", "nan"),
+    );
+    const plainish = fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(" "));
+    let judged = 0;
+    fc.assert(
+      fc.property(plainish, (text) => {
+        if (!isPlainSafe(text)) return;
+        judged++;
+        for (const data of [{ [text]: text }, { a: { [text]: [text, { [text]: text }] } }, { list: [text] }]) {
+          expect(jsonToYaml(data)).toBe(stringify(data, YAML_OPTIONS));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    // The property judged strings, not only refused them.
+    expect(judged).toBeGreaterThan(200);
+    expect(["null", "True", "a: b", " a", "a ", "1a", "a  b", "x".repeat(1001)].filter(isPlainSafe)).toEqual([]);
   });
 
   it("lays out each distinct scalar and key once", () => {

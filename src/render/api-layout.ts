@@ -1,5 +1,5 @@
 import { literal, literalAt, propertyKey, stringLiteral } from "../model/escape.js";
-import { arrayDoc, constStatement, laidOut, literalDoc, objectDoc, propertyDoc, typeLiteralDoc } from "./layout.js";
+import { arrayDoc, constStatement, laidOut, literalDoc, propertyDoc, table, typeLiteralDoc } from "./layout.js";
 
 /** The data of api.gen.ts, as values (the literals are made here, laid out as prettier would). */
 export interface ApiData {
@@ -30,10 +30,7 @@ export function apiStatements(data: ApiData): ApiStatements {
     () =>
       constStatement(
         "schemas: SchemaTable",
-        objectDoc(
-          data.schemas.map(([name, node]) => propertyDoc(name, node)),
-          true,
-        ),
+        table("{", data.schemas, ([name, node]) => propertyDoc(name, node)),
       ),
     () => `export const schemas: SchemaTable = ${tableText(data.schemas.map(([name, node]) => `${propertyKey(name)}: ${literalAt(name, node)}`))};`,
   );
@@ -41,10 +38,7 @@ export function apiStatements(data: ApiData): ApiStatements {
   const resources = laidOut(
     () =>
       constStatement("resources", [
-        objectDoc(
-          data.resources.map(([collection, spec]) => propertyDoc(collection, spec, { plain: true })),
-          true,
-        ),
+        table("{", data.resources, ([collection, spec]) => propertyDoc(collection, spec, { plain: true })),
         " satisfies ",
         typeLiteralDoc(["readonly [collection: string]: ResourceSpec"]),
       ]),

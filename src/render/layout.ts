@@ -13,7 +13,7 @@
 export class Unsure extends Error {}
 
 /** A document of prettier's printer (the subset codegen builds). */
-export type Doc = string | readonly Doc[] | Group | Indent | Line | IfBreak | IndentIfBreak;
+export type Doc = string | readonly Doc[] | Group | Indent | Line | IfBreak | IndentIfBreak | Table;
 interface Group {
   readonly kind: "group";
   readonly contents: Doc;
@@ -41,6 +41,21 @@ interface IndentIfBreak {
   readonly contents: Doc;
   readonly groupId: symbol;
 }
+/**
+ * A broken object or array literal (`open`, one member per line each followed by `,`, `close`),
+ * prettier's group of `open`, `indent([softline-or-line, join([",", line], members.map(group))])`,
+ * `ifBreak(",")`, a line and `close`, with `shouldBreak`. Why its own kind (issue 14): in a broken
+ * literal each member starts a line and is followed by `,` and a line break, so its layout depends
+ * on nothing around it; each member's doc is made from its item, printed and let go in turn, not
+ * the whole tree of a table of a thousand resources held at once (hundreds of megabytes).
+ */
+interface Table {
+  readonly kind: "table";
+  readonly open: string;
+  readonly close: string;
+  readonly items: readonly unknown[];
+  readonly member: (item: unknown) => Doc;
+}
 
 /** prettier's `printWidth` and `tabWidth` (src/format/format.ts PRETTIER_OPTIONS). */
 export const PRINT_WIDTH = 100;
@@ -65,6 +80,11 @@ export const hardline: Doc = { kind: "line", soft: false, hard: true };
 /** `breakContents` when the enclosing group is broken, else `flatContents`. */
 export const ifBreak = (breakContents: Doc, flatContents: Doc = ""): Doc => ({ kind: "ifBreak", breakContents, flatContents });
 const indentIfBreak = (contents: Doc, groupId: symbol): Doc => ({ kind: "indentIfBreak", contents, groupId });
+/** A broken literal of `items` between `open` and `close`, each member's doc made by `member` when printed (see Table). */
+export const table = <T>(open: "{" | "[", items: readonly T[], member: (item: T) => Doc): Doc =>
+  items.length === 0
+    ? `${open}${open === "{" ? "}" : "]"}`
+    : { kind: "table", open, close: open === "{" ? "}" : "]", items, member: member as (item: unknown) => Doc };
 
 /** `items` with `separator` between each two. */
 export function join(separator: Doc, items: readonly Doc[]): Doc[] {
@@ -104,16 +124,26 @@ interface Command {
 /** Marks every group that holds a hard line or a broken group as broken (prettier's propagateBreaks). */
 function propagateBreaks(doc: Doc): boolean {
   if (typeof doc === "string") return false;
-  if (Array.isArray(doc)) return (doc as readonly Doc[]).map(propagateBreaks).some(Boolean);
+  if (Array.isArray(doc)) {
+    // Every item is visited (each group in it is marked), not only up to the first that breaks.
+    let breaks = false;
+    for (const item of doc as readonly Doc[]) if (propagateBreaks(item)) breaks = true;
+    return breaks;
+  }
   const node = doc as Exclude<Doc, string | readonly Doc[]>;
   switch (node.kind) {
     case "line":
       return node.hard;
+    case "table":
+      // Its members are marked when each is printed; the table itself is broken.
+      return true;
     case "group":
       if (propagateBreaks(node.contents)) node.break = true;
       return node.break;
-    case "ifBreak":
-      return [propagateBreaks(node.breakContents), propagateBreaks(node.flatContents)].some(Boolean);
+    case "ifBreak": {
+      const breaks = propagateBreaks(node.breakContents);
+      return propagateBreaks(node.flatContents) || breaks;
+    }
     default:
       return propagateBreaks(node.contents);
   }
@@ -154,6 +184,9 @@ function fits(next: Command, rest: readonly Command[], width: number): boolean {
         if (mode === "break" || node.hard) return true;
         if (!node.soft) width -= 1;
         break;
+      case "table":
+        // Broken: its first line ends after `open`.
+        return width - node.open.length >= 0;
     }
   }
   return false;
@@ -218,6 +251,14 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         out.push("\n" + " ".repeat(ind));
         position = ind;
         break;
+      case "table": {
+        out.push(node.open);
+        const inner = ind + TAB_WIDTH;
+        for (const item of node.items) out.push("\n" + " ".repeat(inner), printDoc([group(node.member(item)), ","], { indentation: inner }));
+        out.push("\n" + " ".repeat(ind), node.close);
+        position = ind + node.close.length;
+        break;
+      }
     }
   }
   return out.join("");
@@ -288,6 +329,7 @@ export function literalDoc(value: unknown): Doc {
  */
 export function objectDoc(members: readonly Doc[], broken = false): Doc {
   if (members.length === 0) return "{}";
+  if (broken) return table("{", members, (member) => member);
   return group(
     [
       "{",
@@ -319,6 +361,7 @@ export function arrayDoc(items: readonly unknown[]): Doc {
       if (next !== undefined && (next === null || typeof next !== "object" || Array.isArray(next) !== Array.isArray(item))) return false;
       return (Array.isArray(item) ? item.length : Object.values(item as object).filter((v) => v !== undefined && typeof v !== "function").length) > 1;
     });
+  if (shouldBreak) return table("[", items, literalDoc);
   return group(
     [
       "[",
