@@ -142,13 +142,7 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
  * Why synchronous calls (issue 14): a run writes a few dozen small files, one after another; each
  * awaited call waited a turn of the thread pool for nothing else to do (a tenth of a run idle).
  */
-export function applyPlan(
-  dir: string,
-  plan: WritePlan,
-  files: readonly GeneratedFile[],
-  input?: string,
-  rendered?: ReadonlyMap<string, string>,
-): void {
+export function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string, rendered?: ReadonlyMap<string, string>): void {
   const { fresh, retired } = siblings(dir);
   rmSync(fresh, { recursive: true, force: true });
   mkdirSync(fresh, { recursive: true });
