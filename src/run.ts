@@ -480,11 +480,11 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const key = generationKey(expanded.value, inputPathOf(host, file, options.outDir), options);
   const before = options.check ? undefined : readCurrent(dir);
   if (before && before.manifest.input === key && isIntact(before)) {
-    await recover(dir);
+    recover(dir);
     return { diagnostics: warnings, summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
   }
 
-  if (!options.check) await recover(dir);
+  if (!options.check) recover(dir);
   const current = readCurrent(dir);
   // Why (issue 14): a file whose rendered text is the one the manifest records for it, and which
   // stands as written, is not formatted again (a one-field edit re-formats one or two files).
@@ -510,7 +510,7 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, rendered)) await applyPlan(dir, plan, files, key, rendered);
+  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, rendered)) applyPlan(dir, plan, files, key, rendered);
   return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
 }
 
@@ -547,7 +547,8 @@ function fingerprintOfCode(): string {
       for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
         const child = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(child);
-        else if (/\.(js|ts)$/.test(entry.name))
+        // Why not the `.d.ts` files the build writes beside the code: types decide no output (half the files to read).
+        else if (/\.(js|ts)$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
           hash
             .update(`${path.relative(here, child)}\0`)
             .update(readFileSync(child))

@@ -114,6 +114,12 @@ describe("module loading", () => {
     },
   );
 
+  it("`codegen generate` renders with the templates precompiled by the build: no Handlebars compiler, no source-map", () => {
+    const packages = loaded("generate", "fixtures/valid/blog/declaration.yaml", "-o", path.join(scratch, "blog-precompiled"), "--quiet");
+    expect(packages).toContain("handlebars");
+    expect(packages).not.toContain("source-map");
+  });
+
   it("sees what a command does load (`codegen generate` renders with handlebars)", () => {
     expect(loaded("generate", "fixtures/valid/blog/declaration.yaml", "-o", path.join(scratch, "blog-out"), "--no-format", "--quiet")).toContain("handlebars");
   });

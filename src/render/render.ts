@@ -1,4 +1,8 @@
-import Handlebars from "handlebars";
+import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type Handlebars from "handlebars";
 import { breakLongLines, linesFit } from "./layout.js";
 import type { ApiView, DocumentView, OperationGroupFileView, ResourceFileView } from "../model/view.js";
 import type { PostgresView } from "../postgres/view.js";
@@ -27,23 +31,76 @@ export type ApiFilesView = ApiView & { readonly document: DocumentView; readonly
 type View = ApiFilesView | ResourceFileView | OperationGroupFileView;
 type Template = (view: View) => string;
 
-/** One isolated, strict Handlebars environment (style.md rule 7): no helpers but the built-in blocks. */
-const handlebars = Handlebars.create();
+/**
+ * How every template is compiled (style.md rule 7): strict, no helpers but the built-in blocks.
+ * Handlebars adds to the options it is given: it gets a copy, and these stay as hashed.
+ */
+const COMPILE_OPTIONS = Object.freeze({ strict: true, noEscape: true, preventIndent: true, knownHelpersOnly: true, explicitPartialContext: true });
+
+const requireCjs = createRequire(import.meta.url);
+/**
+ * One isolated Handlebars environment of the runtime alone. Why (issue 14): the compiler (and
+ * source-map, which it loads) was a fifth of a run; the templates are compiled when the package
+ * is built, and the compiler loads only for a template without its precompiled copy.
+ */
+const handlebars = (requireCjs("handlebars/runtime") as typeof Handlebars).create();
 const compiled = new Map<string, Template>();
+
+/**
+ * Where `npm run build` puts the precompiled templates (`dist/precompiled-templates.cjs`, the
+ * same file seen from `src/` and from `dist/`): a CommonJS module, so it loads synchronously.
+ */
+const PRECOMPILED = fileURLToPath(new URL("../../dist/precompiled-templates.cjs", import.meta.url));
+
+/** The key of a template's compiled form: Handlebars' version, the options and the source. */
+export const templateKey = (source: string): string =>
+  createHash("sha256")
+    .update(`${handlebars.VERSION}\n${JSON.stringify(COMPILE_OPTIONS)}\n${source}`)
+    .digest("hex");
+
+/** Template key -> precompiled template, from the build; read once per process. */
+let precompiled: Readonly<Record<string, TemplateSpecification>> | undefined;
+type TemplateSpecification = Parameters<typeof Handlebars.template>[0];
+
+function readPrecompiled(): Readonly<Record<string, TemplateSpecification>> {
+  try {
+    return requireCjs(PRECOMPILED) as Record<string, TemplateSpecification>;
+  } catch {
+    // A checkout without a build (the tests run from src/): every template is compiled here.
+    return {};
+  }
+}
 
 function compile(source: string): Template {
   let template = compiled.get(source);
   if (!template) {
-    template = handlebars.compile<View>(source, {
-      strict: true,
-      noEscape: true,
-      preventIndent: true,
-      knownHelpersOnly: true,
-      explicitPartialContext: true,
-    });
+    precompiled ??= readPrecompiled();
+    // Only a copy made from this very source (and Handlebars, and options) is used; any other
+    // template (one edited since the build) is compiled as it stands.
+    const key = templateKey(source);
+    const spec = Object.hasOwn(precompiled, key) ? precompiled[key] : undefined;
+    template = spec ? handlebars.template<View>(spec) : compiler().compile<View>(source, { ...COMPILE_OPTIONS });
     compiled.set(source, template);
   }
   return template;
+}
+
+let fullHandlebars: typeof Handlebars | undefined;
+/** Handlebars with its compiler, in an isolated environment, loaded on first need. */
+function compiler(): typeof Handlebars {
+  fullHandlebars ??= (requireCjs("handlebars") as typeof Handlebars).create();
+  return fullHandlebars;
+}
+
+/**
+ * Precompile every template once, when the package is built (src/format/build-runtime.ts): a
+ * CommonJS module mapping each template's key to its compiled form, which `compile` uses when
+ * the source still matches.
+ */
+export function writePrecompiledTemplates(sources: TemplateSources, file = PRECOMPILED): void {
+  const all = [...Object.values(sources.templates), ...Object.values(sources.perResource), ...Object.values(sources.perOperationGroup)];
+  const entries = all.map((source) => `  ${JSON.stringify(templateKey(source))}: ${String(compiler().precompile(source, { ...COMPILE_OPTIONS }))},\n`);
+  writeFileSync(file, `// Written by \`npm run build\` (src/render/render.ts): the templates, precompiled.\nmodule.exports = {\n${entries.join("")}};\n`);
 }
 
 /**

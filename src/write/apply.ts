@@ -3,12 +3,18 @@ import {
   constants,
   existsSync,
   fstatSync,
-  promises as fs,
+  linkSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readFileSync,
+  readdirSync,
   readlinkSync,
   realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
   type Stats,
 } from "node:fs";
 import path from "node:path";
@@ -62,11 +68,11 @@ export function siblings(dir: string): { fresh: string; retired: string } {
  * Put right what a killed run left behind: if the folder is missing but the retired tree is
  * there, the run died between its two renames and the old tree goes back; then leftovers go.
  */
-export async function recover(dir: string): Promise<void> {
+export function recover(dir: string): void {
   const { fresh, retired } = siblings(dir);
-  if (!existsSync(dir) && existsSync(retired)) await fs.rename(retired, dir);
-  await fs.rm(fresh, { recursive: true, force: true });
-  await fs.rm(retired, { recursive: true, force: true });
+  if (!existsSync(dir) && existsSync(retired)) renameSync(retired, dir);
+  rmSync(fresh, { recursive: true, force: true });
+  rmSync(retired, { recursive: true, force: true });
 }
 
 /**
@@ -133,32 +139,28 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
  * and every file the generator does not own, hard-linked in so their mtimes stay), then swapped
  * in by two renames. A run that fails or is killed leaves the old tree or the new one, never a
  * mix; a kill between the renames leaves the old tree beside the folder, which `recover` restores.
+ * Why synchronous calls (issue 14): a run writes a few dozen small files, one after another; each
+ * awaited call waited a turn of the thread pool for nothing else to do (a tenth of a run idle).
  */
-export async function applyPlan(
-  dir: string,
-  plan: WritePlan,
-  files: readonly GeneratedFile[],
-  input?: string,
-  rendered?: ReadonlyMap<string, string>,
-): Promise<void> {
+export function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string, rendered?: ReadonlyMap<string, string>): void {
   const { fresh, retired } = siblings(dir);
-  await fs.rm(fresh, { recursive: true, force: true });
-  await fs.mkdir(fresh, { recursive: true });
+  rmSync(fresh, { recursive: true, force: true });
+  mkdirSync(fresh, { recursive: true });
   const rewritten = new Set([...plan.added, ...plan.changed].map((f) => f.path));
   const dropped = new Set([...plan.removed.map((r) => r.path), MANIFEST]);
 
   // Everything that stays: unchanged generated files and all files codegen does not own.
-  if (existsSync(dir)) await linkTree(dir, fresh, "", (relative) => !rewritten.has(relative) && !dropped.has(relative));
+  if (existsSync(dir)) linkTree(dir, fresh, "", (relative) => !rewritten.has(relative) && !dropped.has(relative));
   for (const file of [...plan.added, ...plan.changed]) {
-    await folderIn(fresh, path.posix.dirname(file.path));
+    folderIn(fresh, path.posix.dirname(file.path));
     // `wx`: the plan leaves nothing at a path it writes; were something there, it is not overwritten.
-    await fs.writeFile(path.join(fresh, file.path), file.contents, { flag: "wx" });
+    writeFileSync(path.join(fresh, file.path), file.contents, { flag: "wx" });
   }
-  await fs.writeFile(path.join(fresh, MANIFEST), manifestText(files, input, rendered));
+  writeFileSync(path.join(fresh, MANIFEST), manifestText(files, input, rendered));
 
-  if (existsSync(dir)) await fs.rename(dir, retired);
-  await fs.rename(fresh, dir);
-  await fs.rm(retired, { recursive: true, force: true });
+  if (existsSync(dir)) renameSync(dir, retired);
+  renameSync(fresh, dir);
+  rmSync(retired, { recursive: true, force: true });
 }
 
 /**
@@ -166,16 +168,16 @@ export async function applyPlan(
  * is not a real folder: a link copied from the old tree is never written through, even were the
  * folder changed between the plan and this step.
  */
-async function folderIn(root: string, relative: string): Promise<void> {
+function folderIn(root: string, relative: string): void {
   let at = root;
   for (const part of relative === "." ? [] : relative.split("/")) {
     at = path.join(at, part);
     try {
-      await fs.mkdir(at);
+      mkdirSync(at);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    if (!(await fs.lstat(at)).isDirectory()) throw new Error(`${at} is not a folder; codegen does not write through it`);
+    if (!lstatSync(at).isDirectory()) throw new Error(`${at} is not a folder; codegen does not write through it`);
   }
 }
 
@@ -183,20 +185,20 @@ async function folderIn(root: string, relative: string): Promise<void> {
  * Recreate `from`'s tree under `to` with hard links, keeping what `keep` accepts. A symbolic link
  * (to a file or a folder) is copied as the link it is: never followed, never descended into.
  */
-async function linkTree(from: string, to: string, relative: string, keep: (relative: string) => boolean): Promise<void> {
-  for (const entry of await fs.readdir(path.join(from, relative), { withFileTypes: true })) {
+function linkTree(from: string, to: string, relative: string, keep: (relative: string) => boolean): void {
+  for (const entry of readdirSync(path.join(from, relative), { withFileTypes: true })) {
     const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
     const source = path.join(from, child);
     const target = path.join(to, child);
     if (entry.isDirectory()) {
-      await fs.mkdir(target, { recursive: true });
-      await linkTree(from, to, child, keep);
+      mkdirSync(target, { recursive: true });
+      linkTree(from, to, child, keep);
     } else if (!keep(child)) {
       continue;
     } else if (entry.isSymbolicLink()) {
-      await fs.symlink(await fs.readlink(source), target);
+      symlinkSync(readlinkSync(source), target);
     } else {
-      await fs.link(source, target);
+      linkSync(source, target);
     }
   }
 }
