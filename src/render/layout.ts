@@ -13,7 +13,7 @@
 export class Unsure extends Error {}
 
 /** A document of prettier's printer (the subset codegen builds). */
-export type Doc = string | readonly Doc[] | Group | Indent | Line | IfBreak | IndentIfBreak | Table;
+export type Doc = string | readonly Doc[] | Group | Indent | Align | Line | IfBreak | IndentIfBreak | LineSuffix | Table;
 interface Group {
   readonly kind: "group";
   readonly contents: Doc;
@@ -24,6 +24,17 @@ interface Group {
 }
 interface Indent {
   readonly kind: "indent";
+  readonly contents: Doc;
+}
+/** Contents `width` columns deeper after each line break (prettier's align with a number). */
+interface Align {
+  readonly kind: "align";
+  readonly width: number;
+  readonly contents: Doc;
+}
+/** Contents printed just before the next line break (prettier's lineSuffix: a trailing comment). */
+interface LineSuffix {
+  readonly kind: "lineSuffix";
   readonly contents: Doc;
 }
 interface Line {
@@ -71,6 +82,10 @@ export const group = (contents: Doc, options: { shouldBreak?: boolean; id?: symb
 });
 /** Contents one indentation level deeper after each line break. */
 export const indent = (contents: Doc): Doc => ({ kind: "indent", contents });
+/** Contents `width` columns deeper after each line break. */
+export const align = (width: number, contents: Doc): Doc => ({ kind: "align", width, contents });
+/** Contents held back to just before the next line break. */
+export const lineSuffix = (contents: Doc): Doc => ({ kind: "lineSuffix", contents });
 /** A space, or a line break. */
 export const line: Doc = { kind: "line", soft: false, hard: false };
 /** Nothing, or a line break. */
@@ -171,8 +186,12 @@ function fits(next: Command, rest: readonly Command[], width: number): boolean {
     const node = doc as Exclude<Doc, string | readonly Doc[]>;
     switch (node.kind) {
       case "indent":
+      case "align":
       case "indentIfBreak":
         commands.push({ mode, doc: node.contents });
+        break;
+      case "lineSuffix":
+        // Printed after the line's end: not measured (prettier's fits).
         break;
       case "group":
         commands.push({ mode: node.break ? "break" : mode, doc: node.contents });
@@ -204,7 +223,10 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
   const out: string[] = [];
   let position = column;
   const commands: Command[] = [{ indentation, mode: "break", doc }];
-  while (commands.length > 0) {
+  // Line suffixes waiting for the next line break (or the end), as prettier's printDocToString holds them.
+  const suffixes: Command[] = [];
+  while (commands.length > 0 || suffixes.length > 0) {
+    if (commands.length === 0) commands.push(...suffixes.splice(0).reverse());
     const { indentation: ind, mode, doc: current } = commands.pop()!;
     if (typeof current === "string") {
       out.push(current);
@@ -220,6 +242,12 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
     switch (node.kind) {
       case "indent":
         commands.push({ indentation: ind + TAB_WIDTH, mode, doc: node.contents });
+        break;
+      case "align":
+        commands.push({ indentation: ind + node.width, mode, doc: node.contents });
+        break;
+      case "lineSuffix":
+        suffixes.push({ indentation: ind, mode, doc: node.contents });
         break;
       case "group": {
         const flat: Command = { indentation: ind, mode: "flat", doc: node.contents };
@@ -248,6 +276,12 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
           }
           break;
         }
+        if (suffixes.length > 0) {
+          commands.push({ indentation: ind, mode, doc: node }, ...suffixes.splice(0).reverse());
+          break;
+        }
+        // Why: prettier trims the spaces a line ends with (`key: ` before a broken union).
+        trimEnd(out);
         out.push("\n" + " ".repeat(ind));
         position = ind;
         break;
@@ -262,6 +296,19 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
     }
   }
   return out.join("");
+}
+
+/** Drops the spaces at the end of the text printed so far (prettier's trim before a line break). */
+function trimEnd(out: string[]): void {
+  while (out.length > 0) {
+    const last = out[out.length - 1]!;
+    const trimmed = last.replace(/[ \t]+$/, "");
+    if (trimmed.length > 0) {
+      out[out.length - 1] = trimmed;
+      return;
+    }
+    out.pop();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

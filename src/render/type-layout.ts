@@ -4,7 +4,22 @@
  * literals break one member per line; unions, intersections, tuples and type arguments are laid
  * out only flat: where prettier would break one, the layout is Unsure and the file is left to it.
  */
-import { type Doc, Unsure, assignmentDoc, group, hardline, ifBreak, indent, join, line, printDoc, printedString, softline } from "./layout.js";
+import {
+  type Doc,
+  Unsure,
+  align,
+  assignmentDoc,
+  group,
+  hardline,
+  ifBreak,
+  indent,
+  join,
+  line,
+  lineSuffix,
+  printDoc,
+  printedString,
+  softline,
+} from "./layout.js";
 
 interface Token {
   readonly kind: "punct" | "word" | "string" | "template" | "number" | "comment";
@@ -70,7 +85,16 @@ type Shape = "union" | "intersection" | "operator" | "other";
 interface Parsed {
   readonly doc: Doc;
   readonly shape: Shape;
+  /** For prettier's union hugging: an object type or a type reference ("object"), `null` or `void` ("void"). */
+  readonly hug?: "object" | "void";
 }
+
+/**
+ * Where a type stands, for prettier's layout of a union there (its printUnionType): the right side
+ * of a type alias, a member's or index key's annotation, an operand of `[]` or `&` (in
+ * parentheses), a type argument or a tuple element.
+ */
+type Place = "alias" | "annotation" | "parenthesized" | "argument" | "tuple";
 
 /** A group prettier would lay out otherwise if it broke: flat or Unsure. */
 const flatOnly = (contents: Doc): Doc => group(contents, { flatOnly: true });
@@ -93,36 +117,66 @@ class Parser {
     return token;
   }
 
-  all(): Parsed {
-    const type = this.type();
+  /** The right side of a type alias, and its leading comments (each on its own line, before the type). */
+  alias(): { readonly type: Parsed; readonly comments: Doc[] } {
+    const comments: Doc[] = [];
+    while (this.peek()?.kind === "comment") {
+      const comment = this.take();
+      if (!this.peek()?.newline) throw new Unsure("a comment not on its own line");
+      comments.push(blockComment(comment.text), hardline);
+    }
+    const type = this.type("alias", comments.length > 0);
     if (this.at !== this.tokens.length) throw new Unsure("text after a type");
-    return type;
+    return { type, comments };
   }
 
-  type(): Parsed {
+  /**
+   * A type at `place`; `commented`: the type has a leading comment on its own line (a type alias's).
+   * A union as prettier's printUnionType lays it out: hugged (`{ ... } | null`: one object type or
+   * reference, the rest `null` or `void`, no comments) its members joined by ` | `, else a group
+   * broken as `| A` per line, each member aligned past its `| `, a comment before a member (on its
+   * own line) printed after the member before it (prettier attaches it there: a trailing comment).
+   */
+  type(place: Place, commented = false): Parsed {
     const first = this.intersection();
     if (!this.is("|")) return first;
     const parts = [first];
+    const trailing: Doc[] = [""];
     while (this.is("|")) {
       this.take("|");
+      const comments: Doc[] = [];
+      while (this.peek()?.kind === "comment") {
+        const comment = this.take();
+        if (!comment.newline || !this.peek()?.newline) throw new Unsure("a comment in a union not on its own line");
+        comments.push(lineSuffix([hardline, blockComment(comment.text)]));
+      }
+      if (comments.length > 0) trailing[trailing.length - 1] = comments;
       parts.push(this.intersection());
+      trailing.push("");
     }
-    return {
-      doc: flatOnly(
-        indent([
-          softline,
-          join(
-            [line, "| "],
-            parts.map((p) => this.operand(p, "union")),
-          ),
-        ]),
-      ),
-      shape: "union",
-    };
+    const docs = parts.map((p) => this.operand(p, "union"));
+    const object = parts.find((p) => p.hug === "object");
+    const hug = trailing.every((t) => t === "") && object !== undefined && parts.every((p) => p === object || p.hug === "void");
+    if (hug) return { doc: join(" | ", docs), shape: "union" };
+    // Why flat only there: prettier breaks a union in a tuple (in parentheses) otherwise; not built.
+    if (place === "tuple") return { doc: flatOnly(join(" | ", docs)), shape: "union" };
+    const indented = place !== "argument" && !(place === "alias" && commented);
+    const members = join(
+      [line, "| "],
+      docs.map((doc, i) => [align(2, doc), trailing[i]!]),
+    );
+    // In parentheses (`(A | B)[]`): broken after `(`, the members still flat where they fit.
+    if (place === "parenthesized") return { doc: group([indent([softline, group([ifBreak("| "), members])]), softline]), shape: "union" };
+    // Why two groups (prettier 3's layout, checked against it): the line before the union breaks
+    // first, and its members stay on the next line where they fit there.
+    if (indented) return { doc: group(indent([softline, group([ifBreak("| "), members])])), shape: "union" };
+    return { doc: group([ifBreak("| "), members]), shape: "union" };
   }
 
   private intersection(): Parsed {
     const first = this.postfix();
+    // A union in parentheses that prettier would print without them (laid out as an operand).
+    if (!this.is("&") && first.shape === "union") throw new Unsure("a union in needless parentheses");
     if (!this.is("&")) return first;
     const parts = [first];
     while (this.is("&")) {
@@ -143,6 +197,8 @@ class Parser {
   /** A part of a union or intersection: in parentheses where prettier keeps them. */
   private operand(part: Parsed, within: Shape): Doc {
     const needs = within === "intersection" ? part.shape === "union" : false;
+    // Why: a union inside a union keeps its parentheses in prettier; codegen writes none such.
+    if (within === "union" && part.shape === "union") throw new Unsure("a union in a union");
     return needs ? ["(", part.doc, ")"] : part.doc;
   }
 
@@ -168,23 +224,24 @@ class Parser {
     if (token.kind === "number") return { doc: token.text.toLowerCase().replace("e+", "e"), shape: "other" };
     if (token.kind === "comment") throw new Unsure("a comment in a type");
     if (token.kind === "word") {
-      if (!this.is("<")) return { doc: token.text, shape: "other" };
+      if (!this.is("<"))
+        return { doc: token.text, shape: "other", ...(VOID.has(token.text) ? { hug: "void" } : KEYWORDS.has(token.text) ? {} : { hug: "object" }) };
       this.take("<");
-      const args = [this.type().doc];
+      const args = [this.type("argument").doc];
       while (this.is(",")) {
         this.take(",");
-        args.push(this.type().doc);
+        args.push(this.type("argument").doc);
       }
       this.take(">");
-      return { doc: flatOnly([token.text, "<", join(", ", args), ">"]), shape: "other" };
+      return { doc: flatOnly([token.text, "<", join(", ", args), ">"]), shape: "other", hug: "object" };
     }
     if (token.text === "(") {
-      const inner = this.type();
+      const inner = this.type("parenthesized");
       this.take(")");
       // Why: prettier keeps only the parentheses a type needs; codegen's are all around an operand.
       return inner;
     }
-    if (token.text === "{") return { doc: this.objectType(token), shape: "other" };
+    if (token.text === "{") return { doc: this.objectType(token), shape: "other", hug: "object" };
     if (token.text === "[") return { doc: this.tuple(), shape: "other" };
     throw new Unsure(`${token.text} in a type`);
   }
@@ -193,7 +250,7 @@ class Parser {
     const elements: Doc[] = [];
     while (!this.is("]")) {
       const rest = this.is("...") ? (this.take(), "...") : "";
-      const element = this.type();
+      const element = this.type("tuple");
       const optional = this.is("?") ? (this.take(), "?") : "";
       elements.push([rest, element.doc, optional]);
       if (!this.is("]")) this.take(",");
@@ -236,7 +293,7 @@ class Parser {
         key = ["[", printedString(token.text.slice(1, -1)), "]"];
       } else {
         this.take(":");
-        const keyType = this.type();
+        const keyType = this.type("annotation");
         this.take("]");
         key = ["[", token.text, ": ", keyType.doc, "]"];
       }
@@ -248,7 +305,7 @@ class Parser {
     }
     const optional = this.is("?") ? (this.take(), "?") : "";
     this.take(":");
-    return [readonly, key, optional, ": ", this.type().doc];
+    return [readonly, key, optional, ": ", this.type("annotation").doc];
   }
 }
 
@@ -270,12 +327,17 @@ function blockComment(text: string): Doc {
   );
 }
 
-/** The doc of a type expression codegen wrote (Unsure where it is not one this module reads). */
-export function typeDoc(text: string): Doc {
-  return new Parser(tokenize(text)).all().doc;
-}
+/** Type keywords: not type references (prettier hugs a union of one reference with `null`). */
+const KEYWORDS = new Set(["string", "number", "boolean", "bigint", "symbol", "object", "unknown", "any", "never", "undefined", "true", "false"]);
+const VOID = new Set(["null", "void"]);
 
-/** `export type Name = type;` as prettier prints it (its printAssignment's "fluid" layout). */
+/**
+ * `export type Name = type;` as prettier prints it: its printAssignment's "fluid" layout, or
+ * "break-after-operator" where the type has a leading comment on its own line (a result type's
+ * `/** Response *\/`).
+ */
 export function typeAliasStatement(name: string, type: string): string {
-  return printDoc(group(["export ", assignmentDoc(["type ", name], " =", typeDoc(type), "other"), ";"]));
+  const { type: parsed, comments } = new Parser(tokenize(type)).alias();
+  const right = comments.length > 0 ? [...comments, parsed.doc] : parsed.doc;
+  return printDoc(group(["export ", assignmentDoc(["type ", name], " =", right, comments.length > 0 ? "string" : "other"), ";"]));
 }
