@@ -15,6 +15,7 @@ import {
   type Node as YamlNode,
 } from "yaml";
 import { type Diagnostic, type SourceLocation, diagnostic } from "../diagnostics/index.js";
+import { JsonPlaces, parseJson } from "./json.js";
 
 /** A path into a loaded document: map keys and list indexes, from the root. */
 export type Path = readonly (string | number)[];
@@ -107,8 +108,8 @@ export function pointer(path: Path): string {
  * get positions) into plain values. Syntax errors and duplicate keys become diagnostics.
  */
 export function loadDocument(file: string, text: string): LoadResult {
-  // JSON is read by the YAML parser for its positions, but YAML accepts more than JSON (comments,
-  // trailing commas, unquoted keys): a .json file must parse as strict JSON first.
+  // YAML accepts more than JSON (comments, trailing commas, unquoted keys): a .json file must
+  // parse as strict JSON first.
   if (/\.json$/i.test(file)) {
     const problem = jsonSyntaxError(text);
     if (problem) {
@@ -116,18 +117,34 @@ export function loadDocument(file: string, text: string): LoadResult {
       return { diagnostics: [diagnostic("json/syntax", { message: problem.message }, { file, line, column, length: 1 })] };
     }
   }
+  // Why (issue 16): JSON text (a .json file, or YAML written as JSON) is read by JSON.parse, its
+  // places found only when asked; what JSON.parse cannot tell (a repeated key, nesting too deep)
+  // sends it to the YAML parser, which reports it as before.
+  const json = /^\s*[{[]/.test(text) ? parseJson(text, MAX_DEPTH) : undefined;
+  if (json) {
+    const places = new JsonPlaces(text);
+    let lines: LineCounter | undefined;
+    // Lines are counted when a diagnostic first needs one.
+    const at = placeFinder(file, text, () => (lines ??= countLines(text)));
+    const locate = (path: Path, part: "value" | "key" = "value"): SourceLocation => {
+      const { place, depth } = places.find(path);
+      return at(part === "key" && depth === path.length && place.key ? place.key : place.value);
+    };
+    return { document: { file, value: json.value, locate }, diagnostics: [] };
+  }
+  return loadWithYamlParser(file, text);
+}
+
+/**
+ * Parse a text with the YAML 1.2 parser, which keeps every node's place (JSON is YAML too):
+ * syntax errors, duplicate keys, aliases and nesting become diagnostics. Exported for the tests,
+ * which compare JSON's places found later with the parser's.
+ */
+export function loadWithYamlParser(file: string, text: string): LoadResult {
   const lineCounter = new LineCounter();
   const { doc, tooDeepAt } = parseShallow(text, lineCounter);
   const places = new Map<string, Place>();
-
-  const at = (range: Range): SourceLocation => {
-    // A place past the last character (an unclosed bracket at the end) is shown at the last one.
-    const last = Math.max(0, text.trimEnd().length - 1);
-    const start = lineCounter.linePos(Math.min(range[0], last));
-    const end = lineCounter.linePos(Math.min(Math.max(range[0], range[1]), last + 1));
-    const length = end.line === start.line ? Math.max(1, end.col - start.col) : 1;
-    return { file, line: start.line, column: start.col, length };
-  };
+  const at = placeFinder(file, text, () => lineCounter);
 
   if (tooDeepAt !== undefined) return { diagnostics: [diagnostic("input/too-deep", { limit: MAX_DEPTH }, at([tooDeepAt, tooDeepAt + 1]))] };
   const diagnostics: Diagnostic[] = [];
@@ -227,6 +244,30 @@ export function loadDocument(file: string, text: string): LoadResult {
     return at([0, 0]);
   };
   return { document: { file, value, locate }, diagnostics: [] };
+}
+
+/**
+ * A range of the text to the location a diagnostic shows. A place past the last character (an
+ * unclosed bracket at the end) is shown at the last one.
+ */
+function placeFinder(file: string, text: string, lines: () => LineCounter): (range: Range) => SourceLocation {
+  let last: number | undefined;
+  return (range) => {
+    last ??= Math.max(0, text.trimEnd().length - 1);
+    const lineCounter = lines();
+    const start = lineCounter.linePos(Math.min(range[0], last));
+    const end = lineCounter.linePos(Math.min(Math.max(range[0], range[1]), last + 1));
+    const length = end.line === start.line ? Math.max(1, end.col - start.col) : 1;
+    return { file, line: start.line, column: start.col, length };
+  };
+}
+
+/** The lines of a text as the YAML parser counts them. */
+function countLines(text: string): LineCounter {
+  const lineCounter = new LineCounter();
+  lineCounter.addNewLine(0);
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
+  return lineCounter;
 }
 
 /**
