@@ -15,17 +15,17 @@ export interface JsonPlace {
 }
 
 /**
- * The value of a JSON text read by `JSON.parse`, or undefined when the text must be read by the
- * YAML parser after all, which reports it as it always did: a text that is not JSON, a value that
+ * The value of a JSON text read by `JSON.parse`, the error when it is not JSON, or undefined when
+ * the text must be read by the YAML parser after all, which reports it as it always did: a value that
  * is not an object or an array, nesting past `maxDepth`, or a key that repeats in its object.
  * Objects get a null prototype, as the YAML reader gives them: `__proto__` stays an ordinary key.
  */
-export function parseJson(text: string, maxDepth: number): { value: object } | undefined {
+export function parseJson(text: string, maxDepth: number): { value: object } | { error: Error } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch {
-    return undefined;
+  } catch (error) {
+    return { error: error as Error };
   }
   if (typeof value !== "object" || value === null) return undefined;
   let keys = 0;

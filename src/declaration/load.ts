@@ -104,23 +104,22 @@ export function pointer(path: Path): string {
 }
 
 /**
- * Parse a declaration's text (YAML or JSON: JSON is read by the same YAML 1.2 parser, so both
- * get positions) into plain values. Syntax errors and duplicate keys become diagnostics.
+ * Parse a declaration's text (YAML or JSON) into plain values that know where each node stands.
+ * Syntax errors and duplicate keys become diagnostics.
  */
 export function loadDocument(file: string, text: string): LoadResult {
-  // YAML accepts more than JSON (comments, trailing commas, unquoted keys): a .json file must
-  // parse as strict JSON first.
-  if (/\.json$/i.test(file)) {
-    const problem = jsonSyntaxError(text);
-    if (problem) {
-      const { line, column } = lineAndColumn(text, problem.offset);
-      return { diagnostics: [diagnostic("json/syntax", { message: problem.message }, { file, line, column, length: 1 })] };
-    }
-  }
   // Why (issue 16): JSON text (a .json file, or YAML written as JSON) is read by JSON.parse, its
   // places found only when asked; what JSON.parse cannot tell (a repeated key, nesting too deep)
   // sends it to the YAML parser, which reports it as before.
-  const json = /^\s*[{[]/.test(text) ? parseJson(text, MAX_DEPTH) : undefined;
+  const isJsonFile = /\.json$/i.test(file);
+  const parsed = isJsonFile || /^\s*[{[]/.test(text) ? parseJson(text, MAX_DEPTH) : undefined;
+  // YAML accepts more than JSON (comments, trailing commas, unquoted keys): a .json file must be strict JSON.
+  if (isJsonFile && parsed && "error" in parsed) {
+    const problem = jsonSyntaxError(text, parsed.error);
+    const { line, column } = lineAndColumn(text, problem.offset);
+    return { diagnostics: [diagnostic("json/syntax", { message: problem.message }, { file, line, column, length: 1 })] };
+  }
+  const json = parsed && "value" in parsed ? parsed : undefined;
   if (json) {
     const places = new JsonPlaces(text);
     let lines: LineCounter | undefined;
@@ -345,18 +344,13 @@ function keyAt(text: string, offset: number): { name: string; length: number } {
   return { name: plain || "?", length: Math.max(1, plain.length) };
 }
 
-/** Where strict JSON parsing fails, if it does: V8 names the offset in its message. */
-function jsonSyntaxError(text: string): { message: string; offset: number } | undefined {
-  try {
-    JSON.parse(text);
-    return undefined;
-  } catch (error) {
-    const message = (error as Error).message;
-    const position = /at position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : text.length;
-    const clean = message.replace(/\s*(in JSON )?at position \d+.*$/, "").replace(/^Unexpected end of JSON input$/, "the text ends before the JSON value does");
-    return { message: clean, offset: Math.min(offset, Math.max(0, text.trimEnd().length - 1)) };
-  }
+/** Where strict JSON parsing failed: V8 names the offset in its message. */
+function jsonSyntaxError(text: string, error: Error): { message: string; offset: number } {
+  const message = error.message;
+  const position = /at position (\d+)/.exec(message);
+  const offset = position ? Number(position[1]) : text.length;
+  const clean = message.replace(/\s*(in JSON )?at position \d+.*$/, "").replace(/^Unexpected end of JSON input$/, "the text ends before the JSON value does");
+  return { message: clean, offset: Math.min(offset, Math.max(0, text.trimEnd().length - 1)) };
 }
 
 /** 1-based line and column of an offset. */
