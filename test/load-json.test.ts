@@ -29,7 +29,9 @@ function pathsOf(value: unknown, path: (string | number)[] = []): (string | numb
 function placesOf(text: string, load: (file: string, text: string) => ReturnType<typeof loadDocument>) {
   const { document } = load("a.json", text);
   return pathsOf(document!.value).flatMap((path) =>
-    [path, [...path, "missing"]].flatMap((p) => [document!.locate(p), document!.locate(p, "key")].map((l) => `${JSON.stringify(p)} ${l.line}:${l.column}+${l.length}`)),
+    [path, [...path, "missing"]].flatMap((p) =>
+      [document!.locate(p), document!.locate(p, "key")].map((l) => `${JSON.stringify(p)} ${l.line}:${l.column}+${l.length}`),
+    ),
   );
 }
 
@@ -109,7 +111,14 @@ describe("JSON input read with JSON.parse", () => {
       const go = (v: unknown): string => {
         if (Array.isArray(v)) return "[" + s() + v.map((item) => go(item) + s()).join("," + s()) + "]";
         if (typeof v === "object" && v !== null)
-          return "{" + s() + Object.entries(v).map(([k, item]) => str(k) + s() + ":" + s() + go(item) + s()).join("," + s()) + "}";
+          return (
+            "{" +
+            s() +
+            Object.entries(v)
+              .map(([k, item]) => str(k) + s() + ":" + s() + go(item) + s())
+              .join("," + s()) +
+            "}"
+          );
         return typeof v === "string" ? str(v) : JSON.stringify(v);
       };
       return s() + go(value) + s();

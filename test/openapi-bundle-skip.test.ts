@@ -43,7 +43,9 @@ const schema = (extra: Record<string, unknown> = {}) => ({
 
 /** What swagger-parser's bundle gives for a document read from a .json file beside the fixtures. */
 const bundled = async (document: object) =>
-  JSON.parse(JSON.stringify(await SwaggerParser.bundle(path.join(ROOT, "x.json"), structuredClone(document) as never, { resolve: { external: false } }))) as unknown;
+  JSON.parse(
+    JSON.stringify(await SwaggerParser.bundle(path.join(ROOT, "x.json"), structuredClone(document) as never, { resolve: { external: false } })),
+  ) as unknown;
 
 describe("bundling skipped where it changes nothing", () => {
   it("a document of plain local refs (recursive ones too) is not bundled, and bundling it would give it back", async () => {
