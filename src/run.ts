@@ -127,12 +127,15 @@ export async function documentFromText(file: string, text: string, cwd: string, 
   }
 
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-  const { RefFiles } = await import("./openapi/ref-files.js");
+  const { RefFiles, needsBundling } = await import("./openapi/ref-files.js");
   const input = path.resolve(cwd, file);
   const refs = new RefFiles(input, loaded.document, path.resolve(cwd, options.refRoot ?? path.dirname(input)), cwd);
   let bundled: Record<string, unknown>;
   try {
-    bundled = (await SwaggerParser.bundle(input, structuredClone(value) as never, refs.options())) as unknown as Record<string, unknown>;
+    // A copy either way: bundling changes the value, and swagger-parser wants objects with a prototype.
+    bundled = needsBundling(value)
+      ? ((await SwaggerParser.bundle(input, structuredClone(value) as never, refs.options())) as unknown as Record<string, unknown>)
+      : (structuredClone(value) as Record<string, unknown>);
   } catch (error) {
     if (refs.diagnostics.length > 0) return { diagnostics: sortDiagnostics(refs.diagnostics) };
     // Every problem of every file (continueOnError), each at the place it names.

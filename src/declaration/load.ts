@@ -15,6 +15,7 @@ import {
   type Node as YamlNode,
 } from "yaml";
 import { type Diagnostic, type SourceLocation, diagnostic } from "../diagnostics/index.js";
+import { JsonPlaces, parseJson } from "./json.js";
 
 /** A path into a loaded document: map keys and list indexes, from the root. */
 export type Path = readonly (string | number)[];
@@ -103,31 +104,46 @@ export function pointer(path: Path): string {
 }
 
 /**
- * Parse a declaration's text (YAML or JSON: JSON is read by the same YAML 1.2 parser, so both
- * get positions) into plain values. Syntax errors and duplicate keys become diagnostics.
+ * Parse a declaration's text (YAML or JSON) into plain values that know where each node stands.
+ * Syntax errors and duplicate keys become diagnostics.
  */
 export function loadDocument(file: string, text: string): LoadResult {
-  // JSON is read by the YAML parser for its positions, but YAML accepts more than JSON (comments,
-  // trailing commas, unquoted keys): a .json file must parse as strict JSON first.
-  if (/\.json$/i.test(file)) {
-    const problem = jsonSyntaxError(text);
-    if (problem) {
-      const { line, column } = lineAndColumn(text, problem.offset);
-      return { diagnostics: [diagnostic("json/syntax", { message: problem.message }, { file, line, column, length: 1 })] };
-    }
+  // Why (issue 16): JSON text (a .json file, or YAML written as JSON) is read by JSON.parse, its
+  // places found only when asked; what JSON.parse cannot tell (a repeated key, nesting too deep)
+  // sends it to the YAML parser, which reports it as before.
+  const isJsonFile = /\.json$/i.test(file);
+  const parsed = isJsonFile || /^\s*[{[]/.test(text) ? parseJson(text, MAX_DEPTH) : undefined;
+  // YAML accepts more than JSON (comments, trailing commas, unquoted keys): a .json file must be strict JSON.
+  if (isJsonFile && parsed && "error" in parsed) {
+    const problem = jsonSyntaxError(text, parsed.error);
+    const { line, column } = lineAndColumn(text, problem.offset);
+    return { diagnostics: [diagnostic("json/syntax", { message: problem.message }, { file, line, column, length: 1 })] };
   }
+  const json = parsed && "value" in parsed ? parsed : undefined;
+  if (json) {
+    const places = new JsonPlaces(text);
+    let lines: LineCounter | undefined;
+    // Lines are counted when a diagnostic first needs one.
+    const at = placeFinder(file, text, () => (lines ??= countLines(text)));
+    const locate = (path: Path, part: "value" | "key" = "value"): SourceLocation => {
+      const { place, depth } = places.find(path);
+      return at(part === "key" && depth === path.length && place.key ? place.key : place.value);
+    };
+    return { document: { file, value: json.value, locate }, diagnostics: [] };
+  }
+  return loadWithYamlParser(file, text);
+}
+
+/**
+ * Parse a text with the YAML 1.2 parser, which keeps every node's place (JSON is YAML too):
+ * syntax errors, duplicate keys, aliases and nesting become diagnostics. Exported for the tests,
+ * which compare JSON's places found later with the parser's.
+ */
+export function loadWithYamlParser(file: string, text: string): LoadResult {
   const lineCounter = new LineCounter();
   const { doc, tooDeepAt } = parseShallow(text, lineCounter);
   const places = new Map<string, Place>();
-
-  const at = (range: Range): SourceLocation => {
-    // A place past the last character (an unclosed bracket at the end) is shown at the last one.
-    const last = Math.max(0, text.trimEnd().length - 1);
-    const start = lineCounter.linePos(Math.min(range[0], last));
-    const end = lineCounter.linePos(Math.min(Math.max(range[0], range[1]), last + 1));
-    const length = end.line === start.line ? Math.max(1, end.col - start.col) : 1;
-    return { file, line: start.line, column: start.col, length };
-  };
+  const at = placeFinder(file, text, () => lineCounter);
 
   if (tooDeepAt !== undefined) return { diagnostics: [diagnostic("input/too-deep", { limit: MAX_DEPTH }, at([tooDeepAt, tooDeepAt + 1]))] };
   const diagnostics: Diagnostic[] = [];
@@ -230,6 +246,30 @@ export function loadDocument(file: string, text: string): LoadResult {
 }
 
 /**
+ * A range of the text to the location a diagnostic shows. A place past the last character (an
+ * unclosed bracket at the end) is shown at the last one.
+ */
+function placeFinder(file: string, text: string, lines: () => LineCounter): (range: Range) => SourceLocation {
+  let last: number | undefined;
+  return (range) => {
+    last ??= Math.max(0, text.trimEnd().length - 1);
+    const lineCounter = lines();
+    const start = lineCounter.linePos(Math.min(range[0], last));
+    const end = lineCounter.linePos(Math.min(Math.max(range[0], range[1]), last + 1));
+    const length = end.line === start.line ? Math.max(1, end.col - start.col) : 1;
+    return { file, line: start.line, column: start.col, length };
+  };
+}
+
+/** The lines of a text as the YAML parser counts them. */
+function countLines(text: string): LineCounter {
+  const lineCounter = new LineCounter();
+  lineCounter.addNewLine(0);
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
+  return lineCounter;
+}
+
+/**
  * Parse one YAML document as `parseDocument` does, with the parser fed by hand (the way the
  * yaml package documents for a user-provided lexer) so that its stack can be watched: past
  * MAX_PARSER_STACK the parse stops, and `tooDeepAt` is the offset where it did.
@@ -304,18 +344,13 @@ function keyAt(text: string, offset: number): { name: string; length: number } {
   return { name: plain || "?", length: Math.max(1, plain.length) };
 }
 
-/** Where strict JSON parsing fails, if it does: V8 names the offset in its message. */
-function jsonSyntaxError(text: string): { message: string; offset: number } | undefined {
-  try {
-    JSON.parse(text);
-    return undefined;
-  } catch (error) {
-    const message = (error as Error).message;
-    const position = /at position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : text.length;
-    const clean = message.replace(/\s*(in JSON )?at position \d+.*$/, "").replace(/^Unexpected end of JSON input$/, "the text ends before the JSON value does");
-    return { message: clean, offset: Math.min(offset, Math.max(0, text.trimEnd().length - 1)) };
-  }
+/** Where strict JSON parsing failed: V8 names the offset in its message. */
+function jsonSyntaxError(text: string, error: Error): { message: string; offset: number } {
+  const message = error.message;
+  const position = /at position (\d+)/.exec(message);
+  const offset = position ? Number(position[1]) : text.length;
+  const clean = message.replace(/\s*(in JSON )?at position \d+.*$/, "").replace(/^Unexpected end of JSON input$/, "the text ends before the JSON value does");
+  return { message: clean, offset: Math.min(offset, Math.max(0, text.trimEnd().length - 1)) };
 }
 
 /** 1-based line and column of an offset. */

@@ -231,3 +231,41 @@ function decodeToken(token: string): string {
     return token;
   }
 }
+
+/**
+ * Whether bundling could change a document: false when every `$ref` in it is a plain local pointer
+ * (`#/...` of letters, digits, `-._~`) that leads straight to a value, on a way through no other
+ * `$ref` and to no `$ref`, and no `$id` changes what a pointer is relative to. Why (issue 16):
+ * swagger-parser's bundle walks every reference's target (1 s for GitHub's 6,000 references) to
+ * pull other files in, rewrite percent-escapes and refs through refs; a document with none of
+ * those comes back as it went in, so the walk is skipped. Anything else is bundled as before.
+ */
+export function needsBundling(document: unknown): boolean {
+  const refs: string[] = [];
+  let scoped = false;
+  const walk = (node: unknown): void => {
+    if (typeof node !== "object" || node === null || scoped) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    const object = node as Record<string, unknown>;
+    if ("$id" in object) scoped = true;
+    if ("$ref" in object) refs.push(typeof object.$ref === "string" ? object.$ref : "");
+    for (const key in object) walk(object[key]);
+  };
+  walk(document);
+  if (scoped) return true;
+  const isRef = (node: unknown) => typeof node === "object" && node !== null && "$ref" in node;
+  return refs.some((ref) => {
+    if (!/^#(\/[A-Za-z0-9._~-]*)*$/.test(ref)) return true;
+    let node: unknown = document;
+    for (const token of ref === "#" ? [] : ref.slice(2).split("/")) {
+      if (isRef(node) || typeof node !== "object" || node === null) return true;
+      const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+      if (Array.isArray(node) ? !/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= node.length : !Object.hasOwn(node, key)) return true;
+      node = (node as Record<string, unknown>)[key];
+    }
+    return isRef(node);
+  });
+}

@@ -1,0 +1,180 @@
+/**
+ * Reading JSON text fast (issue 16): the value with `JSON.parse`, the place of a node only when
+ * a diagnostic asks for one. Why: the YAML parser, which keeps a node with a range for every
+ * value, took 2-4 s and most of a gigabyte for a 5 MB document, where `JSON.parse` takes tens of
+ * milliseconds; places are found afterwards by walking the text along the pointer asked for.
+ */
+
+/** A span of the text: its first offset and the offset after it. */
+export type Range = readonly [number, number];
+
+/** Where a node stands: its value, and its key when it is a member of an object. */
+export interface JsonPlace {
+  readonly value: Range;
+  readonly key?: Range;
+}
+
+/**
+ * The value of a JSON text read by `JSON.parse`, the error when it is not JSON, or undefined when
+ * the text must be read by the YAML parser after all, which reports it as it always did: a value that
+ * is not an object or an array, nesting past `maxDepth`, or a key that repeats in its object.
+ * Objects get a null prototype, as the YAML reader gives them: `__proto__` stays an ordinary key.
+ */
+export function parseJson(text: string, maxDepth: number): { value: object } | { error: Error } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: error as Error };
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  let keys = 0;
+  const adopt = (node: unknown, depth: number): boolean => {
+    if (typeof node !== "object" || node === null) return true;
+    // Nesting is measured as the YAML reader does: a path longer than maxDepth is too deep.
+    if (depth > maxDepth) return false;
+    if (Array.isArray(node)) {
+      for (const item of node) if (!adopt(item, depth + 1)) return false;
+      return true;
+    }
+    Object.setPrototypeOf(node, null);
+    const record = node as Record<string, unknown>;
+    const own = Object.keys(record);
+    keys += own.length;
+    for (const key of own) if (!adopt(record[key], depth + 1)) return false;
+    return true;
+  };
+  if (!adopt(value, 0)) return undefined;
+  // Why count: `JSON.parse` keeps the last of two equal keys silently, where codegen reports
+  // the second as an error. In JSON every `:` outside a string ends one key, so the text has as
+  // many keys as the value exactly when no key repeats; else the YAML reader says which.
+  return keys === membersIn(text) ? { value } : undefined;
+}
+
+/** How many `:` stand outside strings in a JSON text: one per member of an object. */
+function membersIn(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) i = stringEnd(text, i) - 1;
+    else if (c === COLON) count++;
+  }
+  return count;
+}
+
+const QUOTE = 0x22;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+/** The offset after the string whose opening quote is at `start`. */
+function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  for (;;) {
+    const quote = text.indexOf('"', i);
+    if (quote < 0) return text.length;
+    // A quote after an odd number of backslashes is escaped.
+    let slashes = 0;
+    while (text.charCodeAt(quote - 1 - slashes) === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return quote + 1;
+    i = quote + 1;
+  }
+}
+
+/**
+ * Places in a JSON text known to be valid, found by walking the text along a path: each object
+ * or array on the way is read once (its members' places kept), so a run that places many
+ * diagnostics reads each part of the text about once per level above it, and one that places
+ * none reads nothing.
+ */
+export class JsonPlaces {
+  private readonly members = new Map<number, Map<string, JsonPlace> | JsonPlace[]>();
+  private readonly root: JsonPlace;
+
+  constructor(private readonly text: string) {
+    const start = this.space(0);
+    this.root = { value: [start, this.valueEnd(start)] };
+  }
+
+  /** The place of the deepest node along `path` that exists, and how many steps of the path it took. */
+  find(path: readonly (string | number)[]): { place: JsonPlace; depth: number } {
+    let place = this.root;
+    for (let depth = 0; depth < path.length; depth++) {
+      const children = this.childrenOf(place.value[0]);
+      const step = String(path[depth]);
+      const next = Array.isArray(children) ? (/^(0|[1-9][0-9]*)$/.test(step) ? children[Number(step)] : undefined) : children?.get(step);
+      if (!next) return { place, depth };
+      place = next;
+    }
+    return { place, depth: path.length };
+  }
+
+  /** The members of the object or array starting at `start` (undefined for a scalar), read once. */
+  private childrenOf(start: number): Map<string, JsonPlace> | JsonPlace[] | undefined {
+    const open = this.text.charCodeAt(start);
+    if (open !== OPEN_BRACE && open !== OPEN_BRACKET) return undefined;
+    const known = this.members.get(start);
+    if (known) return known;
+    const text = this.text;
+    const isObject = open === OPEN_BRACE;
+    const byKey = new Map<string, JsonPlace>();
+    const items: JsonPlace[] = [];
+    let i = this.space(start + 1);
+    while (i < text.length && text.charCodeAt(i) !== (isObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
+      let key: Range | undefined;
+      if (isObject) {
+        key = [i, stringEnd(text, i)];
+        i = this.space(this.space(key[1]) + 1); // past the colon
+      }
+      const value: Range = [i, this.valueEnd(i)];
+      if (key) byKey.set(this.keyName(key), { value, key });
+      else items.push({ value });
+      i = this.space(value[1]);
+      if (text.charCodeAt(i) === COMMA) i = this.space(i + 1);
+    }
+    const found = isObject ? byKey : items;
+    this.members.set(start, found);
+    return found;
+  }
+
+  /** A key as the value has it: escapes (`\"`, `\u00e9`) decoded. */
+  private keyName([start, end]: Range): string {
+    const raw = this.text.slice(start, end);
+    return raw.includes("\\") ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+  }
+
+  /** The offset after the value starting at `start`. */
+  private valueEnd(start: number): number {
+    const text = this.text;
+    const c = text.charCodeAt(start);
+    if (c === QUOTE) return stringEnd(text, start);
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      let depth = 0;
+      for (let i = start; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === QUOTE) i = stringEnd(text, i) - 1;
+        else if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
+        else if ((d === CLOSE_BRACE || d === CLOSE_BRACKET) && --depth === 0) return i + 1;
+      }
+      return text.length;
+    }
+    // A number, true, false or null: up to the next delimiter or space.
+    let i = start;
+    while (i < text.length && !/[\s,\]}]/.test(text[i]!)) i++;
+    return i;
+  }
+
+  /** The first offset from `i` that is not JSON white space. */
+  private space(i: number): number {
+    const text = this.text;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
+      i++;
+    }
+  }
+}
