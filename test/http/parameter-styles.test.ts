@@ -8,14 +8,13 @@
 
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileTrees } from "../support/generated-code.js";
 import { ROOT } from "../support/fixtures.js";
-import { START_TIMEOUT, call, compileText, expectError, generateText, obj } from "./support.js";
+import { call, closeLocal, compileText, expectError, generateText, listenLocal, obj, START_TIMEOUT } from "./support.js";
 import type { Json } from "./support.js";
 
 /** Object.prototype's own names before any request: a request must not add one. */
@@ -41,12 +40,10 @@ describe("parameter styles over HTTP (issue 16, item 3)", () => {
       handlers: { search: { search: echo, meta: echo, free: echo, headers: echo, point: echo } },
       verifyToken: () => undefined,
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    at = await listenLocal(server);
   }, START_TIMEOUT);
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await closeLocal(server);
     await dispose();
   });
 

@@ -6,11 +6,10 @@
 
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/fixtures.js";
-import { START_TIMEOUT, call, compileText, expectError, generateText, obj, raw } from "./support.js";
+import { call, closeLocal, compileText, expectError, generateText, listenLocal, obj, raw, START_TIMEOUT } from "./support.js";
 import type { HandlerFunction, Json } from "./support.js";
 
 const DOCUMENT = readFileSync(path.join(ROOT, "fixtures/openapi/paths/openapi.yaml"), "utf8");
@@ -49,12 +48,10 @@ describe("path templates and path styles, over HTTP (issue 16, item 2)", () => {
     const paths = Object.fromEntries(ids.map((id) => [id, echo(id)]));
     const evil = { getEvilXByTheIdXJs: echo("evil") };
     server = compiled.api.createServer({ handlers: { paths, evil }, verifyToken: () => undefined });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    at = await listenLocal(server);
   }, START_TIMEOUT);
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await closeLocal(server);
     await dispose();
   });
 

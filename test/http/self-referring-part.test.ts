@@ -5,12 +5,11 @@
 
 import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileTrees } from "../support/generated-code.js";
-import { START_TIMEOUT, call, compileText, expectError, generateText } from "./support.js";
+import { call, closeLocal, compileText, expectError, generateText, listenLocal, START_TIMEOUT } from "./support.js";
 import type { Json } from "./support.js";
 
 const DOCUMENT = `openapi: 3.1.0
@@ -62,12 +61,10 @@ describe("a ref to a part of a schema that refers to itself (issue 16, codat)", 
     dispose = compiled.dispose;
     const echo = (input: Json) => ({ status: 200, body: input.body });
     server = compiled.api.createServer({ handlers: { reports: { createReport: echo }, components: { createComponent: echo } }, verifyToken: () => undefined });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    at = await listenLocal(server);
   }, START_TIMEOUT);
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await closeLocal(server);
     await dispose();
     rmSync(scratch, { recursive: true, force: true });
   });

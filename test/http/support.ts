@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -25,6 +26,18 @@ export const START_TIMEOUT = 60_000;
 
 /** Time one request may take before the test fails (every request is bounded). */
 const REQUEST_TIMEOUT = 2_000;
+
+/** Start a server on a free port of 127.0.0.1; its base URL (`http://127.0.0.1:PORT`). */
+export async function listenLocal(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Stop a server started by listenLocal, its idle keep-alive connections too. */
+export async function closeLocal(server: Server | undefined): Promise<void> {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+}
 
 /** A JSON object as read from a response. */
 export type Json = { [key: string]: unknown };
