@@ -436,7 +436,7 @@ function answerGranted(dispatch: Dispatch): Awaitable<Answer> {
   // One reading for every operation: the body by its media types, then the parameters by their styles.
   const errors: FieldErrors = {};
   if (operation.body === undefined) return answerRead(dispatch, { ok: true }, errors);
-  return readRequestBody(operation.body, req, options, errors).then((read) => answerRead(dispatch, read, errors));
+  return andThen(readRequestBody(operation.body, req, options, errors), (read) => answerRead(dispatch, read, errors));
 }
 
 /** answerRequest once the body is read: the parameters, validation, then the operation. */

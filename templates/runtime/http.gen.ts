@@ -365,7 +365,8 @@ export function parseJson(body: Uint8Array, depthLimit = DEFAULT_BODY_DEPTH_LIMI
   }
   // Why: validation (and the uniqueItems comparison) recurse once per level of the body, so a
   // body under the size limit could nest deep enough to exhaust the stack: refused before parsing.
-  if (nestsDeeperThan(text, depthLimit)) {
+  // A text no longer than the limit cannot open more levels than it has characters: not scanned.
+  if (text.length > depthLimit && nestsDeeperThan(text, depthLimit)) {
     return refusal(400, "Invalid request", { body: `must not nest arrays and objects more than ${depthLimit} levels deep` });
   }
   try {

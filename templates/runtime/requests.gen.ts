@@ -125,25 +125,29 @@ export type BodyLimits = { readonly bodyLimit?: number; readonly bodyDepthLimit?
  * then closes. Without a Content-Type and without a body, the request has none (`body` is
  * required: a validation error).
  */
-export async function readRequestBody(spec: BodySpec, req: IncomingMessage, limits: BodyLimits, errors: FieldErrors): Promise<BodyRead> {
+export function readRequestBody(spec: BodySpec, req: IncomingMessage, limits: BodyLimits, errors: FieldErrors): Awaitable<BodyRead> {
   const contentType = req.headers["content-type"];
   const type = mediaType(contentType);
   const json = type !== undefined && spec.json.some((range) => inRange(range, type));
   const raw = !json && type !== undefined && spec.raw.some((range) => inRange(range, type));
-  const allowed = [...spec.json, ...spec.raw];
-  const unsupported = refusal(415, "Unsupported media type", { "content-type": allowed.length === 1 ? `must be ${allowed[0]!}` : `must be one of ${allowed.join(", ")}` });
   if (type === undefined && !hasBody(req)) {
     if (spec.required) addError(errors, "body", "is required");
     return { ok: true };
   }
-  if (!json && !raw) return { ok: false, answer: fromRefusal(unsupported, true) };
-  const read = await readBody(req, limits.bodyLimit ?? DEFAULT_BODY_LIMIT);
-  if (!read.ok) return { ok: false, answer: fromRefusal(read, true) };
-  // The handler gets the Content-Type as sent: its parameters (charset, boundary) matter to it.
-  if (raw) return { ok: true, rawBody: { contentType: contentType!.trim(), bytes: read.body } };
-  const parsed = parseJson(read.body, limits.bodyDepthLimit);
-  if (!parsed.ok) return { ok: false, answer: fromRefusal(parsed) };
-  return { ok: true, body: parsed.value };
+  if (!json && !raw) {
+    const allowed = [...spec.json, ...spec.raw];
+    const unsupported = refusal(415, "Unsupported media type", { "content-type": allowed.length === 1 ? `must be ${allowed[0]!}` : `must be one of ${allowed.join(", ")}` });
+    return { ok: false, answer: fromRefusal(unsupported, true) };
+  }
+  // Why not async: a refusal above is answered at once, and the body costs one promise, not two.
+  return readBody(req, limits.bodyLimit ?? DEFAULT_BODY_LIMIT).then((read): BodyRead => {
+    if (!read.ok) return { ok: false, answer: fromRefusal(read, true) };
+    // The handler gets the Content-Type as sent: its parameters (charset, boundary) matter to it.
+    if (raw) return { ok: true, rawBody: { contentType: contentType!.trim(), bytes: read.body } };
+    const parsed = parseJson(read.body, limits.bodyDepthLimit);
+    if (!parsed.ok) return { ok: false, answer: fromRefusal(parsed) };
+    return { ok: true, body: parsed.value };
+  });
 }
 
 /** Whether the request's framing announces a body: a Content-Length above 0, or a Transfer-Encoding (RFC 9112 section 6.3). */

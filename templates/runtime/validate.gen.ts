@@ -228,7 +228,7 @@ function charLength(text: string): number {
  */
 export function validateValue(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, table: SchemaTable): boolean {
   try {
-    return check(node, value, path, errors, { table, verdicts: new WeakMap() });
+    return check(node, value, path, errors, { table, verdicts: undefined });
   } catch (error) {
     // Why: checking recurses a few frames per level of the value. Bodies nested deeper than the
     // server's bodyDepthLimit are refused before (http.gen.ts); one the stack cannot hold under a
@@ -249,7 +249,8 @@ export function validateValue(node: SchemaNode, value: unknown, path: string, er
  */
 type Run = {
   readonly table: SchemaTable;
-  readonly verdicts: WeakMap<object, Map<string, Verdict>>;
+  /** Made when the first reference meets an object or array (most bodies of a flat schema never need one). */
+  verdicts: WeakMap<object, Map<string, Verdict>> | undefined;
 };
 
 /**
@@ -267,6 +268,7 @@ function check(node: SchemaNode, value: unknown, path: string, errors: FieldErro
     if (target === undefined) return true;
     // Scalars are leaves: checking one again costs no more than reading it.
     if (typeof value !== "object" || value === null) return check(target, value, path, errors, run);
+    run.verdicts ??= new WeakMap();
     let verdicts = run.verdicts.get(value);
     if (!verdicts) run.verdicts.set(value, (verdicts = new Map()));
     const known = verdicts.get(node.ref);
@@ -276,29 +278,24 @@ function check(node: SchemaNode, value: unknown, path: string, errors: FieldErro
     verdicts.set(node.ref, valid ? VALID : errors === DISCARDED ? INVALID : REPORTED);
     return valid;
   }
-  const field = path === "" ? "body" : path;
-  const fail = (message: string): false => {
-    addError(errors, field, message);
-    return false;
-  };
   const actual = jsonType(value);
   const types = node.types;
-  if (types && !typeMatches(types, actual)) return fail(`must be ${describeTypes(types)}`);
+  if (types && !typeMatches(types, actual)) return failAt(errors, path, `must be ${describeTypes(types)}`);
   // Why: includes() settles every scalar; only an object or array sent against an enum is compared as JSON.
   if (node.enum && !node.enum.includes(value) && !node.enum.some((allowed) => sameJson(allowed, value))) {
-    return fail(`must be one of ${node.enum.map((v) => JSON.stringify(v)).join(", ")}`);
+    return failAt(errors, path, `must be one of ${node.enum.map((v) => JSON.stringify(v)).join(", ")}`);
   }
   let ok: boolean;
   switch (actual) {
     case "string":
-      ok = checkString(node, value as string, fail);
+      ok = checkString(node, value as string, path, errors);
       break;
     case "integer":
     case "number":
-      ok = checkNumber(node, value as number, fail);
+      ok = checkNumber(node, value as number, path, errors);
       break;
     case "array":
-      ok = checkArray(node, value as unknown[], path, errors, run, fail);
+      ok = checkArray(node, value as unknown[], path, errors, run);
       break;
     case "object":
       ok = checkObject(node, value as { [key: string]: unknown }, path, errors, run);
@@ -309,11 +306,20 @@ function check(node: SchemaNode, value: unknown, path: string, errors: FieldErro
   // A node with types has no allOf (see SchemaNode): the hot path reads nothing more.
   if (types !== undefined || node.allOf === undefined) return ok;
   // The parts run even when the node's own keywords failed, so that every bad field is reported.
-  for (const part of node.allOf) ok = checkPart(part, value, path, errors, run, fail) && ok;
+  for (const part of node.allOf) ok = checkPart(part, value, path, errors, run) && ok;
   if (node.unevaluatedProperties !== undefined && actual === "object") {
     ok = checkUnevaluated(node, node.unevaluatedProperties, value as { [key: string]: unknown }, path, errors, run) && ok;
   }
   return ok;
+}
+
+/**
+ * Adds `message` to the value at `path` (`body` for the whole body); false. Why a function and not
+ * a closure made per check: every value checked would allocate one, used only when it is bad.
+ */
+function failAt(errors: FieldErrors, path: string, message: string): false {
+  addError(errors, path === "" ? "body" : path, message);
+  return false;
 }
 
 /** A property's path below the object at `path`, as `detail` names it (`a.b`). */
@@ -407,22 +413,22 @@ function evaluatedByAll(nodes: readonly SchemaPart[], record: { [key: string]: u
  * that fails, or the schema under not, names nothing the client must fix on its own: their
  * messages are DISCARDED, and the field gets one message of its own.
  */
-function checkPart(part: SchemaPart, value: unknown, path: string, errors: FieldErrors, run: Run, fail: (message: string) => false): boolean {
+function checkPart(part: SchemaPart, value: unknown, path: string, errors: FieldErrors, run: Run): boolean {
   const valid = check(part, value, path, errors, run);
-  if (part.const !== undefined && !sameJson(part.const, value)) return fail(`must be ${JSON.stringify(part.const)}`);
+  if (part.const !== undefined && !sameJson(part.const, value)) return failAt(errors, path, `must be ${JSON.stringify(part.const)}`);
   if (typeof value === "number") {
-    if (part.exclusiveMinimum !== undefined && value <= part.exclusiveMinimum) return fail(`must be greater than ${part.exclusiveMinimum}`);
-    if (part.exclusiveMaximum !== undefined && value >= part.exclusiveMaximum) return fail(`must be less than ${part.exclusiveMaximum}`);
+    if (part.exclusiveMinimum !== undefined && value <= part.exclusiveMinimum) return failAt(errors, path, `must be greater than ${part.exclusiveMinimum}`);
+    if (part.exclusiveMaximum !== undefined && value >= part.exclusiveMaximum) return failAt(errors, path, `must be less than ${part.exclusiveMaximum}`);
     // Why: 2020-12 section 6.2.1 asks that the quotient be an integer; ajv's parseInt() test also
     // refuses every quotient from 1e21 up (parseInt reads "1e+21" as 1), which is not followed here.
-    if (part.multipleOf !== undefined && !Number.isInteger(value / part.multipleOf)) return fail(`must be a multiple of ${part.multipleOf}`);
+    if (part.multipleOf !== undefined && !Number.isInteger(value / part.multipleOf)) return failAt(errors, path, `must be a multiple of ${part.multipleOf}`);
   } else if (Array.isArray(value)) {
-    if (part.uniqueItems === true && !hasUniqueItems(value, fail)) return false;
+    if (part.uniqueItems === true && !hasUniqueItems(value, path, errors)) return false;
     if (part.prefixItems !== undefined && !checkPrefixItems(part.prefixItems, value, path, errors, run)) return false;
   } else if (typeof value === "object" && value !== null) {
     const count = Object.keys(value).length;
-    if (part.minProperties !== undefined && count < part.minProperties) return fail(`must have at least ${part.minProperties} properties`);
-    if (part.maxProperties !== undefined && count > part.maxProperties) return fail(`must have at most ${part.maxProperties} properties`);
+    if (part.minProperties !== undefined && count < part.minProperties) return failAt(errors, path, `must have at least ${part.minProperties} properties`);
+    if (part.maxProperties !== undefined && count > part.maxProperties) return failAt(errors, path, `must have at most ${part.maxProperties} properties`);
     if (!checkObjectPart(part, value as { [key: string]: unknown }, path, errors, run)) return false;
   }
   if (part.if !== undefined) {
@@ -431,14 +437,14 @@ function checkPart(part: SchemaPart, value: unknown, path: string, errors: Field
     if (branch !== undefined && !check(branch, value, path, errors, run)) return false;
   }
   if (part.anyOf && !part.anyOf.some((branch) => check(branch, value, path, DISCARDED, run))) {
-    return fail("must match at least one of the allowed schemas");
+    return failAt(errors, path, "must match at least one of the allowed schemas");
   }
   if (part.oneOf) {
     let matches = 0;
     for (const branch of part.oneOf) if (check(branch, value, path, DISCARDED, run) && ++matches > 1) break;
-    if (matches !== 1) return fail("must match exactly one of the allowed schemas");
+    if (matches !== 1) return failAt(errors, path, "must match exactly one of the allowed schemas");
   }
-  if (part.not && check(part.not, value, path, DISCARDED, run)) return fail("must not match the excluded schema");
+  if (part.not && check(part.not, value, path, DISCARDED, run)) return failAt(errors, path, "must not match the excluded schema");
   return valid;
 }
 
@@ -481,26 +487,26 @@ function checkObjectPart(part: SchemaPart, record: { [key: string]: unknown }, p
  * uniqueItems: one canonical text per item, so the check is linear in the body's size (comparing
  * pairs would let a long array cost the server quadratic time).
  */
-function hasUniqueItems(items: readonly unknown[], fail: (message: string) => false): boolean {
+function hasUniqueItems(items: readonly unknown[], path: string, errors: FieldErrors): boolean {
   const seen = new Map<string, number>();
   for (const [i, item] of items.entries()) {
     const key = canonical(item);
     const first = seen.get(key);
-    if (first !== undefined) return fail(`must not have duplicate items (items ${first} and ${i} are equal)`);
+    if (first !== undefined) return failAt(errors, path, `must not have duplicate items (items ${first} and ${i} are equal)`);
     seen.set(key, i);
   }
   return true;
 }
 
-function checkNumber(node: SchemaNode, n: number, fail: (message: string) => false): boolean {
-  if (node.minimum !== undefined && n < node.minimum) return fail(`must be at least ${node.minimum}`);
-  if (node.maximum !== undefined && n > node.maximum) return fail(`must be at most ${node.maximum}`);
+function checkNumber(node: SchemaNode, n: number, path: string, errors: FieldErrors): boolean {
+  if (node.minimum !== undefined && n < node.minimum) return failAt(errors, path, `must be at least ${node.minimum}`);
+  if (node.maximum !== undefined && n > node.maximum) return failAt(errors, path, `must be at most ${node.maximum}`);
   return true;
 }
 
-function checkArray(node: SchemaNode, items: unknown[], path: string, errors: FieldErrors, run: Run, fail: (message: string) => false): boolean {
-  if (node.minItems !== undefined && items.length < node.minItems) return fail(`must have at least ${node.minItems} items`);
-  if (node.maxItems !== undefined && items.length > node.maxItems) return fail(`must have at most ${node.maxItems} items`);
+function checkArray(node: SchemaNode, items: unknown[], path: string, errors: FieldErrors, run: Run): boolean {
+  if (node.minItems !== undefined && items.length < node.minItems) return failAt(errors, path, `must have at least ${node.minItems} items`);
+  if (node.maxItems !== undefined && items.length > node.maxItems) return failAt(errors, path, `must have at most ${node.maxItems} items`);
   let ok = true;
   if (node.items) {
     // `items` applies after the part's prefixItems, when it has them (see SchemaPart).
@@ -529,11 +535,11 @@ function patternOf(source: string): LinearPattern {
   return compiled;
 }
 
-function checkString(node: SchemaNode, text: string, fail: (message: string) => false): boolean {
-  if (node.minLength !== undefined && charLength(text) < node.minLength) return fail(`must be at least ${node.minLength} characters long`);
-  if (node.maxLength !== undefined && charLength(text) > node.maxLength) return fail(`must be at most ${node.maxLength} characters long`);
-  if (node.pattern !== undefined && !patternOf(node.pattern).test(text)) return fail(`must match the pattern ${node.pattern}`);
-  if (node.format !== undefined && !hasFormat(node.format, text)) return fail(`must be a valid ${node.format}`);
+function checkString(node: SchemaNode, text: string, path: string, errors: FieldErrors): boolean {
+  if (node.minLength !== undefined && charLength(text) < node.minLength) return failAt(errors, path, `must be at least ${node.minLength} characters long`);
+  if (node.maxLength !== undefined && charLength(text) > node.maxLength) return failAt(errors, path, `must be at most ${node.maxLength} characters long`);
+  if (node.pattern !== undefined && !patternOf(node.pattern).test(text)) return failAt(errors, path, `must match the pattern ${node.pattern}`);
+  if (node.format !== undefined && !hasFormat(node.format, text)) return failAt(errors, path, `must be a valid ${node.format}`);
   return true;
 }
 
@@ -601,24 +607,23 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unkn
 
 function checkObject(node: SchemaNode, record: { [key: string]: unknown }, path: string, errors: FieldErrors, run: Run): boolean {
   let ok = true;
-  const at = (key: string) => propertyPath(path, key);
   for (const key of node.required ?? []) {
     if (!Object.hasOwn(record, key)) {
-      addError(errors, at(key), "is required");
+      addError(errors, propertyPath(path, key), "is required");
       ok = false;
     }
   }
   for (const key of Object.keys(record)) {
     const property = node.properties && Object.hasOwn(node.properties, key) ? node.properties[key] : undefined;
-    if (property) ok = check(property, record[key], at(key), errors, run) && ok;
+    if (property) ok = check(property, record[key], propertyPath(path, key), errors, run) && ok;
     else if (node.additionalProperties === undefined) continue;
     // A name a pattern of the same schema matches is no additional property (see SchemaPart).
     else if (matchesPattern((node as SchemaPart).patternProperties, key)) continue;
     else if (node.additionalProperties === false) {
-      addError(errors, at(key), "is not a known field");
+      addError(errors, propertyPath(path, key), "is not a known field");
       ok = false;
     } else if (typeof node.additionalProperties === "object") {
-      ok = check(node.additionalProperties, record[key], at(key), errors, run) && ok;
+      ok = check(node.additionalProperties, record[key], propertyPath(path, key), errors, run) && ok;
     }
   }
   return ok;

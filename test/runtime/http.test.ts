@@ -156,6 +156,12 @@ describe("parseJson", () => {
       ok: false,
       body: { detail: { body: "must not nest arrays and objects more than 2 levels deep" } },
     });
+    // A text no longer than the limit is not scanned (it cannot nest deeper); one character more is.
+    expect(parseJson(Buffer.from("[[["), 2)).toMatchObject({
+      ok: false,
+      body: { detail: { body: "must not nest arrays and objects more than 2 levels deep" } },
+    });
+    expect(parseJson(Buffer.from("[["), 2)).toMatchObject({ ok: false, body: { detail: { body: "must be valid JSON" } } });
   });
 });
 
