@@ -426,7 +426,7 @@ function report() {
       row(`${title}, ${label}`, `${g.toFixed(0)} req/s (${(g / h).toFixed(2)}x)`, `${peer} ${h.toFixed(0)} req/s`, ">= 0.9x", g / h >= 0.9);
       const gp = m(`${prefix}.${route}.generated.p99`);
       const hp = m(`${prefix}.${route}.hand.p99`);
-      row(`  p99 latency, ${route.toUpperCase()}`, `${gp} ms (${(gp / Math.max(hp, 1e-9)).toFixed(2)}x)`, `${peer} ${hp} ms`, "", undefined);
+      row(`  p99 latency, ${route.toUpperCase()}`, `${gp} ms${hp > 0 ? ` (${(gp / hp).toFixed(2)}x)` : ""}`, `${peer} ${hp} ms`, "", undefined);
     }
   };
   serverRows("server", "generated server", "hand-written");
