@@ -35,4 +35,16 @@ describe("generate --prettier", () => {
     expect(result.stderr).toContain("[output/no-prettier]");
     expect(result.stderr).toContain("npm install --save-dev prettier");
   }, 60_000);
+
+  it("refuses the same way where the project's `prettier` is not prettier 3 (no format function)", async () => {
+    const project = path.join(scratch, "impostor");
+    mkdirSync(path.join(project, "node_modules/prettier"), { recursive: true });
+    writeFileSync(path.join(project, "package.json"), "{}\n");
+    writeFileSync(path.join(project, "node_modules/prettier/package.json"), JSON.stringify({ name: "prettier", main: "index.js" }));
+    writeFileSync(path.join(project, "node_modules/prettier/index.js"), "module.exports = { version: '1.0.0' };\n");
+    const result = await runCli(["generate", declarationOf("valid", "minimal"), "-o", path.join(project, "src/generated"), "--prettier"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("[output/no-prettier]");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
 });

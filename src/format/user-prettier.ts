@@ -26,7 +26,9 @@ export async function formatWithProjectPrettier(files: readonly GeneratedFile[],
     throw new ProjectPrettierMissing(outDir);
   }
   const prettier = (await import(pathToFileURL(resolved).href)) as ProjectPrettier & { default?: ProjectPrettier };
-  const api = typeof prettier.format === "function" ? prettier : prettier.default!;
+  const api = typeof prettier.format === "function" ? prettier : prettier.default;
+  // A module named prettier without prettier 3's API is no prettier to format with.
+  if (typeof api?.format !== "function" || typeof api.resolveConfig !== "function") throw new ProjectPrettierMissing(outDir);
   const out: GeneratedFile[] = [];
   for (const file of files) {
     if (!file.path.endsWith(".ts")) {
