@@ -108,6 +108,9 @@ const GRAMMAR: Record<Kind, { readonly keys: Readonly<Record<string, Place>>; re
   schema: { keys: SCHEMA_KEYWORDS },
 };
 
+/** The size of data below which sizeOfData does not remember a value's size (see there). */
+const SMALL_DATA = 32;
+
 /** The document with identifier schema names and component-schema refs only; the input is not changed. */
 export function prepareDocument<D extends object>(document: D): { document: D; problems: RefProblem[] } {
   return prepare(document, true);
@@ -169,7 +172,10 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     if (known !== undefined) return known;
     let size = 1;
     for (const item of Object.values(value)) size += sizeOfData(item);
-    dataSizes.set(value, size);
+    // Why only sizes above a few dozen (issue 14): an entry per small object was most of the walk's
+    // time and garbage; a small object given at many places is measured again at little cost, and
+    // every object whose repetition could multiply the work (nested aliases) is large and kept.
+    if (size > SMALL_DATA) dataSizes.set(value, size);
     return size;
   };
 

@@ -457,18 +457,14 @@ function breaksArray(items: readonly unknown[]): boolean {
 
 /**
  * Whether a value's literal holds a table (an array prettier always breaks), so that its group and
- * every group around it break. Why memoized: each nesting level of a broken literal asks it of its
- * members; the answer for a value (JSON data, not changed while it is laid out) is kept.
+ * every group around it break. Asked of a whole value once where it is laid out (literalDoc), and
+ * within a broken literal only of members that would fit flat (short by then: no walk of a subtree twice).
  */
-const tables = new WeakMap<object, boolean>();
 function hasTable(value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;
-  let found = tables.get(value);
-  if (found === undefined) {
-    found = Array.isArray(value) ? breaksArray(itemsOf(value)) || value.some(hasTable) : Object.values(value).some((item) => isWritten(item) && hasTable(item));
-    tables.set(value, found);
-  }
-  return found;
+  if (Array.isArray(value)) return breaksArray(itemsOf(value)) || value.some(hasTable);
+  for (const item of Object.values(value)) if (isWritten(item) && hasTable(item)) return true;
+  return false;
 }
 
 /**
@@ -542,7 +538,7 @@ function brokenText(value: object, indentation: number): string {
 function itemText(item: unknown, indentation: number): string {
   if (!isGroup(item)) return scalarOrEmpty(item);
   const budget = PRINT_WIDTH - indentation;
-  return !hasTable(item) && flatWidth(item, budget) + 1 <= budget ? flatText(item) : brokenText(item, indentation);
+  return flatWidth(item, budget) + 1 <= budget && !hasTable(item) ? flatText(item) : brokenText(item, indentation);
 }
 
 /** A scalar's text, or `{}` / `[]` for an object or array without members. */
@@ -560,9 +556,9 @@ function memberText(key: string, item: unknown, indentation: number): string {
   const budget = PRINT_WIDTH - indentation;
   const keyWidth = widthOf(printed, budget);
   const group = isGroup(item);
-  const broken = group && hasTable(item);
-  if (!broken && keyWidth + 2 <= budget && keyWidth + 2 + flatWidth(item, budget - keyWidth - 2) + suffix.length + 1 <= budget)
-    return `${printed}: ${flatText(item)}${suffix}`;
+  // Why the width first: a member that fits is short, so whether it holds a table is quickly known.
+  const fitsFlat = keyWidth + 2 <= budget && keyWidth + 2 + flatWidth(item, budget - keyWidth - 2) + suffix.length + 1 <= budget;
+  if (fitsFlat && !(group && hasTable(item))) return `${printed}: ${flatText(item)}${suffix}`;
   const right = (at: number) => (group ? brokenText(item, at) : scalarOrEmpty(item));
   const never = keyWidth < TAB_WIDTH + 3 || (!suffix && ((typeof item === "number" && !Object.is(Math.sign(item), -1)) || typeof item === "boolean"));
   if (never) return `${printed}: ${right(indentation)}${suffix}`;
@@ -571,7 +567,7 @@ function memberText(key: string, item: unknown, indentation: number): string {
   if (!group) return `${printed}:\n${" ".repeat(inner)}${right(inner)}${suffix}`;
   // "other" with a group: `key: {` where it fits, else the group on its own line, flat if it fits there.
   if (keyWidth + 3 <= budget) return `${printed}: ${brokenText(item, indentation)}${suffix}`;
-  const fitsAlone = !broken && flatWidth(item, budget - TAB_WIDTH) + suffix.length + 1 <= budget - TAB_WIDTH;
+  const fitsAlone = flatWidth(item, budget - TAB_WIDTH) + suffix.length + 1 <= budget - TAB_WIDTH && !hasTable(item);
   return `${printed}:\n${" ".repeat(inner)}${fitsAlone ? flatText(item) : brokenText(item, inner)}${suffix}`;
 }
 
