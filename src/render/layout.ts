@@ -116,7 +116,13 @@ export const table = <T>(open: "{" | "[", items: readonly T[], member: (item: T)
 
 /** `items` with `separator` between each two. */
 export function join(separator: Doc, items: readonly Doc[]): Doc[] {
-  return items.flatMap((item, i) => (i === 0 ? [item] : [separator, item]));
+  // Why a loop (issue 14): flatMap made an array per item of every type literal laid out.
+  const joined: Doc[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) joined.push(separator);
+    joined.push(items[i]!);
+  }
+  return joined;
 }
 
 const NARROW_ABOVE_ASCII = /^[\u00a0-\u00a8\u00aa-\u00ad\u00af-\u10ff\u2000-\u203b\u203d-\u2048\u204a-\u20cf]$/u;
