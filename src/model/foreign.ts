@@ -228,21 +228,29 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   /** Every entry walked at its place; the same object when nothing changed (codegen's own documents). */
   const walkEntries = (value: Json | unknown[], pointer: At, placeOf: (key: string) => Place): [unknown, number] => {
     let size = 1;
-    let changed = false;
-    const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+    // Why no array of entries up front (issue 14): a pair per entry of every object, thrown away
+    // when nothing changed (codegen's own documents), was much of the walk's garbage; the items
+    // are gathered only from the first one that changed.
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(value);
+    let items: unknown[] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const item = record[key];
       // Why: a value that is no object is itself, of size 1, wherever it stands; its pointer is not built.
       if (typeof item !== "object" || item === null) {
         size += 1;
-        return [key, item];
+        items?.push(item);
+        continue;
       }
       const [prepared, itemSize] = walk(item, placeOf(key), { parent: pointer, key });
       size += itemSize;
-      if (prepared !== item) changed = true;
-      return [key, prepared];
-    });
-    if (!changed) return [value, size];
-    if (Array.isArray(value)) return [entries.map(([, item]) => item), size];
-    return [objectOf(entries), size];
+      if (prepared !== item && items === undefined) items = keys.slice(0, i).map((earlier) => record[earlier]);
+      items?.push(prepared);
+    }
+    if (items === undefined) return [value, size];
+    if (Array.isArray(value)) return [items, size];
+    return [objectOf(keys.map((key, i): [string, unknown] => [key, items[i]])), size];
   };
 
   /**
