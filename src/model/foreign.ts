@@ -108,6 +108,9 @@ const GRAMMAR: Record<Kind, { readonly keys: Readonly<Record<string, Place>>; re
   schema: { keys: SCHEMA_KEYWORDS },
 };
 
+/** The size of data below which sizeOfData does not remember a value's size (see there). */
+const SMALL_DATA = 32;
+
 /** The document with identifier schema names and component-schema refs only; the input is not changed. */
 export function prepareDocument<D extends object>(document: D): { document: D; problems: RefProblem[] } {
   return prepare(document, true);
@@ -169,7 +172,10 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     if (known !== undefined) return known;
     let size = 1;
     for (const item of Object.values(value)) size += sizeOfData(item);
-    dataSizes.set(value, size);
+    // Why only sizes above a few dozen (issue 14): an entry per small object was most of the walk's
+    // time and garbage; a small object given at many places is measured again at little cost, and
+    // every object whose repetition could multiply the work (nested aliases) is large and kept.
+    if (size > SMALL_DATA) dataSizes.set(value, size);
     return size;
   };
 
@@ -222,21 +228,29 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   /** Every entry walked at its place; the same object when nothing changed (codegen's own documents). */
   const walkEntries = (value: Json | unknown[], pointer: At, placeOf: (key: string) => Place): [unknown, number] => {
     let size = 1;
-    let changed = false;
-    const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+    // Why no array of entries up front (issue 14): a pair per entry of every object, thrown away
+    // when nothing changed (codegen's own documents), was much of the walk's garbage; the items
+    // are gathered only from the first one that changed.
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(value);
+    let items: unknown[] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const item = record[key];
       // Why: a value that is no object is itself, of size 1, wherever it stands; its pointer is not built.
       if (typeof item !== "object" || item === null) {
         size += 1;
-        return [key, item];
+        items?.push(item);
+        continue;
       }
       const [prepared, itemSize] = walk(item, placeOf(key), { parent: pointer, key });
       size += itemSize;
-      if (prepared !== item) changed = true;
-      return [key, prepared];
-    });
-    if (!changed) return [value, size];
-    if (Array.isArray(value)) return [entries.map(([, item]) => item), size];
-    return [objectOf(entries), size];
+      if (prepared !== item && items === undefined) items = keys.slice(0, i).map((earlier) => record[earlier]);
+      items?.push(prepared);
+    }
+    if (items === undefined) return [value, size];
+    if (Array.isArray(value)) return [items, size];
+    return [objectOf(keys.map((key, i): [string, unknown] => [key, items[i]])), size];
   };
 
   /**

@@ -17,14 +17,6 @@ export interface TypeView {
   readonly laidOut: boolean;
 }
 
-/** One entry of the validator table in schemas.gen.ts. */
-export interface SchemaEntryView {
-  /** Property key in the table (identifier or string literal). */
-  readonly key: string;
-  /** The schema node as a TypeScript literal. */
-  readonly node: string;
-}
-
 /** One operation of a resource's handler interface and its binding in the server. */
 export interface HandlerMethodView {
   readonly operationId: string;
@@ -69,8 +61,7 @@ export interface ResourceView {
   /** The collection as a string literal, and as text for a comment. */
   readonly collectionLiteral: string;
   readonly collectionComment: string;
-  /** The dispatcher's ResourceSpec as a literal, and as the value it is made of. */
-  readonly spec: string;
+  /** The dispatcher's ResourceSpec, as a value (api.gen.ts's literal is laid out from it: src/render/api-layout.ts). */
   readonly specValue: unknown;
   readonly methods: readonly HandlerMethodView[];
   /** The file name under resources/ (the collection name, a safe path segment). */
@@ -96,9 +87,12 @@ export interface ResourceFileView {
   readonly resource: ResourceView;
 }
 
-/** A route of the dispatcher, as a literal. */
+/**
+ * A route of the dispatcher, as a value. Why not its literal (issue 14): api.gen.ts's literals are
+ * laid out from the values (src/render/api-layout.ts); a text of each, written and never read, was garbage.
+ */
 export interface RouteView {
-  readonly literal: string;
+  readonly value: unknown;
 }
 
 /** An operation of a document written by others: a method of its group's handler interface. */
@@ -164,7 +158,6 @@ export interface ApiView {
   /** The first line of every generated file. */
   readonly header: string;
   readonly types: readonly TypeView[];
-  readonly schemas: readonly SchemaEntryView[];
   readonly resources: readonly ResourceView[];
   readonly routes: readonly RouteView[];
   /** The index links as a literal. */

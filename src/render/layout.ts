@@ -13,7 +13,7 @@
 export class Unsure extends Error {}
 
 /** A document of prettier's printer (the subset codegen builds). */
-export type Doc = string | readonly Doc[] | Group | Indent | Align | Line | IfBreak | IndentIfBreak | LineSuffix | Table;
+export type Doc = string | readonly Doc[] | Group | Indent | Align | Line | IfBreak | IndentIfBreak | LineSuffix | Table | Literal;
 interface Group {
   readonly kind: "group";
   readonly contents: Doc;
@@ -68,6 +68,19 @@ interface Table {
   readonly member: (item: unknown) => Doc;
 }
 
+/**
+ * A non-empty object or array literal of JSON data (literalDoc): prettier's group for it, printed
+ * from the value (flatText, brokenText) without the group's doc. Why its own kind (issue 14): the
+ * flat text and width of a literal follow from its value, and so does its broken layout; building,
+ * propagating and walking a group per member and nesting level of a thousand routes was most of a
+ * large generate's time and garbage. `break`: the value holds a table, so the group always breaks.
+ */
+interface Literal {
+  readonly kind: "literal";
+  readonly value: object;
+  readonly break: boolean;
+}
+
 /** prettier's `printWidth` and `tabWidth` (src/format/format.ts PRETTIER_OPTIONS). */
 export const PRINT_WIDTH = 100;
 const TAB_WIDTH = 2;
@@ -103,7 +116,13 @@ export const table = <T>(open: "{" | "[", items: readonly T[], member: (item: T)
 
 /** `items` with `separator` between each two. */
 export function join(separator: Doc, items: readonly Doc[]): Doc[] {
-  return items.flatMap((item, i) => (i === 0 ? [item] : [separator, item]));
+  // Why a loop (issue 14): flatMap made an array per item of every type literal laid out.
+  const joined: Doc[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) joined.push(separator);
+    joined.push(items[i]!);
+  }
+  return joined;
 }
 
 const NARROW_ABOVE_ASCII = /^[\u00a0-\u00a8\u00aa-\u00ad\u00af-\u10ff\u2000-\u203b\u203d-\u2048\u204a-\u20cf]$/u;
@@ -116,7 +135,10 @@ const ZERO_WIDTH = /^[\p{Nonspacing_Mark}\p{Enclosing_Mark}]$/u;
  * U+1100, general punctuation, currency signs, none of them emoji) are measured, else Unsure.
  */
 export function widthOf(text: string, limit = Infinity): number {
-  if (!/[^\x20-\x7f]/.test(text)) return text.length;
+  // Why a probe of `limit + 1` characters (issue 14): testing the whole of a megabyte literal for
+  // non-ASCII characters to learn that it is over a line long was a scan per measure.
+  const probe = text.length > limit + 1 ? text.slice(0, limit + 1) : text;
+  if (!/[^\x20-\x7f]/.test(probe)) return probe.length;
   let width = 0;
   for (const character of text) {
     if (width > limit) return width;
@@ -152,6 +174,9 @@ function propagateBreaks(doc: Doc): boolean {
     case "table":
       // Its members are marked when each is printed; the table itself is broken.
       return true;
+    case "literal":
+      // Its group is made (and marked) only when it is printed broken.
+      return node.break;
     case "group":
       if (propagateBreaks(node.contents)) node.break = true;
       return node.break;
@@ -206,6 +231,11 @@ function fits(next: Command, rest: readonly Command[], width: number): boolean {
       case "table":
         // Broken: its first line ends after `open`.
         return width - node.open.length >= 0;
+      case "literal":
+        // Broken, its group's first line ends after `{` or `[`; flat, it is its flat text.
+        if (node.break || mode === "break") return width - 1 >= 0;
+        width -= flatWidth(node.value, width);
+        break;
     }
   }
   return false;
@@ -285,6 +315,17 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         out.push("\n" + " ".repeat(ind));
         position = ind;
         break;
+      case "literal": {
+        if (!node.break && (mode === "flat" || fits({ indentation: ind, mode: "flat", doc: node }, commands, PRINT_WIDTH - position))) {
+          const text = flatText(node.value);
+          out.push(text);
+          position += widthOf(text, PRINT_WIDTH - position + 1);
+          break;
+        }
+        out.push(brokenText(node.value, ind));
+        position = ind + 1;
+        break;
+      }
       case "table": {
         out.push(node.open);
         const inner = ind + TAB_WIDTH;
@@ -322,10 +363,32 @@ function trimEnd(out: string[]): void {
  * only `\"` loses its backslash and `'` gains one (a `\\` pair is skipped whole).
  */
 export function printedString(raw: string): string {
-  const doubles = raw.split('"').length - 1;
-  const singles = raw.split("'").length - 1;
+  let doubles = 0;
+  let singles = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const code = raw.charCodeAt(i);
+    if (code === 0x22) doubles++;
+    else if (code === 0x27) singles++;
+  }
   if (doubles <= singles) return `"${raw}"`;
-  return `'${raw.replace(/\\\\|\\"|'/g, (match) => (match === '\\"' ? '"' : match === "'" ? "\\'" : match))}'`;
+  // Why two plain replaces, not one with a function per match (issue 14): document.gen.ts's JSON
+  // holds a million `\"`, and a string per match was hundreds of megabytes of garbage. In JSON's
+  // escaping a `'` is never escaped and a `"` always is (the last of an odd run of backslashes), so
+  // `\'` then `\"` -> `"` leaves every `\\` pair whole.
+  return `'${raw.replace(/'/g, "\\'").replace(/\\"/g, '"')}'`;
+}
+
+/**
+ * A string value's literal as prettier prints it. Why the scan first (issue 14): most strings of
+ * generated code are printable ASCII without quotes or backslashes, written as they are in double
+ * quotes; only the others are escaped and re-quoted (printedString).
+ */
+function stringText(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return printedString(jsonString(value).slice(1, -1));
+  }
+  return `"${value}"`;
 }
 
 /** A string value as a literal in the text (JSON's escaping plus the two line separators, as escape.ts). */
@@ -343,8 +406,8 @@ const UNQUOTED_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  */
 export function printedKey(key: string): string {
   if (key === "__proto__") return '["__proto__"]';
-  const raw = jsonString(key).slice(1, -1);
   if (UNQUOTED_KEY.test(key)) return key;
+  const raw = jsonString(key).slice(1, -1);
   // Why: prettier unquotes some non-ASCII names (ES5 identifiers) and not others; not guessed here.
   if (/[^\x00-\x7f]/.test(key) && raw === key) throw new Unsure("a non-ASCII key");
   return printedString(raw);
@@ -352,6 +415,13 @@ export function printedKey(key: string): string {
 
 /** The doc of a JSON value as prettier prints escape.ts's `literal(value)`. */
 export function literalDoc(value: unknown): Doc {
+  if (value === null || typeof value !== "object") return scalarText(value);
+  if (Array.isArray(value)) return arrayDoc(itemsOf(value));
+  return hasMembers(value) ? { kind: "literal", value, break: hasTable(value) } : "{}";
+}
+
+/** The text of a JSON scalar as prettier prints escape.ts's `literal(value)`. */
+function scalarText(value: unknown): string {
   if (value === null) return "null";
   if (typeof value === "boolean") return String(value);
   if (typeof value === "number") {
@@ -359,15 +429,159 @@ export function literalDoc(value: unknown): Doc {
     // prettier's printNumber: lower case, no `+` in an exponent (JSON writes `1e+21`).
     return JSON.stringify(value).replace("e+", "e");
   }
-  if (typeof value === "string") return printedString(jsonString(value).slice(1, -1));
-  if (Array.isArray(value)) return arrayDoc(value.map((item: unknown) => (item === undefined || typeof item === "function" ? null : item)));
-  if (typeof value === "object") {
-    const members = Object.entries(value as Record<string, unknown>).filter(
-      ([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol",
-    );
-    return objectDoc(members.map(([key, item]) => propertyDoc(key, item)));
-  }
+  if (typeof value === "string") return stringText(value);
   throw new Unsure(`a ${typeof value} value`);
+}
+
+/** Whether a member of an object is written in its literal (JSON.stringify's rule: no undefined, function or symbol values). */
+const isWritten = (item: unknown) => item !== undefined && typeof item !== "function" && typeof item !== "symbol";
+
+/** The members of an object that its literal writes. */
+const membersOf = (value: object) => Object.entries(value as Record<string, unknown>).filter(([, item]) => isWritten(item));
+
+/** Whether an object's literal has a member (is not `{}`). */
+function hasMembers(value: object): boolean {
+  for (const item of Object.values(value)) if (isWritten(item)) return true;
+  return false;
+}
+
+/** An array's items as a literal writes them (undefined and functions as null). */
+const itemsOf = (value: readonly unknown[]) => value.map((item: unknown) => (item === undefined || typeof item === "function" ? null : item));
+
+/** Whether the value under `key` of an object literal is written `as const` (see escape.ts's literal). */
+const isAsConst = (key: string, value: unknown) => key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null;
+
+/** Whether a value's literal is a group (a non-empty object or array), not a text of its own. */
+const isGroup = (value: unknown): value is object =>
+  value !== null && typeof value === "object" && (Array.isArray(value) ? value.length > 0 : hasMembers(value));
+
+/** Whether prettier breaks an array literal: two or more objects (or arrays) of two or more members each. */
+function breaksArray(items: readonly unknown[]): boolean {
+  return (
+    items.length > 1 &&
+    items.every((item, i) => {
+      if (item === null || typeof item !== "object") return false;
+      const next = items[i + 1];
+      if (next !== undefined && (next === null || typeof next !== "object" || Array.isArray(next) !== Array.isArray(item))) return false;
+      return (Array.isArray(item) ? item.length : Object.values(item as object).filter((v) => v !== undefined && typeof v !== "function").length) > 1;
+    })
+  );
+}
+
+/**
+ * Whether a value's literal holds a table (an array prettier always breaks), so that its group and
+ * every group around it break. Asked of a whole value once where it is laid out (literalDoc), and
+ * within a broken literal only of members that would fit flat (short by then: no walk of a subtree twice).
+ */
+function hasTable(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return breaksArray(itemsOf(value)) || value.some(hasTable);
+  for (const item of Object.values(value)) if (isWritten(item) && hasTable(item)) return true;
+  return false;
+}
+
+/**
+ * The width of a value's literal printed flat, counted only until it is over `budget` (a literal
+ * wider than the rest of the line is not measured to its end).
+ */
+function flatWidth(value: unknown, budget: number): number {
+  if (value === null || typeof value !== "object") return widthOf(scalarText(value), budget);
+  if (Array.isArray(value)) {
+    let width = 2;
+    for (let i = 0; i < value.length && width <= budget; i++) {
+      const item: unknown = value[i];
+      width += (i === 0 ? 0 : 2) + (item === undefined || typeof item === "function" ? 4 : flatWidth(item, budget - width));
+    }
+    return width;
+  }
+  if (!hasMembers(value)) return 2;
+  // `{ ` and ` }`, `key: value` and `, ` between.
+  let width = 4;
+  let first = true;
+  for (const key of Object.keys(value)) {
+    if (width > budget) break;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (!isWritten(item)) continue;
+    width += (first ? 0 : 2) + widthOf(printedKey(key), budget - width) + 2 + (isAsConst(key, item) ? 9 : 0);
+    first = false;
+    if (width <= budget) width += flatWidth(item, budget - width);
+  }
+  return width;
+}
+
+/** A value's literal printed flat (`{ a: [1, "b"] }`), as prettier prints a group that fits. */
+function flatText(value: unknown): string {
+  if (value === null || typeof value !== "object") return scalarText(value);
+  if (Array.isArray(value)) {
+    const items = itemsOf(value);
+    if (items.length === 0) return "[]";
+    if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
+    return `[${items.map(flatText).join(", ")}]`;
+  }
+  const members = membersOf(value);
+  if (members.length === 0) return "{}";
+  return `{ ${members.map(([key, item]) => `${printedKey(key)}: ${flatText(item)}${isAsConst(key, item) ? " as const" : ""}`).join(", ")} }`;
+}
+
+/**
+ * A value's literal (a non-empty object or array) printed broken, its `{` or `[` where the line
+ * stands and its members each on a line `indentation + 2` deep: what printDoc makes of the group
+ * literalDoc stands for once it does not fit (or holds a table). Why printed directly, not from a
+ * doc (issue 14): a broken member is followed by `,` and a line break, so its layout is known
+ * from its own width and kind alone (see memberText); the docs of api.gen.ts's routes were most
+ * of a large generate's time and garbage.
+ */
+function brokenText(value: object, indentation: number): string {
+  const inner = indentation + TAB_WIDTH;
+  const pad = "\n" + " ".repeat(inner);
+  let text: string;
+  if (Array.isArray(value)) {
+    const items = itemsOf(value);
+    if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
+    text = "[";
+    for (const item of items) text += pad + itemText(item, inner) + ",";
+  } else {
+    text = "{";
+    for (const [key, item] of membersOf(value)) text += pad + memberText(key, item, inner) + ",";
+  }
+  return text + "\n" + " ".repeat(indentation) + (Array.isArray(value) ? "]" : "}");
+}
+
+/** An item of a broken array at `indentation` (before its `,`): flat where it fits with the `,`, else broken. */
+function itemText(item: unknown, indentation: number): string {
+  if (!isGroup(item)) return scalarOrEmpty(item);
+  const budget = PRINT_WIDTH - indentation;
+  return flatWidth(item, budget) + 1 <= budget && !hasTable(item) ? flatText(item) : brokenText(item, indentation);
+}
+
+/** A scalar's text, or `{}` / `[]` for an object or array without members. */
+const scalarOrEmpty = (value: unknown) => (value !== null && typeof value === "object" ? (Array.isArray(value) ? "[]" : "{}") : scalarText(value));
+
+/**
+ * `key: value` of a broken object at `indentation` (before its `,`), as printDoc prints
+ * `[group(propertyDoc(key, value)), ","]` there: flat where it fits, else by propertyDoc's kind of
+ * right side (assignmentDoc). What does not fit flat as a whole does not fit after its key either
+ * (the same widths), so each kind has one broken layout but "other" with a long key.
+ */
+function memberText(key: string, item: unknown, indentation: number): string {
+  const printed = printedKey(key);
+  const suffix = isAsConst(key, item) ? " as const" : "";
+  const budget = PRINT_WIDTH - indentation;
+  const keyWidth = widthOf(printed, budget);
+  const group = isGroup(item);
+  // Why the width first: a member that fits is short, so whether it holds a table is quickly known.
+  const fitsFlat = keyWidth + 2 <= budget && keyWidth + 2 + flatWidth(item, budget - keyWidth - 2) + suffix.length + 1 <= budget;
+  if (fitsFlat && !(group && hasTable(item))) return `${printed}: ${flatText(item)}${suffix}`;
+  const right = (at: number) => (group ? brokenText(item, at) : scalarOrEmpty(item));
+  const never = keyWidth < TAB_WIDTH + 3 || (!suffix && ((typeof item === "number" && !Object.is(Math.sign(item), -1)) || typeof item === "boolean"));
+  if (never) return `${printed}: ${right(indentation)}${suffix}`;
+  const inner = indentation + TAB_WIDTH;
+  // "string" and "other" with a text: the value on its own line, one level deeper.
+  if (!group) return `${printed}:\n${" ".repeat(inner)}${right(inner)}${suffix}`;
+  // "other" with a group: `key: {` where it fits, else the group on its own line, flat if it fits there.
+  if (keyWidth + 3 <= budget) return `${printed}: ${brokenText(item, indentation)}${suffix}`;
+  const fitsAlone = flatWidth(item, budget - TAB_WIDTH) + suffix.length + 1 <= budget - TAB_WIDTH && !hasTable(item);
+  return `${printed}:\n${" ".repeat(inner)}${fitsAlone ? flatText(item) : brokenText(item, inner)}${suffix}`;
 }
 
 /**
@@ -400,31 +614,8 @@ export function arrayDoc(items: readonly unknown[]): Doc {
   if (items.length === 0) return "[]";
   // Why: prettier fills an array of numbers (several per line); that layout is not built here.
   if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
-  const shouldBreak =
-    items.length > 1 &&
-    items.every((item, i) => {
-      if (item === null || typeof item !== "object") return false;
-      const next = items[i + 1];
-      if (next !== undefined && (next === null || typeof next !== "object" || Array.isArray(next) !== Array.isArray(item))) return false;
-      return (Array.isArray(item) ? item.length : Object.values(item as object).filter((v) => v !== undefined && typeof v !== "function").length) > 1;
-    });
-  if (shouldBreak) return table("[", items, literalDoc);
-  return group(
-    [
-      "[",
-      indent([
-        softline,
-        ...join(
-          [",", line],
-          items.map((item) => group(literalDoc(item))),
-        ),
-      ]),
-      ifBreak(","),
-      softline,
-      "]",
-    ],
-    { shouldBreak },
-  );
+  if (breaksArray(items)) return table("[", items, literalDoc);
+  return { kind: "literal", value: items, break: hasTable(items) };
 }
 
 /**
