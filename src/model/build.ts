@@ -220,6 +220,8 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     securitySchemes: schemeValues,
     index: indexLinks,
   });
+  // handlers.gen.ts's one declaration that grows with the API (a long union breaks: issue 16 item 7).
+  const resourceHandlers = typeDeclaration("ResourceHandlers", `Omit<Handlers, ${operationGroups.map((g) => `"${g.property}"`).join(" | ")}>`);
   const schemaEntries: SchemaEntryView[] = nodes.map(([name, node]) => ({ key: propertyKey(name), node: literalAt(name, node) }));
 
   return {
@@ -237,11 +239,13 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       ...(types.every((type) => type.laidOut) ? [] : ["types.gen.ts"]),
       ...resources.filter((r) => !r.laidOut).map((r) => `resources/${r.fileName}.gen.ts`),
       ...operationGroups.filter((g) => !g.laidOut).map((g) => `operations/${g.fileName}.gen.ts`),
+      ...(resourceHandlers.sure ? [] : ["handlers.gen.ts"]),
     ],
     hasTokenEndpoint,
     hasGuards,
     hasOperations: operationGroups.length > 0,
     operationGroups,
+    resourceHandlersDeclaration: resourceHandlers.text,
     securitySchemes: literal(schemeValues),
     securityHooks: [...collector.hookSchemes].map((name) => ({ name, key: propertyKey(name), comment: inlineComment(name) })),
     hasSecurityHooks: collector.hookSchemes.size > 0,
@@ -249,13 +253,18 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   };
 }
 
-/** A named type of types.gen.ts with its doc comment. */
-function typeView(name: string, description: string | undefined, type: string): TypeView {
-  const lines = docLines(description);
-  const declaration = laidOut(
+/** `export type name = type;` in prettier's layout, or as written where not sure (`sure` false: its file goes to prettier). */
+function typeDeclaration(name: string, type: string): { readonly text: string; readonly sure: boolean } {
+  return laidOut(
     () => typeAliasStatement(name, type),
     () => `export type ${name} = ${type};`,
   );
+}
+
+/** A named type of types.gen.ts with its doc comment. */
+function typeView(name: string, description: string | undefined, type: string): TypeView {
+  const lines = docLines(description);
+  const declaration = typeDeclaration(name, type);
   return { name, docLines: lines, hasDoc: lines.length > 0, type, declaration: declaration.text, laidOut: declaration.sure };
 }
 

@@ -185,6 +185,8 @@ export interface ApiView {
   /** Operations written by others (documents without `x-codegen-operation`). */
   readonly hasOperations: boolean;
   readonly operationGroups: readonly OperationGroupView[];
+  /** handlers.gen.ts's `export type ResourceHandlers = Omit<Handlers, ...>;` in prettier's layout where sure (APIs with operations). */
+  readonly resourceHandlersDeclaration: string;
   /** The security schemes as the operation runner reads them, as a literal. */
   readonly securitySchemes: string;
   readonly securityHooks: readonly SecurityHookView[];

@@ -521,13 +521,17 @@ const ARROW_PROPERTY = /^( +)([A-Za-z_$][\w$]*): (\([^()]*\)) => ([^{[(].*),$/;
 const NEW_COLLECTION = /^( +)const ([A-Za-z_$][\w$]*) = new ([A-Za-z_$][\w$]*)\(([^()]*)\);$/;
 const SIMPLE_ARGUMENT = /^[A-Za-z_$][\w$]*(\["[^"\\]*"\]!?)?$/;
 const IMPORT_LIST = /^import (type )?\{ ([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*) \} from ("[^"\\]*");$/;
+const CALL_OF_ONE_NAME = /^([A-Za-z_$][\w$.]*)\(([A-Za-z_$][\w$.]*(?: as [A-Za-z_$][\w$.]*)?)\)$/;
+const METHOD_SIGNATURE = /^( +)([A-Za-z_$][\w$]*)\(([A-Za-z_$][\w$]*: [A-Za-z_$][\w$.]*)\): ([A-Za-z_$][\w$.]*(?:<[A-Za-z_$][\w$.]*>)?);$/;
 
 /**
  * The two long lines of the stores' templates, broken as prettier breaks them when they do not fit
  * (a line still too long after fails linesFit, and its file goes to prettier):
- * - `key: (params) => body,` breaks after the arrow, the body one indentation deeper;
+ * - `key: (params) => body,` breaks after the arrow, the body one indentation deeper, and a body
+ *   `f(name as Type)` still too long there then puts its argument on its own line;
  * - `const x = new C(a, b["k"], c["k"]!);` puts one argument per line;
- * - `import type { A, B } from "./x.js";` puts one name per line.
+ * - `import type { A, B } from "./x.js";` puts one name per line;
+ * - `name(input: Input): Awaitable<Result>;` (a method of an interface) puts its parameter on its own line.
  */
 export function breakLongLines(text: string): string {
   return text
@@ -540,8 +544,18 @@ export function breakLongLines(text: string): string {
           .split(", ")
           .map((name) => `  ${name},\n`)
           .join("")}} from ${imported[3]};`;
+      // Why: prettier's one parameter (not an object type) breaks out of its parentheses, with a
+      // trailing comma; a return type of names only cannot break.
+      const method = METHOD_SIGNATURE.exec(line);
+      if (method) return `${method[1]}${method[2]}(\n${method[1]}  ${method[3]},\n${method[1]}): ${method[4]};`;
       const arrow = ARROW_PROPERTY.exec(line);
-      if (arrow) return `${arrow[1]}${arrow[2]}: ${arrow[3]} =>\n${arrow[1]}  ${arrow[4]},`;
+      if (arrow) {
+        const [, pad, key, params, body] = arrow;
+        const call = CALL_OF_ONE_NAME.exec(body!);
+        // Why: prettier's printCallArguments breaks a lone argument that is not an object, array or function out of its parentheses.
+        if (call && widthOf(`${pad}  ${body},`, PRINT_WIDTH) > PRINT_WIDTH) return `${pad}${key}: ${params} =>\n${pad}  ${call[1]}(\n${pad}    ${call[2]},\n${pad}  ),`;
+        return `${pad}${key}: ${params} =>\n${pad}  ${body},`;
+      }
       const created = NEW_COLLECTION.exec(line);
       const args = created?.[4]!.split(", ");
       if (created && args!.every((arg) => SIMPLE_ARGUMENT.test(arg)))
