@@ -49,7 +49,13 @@ const type = fc.letrec<{ type: string; member: string; union: string; intersecti
   union: fc.array(tie("type"), { minLength: 2, maxLength: 5 }).map((types) => types.join(" | ")),
   // An operand that is a union is in parentheses, as schema-code.ts writes an allOf of a oneOf.
   intersection: fc
-    .array(fc.oneof(tie("type"), tie("union").map((u) => `(${u})`)), { minLength: 2, maxLength: 4 })
+    .array(
+      fc.oneof(
+        tie("type"),
+        tie("union").map((u) => `(${u})`),
+      ),
+      { minLength: 2, maxLength: 4 },
+    )
     .map((types) => types.map((t) => (/ \| /.test(t) && !t.startsWith("(") ? `(${t})` : t)).join(" & ")),
   argument: fc.oneof(
     tie("type").map((t) => `Record<string, ${t}>`),

@@ -553,7 +553,8 @@ export function breakLongLines(text: string): string {
         const [, pad, key, params, body] = arrow;
         const call = CALL_OF_ONE_NAME.exec(body!);
         // Why: prettier's printCallArguments breaks a lone argument that is not an object, array or function out of its parentheses.
-        if (call && widthOf(`${pad}  ${body},`, PRINT_WIDTH) > PRINT_WIDTH) return `${pad}${key}: ${params} =>\n${pad}  ${call[1]}(\n${pad}    ${call[2]},\n${pad}  ),`;
+        if (call && widthOf(`${pad}  ${body},`, PRINT_WIDTH) > PRINT_WIDTH)
+          return `${pad}${key}: ${params} =>\n${pad}  ${call[1]}(\n${pad}    ${call[2]},\n${pad}  ),`;
         return `${pad}${key}: ${params} =>\n${pad}  ${body},`;
       }
       const created = NEW_COLLECTION.exec(line);
