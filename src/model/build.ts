@@ -221,7 +221,10 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     index: indexLinks,
   });
   // handlers.gen.ts's one declaration that grows with the API (a long union breaks: issue 16 item 7).
-  const resourceHandlers = typeDeclaration("ResourceHandlers", `Omit<Handlers, ${operationGroups.map((g) => `"${g.property}"`).join(" | ")}>`);
+  const resourceHandlers =
+    operationGroups.length === 0
+      ? { text: "", sure: true }
+      : typeDeclaration("ResourceHandlers", `Omit<Handlers, ${operationGroups.map((g) => `"${g.property}"`).join(" | ")}>`);
   const schemaEntries: SchemaEntryView[] = nodes.map(([name, node]) => ({ key: propertyKey(name), node: literalAt(name, node) }));
 
   return {
