@@ -324,7 +324,7 @@ async function filesFromDocument(
   const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written };
   // document.gen.ts's literals (the YAML text only where the server cannot make it: issue 16 item 7).
   const { documentMembers, servedDocument } = await import("./render/document-layout.js");
-  const served = servedDocument(basePathOf(document), serializeDocument(written, "json"), openapi);
+  const served = servedDocument(basePathOf(document), written, serializeDocument(written, "json"), openapi);
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
   // document.gen.ts's literals in prettier's layout (issue 14): the file then skips prettier.

@@ -1,6 +1,6 @@
 import type { DocumentView } from "../model/view.js";
 import { stringLiteral } from "../model/escape.js";
-import { YamlUnsupported, yamlOfJson } from "../runtime/yaml.js";
+import { YamlUnsupported, yamlOfData } from "../runtime/yaml.js";
 import { laidOut, printDoc, stringPropertyDoc } from "./layout.js";
 
 /**
@@ -10,14 +10,17 @@ import { laidOut, printDoc, stringPropertyDoc } from "./layout.js";
  * Why (issue 16 item 7): a 5 MB document was held twice, as both texts, in the generated file and
  * in codegen's memory while writing it (20 MB of literals for GitHub Enterprise's document).
  */
-export function servedDocument(basePath: string, json: string, yaml: string): Omit<DocumentView, "members"> {
-  return { basePath: stringLiteral(basePath), json: stringLiteral(json), ...(servesYaml(json, yaml) ? {} : { yaml: stringLiteral(yaml) }) };
+export function servedDocument(basePath: string, data: unknown, json: string, yaml: string): Omit<DocumentView, "members"> {
+  return { basePath: stringLiteral(basePath), json: stringLiteral(json), ...(servesYaml(data, yaml) ? {} : { yaml: stringLiteral(yaml) }) };
 }
 
-/** Whether the server's YAML writer makes exactly `yaml` from `json`. */
-function servesYaml(json: string, yaml: string): boolean {
+/**
+ * Whether the server's YAML writer makes exactly `yaml` from the JSON text of `data` (yamlOfData
+ * refuses what that text would not keep, so the data is checked, not a copy parsed from the text).
+ */
+function servesYaml(data: unknown, yaml: string): boolean {
   try {
-    return yamlOfJson(json) === yaml;
+    return yamlOfData(data) === yaml;
   } catch (error) {
     if (error instanceof YamlUnsupported) return false;
     throw error;

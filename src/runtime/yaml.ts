@@ -12,7 +12,15 @@ export class YamlUnsupported extends Error {}
 
 /** The YAML text of a JSON text (codegen's openapi.yaml), or YamlUnsupported. */
 export function yamlOfJson(json: string): string {
-  const value: unknown = JSON.parse(json);
+  return yamlOfData(JSON.parse(json));
+}
+
+/**
+ * The YAML text of data, as yamlOfJson gives it of the data's JSON text: what JSON would not keep
+ * (`undefined`, -0, NaN, a class's instance) is YamlUnsupported. Why (issue 16 item 7): codegen
+ * checks the writer on the document it holds, not on a second copy parsed from its JSON text.
+ */
+export function yamlOfData(value: unknown): string {
   if (!isMap(value) || Object.keys(value).length === 0) throw new YamlUnsupported("not a map");
   return block(value, "");
 }
@@ -39,13 +47,16 @@ function after(value: unknown, indent: string, nested: (block: string) => string
   if (Array.isArray(value)) return value.length === 0 ? " []\n" : nested(block(value, `${indent}  `));
   if (isMap(value)) return Object.keys(value).length === 0 ? " {}\n" : nested(block(value, `${indent}  `));
   if (value === null || typeof value === "boolean") return ` ${String(value)}\n`;
-  if (typeof value === "number") return ` ${JSON.stringify(value)}\n`;
+  if (typeof value === "number" && Number.isFinite(value) && !Object.is(value, -0)) return ` ${JSON.stringify(value)}\n`;
   if (typeof value === "string") return ` ${stringText(value, `${indent}  `)}\n`;
   throw new YamlUnsupported(typeof value);
 }
 
 function isMap(value: unknown): value is { readonly [key: string]: unknown } {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) throw new YamlUnsupported("not plain data");
+  return true;
 }
 
 /** Texts `yaml` reads as null, a boolean or a number (its core schema): quoted when strings. */
