@@ -12,7 +12,6 @@ import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import { inlineReferences } from "./model/foreign.js";
-import { stringLiteral } from "./model/escape.js";
 import type { ApiView } from "./model/view.js";
 import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./postgres/generate.js";
 import { MIGRATION_FILE } from "./postgres/migrations.js";
