@@ -12,13 +12,14 @@ import { generateFiles } from "../src/run.js";
 import { ROOT } from "./support/fixtures.js";
 
 /** A document of `groups` tags, each with operations named `ids`, whose bodies intersect a reference, an object and a oneOf. */
-function documentOf(ids: readonly string[], groups: number, members: number): unknown {
+function documentOf(ids: readonly string[], groups: number, members: number, description = "An operation."): unknown {
   const fields = Object.fromEntries(Array.from({ length: members }, (_, i) => [`field_number_${i}`, { type: "string" }]));
   const paths: Record<string, unknown> = {};
   ids.forEach((id, i) => {
     paths[`/p${i}/{owner}`] = {
       post: {
         operationId: id,
+        description,
         tags: [`group ${i % groups}`],
         parameters: [{ name: "owner", in: "path", required: true, schema: { type: "string" } }],
         requestBody: {
@@ -86,4 +87,14 @@ describe("the files of long operation names and intersections", () => {
     );
     expect(final).toBeGreaterThan(50);
   }, 300_000);
+
+  it("generate where a line holds a character of unknown width (an emoji in a long description)", async () => {
+    const ids = [`get${"Long".repeat(15)}`, "getShort"];
+    const result = await generateFiles({ cwd: ROOT }, "api.yaml", stringify(documentOf(ids, 1, 2, `Green 🟢 ${"word ".repeat(30)}`)), { outDir: "out" });
+    const operations = result.value!.find((f) => f.path.startsWith("operations/"))!;
+    expect(operations.contents).toContain("🟢");
+    expect(operations.contents).toBe(
+      await prettier.format(operations.contents, { ...PRETTIER_OPTIONS, filepath: filepathFor(operations.path, operations.contents) }),
+    );
+  });
 });
