@@ -12,7 +12,6 @@ import { expandDeclaration } from "./expand/expand.js";
 import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import { inlineReferences } from "./model/foreign.js";
-import { stringLiteral } from "./model/escape.js";
 import type { ApiView } from "./model/view.js";
 import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./postgres/generate.js";
 import { MIGRATION_FILE } from "./postgres/migrations.js";
@@ -322,15 +321,12 @@ async function filesFromDocument(
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
   const openapi = serializeDocument(written, "yaml");
   const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written };
-  const served = {
-    basePath: stringLiteral(basePathOf(document)),
-    json: stringLiteral(serializeDocument(written, "json")),
-    yaml: stringLiteral(openapi),
-  };
+  // document.gen.ts's literals (the YAML text only where the server cannot make it: issue 16 item 7).
+  const { documentMembers, servedDocument } = await import("./render/document-layout.js");
+  const served = servedDocument(basePathOf(document), written, serializeDocument(written, "json"), openapi);
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
   // document.gen.ts's literals in prettier's layout (issue 14): the file then skips prettier.
-  const { documentMembers } = await import("./render/document-layout.js");
   const members = documentMembers(served);
   const finalFiles = [...view.finalFiles, ...(members.sure ? ["document.gen.ts"] : [])];
   const filesView = { ...view, finalFiles, document: { ...served, members: members.text }, ...(postgres ? { postgres: postgres.view } : {}) };
@@ -350,7 +346,7 @@ async function filesFromDocument(
   // Files the renderer laid out as prettier would (issue 14, src/render/layout.ts): not formatted.
   for (const path of finalAsRendered(rendered, filesView)) final.add(path);
   const cache = new Map([...lastFormatted, ...formatted]);
-  const files = await formatFiles(rendered, { cache, final, literals: [served.json, served.yaml] });
+  const files = await formatFiles(rendered, { cache, final, literals: [served.json, ...(served.yaml === undefined ? [] : [served.yaml])] });
   // Only this run's texts are kept for the next (a long --watch session does not grow), each also
   // recorded in the manifest by its path (see generateIntoFolder).
   const renderedKeys = new Map<string, string>();

@@ -77,7 +77,7 @@ describe("round trip: the expanded document as input", () => {
     const { "openapi.yaml": _a, "document.gen.ts": served30, ...code30 } = await generatedFrom(file);
     const { "openapi.yaml": _b, "document.gen.ts": _c, ...code31 } = fromDeclaration;
     expect(code30).toEqual(code31);
-    expect(served30).toContain("paths:");
+    expect(served30).toContain(`"paths":`);
   });
 
   it("the golden tree is what generating from the document writes", async () => {

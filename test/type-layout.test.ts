@@ -25,8 +25,11 @@ const sure = (make: () => string): string | undefined => {
 const name = fc.integer({ min: 1, max: 70 }).map((n) => `N${"a".repeat(n)}`);
 const comment = fc.integer({ min: 0, max: 40 }).map((n) => `/** Response ${"c".repeat(n)} */`);
 
-/** A type as codegen writes it: keywords, literals, references, object types (members maybe commented), arrays, unions. */
-const type = fc.letrec<{ type: string; member: string; union: string }>((tie) => ({
+/**
+ * A type as codegen writes it: keywords, literals, references, object types (members maybe
+ * commented), arrays, unions, intersections and type arguments.
+ */
+const type = fc.letrec<{ type: string; member: string; union: string; intersection: string; argument: string }>((tie) => ({
   type: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     fc.constantFrom("string", "number", "boolean", "null", "undefined", "unknown", "Uint8Array"),
@@ -37,11 +40,28 @@ const type = fc.letrec<{ type: string; member: string; union: string }>((tie) =>
     tie("union"),
     tie("union").map((u) => `(${u})[]`),
     name.map((n) => `T.${n}[]`),
+    tie("intersection"),
+    tie("argument"),
   ),
   member: fc
     .tuple(fc.option(comment, { nil: undefined }), name, fc.boolean(), tie("type"))
     .map(([c, key, optional, t]) => `${c === undefined ? "" : `\n${c}\n`}${key}${optional ? "?" : ""}: ${t}`),
   union: fc.array(tie("type"), { minLength: 2, maxLength: 5 }).map((types) => types.join(" | ")),
+  // An operand that is a union is in parentheses, as schema-code.ts writes an allOf of a oneOf.
+  intersection: fc
+    .array(
+      fc.oneof(
+        tie("type"),
+        tie("union").map((u) => `(${u})`),
+      ),
+      { minLength: 2, maxLength: 4 },
+    )
+    .map((types) => types.map((t) => (/ \| /.test(t) && !t.startsWith("(") ? `(${t})` : t)).join(" & ")),
+  argument: fc.oneof(
+    tie("type").map((t) => `Record<string, ${t}>`),
+    tie("type").map((t) => `Array<${t}>`),
+    fc.tuple(name, tie("union")).map(([n, u]) => `Omit<T.${n}, ${u}>`),
+  ),
 }));
 
 /** A result type as build.ts writes one: each answer after its comment on its own line. */
@@ -71,6 +91,35 @@ describe("type alias layout", () => {
     expect(laidOut).toBeGreaterThan(200);
     // Broken unions among them (before issue 16 item 7 every such file went to prettier).
     expect(broken).toBeGreaterThan(20);
+  });
+
+  it("is prettier's for intersections and type arguments that break", async () => {
+    let broken = 0;
+    const withOperator = fc.oneof(type.intersection, type.argument);
+    await fc.assert(
+      fc.asyncProperty(name, withOperator, async (alias, text) => {
+        const mine = sure(() => typeAliasStatement(alias, text));
+        if (mine === undefined) return;
+        // A line that starts with `& ` or ends with `&` or `<`: an intersection or type argument broken.
+        if (/(&|<)$|^ *& /m.test(mine)) broken++;
+        expect(mine).toBe(await format(`export type ${alias} = ${text};`));
+      }),
+      { numRuns: 300 },
+    );
+    // Before issue 16 item 7 (S6) every one of these was Unsure: its file went to prettier.
+    expect(broken).toBeGreaterThan(30);
+  });
+
+  it("lays out GHES's intersections of a reference or an array with an object type and a union", async () => {
+    const members = "client_id: string; client_secret: string; pem: string; webhook_secret: string | null";
+    for (const text of [
+      `{ status: 201; body: T.integration & { ${members} }; contentType?: "application/json"; headers?: ResponseHeaders }`,
+      `{ path: { owner: string; repo: string; branch: string }; body?: string[] & ({ contexts: string[] } | string[]); principal: undefined; scopes: SecurityScopes }`,
+      `{ body: { ${members} } & ({ status: "completed"; conclusion: "action_required" | "cancelled" | "failure" } | { status?: "queued" | "in_progress" }) }`,
+      `Omit<Handlers, ${Array.from({ length: 12 }, (_, i) => JSON.stringify(`group${i}`)).join(" | ")}>`,
+    ]) {
+      expect(typeAliasStatement("Input", text)).toBe(await format(`export type Input = ${text};`));
+    }
   });
 
   it("is prettier's for result types, a comment before each answer", async () => {

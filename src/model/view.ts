@@ -145,10 +145,13 @@ export interface SecurityHookView {
 
 /** The emitted document as literals of document.gen.ts (served at `/openapi.json`, `/openapi.yaml`, `/docs`). */
 export interface DocumentView {
-  /** The path of the first server URL (`"/v1"`, or `""`), the JSON text and the YAML text, each a string literal. */
+  /**
+   * The path of the first server URL (`"/v1"`, or `""`), the JSON text and the YAML text, each a
+   * string literal; the YAML only where the server's own writer would not give it (src/render/document-layout.ts).
+   */
   readonly basePath: string;
   readonly json: string;
-  readonly yaml: string;
+  readonly yaml?: string;
   /** The three as the members of document.gen.ts's object, laid out (src/render/document-layout.ts). */
   readonly members: string;
 }
@@ -178,6 +181,8 @@ export interface ApiView {
   /** Operations written by others (documents without `x-codegen-operation`). */
   readonly hasOperations: boolean;
   readonly operationGroups: readonly OperationGroupView[];
+  /** handlers.gen.ts's `export type ResourceHandlers = Omit<Handlers, ...>;` in prettier's layout where sure (APIs with operations). */
+  readonly resourceHandlersDeclaration: string;
   /** The security schemes as the operation runner reads them, as a literal. */
   readonly securitySchemes: string;
   readonly securityHooks: readonly SecurityHookView[];

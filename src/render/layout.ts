@@ -712,27 +712,52 @@ const ARROW_PROPERTY = /^( +)([A-Za-z_$][\w$]*): (\([^()]*\)) => ([^{[(].*),$/;
 const NEW_COLLECTION = /^( +)const ([A-Za-z_$][\w$]*) = new ([A-Za-z_$][\w$]*)\(([^()]*)\);$/;
 const SIMPLE_ARGUMENT = /^[A-Za-z_$][\w$]*(\["[^"\\]*"\]!?)?$/;
 const IMPORT_LIST = /^import (type )?\{ ([A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)*) \} from ("[^"\\]*");$/;
+const CALL_OF_ONE_NAME = /^([A-Za-z_$][\w$.]*)\(([A-Za-z_$][\w$.]*(?: as [A-Za-z_$][\w$.]*)?)\)$/;
+const METHOD_SIGNATURE = /^( +)([A-Za-z_$][\w$]*)\(([A-Za-z_$][\w$]*: [A-Za-z_$][\w$.]*)\): ([A-Za-z_$][\w$.]*(?:<[A-Za-z_$][\w$.]*>)?);$/;
 
 /**
- * The two long lines of the stores' templates, broken as prettier breaks them when they do not fit
+ * The long lines of the stores' and the operations' templates, broken as prettier breaks them when they do not fit
  * (a line still too long after fails linesFit, and its file goes to prettier):
- * - `key: (params) => body,` breaks after the arrow, the body one indentation deeper;
+ * - `key: (params) => body,` breaks after the arrow, the body one indentation deeper, and a body
+ *   `f(name as Type)` still too long there then puts its argument on its own line;
  * - `const x = new C(a, b["k"], c["k"]!);` puts one argument per line;
- * - `import type { A, B } from "./x.js";` puts one name per line.
+ * - `import type { A, B } from "./x.js";` puts one name per line;
+ * - `name(input: Input): Awaitable<Result>;` (a method of an interface) puts its parameter on its own line.
  */
 export function breakLongLines(text: string): string {
+  /** A line's width (past the line width: not measured further), NaN where a character's width is not known. */
+  const knownWidth = (line: string): number => {
+    try {
+      return widthOf(line, PRINT_WIDTH);
+    } catch (error) {
+      if (error instanceof Unsure) return NaN;
+      throw error;
+    }
+  };
   return text
     .split("\n")
     .map((line) => {
-      if (widthOf(line, PRINT_WIDTH) <= PRINT_WIDTH) return line;
+      // Why: a line of a character of unknown width (an emoji in a comment) is left as it is, and
+      // linesFit then judges it (a comment may be long; code of unknown width sends the file to prettier).
+      if (!(knownWidth(line) > PRINT_WIDTH)) return line;
       const imported = IMPORT_LIST.exec(line);
       if (imported)
         return `import ${imported[1] ?? ""}{\n${imported[2]!
           .split(", ")
           .map((name) => `  ${name},\n`)
           .join("")}} from ${imported[3]};`;
+      // Why: prettier's one parameter (not an object type) breaks out of its parentheses, with a
+      // trailing comma; a return type of names only cannot break.
+      const method = METHOD_SIGNATURE.exec(line);
+      if (method) return `${method[1]}${method[2]}(\n${method[1]}  ${method[3]},\n${method[1]}): ${method[4]};`;
       const arrow = ARROW_PROPERTY.exec(line);
-      if (arrow) return `${arrow[1]}${arrow[2]}: ${arrow[3]} =>\n${arrow[1]}  ${arrow[4]},`;
+      if (arrow) {
+        const [, pad, key, params, body] = arrow;
+        const call = CALL_OF_ONE_NAME.exec(body!);
+        // Why: prettier's printCallArguments breaks a lone argument that is not an object, array or function out of its parentheses.
+        if (call && knownWidth(`${pad}  ${body},`) > PRINT_WIDTH) return `${pad}${key}: ${params} =>\n${pad}  ${call[1]}(\n${pad}    ${call[2]},\n${pad}  ),`;
+        return `${pad}${key}: ${params} =>\n${pad}  ${body},`;
+      }
       const created = NEW_COLLECTION.exec(line);
       const args = created?.[4]!.split(", ");
       if (created && args!.every((arg) => SIMPLE_ARGUMENT.test(arg)))

@@ -198,7 +198,8 @@ export function renderFiles(view: ApiFilesView, sources: TemplateSources): Gener
   for (const name of Object.keys(sources.perOperationGroup).sort()) {
     for (const group of view.operationGroups) {
       const text = compile(sources.perOperationGroup[name]!)({ header: view.header, group });
-      files.push({ path: `operations/${group.fileName}.gen.ts`, contents: tidy(text) });
+      // The long lines of the interface's methods and the binder's arrows broken as prettier breaks them (issue 16 item 7).
+      files.push({ path: `operations/${group.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) });
     }
   }
   for (const name of Object.keys(sources.runtime).sort()) {

@@ -1,8 +1,9 @@
 /**
  * TypeScript type expressions as codegen writes them (src/model/schema-code.ts, the handler
  * types of build.ts), read back and laid out as prettier prints them (issue 14). Object type
- * literals break one member per line; unions, intersections, tuples and type arguments are laid
- * out only flat: where prettier would break one, the layout is Unsure and the file is left to it.
+ * literals break one member per line; unions, intersections and type arguments break as prettier
+ * breaks them; tuples are laid out only flat: where prettier would break one, the layout is Unsure
+ * and the file is left to it.
  */
 import {
   type Doc,
@@ -87,6 +88,13 @@ interface Parsed {
   readonly shape: Shape;
   /** For prettier's union hugging: an object type or a type reference ("object"), `null` or `void` ("void"). */
   readonly hug?: "object" | "void";
+  /** An object type literal (prettier's isObjectType): how an intersection joins it. */
+  readonly literal?: boolean;
+  /**
+   * A keyword, a literal or a reference without type arguments (prettier's isSimpleType), or an
+   * object type or a hugged union: a lone type argument of these is not broken around (shouldHugType).
+   */
+  readonly hugsArgument?: boolean;
 }
 
 /**
@@ -157,7 +165,7 @@ class Parser {
     const docs = parts.map((p) => this.operand(p, "union"));
     const object = parts.find((p) => p.hug === "object");
     const hug = trailing.every((t) => t === "") && object !== undefined && parts.every((p) => p === object || p.hug === "void");
-    if (hug) return { doc: join(" | ", docs), shape: "union" };
+    if (hug) return { doc: join(" | ", docs), shape: "union", hugsArgument: true };
     // Why flat only there: prettier breaks a union in a tuple (in parentheses) otherwise; not built.
     if (place === "tuple") return { doc: flatOnly(join(" | ", docs)), shape: "union" };
     const indented = place !== "argument" && !(place === "alias" && commented);
@@ -183,20 +191,28 @@ class Parser {
       this.take("&");
       parts.push(this.postfix());
     }
-    return {
-      doc: flatOnly(
-        join(
-          " & ",
-          parts.map((p) => this.operand(p, "intersection")),
-        ),
-      ),
-      shape: "intersection",
-    };
+    // prettier's printIntersectionType: two object types are joined by ` & `; two others by ` &`
+    // and a line (indented); an object type next to another type inline, indented from the third
+    // operand on (and every object type after once one was).
+    let indented = false;
+    const docs = parts.map((part, i): Doc => {
+      const doc = this.operand(part, "intersection");
+      if (i === 0) return doc;
+      const before = parts[i - 1]!.literal === true;
+      const literal = part.literal === true;
+      if (before && literal) return [" & ", indented ? indent(doc) : doc];
+      if (!before && !literal) return indent([" &", line, doc]);
+      if (i > 1) indented = true;
+      return [" & ", i > 1 ? indent(doc) : doc];
+    });
+    return { doc: group(docs), shape: "intersection" };
   }
 
   /** A part of a union or intersection: in parentheses where prettier keeps them. */
   private operand(part: Parsed, within: Shape): Doc {
-    const needs = within === "intersection" ? part.shape === "union" : false;
+    // Why: prettier 3 keeps an intersection in a union or in an intersection in parentheses
+    // (`A | (B & C)`, `A & (B & C)`: the inner one is only ever so written), and a union in an intersection.
+    const needs = part.shape === "intersection" || (within === "intersection" && part.shape === "union");
     // Why: a union inside a union keeps its parentheses in prettier; codegen writes none such.
     if (within === "union" && part.shape === "union") throw new Unsure("a union in a union");
     return needs ? ["(", part.doc, ")"] : part.doc;
@@ -219,21 +235,43 @@ class Parser {
 
   private primary(): Parsed {
     const token = this.take();
-    if (token.kind === "string") return { doc: printedString(token.text.slice(1, -1)), shape: "other" };
-    if (token.kind === "template") return { doc: token.text, shape: "other" };
-    if (token.kind === "number") return { doc: token.text.toLowerCase().replace("e+", "e"), shape: "other" };
+    if (token.kind === "string") return { doc: printedString(token.text.slice(1, -1)), shape: "other", hugsArgument: true };
+    if (token.kind === "template") return { doc: token.text, shape: "other", hugsArgument: true };
+    if (token.kind === "number") return { doc: token.text.toLowerCase().replace("e+", "e"), shape: "other", hugsArgument: true };
     if (token.kind === "comment") throw new Unsure("a comment in a type");
     if (token.kind === "word") {
       if (!this.is("<"))
-        return { doc: token.text, shape: "other", ...(VOID.has(token.text) ? { hug: "void" } : KEYWORDS.has(token.text) ? {} : { hug: "object" }) };
+        return {
+          doc: token.text,
+          shape: "other",
+          hugsArgument: true,
+          ...(VOID.has(token.text) ? { hug: "void" } : KEYWORDS.has(token.text) ? {} : { hug: "object" }),
+        };
       this.take("<");
-      const args = [this.type("argument").doc];
+      const args = [this.type("argument")];
       while (this.is(",")) {
         this.take(",");
-        args.push(this.type("argument").doc);
+        args.push(this.type("argument"));
       }
       this.take(">");
-      return { doc: flatOnly([token.text, "<", join(", ", args), ">"]), shape: "other", hug: "object" };
+      // prettier's printTypeParameters: one argument it hugs stays between `<` and `>` (an object
+      // type breaks inside them); other arguments break one per line, without a trailing comma.
+      const hugged = args.length === 1 && args[0]!.hugsArgument === true;
+      const list = hugged
+        ? ["<", args[0]!.doc, ">"]
+        : group([
+            "<",
+            indent([
+              softline,
+              join(
+                [",", line],
+                args.map((a) => a.doc),
+              ),
+            ]),
+            softline,
+            ">",
+          ]);
+      return { doc: [token.text, list], shape: "other", hug: "object" };
     }
     if (token.text === "(") {
       const inner = this.type("parenthesized");
@@ -241,7 +279,7 @@ class Parser {
       // Why: prettier keeps only the parentheses a type needs; codegen's are all around an operand.
       return inner;
     }
-    if (token.text === "{") return { doc: this.objectType(token), shape: "other", hug: "object" };
+    if (token.text === "{") return { doc: this.objectType(token), shape: "other", hug: "object", literal: true, hugsArgument: true };
     if (token.text === "[") return { doc: this.tuple(), shape: "other" };
     throw new Unsure(`${token.text} in a type`);
   }

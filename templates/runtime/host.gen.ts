@@ -16,6 +16,7 @@ import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "
 import type { Principal, VerifyToken } from "./guards.gen.js";
 import { DEFAULT_REQUEST_TIMEOUT, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
 import type { Awaitable, Link } from "./resources.gen.js";
+import { yamlOfJson } from "./yaml.gen.js";
 
 /** What `onRequest` is told when a request arrives: its method and path (without the query). */
 export type RequestEvent = { readonly method: string; readonly path: string };
@@ -51,8 +52,11 @@ export type HostOptions = {
 /** The options every way of hosting the API takes: the dispatcher's, the host's, and `verifyToken` optional. */
 export type HostedOptions = Omit<DispatchOptions, "verifyToken"> & HostOptions & { readonly verifyToken?: VerifyToken };
 
-/** The document the server answers (openapi.gen.ts): its text as JSON and YAML, and the path of its first server URL. */
-export type ServedDocument = { readonly basePath: string; readonly json: string; readonly yaml: string };
+/**
+ * The document the server answers (document.gen.ts): its text as JSON, as YAML where codegen kept
+ * it (else made from the JSON at the first request: yaml.gen.ts), and the path of its first server URL.
+ */
+export type ServedDocument = { readonly basePath: string; readonly json: string; readonly yaml?: string };
 
 /** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -103,7 +107,7 @@ function prepare(api: ApiSpec, document: ServedDocument, options: HostedOptions)
   if (options.docs !== false) {
     const pages: [string, string, Answer["raw"] & object, { [name: string]: string }][] = [
       ["openapi.json", "service-desc", { contentType: "application/json", bytes: document.json }, {}],
-      ["openapi.yaml", "", { contentType: "application/yaml", bytes: document.yaml }, {}],
+      ["openapi.yaml", "", yamlBytes(document), {}],
       ["docs", "service-doc", { contentType: "text/html; charset=utf-8", bytes: DOCS_PAGE }, { "Content-Security-Policy": DOCS_PAGE_POLICY }],
     ];
     for (const [name, rel, raw, headers] of pages) {
@@ -128,6 +132,21 @@ function prepare(api: ApiSpec, document: ServedDocument, options: HostedOptions)
     options: { ...options, verifyToken: verifyToken ?? (() => undefined) },
     host: options,
     extras,
+  };
+}
+
+/**
+ * `/openapi.yaml`'s bytes: the document's YAML text, or, where document.gen.ts holds only its JSON
+ * (issue 16 item 7: a large document held once), that text's YAML made at the first request and kept.
+ */
+function yamlBytes(document: ServedDocument): { readonly contentType: string; readonly bytes: string } {
+  let text = document.yaml;
+  return {
+    contentType: "application/yaml",
+    get bytes() {
+      text ??= yamlOfJson(document.json);
+      return text;
+    },
   };
 }
 
