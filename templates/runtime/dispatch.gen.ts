@@ -152,12 +152,12 @@ export function matchRoute(
   raw: readonly string[] = segments,
 ): { route: RouteSpec; values: string[] } | undefined {
   let best: { route: RouteSpec; values: string[] } | undefined;
-  const index = routeIndex(routes);
-  const length = segments.length;
-  const literal = length === 0 ? undefined : index.get(`${length}/${segments[0]}`);
-  const parameter = index.get(`${length}/`);
+  const byLength = routeIndex(routes).get(segments.length);
+  if (byLength === undefined) return undefined;
+  const literal = segments.length === 0 ? undefined : byLength.literal.get(segments[0]!);
   // Why loops without closures: every request is routed here; a closure per route tried is garbage per request.
-  for (const candidates of [literal, parameter]) {
+  for (let pass = 0; pass < 2; pass++) {
+    const candidates = pass === 0 ? literal : byLength.parameter;
     if (candidates === undefined) continue;
     for (const route of candidates) {
       const values = segmentValues(route, segments, raw);
@@ -215,20 +215,26 @@ function templateValues(texts: readonly string[], sent: string): string[] | unde
   return values;
 }
 
-const routeIndexes = new WeakMap<readonly RouteSpec[], Map<string, RouteSpec[]>>();
+/** The routes of one segment count: by their first segment when it is literal text, else together. */
+type RoutesOfLength = { readonly literal: Map<string, RouteSpec[]>; parameter: RouteSpec[] | undefined };
+
+const routeIndexes = new WeakMap<readonly RouteSpec[], Map<number, RoutesOfLength>>();
 
 /**
- * The routes by segment count and first segment (`2/articles`; `2/` when it is a parameter), built
- * once per route table, so a request is matched against the few routes that could answer it.
+ * The routes by segment count and first segment (`articles`, or a parameter), built once per
+ * route table, so a request is matched against the few routes that could answer it. Why maps in
+ * a map, not one keyed `2/articles`: a key joined per request is a string made per request.
  */
-function routeIndex(routes: readonly RouteSpec[]): Map<string, RouteSpec[]> {
+function routeIndex(routes: readonly RouteSpec[]): Map<number, RoutesOfLength> {
   let index = routeIndexes.get(routes);
   if (index === undefined) {
     index = new Map();
     for (const route of routes) {
+      let byLength = index.get(route.segments.length);
+      if (byLength === undefined) index.set(route.segments.length, (byLength = { literal: new Map(), parameter: undefined }));
       const first = route.segments[0];
-      const key = `${route.segments.length}/${typeof first === "string" ? first : ""}`;
-      index.get(key)?.push(route) ?? index.set(key, [route]);
+      if (typeof first === "string") byLength.literal.get(first)?.push(route) ?? byLength.literal.set(first, [route]);
+      else (byLength.parameter ??= []).push(route);
     }
     routeIndexes.set(routes, index);
   }
@@ -477,14 +483,13 @@ function answerGranted(dispatch: Dispatch): Awaitable<Answer> {
 /** answerRequest once the body is read: the parameters, validation, then the operation. */
 function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Awaitable<Answer> {
   const { api, options, req, url: parsedUrl, matched, operation, context } = dispatch;
-  const url = { value: parsedUrl };
   const { securityQuery, queryNames, idName } = operationFacts(operation, api);
 
   // Accept and the token endpoint were answered before the body was read (answerGranted).
   if (!read.ok) return read.answer;
-  const listing = operation.kind === "list" ? parseListing(operation, url.value, securityQuery, errors, options) : undefined;
+  const listing = operation.kind === "list" ? parseListing(operation, parsedUrl, securityQuery, errors, options) : undefined;
   const allowedQuery = listing === undefined ? queryNames : new Set([...queryNames, ...listing.parameters]);
-  const parts = readParameters(operation, { req, url: url.value, pathValues: matched.values }, allowedQuery, errors, api.schemas);
+  const parts = readParameters(operation, { req, url: parsedUrl, pathValues: matched.values }, allowedQuery, errors, api.schemas);
 
   if (operation.kind === "operation") {
     const input: Json = { ...parts };
@@ -815,7 +820,7 @@ function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result:
   const refused = refusalAnswer(operation, result, `the ${name} handler`);
   if (refused) return refused;
   const created = storedObject(result, `the ${name} handler`);
-  return { ...shown(resource, created, 201), headers: { Location: objectHref(resource, created.id) } };
+  return { status: 201, body: represent(resource, created), headers: { Location: objectHref(resource, created.id) } };
 }
 
 /** The lookup of an operation on one object: the object found, or the answer (a refusal of the lookup, or 404). */

@@ -16,6 +16,7 @@ import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "
 import type { Principal, VerifyToken } from "./guards.gen.js";
 import { DEFAULT_REQUEST_TIMEOUT, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
 import type { ParsedUrl } from "./http.gen.js";
+import { copyOwn } from "./resources.gen.js";
 import type { Awaitable, Link } from "./resources.gen.js";
 
 /** What `onRequest` is told when a request arrives: its method and path (without the query). */
@@ -314,7 +315,8 @@ function consumed(hosted: Hosted, req: IncomingMessage): Answer {
 
 /** An answer's headers and bytes as sent: JSON, raw bytes, or nothing (RFC 9110: 204 and 304 carry no Content-Length). */
 function encode(answer: Answer): { headers: { [name: string]: string }; bytes: string | Uint8Array | undefined } {
-  const headers: { [name: string]: string } = { ...answer.headers };
+  // (copyOwn, not a spread: Content-Type and Content-Length are added to the copy.)
+  const headers: { [name: string]: string } = copyOwn(answer.headers);
   let bytes: string | Uint8Array | undefined;
   if (answer.raw !== undefined) {
     bytes = answer.raw.bytes;

@@ -4,7 +4,7 @@
 
 import { compilePattern } from "./pattern.gen.js";
 import type { LinearPattern } from "./pattern.gen.js";
-import { defineOwn } from "./resources.gen.js";
+import { copyOwn, defineOwn } from "./resources.gen.js";
 
 /**
  * A JSON Schema reduced to what request validation needs. The keywords beyond these (anyOf,
@@ -604,13 +604,16 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable, owned
   }
   if (typeof value !== "object" || value === null || !node.properties) return value;
   const record = value as { readonly [key: string]: unknown };
-  const filled: { [key: string]: unknown } = owned ? (record as { [key: string]: unknown }) : { ...record };
+  const filled: { [key: string]: unknown } = owned ? (record as { [key: string]: unknown }) : copyOwn(record);
   for (const key of Object.keys(node.properties)) {
     const property = node.properties[key]!;
     if (Object.hasOwn(record, key)) {
-      // (The copy holds the value already: only one completed with defaults is written again.)
-      const completed = withDefaults(property, record[key], table);
-      if (completed !== record[key]) defineOwn(filled, key, completed);
+      // (The copy holds the value already: only one completed with defaults is written again. A
+      // scalar has nothing to complete: it is not looked at.)
+      const current = record[key];
+      if (typeof current !== "object" || current === null) continue;
+      const completed = withDefaults(property, current, table);
+      if (completed !== current) defineOwn(filled, key, completed);
     }
     // A default that is an object or array is copied, so no request shares (and changes) the schema's.
     else if (property.default !== undefined) defineOwn(filled, key, typeof property.default === "object" && property.default !== null ? structuredClone(property.default) : property.default);
