@@ -224,7 +224,9 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
     };
     const onEnd = (): void => {
       stop();
-      // Why: a body that came in one chunk (most do) is that chunk, not a copy of it.
+      // Why: a body that came in one chunk (most do) is that chunk, not a copy of it; a caller
+      // that keeps the bytes (a raw body handed to a handler) copies them, as the chunk is a view
+      // of the socket's read buffer.
       resolve({ ok: true, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received) });
     };
     const onError = (error: Error): void => {

@@ -154,7 +154,9 @@ export function readRequestBody<T = BodyRead>(
 function bodyOf(read: BodyOutcome, rawType: string | undefined, limits: BodyLimits): BodyRead {
   if (!read.ok) return { ok: false, answer: fromRefusal(read, true) };
   // The handler gets the Content-Type as sent: its parameters (charset, boundary) matter to it.
-  if (rawType !== undefined) return { ok: true, rawBody: { contentType: rawType.trim(), bytes: read.body } };
+  // Why a copy: readBody hands over a one-chunk body as the socket gave it, a view of the socket's
+  // whole read buffer, which a handler keeping its raw body would keep alive; JSON is decoded at once.
+  if (rawType !== undefined) return { ok: true, rawBody: { contentType: rawType.trim(), bytes: Buffer.from(read.body) } };
   const parsed = parseJson(read.body, limits.bodyDepthLimit);
   if (!parsed.ok) return { ok: false, answer: fromRefusal(parsed) };
   return { ok: true, body: parsed.value };

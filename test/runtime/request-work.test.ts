@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { matchRoute, routeOf } from "../../templates/runtime/dispatch.gen.js";
 import type { RouteSpec } from "../../templates/runtime/dispatch.gen.js";
 import { mediaType, parseUrl, readBody } from "../../templates/runtime/http.gen.js";
+import { readRequestBody } from "../../templates/runtime/requests.gen.js";
 import { copyOwn, objectHref, prepareCreate, prepareOwnCreate } from "../../templates/runtime/resources.gen.js";
 import type { ResourceSpec } from "../../templates/runtime/resources.gen.js";
 import { validateValue, withDefaults, withOwnDefaults } from "../../templates/runtime/validate.gen.js";
@@ -108,6 +109,21 @@ describe("readBody", () => {
     several.end(Buffer.from(":1}"));
     const joined = await readBody(several as unknown as IncomingMessage);
     expect(joined.ok && joined.body.toString()).toBe('{"a":1}');
+  });
+});
+
+describe("readRequestBody", () => {
+  it("hands a raw body over as a copy, never the view of the socket's buffer it came in", async () => {
+    const chunk = Buffer.from("\u0001\u0002\u0003");
+    const req = Object.assign(new PassThrough(), { headers: { "content-type": "application/octet-stream", "content-length": "3" } });
+    req.end(chunk);
+    const spec = { required: true, json: [], raw: ["application/octet-stream"] };
+    const read = await readRequestBody(spec, req as unknown as IncomingMessage, {}, {});
+    const bytes = read.ok ? read.rawBody?.bytes : undefined;
+    expect([...(bytes ?? [])]).toEqual([1, 2, 3]);
+    // A copy: what happens to the socket's buffer later does not reach the handler's bytes.
+    chunk[0] = 9;
+    expect(bytes?.[0]).toBe(1);
   });
 });
 
