@@ -128,7 +128,13 @@ export type BodyBudget = { readonly capacity: number; held: number };
 /** One request's part of its server's budget: the bytes its body holds. */
 type BudgetShare = { readonly budget: BodyBudget; held: number };
 
-const shares = new WeakMap<IncomingMessage, BudgetShare>();
+/**
+ * Where a request keeps its share of the budget. Why a property and not a WeakMap keyed by the
+ * request: every request with a body would be a short-lived weak key, which each garbage
+ * collection has to look at; a symbol is no name a client or an application can write.
+ */
+const SHARE = Symbol("codegen.bodyShare");
+type SharingRequest = IncomingMessage & { [SHARE]?: BudgetShare };
 const serverBudgets = new WeakMap<Server, BodyBudget>();
 
 /** A budget of `capacity` request body bytes (default 64 MiB) that the requests of one server or listener share. */
@@ -142,7 +148,7 @@ export function createBodyBudget(capacity = DEFAULT_MAX_BUFFERED_BYTES): BodyBud
  */
 export function joinBodyBudget(req: IncomingMessage, budget: BodyBudget): () => void {
   const share: BudgetShare = { budget, held: 0 };
-  shares.set(req, share);
+  (req as SharingRequest)[SHARE] = share;
   return () => giveBack(share);
 }
 
@@ -198,7 +204,7 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
   // Why: a request whose client went away before its body was asked for emits no more events;
   // waiting for them would keep this request (and its caller) pending for ever.
   if (req.destroyed) return Promise.reject(new ClientGoneError("The request closed before its body was read"));
-  const share = shares.get(req);
+  const share = (req as SharingRequest)[SHARE];
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
