@@ -14,11 +14,11 @@ import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody,
 import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { HandlerResultError, answerOf, declaredResponse, fromRefusal, readParameters, readRequestBody, validatedBody } from "./requests.gen.js";
 import type { Answer, BodyRead, OperationDefinition, OperationHandler, OperationInput } from "./requests.gen.js";
-import { defineOwn, isLostRace, isPromiseLike, objectHref, own, prepareCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
+import { defineOwn, isLostRace, isPromiseLike, objectHref, own, prepareOwnCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
 import type { Awaitable, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
-import { addError, validateValue, withDefaults } from "./validate.gen.js";
+import { addError, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaTable } from "./validate.gen.js";
 
 export { HandlerResultError, fromRefusal, parseScalar } from "./requests.gen.js";
@@ -152,31 +152,42 @@ export function matchRoute(
   raw: readonly string[] = segments,
 ): { route: RouteSpec; values: string[] } | undefined {
   let best: { route: RouteSpec; values: string[] } | undefined;
-  const answers = (route: RouteSpec) => Object.hasOwn(route.methods, method);
-  const index = routeIndex(routes);
-  const length = segments.length;
-  const literal = length === 0 ? undefined : index.get(`${length}/${segments[0]}`);
-  const parameter = index.get(`${length}/`);
-  for (const route of literal && parameter ? [...literal, ...parameter] : (literal ?? parameter ?? [])) {
-    const values: string[] = [];
-    const matches = route.segments.every((expected, i) => {
-      if (expected === null) {
-        values.push(raw[i]!);
-        return raw[i] !== "";
-      }
-      if (typeof expected === "string") return expected === segments[i];
-      const found = templateValues(expected, raw[i]!);
-      if (found !== undefined) values.push(...found);
-      return found !== undefined;
-    });
-    if (!matches) continue;
-    const better =
-      best === undefined ||
-      (answers(route) && !answers(best.route)) ||
-      (answers(route) === answers(best.route) && moreSpecific(route, best.route));
-    if (better) best = { route, values };
+  const byLength = routeIndex(routes).get(segments.length);
+  if (byLength === undefined) return undefined;
+  const literal = segments.length === 0 ? undefined : byLength.literal.get(segments[0]!);
+  // Why loops without closures: every request is routed here; a closure per route tried is garbage per request.
+  for (let pass = 0; pass < 2; pass++) {
+    const candidates = pass === 0 ? literal : byLength.parameter;
+    if (candidates === undefined) continue;
+    for (const route of candidates) {
+      const values = segmentValues(route, segments, raw);
+      if (values === undefined) continue;
+      const answers = Object.hasOwn(route.methods, method);
+      const bestAnswers = best !== undefined && Object.hasOwn(best.route.methods, method);
+      if (best === undefined || (answers && !bestAnswers) || (answers === bestAnswers && moreSpecific(route, best.route))) best = { route, values };
+    }
   }
   return best;
+}
+
+/** The parameter values of a route in a request's segments (still percent-encoded), or undefined when it does not match them. */
+function segmentValues(route: RouteSpec, segments: readonly string[], raw: readonly string[]): string[] | undefined {
+  const values: string[] = [];
+  const expected = route.segments;
+  for (let i = 0; i < expected.length; i++) {
+    const segment = expected[i]!;
+    if (segment === null) {
+      if (raw[i] === "") return undefined;
+      values.push(raw[i]!);
+    } else if (typeof segment === "string") {
+      if (segment !== segments[i]) return undefined;
+    } else {
+      const found = templateValues(segment, raw[i]!);
+      if (found === undefined) return undefined;
+      values.push(...found);
+    }
+  }
+  return values;
 }
 
 /**
@@ -204,20 +215,26 @@ function templateValues(texts: readonly string[], sent: string): string[] | unde
   return values;
 }
 
-const routeIndexes = new WeakMap<readonly RouteSpec[], Map<string, RouteSpec[]>>();
+/** The routes of one segment count: by their first segment when it is literal text, else together. */
+type RoutesOfLength = { readonly literal: Map<string, RouteSpec[]>; parameter: RouteSpec[] | undefined };
+
+const routeIndexes = new WeakMap<readonly RouteSpec[], Map<number, RoutesOfLength>>();
 
 /**
- * The routes by segment count and first segment (`2/articles`; `2/` when it is a parameter), built
- * once per route table, so a request is matched against the few routes that could answer it.
+ * The routes by segment count and first segment (`articles`, or a parameter), built once per
+ * route table, so a request is matched against the few routes that could answer it. Why maps in
+ * a map, not one keyed `2/articles`: a key joined per request is a string made per request.
  */
-function routeIndex(routes: readonly RouteSpec[]): Map<string, RouteSpec[]> {
+function routeIndex(routes: readonly RouteSpec[]): Map<number, RoutesOfLength> {
   let index = routeIndexes.get(routes);
   if (index === undefined) {
     index = new Map();
     for (const route of routes) {
+      let byLength = index.get(route.segments.length);
+      if (byLength === undefined) index.set(route.segments.length, (byLength = { literal: new Map(), parameter: undefined }));
       const first = route.segments[0];
-      const key = `${route.segments.length}/${typeof first === "string" ? first : ""}`;
-      index.get(key)?.push(route) ?? index.set(key, [route]);
+      if (typeof first === "string") byLength.literal.get(first)?.push(route) ?? byLength.literal.set(first, [route]);
+      else (byLength.parameter ??= []).push(route);
     }
     routeIndexes.set(routes, index);
   }
@@ -389,20 +406,44 @@ export function answerRequest(
   }
   const url = parseUrl(target.url);
   if (!url.ok) return fromRefusal(url);
-  const method = target.method;
-  const matched = matchRoute(api.routes, url.value.segments, method, rawSegments(url.value.path));
+  return answerRouted(api, options, req, target.method, url.value, routeOf(api.routes, url.value, target.method), notes);
+}
+
+/** The route of a parsed request target, matched on its segments (templates on their text as sent). */
+export function routeOf(routes: readonly RouteSpec[], url: ParsedUrl, method: string): { route: RouteSpec; values: string[] } | undefined {
+  // Why: a path without a `%` is its segments as sent; it is not split a second time.
+  return matchRoute(routes, url.segments, method, url.path.includes("%") ? rawSegments(url.path) : url.segments);
+}
+
+/**
+ * answerRequest for a request whose target the host has parsed and routed already (routeOf).
+ * Why: the host routes every request to answer HEAD, OPTIONS and 405 itself; the dispatcher
+ * takes its route instead of parsing and matching the same URL a second time.
+ */
+export function answerRouted(
+  api: ApiSpec,
+  options: DispatchOptions,
+  req: IncomingMessage,
+  method: string,
+  url: ParsedUrl,
+  matched: { route: RouteSpec; values: string[] } | undefined,
+  notes?: RequestNotes,
+): Awaitable<Answer> {
+  if (req.httpVersionMajor !== 1) {
+    return fromRefusal(refusal(400, "Malformed HTTP request", { version: "must be HTTP/1.0 or HTTP/1.1" }), true);
+  }
   if (!matched) return fromRefusal(refusal(404, "Not found"));
-  const operation = variantOf(matched.route, method, req, url.value) ?? own(matched.route.methods, method);
+  const operation = variantOf(matched.route, method, req, url) ?? own(matched.route.methods, method);
   if (!operation) {
     const allow = Object.keys(matched.route.methods).join(", ");
     return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: ${allow}` }, { Allow: allow }));
   }
   // Why: one access decision for every operation, codegen's own and those written by others alike.
   const security = notes === undefined ? { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken } : { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken, notes };
-  const access = inTime(options, "the security check", () => checkSecurity(operation.security, security, req, url.value.query));
+  const access = inTime(options, "the security check", () => checkSecurity(operation.security, security, req, url.query));
   return andThen(access, (granted) => {
     if (!granted.ok) return fromRefusal(granted);
-    return answerGranted({ api, options, req, url: url.value, matched, operation, context: { principal: granted.principal, scopes: granted.scopes } });
+    return answerGranted({ api, options, req, url, matched, operation, context: { principal: granted.principal, scopes: granted.scopes } });
   });
 }
 
@@ -436,20 +477,19 @@ function answerGranted(dispatch: Dispatch): Awaitable<Answer> {
   // One reading for every operation: the body by its media types, then the parameters by their styles.
   const errors: FieldErrors = {};
   if (operation.body === undefined) return answerRead(dispatch, { ok: true }, errors);
-  return andThen(readRequestBody(operation.body, req, options, errors), (read) => answerRead(dispatch, read, errors));
+  return readRequestBody(operation.body, req, options, errors, (read) => answerRead(dispatch, read, errors));
 }
 
 /** answerRequest once the body is read: the parameters, validation, then the operation. */
 function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Awaitable<Answer> {
   const { api, options, req, url: parsedUrl, matched, operation, context } = dispatch;
-  const url = { value: parsedUrl };
   const { securityQuery, queryNames, idName } = operationFacts(operation, api);
 
   // Accept and the token endpoint were answered before the body was read (answerGranted).
   if (!read.ok) return read.answer;
-  const listing = operation.kind === "list" ? parseListing(operation, url.value, securityQuery, errors, options) : undefined;
+  const listing = operation.kind === "list" ? parseListing(operation, parsedUrl, securityQuery, errors, options) : undefined;
   const allowedQuery = listing === undefined ? queryNames : new Set([...queryNames, ...listing.parameters]);
-  const parts = readParameters(operation, { req, url: url.value, pathValues: matched.values }, allowedQuery, errors, api.schemas);
+  const parts = readParameters(operation, { req, url: parsedUrl, pathValues: matched.values }, allowedQuery, errors, api.schemas);
 
   if (operation.kind === "operation") {
     const input: Json = { ...parts };
@@ -530,7 +570,8 @@ function resourceData(operation: OperationSpec, resource: ResourceSpec, body: un
   if (operation.kind !== "create" && Object.hasOwn(body, "id") && !sameId) addError(errors, "id", "must equal the id in the path");
   const data = withoutIgnored(resource, body, operation.kind === "create");
   const valid = validateValue(schema, data, "", errors, table);
-  return valid && operation.kind === "create" ? (withDefaults(schema, data, table) as Json) : data;
+  // (`data` is withoutIgnored's own copy: its defaults are filled in place.)
+  return valid && operation.kind === "create" ? withOwnDefaults(schema, data, table) : data;
 }
 
 /** What a resource operation runs with, once its request is read and valid. */
@@ -762,7 +803,7 @@ function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, 
     });
   }
   if (operation.kind === "create" && resource.refs.length === 0) {
-    const result = call(request.api, request.options, name, { body: prepareCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
+    const result = call(request.api, request.options, name, { body: prepareOwnCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
     return andThen(result, (value) => createdAnswer(operation, resource, value));
   }
   return runResourceChange(operation, resource, request);
@@ -779,7 +820,7 @@ function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result:
   const refused = refusalAnswer(operation, result, `the ${name} handler`);
   if (refused) return refused;
   const created = storedObject(result, `the ${name} handler`);
-  return { ...shown(resource, created, 201), headers: { Location: objectHref(resource, created.id) } };
+  return { status: 201, body: represent(resource, created), headers: { Location: objectHref(resource, created.id) } };
 }
 
 /** The lookup of an operation on one object: the object found, or the answer (a refusal of the lookup, or 404). */
@@ -821,7 +862,7 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
   if (kind === "create") {
     const problem = await referenceProblem(operation, resource, request);
     if (problem) return problem;
-    return createdAnswer(operation, resource, await run({ body: prepareCreate(resource, data) }));
+    return createdAnswer(operation, resource, await run({ body: prepareOwnCreate(resource, data) }));
   }
   const id = request.id!;
   const looked = currentObject(operation, resource, await lookUp(request, resource.collection, id), id);

@@ -269,11 +269,14 @@ const NO_SCOPES: SecurityScopes = Object.freeze({ scopes: Object.freeze([]), sco
 
 const scopesOf = new WeakMap<object, SecurityScopes>();
 
-/** A frozen scopes helper, built once per requirement or scheme of the generated table (`key`). */
-function cachedScopes(key: object, scopes: () => readonly string[]): SecurityScopes {
+/**
+ * A frozen scopes helper, built once per requirement or scheme of the generated table (`key`).
+ * Why `scopes` takes the key: callers pass a function of the module, not a closure made per request.
+ */
+function cachedScopes<K extends object>(key: K, scopes: (key: K) => readonly string[]): SecurityScopes {
   let helper = scopesOf.get(key);
   if (helper === undefined) {
-    const names = Object.freeze([...scopes()]);
+    const names = Object.freeze([...scopes(key)]);
     scopesOf.set(key, (helper = Object.freeze({ scopes: names, scopeStr: names.join(" ") })));
   }
   return helper;
@@ -281,8 +284,14 @@ function cachedScopes(key: object, scopes: () => readonly string[]): SecuritySco
 
 /** The scopes a requirement grants when met: the union of its schemes' scopes, in order. */
 function requirementScopes(requirement: SecurityRequirement): SecurityScopes {
-  return cachedScopes(requirement, () => [...new Set(requirement.flatMap((item) => item.scopes))]);
+  return cachedScopes(requirement, unionOfScopes);
 }
+
+/** The union of a requirement's schemes' scopes, in order. */
+const unionOfScopes = (requirement: SecurityRequirement): string[] => [...new Set(requirement.flatMap((item) => item.scopes))];
+
+/** The scopes a requirement asks of one scheme. */
+const itemScopes = (item: SecurityRequirement[number]): readonly string[] => item.scopes;
 
 /**
  * One scheme of a requirement, with the scopes the requirement asks of it. Why not async: a token
@@ -296,7 +305,7 @@ function checkScheme(
 ): Outcome | Promise<Outcome> {
   const scheme = Object.hasOwn(context.schemes, item.scheme) ? context.schemes[item.scheme] : undefined;
   if (scheme === undefined) throw new Error(`unknown security scheme ${item.scheme}`);
-  const scopes = cachedScopes(item, () => item.scopes);
+  const scopes = cachedScopes(item, itemScopes);
   if (scheme.kind === "hook") return checkHook(scheme, item.scheme, scopes, context, req, query);
   const guard = guardOf(item, scheme);
   const reading = scheme.kind === "bearer" ? readBearer(authorizationHeader(req), true) : readOAuth2(authorizationHeader(req), true);

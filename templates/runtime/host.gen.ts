@@ -10,11 +10,13 @@ import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { DOCS_PAGE, DOCS_PAGE_POLICY } from "./docs-page.gen.js";
-import { HandlerTimeoutError, andThen, answerRequest, fromRefusal, matchRoute } from "./dispatch.gen.js";
+import { HandlerTimeoutError, andThen, answerRequest, answerRouted, fromRefusal, matchRoute, routeOf } from "./dispatch.gen.js";
 import { hasBody } from "./requests.gen.js";
 import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "./dispatch.gen.js";
 import type { Principal, VerifyToken } from "./guards.gen.js";
 import { DEFAULT_REQUEST_TIMEOUT, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
+import type { ParsedUrl } from "./http.gen.js";
+import { copyOwn } from "./resources.gen.js";
 import type { Awaitable, Link } from "./resources.gen.js";
 import { yamlOfJson } from "./yaml.gen.js";
 
@@ -168,7 +170,7 @@ function answerOf(hosted: Hosted, req: IncomingMessage, method: string, url: str
       if (method === "OPTIONS") return { status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } };
       return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: GET, HEAD, OPTIONS` }, { Allow: "GET, HEAD, OPTIONS" }));
     }
-    const matched = matchRoute(hosted.api.routes, parsed.value.segments, method);
+    const matched = routeOf(hosted.api.routes, parsed.value, method);
     if (matched !== undefined && !Object.hasOwn(matched.route.methods, method)) {
       // http-behaviour "Beyond the API's own routes": HEAD where GET is answered, OPTIONS on a known path.
       if (method === "OPTIONS") return { status: 204, headers: { Allow: allowOf(matched.route) } };
@@ -179,18 +181,26 @@ function answerOf(hosted: Hosted, req: IncomingMessage, method: string, url: str
         return answer;
       });
     }
+    // Why: the dispatcher answers the URL parsed and routed here, not parsed and matched again.
+    return safeAnswer(hosted, req, method, url, notes, { url: parsed.value, matched });
   }
   return safeAnswer(hosted, req, method, url, notes);
 }
+
+/** A request target the host has parsed and routed (dispatch's routeOf). */
+type Routed = { readonly url: ParsedUrl; readonly matched: ReturnType<typeof routeOf> };
 
 /**
  * The dispatcher's answer, or the answer to its fault: what a handler or hook throws is told to
  * `onError` and answered 500 (504 when it took too long), with nothing of the error.
  */
-function safeAnswer(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes): Awaitable<Answer | undefined> {
+function safeAnswer(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes, routed?: Routed): Awaitable<Answer | undefined> {
   let answer: Awaitable<Answer>;
   try {
-    answer = answerRequest(hosted.api, hosted.options, req, { method, url }, notes);
+    answer =
+      routed === undefined
+        ? answerRequest(hosted.api, hosted.options, req, { method, url }, notes)
+        : answerRouted(hosted.api, hosted.options, req, method, routed.url, routed.matched, notes);
   } catch (error) {
     return faultAnswer(hosted, req, error);
   }
@@ -324,7 +334,8 @@ function consumed(hosted: Hosted, req: IncomingMessage): Answer {
 
 /** An answer's headers and bytes as sent: JSON, raw bytes, or nothing (RFC 9110: 204 and 304 carry no Content-Length). */
 function encode(answer: Answer): { headers: { [name: string]: string }; bytes: string | Uint8Array | undefined } {
-  const headers: { [name: string]: string } = { ...answer.headers };
+  // (copyOwn, not a spread: Content-Type and Content-Length are added to the copy.)
+  const headers: { [name: string]: string } = copyOwn(answer.headers);
   let bytes: string | Uint8Array | undefined;
   if (answer.raw !== undefined) {
     bytes = answer.raw.bytes;
@@ -347,12 +358,22 @@ function nodeListener(hosted: Hosted): RequestListener {
     // an answer can only end the connection.
     try {
       const served = serve(hosted, req);
-      if (served instanceof Promise) served.then((done) => writeNode(req, res, done)).catch(() => res.destroy());
+      // Why one reaction for both outcomes: a `.catch` after the `.then` would cost a second promise.
+      if (served instanceof Promise) served.then((done) => writeNodeSafely(req, res, done), () => res.destroy());
       else writeNode(req, res, served);
     } catch {
       res.destroy();
     }
   };
+}
+
+/** writeNode, ending the connection when writing the answer fails. */
+function writeNodeSafely(req: IncomingMessage, res: ServerResponse, served: { answer: Answer; method: string } | undefined): void {
+  try {
+    writeNode(req, res, served);
+  } catch {
+    res.destroy();
+  }
 }
 
 function writeNode(req: IncomingMessage, res: ServerResponse, served: { answer: Answer; method: string } | undefined): void {

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Principal, SecurityScopes } from "./guards.gen.js";
 import { DEFAULT_BODY_LIMIT, mediaType, nestsDeeperThan, parseCookies, parseJson, readBody, refusal } from "./http.gen.js";
-import type { ParsedUrl, Refusal } from "./http.gen.js";
+import type { BodyOutcome, ParsedUrl, Refusal } from "./http.gen.js";
 import { defineOwn, own } from "./resources.gen.js";
 import type { Awaitable } from "./resources.gen.js";
 import { addError, ownKeywords, validateValue, withDefaults } from "./validate.gen.js";
@@ -125,29 +125,41 @@ export type BodyLimits = { readonly bodyLimit?: number; readonly bodyDepthLimit?
  * then closes. Without a Content-Type and without a body, the request has none (`body` is
  * required: a validation error).
  */
-export function readRequestBody(spec: BodySpec, req: IncomingMessage, limits: BodyLimits, errors: FieldErrors): Awaitable<BodyRead> {
+export function readRequestBody<T = BodyRead>(
+  spec: BodySpec,
+  req: IncomingMessage,
+  limits: BodyLimits,
+  errors: FieldErrors,
+  // Why a continuation: the caller's next step runs in the body's one promise, not in a second one chained to it.
+  next: (read: BodyRead) => Awaitable<T> = (read) => read as T,
+): Awaitable<T> {
   const contentType = req.headers["content-type"];
   const type = mediaType(contentType);
   const json = type !== undefined && spec.json.some((range) => inRange(range, type));
   const raw = !json && type !== undefined && spec.raw.some((range) => inRange(range, type));
   if (type === undefined && !hasBody(req)) {
     if (spec.required) addError(errors, "body", "is required");
-    return { ok: true };
+    return next({ ok: true });
   }
   if (!json && !raw) {
     const allowed = [...spec.json, ...spec.raw];
     const unsupported = refusal(415, "Unsupported media type", { "content-type": allowed.length === 1 ? `must be ${allowed[0]!}` : `must be one of ${allowed.join(", ")}` });
-    return { ok: false, answer: fromRefusal(unsupported, true) };
+    return next({ ok: false, answer: fromRefusal(unsupported, true) });
   }
   // Why not async: a refusal above is answered at once, and the body costs one promise, not two.
-  return readBody(req, limits.bodyLimit ?? DEFAULT_BODY_LIMIT).then((read): BodyRead => {
-    if (!read.ok) return { ok: false, answer: fromRefusal(read, true) };
-    // The handler gets the Content-Type as sent: its parameters (charset, boundary) matter to it.
-    if (raw) return { ok: true, rawBody: { contentType: contentType!.trim(), bytes: read.body } };
-    const parsed = parseJson(read.body, limits.bodyDepthLimit);
-    if (!parsed.ok) return { ok: false, answer: fromRefusal(parsed) };
-    return { ok: true, body: parsed.value };
-  });
+  return readBody(req, limits.bodyLimit ?? DEFAULT_BODY_LIMIT).then((read) => next(bodyOf(read, raw ? contentType : undefined, limits)));
+}
+
+/** A body as read (readBody) made a BodyRead: bytes of a raw type (`rawType`, as sent), else parsed JSON. */
+function bodyOf(read: BodyOutcome, rawType: string | undefined, limits: BodyLimits): BodyRead {
+  if (!read.ok) return { ok: false, answer: fromRefusal(read, true) };
+  // The handler gets the Content-Type as sent: its parameters (charset, boundary) matter to it.
+  // Why a copy: readBody hands over a one-chunk body as the socket gave it, a view of the socket's
+  // whole read buffer, which a handler keeping its raw body would keep alive; JSON is decoded at once.
+  if (rawType !== undefined) return { ok: true, rawBody: { contentType: rawType.trim(), bytes: Buffer.from(read.body) } };
+  const parsed = parseJson(read.body, limits.bodyDepthLimit);
+  if (!parsed.ok) return { ok: false, answer: fromRefusal(parsed) };
+  return { ok: true, body: parsed.value };
 }
 
 /** Whether the request's framing announces a body: a Content-Length above 0, or a Transfer-Encoding (RFC 9112 section 6.3). */
@@ -315,6 +327,13 @@ function parameterValue(parameter: ParameterSpec, raw: readonly string[], errors
  * errors say why) when it is not written so.
  */
 function pathParameterValue(parameter: ParameterSpec, raw: string, errors: FieldErrors, table: SchemaTable): unknown {
+  // Why: the usual path parameter (simple style, one scalar such as an id) is its text decoded;
+  // it is read without the pieces and lists of the other styles.
+  if (parameter.path === undefined && parameter.array === undefined) {
+    const decoded = decodePathText(raw);
+    if (decoded === undefined) return void addError(errors, parameter.name, "has malformed percent-encoding");
+    return parseScalar(resolve(parameter.schema, table), decoded);
+  }
   const { style, explode, shape } = parameter.path ?? { style: "simple", explode: false, shape: parameter.array === undefined ? "scalar" : "array" };
   const name = parameter.name;
   const refuse = (why: string): undefined => void addError(errors, name, why);

@@ -114,12 +114,25 @@ export function defineOwn(record: { [key: string]: unknown }, key: string, value
   else record[key] = value;
 }
 
+/**
+ * A copy of a record, own properties only, each defined as data whatever it is called (defineOwn).
+ * Why not `{ ...record }`: V8 gives a spread copy of a non-empty object a shape that each property
+ * added to it afterwards rebuilds, about 1 µs per property (measured on Node 20); a copy made key
+ * by key takes properties added after it at the usual cost. Use it for a copy that grows.
+ */
+export function copyOwn<T>(record: { readonly [key: string]: T }): { [key: string]: T } {
+  const copy: { [key: string]: T } = {};
+  for (const key of Object.keys(record)) defineOwn(copy, key, record[key]);
+  return copy;
+}
+
 /** A link object of a response (seed, "Shapes that are fixed"). */
 export type Link = { rel: string; method: string; href: string };
 
 /** The address of one object: `/articles/3`. */
 export function objectHref(spec: ResourceSpec, id: unknown): string {
-  return `${spec.base ?? ""}/${spec.collection}/${encodeURIComponent(String(id))}`;
+  // Why: a safe integer's text is digits and `-`, which encodeURIComponent leaves as they are.
+  return `${spec.base ?? ""}/${spec.collection}/${Number.isSafeInteger(id) ? String(id) : encodeURIComponent(String(id))}`;
 }
 
 /**
@@ -172,6 +185,16 @@ export function withoutIgnored(spec: ResourceSpec, body: { readonly [field: stri
 /** The object to create (its defaults already filled in): in the initial state, if it has a state machine. */
 export function prepareCreate(spec: ResourceSpec, body: { readonly [field: string]: unknown }): { [field: string]: unknown } {
   return spec.status ? { ...body, status: spec.status.initial } : { ...body };
+}
+
+/**
+ * prepareCreate on a body the caller made and no one else holds (withoutIgnored's copy, which has
+ * no `status`): set in place, at the same place in its key order as prepareCreate's copy. Why: the
+ * dispatcher's copy of a create's body is its own; a copy of the copy is work without a purpose.
+ */
+export function prepareOwnCreate(spec: ResourceSpec, body: { [field: string]: unknown }): { [field: string]: unknown } {
+  if (spec.status) body.status = spec.status.initial;
+  return body;
 }
 
 /**
@@ -249,7 +272,7 @@ export class MemoryCollection {
 
   /** Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. */
   update(id: string | number, patch: { readonly [field: string]: unknown }, current: StoredObject): StoredObject {
-    const object: { [field: string]: unknown } = { ...current };
+    const object: { [field: string]: unknown } = copyOwn(current);
     for (const [key, value] of Object.entries(patch)) {
       if (value === null) delete object[key];
       else defineOwn(object, key, value);

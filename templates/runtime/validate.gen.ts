@@ -4,7 +4,7 @@
 
 import { compilePattern } from "./pattern.gen.js";
 import type { LinearPattern } from "./pattern.gen.js";
-import { defineOwn } from "./resources.gen.js";
+import { copyOwn, defineOwn } from "./resources.gen.js";
 
 /**
  * A JSON Schema reduced to what request validation needs. The keywords beyond these (anyOf,
@@ -228,7 +228,11 @@ function charLength(text: string): number {
  */
 export function validateValue(node: SchemaNode, value: unknown, path: string, errors: FieldErrors, table: SchemaTable): boolean {
   try {
-    return check(node, value, path, errors, { table, verdicts: undefined });
+    // Why the root's reference is followed without a verdict: the value is a tree (parsed JSON),
+    // and its root meets the root's reference once, in the outermost call, whose verdict no later
+    // check could read; a body of a flat schema then costs no WeakMap at all.
+    const root = node.ref !== undefined ? table[node.ref] : node;
+    return root === undefined || check(root, value, path, errors, { table, verdicts: undefined });
   } catch (error) {
     // Why: checking recurses a few frames per level of the value. Bodies nested deeper than the
     // server's bodyDepthLimit are refused before (http.gen.ts); one the stack cannot hold under a
@@ -548,14 +552,23 @@ function checkString(node: SchemaNode, text: string, path: string, errors: Field
  * every depth (objects in objects, objects in arrays): what the server stores on create. Where
  * the schema declares no default at any depth, the value itself (nothing to fill, nothing copied).
  */
-export function withDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unknown {
+export function withDefaults(node: SchemaNode, value: unknown, table: SchemaTable, owned = false): unknown {
   if (!declaresDefaults(node, table)) return value;
   const resolved = node.ref !== undefined ? table[node.ref] : node;
   if (resolved === undefined) return value;
-  let filled = ownDefaults(resolved, value, table);
+  let filled = ownDefaults(resolved, value, table, owned);
   // An allOf part's properties are the value's properties too (the usual `allOf: [Base, {...}]`).
-  if (resolved.allOf) for (const part of resolved.allOf) filled = withDefaults(part, filled, table);
+  if (resolved.allOf) for (const part of resolved.allOf) filled = withDefaults(part, filled, table, owned || filled !== value);
   return filled;
+}
+
+/**
+ * withDefaults on an object the caller made and no one else holds (the dispatcher's copy of a
+ * body): its own absent properties are filled in place, not in a copy of it. Why: a create's
+ * body is copied anyway before it is validated; a second copy of it is work without a purpose.
+ */
+export function withOwnDefaults(node: SchemaNode, record: { [key: string]: unknown }, table: SchemaTable): { [key: string]: unknown } {
+  return withDefaults(node, record, table, true) as { [key: string]: unknown };
 }
 
 const defaultsDeclared = new WeakMap<SchemaNode, boolean>();
@@ -579,7 +592,7 @@ function declaresDefaults(node: SchemaNode, table: SchemaTable, visiting = new S
   return found;
 }
 
-function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unknown {
+function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable, owned: boolean): unknown {
   if (Array.isArray(value)) {
     // Items at prefixItems' positions take their defaults from there (see SchemaPart).
     const prefix = (node as SchemaPart).prefixItems ?? [];
@@ -591,13 +604,16 @@ function ownDefaults(node: SchemaNode, value: unknown, table: SchemaTable): unkn
   }
   if (typeof value !== "object" || value === null || !node.properties) return value;
   const record = value as { readonly [key: string]: unknown };
-  const filled: { [key: string]: unknown } = { ...record };
+  const filled: { [key: string]: unknown } = owned ? (record as { [key: string]: unknown }) : copyOwn(record);
   for (const key of Object.keys(node.properties)) {
     const property = node.properties[key]!;
     if (Object.hasOwn(record, key)) {
-      // (The copy holds the value already: only one completed with defaults is written again.)
-      const completed = withDefaults(property, record[key], table);
-      if (completed !== record[key]) defineOwn(filled, key, completed);
+      // (The copy holds the value already: only one completed with defaults is written again. A
+      // scalar has nothing to complete: it is not looked at.)
+      const current = record[key];
+      if (typeof current !== "object" || current === null) continue;
+      const completed = withDefaults(property, current, table);
+      if (completed !== current) defineOwn(filled, key, completed);
     }
     // A default that is an object or array is copied, so no request shares (and changes) the schema's.
     else if (property.default !== undefined) defineOwn(filled, key, typeof property.default === "object" && property.default !== null ? structuredClone(property.default) : property.default);

@@ -1,0 +1,156 @@
+// The per-request work of the generated server (issues 14, 15): what each shortcut must keep
+// meaning what the longer way meant (same values, same key order, own properties whatever their
+// names), and the copies it no longer makes.
+import type { IncomingMessage } from "node:http";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { matchRoute, routeOf } from "../../templates/runtime/dispatch.gen.js";
+import type { RouteSpec } from "../../templates/runtime/dispatch.gen.js";
+import { mediaType, parseUrl, readBody } from "../../templates/runtime/http.gen.js";
+import { readRequestBody } from "../../templates/runtime/requests.gen.js";
+import { copyOwn, objectHref, prepareCreate, prepareOwnCreate } from "../../templates/runtime/resources.gen.js";
+import type { ResourceSpec } from "../../templates/runtime/resources.gen.js";
+import { validateValue, withDefaults, withOwnDefaults } from "../../templates/runtime/validate.gen.js";
+import type { FieldErrors, SchemaTable } from "../../templates/runtime/validate.gen.js";
+
+const spec: ResourceSpec = {
+  collection: "orders",
+  singular: "order",
+  idKind: "integer",
+  readOnly: [],
+  writeOnly: [],
+  status: { initial: "draft", transitions: { draft: ["open"] } },
+  refs: [],
+  links: [],
+};
+
+describe("copyOwn", () => {
+  it("copies own properties in order, a `__proto__` key as data, nothing inherited", () => {
+    const source = JSON.parse('{"b":1,"__proto__":{"polluted":true},"a":2}') as { [key: string]: unknown };
+    const copy = copyOwn(source);
+    expect(Object.keys(copy)).toEqual(["b", "__proto__", "a"]);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ polluted: true });
+    copy.c = 3;
+    expect(source).not.toHaveProperty("c");
+  });
+});
+
+describe("withOwnDefaults", () => {
+  const table: SchemaTable = {
+    Order: {
+      types: ["object"],
+      properties: {
+        name: { types: ["string"] },
+        active: { types: ["boolean"], default: true },
+        address: { types: ["object"], properties: { country: { types: ["string"], default: "NL" } } },
+      },
+    },
+  };
+  it("fills the caller's own object in place, with what withDefaults puts in a copy, in the same order", () => {
+    const body = { address: { city: "Utrecht" }, name: "Ann" };
+    const copied = withDefaults({ ref: "Order" }, body, table);
+    const own = { ...body };
+    const filled = withOwnDefaults({ ref: "Order" }, own, table);
+    expect(filled).toBe(own);
+    expect(JSON.stringify(filled)).toBe(JSON.stringify(copied));
+    expect(JSON.stringify(filled)).toBe('{"address":{"city":"Utrecht","country":"NL"},"name":"Ann","active":true}');
+    // The nested object is the client's: completed in a copy, as before.
+    expect(body.address).toEqual({ city: "Utrecht" });
+  });
+});
+
+describe("prepareOwnCreate", () => {
+  it("sets the initial state in the caller's own object, where prepareCreate's copy has it", () => {
+    const body = { name: "Ann", active: true };
+    const own = { ...body };
+    expect(prepareOwnCreate(spec, own)).toBe(own);
+    expect(JSON.stringify(own)).toBe(JSON.stringify(prepareCreate(spec, body)));
+    const { status: _status, ...stateless } = spec;
+    const plain = { name: "Ann" };
+    expect(prepareOwnCreate(stateless, plain)).toEqual({ name: "Ann" });
+  });
+});
+
+describe("objectHref", () => {
+  it("puts a safe integer in as its digits and encodes every other id", () => {
+    expect(objectHref(spec, 42)).toBe("/orders/42");
+    expect(objectHref(spec, -3)).toBe("/orders/-3");
+    // Not a safe integer: its text `1e+21` has a `+`, which is encoded as before.
+    expect(objectHref(spec, 1e21)).toBe("/orders/1e%2B21");
+    expect(objectHref(spec, 1.5)).toBe("/orders/1.5");
+    expect(objectHref(spec, "a/b c")).toBe("/orders/a%2Fb%20c");
+    expect(objectHref({ ...spec, base: "/v1" }, 7)).toBe("/v1/orders/7");
+  });
+});
+
+describe("validateValue on a reference at the root", () => {
+  it("checks the referenced schema and reports every bad field, as before", () => {
+    const table: SchemaTable = {
+      Order: { types: ["object"], properties: { name: { types: ["string"] }, n: { types: ["integer"] } }, required: ["name"], additionalProperties: false },
+    };
+    const errors: FieldErrors = {};
+    expect(validateValue({ ref: "Order" }, { n: "x", extra: 1 }, "", errors, table)).toBe(false);
+    expect(errors).toEqual({ name: "is required", n: "must be an integer", extra: "is not a known field" });
+    expect(validateValue({ ref: "Missing" }, 1, "", {}, table)).toBe(true);
+  });
+});
+
+describe("readBody", () => {
+  it("answers a body that came in one chunk as that chunk, not a copy; several chunks joined", async () => {
+    const one = Buffer.from('{"a":1}');
+    const single = Object.assign(new PassThrough(), { headers: {} });
+    single.end(one);
+    const read = await readBody(single as unknown as IncomingMessage);
+    expect(read.ok && read.body).toBe(one);
+    const several = Object.assign(new PassThrough(), { headers: {} });
+    several.write(Buffer.from('{"a"'));
+    several.end(Buffer.from(":1}"));
+    const joined = await readBody(several as unknown as IncomingMessage);
+    expect(joined.ok && joined.body.toString()).toBe('{"a":1}');
+  });
+});
+
+describe("readRequestBody", () => {
+  it("hands a raw body over as a copy, never the view of the socket's buffer it came in", async () => {
+    const chunk = Buffer.from("\u0001\u0002\u0003");
+    const req = Object.assign(new PassThrough(), { headers: { "content-type": "application/octet-stream", "content-length": "3" } });
+    req.end(chunk);
+    const spec = { required: true, json: [], raw: ["application/octet-stream"] };
+    const read = await readRequestBody(spec, req as unknown as IncomingMessage, {}, {});
+    const bytes = read.ok ? read.rawBody?.bytes : undefined;
+    expect([...(bytes ?? [])]).toEqual([1, 2, 3]);
+    // A copy: what happens to the socket's buffer later does not reach the handler's bytes.
+    chunk[0] = 9;
+    expect(bytes?.[0]).toBe(1);
+  });
+});
+
+describe("mediaType", () => {
+  it("reads the usual JSON type as it is, and any other as before", () => {
+    expect(mediaType("application/json")).toBe("application/json");
+    expect(mediaType("Application/JSON; charset=utf-8")).toBe("application/json");
+    expect(mediaType(" text/plain ")).toBe("text/plain");
+  });
+});
+
+describe("routeOf", () => {
+  const route = (segments: RouteSpec["segments"], name: string): RouteSpec => ({
+    segments,
+    methods: { GET: { operationId: name, kind: "operation", security: [], parameters: [], responses: {}, jsonOnly: true } },
+  });
+  const routes = [route(["files", null], "byId"), route(["files", ["", ".json"]], "asJson"), route(["files", "latest"], "latest"), route([], "index")];
+  it("routes as matchRoute does on the segments as sent, with and without escapes", () => {
+    for (const target of ["/files/latest", "/files/7", "/files/7.json", "/files/a%2Fb.json", "/files/%E2%82%AC", "/"]) {
+      const parsed = parseUrl(target);
+      if (!parsed.ok) throw new Error(target);
+      const raw = parsed.value.path === "/" ? [] : parsed.value.path.slice(1).split("/");
+      const routed = routeOf(routes, parsed.value, "GET");
+      const matched = matchRoute(routes, parsed.value.segments, "GET", raw);
+      expect(routed, target).toEqual(matched);
+      expect(routed, target).toBeDefined();
+    }
+    expect(routeOf(routes, (parseUrl("/files/7/x") as { value: Parameters<typeof routeOf>[1] }).value, "GET")).toBeUndefined();
+  });
+});
