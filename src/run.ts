@@ -18,7 +18,6 @@ import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import type { GeneratedFile } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
-import { describeDrift } from "./write/report.js";
 import { jsonToYaml } from "./write/yaml.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
@@ -486,6 +485,8 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   if (options.check) {
     if (!hasChanges(plan)) return { diagnostics: warnings, summary };
     const count = summary.written + summary.removed;
+    // The differ (the `diff` package, some 30 modules) is loaded only for a folder that is not current.
+    const { describeDrift } = await import("./write/report.js");
     return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count })], drift: describeDrift(plan, options.outDir) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
