@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { ROOT } from "./support/fixtures.js";
 
 const BIN = path.join(ROOT, "bin/codegen.js");
@@ -99,5 +99,31 @@ describe("codegen generate with nothing changed", () => {
     const check = codegen(dir, "generate", "api.yaml", "-o", "out", "--check");
     expect(check.code, check.stderr).toBe(0);
     expect(check.packages).toContain("yaml");
+  });
+});
+
+describe("codegen generate into a folder that is not current", () => {
+  it("loads the differ (src/write/report.js, the diff package) only when --check finds differences", async () => {
+    vi.resetModules();
+    const loads = { differ: 0 };
+    vi.doMock("../src/write/report.js", async () => {
+      loads.differ++;
+      return await vi.importActual("../src/write/report.js");
+    });
+    try {
+      const { declarationOf, runCli } = await import("./support/fixtures.js");
+      const out = path.join(scratch, "differ");
+      const generated = await runCli(["generate", declarationOf("valid", "blog"), "-o", out, "--quiet"]);
+      expect(generated.code, generated.stderr).toBe(0);
+      expect((await runCli(["generate", declarationOf("valid", "blog"), "-o", out, "--check"])).code).toBe(0);
+      expect(loads.differ).toBe(0);
+      rmSync(path.join(out, "types.gen.ts"));
+      const stale = await runCli(["generate", declarationOf("valid", "blog"), "-o", out, "--check"]);
+      expect(stale.code).toBe(1);
+      expect(stale.stdout).toContain("types.gen.ts");
+      expect(loads.differ).toBe(1);
+    } finally {
+      vi.doUnmock("../src/write/report.js");
+    }
   });
 });
