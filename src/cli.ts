@@ -129,30 +129,44 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           strict?: boolean;
         },
       ) => {
+        const folderOptions = {
+          outDir: options.output,
+          format: options.format,
+          prettier: options.prettier === true,
+          check: options.check === true,
+          force: options.force === true,
+          openapiVersion: options.openapiVersion,
+          allowUnsafePatterns: options.allowUnsafePatterns === true,
+          ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+          strict: options.strict === true,
+        };
         const once = async (): Promise<boolean> => {
           const started = performance.now();
+          const done = ({ written, unchanged, removed }: { written: number; unchanged: number; removed: number }) => {
+            const ms = Math.round(performance.now() - started);
+            if (!options.quiet) {
+              host.stdout(options.check ? `${options.output} is up to date\n` : `wrote ${written}, unchanged ${unchanged}, removed ${removed} in ${ms} ms\n`);
+            }
+            return true;
+          };
+          // Why first, and before the stages are loaded (issue 14): a folder already current for
+          // this text is most runs (a script that generates before every start, CI); telling so
+          // takes a hash of the input and the folder's files, not YAML, validation and the renderer.
+          const text = await host.readFile(file).catch(() => undefined);
+          if (text !== undefined && !options.check) {
+            const { currentFiles } = await import("./fresh.js");
+            const unchanged = currentFiles(host, file, text, folderOptions);
+            if (unchanged !== undefined) return done({ written: 0, unchanged, removed: 0 });
+          }
           const { readInput, generateIntoFolder } = await stages();
-          const input = await readInput(host, file);
+          // A file that could not be read is read again, for the diagnostic that says why.
+          const input = text !== undefined ? { value: text, diagnostics: [] } : await readInput(host, file);
           if (input.value === undefined) return fail(input.diagnostics, {});
-          const result = await generateIntoFolder(host, file, input.value, {
-            outDir: options.output,
-            format: options.format,
-            prettier: options.prettier === true,
-            check: options.check === true,
-            force: options.force === true,
-            openapiVersion: options.openapiVersion,
-            allowUnsafePatterns: options.allowUnsafePatterns === true,
-            ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
-            strict: options.strict === true,
-          });
+          const result = await generateIntoFolder(host, file, input.value, folderOptions);
           if (result.drift !== undefined) host.stdout(result.drift);
           if (!report(result.diagnostics, { [file]: input.value })) return false;
           for (const warning of result.warnings ?? []) host.stderr(`${file}: warning: ${warning}\n`);
-          const ms = Math.round(performance.now() - started);
-          const { written, unchanged, removed } = result.summary!;
-          if (options.quiet) return true;
-          host.stdout(options.check ? `${options.output} is up to date\n` : `wrote ${written}, unchanged ${unchanged}, removed ${removed} in ${ms} ms\n`);
-          return true;
+          return done(result.summary!);
         };
         await once();
         if (!options.watch) return;

@@ -1,14 +1,11 @@
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
 import { type Diagnostic, asErrors, diagnostic, formatDiagnostics, sortDiagnostics, warning } from "./diagnostics/index.js";
 import { expandDeclaration } from "./expand/expand.js";
+import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder, loadTemplateSources } from "./fresh.js";
 import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import { inlineReferences } from "./model/foreign.js";
@@ -17,10 +14,9 @@ import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from 
 import { MIGRATION_FILE } from "./postgres/migrations.js";
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
-import type { GeneratedFile, TemplateSources } from "./render/render.js";
+import type { GeneratedFile } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
-import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, isAsWritten, manifestText, planWrite } from "./write/plan.js";
-import { describeDrift } from "./write/report.js";
+import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
 import { jsonToYaml } from "./write/yaml.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
@@ -111,11 +107,17 @@ const isDeclarationValue = (value: unknown): boolean =>
  * (src/openapi/swagger2.ts) and read so. Schema mistakes that do not stop rendering are read
  * leniently (src/openapi/lenient.ts): the value comes with warnings, errors with `strict`.
  */
-export async function documentFromText(file: string, text: string, cwd: string, options: InputOptions = {}): Promise<Outcome<OpenAPIV3_1.Document>> {
+export async function documentFromText(
+  file: string,
+  text: string,
+  cwd: string,
+  options: InputOptions = {},
+): Promise<Outcome<OpenAPIV3_1.Document> & { readonly fromDeclaration?: boolean }> {
   const loaded = text.includes("\u0000") ? undefined : loadDocument(file, text);
   const value = loaded?.document?.value;
   const isOpenApi = !isDeclarationValue(value);
-  if (!loaded?.document || !isOpenApi) return openapiFromText(file, text, loaded, options);
+  // `fromDeclaration`: the input was a declaration, whose text alone decides the files (src/fresh.ts).
+  if (!loaded?.document || !isOpenApi) return { ...(await openapiFromText(file, text, loaded, options)), fromDeclaration: true };
   const swagger = "swagger" in (value as object) && !("openapi" in (value as object));
   const { originalPointer } = swagger ? await import("./openapi/swagger2.js") : { originalPointer: undefined };
   // A 2.0 document's diagnostics name places of its 3.0 conversion: they are shown where those came from.
@@ -247,29 +249,8 @@ export function reportDiagnostics(host: Host, diagnostics: readonly Diagnostic[]
   host.stderr(formatDiagnostics(diagnostics, { sources: new Map(Object.entries(sources)), colour: host.colour }));
 }
 
-/** The package's own templates folder (beside `dist/` or `src/`). */
-const TEMPLATES = fileURLToPath(new URL("../templates/", import.meta.url));
-let templateSources: TemplateSources | undefined;
-
-/** Read the templates once per process: every `.hbs` file and every runtime file. */
-export function loadTemplateSources(): TemplateSources {
-  if (!templateSources) {
-    const read = (dir: string, suffix: string) =>
-      Object.fromEntries(
-        readdirSync(dir)
-          .filter((name) => name.endsWith(suffix))
-          .sort()
-          .map((name) => [name, readFileSync(path.join(dir, name), "utf8")]),
-      );
-    templateSources = {
-      templates: read(TEMPLATES, ".hbs"),
-      perResource: read(path.join(TEMPLATES, "resources"), ".hbs"),
-      perOperationGroup: read(path.join(TEMPLATES, "operations"), ".hbs"),
-      runtime: read(path.join(TEMPLATES, "runtime"), ".gen.ts"),
-    };
-  }
-  return templateSources;
-}
+/** Read the templates once per process (src/fresh.ts). */
+export { loadTemplateSources };
 
 /** Options of a generation. */
 export interface GenerateOptions extends InputOptions {
@@ -294,11 +275,6 @@ export async function generateFiles(host: Pick<Host, "cwd">, file: string, text:
   return { ...files, diagnostics: [...expanded.diagnostics, ...files.diagnostics] };
 }
 
-/** The header names the input relative to the output folder, `/`-separated on every system. */
-function inputPathOf(host: Pick<Host, "cwd">, file: string, outDir: string): string {
-  return path.relative(path.resolve(host.cwd, outDir), path.resolve(host.cwd, file)).split(path.sep).join("/");
-}
-
 /**
  * A verified document to every generated file: model, render, format. `previous`: the migrations
  * an earlier run left in the output folder (none: the first migration creates every table).
@@ -314,7 +290,7 @@ async function filesFromDocument(
   previous?: PreviousMigrations,
   formatted: ReadonlyMap<string, string> = new Map(),
 ): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[]; renderedKeys?: ReadonlyMap<string, string> }> {
-  const modelled = viewOfDocument(file, text, document, inputPathOf(host, file, options.outDir));
+  const modelled = viewOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir));
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
@@ -462,21 +438,21 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // Warnings of a lenient reading are reported with whatever the run does.
   const warnings = expanded.diagnostics;
   const dir = outputFolder(path.resolve(host.cwd, options.outDir));
-  // A run swaps the whole folder: it must be one of its own, not the project or what holds it
-  // (compared as real paths: a link named as the output folder may point at the project).
-  const inside = (child: string, parent: string) => child === parent || child.startsWith(parent + path.sep);
-  if (inside(outputFolder(host.cwd), dir) || inside(outputFolder(path.resolve(host.cwd, file)), dir)) {
-    return { diagnostics: [diagnostic("output/unsafe-folder", { dir: options.outDir })] };
-  }
+  // A run swaps the whole folder: it must be one of its own, not the project or what holds it.
+  if (isUnsafeFolder(host.cwd, file, dir)) return { diagnostics: [diagnostic("output/unsafe-folder", { dir: options.outDir })] };
 
   // Why (issue 6): regeneration with nothing changed should cost little. The files are a pure
   // function of the verified document, the input's path, the options and codegen's own code and
   // templates; the manifest records the hash of all of these. When it matches and every file the
   // manifest lists is there as written, this run would write the same bytes: nothing to render.
+  // A declaration's key is of its text (src/fresh.ts), which `codegen generate` checks before it
+  // loads this module at all.
   // Why not with --check: the manifest is input (anyone can commit one), so trusting it there would
   // let a commit that changed a generated file and its manifest entries pass CI's check. --check
   // renders and formats everything and compares bytes.
-  const key = generationKey(expanded.value, inputPathOf(host, file, options.outDir), options);
+  const key = expanded.fromDeclaration
+    ? declarationKey(host.cwd, file, text, options)
+    : generationKey(expanded.value, inputPathOf(host.cwd, file, options.outDir), options);
   const before = options.check ? undefined : readCurrent(dir);
   if (before && before.manifest.input === key && isIntact(before)) {
     recover(dir);
@@ -505,6 +481,8 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   if (options.check) {
     if (!hasChanges(plan)) return { diagnostics: warnings, summary };
     const count = summary.written + summary.removed;
+    // The differ (the `diff` package, some 30 modules) is loaded only for a folder that is not current.
+    const { describeDrift } = await import("./write/report.js");
     return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count })], drift: describeDrift(plan, options.outDir) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
@@ -522,44 +500,6 @@ function formattedInFolder(current: CurrentTree): Map<string, string> {
     if (renderedKey && exact && now.kind === "file" && hashOf(now.text) === exact) found.set(renderedKey, now.text);
   }
   return found;
-}
-
-/** Whether every file a manifest lists is in the folder, as a plain file, matching the hash the manifest gives it. */
-function isIntact(current: CurrentTree): boolean {
-  return [...current.manifest.files.keys()].every((file) => {
-    const found = current.look(file);
-    return found.kind === "file" && isAsWritten(current.manifest, file, found.text);
-  });
-}
-
-let codeFingerprint: string | undefined;
-
-/**
- * A hash of what, besides the document, decides the generated files: codegen's own code (the
- * folder this module is in), its templates and prettier's version. Computed once per process.
- */
-function fingerprintOfCode(): string {
-  if (codeFingerprint === undefined) {
-    const hash = createHash("sha256");
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-        const child = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(child);
-        // Why not the `.d.ts` files the build writes beside the code: types decide no output (half the files to read).
-        else if (/\.(js|ts)$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
-          hash
-            .update(`${path.relative(here, child)}\0`)
-            .update(readFileSync(child))
-            .update("\0");
-      }
-    };
-    walk(here);
-    hash.update(JSON.stringify(loadTemplateSources()));
-    hash.update((createRequire(import.meta.url)("prettier/package.json") as { version: string }).version);
-    codeFingerprint = hash.digest("hex");
-  }
-  return codeFingerprint;
 }
 
 /** The hash of everything a generation's files depend on (see generateIntoFolder). */

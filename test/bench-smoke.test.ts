@@ -57,4 +57,19 @@ describe("npm run bench", () => {
         expect(result.samples[key]![0], key).toBeGreaterThan(0);
     }
   }, 90_000);
+
+  it("--no-server measures the generator's rows only: no server rounds, no validation bench", () => {
+    const out = path.join(scratch, "no-server.json");
+    const run = spawnSync(
+      process.execPath,
+      ["bench/run.mjs", "--quick", "--sizes", "10", "--no-tsp", "--no-server", "--work", path.join(scratch, "work-no-server"), "--out", out],
+      { cwd: ROOT, encoding: "utf8", timeout: 90_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\| regeneration, nothing changed, 10 resources \| \d+ ms \(\d+% of full\) \|/);
+    expect(run.stdout).toContain("| generated server | skipped (--no-server) |");
+    expect(run.stdout).not.toContain("recursive oneOf");
+    const result = JSON.parse(readFileSync(out, "utf8")) as { samples: Record<string, number[]> };
+    expect(Object.keys(result.samples).filter((key) => key.startsWith("server.") || key.startsWith("pg."))).toEqual([]);
+  }, 90_000);
 });

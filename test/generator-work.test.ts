@@ -2,6 +2,7 @@
 // not timed (figures are in bench/run.mjs and the README's Performance section).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -28,6 +29,15 @@ vi.mock("yaml", async (original) => {
     },
   };
 });
+// src/write/plan.ts requires yaml at first use (a run with nothing changed loads no YAML,
+// src/fresh.ts): its parses go through the CommonJS module, which no ESM mock sees.
+const yamlRequired = createRequire(path.join(ROOT, "src/write/plan.ts"))("yaml") as typeof import("yaml");
+const requiredParse = yamlRequired.parse;
+yamlRequired.parse = ((...args: Parameters<typeof requiredParse>) => {
+  parsed.push(args[0]);
+  return requiredParse(...args);
+}) as typeof requiredParse;
+afterAll(() => void (yamlRequired.parse = requiredParse));
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-work-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

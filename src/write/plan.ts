@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { parse } from "yaml";
+import { createRequire } from "node:module";
 import type { GeneratedFile } from "../render/render.js";
 
 /** The manifest's file name inside the output folder. */
@@ -82,10 +82,17 @@ export function shapeHashOfFile(file: DataFile): string {
   return hash;
 }
 
+/**
+ * The YAML parser, loaded at first use. Why not imported: a run that finds its folder current
+ * (src/fresh.ts) reads the manifest through this module and compares hashes of bytes; only a
+ * file that is not as written needs its shape, and `yaml` is some 70 modules to load.
+ */
+const yaml = () => createRequire(import.meta.url)("yaml") as typeof import("yaml");
+
 function shapeOf(path: string, text: string): string {
   if (/\.(ya?ml|json)$/.test(path)) {
     try {
-      return JSON.stringify(parse(text, { maxAliasCount: -1 }));
+      return JSON.stringify(yaml().parse(text, { maxAliasCount: -1 }));
     } catch {
       // Not parseable: compared as text below.
     }
