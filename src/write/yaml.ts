@@ -69,10 +69,15 @@ export function jsonToYaml(value: unknown): string {
   const scalar = (v: unknown, inSeq: boolean, indent: string): string => {
     if (!(typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null)) throw new Unsupported();
     if (typeof v === "string" && isPlainSafe(v)) return `${v}\n`;
+    const line = oneLineScalar(v);
+    if (line !== undefined) return `${line}\n`;
     return inSeq ? laidOut(v, inSequence, indent, "- ", (x) => [x]) : laidOut(v, inMap, indent, "k: ", (x) => ({ k: x }));
   };
   const key = (k: string, indent: string): string => {
     if (isPlainSafe(k)) return k;
+    const line = oneLineScalar(k);
+    // Past 1024 characters `yaml` writes an explicit key (`? `): left to it.
+    if (line !== undefined && line.length <= 1000) return line;
     const text = laidOut(k, keys, indent, "", (x) => ({ [x as string]: null }));
     if (!text.endsWith(": null\n") || text.indexOf("\n") !== text.length - 1) throw new Unsupported();
     return text.slice(0, -": null\n".length);
@@ -105,6 +110,51 @@ export function jsonToYaml(value: unknown): string {
     throw error;
   }
 }
+
+/**
+ * A scalar that `yaml` writes on one line, as it writes it (the same as a key, a map's value or a
+ * sequence's item, at any depth): null, a boolean, a number, or a string without a line break
+ * (node_modules/yaml/dist/stringify/stringifyString.js with YAML_OPTIONS: plain when it reads back
+ * as that string, else quoted, single quotes for a text with `"` and no `'`), or undefined for the
+ * rest, which `yaml` lays out: a line break (block scalars, which `faithfully` checks) and a text
+ * with a line that starts like a document marker (`---`, `...`, `%`), laid out apart at the top level.
+ * Why (S6): asking `yaml` for each distinct scalar was 80 ms of the 100-resource document.
+ * test/yaml-writer.test.ts holds it to `yaml` byte for byte.
+ */
+export function oneLineScalar(v: unknown): string | undefined {
+  if (v === null) return "null";
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "number") return !Number.isFinite(v) ? (Number.isNaN(v) ? ".nan" : v < 0 ? "-.inf" : ".inf") : Object.is(v, -0) ? "-0" : JSON.stringify(v);
+  if (typeof v !== "string" || v.includes("\n") || DOCUMENT_MARKER.test(v)) return undefined;
+  if (FORCE_DOUBLE.test(v)) return doubleQuoted(v);
+  if (!NOT_PLAIN.test(v) && !READS_AS_OTHER.some((test) => test.test(v))) return v;
+  return v.includes('"') && !v.includes("'") ? `'${v}'` : doubleQuoted(v);
+}
+/** A line that starts like a directive or a document marker (`yaml` tests with `^` of a multi-line pattern, which also follows U+2028, U+2029 and CR). */
+const DOCUMENT_MARKER = /(?:^|[\r\u2028\u2029])(?:%|---|\.\.\.)/;
+/** Control characters and lone surrogates: `yaml` writes such a text double-quoted. */
+// eslint-disable-next-line no-control-regex
+const FORCE_DOUBLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
+/** What may not stand in a plain scalar (`yaml`'s `plainString`, for texts without a line break). */
+const NOT_PLAIN = /^[\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|:[ \t]|[\t ]#|[\t :]$/;
+/** The core schema's tests: a plain text that matches one reads as null, a boolean or a number. */
+const READS_AS_OTHER = [
+  /^(?:~|[Nn]ull|NULL)?$/,
+  /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+  /^0o[0-7]+$/,
+  /^[-+]?[0-9]+$/,
+  /^0x[0-9a-fA-F]+$/,
+  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+];
+/** `yaml`'s double quotes of a one-line text: JSON's, with YAML's short escapes for some characters. */
+function doubleQuoted(v: string): string {
+  return JSON.stringify(v).replace(/\\(?:u(00[0-9a-f]{2})|.)/g, (escape, code?: string) =>
+    code === undefined ? escape : (SHORT_ESCAPES[code] ?? `\\x${code.slice(2)}`),
+  );
+}
+const SHORT_ESCAPES: Partial<Record<string, string>> = { "0000": "\\0", "0007": "\\a", "000b": "\\v", "001b": "\\e" };
 
 /**
  * `yaml`'s text of a value, as `stringify` writes it when that reads back as the value; else with
