@@ -82,29 +82,39 @@ export function jsonToYaml(value: unknown): string {
     if (!text.endsWith(": null\n") || text.indexOf("\n") !== text.length - 1) throw new Unsupported();
     return text.slice(0, -": null\n".length);
   };
-  /** What follows `key:` or `-` (`after`), for a value whose lines are indented by `indent`. */
-  const after = (v: unknown, indent: string, inSeq: boolean, nested: (block: string) => string): string => {
-    if (Array.isArray(v)) return v.length === 0 ? " []\n" : nested(block(v, `${indent}  `));
-    if (isMap(v)) return Object.keys(v).length === 0 ? " {}\n" : nested(block(v, `${indent}  `));
-    return ` ${scalar(v, inSeq, indent)}`;
+  // Why one list of parts, joined once (S6): strings concatenated level by level made a rope of
+  // millions of pieces for a 7 MB document, and most of the writer's time went to collecting it.
+  const parts: string[] = [];
+  /** What follows `key:` or `-`, for a value whose lines are indented by `indent`; a collection starts after `nested`. */
+  const after = (v: unknown, indent: string, inSeq: boolean, nested: string): void => {
+    if (Array.isArray(v) ? v.length === 0 : isMap(v) && Object.keys(v).length === 0) {
+      parts.push(Array.isArray(v) ? " []\n" : " {}\n");
+    } else if (Array.isArray(v) || isMap(v)) {
+      parts.push(nested);
+      block(v, `${indent}  `);
+    } else parts.push(" ", scalar(v, inSeq, indent));
   };
   /** A non-empty collection whose lines are indented by `indent`, the first line without it. */
-  const block = (v: unknown[] | Record<string, unknown>, indent: string): string => {
-    let out = "";
+  const block = (v: unknown[] | Record<string, unknown>, indent: string): void => {
     if (Array.isArray(v)) {
-      for (const [i, item] of v.entries()) out += `${i === 0 ? "" : indent}-${after(item, indent, true, (b) => ` ${b}`)}`;
+      for (let i = 0; i < v.length; i++) {
+        parts.push(i === 0 ? "-" : `${indent}-`);
+        after(v[i], indent, true, " ");
+      }
     } else {
       let first = true;
-      for (const [k, item] of Object.entries(v)) {
-        out += `${first ? "" : indent}${key(k, indent)}:${after(item, indent, false, (b) => `\n${indent}  ${b}`)}`;
+      const nested = `\n${indent}  `;
+      for (const k of Object.keys(v)) {
+        parts.push(first ? "" : indent, key(k, indent), ":");
+        after(v[k], indent, false, nested);
         first = false;
       }
     }
-    return out;
   };
   try {
     if (!isMap(value) || Object.keys(value).length === 0) return faithfully(value, true);
-    return block(value, "");
+    block(value, "");
+    return parts.join("");
   } catch (error) {
     if (error instanceof Unsupported) return faithfully(value, true);
     throw error;
@@ -133,7 +143,6 @@ export function oneLineScalar(v: unknown): string | undefined {
 /** A line that starts like a directive or a document marker (`yaml` tests with `^` of a multi-line pattern, which also follows U+2028, U+2029 and CR). */
 const DOCUMENT_MARKER = /(?:^|[\r\u2028\u2029])(?:%|---|\.\.\.)/;
 /** Control characters and lone surrogates: `yaml` writes such a text double-quoted. */
-// eslint-disable-next-line no-control-regex
 const FORCE_DOUBLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
 /** What may not stand in a plain scalar (`yaml`'s `plainString`, for texts without a line break). */
 const NOT_PLAIN = /^[\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|:[ \t]|[\t ]#|[\t :]$/;
@@ -150,9 +159,9 @@ const READS_AS_OTHER = [
 ];
 /** `yaml`'s double quotes of a one-line text: JSON's, with YAML's short escapes for some characters. */
 function doubleQuoted(v: string): string {
-  return JSON.stringify(v).replace(/\\(?:u(00[0-9a-f]{2})|.)/g, (escape, code?: string) =>
-    code === undefined ? escape : (SHORT_ESCAPES[code] ?? `\\x${code.slice(2)}`),
-  );
+  const json = JSON.stringify(v);
+  if (!json.includes("\\u")) return json;
+  return json.replace(/\\(?:u(00[0-9a-f]{2})|.)/g, (escape, code?: string) => (code === undefined ? escape : (SHORT_ESCAPES[code] ?? `\\x${code.slice(2)}`)));
 }
 const SHORT_ESCAPES: Partial<Record<string, string>> = { "0000": "\\0", "0007": "\\a", "000b": "\\v", "001b": "\\e" };
 
