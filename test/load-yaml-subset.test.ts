@@ -157,6 +157,9 @@ describe("the YAML subset reader", () => {
     "\\u00e9",
     "\\x4",
     "\\q",
+    "\n",
+    "\n\n",
+    "\n  ",
   );
   const word = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(""));
   const scalar = fc.oneof(word, fc.constant(""), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
@@ -195,6 +198,14 @@ describe("the YAML subset reader", () => {
     /** Lines of a node written in block style at `indent`, after a key (`afterKey`) or an item. */
     const block = (v: unknown, indent: string, head: string): string => {
       const step = " ".repeat(1 + choose(3));
+      if (typeof v === "string" && choose(3) === 0) {
+        // A block scalar: its lines indented by a step, some further, some blank (with spaces or not).
+        const lines = v
+          .split(/\n|(?=é)/)
+          .map((l) => (choose(5) === 0 ? " ".repeat(choose(3)) : l === "" || choose(6) > 0 ? "" : " ".repeat(1 + choose(2))) + l);
+        const header = ["|", "|-", ">", ">-", "|+", ">2", "| # c"][choose(7)]!;
+        return `${head} ${header}\n${lines.map((l) => (l === "" ? " ".repeat(choose(2) * (indent.length + step.length)) : indent + step + l)).join("\n")}\n${blank()}`;
+      }
       if (!Array.isArray(v) || v.length === 0 || choose(5) === 0) return `${head} ${flow(v)}${comment()}\n${blank()}`;
       if (isMapNode(v)) {
         let out = `${head}${comment()}\n${blank()}`;
@@ -289,8 +300,11 @@ describe("the YAML subset reader", () => {
     const outside = [
       "a: &x 1\nb: *x\n",
       "a: !!str 1\n",
-      "a: |\n  text\n",
-      "a: >-\n  text\n",
+      "a: |+\n  text\n\n",
+      "a: |2\n   text\n",
+      "a: > # folded\n  text\n",
+      "a: |\n\n  text\n",
+      "a: |\n    text\n  less\n",
       "a: one\n  two\n",
       "a: 'one\n  two'\n",
       "a:\n\t- 1\n",

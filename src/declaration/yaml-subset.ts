@@ -49,6 +49,8 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
+const PIPE = 0x7c;
+const GREATER = 0x3e;
 
 /** Characters a plain scalar may not start with (`-` only when a space or the line's end follows). */
 const INDICATORS = new Set([..."-?:,[]{}#&*!|>'\"%@`"].map((c) => c.charCodeAt(0)));
@@ -190,6 +192,7 @@ class Reader {
       return { value: null, next, end: q };
     }
     if (c === DASH && this.isItem(q)) throw new Outside();
+    if (c === PIPE || c === GREATER) return this.blockScalar(q, indent, at, key);
     let value: unknown;
     let end: number;
     if (c === OPEN_BRACKET || c === OPEN_BRACE) ({ value, end } = this.flow(q, at, depth, key));
@@ -205,6 +208,73 @@ class Reader {
     // A more indented line below would continue the scalar over lines: the yaml package's.
     if (next < this.n && this.indentOf(next) > indent) throw new Outside();
     return { value, next, end: lineEnd };
+  }
+
+  /**
+   * A literal (`|`) or folded (`>`) block scalar whose header is at `p`, in a collection indented
+   * by `indent`, read as the yaml package's resolveBlockScalar does. Left out: a `+` (keep) or an
+   * indentation indicator, a comment after the header, no content, blank lines before the first
+   * line or with more spaces than its indentation, and a line indented less than the first.
+   */
+  private blockScalar(p: number, indent: number, at: string, key: Range | undefined): Parsed {
+    const { text } = this;
+    const literal = text.charCodeAt(p) === PIPE;
+    let h = p + 1;
+    const strip = text.charCodeAt(h) === DASH;
+    if (strip) h++;
+    if (this.skipSpaces(h) < this.n && text.charCodeAt(this.skipSpaces(h)) !== NEWLINE) throw new Outside();
+    /** The content lines as [indentation, content], blank ones as [spaces, ""]. */
+    const lines: [number, string][] = [];
+    let trim = -1;
+    let last = -1;
+    let lastEnd = this.lineEnd(p);
+    let line = lastEnd;
+    while (line < this.n) {
+      const end = this.lineEnd(line);
+      const first = this.skipSpaces(line);
+      const lineIndent = first - line;
+      const blank = first >= this.n || text.charCodeAt(first) === NEWLINE;
+      if (blank) {
+        if (trim < 0 || lineIndent > trim) throw new Outside();
+        lines.push([lineIndent, ""]);
+      } else {
+        if (lineIndent <= indent) break;
+        if (trim < 0) trim = lineIndent;
+        else if (lineIndent < trim) throw new Outside();
+        lines.push([lineIndent, text.slice(first, end - (text.charCodeAt(end - 1) === NEWLINE ? 1 : 0))]);
+        last = lines.length;
+        lastEnd = end;
+      }
+      line = end;
+    }
+    if (last < 0) throw new Outside();
+    let value = "";
+    let sep = "";
+    let moreIndented = false;
+    for (const [lineIndent, content] of lines.slice(0, last)) {
+      const extra = " ".repeat(Math.max(0, lineIndent - trim));
+      if (literal) {
+        value += sep + extra + content;
+        sep = "\n";
+      } else if (lineIndent > trim) {
+        if (sep === " ") sep = "\n";
+        else if (!moreIndented && sep === "\n") sep = "\n\n";
+        value += sep + extra + content;
+        sep = "\n";
+        moreIndented = true;
+      } else if (content === "") {
+        if (sep === "\n") value += "\n";
+        else sep = "\n";
+      } else {
+        value += sep + content;
+        sep = " ";
+        moreIndented = false;
+      }
+    }
+    if (!strip) value += "\n";
+    this.place(at, [p, lastEnd], key);
+    const next = this.contentLine(lastEnd, false);
+    return { value, next, end: lastEnd };
   }
 
   /** A key at `p` followed by `:` and a space or the line's end, or undefined when the line holds none. */
