@@ -160,6 +160,9 @@ describe("the YAML subset reader", () => {
     "\n",
     "\n\n",
     "\n  ",
+    "\u00a0",
+    "\u3000",
+    "\ud800",
   );
   const word = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(""));
   const scalar = fc.oneof(word, fc.constant(""), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
