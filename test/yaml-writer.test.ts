@@ -3,7 +3,7 @@
 // compared by test/golden-openapi.test.ts; here any JSON data is).
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { YAML_OPTIONS, isPlainSafe, jsonToYaml } from "../src/write/yaml.js";
+import { YAML_OPTIONS, isPlainSafe, jsonToYaml, oneLineScalar } from "../src/write/yaml.js";
 
 const calls = vi.hoisted(() => ({ stringify: 0 }));
 vi.mock("yaml", async (original) => {
@@ -147,5 +147,71 @@ describe("jsonToYaml", () => {
     const text = jsonToYaml(document);
     expect(calls.stringify).toBeLessThan(20);
     expect(text).toBe(stringify(document, YAML_OPTIONS));
+  });
+
+  it("writes every one-line scalar itself, byte-identically to yaml, as a key, a value and an item at every depth", () => {
+    // Any code unit (control characters, lone surrogates, unicode), and the pieces that make yaml quote.
+    const piece = fc.constantFrom(
+      " ",
+      ": ",
+      " #",
+      "#",
+      "-",
+      "- ",
+      "?",
+      "'",
+      '"',
+      "\\",
+      "\t",
+      "{",
+      "]",
+      ",",
+      "&",
+      "*",
+      "!",
+      "|",
+      ">",
+      "%",
+      "@",
+      "`",
+      "~",
+      "1",
+      "0x1",
+      "1e3",
+      ".inf",
+      "null",
+      "True",
+      "é",
+      "\u0085",
+      "\u2028",
+      "\u00a0",
+      "\u0000",
+      "\u001b",
+      "\ud800",
+    );
+    const line = fc
+      .oneof(
+        fc.string({ unit: "binary", maxLength: 12 }),
+        fc.string({ unit: "grapheme", minLength: 80, maxLength: 1500 }),
+        fc.array(fc.oneof(piece, fc.string({ unit: "grapheme-ascii", maxLength: 3 })), { maxLength: 6 }).map((p) => p.join("")),
+      )
+      .filter((t) => !t.includes("\n"));
+    const scalar = fc.oneof(line, line, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(-0));
+    let written = 0;
+    fc.assert(
+      fc.property(line, scalar, (k, v) => {
+        const data = { [k]: v, list: [v, { [k]: [v] }], a: { b: { [k]: v } } };
+        calls.stringify = 0;
+        const ours = jsonToYaml(data);
+        expect(ours).toBe(stringify(data, YAML_OPTIONS));
+        if (oneLineScalar(k) !== undefined && oneLineScalar(v) !== undefined) {
+          written++;
+          // Laid out without asking yaml.
+          expect(calls.stringify).toBe(0);
+        }
+      }),
+      { numRuns: 2500 },
+    );
+    expect(written).toBeGreaterThan(1250);
   });
 });

@@ -16,6 +16,7 @@ import {
 } from "yaml";
 import { type Diagnostic, type SourceLocation, diagnostic } from "../diagnostics/index.js";
 import { JsonPlaces, parseJson } from "./json.js";
+import { readYamlSubset } from "./yaml-subset.js";
 
 /** A path into a loaded document: map keys and list indexes, from the root. */
 export type Path = readonly (string | number)[];
@@ -131,7 +132,37 @@ export function loadDocument(file: string, text: string): LoadResult {
     };
     return { document: { file, value: json.value, locate }, diagnostics: [] };
   }
+  // Why (S6): most declarations and OpenAPI documents are written in a small part of YAML, read in
+  // one pass by readYamlSubset; what it does not cover, and every text with a problem to report,
+  // is read by the yaml package as before.
+  const subset = readYamlSubset(text, MAX_DEPTH);
+  if (subset) {
+    const at = placeFinder(
+      file,
+      text,
+      memo(() => countLines(text)),
+    );
+    return { document: { file, value: subset.value, locate: locator(subset.places, at) }, diagnostics: [] };
+  }
   return loadWithYamlParser(file, text);
+}
+
+/** A function's result, computed on the first call. */
+function memo<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+/** `locate` over a table of places: the nearest place that exists (a missing key is reported at the map that lacks it). */
+function locator(places: ReadonlyMap<string, Place>, at: (range: Range) => SourceLocation): LoadedDocument["locate"] {
+  return (path, part = "value") => {
+    for (let n = path.length; n >= 0; n--) {
+      const place = places.get(pointer(path.slice(0, n)));
+      if (!place) continue;
+      return at(part === "key" && n === path.length && place.key ? place.key : place.value);
+    }
+    return at([0, 0]);
+  };
 }
 
 /**
@@ -232,17 +263,7 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
   const value = toPlain(doc.contents as YamlNode, [], undefined);
   if (problems.length > 0) return { diagnostics: problems };
 
-  const locate = (path: Path, part: "value" | "key" = "value"): SourceLocation => {
-    // The nearest place that exists: a missing key is reported at the map that lacks it.
-    for (let n = path.length; n >= 0; n--) {
-      const place = places.get(pointer(path.slice(0, n)));
-      if (!place) continue;
-      const range = part === "key" && n === path.length && place.key ? place.key : place.value;
-      return at(range);
-    }
-    return at([0, 0]);
-  };
-  return { document: { file, value, locate }, diagnostics: [] };
+  return { document: { file, value, locate: locator(places, at) }, diagnostics: [] };
 }
 
 /**

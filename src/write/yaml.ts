@@ -69,42 +69,110 @@ export function jsonToYaml(value: unknown): string {
   const scalar = (v: unknown, inSeq: boolean, indent: string): string => {
     if (!(typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null)) throw new Unsupported();
     if (typeof v === "string" && isPlainSafe(v)) return `${v}\n`;
+    const line = oneLineScalar(v);
+    if (line !== undefined) return `${line}\n`;
     return inSeq ? laidOut(v, inSequence, indent, "- ", (x) => [x]) : laidOut(v, inMap, indent, "k: ", (x) => ({ k: x }));
   };
   const key = (k: string, indent: string): string => {
     if (isPlainSafe(k)) return k;
+    const line = oneLineScalar(k);
+    // Past 1024 characters `yaml` writes an explicit key (`? `): left to it.
+    if (line !== undefined && line.length <= 1000) return line;
     const text = laidOut(k, keys, indent, "", (x) => ({ [x as string]: null }));
     if (!text.endsWith(": null\n") || text.indexOf("\n") !== text.length - 1) throw new Unsupported();
     return text.slice(0, -": null\n".length);
   };
-  /** What follows `key:` or `-` (`after`), for a value whose lines are indented by `indent`. */
-  const after = (v: unknown, indent: string, inSeq: boolean, nested: (block: string) => string): string => {
-    if (Array.isArray(v)) return v.length === 0 ? " []\n" : nested(block(v, `${indent}  `));
-    if (isMap(v)) return Object.keys(v).length === 0 ? " {}\n" : nested(block(v, `${indent}  `));
-    return ` ${scalar(v, inSeq, indent)}`;
+  // Why a list of parts joined in batches (S6): strings concatenated level by level made a rope of
+  // millions of pieces for a 7 MB document, and most of the writer's time went to collecting it;
+  // one list of them all held as many pieces at once (90 MB more at 1000 resources).
+  const parts: string[] = [];
+  const chunks: string[] = [];
+  const flush = (): void => {
+    chunks.push(parts.join(""));
+    parts.length = 0;
+  };
+  /** What follows `key:` or `-`, for a value whose lines are indented by `indent`; a collection starts after `nested`. */
+  const after = (v: unknown, indent: string, inSeq: boolean, nested: string): void => {
+    if (Array.isArray(v) ? v.length === 0 : isMap(v) && Object.keys(v).length === 0) {
+      parts.push(Array.isArray(v) ? " []\n" : " {}\n");
+    } else if (Array.isArray(v) || isMap(v)) {
+      parts.push(nested);
+      block(v, `${indent}  `);
+    } else parts.push(" ", scalar(v, inSeq, indent));
   };
   /** A non-empty collection whose lines are indented by `indent`, the first line without it. */
-  const block = (v: unknown[] | Record<string, unknown>, indent: string): string => {
-    let out = "";
+  const block = (v: unknown[] | Record<string, unknown>, indent: string): void => {
     if (Array.isArray(v)) {
-      for (const [i, item] of v.entries()) out += `${i === 0 ? "" : indent}-${after(item, indent, true, (b) => ` ${b}`)}`;
+      for (let i = 0; i < v.length; i++) {
+        if (parts.length > 4096) flush();
+        parts.push(i === 0 ? "-" : `${indent}-`);
+        after(v[i], indent, true, " ");
+      }
     } else {
       let first = true;
-      for (const [k, item] of Object.entries(v)) {
-        out += `${first ? "" : indent}${key(k, indent)}:${after(item, indent, false, (b) => `\n${indent}  ${b}`)}`;
+      const nested = `\n${indent}  `;
+      for (const k of Object.keys(v)) {
+        if (parts.length > 4096) flush();
+        parts.push(first ? "" : indent, key(k, indent), ":");
+        after(v[k], indent, false, nested);
         first = false;
       }
     }
-    return out;
   };
   try {
     if (!isMap(value) || Object.keys(value).length === 0) return faithfully(value, true);
-    return block(value, "");
+    block(value, "");
+    flush();
+    return chunks.join("");
   } catch (error) {
     if (error instanceof Unsupported) return faithfully(value, true);
     throw error;
   }
 }
+
+/**
+ * A scalar that `yaml` writes on one line, as it writes it (the same as a key, a map's value or a
+ * sequence's item, at any depth): null, a boolean, a number, or a string without a line break
+ * (node_modules/yaml/dist/stringify/stringifyString.js with YAML_OPTIONS: plain when it reads back
+ * as that string, else quoted, single quotes for a text with `"` and no `'`), or undefined for the
+ * rest, which `yaml` lays out: a line break (block scalars, which `faithfully` checks) and a text
+ * with a line that starts like a document marker (`---`, `...`, `%`), laid out apart at the top level.
+ * Why (S6): asking `yaml` for each distinct scalar was 80 ms of the 100-resource document.
+ * test/yaml-writer.test.ts holds it to `yaml` byte for byte.
+ */
+export function oneLineScalar(v: unknown): string | undefined {
+  if (v === null) return "null";
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "number") return !Number.isFinite(v) ? (Number.isNaN(v) ? ".nan" : v < 0 ? "-.inf" : ".inf") : Object.is(v, -0) ? "-0" : JSON.stringify(v);
+  if (typeof v !== "string" || v.includes("\n") || DOCUMENT_MARKER.test(v)) return undefined;
+  if (FORCE_DOUBLE.test(v)) return doubleQuoted(v);
+  if (!NOT_PLAIN.test(v) && !READS_AS_OTHER.some((test) => test.test(v))) return v;
+  return v.includes('"') && !v.includes("'") ? `'${v}'` : doubleQuoted(v);
+}
+/** A line that starts like a directive or a document marker (`yaml` tests with `^` of a multi-line pattern, which also follows U+2028, U+2029 and CR). */
+const DOCUMENT_MARKER = /(?:^|[\r\u2028\u2029])(?:%|---|\.\.\.)/;
+/** Control characters and lone surrogates: `yaml` writes such a text double-quoted. */
+const FORCE_DOUBLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
+/** What may not stand in a plain scalar (`yaml`'s `plainString`, for texts without a line break). */
+const NOT_PLAIN = /^[\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|:[ \t]|[\t ]#|[\t :]$/;
+/** The core schema's tests: a plain text that matches one reads as null, a boolean or a number. */
+const READS_AS_OTHER = [
+  /^(?:~|[Nn]ull|NULL)?$/,
+  /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+  /^0o[0-7]+$/,
+  /^[-+]?[0-9]+$/,
+  /^0x[0-9a-fA-F]+$/,
+  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+];
+/** `yaml`'s double quotes of a one-line text: JSON's, with YAML's short escapes for some characters. */
+function doubleQuoted(v: string): string {
+  const json = JSON.stringify(v);
+  if (!json.includes("\\u")) return json;
+  return json.replace(/\\(?:u(00[0-9a-f]{2})|.)/g, (escape, code?: string) => (code === undefined ? escape : (SHORT_ESCAPES[code] ?? `\\x${code.slice(2)}`)));
+}
+const SHORT_ESCAPES: Partial<Record<string, string>> = { "0000": "\\0", "0007": "\\a", "000b": "\\v", "001b": "\\e" };
 
 /**
  * `yaml`'s text of a value, as `stringify` writes it when that reads back as the value; else with
