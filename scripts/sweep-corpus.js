@@ -2,7 +2,9 @@
 // The real-document sweep (issue 16): every document of the corpus (fixtures/openapi-corpus/documents.json) is
 // generated with the built codegen (dist/), the generated trees are type-checked in one tsc
 // program, and the figures are printed. `npm run sweep:corpus` (builds first); `--sample` takes
-// the CI sample only; `--out FILE` writes each document's outcome as JSON.
+// the CI sample only; `--out FILE` writes each document's outcome as JSON; `--final` also
+// generates each document formatted and compares every file the run laid out itself (it skipped
+// prettier) with prettier.format of it (`finalDiffersFromPrettier`: each must be 0).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,8 +20,26 @@ const corpus = (sample) =>
 
 const sample = process.argv.includes("--sample");
 const outAt = process.argv.indexOf("--out");
+const checkFinal = process.argv.includes("--final");
 const { generateFiles } = await import(path.join(ROOT, "dist/run.js"));
 const { nodeHost } = await import(path.join(ROOT, "dist/host.js"));
+const { PRETTIER_OPTIONS, filepathFor } = await import(path.join(ROOT, "dist/format/format.js"));
+
+/**
+ * The paths of the files of one document, generated formatted, that skipped prettier (a .ts file
+ * outside runtime/ the run recorded no formatting key for) and that prettier would change.
+ */
+async function finalDiffering(file, text, outDir) {
+  const prettier = await import("prettier");
+  const result = await generateFiles({ ...nodeHost(), cwd: ROOT }, file, text, { outDir });
+  const differing = [];
+  for (const generated of result.value ?? []) {
+    if (!generated.path.endsWith(".ts") || generated.path.startsWith("runtime/") || result.renderedKeys?.has(generated.path)) continue;
+    const options = { ...PRETTIER_OPTIONS, filepath: filepathFor(generated.path, generated.contents) };
+    if ((await prettier.format(generated.contents, options)) !== generated.contents) differing.push(generated.path);
+  }
+  return differing;
+}
 
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-sweep-"));
 const outcomes = {};
@@ -36,6 +56,7 @@ for (const { name, file, version } of corpus(sample)) {
         writeFileSync(path.join(outDir, generated.path), generated.contents);
       }
       outcome = { version, outcome: "generates", warnings: result.diagnostics.length };
+      if (checkFinal) outcome.finalDiffers = await finalDiffering(file, readFileSync(file, "utf8"), outDir);
     } else {
       const codes = [...new Set(result.diagnostics.map((d) => d.code))];
       const unlocated = result.diagnostics.filter((d) => !(d.location?.line > 0)).length;
@@ -81,6 +102,7 @@ const figures = {
   refused: count((o) => o.outcome === "refused"),
   refusedWithUnlocatedDiagnostics: count((o) => o.outcome === "refused" && o.unlocated > 0),
   crashes: count((o) => o.outcome === "crash"),
+  ...(checkFinal ? { finalDiffersFromPrettier: all.reduce((n, o) => n + (o.finalDiffers?.length ?? 0), 0) } : {}),
   seconds: Math.round((performance.now() - started) / 1000),
 };
 console.log(JSON.stringify(figures, null, 2));
