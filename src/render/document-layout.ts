@@ -1,6 +1,7 @@
 import type { DocumentView } from "../model/view.js";
 import { stringLiteral } from "../model/escape.js";
 import { YamlUnsupported, yamlOfData } from "../runtime/yaml.js";
+import { collectGarbageOf } from "../memory.js";
 import { laidOut, printDoc, stringPropertyDoc } from "./layout.js";
 
 /**
@@ -11,7 +12,12 @@ import { laidOut, printDoc, stringPropertyDoc } from "./layout.js";
  * in codegen's memory while writing it (20 MB of literals for GitHub Enterprise's document).
  */
 export function servedDocument(basePath: string, data: unknown, json: string, yaml: string): Omit<DocumentView, "members"> {
-  return { basePath: stringLiteral(basePath), json: stringLiteral(json), ...(servesYaml(data, yaml) ? {} : { yaml: stringLiteral(yaml) }) };
+  const literal = stringLiteral(json);
+  // Why between the two (issue 14): each makes and drops several times its text in garbage (src/memory.ts).
+  collectGarbageOf(json);
+  const served = servesYaml(data, yaml);
+  collectGarbageOf(json);
+  return { basePath: stringLiteral(basePath), json: literal, ...(served ? {} : { yaml: stringLiteral(yaml) }) };
 }
 
 /**
