@@ -33,4 +33,3 @@ export function collectGarbageOf(text: string | undefined): void {
   gc();
   collections.count++;
 }
-
