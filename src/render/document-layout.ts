@@ -40,7 +40,15 @@ function servesYaml(data: unknown, yaml: string): boolean {
 export function documentMembers(document: Omit<DocumentView, "members">): { readonly text: string; readonly sure: boolean } {
   const entries = [["basePath", document.basePath], ["json", document.json], ...(document.yaml === undefined ? [] : [["yaml", document.yaml]])] as const;
   return laidOut(
-    () => entries.map(([key, literal]) => `  ${printDoc([stringPropertyDoc(key, literal), ","], { indentation: 2 })}`).join("\n"),
+    () =>
+      entries
+        .map(([key, literal]) => {
+          const printed = `  ${printDoc([stringPropertyDoc(key, literal), ","], { indentation: 2 })}`;
+          // Why (issue 14): printing a literal of megabytes leaves several copies of it as garbage (src/memory.ts).
+          collectGarbageOf(literal);
+          return printed;
+        })
+        .join("\n"),
     () => entries.map(([key, literal]) => `  ${key}: ${literal},`).join("\n"),
   );
 }
