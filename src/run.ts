@@ -330,9 +330,7 @@ async function filesFromDocument(
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
   // document.gen.ts's literals in prettier's layout (issue 14): the file then skips prettier.
-  collectGarbageOf(openapi);
   const members = documentMembers(served);
-  collectGarbageOf(openapi);
   const finalFiles = [...view.finalFiles, ...(members.sure ? ["document.gen.ts"] : [])];
   const filesView = { ...view, finalFiles, document: { ...served, members: members.text }, ...(postgres ? { postgres: postgres.view } : {}) };
   const warnings = postgres?.warnings ?? [];
