@@ -10,6 +10,7 @@ import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import { inlineReferences } from "./model/foreign.js";
 import type { ApiView } from "./model/view.js";
+import { collectGarbageOf } from "./memory.js";
 import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./postgres/generate.js";
 import { MIGRATION_FILE } from "./postgres/migrations.js";
 import type { PatternOptions } from "./verify/patterns.js";
@@ -299,6 +300,8 @@ async function filesFromDocument(
   const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written };
   // document.gen.ts's literals (the YAML text only where the server cannot make it: issue 16 item 7).
   const { documentMembers, servedDocument } = await import("./render/document-layout.js");
+  // Large inputs only: the garbage of each stage goes before the next makes its own (src/memory.ts).
+  collectGarbageOf(openapi);
   const served = servedDocument(basePathOf(document), written, serializeDocument(written, "json"), openapi);
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
@@ -318,6 +321,7 @@ async function filesFromDocument(
   // (`formatted`) has not seen formatted already.
   formattedRuntime ??= readFormattedRuntime(sources.runtime);
   const rendered = [openapiFile, ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } })];
+  collectGarbageOf(openapi);
   const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
   // Files the renderer laid out as prettier would (issue 14, src/render/layout.ts): not formatted.
   for (const path of finalAsRendered(rendered, filesView)) final.add(path);
@@ -487,6 +491,7 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
+  collectGarbageOf(files.find((f) => f.path === "openapi.yaml")?.contents);
   if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, rendered)) applyPlan(dir, plan, files, key, rendered);
   return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
 }

@@ -1,6 +1,7 @@
 import type { DocumentView } from "../model/view.js";
 import { stringLiteral } from "../model/escape.js";
 import { YamlUnsupported, yamlOfData } from "../runtime/yaml.js";
+import { collectGarbageOf } from "../memory.js";
 import { laidOut, printDoc, stringPropertyDoc } from "./layout.js";
 
 /**
@@ -11,7 +12,12 @@ import { laidOut, printDoc, stringPropertyDoc } from "./layout.js";
  * in codegen's memory while writing it (20 MB of literals for GitHub Enterprise's document).
  */
 export function servedDocument(basePath: string, data: unknown, json: string, yaml: string): Omit<DocumentView, "members"> {
-  return { basePath: stringLiteral(basePath), json: stringLiteral(json), ...(servesYaml(data, yaml) ? {} : { yaml: stringLiteral(yaml) }) };
+  const literal = stringLiteral(json);
+  // Why between the two (issue 14): each makes and drops several times its text in garbage (src/memory.ts).
+  collectGarbageOf(json);
+  const served = servesYaml(data, yaml);
+  collectGarbageOf(json);
+  return { basePath: stringLiteral(basePath), json: literal, ...(served ? {} : { yaml: stringLiteral(yaml) }) };
 }
 
 /**
@@ -34,7 +40,15 @@ function servesYaml(data: unknown, yaml: string): boolean {
 export function documentMembers(document: Omit<DocumentView, "members">): { readonly text: string; readonly sure: boolean } {
   const entries = [["basePath", document.basePath], ["json", document.json], ...(document.yaml === undefined ? [] : [["yaml", document.yaml]])] as const;
   return laidOut(
-    () => entries.map(([key, literal]) => `  ${printDoc([stringPropertyDoc(key, literal), ","], { indentation: 2 })}`).join("\n"),
+    () =>
+      entries
+        .map(([key, literal]) => {
+          const printed = `  ${printDoc([stringPropertyDoc(key, literal), ","], { indentation: 2 })}`;
+          // Why (issue 14): printing a literal of megabytes leaves several copies of it as garbage (src/memory.ts).
+          collectGarbageOf(literal);
+          return printed;
+        })
+        .join("\n"),
     () => entries.map(([key, literal]) => `  ${key}: ${literal},`).join("\n"),
   );
 }
