@@ -58,6 +58,15 @@ describe("the bundled bin", () => {
     expect(codegen(["--version"], { CODEGEN_UNBUNDLED: "1" }).packages).toContain("commander");
   });
 
+  it("has a code cache this Node accepts, and one that V8 rejects under other flags", () => {
+    // The bin's own wrapping of the bundle (bin/codegen.js), compiled with the cache, in this Node and in one with other flags.
+    const check = `const fs = require("node:fs"), vm = require("node:vm"); const file = ${JSON.stringify(path.join(ROOT, "dist/codegen.cjs"))};
+      const source = "(function (exports, require, module, __filename, __dirname, __codegenImport) {" + fs.readFileSync(file, "utf8") + "\\n})";
+      process.stdout.write(String(new vm.Script(source, { filename: file, cachedData: fs.readFileSync(file + ".cache") }).cachedDataRejected));`;
+    expect(spawnSync(process.execPath, ["-e", check], { encoding: "utf8" }).stdout).toBe("false");
+    expect(spawnSync(process.execPath, ["--no-opt", "-e", check], { encoding: "utf8" }).stdout).toBe("true");
+  });
+
   it.each([["--version"], ["openapi", "fixtures/valid/blog/declaration.yaml", "-o", path.join(scratch, "blog.yaml")]])(
     "keeps lazy loading: `codegen %s` loads no renderer, validator or formatter",
     (...args) => {
