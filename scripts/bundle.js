@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import ts from "typescript";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, "dist");
@@ -26,6 +27,29 @@ const EXTERNAL = [
   "handlebars",
 ];
 
+/**
+ * import() of a package or of a user's file (a compiled server, the project's prettier) goes
+ * through the bin's own import(), `__codegenImport`: a script compiled by vm.Script has none (and
+ * Node 20 drops vm's importModuleDynamically for functions compiled from a code cache). Only real
+ * import calls, found by TypeScript's parser: a textual rewrite also changed `import(` inside
+ * strings (init's templates). Relative ones are left to esbuild, which bundles them lazily.
+ */
+function importCalls(text, file) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const starts = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [specifier] = node.arguments;
+      if (!(specifier && ts.isStringLiteral(specifier) && /^\.{1,2}\//.test(specifier.text))) starts.push(node.expression.getStart(source));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  let result = text;
+  for (const start of starts.reverse()) result = `${result.slice(0, start)}__codegenImport${result.slice(start + "import".length)}`;
+  return result;
+}
+
 /** Each module keeps its own import.meta.url (paths to templates/ and dist/ are relative to it). */
 const ownUrl = {
   name: "own-import-meta-url",
@@ -34,9 +58,7 @@ const ownUrl = {
       const { readFile } = await import("node:fs/promises");
       const relative = path.relative(dist, file).split(path.sep).join("/");
       const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(relative)})).href`;
-      // import() of a package or a file of the user's (a compiled server, the project's prettier)
-      // goes through the bin's own import(): a script compiled by vm.Script has none of its own.
-      const contents = (await readFile(file, "utf8")).replaceAll("import.meta.url", url).replace(/\bimport\((?!\s*["']\.{1,2}\/)/g, "__codegenImport(");
+      const contents = importCalls((await readFile(file, "utf8")).replaceAll("import.meta.url", url), file);
       return { contents, loader: "js" };
     });
   },

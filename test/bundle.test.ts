@@ -88,6 +88,19 @@ describe("the bundled bin", () => {
     expect(a).toEqual(tree(path.join(scratch, fixture, "unbundled")));
   });
 
+  it("writes the same project for `codegen init` as the unbundled dist/ (its templates hold code such as import() in strings)", () => {
+    for (const [name, env] of [
+      ["init-bundled", {}],
+      ["init-unbundled", { CODEGEN_UNBUNDLED: "1" }],
+    ] as const) {
+      const run = codegen(["init", path.join(scratch, name, "app")], env);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    const bundled = tree(path.join(scratch, "init-bundled"));
+    expect(bundled.size).toBeGreaterThan(3);
+    expect(bundled).toEqual(tree(path.join(scratch, "init-unbundled")));
+  });
+
   it("runs, read-only, with a corrupted code cache and one made under other V8 flags, and never writes the cache", () => {
     // An installed copy: bin/, dist/, templates/, package.json, and the checkout's node_modules.
     const install = path.join(scratch, "install");
