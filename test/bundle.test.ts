@@ -120,7 +120,7 @@ describe("the bundled bin", () => {
     });
     expect(other.status, other.stderr).toBe(0);
     const corrupted = Buffer.from(readFileSync(cache));
-    for (let index = 64; index < corrupted.length; index += 97) corrupted[index] ^= 0xff;
+    for (let index = 64; index < corrupted.length; index += 97) corrupted[index] = corrupted[index]! ^ 0xff;
     for (const bytes of [readFileSync(cache), corrupted, Buffer.from("not a code cache")]) {
       writeFileSync(cache, bytes);
       chmodTree(install, 0o555, 0o444);
