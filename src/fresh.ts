@@ -55,7 +55,7 @@ export function fingerprintOfCode(): string {
         const child = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(child);
         // Why not the `.d.ts` files the build writes beside the code: types decide no output (half the files to read).
-        else if (/\.(js|ts)$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
+        else if (/\.(c?js|ts)$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
           hash
             .update(`${path.relative(here, child)}\0`)
             .update(readFileSync(child))

@@ -96,10 +96,20 @@ async function getIndex(url: string, started: { child: ChildProcess; output: () 
 function packCopy(): string {
   const source = path.join(work, "source");
   mkdirSync(source);
-  for (const name of new Set(["package.json", "README.md", "tsconfig.json", "tsconfig.build.json", "src", ...pkg.files])) {
+  for (const name of new Set([
+    "package.json",
+    "README.md",
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "src",
+    "scripts",
+    "fixtures/valid/blog/declaration.yaml",
+    ...pkg.files,
+  ])) {
     if (name === "dist" || !existsSync(path.join(ROOT, name))) continue;
     cpSync(path.join(ROOT, name), path.join(source, name), { recursive: true });
   }
+  // (scripts/ and the blog fixture: the build's bundle step, and its code-cache warm-up run.)
   symlinkSync(path.join(ROOT, "node_modules"), path.join(source, "node_modules"), "dir");
   const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], source)) as { filename: string }[];
   return path.join(work, packed[0]!.filename);

@@ -13,9 +13,16 @@ const PRELOAD = path.join(ROOT, "test/support/loaded-packages.cjs");
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-startup-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Run the installed command in `cwd`; `packages`: the packages the process loaded. */
+/**
+ * Run the installed command in `cwd`; `packages`: the packages the process loaded. Unbundled: the
+ * bundle's own packages (yaml) do not show in require.cache (test/bundle.test.ts checks the bundle).
+ */
 function codegen(cwd: string, ...args: string[]) {
-  const run = spawnSync(process.execPath, ["--require", PRELOAD, BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const run = spawnSync(process.execPath, ["--require", PRELOAD, BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", CODEGEN_UNBUNDLED: "1" },
+  });
   const packages = JSON.parse(/^LOADED (.*)$/m.exec(run.stderr)?.[1] ?? "[]") as string[];
   return { code: run.status, stdout: run.stdout, stderr: run.stderr.replace(/^LOADED .*\n/m, ""), packages };
 }
