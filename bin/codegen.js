@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,8 +39,21 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-// Without the bundle (a build by tsc alone), or with CODEGEN_UNBUNDLED=1 (the tests that compare
-// both, or look at which modules a command loaded), the modules of dist/ as they are.
-const bundled = process.env.CODEGEN_UNBUNDLED !== "1" && existsSync(BUNDLE);
+/**
+ * Whether the bundle is there and not older than dist/ (a contributor's `tsc` or `tsc --watch`
+ * after the last `npm run build` rewrites dist/cli.js: a stale bundle would run yesterday's code).
+ * An installed package's files all carry one date, so its bundle is used.
+ */
+function bundleIsCurrent() {
+  try {
+    return statSync(BUNDLE).mtimeMs >= statSync(fileURLToPath(new URL("../dist/cli.js", import.meta.url))).mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+// Without a current bundle (a build by tsc alone), or with CODEGEN_UNBUNDLED=1 (the tests that
+// compare both, or look at which modules a command loaded), the modules of dist/ as they are.
+const bundled = process.env.CODEGEN_UNBUNDLED !== "1" && bundleIsCurrent();
 const { main, nodeHost } = bundled ? loadBundle() : { ...(await import("../dist/cli.js")), ...(await import("../dist/host.js")) };
 process.exitCode = await main(process.argv.slice(2), nodeHost());

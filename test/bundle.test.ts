@@ -2,7 +2,7 @@
 // through V8's code cache dist/codegen.cjs.cache. The bundle must write what dist/ writes, keep the
 // heavy packages unloaded where a command does not need them, and survive a cache it cannot use.
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -58,6 +58,22 @@ describe("the bundled bin", () => {
     expect(codegen(["--version"], { CODEGEN_UNBUNDLED: "1" }).packages).toContain("commander");
   });
 
+  it("is not used when dist/ was compiled after it (a contributor's tsc after the last npm run build)", () => {
+    const copy = path.join(scratch, "stale");
+    for (const part of ["bin", "dist", "templates", "package.json"]) cpSync(path.join(ROOT, part), path.join(copy, part), { recursive: true });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"));
+    const bin = path.join(copy, "bin/codegen.js");
+    const built = new Date("2026-01-01T00:00:00Z");
+    utimesSync(path.join(copy, "dist/codegen.cjs"), built, built);
+    utimesSync(path.join(copy, "dist/cli.js"), built, built);
+    expect(codegen(["--version"], {}, bin).packages).not.toContain("commander");
+    const later = new Date("2026-01-01T00:00:01Z");
+    utimesSync(path.join(copy, "dist/cli.js"), later, later);
+    const stale = codegen(["--version"], {}, bin);
+    expect(stale.code, stale.stderr).toBe(0);
+    expect(stale.packages).toContain("commander");
+  });
+
   it("has a code cache this Node accepts, and one that V8 rejects under other flags", () => {
     // The bin's own wrapping of the bundle (bin/codegen.js), compiled with the cache, in this Node and in one with other flags.
     const check = `const fs = require("node:fs"), vm = require("node:vm"); const file = ${JSON.stringify(path.join(ROOT, "dist/codegen.cjs"))};
@@ -106,8 +122,12 @@ describe("the bundled bin", () => {
     const install = path.join(scratch, "install");
     for (const part of ["bin", "dist", "templates", "package.json"]) cpSync(path.join(ROOT, part), path.join(install, part), { recursive: true });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(install, "node_modules"));
+    // As npm installs a package: every file with one date (so the bundle counts as current).
+    const npmDate = new Date("1985-10-26T08:15:00Z");
+    for (const file of ["dist/cli.js", "dist/codegen.cjs"]) utimesSync(path.join(install, file), npmDate, npmDate);
     const cache = path.join(install, "dist/codegen.cjs.cache");
     const bin = path.join(install, "bin/codegen.js");
+    expect(codegen(["--version"], {}, bin).packages).not.toContain("commander");
     const declaration = path.join(ROOT, "fixtures/valid/blog/declaration.yaml");
     const reference = codegen(["generate", declaration, "-o", path.join(scratch, "cache", "reference"), "--quiet"], { CODEGEN_UNBUNDLED: "1" });
     expect(reference.code, reference.stderr).toBe(0);
