@@ -440,7 +440,9 @@ export function answerRouted(
   }
   // Why: one access decision for every operation, codegen's own and those written by others alike.
   const security = notes === undefined ? { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken } : { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken, notes };
-  const access = inTime(options, "the security check", () => checkSecurity(operation.security, security, req, url.query));
+  // Why not inTime's closure: a check that answers at once (every bearer check) needs no deadline.
+  const checked = checkSecurity(operation.security, security, req, url.query);
+  const access = isPromiseLike(checked) ? inTime(options, "the security check", () => checked) : checked;
   return andThen(access, (granted) => {
     if (!granted.ok) return fromRefusal(granted);
     return answerGranted({ api, options, req, url, matched, operation, context: { principal: granted.principal, scopes: granted.scopes } });
@@ -545,7 +547,10 @@ function operationFacts(operation: OperationSpec, api: ApiSpec): OperationFacts 
 function call(api: ApiSpec, options: DispatchOptions, operationId: string, input: OperationInput): Awaitable<unknown> {
   const handler = own(api.handlers, operationId);
   if (handler === undefined) throw new Error(`the ${operationId} handler is missing`);
-  return inTime(options, `the ${operationId} handler`, () => handler(input));
+  // Why the handler is called here: an answer given at once costs no closure, and no name for a
+  // deadline it cannot miss (inTime calls its work at once too).
+  const result = handler(input);
+  return isPromiseLike(result) ? inTime(options, `the ${operationId} handler`, () => result) : result;
 }
 
 /**
@@ -816,15 +821,22 @@ function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answ
 
 /** The answer of a create handler's result: its refusal, or 201 with the object and its Location. */
 function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result: unknown): Answer {
-  const name = operation.operationId;
-  const refused = refusalAnswer(operation, result, `the ${name} handler`);
-  if (refused) return refused;
-  const created = storedObject(result, `the ${name} handler`);
+  // Why first: a stored object is neither a refusal nor a fault, and needs no handler name for a message.
+  let created: StoredObject;
+  if (isStoredObject(result)) created = result;
+  else {
+    const handler = `the ${operation.operationId} handler`;
+    const refused = refusalAnswer(operation, result, handler);
+    if (refused) return refused;
+    created = storedObject(result, handler);
+  }
   return { status: 201, body: represent(resource, created), headers: { Location: objectHref(resource, created.id) } };
 }
 
 /** The lookup of an operation on one object: the object found, or the answer (a refusal of the lookup, or 404). */
 function currentObject(operation: OperationSpec, resource: ResourceSpec, found: unknown, id: string | number): { ok: true; current: StoredObject } | { ok: false; answer: Answer } {
+  // Why first: an object found is neither a refusal nor a fault, and needs no handler name for a message.
+  if (isStoredObject(found)) return { ok: true, current: found };
   // Why: the lookup is part of this operation: a refusal of the get handler is checked against its declared statuses.
   const refusedLookup = refusalAnswer(operation, found, `the get handler of ${resource.collection}`);
   if (refusedLookup) return { ok: false, answer: refusedLookup };
