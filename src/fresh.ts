@@ -123,7 +123,9 @@ export function isIntact(current: CurrentTree): boolean {
  */
 export function currentFiles(host: Pick<Host, "cwd">, file: string, text: string, options: FolderOptions): number | undefined {
   // Why not with --check: the manifest is input (anyone can commit one); --check compares bytes.
-  if (options.check) return undefined;
+  // Why not with --prettier: the files then depend on the project's prettier and its config too,
+  // which the key does not hold (an edited .prettierrc must format the files again).
+  if (options.check || options.prettier === true) return undefined;
   const dir = outputFolder(path.resolve(host.cwd, options.outDir));
   if (isUnsafeFolder(host.cwd, file, dir)) return undefined;
   const before = readCurrent(dir);

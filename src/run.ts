@@ -458,7 +458,9 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
     ? declarationKey(host.cwd, file, text, options)
     : generationKey(expanded.value, inputPathOf(host.cwd, file, options.outDir), options);
   const before = options.check ? undefined : readCurrent(dir);
-  if (before && before.manifest.input === key && isIntact(before)) {
+  // Why not with --prettier: the files then depend on the project's prettier and its configuration
+  // too, which the key does not hold (an edited .prettierrc must format the files again).
+  if (before && options.prettier !== true && before.manifest.input === key && isIntact(before)) {
     recover(dir);
     return { diagnostics: warnings, summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
   }
@@ -472,7 +474,7 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
   const files = result.value;
   const rendered = result.renderedKeys;
-  const plan = planWrite(current, files, options.force);
+  const plan = planWrite(current, files, options.force, options.prettier !== true);
   const shown = (relative: string) => path.join(options.outDir, relative);
   const links = [...new Set(plan.foreign.filter((p) => p.link).map((p) => p.at))];
   const blocked = [

@@ -28,6 +28,23 @@ describe("generate --prettier", () => {
     expect(readFileSync(path.join(scratch, "plain/server.gen.ts"), "utf8")).toContain('import { document } from "./document.gen.js";\n');
   }, 120_000);
 
+  it("formats again after the project's .prettierrc changes, the declaration unchanged", async () => {
+    const project = path.join(scratch, "config-edit");
+    mkdirSync(path.join(project, "node_modules"), { recursive: true });
+    symlinkSync(path.join(ROOT, "node_modules/prettier"), path.join(project, "node_modules/prettier"));
+    writeFileSync(path.join(project, "package.json"), "{}\n");
+    writeFileSync(path.join(project, ".prettierrc"), JSON.stringify({ singleQuote: true }));
+    const out = path.join(project, "src/generated");
+    const args = ["generate", declarationOf("valid", "blog"), "-o", out, "--prettier", "-q"];
+    expect((await runCli(args)).code).toBe(0);
+    expect(readFileSync(path.join(out, "server.gen.ts"), "utf8")).toContain("from './document.gen.js';\n");
+    writeFileSync(path.join(project, ".prettierrc"), JSON.stringify({ singleQuote: false, semi: false }));
+    const again = await runCli(args);
+    expect(again.stderr).toBe("");
+    expect(again.code).toBe(0);
+    expect(readFileSync(path.join(out, "server.gen.ts"), "utf8")).toContain('from "./document.gen.js"\n');
+  }, 120_000);
+
   it("refuses clearly where the project has no prettier", async () => {
     const out = path.join(scratch, "without/src/generated");
     const result = await runCli(["generate", declarationOf("valid", "minimal"), "-o", out, "--prettier"]);

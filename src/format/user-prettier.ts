@@ -7,6 +7,7 @@ import type { GeneratedFile } from "../render/render.js";
 interface ProjectPrettier {
   readonly format: (text: string, options: Record<string, unknown>) => Promise<string>;
   readonly resolveConfig: (file: string, options?: { editorconfig?: boolean }) => Promise<Record<string, unknown> | null>;
+  readonly clearConfigCache?: () => Promise<void>;
 }
 
 /** The project's prettier was not found from the output folder. */
@@ -29,6 +30,9 @@ export async function formatWithProjectPrettier(files: readonly GeneratedFile[],
   const api = typeof prettier.format === "function" ? prettier : prettier.default;
   // A module named prettier without prettier 3's API is no prettier to format with.
   if (typeof api?.format !== "function" || typeof api.resolveConfig !== "function") throw new ProjectPrettierMissing(outDir);
+  // Why: prettier caches what it found per folder for the life of the process, so in `--watch` an
+  // edited .prettierrc would not be read again; each run reads the configuration as it is now.
+  await api.clearConfigCache?.();
   const out: GeneratedFile[] = [];
   for (const file of files) {
     if (!file.path.endsWith(".ts")) {

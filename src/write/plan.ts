@@ -215,8 +215,10 @@ export interface WritePlan {
  * Decide, without touching anything, what writing `files` into a folder means (issue: the
  * manifest's rules): a hand-edited generated file is not overwritten unless `force`; a file the
  * manifest does not list is never touched; a file no longer generated is deleted only if unedited.
+ * `keepFormatting` false (`--prettier`, where codegen formats with the project's own config): a
+ * file that differs only in its formatting is written again, so an edited config takes effect.
  */
-export function planWrite(current: CurrentTree, files: readonly GeneratedFile[], force: boolean): WritePlan {
+export function planWrite(current: CurrentTree, files: readonly GeneratedFile[], force: boolean, keepFormatting = true): WritePlan {
   const added: GeneratedFile[] = [];
   const changed: (GeneratedFile & { before: string })[] = [];
   const unchanged: GeneratedFile[] = [];
@@ -227,7 +229,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
   const isEdited = (path: string, text: string) => owned.has(path) && !isAsWritten(current.manifest, path, text);
   // Why: a generated file that only a formatter changed keeps its formatting while what it says stays the same.
   const reformatted = (text: string, generated: GeneratedFile) => {
-    if (isEdited(generated.path, text)) return false;
+    if (!keepFormatting || isEdited(generated.path, text)) return false;
     const recorded = recordedShape(current.manifest, generated.path, text);
     const shape = recorded?.startsWith("shape1-") ? recorded : shapeHashOf(generated.path, text);
     return shape === shapeHashOfFile(generated);
