@@ -202,6 +202,9 @@ export class PostgresCollection {
   /** A sort key's SQL: text by code point, absent values first (as the in-memory store orders). */
   #sortExpression(field: string): string {
     const column = this.#columns.get(field);
+    // Why `id` apart: a list may sort by the id (declared in `sort`), which is no field's column;
+    // the constant NULL in ORDER BY is an error, so such a list answered 500.
+    if (field === "id" && column === undefined) return this.#table.idKind === "integer" ? `${this.#name}."id"` : `${this.#name}."id" COLLATE "C"`;
     if (column === undefined) return "NULL";
     // Why qualified: ORDER BY takes a bare name for the select list's column of that name, which
     // for jsonb is its text (`::text AS`): sorted as text, 10 would come before 9.

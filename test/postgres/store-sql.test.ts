@@ -93,6 +93,21 @@ function suite(name: string, open: () => Promise<{ query: Query; close: () => Pr
       }
     });
 
+    it("sorts by the id, descending, in a list and across pages", async () => {
+      const sort = [{ field: "id", descending: true }];
+      const all = (await store.list({}, sort, [])).map((o) => o.id as number);
+      expect(all.length).toBeGreaterThan(5);
+      expect(all).toEqual([...all].sort((a, b) => b - a));
+      const paged: StoredObject[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < 40 && (pages === 0 || cursor !== undefined); pages++) {
+        const page = await store.page({}, sort, { limit: 2, cursor }, []);
+        paged.push(...page.items);
+        cursor = page.next;
+      }
+      expect(paged.map((o) => o.id)).toEqual(all);
+    });
+
     for (const descending of [false, true]) {
       it(`sorts by a jsonb number ${descending ? "descending" : "ascending"} as numbers, the same in a list and across pages`, async () => {
         const sort = [{ field: "price", descending }];
