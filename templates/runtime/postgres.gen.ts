@@ -97,8 +97,8 @@ export class PostgresCollection {
   /** Stores a new object under a fresh id. */
   async create(fields: { readonly [field: string]: unknown }): Promise<StoredObject> {
     const params: unknown[] = this.#table.idKind === "integer" ? [] : [randomUUID()];
-    // Why in the table's order: the columns set decide the statement's text, so that one set is
-    // one text (cached below), whatever order the request's fields came in.
+    // Why in the table's order: the set of columns given decides the statement's text, one text
+    // per set (cached below), whatever order the request's fields came in.
     const columns = this.#table.columns;
     let set = 0;
     for (let i = 0; i < columns.length; i++) {
