@@ -3,7 +3,7 @@
 // postgresql package into a temporary folder, trust authentication, 127.0.0.1 only, fsync off,
 // stopped and removed afterwards. As root the server runs as the `postgres` user (initdb refuses root).
 import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,8 +29,11 @@ const freePort = () =>
     });
   });
 
-/** Starts a server; answers `createDatabase(name)` (its URL) and `stop()`. */
-export async function startPostgres(bin) {
+/**
+ * Starts a server; answers `createDatabase(name)` (its URL), `postmasterPid()` (to read the
+ * server's processes' CPU, bench/pg-cpu.mjs) and `stop()`. `settings`: more `-c name=value`.
+ */
+export async function startPostgres(bin, settings = []) {
   const dir = mkdtempSync(path.join(tmpdir(), "codegen-bench-pg-"));
   const data = path.join(dir, "data");
   const asRoot = process.getuid?.() === 0;
@@ -47,7 +50,7 @@ export async function startPostgres(bin) {
   const url = (name) => `postgres://postgres@127.0.0.1:${port}/${name}`;
   try {
     run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]);
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
+    const options = [`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`, ...settings.map((s) => `-c ${s}`)].join(" ");
     run("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-w", "-t", "60", "-o", options, "start"]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
@@ -64,6 +67,7 @@ export async function startPostgres(bin) {
       }
       return url(name);
     },
+    postmasterPid: () => Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]),
     stop: () => {
       try {
         run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);

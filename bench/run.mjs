@@ -10,14 +10,15 @@
 // alternates with the one it is compared to, in the same run; the table shows medians, each
 // target with the peer's figure and met or NOT MET.
 //
-//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--no-pg] [--no-large] [--no-server] [--only server] [--out FILE]
+//   node bench/run.mjs [--quick] [--sizes 10,100,1000] [--runs N] [--load-seconds S] [--no-tsp] [--no-pg] [--no-memory] [--no-large] [--no-server] [--only server] [--out FILE]
 //
 // With 1000 among the sizes, a 5 MB OpenAPI document of the corpus is generated too (--no-large: not).
 //
 // --no-server: no server comparisons and no validation bench (the generator's own rows only, for
 // a change to start-up or generation).
 // --quick: one run of everything, 2 s of load. --only server: only the server comparisons (one
-// generate of the server's size, then the in-memory and PostgreSQL rounds). Results:
+// generate of the server's size, then the in-memory and PostgreSQL rounds). --no-memory: the
+// server comparisons skip the in-memory rounds (for a change to the PostgreSQL store). Results:
 // bench/results/<date>.json (or --out).
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -47,6 +48,7 @@ const runs = Number(value("--runs", quick ? "1" : "3"));
 const loadSeconds = Number(value("--load-seconds", quick ? "2" : "5"));
 const withTsp = !flag("--no-tsp");
 const withPostgres = !flag("--no-pg");
+const withMemoryServer = !flag("--no-memory");
 const work = path.resolve(value("--work", path.join(here, ".work")));
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 const outFile = path.resolve(value("--out", path.join(here, "results", `${stamp}.json`)));
@@ -334,7 +336,7 @@ async function main() {
 async function serverRounds() {
   const compiled = path.join(work, `server-${serverSize}`);
   await compileServer(path.join(work, `generated-${serverSize}`), compiled);
-  await compareServers("server", [compiled], []);
+  if (withMemoryServer) await compareServers("server", [compiled], []);
   const binaries = withPostgres ? postgresBinaries() : undefined;
   postgresSkipped = !withPostgres
     ? "skipped (--no-pg)"
@@ -436,7 +438,8 @@ function report() {
   };
   if (!withServer) row("generated server", "skipped (--no-server)", "", ">= 0.9x", undefined);
   else {
-    serverRows("server", "generated server", "hand-written");
+    if (withMemoryServer) serverRows("server", "generated server", "hand-written");
+    else row("generated server", "skipped (--no-memory)", "", ">= 0.9x", undefined);
     if (postgresSkipped === undefined) serverRows("pg", "generated server on PostgreSQL", "hand-written node:http + pg");
     else row("generated server on PostgreSQL", postgresSkipped, "", ">= 0.9x", undefined);
   }

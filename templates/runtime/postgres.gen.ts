@@ -6,7 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import { type Query, quoteIdentifier } from "./migrate.gen.js";
-import { type HandlerRefusal, type Page, type PageRequest, type ResourceSpec, type SortKey, type StoredObject, lostRace } from "./resources.gen.js";
+import { type HandlerRefusal, type Page, type PageRequest, type ResourceSpec, type SortKey, type StoredObject, defineOwn, lostRace } from "./resources.gen.js";
 
 /** How a column's value is converted between JSON and PostgreSQL. */
 export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json";
@@ -20,6 +20,13 @@ export type TableSpec = {
 
 /** PostgreSQL's code of a foreign key violation. */
 const FOREIGN_KEY_VIOLATION = "23503";
+/** How many INSERT texts (one per set of columns) a table keeps made. */
+const INSERTS_CACHED = 64;
+/** A cursor's value of a sort field the object did not have (SQL NULL). */
+const ABSENT = Symbol("absent");
+
+/** A cursor read: per sort field its value (ABSENT, or a JSON value, `null` included), then the id. */
+type CursorKey = { readonly values: readonly unknown[]; readonly id: unknown };
 
 /**
  * One resource's table: the same operations as the in-memory collection, as SQL. Changes of an
@@ -32,8 +39,12 @@ export class PostgresCollection {
   readonly #table: TableSpec;
   readonly #name: string;
   readonly #columns: ReadonlyMap<string, TableSpec["columns"][number]>;
-  /** The select list: the id and every column, a jsonb one wrapped in an array so JSON `null` differs from SQL NULL (absent). */
+  /** The select list: the id and every column, a jsonb one as its text so JSON `null` (`'null'`) differs from SQL NULL (absent). */
   readonly #select: string;
+  /** The text of `get`'s SELECT by id, made once (it is the same on every request). */
+  readonly #byId: string;
+  /** The text of an INSERT by the set of columns it sets (bit i: column i), made once per set (INSERTS_CACHED at most). */
+  readonly #inserts = new Map<number, string>();
 
   constructor(query: Query, spec: ResourceSpec, table: TableSpec) {
     this.#query = query;
@@ -43,9 +54,12 @@ export class PostgresCollection {
     this.#columns = new Map(table.columns.map((c) => [c.field, c]));
     const columns = table.columns.map(({ column, kind }) => {
       const name = quoteIdentifier(column);
-      return kind === "json" ? `CASE WHEN ${name} IS NULL THEN NULL ELSE jsonb_build_array(${name}) END AS ${name}` : name;
+      // Why text: PostgreSQL writes jsonb as text either way; a wrapper array built per row was
+      // work on the database's side for each row read, only to tell JSON null from SQL NULL.
+      return kind === "json" ? `${name}::text AS ${name}` : name;
     });
     this.#select = ['"id"', ...columns].join(", ");
+    this.#byId = `SELECT ${this.#select} FROM ${this.#name} WHERE "id" = $1`;
   }
 
   /** Every object whose fields equal the filters (`only`: the names that are filters), in creation order or by `sort`. */
@@ -63,7 +77,7 @@ export class PostgresCollection {
   async page(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, only?: readonly string[]): Promise<Page<StoredObject>> {
     const params: unknown[] = [];
     const where = this.#filters(filters, only, params);
-    const after = page.cursor === undefined ? undefined : this.#parseCursor(page.cursor, sort.length + 1);
+    const after = page.cursor === undefined ? undefined : this.#parseCursor(page.cursor, sort);
     if (after !== undefined) where.push(this.#after(sort, after, params));
     params.push(page.limit + 1);
     const text = `SELECT ${this.#select} FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)} LIMIT $${params.length}`;
@@ -76,30 +90,45 @@ export class PostgresCollection {
   /** The object with this id, if any. */
   async get(id: string | number): Promise<StoredObject | undefined> {
     if (!this.#validId(id)) return undefined;
-    const { rows } = await this.#query(`SELECT ${this.#select} FROM ${this.#name} WHERE "id" = $1`, [id]);
+    const { rows } = await this.#query(this.#byId, [id]);
     return rows[0] === undefined ? undefined : this.#object(rows[0]);
   }
 
   /** Stores a new object under a fresh id. */
   async create(fields: { readonly [field: string]: unknown }): Promise<StoredObject> {
-    const columns: string[] = [];
-    const params: unknown[] = [];
-    if (this.#table.idKind !== "integer") {
-      columns.push('"id"');
-      params.push(randomUUID());
-    }
-    for (const [field, value] of Object.entries(fields)) {
-      const column = this.#columns.get(field);
-      if (column === undefined || value === undefined) continue;
-      columns.push(quoteIdentifier(column.column));
+    const params: unknown[] = this.#table.idKind === "integer" ? [] : [randomUUID()];
+    // Why in the table's order: the set of columns given decides the statement's text, one text
+    // per set (cached below), whatever order the request's fields came in.
+    const columns = this.#table.columns;
+    let set = 0;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i]!;
+      const value = Object.hasOwn(fields, column.field) ? fields[column.field] : undefined;
+      if (value === undefined) continue;
       params.push(toParameter(column.kind, value));
+      if (i < 31) set |= 1 << i;
+      else set = -1;
     }
-    const text =
-      columns.length === 0
-        ? `INSERT INTO ${this.#name} DEFAULT VALUES RETURNING ${this.#select}`
-        : `INSERT INTO ${this.#name} (${columns.join(", ")}) VALUES (${params.map((_, i) => `$${i + 1}`).join(", ")}) RETURNING ${this.#select}`;
+    let text = set === -1 ? undefined : this.#inserts.get(set);
+    if (text === undefined) {
+      text = this.#insert(fields);
+      // Why bounded: the sets come from requests (which optional fields they carry); an API with
+      // many optional fields must not let them grow the cache without end. Past 31 columns, no cache.
+      if (set !== -1 && this.#inserts.size < INSERTS_CACHED) this.#inserts.set(set, text);
+    }
     const { rows } = await this.#query(text, params);
     return this.#object(rows[0]!);
+  }
+
+  /** The INSERT of the columns `fields` sets (in the table's order), answering the new row. */
+  #insert(fields: { readonly [field: string]: unknown }): string {
+    const names = this.#table.idKind === "integer" ? [] : ['"id"'];
+    for (const column of this.#table.columns) {
+      if (Object.hasOwn(fields, column.field) && fields[column.field] !== undefined) names.push(quoteIdentifier(column.column));
+    }
+    return names.length === 0
+      ? `INSERT INTO ${this.#name} DEFAULT VALUES RETURNING ${this.#select}`
+      : `INSERT INTO ${this.#name} (${names.join(", ")}) VALUES (${names.map((_, i) => `$${i + 1}`).join(", ")}) RETURNING ${this.#select}`;
   }
 
   /** Replaces an object whole (absent optional fields are cleared), keeping its read-only fields. */
@@ -173,8 +202,14 @@ export class PostgresCollection {
   /** A sort key's SQL: text by code point, absent values first (as the in-memory store orders). */
   #sortExpression(field: string): string {
     const column = this.#columns.get(field);
+    // Why `id` apart: a list may sort by the id (declared in `sort`), which is no field's column;
+    // the constant NULL in ORDER BY is an error, so such a list answered 500.
+    if (field === "id" && column === undefined) return this.#table.idKind === "integer" ? `${this.#name}."id"` : `${this.#name}."id" COLLATE "C"`;
     if (column === undefined) return "NULL";
-    return column.kind === "text" ? `${quoteIdentifier(column.column)} COLLATE "C"` : quoteIdentifier(column.column);
+    // Why qualified: ORDER BY takes a bare name for the select list's column of that name, which
+    // for jsonb is its text (`::text AS`): sorted as text, 10 would come before 9.
+    const name = `${this.#name}.${quoteIdentifier(column.column)}`;
+    return column.kind === "text" ? `${name} COLLATE "C"` : name;
   }
 
   #order(sort: readonly SortKey[]): string {
@@ -183,9 +218,10 @@ export class PostgresCollection {
 
   /**
    * The rows after a cursor's key in the list's order: some key is past the cursor's and every
-   * key before it equal. A null (absent) value sorts first ascending and last descending.
+   * key before it equal. An absent value (SQL NULL) sorts first ascending and last descending; a
+   * JSON `null` is a jsonb value like any other (below every other one).
    */
-  #after(sort: readonly SortKey[], key: readonly unknown[], params: unknown[]): string {
+  #after(sort: readonly SortKey[], key: CursorKey, params: unknown[]): string {
     const bind = (field: string | undefined, value: unknown) => {
       const column = field === undefined ? undefined : this.#columns.get(field);
       params.push(column === undefined ? value : toParameter(column.kind, value));
@@ -195,9 +231,9 @@ export class PostgresCollection {
     const equal: string[] = [];
     sort.forEach((sortKey, i) => {
       const expression = this.#sortExpression(sortKey.field);
-      const value = key[i] ?? null;
+      const value = key.values[i];
       const past =
-        value === null
+        value === ABSENT
           ? sortKey.descending
             ? "FALSE"
             : `${expression} IS NOT NULL`
@@ -205,25 +241,44 @@ export class PostgresCollection {
             ? `(${expression} < ${bind(sortKey.field, value)} OR ${expression} IS NULL)`
             : `${expression} > ${bind(sortKey.field, value)}`;
       alternatives.push([...equal, past].join(" AND "));
-      equal.push(value === null ? `${expression} IS NULL` : `${expression} = ${bind(sortKey.field, value)}`);
+      equal.push(value === ABSENT ? `${expression} IS NULL` : `${expression} = ${bind(sortKey.field, value)}`);
     });
-    alternatives.push([...equal, `"id" > ${bind(undefined, key[sort.length])}`].join(" AND "));
+    alternatives.push([...equal, `"id" > ${bind(undefined, key.id)}`].join(" AND "));
     return `(${alternatives.map((a) => `(${a})`).join(" OR ")})`;
   }
 
-  /** An object's sort values and id: the cursor of the page after it. */
+  /**
+   * An object's sort values and id: the cursor of the page after it. An absent value is `null`;
+   * a jsonb column's value is wrapped (`[value]`), so that a JSON `null` stays apart from absent:
+   * taken for absent, the page after an object holding `null` began with that object again.
+   */
   #keyOf(object: StoredObject, sort: readonly SortKey[]): unknown[] {
-    return [...sort.map((key) => (Object.hasOwn(object, key.field) ? (object[key.field] ?? null) : null)), object.id];
+    const values = sort.map(({ field }) => {
+      const value = Object.hasOwn(object, field) ? object[field] : undefined;
+      if (value === undefined) return null;
+      return this.#columns.get(field)?.kind === "json" ? [value] : value;
+    });
+    return [...values, object.id];
   }
 
-  /** A cursor's key (the server verified it was issued here); a malformed one starts from the beginning. */
-  #parseCursor(cursor: string, length: number): unknown[] | undefined {
+  /** A cursor's key (the server verified it was issued here, by #keyOf); a malformed one starts from the beginning. */
+  #parseCursor(cursor: string, sort: readonly SortKey[]): CursorKey | undefined {
+    let key: unknown;
     try {
-      const key: unknown = JSON.parse(cursor);
-      return Array.isArray(key) && key.length === length ? key : undefined;
+      key = JSON.parse(cursor);
     } catch {
       return undefined;
     }
+    if (!Array.isArray(key) || key.length !== sort.length + 1) return undefined;
+    const values: unknown[] = [];
+    for (const [i, { field }] of sort.entries()) {
+      const item: unknown = key[i];
+      if (item === null) values.push(ABSENT);
+      else if (this.#columns.get(field)?.kind !== "json") values.push(item);
+      else if (Array.isArray(item) && item.length === 1) values.push(item[0]);
+      else return undefined;
+    }
+    return { values, id: key[sort.length] };
   }
 
   /** Whether an id can be one of this table's (anything else is no object, not a database error). */
@@ -239,7 +294,8 @@ export class PostgresCollection {
     for (const column of this.#table.columns) {
       const value = row[column.column];
       if (value === null || value === undefined) continue;
-      Object.defineProperty(object, column.field, { value: fromColumn(column.kind, value), enumerable: true, writable: true, configurable: true });
+      // Why defineOwn: a field called `__proto__` stays data; every other field is a plain assignment.
+      defineOwn(object, column.field, fromColumn(column.kind, value));
     }
     return object;
   }
@@ -250,8 +306,8 @@ function toParameter(kind: ColumnKind, value: unknown): unknown {
   return kind === "json" ? JSON.stringify(value) : value;
 }
 
-/** A column's value as JSON: pg answers bigint and numeric as text; jsonb comes parsed, in the array of the select list. */
+/** A column's value as JSON: pg answers bigint and numeric as text; jsonb comes as its text (the select list's `::text`). */
 function fromColumn(kind: ColumnKind, value: unknown): unknown {
-  if (kind === "json") return Array.isArray(value) ? (value[0] as unknown) : value;
+  if (kind === "json") return typeof value === "string" ? (JSON.parse(value) as unknown) : value;
   return (kind === "integer" || kind === "number") && (typeof value === "string" || typeof value === "bigint") ? Number(value) : value;
 }

@@ -466,6 +466,12 @@ describe("codegen serve runs the fixture with its in-memory store", () => {
       const renewed = await at("POST", `/loans/${String(loans[0]!.id)}/renew`, { days: 3 });
       expect(renewed.status, renewed.text).toBe(200);
       expect(obj(renewed).status).toBe("active");
+      // The id is a sort key the declaration names (`sort: [dueOn, id]`): a page at a time, descending.
+      const byId = await at("GET", "/loans?sort=-id&limit=2");
+      expect(byId.status, byId.text).toBe(200);
+      expect((byId.body as Json[]).map((l) => l.id)).toEqual([loans[2]!.id, loans[1]!.id]);
+      const afterId = /^<([^>]+)>; rel="next"$/.exec(byId.headers.get("link") ?? "")![1]!;
+      expect(((await at("GET", afterId)).body as Json[]).map((l) => l.id)).toEqual([loans[0]!.id]);
       const first = await at("GET", "/loans?sort=-dueOn&limit=2");
       expect((first.body as Json[]).map((l) => l.id)).toEqual([loans[2]!.id, loans[1]!.id]);
       const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")![1]!;
