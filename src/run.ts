@@ -495,7 +495,6 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  collectGarbageOf(files.find((f) => f.path === "openapi.yaml")?.contents);
   if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, rendered)) applyPlan(dir, plan, files, key, rendered);
   return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
 }

@@ -75,11 +75,13 @@ function serversScalar(v: unknown, indent: string): string {
 
 /** Whether the server's writer writes a scalar as `text` (what follows `: `) at `indent`; remembered per distinct scalar (and indentation, for one of several lines). */
 function serverAgrees(v: string, indent: string, text: string): boolean {
-  const cacheKey = v.includes("\n") ? `${indent.length}:${v}` : v;
+  // Why one line is asked once at the top: the server's writer indents nothing but the lines after a line break.
+  const lines = v.includes("\n");
+  const cacheKey = lines ? `${indent.length}:${v}` : v;
   let agrees = agreements.get(cacheKey);
   if (agrees === undefined) {
     try {
-      agrees = serversScalar(v, indent) === text;
+      agrees = serversScalar(v, lines ? indent : "") === text;
     } catch (error) {
       if (!(error instanceof YamlUnsupported)) throw error;
       agrees = false;
