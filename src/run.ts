@@ -18,7 +18,7 @@ import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import type { GeneratedFile } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
-import { jsonToYaml } from "./write/yaml.js";
+import { jsonToYaml, yamlOfDocument } from "./write/yaml.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -296,19 +296,21 @@ async function filesFromDocument(
   const view = modelled.value;
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
-  const openapi = serializeDocument(written, "yaml");
+  // openapi.yaml, and whether the server's own writer makes it by construction (src/write/yaml.ts).
+  const { text: openapi, servedAsIs } = yamlOfDocument(written);
   const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written };
-  // document.gen.ts's literals (the YAML text only where the server cannot make it: issue 16 item 7).
-  const { documentMembers, servedDocument } = await import("./render/document-layout.js");
+  // document.gen.ts's members (the YAML text only where the server cannot make it: issue 16 item 7),
+  // in prettier's layout where that is sure (issue 14): the file then skips prettier.
+  const { servedDocument } = await import("./render/document-layout.js");
   // Large inputs only: the garbage of each stage goes before the next makes its own (src/memory.ts).
   collectGarbageOf(openapi);
-  const served = servedDocument(basePathOf(document), written, serializeDocument(written, "json"), openapi);
+  const served = servedDocument(basePathOf(document), written, serializeDocument(written, "json"), openapi, servedAsIs);
+  // The JSON text and its escaping are garbage now (a large document's tens of megabytes).
+  collectGarbageOf(openapi);
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
-  // document.gen.ts's literals in prettier's layout (issue 14): the file then skips prettier.
-  const members = documentMembers(served);
-  const finalFiles = [...view.finalFiles, ...(members.sure ? ["document.gen.ts"] : [])];
-  const filesView = { ...view, finalFiles, document: { ...served, members: members.text }, ...(postgres ? { postgres: postgres.view } : {}) };
+  const finalFiles = [...view.finalFiles, ...(served.sure ? ["document.gen.ts"] : [])];
+  const filesView = { ...view, finalFiles, document: { members: served.members }, ...(postgres ? { postgres: postgres.view } : {}) };
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   const sources = loadTemplateSources();
@@ -326,7 +328,7 @@ async function filesFromDocument(
   // Files the renderer laid out as prettier would (issue 14, src/render/layout.ts): not formatted.
   for (const path of finalAsRendered(rendered, filesView)) final.add(path);
   const cache = new Map([...lastFormatted, ...formatted]);
-  const files = await formatFiles(rendered, { cache, final, literals: [served.json, ...(served.yaml === undefined ? [] : [served.yaml])] });
+  const files = await formatFiles(rendered, { cache, final, literals: served.literals });
   // Only this run's texts are kept for the next (a long --watch session does not grow), each also
   // recorded in the manifest by its path (see generateIntoFolder).
   const renderedKeys = new Map<string, string>();
@@ -493,7 +495,6 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  collectGarbageOf(files.find((f) => f.path === "openapi.yaml")?.contents);
   if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, rendered)) applyPlan(dir, plan, files, key, rendered);
   return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
 }

@@ -38,7 +38,7 @@ describe("garbage collection of large generations", () => {
     expect(collections.count).toBe(before);
   });
 
-  it("generates 1000 resources within 600 MB of peak memory (750-860 MB before)", () => {
+  it("generates 1000 resources within 450 MB of peak memory (750-860 MB before issue 14, 480 MB in this test before the document was written in pieces; 410 after)", () => {
     const input = path.join(scratch, "api-1000.yaml");
     writeFileSync(input, declarationText(1000) as string);
     // The CLI in a process of its own, which reports its peak resident set (KB) at the end.
@@ -50,6 +50,6 @@ console.log("maxRSS", process.resourceUsage().maxRSS);`;
     expect(run.status, run.stderr).toBe(0);
     const peak = Number(/maxRSS (\d+)/.exec(run.stdout)?.[1]);
     expect(peak).toBeGreaterThan(0);
-    expect(peak / 1024).toBeLessThan(600);
+    expect(peak / 1024).toBeLessThan(450);
   }, 180_000);
 });

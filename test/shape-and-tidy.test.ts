@@ -47,6 +47,20 @@ describe("the shape of a code file", () => {
       { numRuns: 20000 },
     );
   });
+
+  it("is the same hashed in pieces (each ending after a character no pass looks at) as whole", () => {
+    // Why the characters a piece may end after, pairs of surrogates (hashed as UTF-8 each piece
+    // on its own) and lone ones: the pieces' boundaries must fall between them as in a real file.
+    const pieces = fc
+      .array(fc.oneof(code, dense, fc.constantFrom(".", "/", "-", "#", "\u00e9", "\ud83d\ude00", "\ud83d", "\ude00", "x.y", "a/ b")), { maxLength: 30 })
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(pieces, fc.integer({ min: 1, max: 12 }), (text, size) => {
+        expect(shapeHashOf("x.ts", text, size)).toBe(`shape1-${createHash("sha256").update(eightPasses(text)).digest("hex")}`);
+      }),
+      { numRuns: 20000 },
+    );
+  });
 });
 
 describe("tidy", () => {

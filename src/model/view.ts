@@ -146,13 +146,10 @@ export interface SecurityHookView {
 /** The emitted document as literals of document.gen.ts (served at `/openapi.json`, `/openapi.yaml`, `/docs`). */
 export interface DocumentView {
   /**
-   * The path of the first server URL (`"/v1"`, or `""`), the JSON text and the YAML text, each a
-   * string literal; the YAML only where the server's own writer would not give it (src/render/document-layout.ts).
+   * The members of document.gen.ts's object, laid out (src/render/document-layout.ts): the path of
+   * the first server URL (`"/v1"`, or `""`), the JSON text and the YAML text, each a string
+   * literal; the YAML only where the server's own writer would not give it.
    */
-  readonly basePath: string;
-  readonly json: string;
-  readonly yaml?: string;
-  /** The three as the members of document.gen.ts's object, laid out (src/render/document-layout.ts). */
   readonly members: string;
 }
 

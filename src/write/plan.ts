@@ -50,11 +50,38 @@ export function hashOf(contents: string): string {
  * not undo everything (prettier keeps an object broken over lines once it is), and what it
  * cannot tell apart (whitespace inside a string, a semicolon) is no edit worth keeping.
  */
-export function shapeHashOf(path: string, text: string): string {
-  return shapeHash(shapeOf(path, text));
+export function shapeHashOf(path: string, text: string, piece = SHAPE_PIECE): string {
+  const data = dataShapeOf(path, text);
+  if (data !== undefined) return shapeHash(data);
+  // Why in pieces (issue 14): each of codeShape's passes over document.gen.ts's 25 MB (1000
+  // resources) was a copy of it, some 200 MB of garbage at once; a piece ends after a character
+  // no pass matches or looks at (SHAPE_SAFE_END), so the pieces' shapes are the whole's, hashed
+  // as they are made.
+  const hash = createHash("sha256");
+  for (let start = 0; start < text.length;) {
+    let end = text.length;
+    if (start + piece < text.length) {
+      SHAPE_SAFE_END.lastIndex = start + piece;
+      const found = SHAPE_SAFE_END.exec(text);
+      if (found) end = found.index + 1;
+    }
+    hash.update(codeShape(text.slice(start, end)));
+    start = end;
+  }
+  return `shape1-${hash.digest("hex")}`;
 }
 
 const shapeHash = (shape: string) => `shape1-${hashOf(shape).slice("sha256-".length)}`;
+
+/** How long a piece of a text codeShape rewrites at once is (shapeHashOf), up to the next SHAPE_SAFE_END. */
+export const SHAPE_PIECE = 256 * 1024;
+
+/**
+ * A character no pass of codeShape matches or looks at from beside it (none of `\w$`, white space,
+ * the punctuation the passes name, quotes, backslash) and no half of a surrogate pair (a piece is
+ * hashed as UTF-8 on its own): `.`, `/`, `-`, `#` ... A piece may end after one.
+ */
+const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
 
 /**
  * A generated file; a YAML or JSON one may carry the JSON data its text was written from
@@ -89,14 +116,19 @@ export function shapeHashOfFile(file: DataFile): string {
  */
 const yaml = () => createRequire(import.meta.url)("yaml") as typeof import("yaml");
 
-function shapeOf(path: string, text: string): string {
-  if (/\.(ya?ml|json)$/.test(path)) {
-    try {
-      return JSON.stringify(yaml().parse(text, { maxAliasCount: -1 }));
-    } catch {
-      // Not parseable: compared as text below.
-    }
+/** The shape of a YAML or JSON file: its data as JSON text (undefined for another file, or one that does not parse). */
+function dataShapeOf(path: string, text: string): string | undefined {
+  if (!/\.(ya?ml|json)$/.test(path)) return undefined;
+  try {
+    return JSON.stringify(yaml().parse(text, { maxAliasCount: -1 }));
+  } catch {
+    // Not parseable: compared as text (codeShape).
+    return undefined;
   }
+}
+
+/** The shape of code (or of a YAML or JSON text that does not parse): see shapeHashOf. */
+export function codeShape(text: string): string {
   // Why five passes where the rule reads eight (issue 14: each pass over document.gen.ts's megabytes
   // is a copy of them): the backslash before a quote goes and every quote becomes `"` in one
   // (`\'` becomes `'`, then `"`); `;`, a comma before a closer (past the `;`s that go) and

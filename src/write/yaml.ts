@@ -1,4 +1,5 @@
 import { parse, stringify } from "yaml";
+import { YamlUnsupported, yamlOfData } from "../runtime/yaml.js";
 
 /** The options codegen writes YAML with: no anchors, no folding. */
 export const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
@@ -41,6 +42,107 @@ const RESERVED = /^(?:null|true|false)$/i;
  * text; anything else falls back to `yaml` whole.
  */
 export function jsonToYaml(value: unknown): string {
+  return writeYaml(value, false).text;
+}
+
+/**
+ * jsonToYaml's text, and whether the generated server's writer (templates/runtime/yaml.gen.ts,
+ * yamlOfData) makes exactly it from the data's JSON text, known by construction (`servedAsIs`; false:
+ * not known, src/render/document-layout.ts then checks the whole). Why (issue 14): running the
+ * server's writer over the whole document to compare its text was a second writing of it (50 ms
+ * at 100 resources). Both writers lay out the block structure alike (maps, sequences, indentation:
+ * test/document-yaml.test.ts); so the texts are equal when every scalar and key is: plain names
+ * and JSON's numbers are written alike by the rules of both, and each other distinct scalar is
+ * asked of the server's writer itself, once, at the indentation it stands at.
+ */
+export function yamlOfDocument(value: unknown): { readonly text: string; readonly servedAsIs: boolean } {
+  return writeYaml(value, true);
+}
+
+/** The server's writer's text of a scalar after `key: ` in a map whose lines are indented by `indent` (YamlUnsupported: none). */
+function serversScalar(v: unknown, indent: string): string {
+  // Wrapped in maps down to that indentation: the text is the scalar's after the last `a: `.
+  let wrapped: unknown = v;
+  let prefix = "a: ";
+  for (let depth = indent.length / 2; depth > 0; depth--) {
+    wrapped = { a: wrapped };
+    prefix = `a:\n  ${prefix.replace(/\n/g, "\n  ")}`;
+  }
+  const text = yamlOfData({ a: wrapped });
+  if (!text.startsWith(prefix)) throw new Error(`the server's YAML writer wrote ${JSON.stringify(text.slice(0, 40))} for a scalar`);
+  return text.slice(prefix.length);
+}
+
+/** Whether the server's writer writes a scalar as `text` (what follows `: `) at `indent`; remembered per distinct scalar (and indentation, for one of several lines). */
+function serverAgrees(v: string, indent: string, text: string): boolean {
+  // Why one line is asked once at the top: the server's writer indents nothing but the lines after a line break.
+  const lines = v.includes("\n");
+  const cacheKey = lines ? `${indent.length}:${v}` : v;
+  let agrees = agreements.get(cacheKey);
+  if (agrees === undefined) {
+    try {
+      agrees = serversScalar(v, lines ? indent : "") === text;
+    } catch (error) {
+      if (!(error instanceof YamlUnsupported)) throw error;
+      agrees = false;
+    }
+    agreements.set(cacheKey, agrees);
+  }
+  return agrees;
+}
+
+/**
+ * Whether the server's writer writes each scalar of one line as its text (without its line break),
+ * asked of it at once as the items of one sequence. Why (issue 14): one call per scalar spent as
+ * much on the wrapping map's key as on the scalar (12,000 distinct scalars at 1000 resources).
+ */
+function serverAgreesOnAll(asked: ReadonlyMap<string, string>): boolean {
+  if (asked.size === 0) return true;
+  const values = [...asked.keys()];
+  let lines: string[] | undefined;
+  try {
+    lines = yamlOfData({ a: values }).split("\n");
+  } catch (error) {
+    if (!(error instanceof YamlUnsupported)) throw error;
+  }
+  // "a:", one line per item, and the empty rest after the last line break; else each is asked alone.
+  if (lines?.length !== values.length + 2) return values.every((v) => serverAgrees(v, "", asked.get(v)!));
+  let all = true;
+  values.forEach((v, i) => {
+    const agrees = lines[i + 1] === `  - ${asked.get(v)!.slice(0, -1)}`;
+    agreements.set(v, agrees);
+    all &&= agrees;
+  });
+  return all;
+}
+
+/** Whether the server's writer writes a key as `text`; remembered per distinct key. */
+function serverAgreesOnKey(k: string, text: string): boolean {
+  let agrees = keyAgreements.get(k);
+  if (agrees === undefined) {
+    try {
+      agrees = yamlOfData({ [k]: null }) === `${text}: null\n`;
+    } catch (error) {
+      if (!(error instanceof YamlUnsupported)) throw error;
+      agrees = false;
+    }
+    keyAgreements.set(k, agrees);
+  }
+  return agrees;
+}
+/** What serverAgrees and serverAgreesOnKey found, kept like the layouts (`--watch`). */
+const agreements = new Map<string, boolean>();
+const keyAgreements = new Map<string, boolean>();
+
+function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: boolean } {
+  // Whether every scalar so far is one the server's writer writes alike (see yamlOfDocument).
+  let asIs = check;
+  /** Distinct scalars of one line not yet asked of the server's writer -> their text. */
+  const asked = new Map<string, string>();
+  if (agreements.size + keyAgreements.size > MAX_CACHED) {
+    agreements.clear();
+    keyAgreements.clear();
+  }
   if (keys.top.size + keys.nested.size + inMap.top.size + inMap.nested.size + inSequence.top.size + inSequence.nested.size > MAX_CACHED) {
     for (const cache of [keys, inMap, inSequence]) for (const map of [cache.top, cache.nested]) map.clear();
   }
@@ -68,19 +170,36 @@ export function jsonToYaml(value: unknown): string {
   /** A scalar as `yaml` writes it after `k: ` or `- ` on a line indented by `indent`. */
   const scalar = (v: unknown, inSeq: boolean, indent: string): string => {
     if (!(typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null)) throw new Unsupported();
+    // Plain names (isPlainSafe), null and booleans the server's writer writes alike by its rules; a number unless it is not JSON's.
     if (typeof v === "string" && isPlainSafe(v)) return `${v}\n`;
+    if (typeof v === "number" && !(Number.isFinite(v) && !Object.is(v, -0))) asIs = false;
     const line = oneLineScalar(v);
-    if (line !== undefined) return `${line}\n`;
-    return inSeq ? laidOut(v, inSequence, indent, "- ", (x) => [x]) : laidOut(v, inMap, indent, "k: ", (x) => ({ k: x }));
+    const text =
+      line !== undefined ? `${line}\n` : inSeq ? laidOut(v, inSequence, indent, "- ", (x) => [x]) : laidOut(v, inMap, indent, "k: ", (x) => ({ k: x }));
+    if (asIs && typeof v === "string") {
+      // A scalar of one line is asked with the others at the end, all at once (serverAgreesOnAll).
+      const known = agreements.get(v);
+      if (known === false) asIs = false;
+      else if (known === undefined) {
+        if (v.includes("\n") || text.indexOf("\n") !== text.length - 1) asIs = serverAgrees(v, indent, text);
+        else asked.set(v, text);
+      }
+    }
+    return text;
   };
   const key = (k: string, indent: string): string => {
     if (isPlainSafe(k)) return k;
     const line = oneLineScalar(k);
     // Past 1024 characters `yaml` writes an explicit key (`? `): left to it.
-    if (line !== undefined && line.length <= 1000) return line;
-    const text = laidOut(k, keys, indent, "", (x) => ({ [x as string]: null }));
-    if (!text.endsWith(": null\n") || text.indexOf("\n") !== text.length - 1) throw new Unsupported();
-    return text.slice(0, -": null\n".length);
+    let text: string;
+    if (line !== undefined && line.length <= 1000) text = line;
+    else {
+      const whole = laidOut(k, keys, indent, "", (x) => ({ [x as string]: null }));
+      if (!whole.endsWith(": null\n") || whole.indexOf("\n") !== whole.length - 1) throw new Unsupported();
+      text = whole.slice(0, -": null\n".length);
+    }
+    if (asIs) asIs = serverAgreesOnKey(k, text);
+    return text;
   };
   // Why a list of parts joined in batches (S6): strings concatenated level by level made a rope of
   // millions of pieces for a 7 MB document, and most of the writer's time went to collecting it;
@@ -120,12 +239,13 @@ export function jsonToYaml(value: unknown): string {
     }
   };
   try {
-    if (!isMap(value) || Object.keys(value).length === 0) return faithfully(value, true);
+    // `yaml`'s text of the whole (the fallback): the server's writer is not known to make it.
+    if (!isMap(value) || Object.keys(value).length === 0) return { text: faithfully(value, true), servedAsIs: false };
     block(value, "");
     flush();
-    return chunks.join("");
+    return { text: chunks.join(""), servedAsIs: asIs && serverAgreesOnAll(asked) };
   } catch (error) {
-    if (error instanceof Unsupported) return faithfully(value, true);
+    if (error instanceof Unsupported) return { text: faithfully(value, true), servedAsIs: false };
     throw error;
   }
 }
