@@ -417,7 +417,7 @@ export function printedKey(key: string): string {
 export function literalDoc(value: unknown): Doc {
   if (value === null || typeof value !== "object") return scalarText(value);
   if (Array.isArray(value)) return arrayDoc(itemsOf(value));
-  return hasMembers(value) ? { kind: "literal", value, break: hasTable(value) } : "{}";
+  return hasMembers(value) ? { kind: "literal", value, break: breaksLiteral(value) } : "{}";
 }
 
 /** The text of a JSON scalar as prettier prints escape.ts's `literal(value)`. */
@@ -437,16 +437,37 @@ function scalarText(value: unknown): string {
 const isWritten = (item: unknown) => item !== undefined && typeof item !== "function" && typeof item !== "symbol";
 
 /** The members of an object that its literal writes. */
-const membersOf = (value: object) => Object.entries(value as Record<string, unknown>).filter(([, item]) => isWritten(item));
+function membersOf(value: object): [string, unknown][] {
+  // Why a loop over the keys (issue 14): an entries array filtered into another was garbage per object of api.gen.ts.
+  const members: [string, unknown][] = [];
+  for (const key of Object.keys(value)) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (isWritten(item)) members.push([key, item]);
+  }
+  return members;
+}
 
 /** Whether an object's literal has a member (is not `{}`). */
 function hasMembers(value: object): boolean {
-  for (const item of Object.values(value)) if (isWritten(item)) return true;
+  for (const key in value) if (Object.hasOwn(value, key) && isWritten((value as Record<string, unknown>)[key])) return true;
   return false;
 }
 
-/** An array's items as a literal writes them (undefined and functions as null). */
-const itemsOf = (value: readonly unknown[]) => value.map((item: unknown) => (item === undefined || typeof item === "function" ? null : item));
+/** How many members an object's literal writes. */
+function memberCount(value: object): number {
+  let count = 0;
+  for (const key in value) if (Object.hasOwn(value, key) && isWritten((value as Record<string, unknown>)[key])) count++;
+  return count;
+}
+
+/** An array's items as a literal writes them (undefined and functions as null); the array itself when that changes none (no copy). */
+function itemsOf(value: readonly unknown[]): readonly unknown[] {
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (item === undefined || typeof item === "function") return value.map((each: unknown) => (each === undefined || typeof each === "function" ? null : each));
+  }
+  return value;
+}
 
 /** Whether the value under `key` of an object literal is written `as const` (see escape.ts's literal). */
 const isAsConst = (key: string, value: unknown) => key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null;
@@ -463,7 +484,7 @@ function breaksArray(items: readonly unknown[]): boolean {
       if (item === null || typeof item !== "object") return false;
       const next = items[i + 1];
       if (next !== undefined && (next === null || typeof next !== "object" || Array.isArray(next) !== Array.isArray(item))) return false;
-      return (Array.isArray(item) ? item.length : Object.values(item as object).filter((v) => v !== undefined && typeof v !== "function").length) > 1;
+      return (Array.isArray(item) ? item.length : memberCount(item as object)) > 1;
     })
   );
 }
@@ -476,9 +497,21 @@ function breaksArray(items: readonly unknown[]): boolean {
 function hasTable(value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;
   if (Array.isArray(value)) return breaksArray(itemsOf(value)) || value.some(hasTable);
-  for (const item of Object.values(value)) if (isWritten(item) && hasTable(item)) return true;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (isWritten(item) && hasTable(item)) return true;
+  }
   return false;
 }
+
+/**
+ * Whether a literal's group is marked broken: it holds a table. Why asked only of a literal that is
+ * no wider than a line flat (issue 14): one wider is never printed flat and every group around it
+ * breaks with or without the mark (fits measures it flat, past the line's end), so the answer
+ * changes nothing there; the walk of every route of api.gen.ts for tables was most of its layout.
+ */
+const breaksLiteral = (value: object): boolean => flatWidth(value, PRINT_WIDTH) <= PRINT_WIDTH && hasTable(value);
 
 /**
  * The width of a value's literal printed flat, counted only until it is over `budget` (a literal
@@ -551,7 +584,78 @@ function brokenText(value: object, indentation: number): string {
 function itemText(item: unknown, indentation: number): string {
   if (!isGroup(item)) return scalarOrEmpty(item);
   const budget = PRINT_WIDTH - indentation;
-  return flatWidth(item, budget) + 1 <= budget && !hasTable(item) ? flatText(item) : brokenText(item, indentation);
+  const flat = flatWithin(item, budget);
+  return flat !== undefined && flatWidthOut + 1 <= budget ? flat : brokenText(item, indentation);
+}
+
+/** The width of the text flatWithin last returned (a second result without an object per call). */
+let flatWidthOut = 0;
+
+/**
+ * A value's literal printed flat (flatText) and its width in flatWidthOut, or undefined when it is
+ * wider than `budget` (measured only so far) or holds a table (hasTable: never printed flat). Why
+ * one walk (issue 14): measuring, looking for a table and printing each member of api.gen.ts's
+ * routes were three walks of it, each with arrays of entries made and dropped.
+ */
+function flatWithin(value: unknown, budget: number): string | undefined {
+  if (value === null || typeof value !== "object") {
+    const text = scalarText(value);
+    const width = widthOf(text, budget);
+    if (width > budget) return undefined;
+    flatWidthOut = width;
+    return text;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      flatWidthOut = 2;
+      return "[]";
+    }
+    const items = itemsOf(value);
+    if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
+    if (breaksArray(items)) return undefined;
+    let text = "[";
+    let width = 2;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) {
+        text += ", ";
+        width += 2;
+      }
+      const part = flatWithin(items[i], budget - width);
+      if (part === undefined) return undefined;
+      text += part;
+      width += flatWidthOut;
+    }
+    if (width > budget) return undefined;
+    flatWidthOut = width;
+    return text + "]";
+  }
+  let text = "{ ";
+  let width = 4;
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (!isWritten(item)) continue;
+    if (!first) {
+      text += ", ";
+      width += 2;
+    }
+    first = false;
+    const printed = printedKey(key);
+    const asConst = isAsConst(key, item);
+    width += widthOf(printed, budget - width) + 2 + (asConst ? 9 : 0);
+    if (width > budget) return undefined;
+    const part = flatWithin(item, budget - width);
+    if (part === undefined) return undefined;
+    text += asConst ? `${printed}: ${part} as const` : `${printed}: ${part}`;
+    width += flatWidthOut;
+  }
+  if (first) {
+    flatWidthOut = 2;
+    return "{}";
+  }
+  if (width > budget) return undefined;
+  flatWidthOut = width;
+  return text + " }";
 }
 
 /** A scalar's text, or `{}` / `[]` for an object or array without members. */
@@ -569,9 +673,8 @@ function memberText(key: string, item: unknown, indentation: number): string {
   const budget = PRINT_WIDTH - indentation;
   const keyWidth = widthOf(printed, budget);
   const group = isGroup(item);
-  // Why the width first: a member that fits is short, so whether it holds a table is quickly known.
-  const fitsFlat = keyWidth + 2 <= budget && keyWidth + 2 + flatWidth(item, budget - keyWidth - 2) + suffix.length + 1 <= budget;
-  if (fitsFlat && !(group && hasTable(item))) return `${printed}: ${flatText(item)}${suffix}`;
+  const flat = keyWidth + 2 <= budget ? flatWithin(item, budget - keyWidth - 2) : undefined;
+  if (flat !== undefined && keyWidth + 2 + flatWidthOut + suffix.length + 1 <= budget) return `${printed}: ${flat}${suffix}`;
   const right = (at: number) => (group ? brokenText(item, at) : scalarOrEmpty(item));
   const never = keyWidth < TAB_WIDTH + 3 || (!suffix && ((typeof item === "number" && !Object.is(Math.sign(item), -1)) || typeof item === "boolean"));
   if (never) return `${printed}: ${right(indentation)}${suffix}`;
@@ -580,8 +683,9 @@ function memberText(key: string, item: unknown, indentation: number): string {
   if (!group) return `${printed}:\n${" ".repeat(inner)}${right(inner)}${suffix}`;
   // "other" with a group: `key: {` where it fits, else the group on its own line, flat if it fits there.
   if (keyWidth + 3 <= budget) return `${printed}: ${brokenText(item, indentation)}${suffix}`;
-  const fitsAlone = flatWidth(item, budget - TAB_WIDTH) + suffix.length + 1 <= budget - TAB_WIDTH && !hasTable(item);
-  return `${printed}:\n${" ".repeat(inner)}${fitsAlone ? flatText(item) : brokenText(item, inner)}${suffix}`;
+  const alone = flatWithin(item, budget - TAB_WIDTH);
+  const fitsAlone = alone !== undefined && flatWidthOut + suffix.length + 1 <= budget - TAB_WIDTH;
+  return `${printed}:\n${" ".repeat(inner)}${fitsAlone ? alone : brokenText(item, inner)}${suffix}`;
 }
 
 /**
@@ -615,7 +719,7 @@ export function arrayDoc(items: readonly unknown[]): Doc {
   // Why: prettier fills an array of numbers (several per line); that layout is not built here.
   if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
   if (breaksArray(items)) return table("[", items, literalDoc);
-  return { kind: "literal", value: items, break: hasTable(items) };
+  return { kind: "literal", value: items, break: breaksLiteral(items) };
 }
 
 /**
