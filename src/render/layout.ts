@@ -66,6 +66,11 @@ interface Table {
   readonly close: string;
   readonly items: readonly unknown[];
   readonly member: (item: unknown) => Doc;
+  /**
+   * Where given, each member's text (before its `,`) at its indentation, printed straight from
+   * its item as its doc would print (memberText, itemText): no doc, no measuring of one.
+   */
+  readonly text?: (item: unknown, indentation: number) => string;
 }
 
 /**
@@ -329,7 +334,9 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
       case "table": {
         out.push(node.open);
         const inner = ind + TAB_WIDTH;
-        for (const item of node.items) out.push("\n" + " ".repeat(inner), printDoc([group(node.member(item)), ","], { indentation: inner }));
+        const pad = "\n" + " ".repeat(inner);
+        for (const item of node.items)
+          out.push(pad, node.text ? node.text(item, inner) + "," : printDoc([group(node.member(item)), ","], { indentation: inner }));
         out.push("\n" + " ".repeat(ind), node.close);
         position = ind + node.close.length;
         break;
@@ -718,9 +725,27 @@ export function arrayDoc(items: readonly unknown[]): Doc {
   if (items.length === 0) return "[]";
   // Why: prettier fills an array of numbers (several per line); that layout is not built here.
   if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
-  if (breaksArray(items)) return table("[", items, literalDoc);
+  // Why each item's text straight from its value (issue 14): the docs of api.gen.ts's routes, made,
+  // measured and printed one by one, were most of its layout.
+  if (breaksArray(items)) return { ...(table("[", items, literalDoc) as Table), text: itemText };
   return { kind: "literal", value: items, break: breaksLiteral(items) };
 }
+
+/**
+ * A broken object literal of `key: value` members of JSON data, each as propertyDoc lays it out,
+ * printed straight from the values (memberText: no doc per member).
+ */
+export const propertyTable = (entries: readonly (readonly [key: string, value: unknown])[]): Doc =>
+  entries.length === 0
+    ? "{}"
+    : {
+        kind: "table",
+        open: "{",
+        close: "}",
+        items: entries,
+        member: (entry) => propertyDoc(...(entry as readonly [string, unknown])),
+        text: (entry, indentation) => memberText(...(entry as readonly [string, unknown]), indentation),
+      };
 
 /**
  * `key: "..."` of an object literal whose value is a string literal already written (JSON's
