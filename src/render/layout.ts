@@ -194,23 +194,32 @@ function propagateBreaks(doc: Doc): boolean {
   }
 }
 
-/** Whether `next` fits in `width` columns, followed by `rest` up to its first line break (prettier's fits). */
-function fits(next: Command, rest: readonly Command[], width: number): boolean {
+/** Whether `next` in `nextMode` fits in `width` columns, followed by `rest` up to its first line break (prettier's fits). */
+function fits(nextMode: Mode, next: Doc, rest: readonly Command[], width: number): boolean {
   let restIndex = rest.length;
-  const commands: { mode: Mode; doc: Doc }[] = [next];
+  // Why two stacks of modes and docs, not one of objects (issue 14): an object per doc measured,
+  // for every group of every type and literal laid out, was much of the layout's garbage.
+  const modes: Mode[] = [nextMode];
+  const docs: Doc[] = [next];
   while (width >= 0) {
-    if (commands.length === 0) {
+    if (docs.length === 0) {
       if (restIndex === 0) return true;
-      commands.push(rest[--restIndex]!);
+      const command = rest[--restIndex]!;
+      modes.push(command.mode);
+      docs.push(command.doc);
       continue;
     }
-    const { mode, doc } = commands.pop()!;
+    const mode = modes.pop()!;
+    const doc = docs.pop()!;
     if (typeof doc === "string") {
       width -= widthOf(doc, width);
       continue;
     }
     if (Array.isArray(doc)) {
-      for (let i = doc.length - 1; i >= 0; i--) commands.push({ mode, doc: (doc as readonly Doc[])[i]! });
+      for (let i = doc.length - 1; i >= 0; i--) {
+        modes.push(mode);
+        docs.push((doc as readonly Doc[])[i]!);
+      }
       continue;
     }
     const node = doc as Exclude<Doc, string | readonly Doc[]>;
@@ -218,16 +227,19 @@ function fits(next: Command, rest: readonly Command[], width: number): boolean {
       case "indent":
       case "align":
       case "indentIfBreak":
-        commands.push({ mode, doc: node.contents });
+        modes.push(mode);
+        docs.push(node.contents);
         break;
       case "lineSuffix":
         // Printed after the line's end: not measured (prettier's fits).
         break;
       case "group":
-        commands.push({ mode: node.break ? "break" : mode, doc: node.contents });
+        modes.push(node.break ? "break" : mode);
+        docs.push(node.contents);
         break;
       case "ifBreak":
-        commands.push({ mode, doc: mode === "break" ? node.breakContents : node.flatContents });
+        modes.push(mode);
+        docs.push(mode === "break" ? node.breakContents : node.flatContents);
         break;
       case "line":
         if (mode === "break" || node.hard) return true;
@@ -285,16 +297,11 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         suffixes.push({ indentation: ind, mode, doc: node.contents });
         break;
       case "group": {
-        const flat: Command = { indentation: ind, mode: "flat", doc: node.contents };
-        const chosen: Command =
-          mode === "flat"
-            ? { ...flat, mode: node.break ? "break" : "flat" }
-            : !node.break && fits(flat, commands, PRINT_WIDTH - position)
-              ? flat
-              : { ...flat, mode: "break" };
-        if (chosen.mode === "break" && node.flatOnly) throw new Unsure("a group laid out only flat does not fit");
-        commands.push(chosen);
-        if (node.id) modes.set(node.id, chosen.mode);
+        const chosen: Mode =
+          mode === "flat" ? (node.break ? "break" : "flat") : !node.break && fits("flat", node.contents, commands, PRINT_WIDTH - position) ? "flat" : "break";
+        if (chosen === "break" && node.flatOnly) throw new Unsure("a group laid out only flat does not fit");
+        commands.push({ indentation: ind, mode: chosen, doc: node.contents });
+        if (node.id) modes.set(node.id, chosen);
         break;
       }
       case "ifBreak":
@@ -321,7 +328,7 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         position = ind;
         break;
       case "literal": {
-        if (!node.break && (mode === "flat" || fits({ indentation: ind, mode: "flat", doc: node }, commands, PRINT_WIDTH - position))) {
+        if (!node.break && (mode === "flat" || fits("flat", node, commands, PRINT_WIDTH - position))) {
           const text = flatText(node.value);
           out.push(text);
           position += widthOf(text, PRINT_WIDTH - position + 1);
