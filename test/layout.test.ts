@@ -7,7 +7,7 @@ import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_OPTIONS } from "../src/format/format.js";
 import { literal } from "../src/model/escape.js";
-import { Unsure, constStatement, literalDoc, printDoc, propertyDoc, printedKey, table, typeLiteralDoc } from "../src/render/layout.js";
+import { Unsure, constStatement, literalDoc, printDoc, propertyDoc, propertyTable, printedKey, table, typeLiteralDoc } from "../src/render/layout.js";
 
 const format = (text: string) => prettier.format(text, { ...PRETTIER_OPTIONS, filepath: "x.mts" });
 
@@ -98,6 +98,56 @@ describe("literal layout", () => {
       { numRuns: 200 },
     );
   }, 120_000);
+
+  it("is prettier's for a table of properties printed straight from the values (propertyTable: api.gen.ts's schemas)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, json.value), { maxLength: 4 }), fc.integer({ min: 1, max: 60 }), async (entries, n) => {
+        const name = "n".repeat(n);
+        const members = Object.entries(Object.fromEntries(entries));
+        const statement = sure(() => constStatement(`${name}: T`, propertyTable(members)));
+        const byDocs = sure(() =>
+          constStatement(
+            `${name}: T`,
+            table("{", members, ([key, item]) => propertyDoc(key, item)),
+          ),
+        );
+        expect(statement).toBe(byDocs);
+        if (statement === undefined) return;
+        const raw = `export const ${name}: T = {\n${literal(Object.fromEntries(members)).slice(1, -1)}};\n`;
+        expect(statement + "\n").toBe(await format(members.length === 0 ? raw.replace("{\n}", "{}") : raw));
+      }),
+      { numRuns: 200 },
+    );
+  }, 120_000);
+
+  it("is prettier's for arrays of objects (api.gen.ts's routes) and for tables inside literals wider than a line", async () => {
+    const route = fc.dictionary(text, json.value, { minKeys: 2, maxKeys: 5 });
+    const wide = fc.tuple(fc.array(route, { minLength: 2, maxLength: 3 }), fc.integer({ min: 0, max: 120 }));
+    await fc.assert(
+      fc.asyncProperty(wide, fc.integer({ min: 1, max: 40 }), async ([routes, n], m) => {
+        const value = { routes, pad: "p".repeat(n), rest: [routes[0], { x: "y" }] };
+        const name = "n".repeat(m);
+        for (const literalValue of [routes, value, [value, value]]) {
+          const statement = sure(() => constStatement(name, [literalDoc(literalValue), " satisfies ", typeLiteralDoc(["readonly [k: string]: T"])]));
+          if (statement === undefined) continue;
+          expect(statement + "\n").toBe(await format(`export const ${name} = ${literal(literalValue)} satisfies { readonly [k: string]: T };\n`));
+        }
+      }),
+      { numRuns: 100 },
+    );
+    // A table in a literal that fits a line flat breaks it, and each group around it.
+    for (const n of [0, 30, 60, 90, 120]) {
+      const value = {
+        routes: [
+          { a: 1, b: 2 },
+          { c: "p".repeat(n), d: [] },
+        ],
+        pad: "p".repeat(n),
+      };
+      const statement = constStatement("n", [literalDoc(value), " satisfies ", typeLiteralDoc(["readonly [k: string]: T"])]);
+      expect(statement + "\n").toBe(await format(`export const n = ${literal(value)} satisfies { readonly [k: string]: T };\n`));
+    }
+  }, 180_000);
 
   it("quotes keys as prettier does", () => {
     expect(["a", "x-y", "200", "$x", "__proto__", "it's"].map(printedKey)).toEqual(["a", '"x-y"', '"200"', "$x", '["__proto__"]', '"it\'s"']);

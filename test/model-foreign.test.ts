@@ -162,6 +162,25 @@ describe("prepareDocument reads the grammar: keywords, names and data by their p
     expect(Object.getPrototypeOf(box.properties)).toBe(Object.prototype);
   });
 
+  it("a ref's own keys win over its target's, and a ref alone is its target (one shared copy)", () => {
+    const shared = { description: "Not found", content: { "application/json": { schema: ref("Pet-Name") } } };
+    const responses = (at: string) => ({
+      "404": { $ref: "#/components/responses/NotFound" },
+      "410": { $ref: "#/components/responses/NotFound", description: `Gone from ${at}` },
+    });
+    const document = doc(
+      { "/a": { get: { responses: responses("a") } }, "/b": { get: { responses: responses("b") } } },
+      { components: { schemas: { "Pet-Name": { type: "string" }, Box: { ...ref("Pet-Name"), description: "a box" } }, responses: { NotFound: shared } } },
+    );
+    const result = prepared(document);
+    const answers = (path: string) => (result.paths[path] as { get: { responses: Record<string, Json> } }).get.responses;
+    expect(answers("/a")["404"]).toEqual({ description: "Not found", content: { "application/json": { schema: ref("PetName") } } });
+    expect(answers("/a")["404"]).toBe(answers("/b")["404"]);
+    expect(answers("/a")["410"]).toEqual({ ...answers("/a")["404"], description: "Gone from a" });
+    expect(answers("/b")["410"]!.description).toBe("Gone from b");
+    expect(result.components.schemas.Box).toEqual({ description: "a box", ...ref("PetName") });
+  });
+
   it("a `$ref` in data (an example, a default, an enum, an extension) is data, left as written", () => {
     const data = { $ref: "#/components/schemas/Pet-Name" };
     const schema = { type: "object", example: data, examples: [data], default: data, enum: [data], const: data, "x-a": data };

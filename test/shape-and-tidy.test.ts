@@ -72,4 +72,15 @@ describe("tidy", () => {
       { numRuns: 20000 },
     );
   });
+
+  it("does the same where `\\n` is the only line end (the texts it finds line ends in by indexOf)", () => {
+    const lines = fc.array(fc.constantFrom(" ", "\t", "\n", "a", ";", "\u00a0", "  \n"), { maxLength: 30 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(lines, (text) => {
+        expect(tidy(text)).toBe(tidyByRegExp(text));
+      }),
+      { numRuns: 20000 },
+    );
+    expect(tidy("\n\nconst a = 1;  \n\t\n  b; \t")).toBe("const a = 1;\n\n  b;");
+  });
 });

@@ -110,6 +110,25 @@ describe("type alias layout", () => {
     expect(broken).toBeGreaterThan(30);
   });
 
+  it("reads numbers (signed, decimal, with exponents), dotted names and tuples with a rest as prettier prints them; other characters are Unsure", async () => {
+    const types = [
+      "-1 | 2.5 | 1E+21 | 0",
+      "{ readonly a: [string, ...number[]]; b?: T.Pet.Name }",
+      "[string, ...boolean[]] | readonly [1, 2]",
+      `{ ${"m".repeat(40)}: -12.5e-3 | 7; ${"n".repeat(40)}: $x | _y | T.Some_Name$ }`,
+    ];
+    for (const text of types) {
+      const mine = sure(() => typeAliasStatement("Alias", text));
+      expect(mine, text).toBeDefined();
+      expect(mine).toBe(await format(`export type Alias = ${text};`));
+    }
+    for (const text of ["a . b", "-x", "number @", "..string"])
+      expect(
+        sure(() => typeAliasStatement("Alias", text)),
+        text,
+      ).toBeUndefined();
+  });
+
   it("lays out GHES's intersections of a reference or an array with an object type and a union", async () => {
     const members = "client_id: string; client_secret: string; pem: string; webhook_secret: string | null";
     for (const text of [

@@ -375,6 +375,11 @@ function resourceView(
   const storedType = writeOnlyMembers.length === 0 ? base : `${base} & { ${writeOnlyMembers.join("; ")} }`;
   const idType = ext.id === "uuid" || ext.id === "string" ? "string" : "number";
   const filters = filterFields(schema);
+  // Once per resource, not per method (issue 14): the same literal for each.
+  const listFilters = laidOut(
+    () => flatLiteral(filters),
+    () => literal(filters),
+  ).text;
 
   const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map((operation) => {
     const behaviour = operation.behaviour as ResourceBehaviour;
@@ -418,10 +423,7 @@ function resourceView(
       hasSort: behaviour.sort !== undefined,
       hasPage: behaviour.page !== undefined,
       hasListing: behaviour.sort !== undefined || behaviour.page !== undefined || declaredQuery,
-      listFilters: laidOut(
-        () => flatLiteral(filters),
-        () => literal(filters),
-      ).text,
+      listFilters,
       isList: kind === "list",
       isGet: kind === "get",
       isCreate: kind === "create",

@@ -171,7 +171,9 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     const known = dataSizes.get(value);
     if (known !== undefined) return known;
     let size = 1;
-    for (const item of Object.values(value)) size += sizeOfData(item);
+    // Why loops, not Object.values (issue 14): an array of the values of every object of the document was garbage.
+    if (Array.isArray(value)) for (const item of value as unknown[]) size += sizeOfData(item);
+    else for (const key in value) if (Object.hasOwn(value, key)) size += sizeOfData((value as Json)[key]);
     // Why only sizes above a few dozen (issue 14): an entry per small object was most of the walk's
     // time and garbage; a small object given at many places is measured again at little cost, and
     // every object whose repetition could multiply the work (nested aliases) is large and kept.
@@ -250,7 +252,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     }
     if (items === undefined) return [value, size];
     if (Array.isArray(value)) return [items, size];
-    return [objectOf(keys.map((key, i): [string, unknown] => [key, items[i]])), size];
+    return [objectOfKeys(keys, items), size];
   };
 
   /**
@@ -269,8 +271,11 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
 
   const reference = (value: Json & { $ref: string }, kind: Kind, pointer: At): [unknown, number] => {
     const ref = value.$ref;
-    const { $ref: _, ...rest } = value;
-    const [siblings, siblingsSize] = walk(rest, kind, pointer) as [Json, number];
+    // Why a ref alone is not copied without its `$ref` and walked (issue 14): most refs have no
+    // other keys, and a copy of each (and its entry in walkedObjects) was garbage per ref.
+    const alone = onlyRef(value);
+    const rest = alone ? NO_SIBLINGS : siblingsOf(value);
+    const [siblings, siblingsSize] = alone ? [rest, 1] : (walk(rest, kind, pointer) as [Json, number]);
     const named = kind === "schema" ? nameOf(ref) : undefined;
     if (named !== undefined) {
       if (!Object.hasOwn(schemas, named)) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
@@ -396,11 +401,43 @@ function replaceAt(value: unknown, parts: readonly string[], replacement: unknow
   return objectOf(Object.entries(value as Json).map(([key, item]) => [key, key === first ? replaceAt(item, rest, replacement) : item]));
 }
 
+/** The other keys of a ref that has none. */
+const NO_SIBLINGS: Json = Object.freeze({});
+
+/** A ref's other keys (3.1 `summary`, `description`, or a 3.0 sibling), without its `$ref`. */
+function siblingsOf(value: Json): Json {
+  const { $ref: _, ...rest } = value;
+  return rest;
+}
+
+/** Whether an object has no own key but `$ref`. */
+function onlyRef(value: Json): boolean {
+  for (const key in value) if (key !== "$ref" && Object.hasOwn(value, key)) return false;
+  return true;
+}
+
 /** An object of these entries; a `__proto__` key becomes an own property, as JSON.parse makes it. */
 function objectOf(entries: readonly (readonly [string, unknown])[]): Json {
   const copy: Json = {};
-  for (const [key, item] of entries) Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+  for (const [key, item] of entries) setOwn(copy, key, item);
   return copy;
+}
+
+/** An object of `keys` with the values `items` (objectOf without the entries). */
+function objectOfKeys(keys: readonly string[], items: readonly unknown[]): Json {
+  const copy: Json = {};
+  for (let i = 0; i < keys.length; i++) setOwn(copy, keys[i]!, items[i]);
+  return copy;
+}
+
+/**
+ * Sets an own property. Why assignment but for `__proto__` (issue 14): defining each property was
+ * a good part of copying the objects that hold an inlined ref; only `__proto__` is an accessor of
+ * Object.prototype that an assignment would call.
+ */
+function setOwn(object: Json, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
 }
 
 /** A JSON Pointer reference token (RFC 6901 section 3). */

@@ -1,5 +1,5 @@
 import { literal, literalAt, propertyKey, stringLiteral } from "../model/escape.js";
-import { arrayDoc, constStatement, laidOut, literalDoc, propertyDoc, table, typeLiteralDoc } from "./layout.js";
+import { arrayDoc, constStatement, laidOut, literalDoc, propertyDoc, propertyTable, table, typeLiteralDoc } from "./layout.js";
 
 /** The data of api.gen.ts, as values (the literals are made here, laid out as prettier would). */
 export interface ApiData {
@@ -27,11 +27,7 @@ export interface ApiStatements {
 export function apiStatements(data: ApiData): ApiStatements {
   const tableText = (entries: readonly string[]) => (entries.length === 0 ? "{\n}" : `{\n${entries.map((e) => `  ${e},\n`).join("")}}`);
   const schemas = laidOut(
-    () =>
-      constStatement(
-        "schemas: SchemaTable",
-        table("{", data.schemas, ([name, node]) => propertyDoc(name, node)),
-      ),
+    () => constStatement("schemas: SchemaTable", propertyTable(data.schemas)),
     () => `export const schemas: SchemaTable = ${tableText(data.schemas.map(([name, node]) => `${propertyKey(name)}: ${literalAt(name, node)}`))};`,
   );
   const resourcesType = "{ readonly [collection: string]: ResourceSpec }";

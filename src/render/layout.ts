@@ -66,6 +66,11 @@ interface Table {
   readonly close: string;
   readonly items: readonly unknown[];
   readonly member: (item: unknown) => Doc;
+  /**
+   * Where given, each member's text (before its `,`) at its indentation, printed straight from
+   * its item as its doc would print (memberText, itemText): no doc, no measuring of one.
+   */
+  readonly text?: (item: unknown, indentation: number) => string;
 }
 
 /**
@@ -189,23 +194,32 @@ function propagateBreaks(doc: Doc): boolean {
   }
 }
 
-/** Whether `next` fits in `width` columns, followed by `rest` up to its first line break (prettier's fits). */
-function fits(next: Command, rest: readonly Command[], width: number): boolean {
+/** Whether `next` in `nextMode` fits in `width` columns, followed by `rest` up to its first line break (prettier's fits). */
+function fits(nextMode: Mode, next: Doc, rest: readonly Command[], width: number): boolean {
   let restIndex = rest.length;
-  const commands: { mode: Mode; doc: Doc }[] = [next];
+  // Why two stacks of modes and docs, not one of objects (issue 14): an object per doc measured,
+  // for every group of every type and literal laid out, was much of the layout's garbage.
+  const modes: Mode[] = [nextMode];
+  const docs: Doc[] = [next];
   while (width >= 0) {
-    if (commands.length === 0) {
+    if (docs.length === 0) {
       if (restIndex === 0) return true;
-      commands.push(rest[--restIndex]!);
+      const command = rest[--restIndex]!;
+      modes.push(command.mode);
+      docs.push(command.doc);
       continue;
     }
-    const { mode, doc } = commands.pop()!;
+    const mode = modes.pop()!;
+    const doc = docs.pop()!;
     if (typeof doc === "string") {
       width -= widthOf(doc, width);
       continue;
     }
     if (Array.isArray(doc)) {
-      for (let i = doc.length - 1; i >= 0; i--) commands.push({ mode, doc: (doc as readonly Doc[])[i]! });
+      for (let i = doc.length - 1; i >= 0; i--) {
+        modes.push(mode);
+        docs.push((doc as readonly Doc[])[i]!);
+      }
       continue;
     }
     const node = doc as Exclude<Doc, string | readonly Doc[]>;
@@ -213,16 +227,19 @@ function fits(next: Command, rest: readonly Command[], width: number): boolean {
       case "indent":
       case "align":
       case "indentIfBreak":
-        commands.push({ mode, doc: node.contents });
+        modes.push(mode);
+        docs.push(node.contents);
         break;
       case "lineSuffix":
         // Printed after the line's end: not measured (prettier's fits).
         break;
       case "group":
-        commands.push({ mode: node.break ? "break" : mode, doc: node.contents });
+        modes.push(node.break ? "break" : mode);
+        docs.push(node.contents);
         break;
       case "ifBreak":
-        commands.push({ mode, doc: mode === "break" ? node.breakContents : node.flatContents });
+        modes.push(mode);
+        docs.push(mode === "break" ? node.breakContents : node.flatContents);
         break;
       case "line":
         if (mode === "break" || node.hard) return true;
@@ -280,16 +297,11 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         suffixes.push({ indentation: ind, mode, doc: node.contents });
         break;
       case "group": {
-        const flat: Command = { indentation: ind, mode: "flat", doc: node.contents };
-        const chosen: Command =
-          mode === "flat"
-            ? { ...flat, mode: node.break ? "break" : "flat" }
-            : !node.break && fits(flat, commands, PRINT_WIDTH - position)
-              ? flat
-              : { ...flat, mode: "break" };
-        if (chosen.mode === "break" && node.flatOnly) throw new Unsure("a group laid out only flat does not fit");
-        commands.push(chosen);
-        if (node.id) modes.set(node.id, chosen.mode);
+        const chosen: Mode =
+          mode === "flat" ? (node.break ? "break" : "flat") : !node.break && fits("flat", node.contents, commands, PRINT_WIDTH - position) ? "flat" : "break";
+        if (chosen === "break" && node.flatOnly) throw new Unsure("a group laid out only flat does not fit");
+        commands.push({ indentation: ind, mode: chosen, doc: node.contents });
+        if (node.id) modes.set(node.id, chosen);
         break;
       }
       case "ifBreak":
@@ -316,7 +328,7 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         position = ind;
         break;
       case "literal": {
-        if (!node.break && (mode === "flat" || fits({ indentation: ind, mode: "flat", doc: node }, commands, PRINT_WIDTH - position))) {
+        if (!node.break && (mode === "flat" || fits("flat", node, commands, PRINT_WIDTH - position))) {
           const text = flatText(node.value);
           out.push(text);
           position += widthOf(text, PRINT_WIDTH - position + 1);
@@ -329,7 +341,9 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
       case "table": {
         out.push(node.open);
         const inner = ind + TAB_WIDTH;
-        for (const item of node.items) out.push("\n" + " ".repeat(inner), printDoc([group(node.member(item)), ","], { indentation: inner }));
+        const pad = "\n" + " ".repeat(inner);
+        for (const item of node.items)
+          out.push(pad, node.text ? node.text(item, inner) + "," : printDoc([group(node.member(item)), ","], { indentation: inner }));
         out.push("\n" + " ".repeat(ind), node.close);
         position = ind + node.close.length;
         break;
@@ -417,7 +431,7 @@ export function printedKey(key: string): string {
 export function literalDoc(value: unknown): Doc {
   if (value === null || typeof value !== "object") return scalarText(value);
   if (Array.isArray(value)) return arrayDoc(itemsOf(value));
-  return hasMembers(value) ? { kind: "literal", value, break: hasTable(value) } : "{}";
+  return hasMembers(value) ? { kind: "literal", value, break: breaksLiteral(value) } : "{}";
 }
 
 /** The text of a JSON scalar as prettier prints escape.ts's `literal(value)`. */
@@ -437,16 +451,37 @@ function scalarText(value: unknown): string {
 const isWritten = (item: unknown) => item !== undefined && typeof item !== "function" && typeof item !== "symbol";
 
 /** The members of an object that its literal writes. */
-const membersOf = (value: object) => Object.entries(value as Record<string, unknown>).filter(([, item]) => isWritten(item));
+function membersOf(value: object): [string, unknown][] {
+  // Why a loop over the keys (issue 14): an entries array filtered into another was garbage per object of api.gen.ts.
+  const members: [string, unknown][] = [];
+  for (const key of Object.keys(value)) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (isWritten(item)) members.push([key, item]);
+  }
+  return members;
+}
 
 /** Whether an object's literal has a member (is not `{}`). */
 function hasMembers(value: object): boolean {
-  for (const item of Object.values(value)) if (isWritten(item)) return true;
+  for (const key in value) if (Object.hasOwn(value, key) && isWritten((value as Record<string, unknown>)[key])) return true;
   return false;
 }
 
-/** An array's items as a literal writes them (undefined and functions as null). */
-const itemsOf = (value: readonly unknown[]) => value.map((item: unknown) => (item === undefined || typeof item === "function" ? null : item));
+/** How many members an object's literal writes. */
+function memberCount(value: object): number {
+  let count = 0;
+  for (const key in value) if (Object.hasOwn(value, key) && isWritten((value as Record<string, unknown>)[key])) count++;
+  return count;
+}
+
+/** An array's items as a literal writes them (undefined and functions as null); the array itself when that changes none (no copy). */
+function itemsOf(value: readonly unknown[]): readonly unknown[] {
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (item === undefined || typeof item === "function") return value.map((each: unknown) => (each === undefined || typeof each === "function" ? null : each));
+  }
+  return value;
+}
 
 /** Whether the value under `key` of an object literal is written `as const` (see escape.ts's literal). */
 const isAsConst = (key: string, value: unknown) => key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null;
@@ -463,7 +498,7 @@ function breaksArray(items: readonly unknown[]): boolean {
       if (item === null || typeof item !== "object") return false;
       const next = items[i + 1];
       if (next !== undefined && (next === null || typeof next !== "object" || Array.isArray(next) !== Array.isArray(item))) return false;
-      return (Array.isArray(item) ? item.length : Object.values(item as object).filter((v) => v !== undefined && typeof v !== "function").length) > 1;
+      return (Array.isArray(item) ? item.length : memberCount(item as object)) > 1;
     })
   );
 }
@@ -476,9 +511,21 @@ function breaksArray(items: readonly unknown[]): boolean {
 function hasTable(value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;
   if (Array.isArray(value)) return breaksArray(itemsOf(value)) || value.some(hasTable);
-  for (const item of Object.values(value)) if (isWritten(item) && hasTable(item)) return true;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (isWritten(item) && hasTable(item)) return true;
+  }
   return false;
 }
+
+/**
+ * Whether a literal's group is marked broken: it holds a table. Why asked only of a literal that is
+ * no wider than a line flat (issue 14): one wider is never printed flat and every group around it
+ * breaks with or without the mark (fits measures it flat, past the line's end), so the answer
+ * changes nothing there; the walk of every route of api.gen.ts for tables was most of its layout.
+ */
+const breaksLiteral = (value: object): boolean => flatWidth(value, PRINT_WIDTH) <= PRINT_WIDTH && hasTable(value);
 
 /**
  * The width of a value's literal printed flat, counted only until it is over `budget` (a literal
@@ -551,7 +598,78 @@ function brokenText(value: object, indentation: number): string {
 function itemText(item: unknown, indentation: number): string {
   if (!isGroup(item)) return scalarOrEmpty(item);
   const budget = PRINT_WIDTH - indentation;
-  return flatWidth(item, budget) + 1 <= budget && !hasTable(item) ? flatText(item) : brokenText(item, indentation);
+  const flat = flatWithin(item, budget);
+  return flat !== undefined && flatWidthOut + 1 <= budget ? flat : brokenText(item, indentation);
+}
+
+/** The width of the text flatWithin last returned (a second result without an object per call). */
+let flatWidthOut = 0;
+
+/**
+ * A value's literal printed flat (flatText) and its width in flatWidthOut, or undefined when it is
+ * wider than `budget` (measured only so far) or holds a table (hasTable: never printed flat). Why
+ * one walk (issue 14): measuring, looking for a table and printing each member of api.gen.ts's
+ * routes were three walks of it, each with arrays of entries made and dropped.
+ */
+function flatWithin(value: unknown, budget: number): string | undefined {
+  if (value === null || typeof value !== "object") {
+    const text = scalarText(value);
+    const width = widthOf(text, budget);
+    if (width > budget) return undefined;
+    flatWidthOut = width;
+    return text;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      flatWidthOut = 2;
+      return "[]";
+    }
+    const items = itemsOf(value);
+    if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
+    if (breaksArray(items)) return undefined;
+    let text = "[";
+    let width = 2;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) {
+        text += ", ";
+        width += 2;
+      }
+      const part = flatWithin(items[i], budget - width);
+      if (part === undefined) return undefined;
+      text += part;
+      width += flatWidthOut;
+    }
+    if (width > budget) return undefined;
+    flatWidthOut = width;
+    return text + "]";
+  }
+  let text = "{ ";
+  let width = 4;
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (!isWritten(item)) continue;
+    if (!first) {
+      text += ", ";
+      width += 2;
+    }
+    first = false;
+    const printed = printedKey(key);
+    const asConst = isAsConst(key, item);
+    width += widthOf(printed, budget - width) + 2 + (asConst ? 9 : 0);
+    if (width > budget) return undefined;
+    const part = flatWithin(item, budget - width);
+    if (part === undefined) return undefined;
+    text += asConst ? `${printed}: ${part} as const` : `${printed}: ${part}`;
+    width += flatWidthOut;
+  }
+  if (first) {
+    flatWidthOut = 2;
+    return "{}";
+  }
+  if (width > budget) return undefined;
+  flatWidthOut = width;
+  return text + " }";
 }
 
 /** A scalar's text, or `{}` / `[]` for an object or array without members. */
@@ -569,9 +687,8 @@ function memberText(key: string, item: unknown, indentation: number): string {
   const budget = PRINT_WIDTH - indentation;
   const keyWidth = widthOf(printed, budget);
   const group = isGroup(item);
-  // Why the width first: a member that fits is short, so whether it holds a table is quickly known.
-  const fitsFlat = keyWidth + 2 <= budget && keyWidth + 2 + flatWidth(item, budget - keyWidth - 2) + suffix.length + 1 <= budget;
-  if (fitsFlat && !(group && hasTable(item))) return `${printed}: ${flatText(item)}${suffix}`;
+  const flat = keyWidth + 2 <= budget ? flatWithin(item, budget - keyWidth - 2) : undefined;
+  if (flat !== undefined && keyWidth + 2 + flatWidthOut + suffix.length + 1 <= budget) return `${printed}: ${flat}${suffix}`;
   const right = (at: number) => (group ? brokenText(item, at) : scalarOrEmpty(item));
   const never = keyWidth < TAB_WIDTH + 3 || (!suffix && ((typeof item === "number" && !Object.is(Math.sign(item), -1)) || typeof item === "boolean"));
   if (never) return `${printed}: ${right(indentation)}${suffix}`;
@@ -580,8 +697,9 @@ function memberText(key: string, item: unknown, indentation: number): string {
   if (!group) return `${printed}:\n${" ".repeat(inner)}${right(inner)}${suffix}`;
   // "other" with a group: `key: {` where it fits, else the group on its own line, flat if it fits there.
   if (keyWidth + 3 <= budget) return `${printed}: ${brokenText(item, indentation)}${suffix}`;
-  const fitsAlone = flatWidth(item, budget - TAB_WIDTH) + suffix.length + 1 <= budget - TAB_WIDTH && !hasTable(item);
-  return `${printed}:\n${" ".repeat(inner)}${fitsAlone ? flatText(item) : brokenText(item, inner)}${suffix}`;
+  const alone = flatWithin(item, budget - TAB_WIDTH);
+  const fitsAlone = alone !== undefined && flatWidthOut + suffix.length + 1 <= budget - TAB_WIDTH;
+  return `${printed}:\n${" ".repeat(inner)}${fitsAlone ? alone : brokenText(item, inner)}${suffix}`;
 }
 
 /**
@@ -614,9 +732,27 @@ export function arrayDoc(items: readonly unknown[]): Doc {
   if (items.length === 0) return "[]";
   // Why: prettier fills an array of numbers (several per line); that layout is not built here.
   if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
-  if (breaksArray(items)) return table("[", items, literalDoc);
-  return { kind: "literal", value: items, break: hasTable(items) };
+  // Why each item's text straight from its value (issue 14): the docs of api.gen.ts's routes, made,
+  // measured and printed one by one, were most of its layout.
+  if (breaksArray(items)) return { ...(table("[", items, literalDoc) as Table), text: itemText };
+  return { kind: "literal", value: items, break: breaksLiteral(items) };
 }
+
+/**
+ * A broken object literal of `key: value` members of JSON data, each as propertyDoc lays it out,
+ * printed straight from the values (memberText: no doc per member).
+ */
+export const propertyTable = (entries: readonly (readonly [key: string, value: unknown])[]): Doc =>
+  entries.length === 0
+    ? "{}"
+    : {
+        kind: "table",
+        open: "{",
+        close: "}",
+        items: entries,
+        member: (entry) => propertyDoc(...(entry as readonly [string, unknown])),
+        text: (entry, indentation) => memberText(...(entry as readonly [string, unknown]), indentation),
+      };
 
 /**
  * `key: "..."` of an object literal whose value is a string literal already written (JSON's

@@ -29,7 +29,12 @@ interface Token {
   readonly newline: boolean;
 }
 
-const PUNCT = ["...", "{", "}", "[", "]", "(", ")", "<", ">", ";", ":", "?", "|", "&", ","];
+/** The punctuation of a type of one character (and `...`). */
+const PUNCT = new Set(["{", "}", "[", "]", "(", ")", "<", ">", ";", ":", "?", "|", "&", ","]);
+// Why sticky expressions from the token's start (issue 14): a match of the rest of the text sliced
+// off at each word was a string per token of every type laid out.
+const NUMBER = /-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
+const WORD = /[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*/y;
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -65,17 +70,18 @@ function tokenize(text: string): Token[] {
         } else j++;
       }
       push("template", j + 1);
-    } else if (/[-0-9]/.test(c)) {
-      const match = /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/.exec(text.slice(i));
-      if (!match) throw new Unsure(`a number at ${i}`);
-      push("number", i + match[0].length);
-    } else if (/[A-Za-z_$]/.test(c)) {
-      const match = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*/.exec(text.slice(i))!;
-      push("word", i + match[0].length);
+    } else if (c === "-" || (c >= "0" && c <= "9")) {
+      NUMBER.lastIndex = i;
+      if (!NUMBER.test(text)) throw new Unsure(`a number at ${i}`);
+      push("number", NUMBER.lastIndex);
+    } else if ((c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "_" || c === "$") {
+      WORD.lastIndex = i;
+      WORD.test(text);
+      push("word", WORD.lastIndex);
     } else {
-      const punct = PUNCT.find((p) => text.startsWith(p, i));
-      if (!punct) throw new Unsure(`the character ${JSON.stringify(c)} in a type`);
-      push("punct", i + punct.length);
+      const length = c === "." && text.startsWith("...", i) ? 3 : PUNCT.has(c) ? 1 : 0;
+      if (length === 0) throw new Unsure(`the character ${JSON.stringify(c)} in a type`);
+      push("punct", i + length);
     }
   }
   return tokens;
