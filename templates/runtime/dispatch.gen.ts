@@ -9,8 +9,8 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { performance } from "node:perf_hooks";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
-import type { Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
-import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody, refusal } from "./http.gen.js";
+import type { Access, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
+import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody, refusal, splitPath } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { HandlerResultError, answerOf, declaredResponse, fromRefusal, readParameters, readRequestBody, validatedBody } from "./requests.gen.js";
 import type { Answer, BodyRead, OperationDefinition, OperationHandler, OperationInput } from "./requests.gen.js";
@@ -282,7 +282,7 @@ function variantOf(route: RouteSpec, method: string, req: IncomingMessage, url: 
 }
 
 /** The segments of a path as sent, still percent-encoded (`/` gives none). */
-const rawSegments = (path: string): string[] => (path === "/" ? [] : path.slice(1).split("/"));
+const rawSegments = (path: string): string[] => (path === "/" ? [] : splitPath(path));
 
 /** The default time a handler or hook may take: 30 s. */
 export const DEFAULT_HANDLER_TIMEOUT = 30_000;
@@ -442,11 +442,23 @@ export function answerRouted(
   const security = notes === undefined ? { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken } : { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken, notes };
   // Why not inTime's closure: a check that answers at once (every bearer check) needs no deadline.
   const checked = checkSecurity(operation.security, security, req, url.query);
-  const access = isPromiseLike(checked) ? inTime(options, "the security check", () => checked) : checked;
-  return andThen(access, (granted) => {
-    if (!granted.ok) return fromRefusal(granted);
-    return answerGranted({ api, options, req, url, matched, operation, context: { principal: granted.principal, scopes: granted.scopes } });
-  });
+  // Why no closure for a check that answered at once: every request with a bearer token is one.
+  if (!isPromiseLike(checked)) return answerAccess(api, options, req, url, matched, operation, checked);
+  return andThen(inTime(options, "the security check", () => checked), (granted) => answerAccess(api, options, req, url, matched, operation, granted));
+}
+
+/** answerRouted once the security check has decided: its refusal, or the request answered. */
+function answerAccess(
+  api: ApiSpec,
+  options: DispatchOptions,
+  req: IncomingMessage,
+  url: ParsedUrl,
+  matched: { route: RouteSpec; values: string[] },
+  operation: OperationSpec,
+  granted: Access,
+): Awaitable<Answer> {
+  if (!granted.ok) return fromRefusal(granted);
+  return answerGranted({ api, options, req, url, matched, operation, context: { principal: granted.principal, scopes: granted.scopes } });
 }
 
 /**

@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { DOCS_PAGE, DOCS_PAGE_POLICY } from "./docs-page.gen.js";
-import { HandlerTimeoutError, andThen, answerRequest, answerRouted, fromRefusal, matchRoute, routeOf } from "./dispatch.gen.js";
+import { HandlerTimeoutError, answerRequest, answerRouted, fromRefusal, matchRoute, routeOf } from "./dispatch.gen.js";
 import { hasBody } from "./requests.gen.js";
 import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "./dispatch.gen.js";
 import type { Principal, VerifyToken } from "./guards.gen.js";
@@ -160,41 +160,45 @@ function allowOf(route: RouteSpec): string {
   return methods.join(", ");
 }
 
-/** The answer of one request, the API's or the host's own, before CORS; undefined when the client went away. */
-function answerOf(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes): Awaitable<Answer | undefined> {
+/**
+ * The answer of one request, the API's or the host's own, before CORS (undefined when the client
+ * went away), handed to `then`. Why a continuation: an answer that waits for a promise (a body,
+ * a handler) is handed on in that promise's one reaction, not through a promise per step.
+ */
+function answerOf<R>(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes, then: (answer: Answer | undefined) => R): Awaitable<R> {
   const parsed = parseUrl(url);
   if (parsed.ok) {
     const extra = hosted.extras.get(parsed.value.path);
     if (extra !== undefined) {
-      if (method === "GET" || method === "HEAD") return extra;
-      if (method === "OPTIONS") return { status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } };
-      return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: GET, HEAD, OPTIONS` }, { Allow: "GET, HEAD, OPTIONS" }));
+      if (method === "GET" || method === "HEAD") return then(extra);
+      if (method === "OPTIONS") return then({ status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } });
+      return then(fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: GET, HEAD, OPTIONS` }, { Allow: "GET, HEAD, OPTIONS" })));
     }
     const matched = routeOf(hosted.api.routes, parsed.value, method);
     if (matched !== undefined && !Object.hasOwn(matched.route.methods, method)) {
       // http-behaviour "Beyond the API's own routes": HEAD where GET is answered, OPTIONS on a known path.
-      if (method === "OPTIONS") return { status: 204, headers: { Allow: allowOf(matched.route) } };
-      if (method === "HEAD" && Object.hasOwn(matched.route.methods, "GET")) return safeAnswer(hosted, req, "GET", url, notes);
-      return andThen(safeAnswer(hosted, req, method, url, notes), (answer) => {
+      if (method === "OPTIONS") return then({ status: 204, headers: { Allow: allowOf(matched.route) } });
+      if (method === "HEAD" && Object.hasOwn(matched.route.methods, "GET")) return safeAnswer(hosted, req, "GET", url, notes, undefined, then);
+      return safeAnswer(hosted, req, method, url, notes, undefined, (answer) => {
         // The dispatcher's Allow names the declared methods; the host answers HEAD and OPTIONS too.
         if (answer?.status === 405) answer.headers.Allow = allowOf(matched.route);
-        return answer;
+        return then(answer);
       });
     }
     // Why: the dispatcher answers the URL parsed and routed here, not parsed and matched again.
-    return safeAnswer(hosted, req, method, url, notes, { url: parsed.value, matched });
+    return safeAnswer(hosted, req, method, url, notes, { url: parsed.value, matched }, then);
   }
-  return safeAnswer(hosted, req, method, url, notes);
+  return safeAnswer(hosted, req, method, url, notes, undefined, then);
 }
 
 /** A request target the host has parsed and routed (dispatch's routeOf). */
 type Routed = { readonly url: ParsedUrl; readonly matched: ReturnType<typeof routeOf> };
 
 /**
- * The dispatcher's answer, or the answer to its fault: what a handler or hook throws is told to
- * `onError` and answered 500 (504 when it took too long), with nothing of the error.
+ * The dispatcher's answer, or the answer to its fault, handed to `then`: what a handler or hook
+ * throws is told to `onError` and answered 500 (504 when it took too long), with nothing of the error.
  */
-function safeAnswer(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes, routed?: Routed): Awaitable<Answer | undefined> {
+function safeAnswer<R>(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes, routed: Routed | undefined, then: (answer: Answer | undefined) => R): Awaitable<R> {
   let answer: Awaitable<Answer>;
   try {
     answer =
@@ -202,10 +206,10 @@ function safeAnswer(hosted: Hosted, req: IncomingMessage, method: string, url: s
         ? answerRequest(hosted.api, hosted.options, req, { method, url }, notes)
         : answerRouted(hosted.api, hosted.options, req, method, routed.url, routed.matched, notes);
   } catch (error) {
-    return faultAnswer(hosted, req, error);
+    return then(faultAnswer(hosted, req, error));
   }
-  if (answer instanceof Promise) return answer.then((done) => asText(hosted, req, done), (error: unknown) => faultAnswer(hosted, req, error));
-  return asText(hosted, req, answer);
+  if (answer instanceof Promise) return answer.then((done) => then(asText(hosted, req, done)), (error: unknown) => then(faultAnswer(hosted, req, error)));
+  return then(asText(hosted, req, answer));
 }
 
 /**
@@ -280,11 +284,14 @@ function tell(hosted: Hosted, req: IncomingMessage, call: () => void): void {
   }
 }
 
+/** What serve hands on: the answer and the method it answers, or undefined when the client went away before it could be answered. */
+type Served = { answer: Answer; method: string } | undefined;
+
 /**
- * Answers one request through the whole pipeline: the hooks, the answer, CORS. Undefined when
- * the client went away before it could be answered.
+ * Answers one request through the whole pipeline (the hooks, the answer, CORS) and hands what it
+ * served to `deliver`, in the same turn as the answer is known.
  */
-function serve(hosted: Hosted, req: IncomingMessage, fetched: FetchState = NODE_REQUEST): Awaitable<{ answer: Answer; method: string } | undefined> {
+function serve<R>(hosted: Hosted, req: IncomingMessage, fetched: FetchState, deliver: (served: Served) => R): Awaitable<R> {
   const { onRequest, onResponse } = hosted.host;
   // Why: nothing runs for a hook that is not set: no clock read, no path split, no closure.
   const started = onResponse === undefined ? 0 : performance.now();
@@ -297,7 +304,7 @@ function serve(hosted: Hosted, req: IncomingMessage, fetched: FetchState = NODE_
   // scope and a client gone mid-body included), for `onResponse`.
   const notes: RequestNotes = { principal: undefined };
   const taken = req.readableEnded || fetched.bodyUsed === true;
-  return andThen(taken ? consumed(hosted, req) : answerOf(hosted, req, method, url, notes), (done) => {
+  const finish = (done: Answer | undefined): Served => {
     // Why: http-behaviour "Errors": a client too slow to send its request gets 408, whatever was
     // read of its body by then; it is decided here so that it gets CORS and `onResponse` as every answer does.
     const answered = fetched.timedOut?.() === true ? fromRefusal(refusal(408, "Request timeout")) : done;
@@ -311,7 +318,9 @@ function serve(hosted: Hosted, req: IncomingMessage, fetched: FetchState = NODE_
     const answer = withCors(hosted.host, req, method, answered);
     respond(answer.status, false);
     return { answer, method };
-  });
+  };
+  if (taken) return deliver(finish(consumed(hosted, req)));
+  return answerOf(hosted, req, method, url, notes, (done) => deliver(finish(done)));
 }
 
 /** What the fetch handler knows of its request that a node:http request does not say. */
@@ -360,10 +369,9 @@ function nodeListener(hosted: Hosted): RequestListener {
     // Why: a request answered at once is written at once (no promise); what fails while writing
     // an answer can only end the connection.
     try {
-      const served = serve(hosted, req);
-      // Why one reaction for both outcomes: a `.catch` after the `.then` would cost a second promise.
-      if (served instanceof Promise) served.then((done) => writeNodeSafely(req, res, done), () => res.destroy());
-      else writeNode(req, res, served);
+      const written = serve(hosted, req, NODE_REQUEST, (served) => writeNodeSafely(req, res, served));
+      // (The answer is written by then; what is left to catch is an `onError` hook that threw.)
+      if (written instanceof Promise) written.catch(() => res.destroy());
     } catch {
       res.destroy();
     }
@@ -433,7 +441,7 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
           }, requestTimeout)
         : undefined;
     try {
-      const served = await serve(hosted, req, { bodyUsed: request.bodyUsed, timedOut: () => timedOut });
+      const served = await serve(hosted, req, { bodyUsed: request.bodyUsed, timedOut: () => timedOut }, (done) => done);
       // Why: no answer means the body stream failed (the client went away): what is sent here reaches no one.
       const answer = served?.answer ?? fromRefusal(refusal(400, "Malformed HTTP request", { body: "the request body could not be read" }));
       const { headers, bytes } = encode(answer);

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { Principal, SecurityScopes } from "./guards.gen.js";
-import { DEFAULT_BODY_LIMIT, mediaType, nestsDeeperThan, parseCookies, parseJson, readBody, refusal } from "./http.gen.js";
+import { ClientGoneError, DEFAULT_BODY_LIMIT, collectBody, mediaType, nestsDeeperThan, parseCookies, parseJson, refusal } from "./http.gen.js";
 import type { BodyOutcome, ParsedUrl, Refusal } from "./http.gen.js";
 import { defineOwn, own } from "./resources.gen.js";
 import type { Awaitable } from "./resources.gen.js";
@@ -146,8 +146,18 @@ export function readRequestBody<T = BodyRead>(
     const unsupported = refusal(415, "Unsupported media type", { "content-type": allowed.length === 1 ? `must be ${allowed[0]!}` : `must be one of ${allowed.join(", ")}` });
     return next({ ok: false, answer: fromRefusal(unsupported, true) });
   }
-  // Why not async: a refusal above is answered at once, and the body costs one promise, not two.
-  return readBody(req, limits.bodyLimit ?? DEFAULT_BODY_LIMIT).then((read) => next(bodyOf(read, raw ? contentType : undefined, limits)));
+  // Why not async, nor readBody's promise and a `.then`: a refusal above is answered at once, and
+  // the body costs one promise, settled with what `next` makes of it as soon as its last bytes came.
+  return new Promise<T>((resolve, reject) => {
+    collectBody(req, limits.bodyLimit ?? DEFAULT_BODY_LIMIT, (read) => {
+      if (read instanceof ClientGoneError) return reject(read);
+      try {
+        resolve(next(bodyOf(read, raw ? contentType : undefined, limits)));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
 }
 
 /** A body as read (readBody) made a BodyRead: bytes of a raw type (`rawType`, as sent), else parsed JSON. */
