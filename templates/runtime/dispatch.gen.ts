@@ -18,7 +18,7 @@ import { defineOwn, isLostRace, isPromiseLike, objectHref, own, prepareOwnCreate
 import type { Awaitable, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
-import { addError, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
+import { addError, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaTable } from "./validate.gen.js";
 
 export { HandlerResultError, fromRefusal, parseScalar } from "./requests.gen.js";
@@ -512,7 +512,7 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
       const body = validatedBody(operation.body, read.body, errors, api.schemas);
       if (body !== undefined) input.body = body;
     }
-    if (Object.keys(errors).length > 0) return fromRefusal(refusal(400, "Invalid request", errors));
+    if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
     const result = call(api, options, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
     return andThen(result, (value) => answerOf(`the ${operation.operationId} handler`, operation, value));
   }
@@ -521,7 +521,7 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
   const path = isObject(parts.path) ? parts.path : {};
   const id = idName !== undefined && Object.hasOwn(path, idName) ? (path[idName] as string | number) : undefined;
   const data = resource && operation.body !== undefined ? resourceData(operation, resource, read.body, id, errors, api.schemas) : {};
-  if (Object.keys(errors).length > 0) return fromRefusal(refusal(400, "Invalid request", errors));
+  if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
 
   if (operation.kind === "index") return { status: 200, body: { links: api.index }, headers: {} };
   if (!resource) throw new Error(`operation ${operation.operationId} has no resource`);
@@ -749,7 +749,7 @@ async function missingReferences(operation: OperationSpec, resource: ResourceSpe
 async function referenceProblem(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest): Promise<Answer | undefined> {
   const missing = await missingReferences(operation, resource, request);
   if (isAnswer(missing)) return missing;
-  return Object.keys(missing).length > 0 ? fromRefusal(refusal(400, "Invalid request", missing)) : undefined;
+  return hasErrors(missing) ? fromRefusal(refusal(400, "Invalid request", missing)) : undefined;
 }
 
 const isAnswer = (value: FieldErrors | Answer): value is Answer => typeof value.status === "number" && typeof (value as Answer).headers === "object";

@@ -135,8 +135,8 @@ export function readRequestBody<T = BodyRead>(
 ): Awaitable<T> {
   const contentType = req.headers["content-type"];
   const type = mediaType(contentType);
-  const json = type !== undefined && spec.json.some((range) => inRange(range, type));
-  const raw = !json && type !== undefined && spec.raw.some((range) => inRange(range, type));
+  const json = type !== undefined && inSomeRange(spec.json, type);
+  const raw = !json && type !== undefined && inSomeRange(spec.raw, type);
   if (type === undefined && !hasBody(req)) {
     if (spec.required) addError(errors, "body", "is required");
     return next({ ok: true });
@@ -184,11 +184,14 @@ export function validatedBody(spec: BodySpec, value: unknown, errors: FieldError
   return validateValue(spec.schema, value, "", errors, table) ? withDefaults(spec.schema, value, table) : undefined;
 }
 
-/** Whether a media type is in a declared range (`application/json`, `image/*`, `*\/*`). */
-function inRange(range: string, type: string): boolean {
-  if (!MEDIA_TYPE.test(type)) return false;
-  if (range === "*/*" || range === type) return true;
-  return range.endsWith("/*") && type.startsWith(range.slice(0, -1));
+/** Whether a media type is in one of the declared ranges (`application/json`, `image/*`, `*\/*`). */
+function inSomeRange(ranges: readonly string[], type: string): boolean {
+  // (A loop, and the type's form checked once: no closure and no pattern per range and request.)
+  if (ranges.length === 0 || !MEDIA_TYPE.test(type)) return false;
+  for (const range of ranges) {
+    if (range === "*/*" || range === type || (range.endsWith("/*") && type.startsWith(range.slice(0, -1)))) return true;
+  }
+  return false;
 }
 
 /** A media type: a type and a subtype, both non-empty tokens (RFC 9110 section 8.3.1). */
@@ -776,9 +779,9 @@ export function answerOf(handler: string, definition: OperationDefinition, resul
   if (status === 204 || status === 304) throw new HandlerResultError(`${handler} returned a body with the status ${status}, which has none`);
   if (contentType !== undefined && typeof contentType !== "string") throw new HandlerResultError(`${handler} returned a contentType that is not a string`);
   // Without a contentType the body is JSON: of the declared JSON type, or application/json where a range (`*/*`) admits it.
-  const json = ranges.find((range) => isJsonMediaType(range)) ?? (ranges.some((range) => inRange(range, "application/json")) ? "application/json" : undefined);
+  const json = ranges.find((range) => isJsonMediaType(range)) ?? (inSomeRange(ranges, "application/json") ? "application/json" : undefined);
   const type = contentType === undefined ? json : mediaType(contentType);
-  if (type === undefined || !ranges.some((range) => inRange(range, type))) {
+  if (type === undefined || !inSomeRange(ranges, type)) {
     const named = contentType === undefined ? "a body without a contentType" : `a body of type ${contentType}`;
     throw new HandlerResultError(`${handler} returned ${named}, which the status ${String(status)} does not declare`);
   }
