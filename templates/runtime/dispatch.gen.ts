@@ -814,14 +814,18 @@ function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, 
   // Why: GET by id, and a create without references to look up, are answered at once when their
   // handlers answer at once; the same steps as runResourceChange's.
   if (operation.kind === "get") {
-    return andThen(lookUp(request, resource.collection, request.id), (found) => {
-      const looked = currentObject(operation, resource, found, request.id!);
+    const found = lookUp(request, resource.collection, request.id);
+    // Why: an object found at once is shown at once, with no closure and no lookup record.
+    if (isStoredObject(found)) return shown(resource, found);
+    return andThen(found, (value) => {
+      const looked = currentObject(operation, resource, value, request.id!);
       return looked.ok ? shown(resource, looked.current) : looked.answer;
     });
   }
   if (operation.kind === "create" && resource.refs.length === 0) {
     const result = call(request.api, request.options, name, { body: prepareOwnCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
-    return andThen(result, (value) => createdAnswer(operation, resource, value));
+    // (An object created at once is answered at once, with no closure.)
+    return result instanceof Promise ? result.then((value) => createdAnswer(operation, resource, value)) : createdAnswer(operation, resource, result);
   }
   return runResourceChange(operation, resource, request);
 }

@@ -304,23 +304,30 @@ function serve<R>(hosted: Hosted, req: IncomingMessage, fetched: FetchState, del
   // scope and a client gone mid-body included), for `onResponse`.
   const notes: RequestNotes = { principal: undefined };
   const taken = req.readableEnded || fetched.bodyUsed === true;
-  const finish = (done: Answer | undefined): Served => {
+  // Why one closure that hands on what it served: the answer's one continuation, however it comes.
+  const finish = (done: Answer | undefined): R => {
     // Why: http-behaviour "Errors": a client too slow to send its request gets 408, whatever was
     // read of its body by then; it is decided here so that it gets CORS and `onResponse` as every answer does.
     const answered = fetched.timedOut?.() === true ? fromRefusal(refusal(408, "Request timeout")) : done;
-    const respond = (status: number, aborted: boolean) => {
-      if (onResponse === undefined) return;
-      const principal: Principal | undefined = notes.principal;
-      tell(hosted, req, () => onResponse({ method, path, status, duration: performance.now() - started, principal, aborted }));
-    };
+    // (No closure for a hook that is not set.)
+    const respond =
+      onResponse === undefined
+        ? undefined
+        : (status: number, aborted: boolean) => {
+            const principal: Principal | undefined = notes.principal;
+            tell(hosted, req, () => onResponse({ method, path, status, duration: performance.now() - started, principal, aborted }));
+          };
     // Why: a request whose client went away is still told of, so a log has one line per request.
-    if (answered === undefined) return void respond(CLIENT_CLOSED_REQUEST, true);
+    if (answered === undefined) {
+      respond?.(CLIENT_CLOSED_REQUEST, true);
+      return deliver(undefined);
+    }
     const answer = withCors(hosted.host, req, method, answered);
-    respond(answer.status, false);
-    return { answer, method };
+    respond?.(answer.status, false);
+    return deliver({ answer, method });
   };
-  if (taken) return deliver(finish(consumed(hosted, req)));
-  return answerOf(hosted, req, method, url, notes, (done) => deliver(finish(done)));
+  if (taken) return finish(consumed(hosted, req));
+  return answerOf(hosted, req, method, url, notes, finish);
 }
 
 /** What the fetch handler knows of its request that a node:http request does not say. */
@@ -346,8 +353,8 @@ function consumed(hosted: Hosted, req: IncomingMessage): Answer {
 
 /** An answer's headers and bytes as sent: JSON, raw bytes, or nothing (RFC 9110: 204 and 304 carry no Content-Length). */
 function encode(answer: Answer): { headers: { [name: string]: string }; bytes: string | Uint8Array | undefined } {
-  // (copyOwn, not a spread: Content-Type and Content-Length are added to the copy.)
-  const headers: { [name: string]: string } = copyOwn(answer.headers);
+  // (copyOwn, not a spread: Content-Type and Content-Length are added to the copy; most answers have no headers of their own to copy.)
+  const headers: { [name: string]: string } = isEmpty(answer.headers) ? {} : copyOwn(answer.headers);
   let bytes: string | Uint8Array | undefined;
   if (answer.raw !== undefined) {
     bytes = answer.raw.bytes;
@@ -361,6 +368,12 @@ function encode(answer: Answer): { headers: { [name: string]: string }; bytes: s
   const length = bytes === undefined ? 0 : typeof bytes === "string" ? Buffer.byteLength(bytes, "utf8") : bytes.byteLength;
   if (bytes !== undefined || (answer.status !== 204 && answer.status !== 304)) headers["Content-Length"] = String(length);
   return { headers, bytes };
+}
+
+/** Whether a record has no own keys, without making a list of them. */
+function isEmpty(record: { readonly [name: string]: string }): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return false;
+  return true;
 }
 
 /** The listener without a body budget of its own (createHttpServer gives the server's). */

@@ -407,6 +407,8 @@ const splitPair = (pair: string): string[] => {
 
 /** Decodes a piece of a path segment; undefined when malformed. */
 function decodePathText(text: string): string | undefined {
+  // Why: a text without an escape (an id, nearly always) is what decoding it gives, without the call.
+  if (!text.includes("%")) return text;
   try {
     return decodeURIComponent(text);
   } catch {
