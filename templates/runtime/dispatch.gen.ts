@@ -458,7 +458,8 @@ function answerAccess(
   granted: Access,
 ): Awaitable<Answer> {
   if (!granted.ok) return fromRefusal(granted);
-  return answerGranted({ api, options, req, url, matched, operation, context: { principal: granted.principal, scopes: granted.scopes } });
+  // (The grant is the context: it holds the principal and the scopes, and no handler is given it.)
+  return answerGranted({ api, options, req, url, matched, operation, context: granted });
 }
 
 /**

@@ -284,8 +284,8 @@ function tell(hosted: Hosted, req: IncomingMessage, call: () => void): void {
   }
 }
 
-/** What serve hands on: the answer and the method it answers, or undefined when the client went away before it could be answered. */
-type Served = { answer: Answer; method: string } | undefined;
+/** What serve hands on: the answer, or undefined when the client went away before it could be answered. */
+type Served = Answer | undefined;
 
 /**
  * Answers one request through the whole pipeline (the hooks, the answer, CORS) and hands what it
@@ -324,7 +324,7 @@ function serve<R>(hosted: Hosted, req: IncomingMessage, fetched: FetchState, del
     }
     const answer = withCors(hosted.host, req, method, answered);
     respond?.(answer.status, false);
-    return deliver({ answer, method });
+    return deliver(answer);
   };
   if (taken) return finish(consumed(hosted, req));
   return answerOf(hosted, req, method, url, notes, finish);
@@ -392,20 +392,19 @@ function nodeListener(hosted: Hosted): RequestListener {
 }
 
 /** writeNode, ending the connection when writing the answer fails. */
-function writeNodeSafely(req: IncomingMessage, res: ServerResponse, served: { answer: Answer; method: string } | undefined): void {
+function writeNodeSafely(req: IncomingMessage, res: ServerResponse, answer: Answer | undefined): void {
   try {
-    writeNode(req, res, served);
+    writeNode(req, res, answer);
   } catch {
     res.destroy();
   }
 }
 
-function writeNode(req: IncomingMessage, res: ServerResponse, served: { answer: Answer; method: string } | undefined): void {
-  if (served === undefined) {
+function writeNode(req: IncomingMessage, res: ServerResponse, answer: Answer | undefined): void {
+  if (answer === undefined) {
     res.destroy();
     return;
   }
-  const { answer } = served;
   const { headers, bytes } = encode(answer);
   if (answer.close) headers.Connection = "close";
   // Node sends no body to a HEAD request (the headers, Content-Length included, stay).
@@ -456,7 +455,7 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
     try {
       const served = await serve(hosted, req, { bodyUsed: request.bodyUsed, timedOut: () => timedOut }, (done) => done);
       // Why: no answer means the body stream failed (the client went away): what is sent here reaches no one.
-      const answer = served?.answer ?? fromRefusal(refusal(400, "Malformed HTTP request", { body: "the request body could not be read" }));
+      const answer = served ?? fromRefusal(refusal(400, "Malformed HTTP request", { body: "the request body could not be read" }));
       const { headers, bytes } = encode(answer);
       // Why: a fetch host owns its connections; the answer's bytes are all it is given.
       const empty = bytes === undefined || request.method === "HEAD";
