@@ -9,8 +9,8 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { performance } from "node:perf_hooks";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
-import type { Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
-import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody, refusal } from "./http.gen.js";
+import type { Access, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
+import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody, refusal, splitPath } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { HandlerResultError, answerOf, declaredResponse, fromRefusal, readParameters, readRequestBody, validatedBody } from "./requests.gen.js";
 import type { Answer, BodyRead, OperationDefinition, OperationHandler, OperationInput } from "./requests.gen.js";
@@ -18,7 +18,7 @@ import { defineOwn, isLostRace, isPromiseLike, objectHref, own, prepareOwnCreate
 import type { Awaitable, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
-import { addError, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
+import { addError, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaTable } from "./validate.gen.js";
 
 export { HandlerResultError, fromRefusal, parseScalar } from "./requests.gen.js";
@@ -282,7 +282,7 @@ function variantOf(route: RouteSpec, method: string, req: IncomingMessage, url: 
 }
 
 /** The segments of a path as sent, still percent-encoded (`/` gives none). */
-const rawSegments = (path: string): string[] => (path === "/" ? [] : path.slice(1).split("/"));
+const rawSegments = (path: string): string[] => (path === "/" ? [] : splitPath(path));
 
 /** The default time a handler or hook may take: 30 s. */
 export const DEFAULT_HANDLER_TIMEOUT = 30_000;
@@ -442,11 +442,24 @@ export function answerRouted(
   const security = notes === undefined ? { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken } : { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken, notes };
   // Why not inTime's closure: a check that answers at once (every bearer check) needs no deadline.
   const checked = checkSecurity(operation.security, security, req, url.query);
-  const access = isPromiseLike(checked) ? inTime(options, "the security check", () => checked) : checked;
-  return andThen(access, (granted) => {
-    if (!granted.ok) return fromRefusal(granted);
-    return answerGranted({ api, options, req, url, matched, operation, context: { principal: granted.principal, scopes: granted.scopes } });
-  });
+  // Why no closure for a check that answered at once: every request with a bearer token is one.
+  if (!isPromiseLike(checked)) return answerAccess(api, options, req, url, matched, operation, checked);
+  return andThen(inTime(options, "the security check", () => checked), (granted) => answerAccess(api, options, req, url, matched, operation, granted));
+}
+
+/** answerRouted once the security check has decided: its refusal, or the request answered. */
+function answerAccess(
+  api: ApiSpec,
+  options: DispatchOptions,
+  req: IncomingMessage,
+  url: ParsedUrl,
+  matched: { route: RouteSpec; values: string[] },
+  operation: OperationSpec,
+  granted: Access,
+): Awaitable<Answer> {
+  if (!granted.ok) return fromRefusal(granted);
+  // (The grant is the context: it holds the principal and the scopes, and no handler is given it.)
+  return answerGranted({ api, options, req, url, matched, operation, context: granted });
 }
 
 /**
@@ -500,7 +513,7 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
       const body = validatedBody(operation.body, read.body, errors, api.schemas);
       if (body !== undefined) input.body = body;
     }
-    if (Object.keys(errors).length > 0) return fromRefusal(refusal(400, "Invalid request", errors));
+    if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
     const result = call(api, options, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
     return andThen(result, (value) => answerOf(`the ${operation.operationId} handler`, operation, value));
   }
@@ -509,7 +522,7 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
   const path = isObject(parts.path) ? parts.path : {};
   const id = idName !== undefined && Object.hasOwn(path, idName) ? (path[idName] as string | number) : undefined;
   const data = resource && operation.body !== undefined ? resourceData(operation, resource, read.body, id, errors, api.schemas) : {};
-  if (Object.keys(errors).length > 0) return fromRefusal(refusal(400, "Invalid request", errors));
+  if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
 
   if (operation.kind === "index") return { status: 200, body: { links: api.index }, headers: {} };
   if (!resource) throw new Error(`operation ${operation.operationId} has no resource`);
@@ -737,7 +750,7 @@ async function missingReferences(operation: OperationSpec, resource: ResourceSpe
 async function referenceProblem(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest): Promise<Answer | undefined> {
   const missing = await missingReferences(operation, resource, request);
   if (isAnswer(missing)) return missing;
-  return Object.keys(missing).length > 0 ? fromRefusal(refusal(400, "Invalid request", missing)) : undefined;
+  return hasErrors(missing) ? fromRefusal(refusal(400, "Invalid request", missing)) : undefined;
 }
 
 const isAnswer = (value: FieldErrors | Answer): value is Answer => typeof value.status === "number" && typeof (value as Answer).headers === "object";
@@ -802,14 +815,18 @@ function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, 
   // Why: GET by id, and a create without references to look up, are answered at once when their
   // handlers answer at once; the same steps as runResourceChange's.
   if (operation.kind === "get") {
-    return andThen(lookUp(request, resource.collection, request.id), (found) => {
-      const looked = currentObject(operation, resource, found, request.id!);
+    const found = lookUp(request, resource.collection, request.id);
+    // Why: an object found at once is shown at once, with no closure and no lookup record.
+    if (isStoredObject(found)) return shown(resource, found);
+    return andThen(found, (value) => {
+      const looked = currentObject(operation, resource, value, request.id!);
       return looked.ok ? shown(resource, looked.current) : looked.answer;
     });
   }
   if (operation.kind === "create" && resource.refs.length === 0) {
     const result = call(request.api, request.options, name, { body: prepareOwnCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
-    return andThen(result, (value) => createdAnswer(operation, resource, value));
+    // (An object created at once is answered at once, with no closure.)
+    return result instanceof Promise ? result.then((value) => createdAnswer(operation, resource, value)) : createdAnswer(operation, resource, result);
   }
   return runResourceChange(operation, resource, request);
 }

@@ -187,17 +187,22 @@ export function checkSecurity(
   req: IncomingMessage,
   query: ReadonlyMap<string, readonly string[]>,
 ): Access | Promise<Access> {
-  return checkFrom(0, { failures: [], anonymous: requirements.length === 0 }, requirements, context, req, query);
+  return checkFrom(0, undefined, requirements, context, req, query);
 }
+
+/** What the requirements checked so far left: their failures, and whether one of them lets requests in without a credential. */
+type Checked = { readonly failures: Failure[]; anonymous: boolean };
 
 /**
  * checkSecurity from requirement `start` on, with what the ones before it left. Why not async:
  * checks that answer at once (a token check returning its principal) are decided at once, with
- * no promise; the first that answers later continues the rest when it has answered.
+ * no promise; the first that answers later continues the rest when it has answered. Why `state`
+ * is made only when there is something to keep: a request its first requirement lets in (nearly
+ * every request) costs no record of failures.
  */
 function checkFrom(
   start: number,
-  state: { readonly failures: Failure[]; anonymous: boolean },
+  state: Checked | undefined,
   requirements: readonly SecurityRequirement[],
   context: SecurityContext,
   req: IncomingMessage,
@@ -206,18 +211,20 @@ function checkFrom(
   for (let i = start; i < requirements.length; i++) {
     const requirement = requirements[i]!;
     if (requirement.length === 0) {
-      state.anonymous = true;
+      (state ??= { failures: [], anonymous: false }).anonymous = true;
       continue;
     }
-    const outcome = checkRequirement(requirement, context, req, query);
+    const outcome = checkRequirement(requirement, context, req, query, 0, undefined);
     if (outcome instanceof Promise) {
-      return outcome.then((done) => (done.ok ? done : (state.failures.push(done.failure), checkFrom(i + 1, state, requirements, context, req, query))));
+      const known = (state ??= { failures: [], anonymous: false });
+      return outcome.then((done) => (done.ok ? done : (known.failures.push(done.failure), checkFrom(i + 1, known, requirements, context, req, query))));
     }
     if (outcome.ok) return outcome;
-    state.failures.push(outcome.failure);
+    (state ??= { failures: [], anonymous: false }).failures.push(outcome.failure);
   }
-  const failure = mostTelling(state.failures);
-  if (failure === undefined || (state.anonymous && failure.rank === MISSING)) {
+  // (No requirement at all: no failure, so public.)
+  const failure = state === undefined ? undefined : mostTelling(state.failures);
+  if (failure === undefined || (state?.anonymous === true && failure.rank === MISSING)) {
     return { ok: true, principal: undefined, scopes: NO_SCOPES };
   }
   return failure.refusal;
@@ -238,30 +245,38 @@ export function securityQueryNames(
   return names;
 }
 
-/** One requirement: every scheme is checked (so the refusal does not depend on their order); at once where each answers at once. */
+/**
+ * One requirement: every scheme is checked (so the refusal does not depend on their order); at
+ * once where each answers at once. `state`: what the schemes before `start` left, when one of
+ * them answered later.
+ */
 function checkRequirement(
   requirement: SecurityRequirement,
   context: SecurityContext,
   req: IncomingMessage,
   query: ReadonlyMap<string, readonly string[]>,
-  start = 0,
-  state: { principal: Principal | undefined; readonly failures: Failure[] } = { principal: undefined, failures: [] },
+  start: number,
+  state: { principal: Principal | undefined; readonly failures: Failure[] } | undefined,
 ): Granted | { ok: false; failure: Failure } | Promise<Granted | { ok: false; failure: Failure }> {
+  // Why locals, and the failures' list made at the first failure: a requirement met at once costs no record.
+  let principal = state?.principal;
+  let failures = state?.failures;
   for (let i = start; i < requirement.length; i++) {
     const outcome = checkScheme(requirement[i]!, context, req, query);
     if (outcome instanceof Promise) {
+      const known = { principal, failures: failures ?? [] };
       return outcome.then((done) => {
-        if (!done.ok) state.failures.push(done.failure);
-        else state.principal ??= done.principal;
-        return checkRequirement(requirement, context, req, query, i + 1, state);
+        if (!done.ok) known.failures.push(done.failure);
+        else known.principal ??= done.principal;
+        return checkRequirement(requirement, context, req, query, i + 1, known);
       });
     }
-    if (!outcome.ok) state.failures.push(outcome.failure);
-    else state.principal ??= outcome.principal;
+    if (!outcome.ok) (failures ??= []).push(outcome.failure);
+    else principal ??= outcome.principal;
   }
-  const failure = mostTelling(state.failures);
+  const failure = failures === undefined ? undefined : mostTelling(failures);
   if (failure !== undefined) return { ok: false, failure };
-  return { ok: true, principal: state.principal, scopes: requirementScopes(requirement) };
+  return { ok: true, principal, scopes: requirementScopes(requirement) };
 }
 
 /** The scopes helper of no scopes, shared (frozen: a handler cannot change what another is given). */
@@ -408,7 +423,9 @@ function mostTelling(failures: readonly Failure[]): Failure | undefined {
 }
 
 function holdsScopes(principal: Principal, required: SecurityScopes): boolean {
-  return required.scopes.every((scope) => principal.scopes.includes(scope));
+  // (A loop, not `every`: no closure per request.)
+  for (const scope of required.scopes) if (!principal.scopes.includes(scope)) return false;
+  return true;
 }
 
 function insufficientScope(required: SecurityScopes): Refusal<AuthErrorBody> {

@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { DOCS_PAGE, DOCS_PAGE_POLICY } from "./docs-page.gen.js";
-import { HandlerTimeoutError, andThen, answerRequest, answerRouted, fromRefusal, matchRoute, routeOf } from "./dispatch.gen.js";
+import { HandlerTimeoutError, answerRequest, answerRouted, fromRefusal, matchRoute, routeOf } from "./dispatch.gen.js";
 import { hasBody } from "./requests.gen.js";
 import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "./dispatch.gen.js";
 import type { Principal, VerifyToken } from "./guards.gen.js";
@@ -160,41 +160,45 @@ function allowOf(route: RouteSpec): string {
   return methods.join(", ");
 }
 
-/** The answer of one request, the API's or the host's own, before CORS; undefined when the client went away. */
-function answerOf(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes): Awaitable<Answer | undefined> {
+/**
+ * The answer of one request, the API's or the host's own, before CORS (undefined when the client
+ * went away), handed to `then`. Why a continuation: an answer that waits for a promise (a body,
+ * a handler) is handed on in that promise's one reaction, not through a promise per step.
+ */
+function answerOf<R>(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes, then: (answer: Answer | undefined) => R): Awaitable<R> {
   const parsed = parseUrl(url);
   if (parsed.ok) {
     const extra = hosted.extras.get(parsed.value.path);
     if (extra !== undefined) {
-      if (method === "GET" || method === "HEAD") return extra;
-      if (method === "OPTIONS") return { status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } };
-      return fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: GET, HEAD, OPTIONS` }, { Allow: "GET, HEAD, OPTIONS" }));
+      if (method === "GET" || method === "HEAD") return then(extra);
+      if (method === "OPTIONS") return then({ status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } });
+      return then(fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: GET, HEAD, OPTIONS` }, { Allow: "GET, HEAD, OPTIONS" })));
     }
     const matched = routeOf(hosted.api.routes, parsed.value, method);
     if (matched !== undefined && !Object.hasOwn(matched.route.methods, method)) {
       // http-behaviour "Beyond the API's own routes": HEAD where GET is answered, OPTIONS on a known path.
-      if (method === "OPTIONS") return { status: 204, headers: { Allow: allowOf(matched.route) } };
-      if (method === "HEAD" && Object.hasOwn(matched.route.methods, "GET")) return safeAnswer(hosted, req, "GET", url, notes);
-      return andThen(safeAnswer(hosted, req, method, url, notes), (answer) => {
+      if (method === "OPTIONS") return then({ status: 204, headers: { Allow: allowOf(matched.route) } });
+      if (method === "HEAD" && Object.hasOwn(matched.route.methods, "GET")) return safeAnswer(hosted, req, "GET", url, notes, undefined, then);
+      return safeAnswer(hosted, req, method, url, notes, undefined, (answer) => {
         // The dispatcher's Allow names the declared methods; the host answers HEAD and OPTIONS too.
         if (answer?.status === 405) answer.headers.Allow = allowOf(matched.route);
-        return answer;
+        return then(answer);
       });
     }
     // Why: the dispatcher answers the URL parsed and routed here, not parsed and matched again.
-    return safeAnswer(hosted, req, method, url, notes, { url: parsed.value, matched });
+    return safeAnswer(hosted, req, method, url, notes, { url: parsed.value, matched }, then);
   }
-  return safeAnswer(hosted, req, method, url, notes);
+  return safeAnswer(hosted, req, method, url, notes, undefined, then);
 }
 
 /** A request target the host has parsed and routed (dispatch's routeOf). */
 type Routed = { readonly url: ParsedUrl; readonly matched: ReturnType<typeof routeOf> };
 
 /**
- * The dispatcher's answer, or the answer to its fault: what a handler or hook throws is told to
- * `onError` and answered 500 (504 when it took too long), with nothing of the error.
+ * The dispatcher's answer, or the answer to its fault, handed to `then`: what a handler or hook
+ * throws is told to `onError` and answered 500 (504 when it took too long), with nothing of the error.
  */
-function safeAnswer(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes, routed?: Routed): Awaitable<Answer | undefined> {
+function safeAnswer<R>(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes, routed: Routed | undefined, then: (answer: Answer | undefined) => R): Awaitable<R> {
   let answer: Awaitable<Answer>;
   try {
     answer =
@@ -202,10 +206,10 @@ function safeAnswer(hosted: Hosted, req: IncomingMessage, method: string, url: s
         ? answerRequest(hosted.api, hosted.options, req, { method, url }, notes)
         : answerRouted(hosted.api, hosted.options, req, method, routed.url, routed.matched, notes);
   } catch (error) {
-    return faultAnswer(hosted, req, error);
+    return then(faultAnswer(hosted, req, error));
   }
-  if (answer instanceof Promise) return answer.then((done) => asText(hosted, req, done), (error: unknown) => faultAnswer(hosted, req, error));
-  return asText(hosted, req, answer);
+  if (answer instanceof Promise) return answer.then((done) => then(asText(hosted, req, done)), (error: unknown) => then(faultAnswer(hosted, req, error)));
+  return then(asText(hosted, req, answer));
 }
 
 /**
@@ -280,11 +284,14 @@ function tell(hosted: Hosted, req: IncomingMessage, call: () => void): void {
   }
 }
 
+/** What serve hands on: the answer, or undefined when the client went away before it could be answered. */
+type Served = Answer | undefined;
+
 /**
- * Answers one request through the whole pipeline: the hooks, the answer, CORS. Undefined when
- * the client went away before it could be answered.
+ * Answers one request through the whole pipeline (the hooks, the answer, CORS) and hands what it
+ * served to `deliver`, in the same turn as the answer is known.
  */
-function serve(hosted: Hosted, req: IncomingMessage, fetched: FetchState = NODE_REQUEST): Awaitable<{ answer: Answer; method: string } | undefined> {
+function serve<R>(hosted: Hosted, req: IncomingMessage, fetched: FetchState, deliver: (served: Served) => R): Awaitable<R> {
   const { onRequest, onResponse } = hosted.host;
   // Why: nothing runs for a hook that is not set: no clock read, no path split, no closure.
   const started = onResponse === undefined ? 0 : performance.now();
@@ -297,21 +304,30 @@ function serve(hosted: Hosted, req: IncomingMessage, fetched: FetchState = NODE_
   // scope and a client gone mid-body included), for `onResponse`.
   const notes: RequestNotes = { principal: undefined };
   const taken = req.readableEnded || fetched.bodyUsed === true;
-  return andThen(taken ? consumed(hosted, req) : answerOf(hosted, req, method, url, notes), (done) => {
+  // Why one closure that hands on what it served: the answer's one continuation, however it comes.
+  const finish = (done: Answer | undefined): R => {
     // Why: http-behaviour "Errors": a client too slow to send its request gets 408, whatever was
     // read of its body by then; it is decided here so that it gets CORS and `onResponse` as every answer does.
     const answered = fetched.timedOut?.() === true ? fromRefusal(refusal(408, "Request timeout")) : done;
-    const respond = (status: number, aborted: boolean) => {
-      if (onResponse === undefined) return;
-      const principal: Principal | undefined = notes.principal;
-      tell(hosted, req, () => onResponse({ method, path, status, duration: performance.now() - started, principal, aborted }));
-    };
+    // (No closure for a hook that is not set.)
+    const respond =
+      onResponse === undefined
+        ? undefined
+        : (status: number, aborted: boolean) => {
+            const principal: Principal | undefined = notes.principal;
+            tell(hosted, req, () => onResponse({ method, path, status, duration: performance.now() - started, principal, aborted }));
+          };
     // Why: a request whose client went away is still told of, so a log has one line per request.
-    if (answered === undefined) return void respond(CLIENT_CLOSED_REQUEST, true);
+    if (answered === undefined) {
+      respond?.(CLIENT_CLOSED_REQUEST, true);
+      return deliver(undefined);
+    }
     const answer = withCors(hosted.host, req, method, answered);
-    respond(answer.status, false);
-    return { answer, method };
-  });
+    respond?.(answer.status, false);
+    return deliver(answer);
+  };
+  if (taken) return finish(consumed(hosted, req));
+  return answerOf(hosted, req, method, url, notes, finish);
 }
 
 /** What the fetch handler knows of its request that a node:http request does not say. */
@@ -337,8 +353,8 @@ function consumed(hosted: Hosted, req: IncomingMessage): Answer {
 
 /** An answer's headers and bytes as sent: JSON, raw bytes, or nothing (RFC 9110: 204 and 304 carry no Content-Length). */
 function encode(answer: Answer): { headers: { [name: string]: string }; bytes: string | Uint8Array | undefined } {
-  // (copyOwn, not a spread: Content-Type and Content-Length are added to the copy.)
-  const headers: { [name: string]: string } = copyOwn(answer.headers);
+  // (copyOwn, not a spread: Content-Type and Content-Length are added to the copy; most answers have no headers of their own to copy.)
+  const headers: { [name: string]: string } = isEmpty(answer.headers) ? {} : copyOwn(answer.headers);
   let bytes: string | Uint8Array | undefined;
   if (answer.raw !== undefined) {
     bytes = answer.raw.bytes;
@@ -354,16 +370,21 @@ function encode(answer: Answer): { headers: { [name: string]: string }; bytes: s
   return { headers, bytes };
 }
 
+/** Whether a record has no own keys, without making a list of them. */
+function isEmpty(record: { readonly [name: string]: string }): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return false;
+  return true;
+}
+
 /** The listener without a body budget of its own (createHttpServer gives the server's). */
 function nodeListener(hosted: Hosted): RequestListener {
   return (req, res) => {
     // Why: a request answered at once is written at once (no promise); what fails while writing
     // an answer can only end the connection.
     try {
-      const served = serve(hosted, req);
-      // Why one reaction for both outcomes: a `.catch` after the `.then` would cost a second promise.
-      if (served instanceof Promise) served.then((done) => writeNodeSafely(req, res, done), () => res.destroy());
-      else writeNode(req, res, served);
+      const written = serve(hosted, req, NODE_REQUEST, (served) => writeNodeSafely(req, res, served));
+      // (The answer is written by then; what is left to catch is an `onError` hook that threw.)
+      if (written instanceof Promise) written.catch(() => res.destroy());
     } catch {
       res.destroy();
     }
@@ -371,20 +392,19 @@ function nodeListener(hosted: Hosted): RequestListener {
 }
 
 /** writeNode, ending the connection when writing the answer fails. */
-function writeNodeSafely(req: IncomingMessage, res: ServerResponse, served: { answer: Answer; method: string } | undefined): void {
+function writeNodeSafely(req: IncomingMessage, res: ServerResponse, answer: Answer | undefined): void {
   try {
-    writeNode(req, res, served);
+    writeNode(req, res, answer);
   } catch {
     res.destroy();
   }
 }
 
-function writeNode(req: IncomingMessage, res: ServerResponse, served: { answer: Answer; method: string } | undefined): void {
-  if (served === undefined) {
+function writeNode(req: IncomingMessage, res: ServerResponse, answer: Answer | undefined): void {
+  if (answer === undefined) {
     res.destroy();
     return;
   }
-  const { answer } = served;
   const { headers, bytes } = encode(answer);
   if (answer.close) headers.Connection = "close";
   // Node sends no body to a HEAD request (the headers, Content-Length included, stay).
@@ -433,9 +453,9 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
           }, requestTimeout)
         : undefined;
     try {
-      const served = await serve(hosted, req, { bodyUsed: request.bodyUsed, timedOut: () => timedOut });
+      const served = await serve(hosted, req, { bodyUsed: request.bodyUsed, timedOut: () => timedOut }, (done) => done);
       // Why: no answer means the body stream failed (the client went away): what is sent here reaches no one.
-      const answer = served?.answer ?? fromRefusal(refusal(400, "Malformed HTTP request", { body: "the request body could not be read" }));
+      const answer = served ?? fromRefusal(refusal(400, "Malformed HTTP request", { body: "the request body could not be read" }));
       const { headers, bytes } = encode(answer);
       // Why: a fetch host owns its connections; the answer's bytes are all it is given.
       const empty = bytes === undefined || request.method === "HEAD";

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { Principal, SecurityScopes } from "./guards.gen.js";
-import { DEFAULT_BODY_LIMIT, mediaType, nestsDeeperThan, parseCookies, parseJson, readBody, refusal } from "./http.gen.js";
+import { ClientGoneError, DEFAULT_BODY_LIMIT, collectBody, mediaType, nestsDeeperThan, parseCookies, parseJson, refusal } from "./http.gen.js";
 import type { BodyOutcome, ParsedUrl, Refusal } from "./http.gen.js";
 import { defineOwn, own } from "./resources.gen.js";
 import type { Awaitable } from "./resources.gen.js";
@@ -135,8 +135,8 @@ export function readRequestBody<T = BodyRead>(
 ): Awaitable<T> {
   const contentType = req.headers["content-type"];
   const type = mediaType(contentType);
-  const json = type !== undefined && spec.json.some((range) => inRange(range, type));
-  const raw = !json && type !== undefined && spec.raw.some((range) => inRange(range, type));
+  const json = type !== undefined && inSomeRange(spec.json, type);
+  const raw = !json && type !== undefined && inSomeRange(spec.raw, type);
   if (type === undefined && !hasBody(req)) {
     if (spec.required) addError(errors, "body", "is required");
     return next({ ok: true });
@@ -146,8 +146,18 @@ export function readRequestBody<T = BodyRead>(
     const unsupported = refusal(415, "Unsupported media type", { "content-type": allowed.length === 1 ? `must be ${allowed[0]!}` : `must be one of ${allowed.join(", ")}` });
     return next({ ok: false, answer: fromRefusal(unsupported, true) });
   }
-  // Why not async: a refusal above is answered at once, and the body costs one promise, not two.
-  return readBody(req, limits.bodyLimit ?? DEFAULT_BODY_LIMIT).then((read) => next(bodyOf(read, raw ? contentType : undefined, limits)));
+  // Why not async, nor readBody's promise and a `.then`: a refusal above is answered at once, and
+  // the body costs one promise, settled with what `next` makes of it as soon as its last bytes came.
+  return new Promise<T>((resolve, reject) => {
+    collectBody(req, limits.bodyLimit ?? DEFAULT_BODY_LIMIT, (read) => {
+      if (read instanceof ClientGoneError) return reject(read);
+      try {
+        resolve(next(bodyOf(read, raw ? contentType : undefined, limits)));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
 }
 
 /** A body as read (readBody) made a BodyRead: bytes of a raw type (`rawType`, as sent), else parsed JSON. */
@@ -174,11 +184,14 @@ export function validatedBody(spec: BodySpec, value: unknown, errors: FieldError
   return validateValue(spec.schema, value, "", errors, table) ? withDefaults(spec.schema, value, table) : undefined;
 }
 
-/** Whether a media type is in a declared range (`application/json`, `image/*`, `*\/*`). */
-function inRange(range: string, type: string): boolean {
-  if (!MEDIA_TYPE.test(type)) return false;
-  if (range === "*/*" || range === type) return true;
-  return range.endsWith("/*") && type.startsWith(range.slice(0, -1));
+/** Whether a media type is in one of the declared ranges (`application/json`, `image/*`, `*\/*`). */
+function inSomeRange(ranges: readonly string[], type: string): boolean {
+  // (A loop, and the type's form checked once: no closure and no pattern per range and request.)
+  if (ranges.length === 0 || !MEDIA_TYPE.test(type)) return false;
+  for (const range of ranges) {
+    if (range === "*/*" || range === type || (range.endsWith("/*") && type.startsWith(range.slice(0, -1)))) return true;
+  }
+  return false;
 }
 
 /** A media type: a type and a subtype, both non-empty tokens (RFC 9110 section 8.3.1). */
@@ -394,6 +407,8 @@ const splitPair = (pair: string): string[] => {
 
 /** Decodes a piece of a path segment; undefined when malformed. */
 function decodePathText(text: string): string | undefined {
+  // Why: a text without an escape (an id, nearly always) is what decoding it gives, without the call.
+  if (!text.includes("%")) return text;
   try {
     return decodeURIComponent(text);
   } catch {
@@ -766,9 +781,9 @@ export function answerOf(handler: string, definition: OperationDefinition, resul
   if (status === 204 || status === 304) throw new HandlerResultError(`${handler} returned a body with the status ${status}, which has none`);
   if (contentType !== undefined && typeof contentType !== "string") throw new HandlerResultError(`${handler} returned a contentType that is not a string`);
   // Without a contentType the body is JSON: of the declared JSON type, or application/json where a range (`*/*`) admits it.
-  const json = ranges.find((range) => isJsonMediaType(range)) ?? (ranges.some((range) => inRange(range, "application/json")) ? "application/json" : undefined);
+  const json = ranges.find((range) => isJsonMediaType(range)) ?? (inSomeRange(ranges, "application/json") ? "application/json" : undefined);
   const type = contentType === undefined ? json : mediaType(contentType);
-  if (type === undefined || !ranges.some((range) => inRange(range, type))) {
+  if (type === undefined || !inSomeRange(ranges, type)) {
     const named = contentType === undefined ? "a body without a contentType" : `a body of type ${contentType}`;
     throw new HandlerResultError(`${handler} returned ${named}, which the status ${String(status)} does not declare`);
   }

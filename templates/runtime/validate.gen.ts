@@ -117,6 +117,12 @@ export function addError(errors: FieldErrors, field: string, message: string): v
   defineOwn(errors, field, message);
 }
 
+/** Whether any field has a message. Why not `Object.keys(errors).length`: no array per request to count none. */
+export function hasErrors(errors: FieldErrors): boolean {
+  for (const field in errors) if (Object.hasOwn(errors, field)) return true;
+  return false;
+}
+
 // Why: the formats follow RFC 3339 (dates, times), RFC 4122 (uuid), RFC 3986 (uri) and, for
 // e-mail, the ASCII dot-atom form of RFC 5321 that ajv-formats checks too, so a value this
 // validator accepts is one the OpenAPI document's own validators accept (test/fuzz/validators).
@@ -540,8 +546,11 @@ function patternOf(source: string): LinearPattern {
 }
 
 function checkString(node: SchemaNode, text: string, path: string, errors: FieldErrors): boolean {
-  if (node.minLength !== undefined && charLength(text) < node.minLength) return failAt(errors, path, `must be at least ${node.minLength} characters long`);
-  if (node.maxLength !== undefined && charLength(text) > node.maxLength) return failAt(errors, path, `must be at most ${node.maxLength} characters long`);
+  // Why the UTF-16 length first: a text has at most as many code points as units and at least
+  // half as many, so most texts are within their bounds without counting (charLength walks them).
+  const { minLength, maxLength } = node;
+  if (minLength !== undefined && text.length < 2 * minLength && charLength(text) < minLength) return failAt(errors, path, `must be at least ${minLength} characters long`);
+  if (maxLength !== undefined && text.length > maxLength && charLength(text) > maxLength) return failAt(errors, path, `must be at most ${maxLength} characters long`);
   if (node.pattern !== undefined && !patternOf(node.pattern).test(text)) return failAt(errors, path, `must match the pattern ${node.pattern}`);
   if (node.format !== undefined && !hasFormat(node.format, text)) return failAt(errors, path, `must be a valid ${node.format}`);
   return true;

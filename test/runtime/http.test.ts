@@ -421,6 +421,26 @@ describe("installErrorHandling", () => {
     expect(reply.closed).toBe(true);
   });
 
+  it("writes nothing into a response being sent when a request pipelined behind it is malformed", async () => {
+    const server = fastServer(
+      (req, res) => {
+        // The request behind it is answered later: its response has not begun.
+        if (req.url !== "/slow") return;
+        res.writeHead(200, { "Content-Type": "text/plain" });
+        res.write("partial");
+      },
+      { headersTimeout: 1_000, requestTimeout: 2_000 },
+    );
+    const port = await start(server);
+    // The second request waits for the first's response; the third, sent once that response has begun, does not parse.
+    const pipelined = ["GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /next HTTP/1.1\r\nHost: a\r\n\r\n", "GARBAGE\r\n\r\n"];
+    const reply = await exchange(port, pipelined, { waitMs: 1_500, gapMs: 100 });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain("partial");
+    expect(reply.body).not.toContain("HTTP/1.1");
+    expect(reply.closed).toBe(true);
+  });
+
   it("sets the time limits: 10 s for headers and 30 s in all by default", () => {
     const byDefault = createServer();
     installErrorHandling(byDefault);

@@ -97,6 +97,40 @@ describe("validateValue on a reference at the root", () => {
   });
 });
 
+describe("minLength and maxLength", () => {
+  it("count code points where the UTF-16 length alone cannot settle it, and nothing else", () => {
+    const schema = { types: ["string" as const], minLength: 2, maxLength: 3 };
+    const verdicts = [
+      "a",
+      "ab",
+      "abc",
+      "abcd",
+      "\u{1F600}",
+      "\u{1F600}\u{1F600}",
+      "\u{1F600}\u{1F600}\u{1F600}",
+      "\u{1F600}\u{1F600}\u{1F600}\u{1F600}",
+      "\ud800",
+      "\ud800\ud800",
+    ].map((text) => {
+      const errors: FieldErrors = {};
+      validateValue(schema, text, "", errors, {});
+      return errors.body ?? "valid";
+    });
+    expect(verdicts).toEqual([
+      "must be at least 2 characters long",
+      "valid",
+      "valid",
+      "must be at most 3 characters long",
+      "must be at least 2 characters long",
+      "valid",
+      "valid",
+      "must be at most 3 characters long",
+      "must be at least 2 characters long",
+      "valid",
+    ]);
+  });
+});
+
 describe("readBody", () => {
   it("answers a body that came in one chunk as that chunk, not a copy; several chunks joined", async () => {
     const one = Buffer.from('{"a":1}');
