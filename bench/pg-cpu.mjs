@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
+import { cpuTimeOf } from "./cpu-time.mjs";
 import { postgresBinaries, startPostgres } from "./postgres.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,17 +21,6 @@ const per = Number(process.env.N ?? 4000);
 const rounds = Number(process.env.ROUNDS ?? 5);
 const ORDER = { name: "Widget", quantity: 3, price: 9.5, tags: ["a", "b"], email: "ann@example.com" };
 const HEADERS = { authorization: "Bearer bench-token", accept: "application/json" };
-
-/** Nanoseconds on CPU of a process, all its threads. */
-function cpuOf(pid) {
-  let sum = 0;
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) sum += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-  } catch {
-    // Why: a process that ended meanwhile counts nothing more.
-  }
-  return sum;
-}
 
 /** Every process whose parent is `pid` (the PostgreSQL backends and helpers). */
 function childrenOf(pid) {
@@ -49,7 +39,7 @@ function childrenOf(pid) {
 }
 
 /** CPU of each PostgreSQL process by pid (a process started during a round counts from zero). */
-const postgresCpu = (postmaster) => new Map([postmaster, ...childrenOf(postmaster)].map((pid) => [pid, cpuOf(pid)]));
+const postgresCpu = (postmaster) => new Map([postmaster, ...childrenOf(postmaster)].map((pid) => [pid, cpuTimeOf(pid) ?? 0]));
 
 function startServer(script, args) {
   return new Promise((resolve, reject) => {
@@ -100,9 +90,9 @@ try {
   for (const route of ["get", "post"]) {
     for (let round = 0; round < rounds; round++) {
       for (const server of round % 2 ? [...servers].reverse() : servers) {
-        const [nodeBefore, pgBefore] = [cpuOf(server.pid), postgresCpu(postmaster)];
+        const [nodeBefore, pgBefore] = [cpuTimeOf(server.pid) ?? 0, postgresCpu(postmaster)];
         await send(server.port, route, per);
-        const [nodeAfter, pgAfter] = [cpuOf(server.pid), postgresCpu(postmaster)];
+        const [nodeAfter, pgAfter] = [cpuTimeOf(server.pid) ?? 0, postgresCpu(postmaster)];
         let pgSpent = 0;
         for (const [pid, ns] of pgAfter) pgSpent += ns - (pgBefore.get(pid) ?? 0);
         const figures = (server.figures[route] ??= { node: [], pg: [] });

@@ -8,8 +8,8 @@
 // Usage: SERVERS="old:bench/serve-generated.mjs:/tmp/old,new:bench/serve-generated.mjs:bench/.work/server-100,hand:bench/hand-server.mjs"
 //        [N=10000] [ROUNDS=9] [ROUTES=get,post] node bench/server-cpu.mjs
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
 import autocannon from "autocannon";
+import { cpuTimeOf } from "./cpu-time.mjs";
 import { BENCH_TOKEN } from "./hand-server.mjs";
 
 const N = Number(process.env.N ?? 10000);
@@ -44,19 +44,6 @@ function start(server) {
   });
 }
 
-/** The CPU time (ns) every thread of a process has had so far. */
-function cpuNs(pid) {
-  let sum = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      sum += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // A thread that ended meanwhile.
-    }
-  }
-  return sum;
-}
-
 const started = [];
 try {
   for (const server of servers) started.push(await start(server));
@@ -69,9 +56,9 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const route of ROUTES) {
       for (const server of round % 2 === 0 ? started : [...started].reverse()) {
-        const before = cpuNs(server.child.pid);
+        const before = cpuTimeOf(server.child.pid);
         const result = await load(server.port, route, N);
-        const spent = cpuNs(server.child.pid) - before;
+        const spent = cpuTimeOf(server.child.pid) - before;
         if (result.non2xx || result.errors) throw new Error(`${server.name} ${route}: ${result.non2xx} non-2xx, ${result.errors} errors`);
         ((samples[route] ??= {})[server.name] ??= []).push(spent / 1000 / result.requests.total);
       }

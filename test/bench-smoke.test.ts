@@ -44,14 +44,23 @@ describe("npm run bench", () => {
     expect(result.rows.length).toBeGreaterThan(5);
     expect(result.samples["server.get.generated.rps"]![0]).toBeGreaterThan(0);
     expect(result.samples["server.post.hand.rps"]![0]).toBeGreaterThan(0);
+    // Each round's own ratio is the target's figure; each server's CPU per request is shown beside it (Linux).
+    expect(run.stdout).toMatch(
+      /\| generated server, GET .* \| \d+ req\/s; [\d.]+x \(median of 1 rounds' ratios\) \| hand-written \d+ req\/s \| >= 0\.9x \| (met|NOT MET) \|/,
+    );
+    expect(result.samples["server.get.ratio"]).toHaveLength(1);
+    if (process.platform === "linux") {
+      expect(run.stdout).toMatch(/\| {3}CPU per request, GET \| [\d.]+ µs \(hand-written's [\d.]+x\) \| hand-written [\d.]+ µs \|/);
+      expect(result.samples["server.post.generated.cpu"]![0]).toBeGreaterThan(0);
+    }
     // The PostgreSQL rounds (issue 15): both servers measured on a real server, or the reason they were not.
     if (postgresBinaries() === undefined) expect(run.stdout).toMatch(/\| generated server on PostgreSQL \| skipped: PostgreSQL's binaries/);
     else {
       expect(run.stdout).toMatch(
-        /\| generated server on PostgreSQL, GET .* \| \d+ req\/s \([\d.]+x\) \| hand-written node:http \+ pg \d+ req\/s \| >= 0\.9x \| (met|NOT MET) \|/,
+        /\| generated server on PostgreSQL, GET .* \| \d+ req\/s; [\d.]+x \(median of 1 rounds' ratios\) \| hand-written node:http \+ pg \d+ req\/s \| >= 0\.9x \| (met|NOT MET) \|/,
       );
       expect(run.stdout).toMatch(
-        /\| generated server on PostgreSQL, POST .* \| \d+ req\/s \([\d.]+x\) \| hand-written node:http \+ pg \d+ req\/s \| >= 0\.9x \| (met|NOT MET) \|/,
+        /\| generated server on PostgreSQL, POST .* \| \d+ req\/s; [\d.]+x \(median of 1 rounds' ratios\) \| hand-written node:http \+ pg \d+ req\/s \| >= 0\.9x \| (met|NOT MET) \|/,
       );
       for (const key of ["pg.get.generated.rps", "pg.get.hand.rps", "pg.post.generated.rps", "pg.post.hand.rps"])
         expect(result.samples[key]![0], key).toBeGreaterThan(0);
