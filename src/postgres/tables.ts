@@ -10,8 +10,12 @@ type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
 const asArray = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
 
-/** How the store converts a column's value: what PostgreSQL type holds it. */
-export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json";
+/**
+ * How the store converts a column's value: what PostgreSQL type holds it. Both `json` and
+ * `jsonb` are jsonb columns; a `json` one may hold JSON `null` (read as its text, so `null` stays
+ * apart from SQL NULL), a `jsonb` one never does (read as the driver parses it).
+ */
+export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json" | "jsonb";
 
 /** A column of a resource's table (every name already a PostgreSQL identifier of at most 63 bytes). */
 export interface ColumnSnapshot {
@@ -82,7 +86,7 @@ function sqlString(text: string): string | undefined {
 
 /** A JSON value as a SQL literal of a column of this kind, or undefined when it cannot be one. */
 function sqlValue(value: unknown, kind: ColumnKind): string | undefined {
-  if (kind === "json") {
+  if (kind === "json" || kind === "jsonb") {
     const text = sqlString(JSON.stringify(value));
     return text && `${text}::jsonb`;
   }
@@ -180,10 +184,10 @@ function columnOf(
           ? { kind: "number" as const, type: "double precision" }
           : scalar === "boolean"
             ? { kind: "boolean" as const, type: "boolean" }
-            : { kind: "json" as const, type: "jsonb" };
+            : { kind: holdsNull(property, schemas) ? ("json" as const) : ("jsonb" as const), type: "jsonb" };
   const values = asArray(schema.enum).map((v) => sqlValue(v, kind));
   const quoted = quoteIdentifier(column);
-  const check = values.length > 0 && kind !== "json" && values.every((v) => v !== undefined) ? `${quoted} IN (${values.join(", ")})` : undefined;
+  const check = values.length > 0 && type !== "jsonb" && values.every((v) => v !== undefined) ? `${quoted} IN (${values.join(", ")})` : undefined;
   const defaultValue = property.default !== undefined ? sqlValue(property.default, kind) : undefined;
   return {
     field,
@@ -196,6 +200,32 @@ function columnOf(
     ...(references !== undefined ? { references: identifier(references) } : {}),
     indexed: context.indexed,
   };
+}
+
+/** How deep `holdsNull` follows `$ref`s and unions before it answers yes (a cycle, or a schema too deep to be sure of). */
+const NULL_DEPTH = 8;
+
+/**
+ * Whether a property may hold JSON `null`, conservatively: yes unless every value it admits is
+ * typed and none is `null`. Why it matters: a jsonb column whose values are never `null` is read
+ * plainly (the driver parses it; SQL NULL is an absent field), saving PostgreSQL the `::text`
+ * of every row read (issue 15); one that may hold `null` must keep it apart from SQL NULL. Why
+ * conservative: a wrong "no" reads a stored `null` back as an absent field; a wrong "yes" costs
+ * only a little CPU. So an untyped schema (`{}`, only `allOf`), a `$ref` that leads nowhere, a
+ * `null` type, enum, const or default, OpenAPI 3.0's `nullable`, and a union with any such
+ * member all answer yes, even where `type` beside the union would refuse `null`.
+ */
+function holdsNull(property: Json, schemas: Json, depth = 0): boolean {
+  if (depth > NULL_DEPTH) return true;
+  const schema = resolved(property, schemas);
+  if (typeof property.$ref === "string" && (schema === property || Object.keys(schema).length === 0)) return true;
+  if (property.default === null || schema.default === null || schema.const === null || schema.nullable === true) return true;
+  if (asArray(schema.enum).includes(null)) return true;
+  const types = typeof schema.type === "string" ? [schema.type] : asArray(schema.type);
+  if (types.some((t) => t === "null")) return true;
+  const members = [...asArray(schema.anyOf), ...asArray(schema.oneOf)];
+  if (members.some((member) => holdsNull(asJson(member), schemas, depth + 1))) return true;
+  return types.length === 0 && members.length === 0;
 }
 
 /** A property with its `$ref` (to a named schema) followed, once. */

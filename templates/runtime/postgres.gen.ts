@@ -8,8 +8,12 @@ import { randomUUID } from "node:crypto";
 import { type Query, quoteIdentifier } from "./migrate.gen.js";
 import { type HandlerRefusal, type Page, type PageRequest, type ResourceSpec, type SortKey, type StoredObject, defineOwn, lostRace } from "./resources.gen.js";
 
-/** How a column's value is converted between JSON and PostgreSQL. */
-export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json";
+/**
+ * How a column's value is converted between JSON and PostgreSQL. `json` and `jsonb` are both
+ * jsonb columns: a `json` one may hold JSON `null` (read as its text), a `jsonb` one never does
+ * (read as the driver parses jsonb: pg and PGlite both answer it as its JSON value).
+ */
+export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json" | "jsonb";
 
 /** A resource's table as the generator laid it out (src/postgres/tables.ts): every name already a PostgreSQL identifier. */
 export type TableSpec = {
@@ -39,7 +43,7 @@ export class PostgresCollection {
   readonly #table: TableSpec;
   readonly #name: string;
   readonly #columns: ReadonlyMap<string, TableSpec["columns"][number]>;
-  /** The select list: the id and every column, a jsonb one as its text so JSON `null` (`'null'`) differs from SQL NULL (absent). */
+  /** The select list: the id and every column, a jsonb one that may hold JSON `null` as its text so `'null'` differs from SQL NULL (absent). */
   readonly #select: string;
   /** The text of `get`'s SELECT by id, made once (it is the same on every request). */
   readonly #byId: string;
@@ -55,7 +59,8 @@ export class PostgresCollection {
     const columns = table.columns.map(({ column, kind }) => {
       const name = quoteIdentifier(column);
       // Why text: PostgreSQL writes jsonb as text either way; a wrapper array built per row was
-      // work on the database's side for each row read, only to tell JSON null from SQL NULL.
+      // work on the database's side for each row read, only to tell JSON null from SQL NULL. Why
+      // only `json`: a `jsonb` column never holds JSON null, and its plain value costs less still.
       return kind === "json" ? `${name}::text AS ${name}` : name;
     });
     this.#select = ['"id"', ...columns].join(", ");
@@ -194,7 +199,7 @@ export class PostgresCollection {
       const column = this.#columns.get(field);
       if (column === undefined) continue;
       params.push(toParameter(column.kind, value));
-      where.push(`${quoteIdentifier(column.column)} = $${params.length}${column.kind === "json" ? "::jsonb" : ""}`);
+      where.push(`${quoteIdentifier(column.column)} = $${params.length}${isJson(column.kind) ? "::jsonb" : ""}`);
     }
     return where;
   }
@@ -225,7 +230,7 @@ export class PostgresCollection {
     const bind = (field: string | undefined, value: unknown) => {
       const column = field === undefined ? undefined : this.#columns.get(field);
       params.push(column === undefined ? value : toParameter(column.kind, value));
-      return `$${params.length}${column?.kind === "json" ? "::jsonb" : ""}`;
+      return `$${params.length}${column !== undefined && isJson(column.kind) ? "::jsonb" : ""}`;
     };
     const alternatives: string[] = [];
     const equal: string[] = [];
@@ -251,12 +256,14 @@ export class PostgresCollection {
    * An object's sort values and id: the cursor of the page after it. An absent value is `null`;
    * a jsonb column's value is wrapped (`[value]`), so that a JSON `null` stays apart from absent:
    * taken for absent, the page after an object holding `null` began with that object again.
+   * Both jsonb kinds wrap: one cursor form whatever the schema says of `null`.
    */
   #keyOf(object: StoredObject, sort: readonly SortKey[]): unknown[] {
     const values = sort.map(({ field }) => {
       const value = Object.hasOwn(object, field) ? object[field] : undefined;
       if (value === undefined) return null;
-      return this.#columns.get(field)?.kind === "json" ? [value] : value;
+      const column = this.#columns.get(field);
+      return column !== undefined && isJson(column.kind) ? [value] : value;
     });
     return [...values, object.id];
   }
@@ -274,7 +281,7 @@ export class PostgresCollection {
     for (const [i, { field }] of sort.entries()) {
       const item: unknown = key[i];
       if (item === null) values.push(ABSENT);
-      else if (this.#columns.get(field)?.kind !== "json") values.push(item);
+      else if (!isJson(this.#columns.get(field)?.kind)) values.push(item);
       else if (Array.isArray(item) && item.length === 1) values.push(item[0]);
       else return undefined;
     }
@@ -301,12 +308,20 @@ export class PostgresCollection {
   }
 }
 
-/** A JSON value as a bind parameter of a column of this kind (jsonb as its JSON text, so a string stays a JSON string). */
-function toParameter(kind: ColumnKind, value: unknown): unknown {
-  return kind === "json" ? JSON.stringify(value) : value;
+/** Whether a column of this kind is a jsonb one (either kind). */
+function isJson(kind: ColumnKind | undefined): boolean {
+  return kind === "json" || kind === "jsonb";
 }
 
-/** A column's value as JSON: pg answers bigint and numeric as text; jsonb comes as its text (the select list's `::text`). */
+/** A JSON value as a bind parameter of a column of this kind (jsonb as its JSON text, so a string stays a JSON string). */
+function toParameter(kind: ColumnKind, value: unknown): unknown {
+  return isJson(kind) ? JSON.stringify(value) : value;
+}
+
+/**
+ * A column's value as JSON: pg answers bigint and numeric as text; a `json` column comes as its
+ * text (the select list's `::text`), a `jsonb` one as the driver parsed it.
+ */
 function fromColumn(kind: ColumnKind, value: unknown): unknown {
   if (kind === "json") return typeof value === "string" ? (JSON.parse(value) as unknown) : value;
   return (kind === "integer" || kind === "number") && (typeof value === "string" || typeof value === "bigint") ? Number(value) : value;
