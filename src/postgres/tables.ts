@@ -202,7 +202,7 @@ function columnOf(
   };
 }
 
-/** How deep `holdsNull` follows `$ref`s and unions before it answers yes (a cycle, or a schema too deep to be sure of). */
+/** How deep `holdsNull` follows `$ref`s and unions before it answers yes (a schema too deep to be sure of). */
 const NULL_DEPTH = 8;
 
 /**
@@ -214,18 +214,30 @@ const NULL_DEPTH = 8;
  * only a little CPU. So an untyped schema (`{}`, only `allOf`), a `$ref` that leads nowhere, a
  * `null` type, enum, const or default, OpenAPI 3.0's `nullable`, and a union with any such
  * member all answer yes, even where `type` beside the union would refuse `null`.
+ * `known` holds each schema's answer, so a schema reached by many paths is looked at once (without
+ * it, eight levels of ten-member unions of `$ref`s took seconds, and a few more took minutes); a
+ * schema met again while its own answer is pending (a cycle) answers yes.
  */
-function holdsNull(property: Json, schemas: Json, depth = 0): boolean {
+function holdsNull(property: Json, schemas: Json, depth = 0, known = new Map<Json, boolean>()): boolean {
   if (depth > NULL_DEPTH) return true;
   const schema = resolved(property, schemas);
   if (typeof property.$ref === "string" && (schema === property || Object.keys(schema).length === 0)) return true;
-  if (property.default === null || schema.default === null || schema.const === null || schema.nullable === true) return true;
-  if (asArray(schema.enum).includes(null)) return true;
-  const types = typeof schema.type === "string" ? [schema.type] : asArray(schema.type);
-  if (types.some((t) => t === "null")) return true;
+  if (property.default === null) return true;
+  const answer = known.get(schema);
+  if (answer !== undefined) return answer;
+  known.set(schema, true);
   const members = [...asArray(schema.anyOf), ...asArray(schema.oneOf)];
-  if (members.some((member) => holdsNull(asJson(member), schemas, depth + 1))) return true;
-  return types.length === 0 && members.length === 0;
+  const types = typeof schema.type === "string" ? [schema.type] : asArray(schema.type);
+  const holds =
+    schema.default === null ||
+    schema.const === null ||
+    schema.nullable === true ||
+    asArray(schema.enum).includes(null) ||
+    types.some((t) => t === "null") ||
+    members.some((member) => holdsNull(asJson(member), schemas, depth + 1, known)) ||
+    (types.length === 0 && members.length === 0);
+  known.set(schema, holds);
+  return holds;
 }
 
 /** A property with its `$ref` (to a named schema) followed, once. */

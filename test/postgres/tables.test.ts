@@ -72,4 +72,35 @@ describe("the kind of a jsonb column", () => {
     expect(isEmpty(schemaChange(asText, tablesOf(DOCUMENT)))).toBe(true);
     expect(isEmpty(schemaChange(tablesOf(DOCUMENT), asText))).toBe(true);
   });
+
+  it("a schema reached by many paths is looked at once: eight levels of twelve-way unions of $refs stay linear", () => {
+    // Each level's union names the next level twelve times: 12^8 paths, 8 schemas. The named
+    // schemas are counted as they are looked up (and the count stops a walk of every path early).
+    const levels = Object.fromEntries(
+      Array.from({ length: 8 }, (_, i) => [
+        `L${i}`,
+        i < 7 ? { type: "object", anyOf: Array.from({ length: 12 }, () => ({ $ref: `#/components/schemas/L${i + 1}` })) } : { type: "string" },
+      ]),
+    );
+    let lookups = 0;
+    const schemas = new Proxy(
+      {
+        ...levels,
+        Deep: {
+          type: "object",
+          "x-codegen-resource": { collection: "deeps" },
+          properties: { id: { type: "integer" }, deep: { $ref: "#/components/schemas/L0" } },
+        },
+      },
+      {
+        get(target: Record<string, unknown>, key) {
+          if (typeof key === "string" && /^L\d$/.test(key) && ++lookups > 10_000) throw new Error("more than 10,000 lookups of the unions' schemas");
+          return Reflect.get(target, key) as unknown;
+        },
+      },
+    );
+    const deep = tablesOf({ openapi: "3.1.0", paths: {}, components: { schemas } }).tables[0]!.columns.find((c) => c.field === "deep")!;
+    expect(deep.kind).toBe("jsonb");
+    expect(lookups).toBeLessThan(200);
+  });
 });
