@@ -4,19 +4,20 @@ import { guardScopes, servedTokenEndpoint } from "../declaration/model.js";
 import { actionOperationId, actionRequestName, operationIdOf, withArticle, words } from "../declaration/names.js";
 import { type ErrorCase, type Example, SharedResponses, caseResponse, declaredCase, errorBody, exampleResponse, isShared } from "./responses.js";
 import {
-  AUTH_ERROR_SCHEMA,
-  ERROR_SCHEMA,
-  INDEX_SCHEMA,
   type JsonSchema,
-  LINK_SCHEMA,
-  TOKEN_RESPONSE_SCHEMA,
   actionRequestSchema,
+  authErrorSchema,
+  errorSchema,
   fieldSchema,
   idSchema,
+  indexSchema,
+  jsonData,
+  linkSchema,
   querySchema,
   resourceSchemas,
   schemaRef,
   tokenRequestSchema,
+  tokenResponseSchema,
 } from "./schemas.js";
 
 /** The OpenAPI version the expansion writes. */
@@ -329,8 +330,8 @@ function operationObject(parts: OperationParts, guards: readonly Guard[]): Json 
     security: securityFor(parts.access, guards),
     ...parts.codegen,
     ...(parts.declared.length > 0 ? { "x-codegen-errors": parts.declared.map((e) => e.status) } : {}),
-    ...parts.resource.accessExtensions,
-    ...parts.extensions,
+    ...jsonData(parts.resource.accessExtensions),
+    ...jsonData(parts.extensions),
   };
 }
 
@@ -443,14 +444,14 @@ function indexOperation(shared: SharedResponses): Json {
 }
 
 /** The token endpoint's 400s: the RFC 6749 section 5.2 codes, with the runtime's messages. */
-const TOKEN_BAD_REQUEST: Record<string, Example> = {
+const tokenBadRequest = (): Record<string, Example> => ({
   invalidRequest: { summary: "A required field is missing", value: { error: "invalid_request", detail: { username: "field required" } } },
   unsupportedGrantType: { summary: "Another grant type", value: { error: "unsupported_grant_type", detail: { grant_type: 'must be "password"' } } },
   invalidGrant: {
     summary: "Credentials the application rejects",
     value: { error: "invalid_grant", detail: { password: "the user name or password is not valid" } },
   },
-};
+});
 
 function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedResponses): Json {
   return {
@@ -464,7 +465,7 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
     },
     responses: {
       "200": { description: "The issued token.", content: json(schemaRef("TokenResponse")) },
-      "400": exampleResponse("`invalid_request`, `unsupported_grant_type`, `invalid_grant` or `invalid_scope` (RFC 6749 section 5.2).", TOKEN_BAD_REQUEST),
+      "400": exampleResponse("`invalid_request`, `unsupported_grant_type`, `invalid_grant` or `invalid_scope` (RFC 6749 section 5.2).", tokenBadRequest()),
       "406": shared.ref("406"),
       "413": shared.ref("413"),
       "415": exampleResponse("The body is not `application/x-www-form-urlencoded`.", {
@@ -482,7 +483,7 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
 
 function securityScheme(guard: Guard): Json {
   const description = guard.description !== undefined ? { description: guard.description } : {};
-  const own = { "x-codegen-guard": guard.kind, ...(guard.autoError ? {} : { "x-codegen-auto-error": false }), ...guard.extensions };
+  const own = { "x-codegen-guard": guard.kind, ...(guard.autoError ? {} : { "x-codegen-auto-error": false }), ...jsonData(guard.extensions) };
   switch (guard.kind) {
     case "password":
       return {
@@ -507,7 +508,7 @@ function securityScheme(guard: Guard): Json {
         ...own,
       };
     case "oauth2":
-      return { type: "oauth2", ...description, flows: structuredClone(guard.flows), ...own };
+      return { type: "oauth2", ...description, flows: jsonData(guard.flows), ...own };
   }
 }
 
@@ -547,15 +548,15 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
       if (action.body) schemas[actionRequestName(resource.typeName, action.name)] = actionRequestSchema(resource, { ...action, body: action.body });
     }
   }
-  Object.assign(schemas, { Error: ERROR_SCHEMA, AuthError: AUTH_ERROR_SCHEMA, Link: LINK_SCHEMA, Index: INDEX_SCHEMA });
+  Object.assign(schemas, { Error: errorSchema(), AuthError: authErrorSchema(), Link: linkSchema(), Index: indexSchema() });
   if (tokenGuard) {
     schemas.TokenRequest = tokenRequestSchema(tokenGuard.form);
-    schemas.TokenResponse = TOKEN_RESPONSE_SCHEMA;
+    schemas.TokenResponse = tokenResponseSchema();
   }
 
   const servers =
     declaration.servers.length > 0
-      ? declaration.servers.map((s) => ({ url: s.url, ...(s.description !== undefined ? { description: s.description } : {}), ...s.extensions }))
+      ? declaration.servers.map((s) => ({ url: s.url, ...(s.description !== undefined ? { description: s.description } : {}), ...jsonData(s.extensions) }))
       : [{ url: "/" }];
 
   const tags = [
@@ -566,17 +567,19 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
   const responses = shared.components();
   const document: Json = {
     openapi: OPENAPI_VERSION,
-    info: structuredClone(declaration.info),
+    info: jsonData(declaration.info),
     servers,
     tags,
     paths,
     components: {
-      schemas: structuredClone(schemas),
+      schemas,
       ...(Object.keys(responses).length > 0 ? { responses } : {}),
       ...(guards.length > 0 ? { securitySchemes: Object.fromEntries(guards.map((g) => [g.name, securityScheme(g)])) } : {}),
     },
-    ...structuredClone(declaration.extensions),
+    ...jsonData(declaration.extensions),
   };
-  // A deep copy: no object is shared with the declaration or between two places of the document.
-  return JSON.parse(JSON.stringify(document)) as OpenAPIV3_1.Document;
+  // Why no deep copy of the whole (issue 14): every part is built anew here and what comes from the
+  // declaration's data passes jsonData, so no object is shared with the declaration, with another
+  // run or between two places of the document (test/expand-json.test.ts checks all three).
+  return document as unknown as OpenAPIV3_1.Document;
 }

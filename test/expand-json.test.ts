@@ -1,0 +1,110 @@
+// The expanded document is JSON by construction (issue 14): it used to be copied through JSON text
+// as a whole; now every value that comes from the declaration's data passes jsonData and the rest
+// is built anew. These tests hold the document to what that copy made, on every valid fixture and
+// on a declaration whose data JSON cannot hold as written (-0, .inf, .nan, `__proto__` keys).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { describe, expect, it } from "vitest";
+import { expandDeclaration } from "../src/expand/expand.js";
+import { checkDeclaration } from "../src/run.js";
+import { ROOT, declarationOf, fixtureCases } from "./support/fixtures.js";
+
+const HOSTILE = `codegen: 1
+info:
+  title: Numbers
+  version: "1"
+  x-inf: .inf
+  x-zero: -0
+  x-data: { __proto__: { polluted: true }, nan: .nan, list: [-0, .inf, -.inf] }
+servers:
+  - url: https://api.example.com/v1
+    x-zero: -0.0
+x-top: { a: -0, constructor: { b: .nan } }
+auth:
+  - guard: password
+    tokenUrl: /token
+    scopes:
+      __proto__: Read
+      write: Write
+    x-guard: { __proto__: -0 }
+resources:
+  things:
+    x-resource: [-0, { __proto__: .inf }]
+    fields:
+      n: { type: number, minimum: -0, maximum: 1e308, default: -0, example: -0.0, x-field: { v: .nan } }
+      i: { type: integer, minimum: -0, default: -0, enum: [-0, 1, 2], filter: true }
+      tags: { type: array, items: { type: number, minimum: -0 }, default: [-0, 1.5] }
+      inner: { type: object, fields: { z: { type: number, default: -0, x-deep: { __proto__: [-0] } } } }
+    status:
+      values: [open, shut]
+      initial: open
+      transitions: { open: [shut] }
+      x-status: { zero: -0 }
+    links:
+      peek: { method: GET, x-link: { zero: -0 } }
+    access:
+      read: [__proto__]
+      write: [write]
+      x-access: -0
+    operations:
+      list: { page: { size: 10, max: 50 }, sort: [n], x-op: { zero: -0.0 } }
+      get: {}
+      create: {}
+    actions:
+      close: { to: shut, when: [open], body: { reason: { type: number, default: -0 } }, x-action: { inf: .inf } }
+`;
+
+const cases: [string, string, string][] = [
+  ...fixtureCases("valid").map((name): [string, string, string] => {
+    const file = declarationOf("valid", name);
+    return [name, file, readFileSync(path.join(ROOT, file), "utf8")];
+  }),
+  ["hostile numbers and keys", "hostile.yaml", HOSTILE],
+];
+
+/** Every object of a value, each time it is reached (a shared one more than once). */
+function objectsOf(value: unknown, found: object[] = []): object[] {
+  if (typeof value !== "object" || value === null) return found;
+  found.push(value);
+  for (const key of Object.keys(value)) objectsOf((value as Record<string, unknown>)[key], found);
+  return found;
+}
+
+describe.each(cases)("the expanded document of %s", (_name, file, text) => {
+  const declaration = () => {
+    const checked = checkDeclaration(file, text);
+    if (!checked.value) throw new Error(checked.diagnostics.map((d) => d.message).join("\n"));
+    return checked.value;
+  };
+
+  it("is what a copy through JSON text makes of it: plain objects, no -0, no undefined, non-finite numbers as null", () => {
+    const document = expandDeclaration(declaration());
+    // isDeepStrictEqual tells -0 from 0, an undefined key from an absent one, and prototypes apart.
+    expect(isDeepStrictEqual(document, JSON.parse(JSON.stringify(document)))).toBe(true);
+  });
+
+  it("shares no object between two places, with the declaration or with another expansion", () => {
+    const given = declaration();
+    const first = objectsOf(expandDeclaration(given));
+    expect(new Set(first).size).toBe(first.length);
+    const elsewhere = new Set([...objectsOf(expandDeclaration(given)), ...objectsOf(given)]);
+    expect(first.filter((object) => elsewhere.has(object))).toEqual([]);
+  });
+});
+
+describe("the hostile declaration's data", () => {
+  it("reaches the document as JSON would hold it", () => {
+    const checked = checkDeclaration("hostile.yaml", HOSTILE);
+    const document = expandDeclaration(checked.value!) as unknown as Record<string, any>;
+    const info = document.info;
+    expect(info["x-inf"]).toBeNull();
+    expect(Object.is(info["x-zero"], 0)).toBe(true);
+    expect(Object.getPrototypeOf(info["x-data"])).toBe(Object.prototype);
+    expect(Object.hasOwn(info["x-data"], "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const n = document.components.schemas.Thing.properties.n;
+    expect([Object.is(n.minimum, 0), Object.is(n.default, 0), Object.is(n.examples[0], 0), n["x-field"].v]).toEqual([true, true, true, null]);
+    expect(document.components.schemas.Thing.properties.i.enum.map((v: number) => Object.is(v, 0))).toEqual([true, false, false]);
+  });
+});
