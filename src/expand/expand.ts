@@ -16,6 +16,7 @@ import {
   querySchema,
   resourceSchemas,
   schemaRef,
+  statusMap,
   tokenRequestSchema,
   tokenResponseSchema,
 } from "./schemas.js";
@@ -218,20 +219,26 @@ function actionStateCase(resource: Resource, action: string, when: readonly stri
 }
 
 /**
- * The error responses of an operation, in numeric order: its own cases (400, 404, 409), merged
- * with the statuses its handler declares (`errors`), and references to the shared answers.
+ * The responses of an operation, in numeric order: its success, its own error cases (400, 404,
+ * 409), merged with the statuses its handler declares (`errors`), and references to the shared
+ * answers. `own` is the operation's own and is added to.
  */
-function errorResponses(
-  own: Readonly<Record<string, ErrorCase[]>>,
+function operationResponses(
+  success: readonly [string, Json],
+  own: Map<string, ErrorCase[]>,
   shared: readonly string[],
   declared: readonly DeclaredError[],
   responses: SharedResponses,
 ): Json {
-  const cases: Record<string, ErrorCase[]> = Object.fromEntries(Object.entries(own).map(([status, list]) => [status, [...list]]));
-  for (const error of declared) (cases[error.status] ??= []).push(declaredCase(error));
-  const statuses = [...Object.keys(cases), ...shared].sort((a, b) => Number(a) - Number(b));
-  const out: Json = {};
-  for (const status of statuses) out[status] = isShared(status) ? responses.ref(status) : caseResponse(cases[status]!);
+  for (const error of declared) {
+    const list = own.get(error.status);
+    if (list) list.push(declaredCase(error));
+    else own.set(error.status, [declaredCase(error)]);
+  }
+  const statuses = [...own.keys(), ...shared].sort((a, b) => Number(a) - Number(b));
+  const out = statusMap();
+  out[success[0]] = success[1];
+  for (const status of statuses) out[status] = isShared(status) ? responses.ref(status) : caseResponse(own.get(status)!);
   return out;
 }
 
@@ -352,10 +359,10 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
     : undefined;
   const success = link ? { description: plain.description, headers: link, content: plain.content } : plain;
   const body = spec.body ? (operation === "update" ? [] : resource.fields) : undefined;
-  const own: Record<string, ErrorCase[]> = { "400": [invalidCase(resource, body, spec.item, parameters)] };
-  if (spec.item) own["404"] = [notFoundCase(resource)];
+  const own = new Map([["400", [invalidCase(resource, body, spec.item, parameters)]]]);
+  if (spec.item) own.set("404", [notFoundCase(resource)]);
   const transition = resource.status && (operation === "replace" || operation === "update") ? transitionCase(resource.status) : undefined;
-  if (transition) own["409"] = [transition];
+  if (transition) own.set("409", [transition]);
   const bodySchema = spec.body?.(resource);
   return operationObject(
     {
@@ -375,7 +382,7 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
             },
           }
         : {}),
-      responses: { [status]: success, ...errorResponses(own, sharedStatuses(access, spec.body !== undefined), options.errors, shared) },
+      responses: operationResponses([status, success], own, sharedStatuses(access, spec.body !== undefined), options.errors, shared),
       access,
       codegen: {
         "x-codegen-operation": operation,
@@ -401,11 +408,14 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
     `Runs \`${action.name}\` on the ${singular} with this id and answers the ${singular}.` +
     (action.when ? ` Allowed while its status is ${orList(action.when)}.` : "") +
     (action.to !== undefined ? ` Afterwards its status is \`${action.to}\`.` : "");
-  const own: Record<string, ErrorCase[]> = { "400": [invalidCase(resource, action.body, true, [])], "404": [notFoundCase(resource)] };
+  const own = new Map([
+    ["400", [invalidCase(resource, action.body, true, [])]],
+    ["404", [notFoundCase(resource)]],
+  ]);
   // 409 only when some state refuses the action.
   const { when } = action;
   const refusedIn = when && resource.status?.values.find((s) => !when.includes(s));
-  if (when && refusedIn !== undefined) own["409"] = [actionStateCase(resource, action.name, when, refusedIn)];
+  if (when && refusedIn !== undefined) own.set("409", [actionStateCase(resource, action.name, when, refusedIn)]);
   return operationObject(
     {
       resource,
@@ -414,10 +424,13 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
       operationId: actionOperationId(action.name, resource.singular),
       parameters: [],
       ...(action.body ? { requestBody: { required: true, content: json(schemaRef(actionRequestName(resource.typeName, action.name))) } } : {}),
-      responses: {
-        "200": { description: `The ${singular} after the action.`, content: json(schemaRef(resource.typeName)) },
-        ...errorResponses(own, sharedStatuses(action.access, action.body !== undefined), action.errors, shared),
-      },
+      responses: operationResponses(
+        ["200", { description: `The ${singular} after the action.`, content: json(schemaRef(resource.typeName)) }],
+        own,
+        sharedStatuses(action.access, action.body !== undefined),
+        action.errors,
+        shared,
+      ),
       access: action.access,
       codegen: {
         "x-codegen-action": { name: action.name, ...(action.when ? { when: [...action.when] } : {}), ...(action.to !== undefined ? { to: action.to } : {}) },
@@ -435,10 +448,13 @@ function indexOperation(shared: SharedResponses): Json {
     summary: "List the collections",
     description: "The entry address: every next operation can be discovered from here.",
     operationId: "getIndex",
-    responses: {
-      "200": { description: "Links to every collection.", content: json(schemaRef("Index")) },
-      ...errorResponses({ "400": [invalidCase(undefined, undefined, false, [])] }, ["406", "500"], [], shared),
-    },
+    responses: operationResponses(
+      ["200", { description: "Links to every collection.", content: json(schemaRef("Index")) }],
+      new Map([["400", [invalidCase(undefined, undefined, false, [])]]]),
+      ["406", "500"],
+      [],
+      shared,
+    ),
     security: [],
   };
 }
@@ -512,6 +528,19 @@ function securityScheme(guard: Guard): Json {
   }
 }
 
+/** The documents expandDeclaration made (see isExpansion). */
+const expansions = new WeakSet<object>();
+
+/**
+ * Whether a document is one expandDeclaration made, whose form is known by construction: every
+ * `$ref` in a schema names a schema of `components/schemas`, every other one is a shared answer
+ * of `components/responses` at an operation's response, and its size is linear in the
+ * declaration's. Why (issue 14): src/model/foreign.ts then skips walking its schemas and data.
+ */
+export function isExpansion(document: object): boolean {
+  return expansions.has(document);
+}
+
 /**
  * Expand a validated declaration into an OpenAPI 3.1 document (openapi.md). Pure: the same
  * declaration gives the same document, keys in declaration order.
@@ -581,5 +610,6 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
   // Why no deep copy of the whole (issue 14): every part is built anew here and what comes from the
   // declaration's data passes jsonData, so no object is shared with the declaration, with another
   // run or between two places of the document (test/expand-json.test.ts checks all three).
+  expansions.add(document);
   return document as unknown as OpenAPIV3_1.Document;
 }
