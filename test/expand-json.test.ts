@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { expandDeclaration } from "../src/expand/expand.js";
+import { expandDeclaration, isExpansion } from "../src/expand/expand.js";
+import { prepareDocument } from "../src/model/foreign.js";
 import { checkDeclaration } from "../src/run.js";
 import { ROOT, declarationOf, fixtureCases } from "./support/fixtures.js";
 
@@ -90,6 +91,35 @@ describe.each(cases)("the expanded document of %s", (_name, file, text) => {
     expect(new Set(first).size).toBe(first.length);
     const elsewhere = new Set([...objectsOf(expandDeclaration(given)), ...objectsOf(given)]);
     expect(first.filter((object) => elsewhere.has(object))).toEqual([]);
+  });
+
+  it("is prepared for the model exactly as the full walk prepares a copy of it, without changing it", () => {
+    const document = expandDeclaration(declaration());
+    const copy = structuredClone(document);
+    expect([isExpansion(document), isExpansion(copy)]).toEqual([true, false]);
+    const short = prepareDocument(document);
+    const full = prepareDocument(copy);
+    expect(isDeepStrictEqual(short, full)).toBe(true);
+    expect(isDeepStrictEqual(document, copy)).toBe(true);
+    // One object for all uses of a shared answer (each is referred to), as the walk gives it.
+    const reached = objectsOf(short.document);
+    for (const answer of Object.values(short.document.components?.responses ?? {})) {
+      expect(reached.filter((o) => o === answer).length).toBeGreaterThanOrEqual(2);
+    }
+  });
+});
+
+describe("prepareDocument of a document codegen did not expand", () => {
+  it("walks it in full: a copy of an expansion with a dangling answer or a schema name to change is prepared as before", () => {
+    const checked = checkDeclaration("hostile.yaml", HOSTILE);
+    const copy = structuredClone(expandDeclaration(checked.value!)) as unknown as Record<string, any>;
+    copy.paths["/things"].get.responses["406"] = { $ref: "#/components/responses/Gone" };
+    copy.components.schemas["thing-extra"] = { type: "string" };
+    copy.components.schemas.Thing.properties.extra = { $ref: "#/components/schemas/thing-extra" };
+    const prepared = prepareDocument(copy);
+    expect(prepared.problems).toMatchObject([{ pointer: "#/paths/~1things/get/responses/406", kind: "missing" }]);
+    const schemas = (prepared.document as any).components.schemas;
+    expect(schemas.Thing.properties.extra).toEqual({ $ref: "#/components/schemas/ThingExtra" });
   });
 });
 
