@@ -64,7 +64,16 @@ const FLOW_INDICATORS = new Set([..."[]{},"].map((c) => c.charCodeAt(0)));
 export function readYamlSubset(text: string, maxDepth: number): SubsetDocument | undefined {
   if (UNSUPPORTED.test(text)) return undefined;
   try {
-    return new Reader(text, maxDepth).document();
+    const { value } = new Reader(text, maxDepth, false).document();
+    // Why (issue 14): the places are asked only for a diagnostic, and recording one (and its
+    // pointer) for every node was a good part of the read; the text is read again, recording, then.
+    let places: Map<string, SubsetPlace> | undefined;
+    return {
+      value,
+      get places() {
+        return (places ??= new Reader(text, maxDepth, true).document().places);
+      },
+    };
   } catch (error) {
     if (error instanceof Outside) return undefined;
     throw error;
@@ -88,9 +97,11 @@ class Reader {
   private readonly n: number;
   private readonly depthLimit: number;
 
+  /** `record`: whether the places are recorded (see readYamlSubset). */
   constructor(
     private readonly text: string,
     private readonly maxDepth: number,
+    private readonly record: boolean,
   ) {
     this.n = text.length;
     // Why a margin: near the limit the yaml package may stop on its parser's stack before the
@@ -128,7 +139,7 @@ class Reader {
     let end: number;
     for (;;) {
       if (depth + 1 > this.depthLimit) throw new Outside();
-      const item = this.valueAfter(pos + 1, indent, `${at}/${items.length}`, depth + 1, undefined, false);
+      const item = this.valueAfter(pos + 1, indent, this.record ? `${at}/${items.length}` : at, depth + 1, undefined, false);
       items.push(item.value);
       ({ next, end } = item);
       if (next >= this.n) break;
@@ -154,7 +165,7 @@ class Reader {
       const found = this.key(pos);
       if (!found || found.name in map) throw new Outside();
       if (depth + 1 > this.depthLimit) throw new Outside();
-      const child = this.valueAfter(found.after, indent, `${at}/${escape(found.name)}`, depth + 1, found.range, true);
+      const child = this.valueAfter(found.after, indent, this.record ? `${at}/${escape(found.name)}` : at, depth + 1, found.range, true);
       map[found.name] = child.value;
       ({ next, end } = child);
       if (next >= this.n) break;
@@ -370,13 +381,13 @@ class Reader {
           const colon = this.skipSpaces(keyEnd);
           if (text.charCodeAt(colon) !== COLON || text.charCodeAt(colon + 1) !== SPACE) throw new Outside();
           childKey = [j, keyEnd];
-          childAt = `${at}/${escape(name)}`;
+          childAt = this.record ? `${at}/${escape(name)}` : at;
           j = this.skipSpaces(colon + 1);
           const value = this.flowItem(j, childAt, depth + 1, childKey);
           map[name] = value.value;
           j = value.end;
         } else {
-          childAt = `${at}/${items.length}`;
+          childAt = this.record ? `${at}/${items.length}` : at;
           const value = this.flowItem(j, childAt, depth + 1, undefined);
           items.push(value.value);
           j = value.end;
@@ -526,7 +537,7 @@ class Reader {
   }
 
   private place(at: string, value: Range, key: Range | undefined): void {
-    this.places.set(at, key ? { value, key } : { value });
+    if (this.record) this.places.set(at, key ? { value, key } : { value });
   }
 }
 
