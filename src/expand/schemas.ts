@@ -18,7 +18,15 @@ export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/sc
 export function jsonData<T>(value: T): T {
   if (typeof value === "number") return (Number.isFinite(value) ? value + 0 : null) as T;
   if (typeof value !== "object" || value === null) return value;
+  // Most extensions are none: an empty map needs no trip through text.
+  if (!Array.isArray(value) && isEmpty(value)) return {} as T;
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Whether an object has no own enumerable key (its prototype may be null). */
+function isEmpty(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
 }
 
 /**
