@@ -8,7 +8,8 @@ import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { expandDeclaration, isExpansion } from "../src/expand/expand.js";
 import { prepareDocument } from "../src/model/foreign.js";
-import { checkDeclaration } from "../src/run.js";
+import { checkDeclaration, documentFromText, viewOfDocument } from "../src/run.js";
+import { jsonToYaml } from "../src/write/yaml.js";
 import { ROOT, declarationOf, fixtureCases } from "./support/fixtures.js";
 
 const HOSTILE = `codegen: 1
@@ -106,6 +107,26 @@ describe.each(cases)("the expanded document of %s", (_name, file, text) => {
     for (const answer of Object.values(short.document.components?.responses ?? {})) {
       expect(reached.filter((o) => o === answer).length).toBeGreaterThanOrEqual(2);
     }
+  });
+});
+
+/** The value, every object in it frozen. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+describe.each(cases)("what reads the expansion of %s", (_name, file, text) => {
+  it("changes none of it: the self-check, the model and the writer work on it frozen", async () => {
+    // Why: the expansion shares nothing with other runs only while nothing writes into it.
+    const expanded = await documentFromText(file, text, ROOT, { selfCheck: true });
+    const document = deepFreeze(expanded.value!);
+    expect(isExpansion(document)).toBe(true);
+    expect(viewOfDocument(file, text, document, "../api.yaml").diagnostics).toEqual([]);
+    expect(jsonToYaml(document).length).toBeGreaterThan(0);
   });
 });
 
