@@ -1,7 +1,8 @@
 // The expanded document is JSON by construction (issue 14): it used to be copied through JSON text
 // as a whole; now every value that comes from the declaration's data passes jsonData and the rest
 // is built anew. These tests hold the document to what that copy made, on every valid fixture and
-// on a declaration whose data JSON cannot hold as written (-0, .inf, .nan, `__proto__` keys).
+// on a declaration whose data JSON holds otherwise than written (-0, `__proto__` keys); `.inf` and
+// `.nan` are refused by validation (fixtures/invalid/number-not-finite).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -16,13 +17,12 @@ const HOSTILE = `codegen: 1
 info:
   title: Numbers
   version: "1"
-  x-inf: .inf
   x-zero: -0
-  x-data: { __proto__: { polluted: true }, nan: .nan, list: [-0, .inf, -.inf] }
+  x-data: { __proto__: { polluted: true }, list: [-0, 1e308, -0.0] }
 servers:
   - url: https://api.example.com/v1
     x-zero: -0.0
-x-top: { a: -0, constructor: { b: .nan } }
+x-top: { a: -0, constructor: { b: -0 } }
 auth:
   - guard: password
     tokenUrl: /token
@@ -32,9 +32,9 @@ auth:
     x-guard: { __proto__: -0 }
 resources:
   things:
-    x-resource: [-0, { __proto__: .inf }]
+    x-resource: [-0, { __proto__: -0 }]
     fields:
-      n: { type: number, minimum: -0, maximum: 1e308, default: -0, example: -0.0, x-field: { v: .nan } }
+      n: { type: number, minimum: -0, maximum: 1e308, default: -0, example: -0.0, x-field: { v: -0 } }
       i: { type: integer, minimum: -0, default: -0, enum: [-0, 1, 2], filter: true }
       tags: { type: array, items: { type: number, minimum: -0 }, default: [-0, 1.5] }
       inner: { type: object, fields: { z: { type: number, default: -0, x-deep: { __proto__: [-0] } } } }
@@ -54,7 +54,7 @@ resources:
       get: {}
       create: {}
     actions:
-      close: { to: shut, when: [open], body: { reason: { type: number, default: -0 } }, x-action: { inf: .inf } }
+      close: { to: shut, when: [open], body: { reason: { type: number, default: -0 } }, x-action: { zero: -0 } }
 `;
 
 const cases: [string, string, string][] = [
@@ -80,7 +80,7 @@ describe.each(cases)("the expanded document of %s", (_name, file, text) => {
     return checked.value;
   };
 
-  it("is what a copy through JSON text makes of it: plain objects, no -0, no undefined, non-finite numbers as null", () => {
+  it("is what a copy through JSON text makes of it: plain objects, no -0, no undefined", () => {
     const document = expandDeclaration(declaration());
     // isDeepStrictEqual tells -0 from 0, an undefined key from an absent one, and prototypes apart.
     expect(isDeepStrictEqual(document, JSON.parse(JSON.stringify(document)))).toBe(true);
@@ -145,17 +145,23 @@ describe("prepareDocument of a document codegen did not expand", () => {
 });
 
 describe("the hostile declaration's data", () => {
+  it("holds no number JSON cannot hold: .inf and .nan are refused where they stand", () => {
+    const checked = checkDeclaration("hostile.yaml", HOSTILE.replace("x-zero: -0\n", "x-zero: -0\n  x-inf: .inf\n"));
+    expect(checked.value).toBeUndefined();
+    expect(checked.diagnostics).toMatchObject([{ code: "decl/not-finite", location: { line: 6, column: 10 } }]);
+  });
+
   it("reaches the document as JSON would hold it", () => {
     const checked = checkDeclaration("hostile.yaml", HOSTILE);
     const document = expandDeclaration(checked.value!) as unknown as Record<string, any>;
     const info = document.info;
-    expect(info["x-inf"]).toBeNull();
     expect(Object.is(info["x-zero"], 0)).toBe(true);
+    expect(Object.is(info["x-data"].list[0], 0)).toBe(true);
     expect(Object.getPrototypeOf(info["x-data"])).toBe(Object.prototype);
     expect(Object.hasOwn(info["x-data"], "__proto__")).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const n = document.components.schemas.Thing.properties.n;
-    expect([Object.is(n.minimum, 0), Object.is(n.default, 0), Object.is(n.examples[0], 0), n["x-field"].v]).toEqual([true, true, true, null]);
+    expect([n.minimum, n.default, n.examples[0], n["x-field"].v].map((v: number) => Object.is(v, 0))).toEqual([true, true, true, true]);
     expect(document.components.schemas.Thing.properties.i.enum.map((v: number) => Object.is(v, 0))).toEqual([true, false, false]);
   });
 });

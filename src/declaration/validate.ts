@@ -6,7 +6,7 @@ import { type Inflection, actionOperationId, actionRequestName, inflectCollectio
 import { readActions, readOperations } from "./operations.js";
 import { type Raw, type Report, asArray, asRecord, asString, defined, extensionsOf, readField, strings } from "./read.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
-import { checkShape } from "./shape.js";
+import { checkShape, displayPath } from "./shape.js";
 import type { PatternOptions } from "../verify/patterns.js";
 
 /** The schema names codegen emits itself; a resource may not take them. */
@@ -34,6 +34,7 @@ export interface ValidateResult {
  */
 export function validateDeclaration(document: LoadedDocument, options: PatternOptions = {}): ValidateResult {
   const diagnostics: Diagnostic[] = checkShape(document, declarationShape, declarationDefs);
+  diagnostics.push(...notFinite(document, diagnostics));
   const report = <C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, path: Path, part: "value" | "key" = "value") => {
     // The user's explicit opt-in lets patterns through that only V8's backtracking engine can run.
     if (code === "schema/unsafe-pattern" && options.allowUnsafePatterns === true) return;
@@ -86,6 +87,38 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
     declaration: { info, servers, guards: guards.map((g) => g.guard), resources, extensions: extensionsOf(root) },
     diagnostics: [],
   };
+}
+
+/**
+ * Every `.inf`, `-.inf` and `.nan` of a declaration, at any depth (extensions and examples too),
+ * but where the shape check already refused the value. Why: the OpenAPI document must be JSON,
+ * which has no such numbers; they became `null` in it (`maximum: null`, a document that breaks
+ * its own schema) before issue 14.
+ */
+function notFinite(document: LoadedDocument, reported: readonly Diagnostic[]): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const taken = new Set(reported.map((d) => `${d.location?.line}:${d.location?.column}`));
+  // One path, grown and shrunk on the way: copied only for a value to report.
+  const path: (string | number)[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "number") {
+      if (Number.isFinite(value)) return;
+      const location = document.locate([...path]);
+      if (taken.has(`${location.line}:${location.column}`)) return;
+      const written = Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf";
+      found.push(diagnostic("decl/not-finite", { where: displayPath([...path]), value: written }, location));
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    const record = value as Raw;
+    for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
+      path.push(key);
+      walk(record[key]);
+      path.pop();
+    }
+  };
+  walk(document.value);
+  return found;
 }
 
 /**

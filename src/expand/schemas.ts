@@ -9,8 +9,8 @@ export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/sc
 
 /**
  * Data a declaration supplies (info, extensions, defaults, examples, enum values, numbers) as JSON
- * holds it: what a JSON round trip makes of it (objects with Object's prototype, `-0` as 0, `.inf`
- * and `.nan` as null). Every value of the expanded document that comes from the declaration's
+ * holds it: what a JSON round trip makes of it (objects with Object's prototype, `-0` as 0; `.inf`
+ * and `.nan`, which validation refuses, as null). Every value of the expanded document that comes from the declaration's
  * loaded data passes here; the rest codegen builds itself, fresh, from strings and booleans.
  * Why (issue 14): the whole document went through JSON text for this (and a structuredClone of
  * its schemas), half of the expansion's time; test/expand-json.test.ts holds the two equal.
