@@ -105,7 +105,8 @@ function notFinite(document: LoadedDocument, reported: readonly Diagnostic[]): D
       if (Number.isFinite(value)) return;
       const location = document.locate([...path]);
       if (taken.has(`${location.line}:${location.column}`)) return;
-      const written = Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf";
+      // `1e999` reads as infinite too.
+      const written = Number.isNaN(value) ? "not a number (`.nan`)" : `infinite (\`${value > 0 ? "" : "-"}.inf\` or a number too large)`;
       found.push(diagnostic("decl/not-finite", { where: displayPath([...path]), value: written }, location));
       return;
     }

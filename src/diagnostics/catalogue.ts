@@ -41,7 +41,7 @@ export const catalogue = {
     (a.suggestion ? `; did you mean ${q(a.suggestion)}?` : ""),
   "decl/bad-pattern": (a: { where: string; rule: string }) => `${a.where} ${a.rule}`,
   "decl/not-finite": (a: { where: string; value: string }) =>
-    `${a.where} is \`${a.value}\`, which JSON (and so the OpenAPI document) cannot hold; write a finite number`,
+    `${a.where} is ${a.value}, which JSON (and so the OpenAPI document) cannot hold; write a finite number`,
   "decl/too-few": (a: { where: string; min: number; noun: string }) => `${a.where} needs at least ${a.min} ${a.noun}`,
   "decl/reserved-extension": (a: { key: string }) => `${q(a.key)} is reserved: codegen writes the \`x-codegen-*\` extensions itself; give yours another name`,
   "decl/extension-as-name": (a: { key: string; where: string }) =>
