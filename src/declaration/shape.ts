@@ -164,6 +164,14 @@ function pathOf(at: At): Path {
   return keys.reverse();
 }
 
+/** The required keys of each object shape, listed once (the shapes are constants). */
+const required = new WeakMap<object, readonly string[]>();
+function requiredKeys(shape: Extract<Shape, { kind: "object" }>): readonly string[] {
+  let keys = required.get(shape);
+  if (keys === undefined) required.set(shape, (keys = Object.keys(shape.properties).filter((key) => shape.properties[key]!.required)));
+  return keys;
+}
+
 /** Each pattern's regular expression, compiled once (the shapes are constants: the map stays small). */
 const compiled = new Map<string, RegExp>();
 function regexOf(pattern: Pattern): RegExp {
@@ -180,11 +188,11 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
   const out: Diagnostic[] = [];
   /** `alternatives`: what else the value could have been, when a union chose this shape (asked only for a message). */
   const walk = (shape: Shape, value: unknown, at: At, alternatives?: () => string | undefined): void => {
-    const path = () => pathOf(at);
     const s = resolve(shape, defs);
-    // Why a function (issue 14): only a problem needs the path in words; built for every value of
-    // the declaration, it was a good part of the check's time.
-    const where = () => displayPath(path());
+    // Why functions of `at` (issue 14): only a problem needs the path, or the path in words; built
+    // for every value of the declaration, they were a good part of the check's time.
+    const path = () => pathOf(at);
+    const where = () => displayPath(pathOf(at));
     if (!fits(s, value, defs)) {
       const expected = expectedWords(s, defs);
       // A version written 1.4 or a name written yes reads as a number or boolean in YAML.
@@ -220,9 +228,11 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
       }
       case "object": {
         const record = value as Record<string, unknown>;
-        const known = Object.keys(s.properties);
-        const suggested = new Set<string>();
+        // Why (issue 14): made only for an unknown key, not for every map of the declaration.
+        let suggested: Set<string> | undefined;
+        let given = 0;
         for (const key of Object.keys(record)) {
+          if (!key.startsWith("x-")) given++;
           // Why: own keys only: a key `__proto__` or `constructor` is an unknown key, not Object's.
           const property = Object.hasOwn(s.properties, key) ? s.properties[key] : undefined;
           if (property) walk(property.shape, record[key], { parent: at, key });
@@ -231,18 +241,17 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
             // declared one would be copied over codegen's own and mislead the renderer.
             out.push(diagnostic("decl/reserved-extension", { key }, document.locate([...path(), key], "key")));
           } else if (!key.startsWith("x-")) {
-            const suggestion = suggest(key, known);
-            if (suggestion) suggested.add(suggestion);
+            const suggestion = suggest(key, Object.keys(s.properties));
+            if (suggestion) (suggested ??= new Set()).add(suggestion);
             out.push(diagnostic("decl/unknown-key", { key, where: where(), suggestion }, document.locate([...path(), key], "key")));
           }
         }
-        const given = Object.keys(record).filter((k) => !k.startsWith("x-")).length;
         if (s.minProperties && given < s.minProperties.count) {
           out.push(diagnostic("decl/too-few", { where: where(), min: s.minProperties.count, noun: s.minProperties.noun }, document.locate(path())));
         }
-        for (const [key, property] of Object.entries(s.properties)) {
+        for (const key of requiredKeys(s)) {
           // A missing key that a misspelt one was taken for is reported once, as the typo.
-          if (property.required && !(key in record) && !suggested.has(key)) {
+          if (!(key in record) && !suggested?.has(key)) {
             out.push(diagnostic("decl/missing-key", { key, where: at ? where() : "the declaration" }, document.locate(path(), "key")));
           }
         }
