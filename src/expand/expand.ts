@@ -326,20 +326,16 @@ interface OperationParts {
 }
 
 function operationObject(parts: OperationParts, guards: readonly Guard[]): Json {
-  return {
-    tags: [parts.resource.name],
-    summary: parts.summary,
-    description: parts.description,
-    operationId: parts.operationId,
-    ...(parts.parameters.length > 0 ? { parameters: parts.parameters } : {}),
-    ...(parts.requestBody ? { requestBody: parts.requestBody } : {}),
-    responses: parts.responses,
-    security: securityFor(parts.access, guards),
-    ...parts.codegen,
-    ...(parts.declared.length > 0 ? { "x-codegen-errors": parts.declared.map((e) => e.status) } : {}),
-    ...jsonData(parts.resource.accessExtensions),
-    ...jsonData(parts.extensions),
-  };
+  // Why assignments in key order, not spreads of conditional objects (issue 14): an object per
+  // optional key per operation was garbage. Every key set here is codegen's own or starts with `x-`.
+  const operation: Json = { tags: [parts.resource.name], summary: parts.summary, description: parts.description, operationId: parts.operationId };
+  if (parts.parameters.length > 0) operation.parameters = parts.parameters;
+  if (parts.requestBody) operation.requestBody = parts.requestBody;
+  operation.responses = parts.responses;
+  operation.security = securityFor(parts.access, guards);
+  Object.assign(operation, parts.codegen);
+  if (parts.declared.length > 0) operation["x-codegen-errors"] = parts.declared.map((e) => e.status);
+  return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(parts.extensions));
 }
 
 function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[], shared: SharedResponses): Json {

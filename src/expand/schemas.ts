@@ -72,13 +72,27 @@ export function fieldSchema(field: Field, role: SchemaRole): JsonSchema {
 
 /** `properties`, `required` and `additionalProperties: false` for a list of fields. */
 function objectSchema(fields: readonly Field[], role: SchemaRole): JsonSchema {
-  const shown = role === "output" ? fields.filter((f) => !f.writeOnly) : fields;
-  const required = role === "patch" ? [] : shown.filter((f) => f.required && !(role === "input" && f.readOnly)).map((f) => f.name);
-  return {
-    properties: Object.fromEntries(shown.map((f) => [f.name, fieldSchema(f, role)])),
-    ...(required.length > 0 ? { required } : {}),
-    additionalProperties: false,
-  };
+  const required = requiredOf(fields, role);
+  return { properties: propertiesOf(fields, role), ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+/**
+ * The `properties` of a list of fields, between codegen's own `before` and `after`, made in one
+ * object. Why (issue 14): the fields' properties were made and then spread into a second object
+ * with codegen's; `Object.fromEntries` keeps the spread's meaning (own keys, `__proto__` too, a
+ * later key taking an earlier one's place).
+ */
+function propertiesOf(fields: readonly Field[], role: SchemaRole, before: [string, JsonSchema][] = [], after: [string, JsonSchema][] = []): JsonSchema {
+  const entries = before;
+  for (const field of fields) if (role !== "output" || !field.writeOnly) entries.push([field.name, fieldSchema(field, role)]);
+  entries.push(...after);
+  return Object.fromEntries(entries);
+}
+
+/** The names of the fields a body of this role must hold. */
+function requiredOf(fields: readonly Field[], role: SchemaRole): string[] {
+  if (role === "patch") return [];
+  return fields.filter((f) => (role === "output" ? !f.writeOnly : true) && f.required && !(role === "input" && f.readOnly)).map((f) => f.name);
 }
 
 /** The body of an action that declares one (`LoanRenewRequest`): its fields, as a POST body takes them. */
@@ -115,39 +129,34 @@ export function idSchema(resource: Resource): JsonSchema {
 export function resourceSchemas(resource: Resource): Record<string, JsonSchema> {
   const { typeName, status } = resource;
   const statusSchema = status ? schemaRef(`${typeName}Status`) : undefined;
-  const fields = objectSchema(resource.fields, "output");
   const output: JsonSchema = {
     type: "object",
     ...(resource.description !== undefined ? { description: resource.description } : {}),
-    properties: {
-      id: { ...idSchema(resource), readOnly: true },
-      ...(fields.properties as JsonSchema),
-      ...(statusSchema ? { status: statusSchema } : {}),
-      links: { type: "array", items: schemaRef("Link"), readOnly: true },
-    },
-    required: ["id", ...((fields.required as string[] | undefined) ?? []), ...(status ? ["status"] : []), "links"],
+    properties: propertiesOf(
+      resource.fields,
+      "output",
+      [["id", { ...idSchema(resource), readOnly: true }]],
+      [...(statusSchema ? [["status", statusSchema] as [string, JsonSchema]] : []), ["links", { type: "array", items: schemaRef("Link"), readOnly: true }]],
+    ),
+    required: ["id", ...requiredOf(resource.fields, "output"), ...(status ? ["status"] : []), "links"],
     additionalProperties: false,
     "x-codegen-resource": resourceExtension(resource),
     ...jsonData(resource.extensions),
   };
 
   // `id` and `links` may be sent back as received (http-behaviour.md, Requests); they are ignored.
-  const echoed = () => ({
-    id: { ...idSchema(resource), readOnly: true, description: "ignored; must equal the path id when sent" },
-    links: { type: "array", items: schemaRef("Link"), readOnly: true, description: "ignored" },
-  });
   const body = (role: "input" | "patch"): JsonSchema => {
-    const own = objectSchema(resource.fields, role);
-    return {
-      type: "object",
-      properties: {
-        ...echoed(),
-        ...(own.properties as JsonSchema),
-        ...(statusSchema ? { status: { ...statusSchema, description: "ignored on create; on replace and update only along a declared transition" } } : {}),
-      },
-      ...(own.required ? { required: own.required } : {}),
-      additionalProperties: false,
-    };
+    const required = requiredOf(resource.fields, role);
+    const properties = propertiesOf(
+      resource.fields,
+      role,
+      [
+        ["id", { ...idSchema(resource), readOnly: true, description: "ignored; must equal the path id when sent" }],
+        ["links", { type: "array", items: schemaRef("Link"), readOnly: true, description: "ignored" }],
+      ],
+      statusSchema ? [["status", { ...statusSchema, description: "ignored on create; on replace and update only along a declared transition" }]] : [],
+    );
+    return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
   };
   const schemas: Record<string, JsonSchema> = {
     [typeName]: output,
