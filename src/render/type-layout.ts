@@ -110,6 +110,20 @@ interface Parsed {
  */
 type Place = "alias" | "annotation" | "parenthesized" | "argument" | "tuple";
 
+/**
+ * The pieces of a doc printed one after another, as one text where every piece is a text. Why
+ * (issue 14): a member such as `readonly id: number` was five texts, each a command of printDoc
+ * and a measure of its width; as one, printDoc lays it out alike (widths add up).
+ */
+function cat(parts: readonly Doc[]): Doc {
+  let text = "";
+  for (const part of parts) {
+    if (typeof part !== "string") return parts;
+    text += part;
+  }
+  return text;
+}
+
 /** A group prettier would lay out otherwise if it broke: flat or Unsure. */
 const flatOnly = (contents: Doc): Doc => group(contents, { flatOnly: true });
 
@@ -171,7 +185,7 @@ class Parser {
     const docs = parts.map((p) => this.operand(p, "union"));
     const object = parts.find((p) => p.hug === "object");
     const hug = trailing.every((t) => t === "") && object !== undefined && parts.every((p) => p === object || p.hug === "void");
-    if (hug) return { doc: join(" | ", docs), shape: "union", hugsArgument: true };
+    if (hug) return { doc: cat(join(" | ", docs)), shape: "union", hugsArgument: true };
     // Why flat only there: prettier breaks a union in a tuple (in parentheses) otherwise; not built.
     if (place === "tuple") return { doc: flatOnly(join(" | ", docs)), shape: "union" };
     const indented = place !== "argument" && !(place === "alias" && commented);
@@ -228,13 +242,13 @@ class Parser {
     if (this.is("readonly")) {
       this.take();
       const inner = this.postfix();
-      return { doc: ["readonly ", inner.doc], shape: "operator" };
+      return { doc: cat(["readonly ", inner.doc]), shape: "operator" };
     }
     let type = this.primary();
     while (this.is("[") && this.tokens[this.at + 1]?.text === "]") {
       this.take("[");
       this.take("]");
-      type = { doc: [type.shape === "other" ? type.doc : ["(", type.doc, ")"], "[]"], shape: "other" };
+      type = { doc: cat(type.shape === "other" ? [type.doc, "[]"] : ["(", type.doc, ")[]"]), shape: "other" };
     }
     return type;
   }
@@ -262,21 +276,19 @@ class Parser {
       this.take(">");
       // prettier's printTypeParameters: one argument it hugs stays between `<` and `>` (an object
       // type breaks inside them); other arguments break one per line, without a trailing comma.
-      const hugged = args.length === 1 && args[0]!.hugsArgument === true;
-      const list = hugged
-        ? ["<", args[0]!.doc, ">"]
-        : group([
-            "<",
-            indent([
-              softline,
-              join(
-                [",", line],
-                args.map((a) => a.doc),
-              ),
-            ]),
-            softline,
-            ">",
-          ]);
+      if (args.length === 1 && args[0]!.hugsArgument === true) return { doc: cat([token.text, "<", args[0]!.doc, ">"]), shape: "other", hug: "object" };
+      const list = group([
+        "<",
+        indent([
+          softline,
+          join(
+            [",", line],
+            args.map((a) => a.doc),
+          ),
+        ]),
+        softline,
+        ">",
+      ]);
       return { doc: [token.text, list], shape: "other", hug: "object" };
     }
     if (token.text === "(") {
@@ -316,7 +328,7 @@ class Parser {
       }
       if (first && this.peek()?.newline) broken = true;
       first = false;
-      members.push([...comments, this.member()]);
+      members.push(comments.length === 0 ? this.member() : [...comments, this.member()]);
       if (this.is(";")) this.take(";");
       else if (!this.is("}")) throw new Unsure("a member without `;`");
     }
@@ -339,7 +351,7 @@ class Parser {
         this.take(":");
         const keyType = this.type("annotation");
         this.take("]");
-        key = ["[", token.text, ": ", keyType.doc, "]"];
+        key = cat(["[", token.text, ": ", keyType.doc, "]"]);
       }
     } else {
       const token = this.take();
@@ -349,7 +361,7 @@ class Parser {
     }
     const optional = this.is("?") ? (this.take(), "?") : "";
     this.take(":");
-    return [readonly, key, optional, ": ", this.type("annotation").doc];
+    return cat([readonly, key, optional, ": ", this.type("annotation").doc]);
   }
 }
 
