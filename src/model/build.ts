@@ -281,7 +281,7 @@ function routeEntry(operation: OperationModel, collector: OperationCollector): R
     operationId: operation.operationId,
     kind: behaviour.kind,
     security: operation.security.requirements,
-    ...collector.read({ ...operation, parameters }).definition,
+    ...collector.definition({ ...operation, parameters }),
   };
   if (isResourceBehaviour(behaviour)) {
     spec.resource = behaviour.collection;

@@ -1,0 +1,74 @@
+// Issue 14: the view model's own work on large inputs is bounded: counted here, not timed (the
+// figures are in bench/run.mjs and the README's Performance section).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import type { OpenAPIV3_1 } from "openapi-types";
+// @ts-expect-error: the benchmark's generator is plain JavaScript.
+import { declarationText } from "../bench/make-declarations.js";
+import { buildApiView } from "../src/model/build.js";
+import { SchemaTypeNames } from "../src/model/names.js";
+import { objectType } from "../src/model/schema-code.js";
+import { openapiFromText } from "../src/run.js";
+import { ROOT } from "./support/fixtures.js";
+
+/** How many doc comments the model made (each member text with a description makes one). */
+const docComments = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../src/model/escape.js", async (original) => {
+  const real = await original<typeof import("../src/model/escape.js")>();
+  return {
+    ...real,
+    docLines: (...args: Parameters<typeof real.docLines>) => {
+      docComments.count++;
+      return real.docLines(...args);
+    },
+  };
+});
+
+/** The expanded document of a declaration. */
+async function documentOf(file: string, text: string): Promise<OpenAPIV3_1.Document> {
+  const { value } = await openapiFromText(file, text);
+  if (!value) throw new Error(`${file} does not expand`);
+  return value;
+}
+
+describe("the view model's work", () => {
+  it("makes no type text of codegen's own operations for the dispatcher's table (their handler types come from the resource)", async () => {
+    const document = await documentOf("api-20.yaml", declarationText(20) as string);
+    docComments.count = 0;
+    const view = buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+    expect(view.resources).toHaveLength(20);
+    // Per resource: its schemas' and handlers' doc comments (70), not also one per parameter and
+    // response of each of its six operations (the dispatcher's entries made those: 128 in all).
+    expect(docComments.count / 20).toBeLessThan(80);
+  });
+
+  it("asks for the variants of the schemas in the same order, so types.gen.ts declares the same types", async () => {
+    // guard-password's task input has a writeOnly field and its tasks readOnly ones: variants of both.
+    const file = path.join(ROOT, "fixtures/valid/guard-password/declaration.yaml");
+    const view = buildApiView(await documentOf(file, readFileSync(file, "utf8")), { inputPath: "declaration.yaml" });
+    const expected = readFileSync(path.join(ROOT, "fixtures/valid/guard-password/expected/types.gen.ts"), "utf8");
+    expect(view.types.map((type) => type.name)).toEqual([...expected.matchAll(/^export type (\w+)/gm)].map((match) => match[1]));
+    expect(view.types.map((type) => type.name)).toContain("TaskInputRequest");
+  });
+
+  it("makes each property's type once in an object type (its index signatures read the same text)", () => {
+    const schemas = { A: { type: "object" }, B: { type: "object" } };
+    const names = new SchemaTypeNames(schemas);
+    const asked = vi.spyOn(names, "typeNameFor");
+    const schema = { type: "object", properties: { a: { $ref: "#/components/schemas/A" }, b: { $ref: "#/components/schemas/B" } } };
+    expect(objectType(schema, "T.", names)).toBe("{ a?: T.A; b?: T.B }");
+    expect(asked).toHaveBeenCalledTimes(2);
+  });
+
+  it("answers the variants asked for as one list that grows as they are asked (not a copy per read: quadratic in 2,000 variants)", () => {
+    const names = new SchemaTypeNames({ A: { properties: { id: { readOnly: true } } }, B: { properties: { secret: { writeOnly: true } } } });
+    const variants = names.variants();
+    names.typeNameFor("A", "request");
+    names.typeNameFor("B", "response");
+    expect(variants).toEqual([
+      { name: "ARequest", schema: "A", use: "request" },
+      { name: "BResponse", schema: "B", use: "response" },
+    ]);
+  });
+});
