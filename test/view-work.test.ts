@@ -8,6 +8,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { declarationText } from "../bench/make-declarations.js";
 import { buildApiView } from "../src/model/build.js";
 import { SchemaTypeNames } from "../src/model/names.js";
+import { ambiguousPaths, pathTemplate } from "../src/model/path-template.js";
 import { objectType } from "../src/model/schema-code.js";
 import { openapiFromText } from "../src/run.js";
 import { ROOT } from "./support/fixtures.js";
@@ -70,5 +71,22 @@ describe("the view model's work", () => {
       { name: "ARequest", schema: "A", use: "request" },
       { name: "BResponse", schema: "B", use: "response" },
     ]);
+  });
+
+  it("compares a path only with earlier paths of its shape (each beside every earlier one of its length was quadratic)", () => {
+    const route = (path: string) => ({ path, segments: pathTemplate(path).segments, methods: ["get"] });
+    const paths = Array.from({ length: 2000 }, (_, i) => route(`/r${i}-orders/{id}`));
+    // Two that tie, far apart among them: the later is refused, naming the first.
+    paths.splice(10, 0, route("/r5-orders/{key}"));
+    const find = vi.spyOn(Array.prototype, "find");
+    try {
+      const problems = ambiguousPaths(paths);
+      expect([...problems.keys()]).toEqual([10]);
+      expect(problems.get(10)).toContain('GET "/r5-orders/{key}" may match the same requests as GET "/r5-orders/{id}"');
+      // One look at the methods per pair compared: the one pair of one shape, not two million.
+      expect(find.mock.calls.length).toBeLessThan(100);
+    } finally {
+      find.mockRestore();
+    }
   });
 });
