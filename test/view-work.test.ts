@@ -7,6 +7,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 // @ts-expect-error: the benchmark's generator is plain JavaScript.
 import { declarationText } from "../bench/make-declarations.js";
 import { buildApiView } from "../src/model/build.js";
+import { responseObjects } from "../src/model/document.js";
 import { SchemaTypeNames } from "../src/model/names.js";
 import { ambiguousPaths, pathTemplate } from "../src/model/path-template.js";
 import { objectType } from "../src/model/schema-code.js";
@@ -87,6 +88,25 @@ describe("the view model's work", () => {
       expect(find.mock.calls.length).toBeLessThan(100);
     } finally {
       find.mockRestore();
+    }
+  });
+
+  it("reads a response shared by many operations once (components/responses, one object after prepareDocument)", () => {
+    const unauthorized = { description: "No credential", content: { "application/json, application/problem+json": { schema: { type: "object" } } } };
+    const split = vi.spyOn(String.prototype, "split");
+    try {
+      const read = Array.from({ length: 500 }, (_, i) =>
+        responseObjects({ "200": { content: { "text/plain": {} } }, "401": unauthorized, [`${400 + (i % 2)}`]: unauthorized }),
+      );
+      expect(read[0]!.map((r) => [r.status, r.content.map((c) => c.type)])).toEqual([
+        ["200", ["text/plain"]],
+        ["400", ["application/json", "application/problem+json"]],
+        ["401", ["application/json", "application/problem+json"]],
+      ]);
+      // Per operation its own response's media ranges (a split of the key, one of each range); the shared one's once.
+      expect(split.mock.calls.length).toBeLessThan(500 * 2 + 10);
+    } finally {
+      split.mockRestore();
     }
   });
 });

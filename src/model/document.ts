@@ -104,10 +104,22 @@ export interface ResponseObject {
   readonly content: readonly MediaEntry[];
 }
 
+/**
+ * Each Response Object read once, by the object. Why (issue 14): after prepareDocument a response
+ * of `components/responses` is one object at every operation that refers to it (an API's error
+ * responses, most of each operation's), and its media ranges were read again at each.
+ */
+const readResponses = new WeakMap<object, { readonly description: string | undefined; readonly content: readonly MediaEntry[] }>();
+
 /** The Response Objects of an operation's `responses`, in their order. */
 export function responseObjects(value: unknown): ResponseObject[] {
   return Object.entries(objectOf(value)).map(([status, raw]) => {
     const response = objectOf(raw);
-    return { status, description: textOf(response.description), content: mediaEntries(response.content) };
+    let read = readResponses.get(response);
+    if (read === undefined) {
+      read = { description: textOf(response.description), content: mediaEntries(response.content) };
+      readResponses.set(response, read);
+    }
+    return { status, description: read.description, content: read.content };
   });
 }
