@@ -108,7 +108,10 @@ describe("literal layout", () => {
         const statement = sure(() => constStatement(name, [propertyTable(members, { plain: true }), ...satisfies]));
         // The same as the docs of each member (what api.gen.ts's resources were laid out by before).
         const byDocs = sure(() => constStatement(name, [table("{", members, ([key, item]) => propertyDoc(key, item, { plain: true })), ...satisfies]));
-        expect(statement).toBe(byDocs);
+        // Where the docs are sure, the same text; the docs may be Unsure where the values are not: a
+        // character of unknown width on a line of its own, which no layout decision measures
+        // (printDoc measures every text it prints). Prettier has the last word below.
+        if (byDocs !== undefined) expect(statement).toBe(byDocs);
         if (statement === undefined) return;
         // As the template wrote it: each key a string literal, no `as const`.
         const raw = `export const ${name} = {\n${members.map(([key, item]) => `${stringLiteral(key)}: ${literal(item)},\n`).join("")}} satisfies { readonly [k: string]: T };\n`;
@@ -130,7 +133,10 @@ describe("literal layout", () => {
             table("{", members, ([key, item]) => propertyDoc(key, item)),
           ),
         );
-        expect(statement).toBe(byDocs);
+        // Where the docs are sure, the same text; the docs may be Unsure where the values are not: a
+        // character of unknown width on a line of its own, which no layout decision measures
+        // (printDoc measures every text it prints). Prettier has the last word below.
+        if (byDocs !== undefined) expect(statement).toBe(byDocs);
         if (statement === undefined) return;
         const raw = `export const ${name}: T = {\n${literal(Object.fromEntries(members)).slice(1, -1)}};\n`;
         expect(statement + "\n").toBe(await format(members.length === 0 ? raw.replace("{\n}", "{}") : raw));

@@ -27,6 +27,19 @@ vi.mock("../src/model/escape.js", async (original) => {
   };
 });
 
+/** How many docs the doc printer printed (the direct printing of type aliases makes none). */
+const printed = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../src/render/layout.js", async (original) => {
+  const real = await original<typeof import("../src/render/layout.js")>();
+  return {
+    ...real,
+    printDoc: (...args: Parameters<typeof real.printDoc>) => {
+      printed.count++;
+      return real.printDoc(...args);
+    },
+  };
+});
+
 /** The expanded document of a declaration. */
 async function documentOf(file: string, text: string): Promise<OpenAPIV3_1.Document> {
   const { value } = await openapiFromText(file, text);
@@ -43,6 +56,15 @@ describe("the view model's work", () => {
     // Per resource: its schemas' and handlers' doc comments (70), not also one per parameter and
     // response of each of its six operations (the dispatcher's entries made those: 128 in all).
     expect(docComments.count / 20).toBeLessThan(80);
+  });
+
+  it("prints the type aliases of a resource's file and its types straight, not by the doc printer", async () => {
+    const document = await documentOf("api-20.yaml", declarationText(20) as string);
+    printed.count = 0;
+    const view = buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+    expect(view.resources.every((resource) => resource.laidOut) && view.types.every((type) => type.laidOut)).toBe(true);
+    // Each of its thirteen aliases and its types.gen.ts types went through the doc printer before.
+    expect(printed.count / 20).toBeLessThan(1);
   });
 
   it("asks for the variants of the schemas in the same order, so types.gen.ts declares the same types", async () => {
