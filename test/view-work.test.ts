@@ -117,8 +117,10 @@ describe("the view model's work", () => {
     const unauthorized = { description: "No credential", content: { "application/json, application/problem+json": { schema: { type: "object" } } } };
     const split = vi.spyOn(String.prototype, "split");
     try {
+      // One reading of a document: its operations' responses.
+      const known = new Map();
       const read = Array.from({ length: 500 }, (_, i) =>
-        responseObjects({ "200": { content: { "text/plain": {} } }, "401": unauthorized, [`${400 + (i % 2)}`]: unauthorized }),
+        responseObjects({ "200": { content: { "text/plain": {} } }, "401": unauthorized, [`${400 + (i % 2)}`]: unauthorized }, known),
       );
       expect(read[0]!.map((r) => [r.status, r.content.map((c) => c.type)])).toEqual([
         ["200", ["text/plain"]],

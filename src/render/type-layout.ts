@@ -343,8 +343,7 @@ class Parser {
     void open;
     if (members.length === 0) return "{}";
     const doc = group(["{", indent([line, join([";", line], members)]), ifBreak(";"), line, "}"], { shouldBreak: broken });
-    objectMembers.set(doc as object, read);
-    return doc;
+    return Object.assign(doc as object, { objectMembers: read }) as Doc;
   }
 
   private member(): Doc {
@@ -432,8 +431,14 @@ interface ObjectMember {
   readonly member: Doc;
 }
 
-/** The object type groups the parser made, with their members. */
-const objectMembers = new WeakMap<object, readonly ObjectMember[]>();
+/**
+ * The members of an object type group the parser made (held on the group: a WeakMap of every
+ * group of a thousand resources' aliases kept them until a full collection, megabytes of peak).
+ */
+const objectMembersOf = (doc: Doc): readonly ObjectMember[] | undefined =>
+  typeof doc === "object" && !Array.isArray(doc) && "objectMembers" in doc
+    ? (doc as { readonly objectMembers: readonly ObjectMember[] }).objectMembers
+    : undefined;
 
 /** Printable ASCII and line breaks: each character one column wide (widthOf), none Unsure. */
 const PRINTABLE = /^[\x20-\x7e\n]*$/;
@@ -449,18 +454,20 @@ function directAlias(name: string, doc: Doc): string | undefined {
   // The alias's group fits flat: every group in it is flat.
   if (flat !== undefined && head.length + flat.length + 1 <= PRINT_WIDTH) return head + flat + ";";
   // Else the fluid layout keeps `= {` on the line where it fits (the object's first line break ends the measure).
-  if (typeof doc === "string" || !objectMembers.has(doc as object) || head.length + 1 > PRINT_WIDTH) return undefined;
-  const text = brokenObject(doc as object, 0);
-  // A line ending in spaces is trimmed by printDoc: not built here.
-  return text === undefined || /[ \t]\n/.test(text) ? undefined : head + text + ";";
+  const members = objectMembersOf(doc);
+  if (members === undefined || head.length + 1 > PRINT_WIDTH) return undefined;
+  const text = brokenObject(members, 0);
+  // A line ending in spaces is trimmed by printDoc: not built here. Why joined (issue 14): one flat
+  // text, not a rope of each piece held by the view until its file is written (megabytes at 1000 resources).
+  return text === undefined || /[ \t]\n/.test(text) ? undefined : [head, text, ";"].join("");
 }
 
 /** An object type broken at `indentation`: `{`, each member on its line followed by `;`, `}`. */
-function brokenObject(doc: object, indentation: number): string | undefined {
+function brokenObject(members: readonly ObjectMember[], indentation: number): string | undefined {
   const inner = indentation + 2;
   const pad = "\n" + " ".repeat(inner);
   let text = "{";
-  for (const { commentLines, member } of objectMembers.get(doc)!) {
+  for (const { commentLines, member } of members) {
     const printed = memberText(member, inner);
     if (printed === undefined) return undefined;
     text += pad + (commentLines.length > 0 ? commentLines.join(pad) + pad : "") + printed + ";";
@@ -479,14 +486,15 @@ function memberText(member: Doc, indentation: number): string | undefined {
   // `key: ` (texts) and an object type last.
   const parts = Array.isArray(member) ? (member as readonly Doc[]) : [member];
   const object = parts[parts.length - 1]!;
-  if (typeof object !== "object" || !objectMembers.has(object as object)) return undefined;
+  const members = objectMembersOf(object);
+  if (members === undefined) return undefined;
   let key = "";
   for (let i = 0; i < parts.length - 1; i++) {
     const part = parts[i]!;
     if (typeof part !== "string") return undefined;
     key += part;
   }
-  const broken = brokenObject(object as object, indentation);
+  const broken = brokenObject(members, indentation);
   return broken === undefined ? undefined : key + broken;
 }
 
