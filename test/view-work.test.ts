@@ -133,4 +133,21 @@ describe("the view model's work", () => {
       split.mockRestore();
     }
   });
+
+  it("holds the dispatcher's routes only as api.gen.ts's text, not as values kept to the end of the run (36 MB live at 1000 resources)", async () => {
+    const document = await documentOf("api-20.yaml", declarationText(20) as string);
+    const view = buildApiView(document, { inputPath: "api-20.yaml" });
+    /** The operations' entries (objects with `operationId` and `jsonOnly`) anywhere in the view. */
+    const entries: unknown[] = [];
+    const seen = new Set<object>();
+    const walk = (value: unknown): void => {
+      if (typeof value !== "object" || value === null || seen.has(value)) return;
+      seen.add(value);
+      if ("operationId" in value && "jsonOnly" in value) entries.push(value);
+      for (const item of Object.values(value)) walk(item);
+    };
+    walk(view);
+    expect(entries).toEqual([]);
+    expect(view.api.routes).toContain('operationId: "listR20Orders"');
+  });
 });
