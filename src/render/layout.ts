@@ -375,7 +375,9 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         const inner = ind + TAB_WIDTH;
         const pad = "\n" + " ".repeat(inner);
         for (const item of node.items)
-          out.push(pad, node.text ? node.text(item, inner) + "," : printDoc([group(node.member(item)), ","], { indentation: inner }));
+          // Why joined with its `,` (issue 14): one flat text per member, not a rope of its every
+          // piece held until the whole statement is joined (promoted garbage: the peak of a large run).
+          out.push(pad, node.text ? [node.text(item, inner), ","].join("") : printDoc([group(node.member(item)), ","], { indentation: inner }));
         out.push("\n" + " ".repeat(ind), node.close);
         position = ind + node.close.length;
         break;
