@@ -67,6 +67,19 @@ describe("the view model's work", () => {
     expect(printed.count / 20).toBeLessThan(1);
   });
 
+  it("asks for the type of a response's schema once for the dispatcher's entries, not at every operation that shares the response", async () => {
+    const document = await documentOf("api-20.yaml", declarationText(20) as string);
+    const asked = vi.spyOn(SchemaTypeNames.prototype, "typeNameFor");
+    try {
+      buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+      // Per resource 34: its handlers' and types' references, its operations' own responses, and the
+      // shared error responses' once in all (64 when each operation asked for each of them again).
+      expect(asked.mock.calls.length / 20).toBeLessThan(40);
+    } finally {
+      asked.mockRestore();
+    }
+  });
+
   it("asks for the variants of the schemas in the same order, so types.gen.ts declares the same types", async () => {
     // guard-password's task input has a writeOnly field and its tasks readOnly ones: variants of both.
     const file = path.join(ROOT, "fixtures/valid/guard-password/declaration.yaml");

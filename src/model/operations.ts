@@ -22,6 +22,8 @@ export class OperationCollector {
   readonly mockAnswers: Record<string, MockAnswer> = {};
   private readonly usedProperties: Set<string>;
   readonly hookSchemes = new Set<string>();
+  /** The response schemas whose types (and so their variants) were already asked for. */
+  private readonly askedForResponses = new Set<object>();
 
   constructor(
     private readonly document: Json,
@@ -339,9 +341,17 @@ export class OperationCollector {
       const raw = types.filter((t) => !isJsonMediaType(t.type));
       if (json.length > 0) anyJson = true;
       if (raw.length > 0) anyRaw = true;
-      // The JSON body's type is made typed or not: it asks for the response variants of its schemas.
-      const bodyType = json.length > 0 ? this.typeOf(json.find((t) => t.schema !== undefined)?.schema, "response") : "";
-      if (!typed) continue;
+      // The JSON body's type is made typed or not: it asks for the response variants of its schemas
+      // (untyped, once per schema: a schema of a response many operations share asks for nothing new).
+      const schema = json.length > 0 ? json.find((t) => t.schema !== undefined)?.schema : undefined;
+      if (!typed) {
+        if (schema !== undefined && !this.askedForResponses.has(schema)) {
+          this.askedForResponses.add(schema);
+          this.typeOf(schema, "response");
+        }
+        continue;
+      }
+      const bodyType = json.length > 0 ? this.typeOf(schema, "response") : "";
       const literalStatus = /^[0-9]{3}$/.test(status) ? status : "number";
       // The response's description documents its member of the union.
       const doc = docComment(response.description);

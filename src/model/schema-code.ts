@@ -16,6 +16,8 @@ export function refName(schema: JsonSchema): string | undefined {
   const ref = schema.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return undefined;
   const rest = ref.slice("#/components/schemas/".length);
+  // Why not decoded without a `%` (issue 14): the text is the same; a document's every schema reference came here.
+  if (!rest.includes("%")) return rest;
   try {
     return decodeURIComponent(rest);
   } catch {
