@@ -232,12 +232,13 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
     }
     return start;
   };
-  /** Each string's text after `k:` or `-` (a space first) where it is the same at every place: one line (oneLineScalar). */
+  /**
+   * Each string's text after `k:` or `-` (a space first) where it is the same at every place: one line (oneLineScalar).
+   * A plain name is not asked here (block writes it as it stands): at 1000 resources most are distinct, and a copy of each was kept.
+   */
   const spaced = new Map<string, string>();
   const scalarAfter = (v: unknown, inSeq: boolean, depth: number): string => {
     if (typeof v !== "string") return ` ${scalar(v, inSeq, indentOf(depth))}`;
-    // A plain name is its own text: not remembered (at 1000 resources most are distinct, and a copy of each was kept).
-    if (isPlainSafe(v)) return ` ${v}\n`;
     let text = spaced.get(v);
     if (text === undefined) {
       // scalar()'s effect on `asIs` is had at the first; it is the same at the others.
@@ -270,7 +271,9 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
         if (parts.length > 4096) flush();
         const dash = i === 0 && inline ? "-" : dashOf(depth);
         const item = v[i];
-        if (typeof item === "string") parts.push(dash, scalarAfter(item, true, depth));
+        // A plain name as it stands (isPlainSafe): its text is itself, and no copy of it is made.
+        if (typeof item === "string" && isPlainSafe(item)) parts.push(dash, " ", item, "\n");
+        else if (typeof item === "string") parts.push(dash, scalarAfter(item, true, depth));
         else {
           parts.push(dash);
           after(item, depth, true);
@@ -287,7 +290,8 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
         const start = (first ? undefined : known.get(k)) ?? startOf(k, depth, first);
         const item = v[k];
         // The most common line, a string after a key, without a call (issue 14: a run's code is mostly not yet optimised).
-        if (typeof item === "string") parts.push(start, scalarAfter(item, false, depth));
+        if (typeof item === "string" && isPlainSafe(item)) parts.push(start, " ", item, "\n");
+        else if (typeof item === "string") parts.push(start, scalarAfter(item, false, depth));
         else {
           parts.push(start);
           after(item, depth, false);
