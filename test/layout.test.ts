@@ -6,7 +6,7 @@ import fc from "fast-check";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_OPTIONS } from "../src/format/format.js";
-import { literal } from "../src/model/escape.js";
+import { literal, stringLiteral } from "../src/model/escape.js";
 import { Unsure, constStatement, literalDoc, printDoc, propertyDoc, propertyTable, printedKey, table, typeLiteralDoc } from "../src/render/layout.js";
 
 const format = (text: string) => prettier.format(text, { ...PRETTIER_OPTIONS, filepath: "x.mts" });
@@ -99,6 +99,28 @@ describe("literal layout", () => {
     );
   }, 120_000);
 
+  it("is prettier's for a plain table printed straight from the values (propertyTable plain: api.gen.ts's resources)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, json.value), { maxLength: 4 }), fc.integer({ min: 1, max: 60 }), async (entries, n) => {
+        const name = "n".repeat(n);
+        const members = Object.entries(Object.fromEntries(entries));
+        const satisfies = [" satisfies ", typeLiteralDoc(["readonly [k: string]: T"])];
+        const statement = sure(() => constStatement(name, [propertyTable(members, { plain: true }), ...satisfies]));
+        // The same as the docs of each member (what api.gen.ts's resources were laid out by before).
+        const byDocs = sure(() => constStatement(name, [table("{", members, ([key, item]) => propertyDoc(key, item, { plain: true })), ...satisfies]));
+        // Where the docs are sure, the same text; the docs may be Unsure where the values are not: a
+        // character of unknown width on a line of its own, which no layout decision measures
+        // (printDoc measures every text it prints). Prettier has the last word below.
+        if (byDocs !== undefined) expect(statement).toBe(byDocs);
+        if (statement === undefined) return;
+        // As the template wrote it: each key a string literal, no `as const`.
+        const raw = `export const ${name} = {\n${members.map(([key, item]) => `${stringLiteral(key)}: ${literal(item)},\n`).join("")}} satisfies { readonly [k: string]: T };\n`;
+        expect(statement + "\n").toBe(await format(members.length === 0 ? raw.replace("{\n}", "{}") : raw));
+      }),
+      { numRuns: 200 },
+    );
+  }, 120_000);
+
   it("is prettier's for a table of properties printed straight from the values (propertyTable: api.gen.ts's schemas)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(text, json.value), { maxLength: 4 }), fc.integer({ min: 1, max: 60 }), async (entries, n) => {
@@ -111,7 +133,10 @@ describe("literal layout", () => {
             table("{", members, ([key, item]) => propertyDoc(key, item)),
           ),
         );
-        expect(statement).toBe(byDocs);
+        // Where the docs are sure, the same text; the docs may be Unsure where the values are not: a
+        // character of unknown width on a line of its own, which no layout decision measures
+        // (printDoc measures every text it prints). Prettier has the last word below.
+        if (byDocs !== undefined) expect(statement).toBe(byDocs);
         if (statement === undefined) return;
         const raw = `export const ${name}: T = {\n${literal(Object.fromEntries(members)).slice(1, -1)}};\n`;
         expect(statement + "\n").toBe(await format(members.length === 0 ? raw.replace("{\n}", "{}") : raw));

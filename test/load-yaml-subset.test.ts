@@ -335,3 +335,15 @@ describe("the YAML subset reader", () => {
     }
   });
 });
+
+describe("resolvePlain", () => {
+  it("reads a scalar that starts with any letter as the yaml package does (words skip the core schema's tests)", async () => {
+    const { resolvePlain } = await import("../src/declaration/yaml-subset.js");
+    const { parse } = await vi.importActual<typeof import("yaml")>("yaml");
+    const letters = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"];
+    const tails = ["", "ull", "ULL", "rue", "RUE", "alse", "ALSE", "x1F", "o17", "e5", "1", ".5", "nf", "an", "-b"];
+    for (const letter of letters) {
+      for (const tail of tails) expect(show(resolvePlain(letter + tail)), letter + tail).toBe(show(parse(`${letter}${tail}\n`)));
+    }
+  });
+});

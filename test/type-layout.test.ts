@@ -7,7 +7,7 @@ import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_OPTIONS } from "../src/format/format.js";
 import { Unsure } from "../src/render/layout.js";
-import { typeAliasStatement } from "../src/render/type-layout.js";
+import { typeAliasStatement, typeAliasStatementByDoc } from "../src/render/type-layout.js";
 
 const format = async (text: string) => (await prettier.format(text, { ...PRETTIER_OPTIONS, filepath: "x.mts" })).trimEnd();
 
@@ -156,5 +156,33 @@ describe("type alias layout", () => {
     for (const text of [short, long, `{ body?: { reason?: string; ${"w".repeat(90)}: number } | null }`]) {
       expect(typeAliasStatement("Input", text)).toBe(await format(`export type Input = ${text};`));
     }
+  });
+
+  it("prints straight (without the doc printer) what the doc printer prints, where it does", () => {
+    // Object types as the handlers' inputs and types.gen.ts hold them: members maybe commented,
+    // nested objects, unions and arrays; names whose lengths put each line just inside or past the width.
+    const object = fc.letrec<{ object: string; member: string }>((tie) => ({
+      object: fc.array(tie("member"), { minLength: 1, maxLength: 5 }).map((members) => `{ ${members.join("; ")} }`),
+      member: fc
+        .tuple(
+          fc.option(fc.oneof(comment, fc.constant("/**\n * Two\n *\n * lines\n */")), { nil: undefined }),
+          fc.boolean(),
+          name,
+          fc.boolean(),
+          fc.oneof(
+            { depthSize: "small" },
+            type.type,
+            tie("object"),
+            name.map((n) => `T.${n} | null`),
+          ),
+        )
+        .map(([c, readonly, key, optional, t]) => `${c === undefined ? "" : `\n${c}\n`}${readonly ? "readonly " : ""}${key}${optional ? "?" : ""}: ${t}`),
+    }));
+    fc.assert(
+      fc.property(name, fc.oneof(object.object, type.type, resultType), (alias, text) => {
+        expect(sure(() => typeAliasStatement(alias, text))).toBe(sure(() => typeAliasStatementByDoc(alias, text)));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -3,7 +3,8 @@
 // compared by test/golden-openapi.test.ts; here any JSON data is).
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { YAML_OPTIONS, isPlainSafe, jsonToYaml, oneLineScalar } from "../src/write/yaml.js";
+import { YamlUnsupported, yamlOfData } from "../src/runtime/yaml.js";
+import { YAML_OPTIONS, isPlainSafe, jsonToYaml, oneLineScalar, yamlOfDocument } from "../src/write/yaml.js";
 
 const calls = vi.hoisted(() => ({ stringify: 0 }));
 vi.mock("yaml", async (original) => {
@@ -94,6 +95,45 @@ describe("jsonToYaml", () => {
       { numRuns: 3000 },
     );
     // (Whether the random texts meet a lossy block scalar depends on the seed; the next test always does.)
+  });
+
+  it("writes the same few texts alike wherever they stand: keys and values at the top, nested, first in a sequence's item, in sequences of sequences", () => {
+    // The writer remembers each text's line start and value per run (issue 14); a text whose layout
+    // depends on its place (a document marker at the top, a block scalar's indentation) must not be
+    // taken from another place. A pool of a few texts makes every one of them stand at many places.
+    const shared = fc
+      .array(fc.oneof(text, fc.constantFrom("%a", "---", "... x", "a\n---", " \nb", "a: b", "#x")), { minLength: 1, maxLength: 4 })
+      .chain((pool) => {
+        const one = fc.constantFrom(...pool);
+        const node = fc.letrec((tie) => ({
+          node: fc.oneof({ depthSize: "small" }, one, tie("array"), tie("object")),
+          array: fc.array(tie("node"), { maxLength: 3 }),
+          object: fc.dictionary(one, tie("node"), { maxKeys: 3 }),
+        })).node;
+        return fc.dictionary(one, node, { minKeys: 1, maxKeys: 4 });
+      });
+    fc.assert(
+      fc.property(shared, (data) => {
+        const { text: written, servedAsIs } = yamlOfDocument(data);
+        expect(JSON.stringify(parse(written))).toBe(JSON.stringify(data));
+        const theirs = stringify(data, YAML_OPTIONS);
+        if (written !== theirs) expect(JSON.stringify(tryParse(theirs))).not.toBe(JSON.stringify(data));
+        if (servedAsIs) expect(yamlOfData(data)).toBe(written);
+      }),
+      { numRuns: 3000 },
+    );
+    // And the same scalar in a map, first in a sequence's item and in a sequence of sequences, at several depths.
+    for (const v of ["%a", "a\n---", " \nb", "x\ny", "#x", "plain"]) {
+      const data = { [v]: v, a: [v, [v, [v]], { [v]: v, b: { [v]: [v] } }], [`${v}2`]: { [v]: v } };
+      expect(jsonToYaml(data), JSON.stringify(data)).toBe(stringify(data, YAML_OPTIONS));
+      let served: string | undefined;
+      try {
+        served = yamlOfData(data);
+      } catch (error) {
+        if (!(error instanceof YamlUnsupported)) throw error;
+      }
+      if (yamlOfDocument(data).servedAsIs) expect(served).toBe(jsonToYaml(data));
+    }
   });
 
   it("writes a string whose first line is only spaces so that it reads back (yaml's block scalar loses the spaces)", () => {

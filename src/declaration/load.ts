@@ -142,7 +142,7 @@ export function loadDocument(file: string, text: string): LoadResult {
       text,
       memo(() => countLines(text)),
     );
-    return { document: { file, value: subset.value, locate: locator(subset.places, at) }, diagnostics: [] };
+    return { document: { file, value: subset.value, locate: locator(() => subset.places, at) }, diagnostics: [] };
   }
   return loadWithYamlParser(file, text);
 }
@@ -154,8 +154,9 @@ function memo<T>(make: () => T): () => T {
 }
 
 /** `locate` over a table of places: the nearest place that exists (a missing key is reported at the map that lacks it). */
-function locator(places: ReadonlyMap<string, Place>, at: (range: Range) => SourceLocation): LoadedDocument["locate"] {
+function locator(placesOf: () => ReadonlyMap<string, Place>, at: (range: Range) => SourceLocation): LoadedDocument["locate"] {
   return (path, part = "value") => {
+    const places = placesOf();
     for (let n = path.length; n >= 0; n--) {
       const place = places.get(pointer(path.slice(0, n)));
       if (!place) continue;
@@ -263,7 +264,7 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
   const value = toPlain(doc.contents as YamlNode, [], undefined);
   if (problems.length > 0) return { diagnostics: problems };
 
-  return { document: { file, value, locate: locator(places, at) }, diagnostics: [] };
+  return { document: { file, value, locate: locator(() => places, at) }, diagnostics: [] };
 }
 
 /**

@@ -2,12 +2,20 @@ import pluralize from "pluralize";
 
 /** `blog-posts` -> `BlogPosts`; `article` -> `Article`. */
 export function pascalCase(name: string): string {
-  return name
-    .split(/[-_]/)
-    .filter((part) => part.length > 0)
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join("");
+  // Why a loop (issue 14): asked for every type name and operationId, the parts and their arrays
+  // were garbage. Each part's first code unit is upper-cased, `-` and `_` dropped.
+  let out = "";
+  let from = 0;
+  for (let i = 0; i <= name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (i < name.length && c !== DASH && c !== UNDERSCORE) continue;
+    if (i > from) out += name[from]!.toUpperCase() + name.slice(from + 1, i);
+    from = i + 1;
+  }
+  return out;
 }
+const DASH = 0x2d;
+const UNDERSCORE = 0x5f;
 
 /** `blog-posts` -> `blogPosts`. */
 export function camelCase(name: string): string {

@@ -24,7 +24,11 @@ export const strings = (v: unknown): string[] => asArray(v).filter((x): x is str
 
 /** The `x-` keys of a raw map. */
 export function extensionsOf(raw: Raw): Extensions {
-  return Object.fromEntries(Object.entries(raw).filter(([k]) => k.startsWith("x-")));
+  // Why a loop (issue 14): an array of the entries of every map of the declaration was garbage.
+  // Assignment is safe: a key that starts with `x-` is no accessor of Object.prototype.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(raw)) if (key.startsWith("x-")) out[key] = raw[key];
+  return out;
 }
 
 /** Keys whose value may be undefined become optional keys. */
@@ -34,7 +38,13 @@ export type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]:
 
 /** Copy of a map without undefined values, so optional keys are absent rather than undefined. */
 export function defined<const T extends object>(value: T): Defined<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Defined<T>;
+  // The keys are codegen's own (an object literal's): assignment is safe, and no entries are made.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined) out[key] = item;
+  }
+  return out as Defined<T>;
 }
 
 /** How validators report a problem at a path of the document. */
@@ -152,8 +162,8 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
     maxItems: numberOrUndefined(raw.maxItems),
   });
   if (field.enum) {
+    const { enum: _values, ...withoutEnum } = field;
     field.enum.forEach((value, i) => {
-      const { enum: _values, ...withoutEnum } = field;
       const problem = checkValue(withoutEnum, value);
       if (problem) report("decl/bad-enum-value", { problem }, [...path, "enum", i]);
     });

@@ -151,74 +151,108 @@ function fits(shape: Shape, value: unknown, defs: ShapeDefs): boolean {
 }
 
 /**
+ * A place in the document: a key under a place (undefined: the root). Why (issue 14): the check
+ * passes one to every value of the declaration, and only a problem needs the path; copied as
+ * an array at every level, the paths were much of the check's garbage.
+ */
+type At = { readonly parent: At; readonly key: string | number } | undefined;
+
+/** The path of a place. */
+function pathOf(at: At): Path {
+  const keys: (string | number)[] = [];
+  for (let place = at; place; place = place.parent) keys.push(place.key);
+  return keys.reverse();
+}
+
+/** The required keys of each object shape, listed once (the shapes are constants). */
+const required = new WeakMap<object, readonly string[]>();
+function requiredKeys(shape: Extract<Shape, { kind: "object" }>): readonly string[] {
+  let keys = required.get(shape);
+  if (keys === undefined) required.set(shape, (keys = Object.keys(shape.properties).filter((key) => shape.properties[key]!.required)));
+  return keys;
+}
+
+/** Each pattern's regular expression, compiled once (the shapes are constants: the map stays small). */
+const compiled = new Map<string, RegExp>();
+function regexOf(pattern: Pattern): RegExp {
+  let regex = compiled.get(pattern.regex);
+  if (regex === undefined) compiled.set(pattern.regex, (regex = new RegExp(pattern.regex, "u")));
+  return regex;
+}
+
+/**
  * Check a loaded document against a shape, collecting every problem: unknown keys (with the
  * nearest known key), missing keys, wrong types, values outside an enum or a pattern.
  */
 export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDefs): Diagnostic[] {
   const out: Diagnostic[] = [];
-  /** `alternatives`: what else the value could have been, when a union chose this shape. */
-  const walk = (shape: Shape, value: unknown, path: Path, alternatives?: string): void => {
+  /** `alternatives`: what else the value could have been, when a union chose this shape (asked only for a message). */
+  const walk = (shape: Shape, value: unknown, at: At, alternatives?: () => string | undefined): void => {
     const s = resolve(shape, defs);
-    const where = displayPath(path);
+    // Why functions of `at` (issue 14): only a problem needs the path, or the path in words; built
+    // for every value of the declaration, they were a good part of the check's time.
+    const path = () => pathOf(at);
+    const where = () => displayPath(pathOf(at));
     if (!fits(s, value, defs)) {
       const expected = expectedWords(s, defs);
       // A version written 1.4 or a name written yes reads as a number or boolean in YAML.
       const hint = expected === "a string" && ["number", "integer", "boolean"].includes(jsonType(value)) ? "write it in quotes" : undefined;
-      out.push(diagnostic("decl/wrong-type", { where, expected, actual: describeValue(value), hint }, document.locate(path)));
+      out.push(diagnostic("decl/wrong-type", { where: where(), expected, actual: describeValue(value), hint }, document.locate(path())));
       return;
     }
     switch (s.kind) {
       case "string": {
         const text = value as string;
         if (s.enum && !s.enum.includes(text)) {
-          const args = { where, allowed: s.enum, actual: describeValue(value), other: alternatives, suggestion: suggest(text, s.enum) };
-          out.push(diagnostic("decl/bad-value", args, document.locate(path)));
-        } else if (s.pattern && !new RegExp(s.pattern.regex, "u").test(text)) {
-          out.push(diagnostic("decl/bad-pattern", { where, rule: s.pattern.rule }, document.locate(path)));
+          const args = { where: where(), allowed: s.enum, actual: describeValue(value), other: alternatives?.(), suggestion: suggest(text, s.enum) };
+          out.push(diagnostic("decl/bad-value", args, document.locate(path())));
+        } else if (s.pattern && !regexOf(s.pattern).test(text)) {
+          out.push(diagnostic("decl/bad-pattern", { where: where(), rule: s.pattern.rule }, document.locate(path())));
         }
         return;
       }
       case "integer":
         if (s.const !== undefined && value !== s.const) {
-          out.push(diagnostic("decl/bad-value", { where, allowed: [String(s.const)], actual: describeValue(value) }, document.locate(path)));
+          out.push(diagnostic("decl/bad-value", { where: where(), allowed: [String(s.const)], actual: describeValue(value) }, document.locate(path())));
         } else if (s.minimum !== undefined && (value as number) < s.minimum) {
-          out.push(diagnostic("decl/bad-pattern", { where, rule: `must be at least ${s.minimum}` }, document.locate(path)));
+          out.push(diagnostic("decl/bad-pattern", { where: where(), rule: `must be at least ${s.minimum}` }, document.locate(path())));
         }
         return;
       case "array": {
         const items = value as unknown[];
         if (s.minItems !== undefined && items.length < s.minItems) {
-          out.push(diagnostic("decl/too-few", { where, min: s.minItems, noun: s.noun ?? "item" }, document.locate(path)));
+          out.push(diagnostic("decl/too-few", { where: where(), min: s.minItems, noun: s.noun ?? "item" }, document.locate(path())));
         }
-        items.forEach((item, i) => walk(s.items, item, [...path, i]));
+        items.forEach((item, i) => walk(s.items, item, { parent: at, key: i }));
         return;
       }
       case "object": {
         const record = value as Record<string, unknown>;
-        const known = Object.keys(s.properties);
-        const suggested = new Set<string>();
+        // Why (issue 14): made only for an unknown key, not for every map of the declaration.
+        let suggested: Set<string> | undefined;
+        let given = 0;
         for (const key of Object.keys(record)) {
+          if (!key.startsWith("x-")) given++;
           // Why: own keys only: a key `__proto__` or `constructor` is an unknown key, not Object's.
           const property = Object.hasOwn(s.properties, key) ? s.properties[key] : undefined;
-          if (property) walk(property.shape, record[key], [...path, key]);
+          if (property) walk(property.shape, record[key], { parent: at, key });
           else if (key.startsWith(CODEGEN_EXTENSION)) {
             // Why: codegen records what OpenAPI cannot say in `x-codegen-*` (docs/openapi.md); a
             // declared one would be copied over codegen's own and mislead the renderer.
-            out.push(diagnostic("decl/reserved-extension", { key }, document.locate([...path, key], "key")));
+            out.push(diagnostic("decl/reserved-extension", { key }, document.locate([...path(), key], "key")));
           } else if (!key.startsWith("x-")) {
-            const suggestion = suggest(key, known);
-            if (suggestion) suggested.add(suggestion);
-            out.push(diagnostic("decl/unknown-key", { key, where, suggestion }, document.locate([...path, key], "key")));
+            const suggestion = suggest(key, Object.keys(s.properties));
+            if (suggestion) (suggested ??= new Set()).add(suggestion);
+            out.push(diagnostic("decl/unknown-key", { key, where: where(), suggestion }, document.locate([...path(), key], "key")));
           }
         }
-        const given = Object.keys(record).filter((k) => !k.startsWith("x-")).length;
         if (s.minProperties && given < s.minProperties.count) {
-          out.push(diagnostic("decl/too-few", { where, min: s.minProperties.count, noun: s.minProperties.noun }, document.locate(path)));
+          out.push(diagnostic("decl/too-few", { where: where(), min: s.minProperties.count, noun: s.minProperties.noun }, document.locate(path())));
         }
-        for (const [key, property] of Object.entries(s.properties)) {
+        for (const key of requiredKeys(s)) {
           // A missing key that a misspelt one was taken for is reported once, as the typo.
-          if (property.required && !(key in record) && !suggested.has(key)) {
-            out.push(diagnostic("decl/missing-key", { key, where: path.length ? where : "the declaration" }, document.locate(path, "key")));
+          if (!(key in record) && !suggested?.has(key)) {
+            out.push(diagnostic("decl/missing-key", { key, where: at ? where() : "the declaration" }, document.locate(path(), "key")));
           }
         }
         return;
@@ -227,24 +261,27 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         const record = value as Record<string, unknown>;
         const keys = Object.keys(record);
         if (s.minProperties !== undefined && keys.length < s.minProperties) {
-          out.push(diagnostic("decl/too-few", { where, min: s.minProperties, noun: s.noun }, document.locate(path)));
+          out.push(diagnostic("decl/too-few", { where: where(), min: s.minProperties, noun: s.noun }, document.locate(path())));
         }
         for (const key of keys) {
           if (key.startsWith("x-")) {
-            out.push(diagnostic("decl/extension-as-name", { key, where }, document.locate([...path, key], "key")));
+            out.push(diagnostic("decl/extension-as-name", { key, where: where() }, document.locate([...path(), key], "key")));
             continue;
           }
-          if (s.keys && !new RegExp(s.keys.regex, "u").test(key)) {
-            out.push(diagnostic("decl/bad-pattern", { where: displayPath([...path, key]), rule: s.keys.rule }, document.locate([...path, key], "key")));
+          if (s.keys && !regexOf(s.keys).test(key)) {
+            out.push(diagnostic("decl/bad-pattern", { where: displayPath([...path(), key]), rule: s.keys.rule }, document.locate([...path(), key], "key")));
           }
-          walk(s.values, record[key], [...path, key]);
+          walk(s.values, record[key], { parent: at, key });
         }
         return;
       }
       case "union": {
         const option = s.options.find((o) => fits(o, value, defs));
-        const others = s.options.filter((o) => o !== option).map((o) => expectedWords(o, defs));
-        if (option) walk(option, value, path, others.length > 0 ? others.join(" or ") : undefined);
+        const others = () => {
+          const words = s.options.filter((o) => o !== option).map((o) => expectedWords(o, defs));
+          return words.length > 0 ? words.join(" or ") : undefined;
+        };
+        if (option) walk(option, value, at, others);
         return;
       }
       case "tagged": {
@@ -252,18 +289,18 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         const allowed = Object.keys(s.variants);
         const tag = record[s.tag];
         if (!(s.tag in record)) {
-          out.push(diagnostic("decl/missing-key", { key: s.tag, where }, document.locate(path, "key")));
+          out.push(diagnostic("decl/missing-key", { key: s.tag, where: where() }, document.locate(path(), "key")));
         } else if (typeof tag !== "string" || !s.variants[tag]) {
           const suggestion = typeof tag === "string" ? suggest(tag, allowed) : undefined;
           out.push(
             diagnostic(
               "decl/bad-value",
-              { where: displayPath([...path, s.tag]), allowed, actual: describeValue(tag), suggestion },
-              document.locate([...path, s.tag]),
+              { where: displayPath([...path(), s.tag]), allowed, actual: describeValue(tag), suggestion },
+              document.locate([...path(), s.tag]),
             ),
           );
         } else {
-          walk(s.variants[tag], value, path);
+          walk(s.variants[tag], value, at);
         }
         return;
       }
@@ -271,7 +308,7 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         return;
     }
   };
-  walk(root, document.value, []);
+  walk(root, document.value, undefined);
   return out;
 }
 

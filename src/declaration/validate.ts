@@ -2,11 +2,11 @@ import { type Diagnostic, type DiagnosticArgs, type DiagnosticCode, diagnostic }
 import type { LoadedDocument, Path } from "./load.js";
 import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, Server, StatusMachine } from "./model.js";
 import { guardScopes, servedTokenEndpoint } from "./model.js";
-import { actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
+import { type Inflection, actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
 import { readActions, readOperations } from "./operations.js";
 import { type Raw, type Report, asArray, asRecord, asString, defined, extensionsOf, readField, strings } from "./read.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
-import { checkShape } from "./shape.js";
+import { checkShape, displayPath } from "./shape.js";
 import type { PatternOptions } from "../verify/patterns.js";
 
 /** The schema names codegen emits itself; a resource may not take them. */
@@ -34,6 +34,7 @@ export interface ValidateResult {
  */
 export function validateDeclaration(document: LoadedDocument, options: PatternOptions = {}): ValidateResult {
   const diagnostics: Diagnostic[] = checkShape(document, declarationShape, declarationDefs);
+  diagnostics.push(...notFinite(document, diagnostics));
   const report = <C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, path: Path, part: "value" | "key" = "value") => {
     // The user's explicit opt-in lets patterns through that only V8's backtracking engine can run.
     if (code === "schema/unsafe-pattern" && options.allowUnsafePatterns === true) return;
@@ -48,7 +49,15 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   const resourceNames = Object.keys(asRecord(root.resources)).filter((k) => !k.startsWith("x-"));
   const rawResources = asRecord(root.resources);
   const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(asRecord(rawResources[name]))]));
-  const singulars = new Map(resourceNames.map((name) => [name, asString(asRecord(rawResources[name]).singular) ?? inflectCollection(name).singular]));
+  // Why remembered (issue 14): inflecting runs pluralize's few hundred rules four times, and a
+  // resource's inflection is asked here and again when it is read.
+  const inflections = new Map<string, Inflection>();
+  const inflect = (name: string): Inflection => {
+    let inflection = inflections.get(name);
+    if (inflection === undefined) inflections.set(name, (inflection = inflectCollection(name)));
+    return inflection;
+  };
+  const singulars = new Map(resourceNames.map((name) => [name, asString(asRecord(rawResources[name]).singular) ?? inflect(name).singular]));
 
   const resources: Resource[] = [];
   const names = new NameRegistry(report);
@@ -59,7 +68,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   for (const name of resourceNames) {
     const raw = asRecord(rawResources[name]);
     const path = ["resources", name];
-    const resource = readResource(name, raw, path, { report, idTypes, singulars, hasAuth: "auth" in root, guards, guardsComplete });
+    const resource = readResource(name, raw, path, { report, idTypes, singulars, inflect, hasAuth: "auth" in root, guards, guardsComplete });
     if (!resource) continue;
     resources.push(resource);
     names.resource(resource, raw, path);
@@ -78,6 +87,39 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
     declaration: { info, servers, guards: guards.map((g) => g.guard), resources, extensions: extensionsOf(root) },
     diagnostics: [],
   };
+}
+
+/**
+ * Every `.inf`, `-.inf` and `.nan` of a declaration, at any depth (extensions and examples too),
+ * but where the shape check already refused the value. Why: the OpenAPI document must be JSON,
+ * which has no such numbers; they became `null` in it (`maximum: null`, a document that breaks
+ * its own schema) before issue 14.
+ */
+function notFinite(document: LoadedDocument, reported: readonly Diagnostic[]): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const taken = new Set(reported.map((d) => `${d.location?.line}:${d.location?.column}`));
+  // One path, grown and shrunk on the way: copied only for a value to report.
+  const path: (string | number)[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "number") {
+      if (Number.isFinite(value)) return;
+      const location = document.locate([...path]);
+      if (taken.has(`${location.line}:${location.column}`)) return;
+      // `1e999` reads as infinite too.
+      const written = Number.isNaN(value) ? "not a number (`.nan`)" : `infinite (\`${value > 0 ? "" : "-"}.inf\` or a number too large)`;
+      found.push(diagnostic("decl/not-finite", { where: displayPath([...path]), value: written }, location));
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    const record = value as Raw;
+    for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
+      path.push(key);
+      walk(record[key]);
+      path.pop();
+    }
+  };
+  walk(document.value);
+  return found;
 }
 
 /**
@@ -235,6 +277,8 @@ interface ResourceContext {
   readonly idTypes: ReadonlyMap<string, Resource["id"]>;
   /** Collection name -> singular (declared, or derived). */
   readonly singulars: ReadonlyMap<string, string>;
+  /** A collection name's inflection (inflectCollection, remembered). */
+  readonly inflect: (name: string) => Inflection;
   readonly hasAuth: boolean;
   readonly guards: readonly ReadGuard[];
   readonly guardsComplete: boolean;
@@ -242,7 +286,7 @@ interface ResourceContext {
 
 function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext): Resource | undefined {
   const { report } = ctx;
-  const inflection = inflectCollection(name);
+  const inflection = ctx.inflect(name);
   const declaredSingular = asString(raw.singular);
   // Why: declaration.md "Resources": a declared `singular` that differs from the name is taken
   // as given (`articles0` with `singular: article0`); the plural check judges derived singulars.
@@ -274,7 +318,7 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
 
   const { operations, options, extensions: operationsExtensions } = readOperations(raw, path, fields, report);
   // The rel of a `ref` link is the referenced resource's singular, declared or derived.
-  const refSingulars = fields.filter((f) => f.ref !== undefined).map((f) => ctx.singulars.get(f.ref!) ?? inflectCollection(f.ref!).singular);
+  const refSingulars = fields.filter((f) => f.ref !== undefined).map((f) => ctx.singulars.get(f.ref!) ?? ctx.inflect(f.ref!).singular);
   const access = readAccess(raw, path, operations, ctx);
   const actions = readActions(raw.actions, [...path, "actions"], {
     status,

@@ -53,8 +53,15 @@ const PIPE = 0x7c;
 const GREATER = 0x3e;
 
 /** Characters a plain scalar may not start with (`-` only when a space or the line's end follows). */
-const INDICATORS = new Set([..."-?:,[]{}#&*!|>'\"%@`"].map((c) => c.charCodeAt(0)));
-const FLOW_INDICATORS = new Set([..."[]{},"].map((c) => c.charCodeAt(0)));
+const INDICATORS = tableOf("-?:,[]{}#&*!|>'\"%@`");
+const FLOW_INDICATORS = tableOf("[]{},");
+
+/** A set of ASCII characters as a table by character code. Why (issue 14): looked up for every character of a flow collection. */
+function tableOf(characters: string): { has(code: number): boolean } {
+  const table = new Uint8Array(128);
+  for (const c of characters) table[c.charCodeAt(0)] = 1;
+  return { has: (code) => code < 128 && table[code] === 1 };
+}
 
 /**
  * The value and places of a YAML text in the subset, exactly as the yaml-package path of load.ts
@@ -64,7 +71,16 @@ const FLOW_INDICATORS = new Set([..."[]{},"].map((c) => c.charCodeAt(0)));
 export function readYamlSubset(text: string, maxDepth: number): SubsetDocument | undefined {
   if (UNSUPPORTED.test(text)) return undefined;
   try {
-    return new Reader(text, maxDepth).document();
+    const { value } = new Reader(text, maxDepth, false).document();
+    // Why (issue 14): the places are asked only for a diagnostic, and recording one (and its
+    // pointer) for every node was a good part of the read; the text is read again, recording, then.
+    let places: Map<string, SubsetPlace> | undefined;
+    return {
+      value,
+      get places() {
+        return (places ??= new Reader(text, maxDepth, true).document().places);
+      },
+    };
   } catch (error) {
     if (error instanceof Outside) return undefined;
     throw error;
@@ -88,9 +104,11 @@ class Reader {
   private readonly n: number;
   private readonly depthLimit: number;
 
+  /** `record`: whether the places are recorded (see readYamlSubset). */
   constructor(
     private readonly text: string,
     private readonly maxDepth: number,
+    private readonly record: boolean,
   ) {
     this.n = text.length;
     // Why a margin: near the limit the yaml package may stop on its parser's stack before the
@@ -128,7 +146,7 @@ class Reader {
     let end: number;
     for (;;) {
       if (depth + 1 > this.depthLimit) throw new Outside();
-      const item = this.valueAfter(pos + 1, indent, `${at}/${items.length}`, depth + 1, undefined, false);
+      const item = this.valueAfter(pos + 1, indent, this.record ? `${at}/${items.length}` : at, depth + 1, undefined, false);
       items.push(item.value);
       ({ next, end } = item);
       if (next >= this.n) break;
@@ -140,7 +158,7 @@ class Reader {
       if (!this.isItem(pos)) break;
     }
     if (end < 0) throw new Outside();
-    this.place(at, [p, end], key);
+    this.place(at, p, end, key);
     return { value: items, next, end };
   }
 
@@ -154,7 +172,7 @@ class Reader {
       const found = this.key(pos);
       if (!found || found.name in map) throw new Outside();
       if (depth + 1 > this.depthLimit) throw new Outside();
-      const child = this.valueAfter(found.after, indent, `${at}/${escape(found.name)}`, depth + 1, found.range, true);
+      const child = this.valueAfter(found.after, indent, this.record ? `${at}/${escape(found.name)}` : at, depth + 1, found.range, true);
       map[found.name] = child.value;
       ({ next, end } = child);
       if (next >= this.n) break;
@@ -164,7 +182,7 @@ class Reader {
       pos = next + lineIndent;
     }
     if (end < 0) throw new Outside();
-    this.place(at, [p, end], key);
+    this.place(at, p, end, key);
     return { value: map, next, end };
   }
 
@@ -184,7 +202,7 @@ class Reader {
         // A map may hold a sequence at its own indent.
         if (inMap && lineIndent === indent && this.isItem(next + lineIndent)) return this.blockSeq(next + lineIndent, indent, at, depth, key);
       }
-      this.place(at, [q, q], key);
+      this.place(at, q, q, key);
       // Where the yaml package ends an empty value: at its place, or past a comment on its line
       // (a later line). Past comment lines below it, it ends at a place not worth copying.
       if (c === HASH) return { value: null, next, end: this.lineEnd(q) };
@@ -199,7 +217,7 @@ class Reader {
     else if (!inMap && this.key(q)) return this.blockMap(q, q - this.lineStart(q), at, depth, key);
     else {
       ({ value, end } = c === DOUBLE || c === SINGLE ? this.quoted(q) : this.blockPlain(q));
-      this.place(at, [q, end], key);
+      this.place(at, q, end, key);
     }
     const rest = this.skipSpaces(end);
     if (!this.endsLine(rest, rest > end)) throw new Outside();
@@ -272,7 +290,7 @@ class Reader {
       }
     }
     if (!strip) value += "\n";
-    this.place(at, [p, lastEnd], key);
+    this.place(at, p, lastEnd, key);
     const next = this.contentLine(lastEnd, false);
     return { value, next, end: lastEnd };
   }
@@ -369,14 +387,14 @@ class Reader {
           if (name in map || keyEnd - j > MAX_KEY) throw new Outside();
           const colon = this.skipSpaces(keyEnd);
           if (text.charCodeAt(colon) !== COLON || text.charCodeAt(colon + 1) !== SPACE) throw new Outside();
-          childKey = [j, keyEnd];
-          childAt = `${at}/${escape(name)}`;
+          childKey = this.record ? [j, keyEnd] : undefined;
+          childAt = this.record ? `${at}/${escape(name)}` : at;
           j = this.skipSpaces(colon + 1);
           const value = this.flowItem(j, childAt, depth + 1, childKey);
           map[name] = value.value;
           j = value.end;
         } else {
-          childAt = `${at}/${items.length}`;
+          childAt = this.record ? `${at}/${items.length}` : at;
           const value = this.flowItem(j, childAt, depth + 1, undefined);
           items.push(value.value);
           j = value.end;
@@ -396,7 +414,7 @@ class Reader {
         throw new Outside();
       }
     }
-    this.place(at, [p, j], key);
+    this.place(at, p, j, key);
     return { value: isMap ? map : items, end: j };
   }
 
@@ -406,7 +424,7 @@ class Reader {
     if (c === OPEN_BRACKET || c === OPEN_BRACE) return this.flow(j, at, depth, key);
     const scalar = c === DOUBLE || c === SINGLE ? this.quoted(j) : this.flowPlain(j);
     if (this.text.charCodeAt(this.skipSpaces(scalar.end)) === COLON) throw new Outside();
-    this.place(at, [j, scalar.end], key);
+    this.place(at, j, scalar.end, key);
     return scalar;
   }
 
@@ -525,8 +543,8 @@ class Reader {
     return end;
   }
 
-  private place(at: string, value: Range, key: Range | undefined): void {
-    this.places.set(at, key ? { value, key } : { value });
+  private place(at: string, start: number, end: number, key: Range | undefined): void {
+    if (this.record) this.places.set(at, key ? { value: [start, end], key } : { value: [start, end] });
   }
 }
 
@@ -567,8 +585,14 @@ function plainKey(source: string): string {
   throw new Outside();
 }
 
+const NULL_OR_BOOL_START = tableOf("nNtTfF");
+
 /** A plain scalar as the yaml package's YAML 1.2 core schema reads it (node_modules/yaml/dist/schema/core). */
 export function resolvePlain(source: string): unknown {
+  // Why (issue 14): most scalars are words; one that starts with a letter other than those of
+  // null, true and false (n, t, f in either case) is none of the forms below.
+  const first = source.charCodeAt(0);
+  if (((first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a)) && !NULL_OR_BOOL_START.has(first)) return source;
   if (/^(?:~|[Nn]ull|NULL)?$/.test(source)) return null;
   if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(source)) return source[0] === "t" || source[0] === "T";
   if (/^0o[0-7]+$/.test(source)) return parseInt(source.substring(2), 8);

@@ -40,6 +40,8 @@ export const catalogue = {
     `${a.where} must be ${a.other ? `${a.allowed.map(q).join(", ")} or ${a.other}` : oneOf(a.allowed)}, not ${a.actual}` +
     (a.suggestion ? `; did you mean ${q(a.suggestion)}?` : ""),
   "decl/bad-pattern": (a: { where: string; rule: string }) => `${a.where} ${a.rule}`,
+  "decl/not-finite": (a: { where: string; value: string }) =>
+    `${a.where} is ${a.value}, which JSON (and so the OpenAPI document) cannot hold; write a finite number`,
   "decl/too-few": (a: { where: string; min: number; noun: string }) => `${a.where} needs at least ${a.min} ${a.noun}`,
   "decl/reserved-extension": (a: { key: string }) => `${q(a.key)} is reserved: codegen writes the \`x-codegen-*\` extensions itself; give yours another name`,
   "decl/extension-as-name": (a: { key: string; where: string }) =>

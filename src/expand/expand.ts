@@ -4,19 +4,21 @@ import { guardScopes, servedTokenEndpoint } from "../declaration/model.js";
 import { actionOperationId, actionRequestName, operationIdOf, withArticle, words } from "../declaration/names.js";
 import { type ErrorCase, type Example, SharedResponses, caseResponse, declaredCase, errorBody, exampleResponse, isShared } from "./responses.js";
 import {
-  AUTH_ERROR_SCHEMA,
-  ERROR_SCHEMA,
-  INDEX_SCHEMA,
   type JsonSchema,
-  LINK_SCHEMA,
-  TOKEN_RESPONSE_SCHEMA,
   actionRequestSchema,
+  authErrorSchema,
+  errorSchema,
   fieldSchema,
   idSchema,
+  indexSchema,
+  jsonData,
+  linkSchema,
   querySchema,
   resourceSchemas,
   schemaRef,
+  statusMap,
   tokenRequestSchema,
+  tokenResponseSchema,
 } from "./schemas.js";
 
 /** The OpenAPI version the expansion writes. */
@@ -217,20 +219,26 @@ function actionStateCase(resource: Resource, action: string, when: readonly stri
 }
 
 /**
- * The error responses of an operation, in numeric order: its own cases (400, 404, 409), merged
- * with the statuses its handler declares (`errors`), and references to the shared answers.
+ * The responses of an operation, in numeric order: its success, its own error cases (400, 404,
+ * 409), merged with the statuses its handler declares (`errors`), and references to the shared
+ * answers. `own` is the operation's own and is added to.
  */
-function errorResponses(
-  own: Readonly<Record<string, ErrorCase[]>>,
+function operationResponses(
+  success: readonly [string, Json],
+  own: Map<string, ErrorCase[]>,
   shared: readonly string[],
   declared: readonly DeclaredError[],
   responses: SharedResponses,
 ): Json {
-  const cases: Record<string, ErrorCase[]> = Object.fromEntries(Object.entries(own).map(([status, list]) => [status, [...list]]));
-  for (const error of declared) (cases[error.status] ??= []).push(declaredCase(error));
-  const statuses = [...Object.keys(cases), ...shared].sort((a, b) => Number(a) - Number(b));
-  const out: Json = {};
-  for (const status of statuses) out[status] = isShared(status) ? responses.ref(status) : caseResponse(cases[status]!);
+  for (const error of declared) {
+    const list = own.get(error.status);
+    if (list) list.push(declaredCase(error));
+    else own.set(error.status, [declaredCase(error)]);
+  }
+  const statuses = [...own.keys(), ...shared].sort((a, b) => Number(a) - Number(b));
+  const out = statusMap();
+  out[success[0]] = success[1];
+  for (const status of statuses) out[status] = isShared(status) ? responses.ref(status) : caseResponse(own.get(status)!);
   return out;
 }
 
@@ -318,20 +326,16 @@ interface OperationParts {
 }
 
 function operationObject(parts: OperationParts, guards: readonly Guard[]): Json {
-  return {
-    tags: [parts.resource.name],
-    summary: parts.summary,
-    description: parts.description,
-    operationId: parts.operationId,
-    ...(parts.parameters.length > 0 ? { parameters: parts.parameters } : {}),
-    ...(parts.requestBody ? { requestBody: parts.requestBody } : {}),
-    responses: parts.responses,
-    security: securityFor(parts.access, guards),
-    ...parts.codegen,
-    ...(parts.declared.length > 0 ? { "x-codegen-errors": parts.declared.map((e) => e.status) } : {}),
-    ...parts.resource.accessExtensions,
-    ...parts.extensions,
-  };
+  // Why assignments in key order, not spreads of conditional objects (issue 14): an object per
+  // optional key per operation was garbage. Every key set here is codegen's own or starts with `x-`.
+  const operation: Json = { tags: [parts.resource.name], summary: parts.summary, description: parts.description, operationId: parts.operationId };
+  if (parts.parameters.length > 0) operation.parameters = parts.parameters;
+  if (parts.requestBody) operation.requestBody = parts.requestBody;
+  operation.responses = parts.responses;
+  operation.security = securityFor(parts.access, guards);
+  Object.assign(operation, parts.codegen);
+  if (parts.declared.length > 0) operation["x-codegen-errors"] = parts.declared.map((e) => e.status);
+  return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(parts.extensions));
 }
 
 function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[], shared: SharedResponses): Json {
@@ -351,10 +355,10 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
     : undefined;
   const success = link ? { description: plain.description, headers: link, content: plain.content } : plain;
   const body = spec.body ? (operation === "update" ? [] : resource.fields) : undefined;
-  const own: Record<string, ErrorCase[]> = { "400": [invalidCase(resource, body, spec.item, parameters)] };
-  if (spec.item) own["404"] = [notFoundCase(resource)];
+  const own = new Map([["400", [invalidCase(resource, body, spec.item, parameters)]]]);
+  if (spec.item) own.set("404", [notFoundCase(resource)]);
   const transition = resource.status && (operation === "replace" || operation === "update") ? transitionCase(resource.status) : undefined;
-  if (transition) own["409"] = [transition];
+  if (transition) own.set("409", [transition]);
   const bodySchema = spec.body?.(resource);
   return operationObject(
     {
@@ -374,7 +378,7 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
             },
           }
         : {}),
-      responses: { [status]: success, ...errorResponses(own, sharedStatuses(access, spec.body !== undefined), options.errors, shared) },
+      responses: operationResponses([status, success], own, sharedStatuses(access, spec.body !== undefined), options.errors, shared),
       access,
       codegen: {
         "x-codegen-operation": operation,
@@ -400,11 +404,14 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
     `Runs \`${action.name}\` on the ${singular} with this id and answers the ${singular}.` +
     (action.when ? ` Allowed while its status is ${orList(action.when)}.` : "") +
     (action.to !== undefined ? ` Afterwards its status is \`${action.to}\`.` : "");
-  const own: Record<string, ErrorCase[]> = { "400": [invalidCase(resource, action.body, true, [])], "404": [notFoundCase(resource)] };
+  const own = new Map([
+    ["400", [invalidCase(resource, action.body, true, [])]],
+    ["404", [notFoundCase(resource)]],
+  ]);
   // 409 only when some state refuses the action.
   const { when } = action;
   const refusedIn = when && resource.status?.values.find((s) => !when.includes(s));
-  if (when && refusedIn !== undefined) own["409"] = [actionStateCase(resource, action.name, when, refusedIn)];
+  if (when && refusedIn !== undefined) own.set("409", [actionStateCase(resource, action.name, when, refusedIn)]);
   return operationObject(
     {
       resource,
@@ -413,10 +420,13 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
       operationId: actionOperationId(action.name, resource.singular),
       parameters: [],
       ...(action.body ? { requestBody: { required: true, content: json(schemaRef(actionRequestName(resource.typeName, action.name))) } } : {}),
-      responses: {
-        "200": { description: `The ${singular} after the action.`, content: json(schemaRef(resource.typeName)) },
-        ...errorResponses(own, sharedStatuses(action.access, action.body !== undefined), action.errors, shared),
-      },
+      responses: operationResponses(
+        ["200", { description: `The ${singular} after the action.`, content: json(schemaRef(resource.typeName)) }],
+        own,
+        sharedStatuses(action.access, action.body !== undefined),
+        action.errors,
+        shared,
+      ),
       access: action.access,
       codegen: {
         "x-codegen-action": { name: action.name, ...(action.when ? { when: [...action.when] } : {}), ...(action.to !== undefined ? { to: action.to } : {}) },
@@ -434,23 +444,26 @@ function indexOperation(shared: SharedResponses): Json {
     summary: "List the collections",
     description: "The entry address: every next operation can be discovered from here.",
     operationId: "getIndex",
-    responses: {
-      "200": { description: "Links to every collection.", content: json(schemaRef("Index")) },
-      ...errorResponses({ "400": [invalidCase(undefined, undefined, false, [])] }, ["406", "500"], [], shared),
-    },
+    responses: operationResponses(
+      ["200", { description: "Links to every collection.", content: json(schemaRef("Index")) }],
+      new Map([["400", [invalidCase(undefined, undefined, false, [])]]]),
+      ["406", "500"],
+      [],
+      shared,
+    ),
     security: [],
   };
 }
 
 /** The token endpoint's 400s: the RFC 6749 section 5.2 codes, with the runtime's messages. */
-const TOKEN_BAD_REQUEST: Record<string, Example> = {
+const tokenBadRequest = (): Record<string, Example> => ({
   invalidRequest: { summary: "A required field is missing", value: { error: "invalid_request", detail: { username: "field required" } } },
   unsupportedGrantType: { summary: "Another grant type", value: { error: "unsupported_grant_type", detail: { grant_type: 'must be "password"' } } },
   invalidGrant: {
     summary: "Credentials the application rejects",
     value: { error: "invalid_grant", detail: { password: "the user name or password is not valid" } },
   },
-};
+});
 
 function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedResponses): Json {
   return {
@@ -464,7 +477,7 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
     },
     responses: {
       "200": { description: "The issued token.", content: json(schemaRef("TokenResponse")) },
-      "400": exampleResponse("`invalid_request`, `unsupported_grant_type`, `invalid_grant` or `invalid_scope` (RFC 6749 section 5.2).", TOKEN_BAD_REQUEST),
+      "400": exampleResponse("`invalid_request`, `unsupported_grant_type`, `invalid_grant` or `invalid_scope` (RFC 6749 section 5.2).", tokenBadRequest()),
       "406": shared.ref("406"),
       "413": shared.ref("413"),
       "415": exampleResponse("The body is not `application/x-www-form-urlencoded`.", {
@@ -482,7 +495,7 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
 
 function securityScheme(guard: Guard): Json {
   const description = guard.description !== undefined ? { description: guard.description } : {};
-  const own = { "x-codegen-guard": guard.kind, ...(guard.autoError ? {} : { "x-codegen-auto-error": false }), ...guard.extensions };
+  const own = { "x-codegen-guard": guard.kind, ...(guard.autoError ? {} : { "x-codegen-auto-error": false }), ...jsonData(guard.extensions) };
   switch (guard.kind) {
     case "password":
       return {
@@ -507,8 +520,21 @@ function securityScheme(guard: Guard): Json {
         ...own,
       };
     case "oauth2":
-      return { type: "oauth2", ...description, flows: structuredClone(guard.flows), ...own };
+      return { type: "oauth2", ...description, flows: jsonData(guard.flows), ...own };
   }
+}
+
+/** The documents expandDeclaration made (see isExpansion). */
+const expansions = new WeakSet<object>();
+
+/**
+ * Whether a document is one expandDeclaration made, whose form is known by construction: every
+ * `$ref` in a schema names a schema of `components/schemas`, every other one is a shared answer
+ * of `components/responses` at an operation's response, and its size is linear in the
+ * declaration's. Why (issue 14): src/model/foreign.ts then skips walking its schemas and data.
+ */
+export function isExpansion(document: object): boolean {
+  return expansions.has(document);
 }
 
 /**
@@ -547,15 +573,15 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
       if (action.body) schemas[actionRequestName(resource.typeName, action.name)] = actionRequestSchema(resource, { ...action, body: action.body });
     }
   }
-  Object.assign(schemas, { Error: ERROR_SCHEMA, AuthError: AUTH_ERROR_SCHEMA, Link: LINK_SCHEMA, Index: INDEX_SCHEMA });
+  Object.assign(schemas, { Error: errorSchema(), AuthError: authErrorSchema(), Link: linkSchema(), Index: indexSchema() });
   if (tokenGuard) {
     schemas.TokenRequest = tokenRequestSchema(tokenGuard.form);
-    schemas.TokenResponse = TOKEN_RESPONSE_SCHEMA;
+    schemas.TokenResponse = tokenResponseSchema();
   }
 
   const servers =
     declaration.servers.length > 0
-      ? declaration.servers.map((s) => ({ url: s.url, ...(s.description !== undefined ? { description: s.description } : {}), ...s.extensions }))
+      ? declaration.servers.map((s) => ({ url: s.url, ...(s.description !== undefined ? { description: s.description } : {}), ...jsonData(s.extensions) }))
       : [{ url: "/" }];
 
   const tags = [
@@ -566,17 +592,20 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
   const responses = shared.components();
   const document: Json = {
     openapi: OPENAPI_VERSION,
-    info: structuredClone(declaration.info),
+    info: jsonData(declaration.info),
     servers,
     tags,
     paths,
     components: {
-      schemas: structuredClone(schemas),
+      schemas,
       ...(Object.keys(responses).length > 0 ? { responses } : {}),
       ...(guards.length > 0 ? { securitySchemes: Object.fromEntries(guards.map((g) => [g.name, securityScheme(g)])) } : {}),
     },
-    ...structuredClone(declaration.extensions),
+    ...jsonData(declaration.extensions),
   };
-  // A deep copy: no object is shared with the declaration or between two places of the document.
-  return JSON.parse(JSON.stringify(document)) as OpenAPIV3_1.Document;
+  // Why no deep copy of the whole (issue 14): every part is built anew here and what comes from the
+  // declaration's data passes jsonData, so no object is shared with the declaration, with another
+  // run or between two places of the document (test/expand-json.test.ts checks all three).
+  expansions.add(document);
+  return document as unknown as OpenAPIV3_1.Document;
 }

@@ -7,6 +7,42 @@ export type JsonSchema = Record<string, unknown>;
 /** `#/components/schemas/<name>`. */
 export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * Data a declaration supplies (info, extensions, defaults, examples, enum values, numbers) as JSON
+ * holds it: what a JSON round trip makes of it (objects with Object's prototype, `-0` as 0; `.inf`
+ * and `.nan`, which validation refuses, as null). Every value of the expanded document that comes from the declaration's
+ * loaded data passes here; the rest codegen builds itself, fresh, from strings and booleans.
+ * Why (issue 14): the whole document went through JSON text for this (and a structuredClone of
+ * its schemas), half of the expansion's time; test/expand-json.test.ts holds the two equal.
+ */
+export function jsonData<T>(value: T): T {
+  if (typeof value === "number") return (Number.isFinite(value) ? value + 0 : null) as T;
+  if (typeof value !== "object" || value === null) return value;
+  // Most extensions are none: an empty map needs no trip through text.
+  if (!Array.isArray(value) && isEmpty(value)) return {} as T;
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Whether an object has no own enumerable key (its prototype may be null). */
+function isEmpty(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
+/**
+ * An empty object for HTTP statuses as keys (a Responses object). Why (issue 14): V8 keeps keys
+ * such as "200" and "500" in an array as long as the largest (617 slots, 5 KB, for ten
+ * statuses); a key far past them, set and deleted, turns the object into a dictionary first (500
+ * bytes, and five times faster to fill). Its keys and their order are those of any object.
+ */
+export function statusMap(): Record<string, unknown> {
+  const map: Record<string, unknown> = {};
+  map[FAR_INDEX] = undefined;
+  delete map[FAR_INDEX];
+  return map;
+}
+const FAR_INDEX = "1000000";
+
 /** Which body a field schema is for: the representation, POST/PUT input, or PATCH input. */
 export type SchemaRole = "output" | "input" | "patch";
 
@@ -18,31 +54,45 @@ export function fieldSchema(field: Field, role: SchemaRole): JsonSchema {
   if (field.description !== undefined) schema.description = field.description;
   schema.type = nullable ? [field.type, "null"] : field.type;
   if (field.format !== undefined) schema.format = field.format;
-  if (field.enum !== undefined) schema.enum = nullable ? [...field.enum, null] : [...field.enum];
+  if (field.enum !== undefined) schema.enum = nullable ? [...jsonData(field.enum), null] : jsonData(field.enum);
   for (const key of ["minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems"] as const) {
-    if (field[key] !== undefined) schema[key] = field[key];
+    if (field[key] !== undefined) schema[key] = jsonData(field[key]);
   }
   if (field.items) schema.items = fieldSchema(field.items, role === "patch" ? "input" : role);
   if (field.fields) Object.assign(schema, objectSchema(field.fields, role === "patch" ? "input" : role));
-  if (field.default !== undefined && role !== "patch") schema.default = field.default.value;
+  if (field.default !== undefined && role !== "patch") schema.default = jsonData(field.default.value);
   if (field.readOnly) schema.readOnly = true;
   if (field.writeOnly) schema.writeOnly = true;
-  if (field.example !== undefined) schema.examples = [field.example.value];
+  if (field.example !== undefined) schema.examples = [jsonData(field.example.value)];
   if (field.ref !== undefined) schema["x-codegen-ref"] = field.ref;
   if (field.filter) schema["x-codegen-filter"] = true;
-  Object.assign(schema, field.extensions);
+  Object.assign(schema, jsonData(field.extensions));
   return schema;
 }
 
 /** `properties`, `required` and `additionalProperties: false` for a list of fields. */
 function objectSchema(fields: readonly Field[], role: SchemaRole): JsonSchema {
-  const shown = role === "output" ? fields.filter((f) => !f.writeOnly) : fields;
-  const required = role === "patch" ? [] : shown.filter((f) => f.required && !(role === "input" && f.readOnly)).map((f) => f.name);
-  return {
-    properties: Object.fromEntries(shown.map((f) => [f.name, fieldSchema(f, role)])),
-    ...(required.length > 0 ? { required } : {}),
-    additionalProperties: false,
-  };
+  const required = requiredOf(fields, role);
+  return { properties: propertiesOf(fields, role), ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+/**
+ * The `properties` of a list of fields, between codegen's own `before` and `after`, made in one
+ * object. Why (issue 14): the fields' properties were made and then spread into a second object
+ * with codegen's; `Object.fromEntries` keeps the spread's meaning (own keys, `__proto__` too, a
+ * later key taking an earlier one's place).
+ */
+function propertiesOf(fields: readonly Field[], role: SchemaRole, before: [string, JsonSchema][] = [], after: [string, JsonSchema][] = []): JsonSchema {
+  const entries = before;
+  for (const field of fields) if (role !== "output" || !field.writeOnly) entries.push([field.name, fieldSchema(field, role)]);
+  entries.push(...after);
+  return Object.fromEntries(entries);
+}
+
+/** The names of the fields a body of this role must hold. */
+function requiredOf(fields: readonly Field[], role: SchemaRole): string[] {
+  if (role === "patch") return [];
+  return fields.filter((f) => (role === "output" ? !f.writeOnly : true) && f.required && !(role === "input" && f.readOnly)).map((f) => f.name);
 }
 
 /** The body of an action that declares one (`LoanRenewRequest`): its fields, as a POST body takes them. */
@@ -79,39 +129,34 @@ export function idSchema(resource: Resource): JsonSchema {
 export function resourceSchemas(resource: Resource): Record<string, JsonSchema> {
   const { typeName, status } = resource;
   const statusSchema = status ? schemaRef(`${typeName}Status`) : undefined;
-  const fields = objectSchema(resource.fields, "output");
   const output: JsonSchema = {
     type: "object",
     ...(resource.description !== undefined ? { description: resource.description } : {}),
-    properties: {
-      id: { ...idSchema(resource), readOnly: true },
-      ...(fields.properties as JsonSchema),
-      ...(statusSchema ? { status: statusSchema } : {}),
-      links: { type: "array", items: schemaRef("Link"), readOnly: true },
-    },
-    required: ["id", ...((fields.required as string[] | undefined) ?? []), ...(status ? ["status"] : []), "links"],
+    properties: propertiesOf(
+      resource.fields,
+      "output",
+      [["id", { ...idSchema(resource), readOnly: true }]],
+      [...(statusSchema ? [["status", statusSchema] as [string, JsonSchema]] : []), ["links", { type: "array", items: schemaRef("Link"), readOnly: true }]],
+    ),
+    required: ["id", ...requiredOf(resource.fields, "output"), ...(status ? ["status"] : []), "links"],
     additionalProperties: false,
     "x-codegen-resource": resourceExtension(resource),
-    ...resource.extensions,
+    ...jsonData(resource.extensions),
   };
 
   // `id` and `links` may be sent back as received (http-behaviour.md, Requests); they are ignored.
-  const echoed = {
-    id: { ...idSchema(resource), readOnly: true, description: "ignored; must equal the path id when sent" },
-    links: { type: "array", items: schemaRef("Link"), readOnly: true, description: "ignored" },
-  };
   const body = (role: "input" | "patch"): JsonSchema => {
-    const own = objectSchema(resource.fields, role);
-    return {
-      type: "object",
-      properties: {
-        ...echoed,
-        ...(own.properties as JsonSchema),
-        ...(statusSchema ? { status: { ...statusSchema, description: "ignored on create; on replace and update only along a declared transition" } } : {}),
-      },
-      ...(own.required ? { required: own.required } : {}),
-      additionalProperties: false,
-    };
+    const required = requiredOf(resource.fields, role);
+    const properties = propertiesOf(
+      resource.fields,
+      role,
+      [
+        ["id", { ...idSchema(resource), readOnly: true, description: "ignored; must equal the path id when sent" }],
+        ["links", { type: "array", items: schemaRef("Link"), readOnly: true, description: "ignored" }],
+      ],
+      statusSchema ? [["status", { ...statusSchema, description: "ignored on create; on replace and update only along a declared transition" }]] : [],
+    );
+    return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
   };
   const schemas: Record<string, JsonSchema> = {
     [typeName]: output,
@@ -123,7 +168,7 @@ export function resourceSchemas(resource: Resource): Record<string, JsonSchema> 
       type: "string",
       enum: [...status.values],
       ...(status.description !== undefined ? { description: status.description } : {}),
-      ...status.extensions,
+      ...jsonData(status.extensions),
     };
   }
   return schemas;
@@ -142,7 +187,7 @@ function resourceExtension(resource: Resource): JsonSchema {
       ? {
           status: {
             initial: resource.status.initial,
-            transitions: Object.fromEntries(resource.status.transitions),
+            transitions: Object.fromEntries([...resource.status.transitions].map(([from, to]) => [from, [...to]])),
           },
         }
       : {}),
@@ -171,15 +216,15 @@ function linkRules(resource: Resource): JsonSchema[] {
       ...(link.when ? { when: [...link.when] } : {}),
       ...(link.href !== undefined ? { href: link.href } : {}),
       ...(link.description !== undefined ? { description: link.description } : {}),
-      ...link.extensions,
+      ...jsonData(link.extensions),
     };
   });
   const rest = resource.actions.filter((a) => !resource.links.some((link) => link.rel === a.name)).map(actionRule);
   return [...declared, ...rest];
 }
 
-/** The generator's own schemas (openapi.md, Shape). */
-export const ERROR_SCHEMA: JsonSchema = {
+/** The generator's own schemas (openapi.md, Shape), each made anew: a document shares no object with another. */
+export const errorSchema = (): JsonSchema => ({
   type: "object",
   description: "Every error answer: a short message and per-field messages.",
   properties: {
@@ -187,16 +232,18 @@ export const ERROR_SCHEMA: JsonSchema = {
     detail: { type: "object", additionalProperties: { type: "string" } },
   },
   required: ["error", "detail"],
-};
+});
 
-export const AUTH_ERROR_SCHEMA: JsonSchema = {
+/** The guards' error body (`AuthError`). */
+export const authErrorSchema = (): JsonSchema => ({
   type: "object",
   description: "The answer of a guard that refuses a request.",
   properties: { detail: { type: "string" } },
   required: ["detail"],
-};
+});
 
-export const LINK_SCHEMA: JsonSchema = {
+/** A link of a representation (`Link`). */
+export const linkSchema = (): JsonSchema => ({
   type: "object",
   description: "A related operation: its relation name, method and address.",
   properties: {
@@ -205,18 +252,19 @@ export const LINK_SCHEMA: JsonSchema = {
     href: { type: "string" },
   },
   required: ["rel", "method", "href"],
-};
+});
 
-export const INDEX_SCHEMA: JsonSchema = {
+/** The index's body (`Index`). */
+export const indexSchema = (): JsonSchema => ({
   type: "object",
   description: "The entry address: a link to every collection (and the token endpoint).",
   properties: { links: { type: "array", items: schemaRef("Link") } },
   required: ["links"],
-};
+});
 
 /** The password token request form (seed, "Password token request"). */
 export function tokenRequestSchema(form: "permissive" | "strict"): JsonSchema {
-  const nullableString = { type: ["string", "null"] };
+  const nullableString = () => ({ type: ["string", "null"] });
   return {
     type: "object",
     description: `Password token request (${form} form: grant_type ${form === "strict" ? "required" : "optional"}).`,
@@ -225,14 +273,15 @@ export function tokenRequestSchema(form: "permissive" | "strict"): JsonSchema {
       username: { type: "string" },
       password: { type: "string", format: "password" },
       scope: { type: "string", default: "", description: "scopes separated by spaces" },
-      client_id: nullableString,
-      client_secret: { ...nullableString, format: "password" },
+      client_id: nullableString(),
+      client_secret: { ...nullableString(), format: "password" },
     },
     required: form === "strict" ? ["grant_type", "username", "password"] : ["username", "password"],
   };
 }
 
-export const TOKEN_RESPONSE_SCHEMA: JsonSchema = {
+/** The token endpoint's answer (`TokenResponse`). */
+export const tokenResponseSchema = (): JsonSchema => ({
   type: "object",
   description: "An issued access token (RFC 6749 section 5.1).",
   properties: {
@@ -243,4 +292,4 @@ export const TOKEN_RESPONSE_SCHEMA: JsonSchema = {
     scope: { type: "string" },
   },
   required: ["access_token", "token_type"],
-};
+});

@@ -13,7 +13,7 @@ import { apiStatements } from "../render/api-layout.js";
 import { operationGroupLayout, resourceLayout } from "../render/handler-layout.js";
 import { flatLiteral, laidOut } from "../render/layout.js";
 import { typeAliasStatement } from "../render/type-layout.js";
-import type { ApiView, HandlerMethodView, ResourceView, RouteView, TypeView } from "./view.js";
+import type { ApiView, HandlerMethodView, ResourceView, TypeView } from "./view.js";
 
 export { UnsupportedConstruct };
 
@@ -120,7 +120,10 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   problems.push(...model.problems);
 
   const operationsByCollection = new Map<string, OperationModel[]>();
-  const routes: RouteView[] = [];
+  // The dispatcher's routes as values, laid out into api.gen.ts (apiStatements) and dropped. Why not
+  // in the view (issue 14): no template reads them, and held to the end of the run they were a
+  // good part of the live memory of a large generation (six thousand operations' entries).
+  const routes: unknown[] = [];
   // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
   const collectionLinks: { rel: string; method: string; href: string }[] = [];
   const tokenLinks: { rel: string; method: string; href: string }[] = [];
@@ -170,8 +173,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     }
   }
   for (const { segments, methods } of pending.values()) {
-    const value = { segments, ...variantsOf(methods) };
-    routes.push({ value });
+    routes.push({ segments, ...variantsOf(methods) });
   }
   problems.push(...collector.problems);
   // Why: the server checks that a `ref` names an existing object through the referenced resource's
@@ -214,7 +216,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   const api = apiStatements({
     schemas: nodes,
     resources: resources.map((resource) => [resource.fileName, resource.specValue] as const),
-    routes: routes.map((route) => route.value),
+    routes,
     securitySchemes: schemeValues,
     index: indexLinks,
   });
@@ -230,7 +232,6 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     usesHandlers: resources.length > 0 || operationGroups.length > 0,
     types,
     resources,
-    routes,
     index: literal(indexLinks),
     api,
     finalFiles: api.final ? ["api.gen.ts"] : [],
@@ -281,7 +282,7 @@ function routeEntry(operation: OperationModel, collector: OperationCollector): R
     operationId: operation.operationId,
     kind: behaviour.kind,
     security: operation.security.requirements,
-    ...collector.read({ ...operation, parameters }).definition,
+    ...collector.definition({ ...operation, parameters }),
   };
   if (isResourceBehaviour(behaviour)) {
     spec.resource = behaviour.collection;

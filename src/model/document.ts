@@ -104,10 +104,24 @@ export interface ResponseObject {
   readonly content: readonly MediaEntry[];
 }
 
-/** The Response Objects of an operation's `responses`, in their order. */
-export function responseObjects(value: unknown): ResponseObject[] {
+/** Response Objects already read, by the object (responseObjects). */
+export type ReadResponses = Map<object, { readonly description: string | undefined; readonly content: readonly MediaEntry[] }>;
+
+/**
+ * The Response Objects of an operation's `responses`, in their order; each object read once per
+ * `read` (one per reading of the document: it is dropped with it). Why (issue 14): after
+ * prepareDocument a response of `components/responses` is one object at every operation that
+ * refers to it (an API's error responses, most of each operation's), and its media ranges were
+ * read again at each.
+ */
+export function responseObjects(value: unknown, read: ReadResponses = new Map()): ResponseObject[] {
   return Object.entries(objectOf(value)).map(([status, raw]) => {
     const response = objectOf(raw);
-    return { status, description: textOf(response.description), content: mediaEntries(response.content) };
+    let known = read.get(response);
+    if (known === undefined) {
+      known = { description: textOf(response.description), content: mediaEntries(response.content) };
+      read.set(response, known);
+    }
+    return { status, description: known.description, content: known.content };
   });
 }

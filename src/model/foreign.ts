@@ -10,9 +10,12 @@
  * part of another schema, a place swagger-parser bundled an external file into) is replaced by
  * what it points at: one shared copy for all its uses, and the size of the document this expands
  * to is bounded (expansionLimit). What the model then reads has refs of one form only:
- * `#/components/schemas/<identifier>`. codegen's own documents pass through unchanged.
+ * `#/components/schemas/<identifier>`. In codegen's own documents (isExpansion) only the refs to
+ * shared answers (`components/responses`) are replaced; their schemas and data are not walked.
  */
 import { messageFor } from "../diagnostics/index.js";
+import { isExpansion } from "../expand/expand.js";
+import { statusMap } from "../expand/schemas.js";
 import { identifierOf, isTypeName, pointerOf } from "./names.js";
 
 type Json = { [key: string]: unknown };
@@ -128,6 +131,12 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   const source = document as unknown as Json;
   const schemas = isObject(source.components) && isObject(source.components.schemas) ? source.components.schemas : {};
   const names = rename ? renamedSchemas(schemas) : new Map<string, string>();
+  // Why (issue 14): in a document codegen expanded, every ref at a schema's place names a schema
+  // of components/schemas, data holds none, and the size is linear in the declaration's (see
+  // isExpansion): the walk would only replace the operations' refs to shared answers, at the cost
+  // of going through every schema and example. A schema name that needs a new name walks it all.
+  const own = rename && names.size === 0 && isExpansion(document) ? inlineSharedAnswers(source) : undefined;
+  if (own) return { document: own as unknown as D, problems: [] };
   const problems = new Map<string, RefProblem>();
   const fail = (at: At, kind: RefProblem["kind"], reason: string, limit?: number): [unknown, number] => {
     const pointer = pointerAt(at);
@@ -321,6 +330,43 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     document: objectOf([...Object.entries(prepared), ["components", objectOf([...Object.entries(components), ["schemas", renamedTable]])]]) as unknown as D,
   };
 }
+
+/**
+ * An expansion (isExpansion) as prepare's walk makes it: each operation's refs to shared answers
+ * replaced by the answer in `components/responses` (one object for all its uses), the objects on
+ * the way copied, all else as it is. Undefined when a response's ref is not of that form, so the
+ * document is walked after all. test/expand-json.test.ts holds the two ways equal.
+ */
+function inlineSharedAnswers(document: Json): Json | undefined {
+  const components = isObject(document.components) ? document.components : {};
+  const answers = isObject(components.responses) ? components.responses : {};
+  if (!isObject(document.paths)) return document;
+  let paths: Json | undefined;
+  for (const path of Object.keys(document.paths)) {
+    const item = document.paths[path];
+    if (!isObject(item)) continue;
+    let itemCopy: Json | undefined;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isObject(operation) || !isObject(operation.responses)) continue;
+      const responses = operation.responses;
+      let responsesCopy: Json | undefined;
+      for (const status of Object.keys(responses)) {
+        const response = responses[status];
+        if (!isObject(response) || !("$ref" in response)) continue;
+        const ref = response.$ref;
+        const name = typeof ref === "string" && ref.startsWith(RESPONSE_PREFIX) ? ref.slice(RESPONSE_PREFIX.length) : undefined;
+        if (name === undefined || /[~/%]/.test(name) || !Object.hasOwn(answers, name) || !onlyRef(response)) return undefined;
+        (responsesCopy ??= Object.assign(statusMap(), responses))[status] = answers[name];
+      }
+      if (responsesCopy) (itemCopy ??= { ...item })[method] = { ...operation, responses: responsesCopy };
+    }
+    if (itemCopy) (paths ??= { ...document.paths })[path] = itemCopy;
+  }
+  return paths ? { ...document, paths } : document;
+}
+
+const RESPONSE_PREFIX = "#/components/responses/";
 
 /**
  * Every schema at a place where the grammar expects one (components, parameters, bodies,

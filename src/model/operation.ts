@@ -14,6 +14,7 @@ import {
   objectOf,
   parameterObject,
   requestBodyObject,
+  type ReadResponses,
   responseObjects,
   stringOf,
   stringsOf,
@@ -105,6 +106,7 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
   const fail = (pointer: string, reason: string) => void problems.push(new UnsupportedConstruct(pointer, reason));
   const ours = collections.size > 0;
   const usedIds = new Set<string>();
+  const readResponses: ReadResponses = new Map();
   const paths: PathModel[] = [];
   for (const [path, rawItem] of Object.entries(objectOf(document.paths))) {
     const item = objectOf(rawItem);
@@ -137,7 +139,7 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         description: textOf(operation.description),
         parameters: parametersOf(path, method, item, operation, template.names),
         body: requestBodyObject(operation.requestBody),
-        responses: responseObjects(operation.responses),
+        responses: responseObjects(operation.responses, readResponses),
         responsesObject: objectOf(operation.responses),
         security,
         group: "collection" in behaviour ? behaviour.collection : (tag ?? segment ?? "default"),

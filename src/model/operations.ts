@@ -22,6 +22,8 @@ export class OperationCollector {
   readonly mockAnswers: Record<string, MockAnswer> = {};
   private readonly usedProperties: Set<string>;
   readonly hookSchemes = new Set<string>();
+  /** The response schemas whose types (and so their variants) were already asked for. */
+  private readonly askedForResponses = new Set<object>();
 
   constructor(
     private readonly document: Json,
@@ -71,9 +73,25 @@ export class OperationCollector {
    * responses. Problems are recorded.
    */
   read(model: OperationModel): { definition: object; parameterMembers: string[]; bodyMembers: string[]; resultType: string } {
-    const parameters = this.parameters(model);
-    const body = this.requestBody(model.body, `${model.pointer}/requestBody`);
-    const responses = this.responses(model.responses, `${model.pointer}/responses`);
+    return this.readAs(model, true);
+  }
+
+  /**
+   * The dispatcher's definition of an operation alone (codegen's own operations, whose handler
+   * types the resource gives: build.ts), read as `read` reads it with its problems recorded, and
+   * the variants its body and responses ask for asked for in the same order (types.gen.ts
+   * declares them so). Why no type texts (issue 14): made for every operation and dropped, they
+   * were a good part of the model's time and garbage.
+   */
+  definition(model: OperationModel): object {
+    return this.readAs(model, false).definition;
+  }
+
+  /** `read`, with the type members and result type made only when `typed` (else empty). */
+  private readAs(model: OperationModel, typed: boolean): { definition: object; parameterMembers: string[]; bodyMembers: string[]; resultType: string } {
+    const parameters = this.parameters(model, typed);
+    const body = this.requestBody(model.body, `${model.pointer}/requestBody`, typed);
+    const responses = this.responses(model.responses, `${model.pointer}/responses`, typed);
     return {
       definition: { parameters: parameters.specs, ...(body.spec ? { body: body.spec } : {}), responses: responses.media, jsonOnly: responses.jsonOnly },
       parameterMembers: parameters.members,
@@ -122,7 +140,7 @@ export class OperationCollector {
     return group;
   }
 
-  private parameters(model: OperationModel): { specs: object[]; members: string[] } {
+  private parameters(model: OperationModel, typed: boolean): { specs: object[]; members: string[] } {
     const order = model.pathNames;
     const specs: { spec: object; location: string; order: number }[] = [];
     const members: Record<string, string[]> = { path: [], query: [], header: [], cookie: [] };
@@ -132,9 +150,12 @@ export class OperationCollector {
       if (location === "header" && ["accept", "content-type", "authorization"].includes(name.toLowerCase())) continue;
       const spec = this.parameter(parameter, parameter.pointer);
       if (spec === undefined) continue;
-      const schema = objectOf(parameter.schema ?? parameter.content[0]?.schema);
-      const optional = location !== "path" && !parameter.required && this.resolve(schema).default === undefined;
-      members[location]!.push(`${docComment(parameter.description)}${propertyKey(name)}${optional ? "?" : ""}: ${this.typeOf(schema)}`);
+      if (typed) {
+        // Why only typed: a parameter's type (no `use`) asks for no variant.
+        const schema = objectOf(parameter.schema ?? parameter.content[0]?.schema);
+        const optional = location !== "path" && !parameter.required && this.resolve(schema).default === undefined;
+        members[location]!.push(`${docComment(parameter.description)}${propertyKey(name)}${optional ? "?" : ""}: ${this.typeOf(schema)}`);
+      }
       // Why once per occurrence: the router hands the readers one value per template expression;
       // a name the template uses twice (`/{id}/x/{id}`, as RFC 6570 allows) is read at each, the last one given.
       if (location !== "path") specs.push({ spec, location, order: order.length });
@@ -280,7 +301,7 @@ export class OperationCollector {
     };
   }
 
-  private requestBody(body: RequestBodyObject | undefined, pointer: string): { spec?: object; members: string[] } {
+  private requestBody(body: RequestBodyObject | undefined, pointer: string, typed: boolean): { spec?: object; members: string[] } {
     if (body === undefined) return { members: [] };
     const required = body.required;
     const json = body.content.filter((t) => isJsonMediaType(t.type));
@@ -288,16 +309,22 @@ export class OperationCollector {
     const schema = json.find((t) => t.schema !== undefined)?.schema;
     if (schema) this.checkSchema(schema, `${pointer}/content/${json[0]!.type.replace(/\//g, "~1")}/schema`);
     const members: string[] = [];
-    const doc = docComment(body.description);
-    if (json.length > 0) members.push(`${doc}body${required && raw.length === 0 ? "" : "?"}: ${this.typeOf(schema, "request")}`);
-    if (raw.length > 0) members.push(`${doc}rawBody${required && json.length === 0 ? "" : "?"}: RawBody`);
+    // The body's type is made typed or not: it asks for the request variants of its schemas.
+    const type = json.length > 0 ? this.typeOf(schema, "request") : "";
+    const doc = typed ? docComment(body.description) : "";
+    if (typed && json.length > 0) members.push(`${doc}body${required && raw.length === 0 ? "" : "?"}: ${type}`);
+    if (typed && raw.length > 0) members.push(`${doc}rawBody${required && json.length === 0 ? "" : "?"}: RawBody`);
     return {
       spec: { required, json: json.map((t) => t.type), ...(schema ? { schema: schemaNode(schema as JsonSchema) } : {}), raw: raw.map((t) => t.type) },
       members,
     };
   }
 
-  private responses(responses: readonly ResponseObject[], pointer: string): { media: Record<string, string[]>; type: string; jsonOnly: boolean } {
+  private responses(
+    responses: readonly ResponseObject[],
+    pointer: string,
+    typed: boolean,
+  ): { media: Record<string, string[]>; type: string; jsonOnly: boolean } {
     const media: Record<string, string[]> = {};
     let anyJson = false;
     let anyRaw = false;
@@ -308,24 +335,33 @@ export class OperationCollector {
         this.fail(`${pointer}/${status}`, `${stringLiteral(status)} is not a status code, a range like 4XX, or default`);
         continue;
       }
-      const literalStatus = /^[0-9]{3}$/.test(status) ? status : "number";
       const types: readonly MediaEntry[] = response.content;
       media[status] = [...new Set(types.map((t) => t.type))];
+      const json = types.filter((t) => isJsonMediaType(t.type));
+      const raw = types.filter((t) => !isJsonMediaType(t.type));
+      if (json.length > 0) anyJson = true;
+      if (raw.length > 0) anyRaw = true;
+      // The JSON body's type is made typed or not: it asks for the response variants of its schemas
+      // (untyped, once per schema: a schema of a response many operations share asks for nothing new).
+      const schema = json.length > 0 ? json.find((t) => t.schema !== undefined)?.schema : undefined;
+      if (!typed) {
+        if (schema !== undefined && !this.askedForResponses.has(schema)) {
+          this.askedForResponses.add(schema);
+          this.typeOf(schema, "response");
+        }
+        continue;
+      }
+      const bodyType = json.length > 0 ? this.typeOf(schema, "response") : "";
+      const literalStatus = /^[0-9]{3}$/.test(status) ? status : "number";
       // The response's description documents its member of the union.
       const doc = docComment(response.description);
       const headers = "headers?: ResponseHeaders";
       if (types.length === 0) members.push(`${doc}{ status: ${literalStatus}; ${headers} }`);
-      const json = types.filter((t) => isJsonMediaType(t.type));
-      const raw = types.filter((t) => !isJsonMediaType(t.type));
       if (json.length > 0) {
-        anyJson = true;
         const contentTypes = [...new Set(json.map((t) => stringLiteral(t.type)))].join(" | ");
-        members.push(
-          `${doc}{ status: ${literalStatus}; body: ${this.typeOf(json.find((t) => t.schema !== undefined)?.schema, "response")}; contentType?: ${contentTypes}; ${headers} }`,
-        );
+        members.push(`${doc}{ status: ${literalStatus}; body: ${bodyType}; contentType?: ${contentTypes}; ${headers} }`);
       }
       if (raw.length > 0) {
-        anyRaw = true;
         const exact = raw.every((t) => !t.type.includes("*"));
         const contentTypes = exact ? [...new Set(raw.map((t) => stringLiteral(t.type)))].join(" | ") : "string";
         members.push(`${doc}{ status: ${literalStatus}; contentType: ${contentTypes}; body: string | Uint8Array; ${headers} }`);

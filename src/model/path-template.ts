@@ -122,9 +122,14 @@ export interface RoutePath {
  */
 export function ambiguousPaths(paths: readonly RoutePath[]): Map<number, string> {
   const problems = new Map<number, string>();
-  const byLength = new Map<number, number[]>();
+  // Why paths grouped by what tied() needs alike (issue 14): the same literal segments, parameters
+  // and templates' literal weights at the same places; only paths of one group can tie, and every
+  // path beside every earlier one of its length was quadratic (a thousand resources' paths).
+  const byShape = new Map<string, number[]>();
   paths.forEach((route, i) => {
-    const earlier = byLength.get(route.segments.length) ?? [];
+    const shape = JSON.stringify(route.segments.map((segment) => (typeof segment === "string" || segment === null ? segment : literalWeight(segment))));
+    let earlier = byShape.get(shape);
+    if (earlier === undefined) byShape.set(shape, (earlier = []));
     for (const j of earlier) {
       const other = paths[j]!;
       const method = route.methods.find((m) => other.methods.includes(m));
@@ -137,7 +142,7 @@ export function ambiguousPaths(paths: readonly RoutePath[]): Map<number, string>
       );
       break;
     }
-    byLength.set(route.segments.length, [...earlier, i]);
+    earlier.push(i);
   });
   return problems;
 }

@@ -16,6 +16,8 @@ export function refName(schema: JsonSchema): string | undefined {
   const ref = schema.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return undefined;
   const rest = ref.slice("#/components/schemas/".length);
+  // Why not decoded without a `%` (issue 14): the text is the same; a document's every schema reference came here.
+  if (!rest.includes("%")) return rest;
   try {
     return decodeURIComponent(rest);
   } catch {
@@ -188,16 +190,17 @@ export function objectType(schema: JsonSchema, prefix: string, names: SchemaType
     ([name, property]) => !omit.includes(name) && (use === undefined || asSchema(property)?.[LEFT_OUT[use]] !== true),
   );
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  const members = properties.map(([name, property]) => {
+  // Each property's type made once (issue 14): the members and the index signatures read it.
+  const declared = properties.map(([name, property]) => [name, subschemaType(property, prefix, names, use)] as const);
+  const members = properties.map(([name, property], i) => {
     const optional = required.has(name) ? "" : "?";
     const description = asSchema(property)?.description;
-    return `${docComment(typeof description === "string" ? description : undefined)}${propertyKey(name)}${optional}: ${subschemaType(property, prefix, names, use)}`;
+    return `${docComment(typeof description === "string" ? description : undefined)}${propertyKey(name)}${optional}: ${declared[i]![1]}`;
   });
   // Why unevaluatedProperties only without applicators: there it means what additionalProperties
   // means; beside allOf/anyOf/oneOf an index signature would clash with the other parts' properties.
   const alone = !["allOf", "anyOf", "oneOf", "if"].some((key) => schema[key] !== undefined);
   const additional = schema.additionalProperties ?? (alone ? schema.unevaluatedProperties : undefined);
-  const declared = properties.map(([name, property]) => [name, subschemaType(property, prefix, names, use)] as const);
   const patterns = Object.entries(asSchema(schema.patternProperties) ?? {}).map(([pattern, item]) => {
     // TypeScript requires every property to fit each index signature its name matches.
     const matching = declared.filter(([name]) => nameMatches(pattern, name)).map(([, type]) => type);

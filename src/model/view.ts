@@ -87,14 +87,6 @@ export interface ResourceFileView {
   readonly resource: ResourceView;
 }
 
-/**
- * A route of the dispatcher, as a value. Why not its literal (issue 14): api.gen.ts's literals are
- * laid out from the values (src/render/api-layout.ts); a text of each, written and never read, was garbage.
- */
-export interface RouteView {
-  readonly value: unknown;
-}
-
 /** An operation of a document written by others: a method of its group's handler interface. */
 export interface OperationView {
   readonly operationId: string;
@@ -159,7 +151,6 @@ export interface ApiView {
   readonly header: string;
   readonly types: readonly TypeView[];
   readonly resources: readonly ResourceView[];
-  readonly routes: readonly RouteView[];
   /** The index links as a literal. */
   readonly index: string;
   /** api.gen.ts's declarations (schemas, resources, routes, securitySchemes, index), laid out (src/render/api-layout.ts). */

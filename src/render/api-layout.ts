@@ -1,5 +1,5 @@
 import { literal, literalAt, propertyKey, stringLiteral } from "../model/escape.js";
-import { arrayDoc, constStatement, laidOut, literalDoc, propertyDoc, propertyTable, table, typeLiteralDoc } from "./layout.js";
+import { arrayDoc, constStatement, laidOut, literalDoc, propertyTable, typeLiteralDoc } from "./layout.js";
 
 /** The data of api.gen.ts, as values (the literals are made here, laid out as prettier would). */
 export interface ApiData {
@@ -34,7 +34,7 @@ export function apiStatements(data: ApiData): ApiStatements {
   const resources = laidOut(
     () =>
       constStatement("resources", [
-        table("{", data.resources, ([collection, spec]) => propertyDoc(collection, spec, { plain: true })),
+        propertyTable(data.resources, { plain: true }),
         " satisfies ",
         typeLiteralDoc(["readonly [collection: string]: ResourceSpec"]),
       ]),

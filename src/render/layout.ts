@@ -142,8 +142,14 @@ const ZERO_WIDTH = /^[\p{Nonspacing_Mark}\p{Enclosing_Mark}]$/u;
 export function widthOf(text: string, limit = Infinity): number {
   // Why a probe of `limit + 1` characters (issue 14): testing the whole of a megabyte literal for
   // non-ASCII characters to learn that it is over a line long was a scan per measure.
-  const probe = text.length > limit + 1 ? text.slice(0, limit + 1) : text;
-  if (!/[^\x20-\x7f]/.test(probe)) return probe.length;
+  const end = text.length > limit + 1 ? limit + 1 : text.length;
+  // Why a loop for short texts (issue 14): most pieces of a layout are a few characters long, where
+  // a regular expression's call cost more than looking at each.
+  if (end <= 32) {
+    let i = 0;
+    while (i < end && isPrintableAscii(text.charCodeAt(i))) i++;
+    if (i === end) return end;
+  } else if (!/[^\x20-\x7f]/.test(end === text.length ? text : text.slice(0, end))) return end;
   let width = 0;
   for (const character of text) {
     if (width > limit) return width;
@@ -156,11 +162,25 @@ export function widthOf(text: string, limit = Infinity): number {
   return width;
 }
 
+/** A character of one column that needs no closer look (widthOf's ASCII, `\x7f` as it was). */
+const isPrintableAscii = (code: number) => code >= 0x20 && code <= 0x7f;
+
 type Mode = "break" | "flat";
 interface Command {
   readonly indentation: number;
   readonly mode: Mode;
   readonly doc: Doc;
+}
+
+/**
+ * printDoc's commands to do, last first: three stacks of one entry each (its indentation, mode and
+ * doc). Why not one object per command (issue 14): a command per doc printed, for every type and
+ * literal laid out, was most of the layout's garbage and much of its time.
+ */
+interface Commands {
+  readonly indentations: number[];
+  readonly modes: Mode[];
+  readonly docs: Doc[];
 }
 
 /** Marks every group that holds a hard line or a broken group as broken (prettier's propagateBreaks). */
@@ -195,8 +215,8 @@ function propagateBreaks(doc: Doc): boolean {
 }
 
 /** Whether `next` in `nextMode` fits in `width` columns, followed by `rest` up to its first line break (prettier's fits). */
-function fits(nextMode: Mode, next: Doc, rest: readonly Command[], width: number): boolean {
-  let restIndex = rest.length;
+function fits(nextMode: Mode, next: Doc, rest: Commands, width: number): boolean {
+  let restIndex = rest.docs.length;
   // Why two stacks of modes and docs, not one of objects (issue 14): an object per doc measured,
   // for every group of every type and literal laid out, was much of the layout's garbage.
   const modes: Mode[] = [nextMode];
@@ -204,9 +224,9 @@ function fits(nextMode: Mode, next: Doc, rest: readonly Command[], width: number
   while (width >= 0) {
     if (docs.length === 0) {
       if (restIndex === 0) return true;
-      const command = rest[--restIndex]!;
-      modes.push(command.mode);
-      docs.push(command.doc);
+      restIndex--;
+      modes.push(rest.modes[restIndex]!);
+      docs.push(rest.docs[restIndex]!);
       continue;
     }
     const mode = modes.pop()!;
@@ -269,12 +289,23 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
   const modes = new Map<symbol, Mode>();
   const out: string[] = [];
   let position = column;
-  const commands: Command[] = [{ indentation, mode: "break", doc }];
+  const commands: Commands = { indentations: [indentation], modes: ["break"], docs: [doc] };
+  const { indentations, modes: commandModes, docs } = commands;
+  const push = (ind: number, mode: Mode, next: Doc) => {
+    indentations.push(ind);
+    commandModes.push(mode);
+    docs.push(next);
+  };
   // Line suffixes waiting for the next line break (or the end), as prettier's printDocToString holds them.
   const suffixes: Command[] = [];
-  while (commands.length > 0 || suffixes.length > 0) {
-    if (commands.length === 0) commands.push(...suffixes.splice(0).reverse());
-    const { indentation: ind, mode, doc: current } = commands.pop()!;
+  const flushSuffixes = () => {
+    for (const suffix of suffixes.splice(0).reverse()) push(suffix.indentation, suffix.mode, suffix.doc);
+  };
+  while (docs.length > 0 || suffixes.length > 0) {
+    if (docs.length === 0) flushSuffixes();
+    const ind = indentations.pop()!;
+    const mode = commandModes.pop()!;
+    const current = docs.pop()!;
     if (typeof current === "string") {
       out.push(current);
       // Past the line's end the exact column no longer matters (nothing more fits on the line).
@@ -282,16 +313,16 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
       continue;
     }
     if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) commands.push({ indentation: ind, mode, doc: (current as readonly Doc[])[i]! });
+      for (let i = current.length - 1; i >= 0; i--) push(ind, mode, (current as readonly Doc[])[i]!);
       continue;
     }
     const node = current as Exclude<Doc, string | readonly Doc[]>;
     switch (node.kind) {
       case "indent":
-        commands.push({ indentation: ind + TAB_WIDTH, mode, doc: node.contents });
+        push(ind + TAB_WIDTH, mode, node.contents);
         break;
       case "align":
-        commands.push({ indentation: ind + node.width, mode, doc: node.contents });
+        push(ind + node.width, mode, node.contents);
         break;
       case "lineSuffix":
         suffixes.push({ indentation: ind, mode, doc: node.contents });
@@ -300,15 +331,15 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         const chosen: Mode =
           mode === "flat" ? (node.break ? "break" : "flat") : !node.break && fits("flat", node.contents, commands, PRINT_WIDTH - position) ? "flat" : "break";
         if (chosen === "break" && node.flatOnly) throw new Unsure("a group laid out only flat does not fit");
-        commands.push({ indentation: ind, mode: chosen, doc: node.contents });
+        push(ind, chosen, node.contents);
         if (node.id) modes.set(node.id, chosen);
         break;
       }
       case "ifBreak":
-        commands.push({ indentation: ind, mode, doc: mode === "break" ? node.breakContents : node.flatContents });
+        push(ind, mode, mode === "break" ? node.breakContents : node.flatContents);
         break;
       case "indentIfBreak":
-        commands.push({ indentation: modes.get(node.groupId) === "break" ? ind + TAB_WIDTH : ind, mode, doc: node.contents });
+        push(modes.get(node.groupId) === "break" ? ind + TAB_WIDTH : ind, mode, node.contents);
         break;
       case "line":
         if (mode === "flat" && !node.hard) {
@@ -319,7 +350,8 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
           break;
         }
         if (suffixes.length > 0) {
-          commands.push({ indentation: ind, mode, doc: node }, ...suffixes.splice(0).reverse());
+          push(ind, mode, node);
+          flushSuffixes();
           break;
         }
         // Why: prettier trims the spaces a line ends with (`key: ` before a broken union).
@@ -343,7 +375,9 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
         const inner = ind + TAB_WIDTH;
         const pad = "\n" + " ".repeat(inner);
         for (const item of node.items)
-          out.push(pad, node.text ? node.text(item, inner) + "," : printDoc([group(node.member(item)), ","], { indentation: inner }));
+          // Why joined with its `,` (issue 14): one flat text per member, not a rope of its every
+          // piece held until the whole statement is joined (promoted garbage: the peak of a large run).
+          out.push(pad, node.text ? [node.text(item, inner), ","].join("") : printDoc([group(node.member(item)), ","], { indentation: inner }));
         out.push("\n" + " ".repeat(ind), node.close);
         position = ind + node.close.length;
         break;
@@ -353,18 +387,26 @@ export function printDoc(doc: Doc, { indentation = 0, column = indentation }: { 
   return out.join("");
 }
 
-/** Drops the spaces at the end of the text printed so far (prettier's trim before a line break). */
+/**
+ * Drops the spaces at the end of the text printed so far (prettier's trim before a line break).
+ * Why a look at the last character first (issue 14): most lines end without one, and a regular
+ * expression's replace per line break was a string per line of every text laid out.
+ */
 function trimEnd(out: string[]): void {
   while (out.length > 0) {
     const last = out[out.length - 1]!;
-    const trimmed = last.replace(/[ \t]+$/, "");
-    if (trimmed.length > 0) {
-      out[out.length - 1] = trimmed;
+    let end = last.length;
+    while (end > 0 && isSpaceOrTab(last.charCodeAt(end - 1))) end--;
+    if (end === last.length && end > 0) return;
+    if (end > 0) {
+      out[out.length - 1] = last.slice(0, end);
       return;
     }
     out.pop();
   }
 }
+
+const isSpaceOrTab = (code: number) => code === 0x20 || code === 0x09;
 
 // ---------------------------------------------------------------------------------------------
 // Literals of data (escape.ts `literal`), as prettier prints them.
@@ -681,9 +723,11 @@ const scalarOrEmpty = (value: unknown) => (value !== null && typeof value === "o
  * right side (assignmentDoc). What does not fit flat as a whole does not fit after its key either
  * (the same widths), so each kind has one broken layout but "other" with a long key.
  */
-function memberText(key: string, item: unknown, indentation: number): string {
+function memberText(key: string, item: unknown, indentation: number, plain = false): string {
+  // `plain`: no `as const` (propertyDoc's option).
+  if (plain && key === "__proto__") throw new Unsure("a plain __proto__ key");
   const printed = printedKey(key);
-  const suffix = isAsConst(key, item) ? " as const" : "";
+  const suffix = !plain && isAsConst(key, item) ? " as const" : "";
   const budget = PRINT_WIDTH - indentation;
   const keyWidth = widthOf(printed, budget);
   const group = isGroup(item);
@@ -742,7 +786,7 @@ export function arrayDoc(items: readonly unknown[]): Doc {
  * A broken object literal of `key: value` members of JSON data, each as propertyDoc lays it out,
  * printed straight from the values (memberText: no doc per member).
  */
-export const propertyTable = (entries: readonly (readonly [key: string, value: unknown])[]): Doc =>
+export const propertyTable = (entries: readonly (readonly [key: string, value: unknown])[], { plain = false }: { plain?: boolean } = {}): Doc =>
   entries.length === 0
     ? "{}"
     : {
@@ -750,8 +794,8 @@ export const propertyTable = (entries: readonly (readonly [key: string, value: u
         open: "{",
         close: "}",
         items: entries,
-        member: (entry) => propertyDoc(...(entry as readonly [string, unknown])),
-        text: (entry, indentation) => memberText(...(entry as readonly [string, unknown]), indentation),
+        member: (entry) => propertyDoc(...(entry as readonly [string, unknown]), { plain }),
+        text: (entry, indentation) => memberText(...(entry as readonly [string, unknown]), indentation, plain),
       };
 
 /**

@@ -17,6 +17,7 @@ import {
   join,
   line,
   lineSuffix,
+  PRINT_WIDTH,
   printDoc,
   printedString,
   softline,
@@ -110,6 +111,20 @@ interface Parsed {
  */
 type Place = "alias" | "annotation" | "parenthesized" | "argument" | "tuple";
 
+/**
+ * The pieces of a doc printed one after another, as one text where every piece is a text. Why
+ * (issue 14): a member such as `readonly id: number` was five texts, each a command of printDoc
+ * and a measure of its width; as one, printDoc lays it out alike (widths add up).
+ */
+function cat(parts: readonly Doc[]): Doc {
+  let text = "";
+  for (const part of parts) {
+    if (typeof part !== "string") return parts;
+    text += part;
+  }
+  return text;
+}
+
 /** A group prettier would lay out otherwise if it broke: flat or Unsure. */
 const flatOnly = (contents: Doc): Doc => group(contents, { flatOnly: true });
 
@@ -171,7 +186,7 @@ class Parser {
     const docs = parts.map((p) => this.operand(p, "union"));
     const object = parts.find((p) => p.hug === "object");
     const hug = trailing.every((t) => t === "") && object !== undefined && parts.every((p) => p === object || p.hug === "void");
-    if (hug) return { doc: join(" | ", docs), shape: "union", hugsArgument: true };
+    if (hug) return { doc: cat(join(" | ", docs)), shape: "union", hugsArgument: true };
     // Why flat only there: prettier breaks a union in a tuple (in parentheses) otherwise; not built.
     if (place === "tuple") return { doc: flatOnly(join(" | ", docs)), shape: "union" };
     const indented = place !== "argument" && !(place === "alias" && commented);
@@ -228,13 +243,13 @@ class Parser {
     if (this.is("readonly")) {
       this.take();
       const inner = this.postfix();
-      return { doc: ["readonly ", inner.doc], shape: "operator" };
+      return { doc: cat(["readonly ", inner.doc]), shape: "operator" };
     }
     let type = this.primary();
     while (this.is("[") && this.tokens[this.at + 1]?.text === "]") {
       this.take("[");
       this.take("]");
-      type = { doc: [type.shape === "other" ? type.doc : ["(", type.doc, ")"], "[]"], shape: "other" };
+      type = { doc: cat(type.shape === "other" ? [type.doc, "[]"] : ["(", type.doc, ")[]"]), shape: "other" };
     }
     return type;
   }
@@ -262,21 +277,19 @@ class Parser {
       this.take(">");
       // prettier's printTypeParameters: one argument it hugs stays between `<` and `>` (an object
       // type breaks inside them); other arguments break one per line, without a trailing comma.
-      const hugged = args.length === 1 && args[0]!.hugsArgument === true;
-      const list = hugged
-        ? ["<", args[0]!.doc, ">"]
-        : group([
-            "<",
-            indent([
-              softline,
-              join(
-                [",", line],
-                args.map((a) => a.doc),
-              ),
-            ]),
-            softline,
-            ">",
-          ]);
+      if (args.length === 1 && args[0]!.hugsArgument === true) return { doc: cat([token.text, "<", args[0]!.doc, ">"]), shape: "other", hug: "object" };
+      const list = group([
+        "<",
+        indent([
+          softline,
+          join(
+            [",", line],
+            args.map((a) => a.doc),
+          ),
+        ]),
+        softline,
+        ">",
+      ]);
       return { doc: [token.text, list], shape: "other", hug: "object" };
     }
     if (token.text === "(") {
@@ -305,25 +318,32 @@ class Parser {
 
   private objectType(open: Token): Doc {
     const members: Doc[] = [];
+    const read: ObjectMember[] = [];
     let broken = false;
     let first = true;
     while (!this.is("}")) {
       const comments: Doc[] = [];
+      const commentLines: string[] = [];
       while (this.peek()?.kind === "comment") {
         const comment = this.take();
         if (first && comment.newline) broken = true;
-        comments.push(blockComment(comment.text), hardline);
+        const lines = blockCommentLines(comment.text);
+        comments.push(lines.length === 1 ? lines[0]! : join(hardline, lines), hardline);
+        commentLines.push(...lines);
       }
       if (first && this.peek()?.newline) broken = true;
       first = false;
-      members.push([...comments, this.member()]);
+      const member = this.member();
+      members.push(comments.length === 0 ? member : [...comments, member]);
+      read.push({ commentLines, member });
       if (this.is(";")) this.take(";");
       else if (!this.is("}")) throw new Unsure("a member without `;`");
     }
     this.take("}");
     void open;
     if (members.length === 0) return "{}";
-    return group(["{", indent([line, join([";", line], members)]), ifBreak(";"), line, "}"], { shouldBreak: broken });
+    const doc = group(["{", indent([line, join([";", line], members)]), ifBreak(";"), line, "}"], { shouldBreak: broken });
+    return Object.assign(doc as object, { objectMembers: read }) as Doc;
   }
 
   private member(): Doc {
@@ -339,7 +359,7 @@ class Parser {
         this.take(":");
         const keyType = this.type("annotation");
         this.take("]");
-        key = ["[", token.text, ": ", keyType.doc, "]"];
+        key = cat(["[", token.text, ": ", keyType.doc, "]"]);
       }
     } else {
       const token = this.take();
@@ -349,7 +369,7 @@ class Parser {
     }
     const optional = this.is("?") ? (this.take(), "?") : "";
     this.take(":");
-    return [readonly, key, optional, ": ", this.type("annotation").doc];
+    return cat([readonly, key, optional, ": ", this.type("annotation").doc]);
   }
 }
 
@@ -362,13 +382,16 @@ function printedPropertyName(raw: string): Doc {
 
 /** A `/** *\/` comment as prettier prints it: every line after the first re-indented to ` *`. */
 function blockComment(text: string): Doc {
+  const lines = blockCommentLines(text);
+  return lines.length === 1 ? lines[0]! : join(hardline, lines);
+}
+
+/** The lines of a `/** *\/` comment as prettier prints them (blockComment). */
+function blockCommentLines(text: string): string[] {
   const lines = text.split("\n");
-  if (lines.length === 1) return text;
+  if (lines.length === 1) return lines;
   if (!lines.slice(1).every((l) => l.trimStart().startsWith("*"))) throw new Unsure("a comment not in JSDoc form");
-  return join(
-    hardline,
-    lines.map((l, i) => (i === 0 ? l.trimEnd() : " " + l.trim())),
-  );
+  return lines.map((l, i) => (i === 0 ? l.trimEnd() : " " + l.trim()));
 }
 
 /** Type keywords: not type references (prettier hugs a union of one reference with `null`). */
@@ -382,6 +405,146 @@ const VOID = new Set(["null", "void"]);
  */
 export function typeAliasStatement(name: string, type: string): string {
   const { type: parsed, comments } = new Parser(tokenize(type)).alias();
-  const right = comments.length > 0 ? [...comments, parsed.doc] : parsed.doc;
+  // Why straight where it can (issue 14): the doc printer's commands for every alias of a thousand
+  // resources were most of their layout; an alias of texts and object types is printed directly.
+  const direct = comments.length === 0 && PRINTABLE.test(name) && PRINTABLE.test(type) ? directAlias(name, parsed.doc) : undefined;
+  return direct ?? aliasByDoc(name, parsed.doc, comments);
+}
+
+/** typeAliasStatement by the doc printer alone (the oracle of the direct printing in test/type-layout.test.ts). */
+export function typeAliasStatementByDoc(name: string, type: string): string {
+  const { type: parsed, comments } = new Parser(tokenize(type)).alias();
+  return aliasByDoc(name, parsed.doc, comments);
+}
+
+function aliasByDoc(name: string, type: Doc, comments: readonly Doc[]): string {
+  const right = comments.length > 0 ? [...comments, type] : type;
   return printDoc(group(["export ", assignmentDoc(["type ", name], " =", right, comments.length > 0 ? "string" : "other"), ";"]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The direct printing: what printDoc makes of an alias's doc, where that is plain to see.
+
+/** A member of an object type as read: the lines of its comments and its doc (without them). */
+interface ObjectMember {
+  readonly commentLines: readonly string[];
+  readonly member: Doc;
+}
+
+/**
+ * The members of an object type group the parser made (held on the group: a WeakMap of every
+ * group of a thousand resources' aliases kept them until a full collection, megabytes of peak).
+ */
+const objectMembersOf = (doc: Doc): readonly ObjectMember[] | undefined =>
+  typeof doc === "object" && !Array.isArray(doc) && "objectMembers" in doc
+    ? (doc as { readonly objectMembers: readonly ObjectMember[] }).objectMembers
+    : undefined;
+
+/** Printable ASCII and line breaks: each character one column wide (widthOf), none Unsure. */
+const PRINTABLE = /^[\x20-\x7e\n]*$/;
+
+/**
+ * `export type name = doc;` as printDoc prints it, for an alias that fits on its line flat, or
+ * whose type is an object type that breaks (`= {` on the line, one member per line); undefined
+ * for any other (printDoc then lays it out). For printable ASCII only: a text's width is its length.
+ */
+function directAlias(name: string, doc: Doc): string | undefined {
+  const head = `export type ${name} = `;
+  const flat = flatOf(doc);
+  // The alias's group fits flat: every group in it is flat.
+  if (flat !== undefined && head.length + flat.length + 1 <= PRINT_WIDTH) return head + flat + ";";
+  // Else the fluid layout keeps `= {` on the line where it fits (the object's first line break ends the measure).
+  const members = objectMembersOf(doc);
+  if (members === undefined || head.length + 1 > PRINT_WIDTH) return undefined;
+  const text = brokenObject(members, 0);
+  // A line ending in spaces is trimmed by printDoc: not built here. Why joined (issue 14): one flat
+  // text, not a rope of each piece held by the view until its file is written (megabytes at 1000 resources).
+  return text === undefined || /[ \t]\n/.test(text) ? undefined : [head, text, ";"].join("");
+}
+
+/** An object type broken at `indentation`: `{`, each member on its line followed by `;`, `}`. */
+function brokenObject(members: readonly ObjectMember[], indentation: number): string | undefined {
+  const inner = indentation + 2;
+  const pad = "\n" + " ".repeat(inner);
+  let text = "{";
+  for (const { commentLines, member } of members) {
+    const printed = memberText(member, inner);
+    if (printed === undefined) return undefined;
+    text += pad + (commentLines.length > 0 ? commentLines.join(pad) + pad : "") + printed + ";";
+  }
+  return text + "\n" + " ".repeat(indentation) + "}";
+}
+
+/**
+ * A member (its comments aside) of a broken object type at `indentation`: flat where it has no
+ * group or fits with its `;` (each of its groups then fits), else `key: {` and the object type
+ * broken where that is all it is; undefined for any other.
+ */
+function memberText(member: Doc, indentation: number): string | undefined {
+  const flat = flatOf(member);
+  if (flat !== undefined && (!flatHadGroup || indentation + flat.length + 1 <= PRINT_WIDTH)) return flat;
+  // `key: ` (texts) and an object type last.
+  const parts = Array.isArray(member) ? (member as readonly Doc[]) : [member];
+  const object = parts[parts.length - 1]!;
+  const members = objectMembersOf(object);
+  if (members === undefined) return undefined;
+  let key = "";
+  for (let i = 0; i < parts.length - 1; i++) {
+    const part = parts[i]!;
+    if (typeof part !== "string") return undefined;
+    key += part;
+  }
+  const broken = brokenObject(members, indentation);
+  return broken === undefined ? undefined : key + broken;
+}
+
+/** Whether the doc flatOf last printed holds a group. */
+let flatHadGroup = false;
+/** How many groups flatInto is in: a line outside of any is printed broken (not flat). */
+let flatDepth = 0;
+
+/**
+ * A doc printed flat (printDoc's flat mode), or undefined where it holds a hard line, a broken
+ * group or a line outside of any group.
+ */
+function flatOf(doc: Doc): string | undefined {
+  flatHadGroup = false;
+  flatDepth = 0;
+  const parts: string[] = [];
+  return flatInto(doc, parts) ? parts.join("") : undefined;
+}
+
+function flatInto(doc: Doc, parts: string[]): boolean {
+  if (typeof doc === "string") {
+    parts.push(doc);
+    return true;
+  }
+  if (Array.isArray(doc)) {
+    for (const item of doc as readonly Doc[]) if (!flatInto(item, parts)) return false;
+    return true;
+  }
+  const node = doc as Exclude<Doc, string | readonly Doc[]>;
+  switch (node.kind) {
+    case "group": {
+      flatHadGroup = true;
+      if (node.break) return false;
+      flatDepth++;
+      const flat = flatInto(node.contents, parts);
+      flatDepth--;
+      return flat;
+    }
+    case "indent":
+    case "align":
+    case "indentIfBreak":
+      return flatInto(node.contents, parts);
+    case "ifBreak":
+      return flatInto(node.flatContents, parts);
+    case "line":
+      if (node.hard || flatDepth === 0) return false;
+      if (!node.soft) parts.push(" ");
+      return true;
+    default:
+      // A line suffix (a comment after a member), a table, a literal: not printed here.
+      return false;
+  }
 }

@@ -151,8 +151,9 @@ export function applyPlan(dir: string, plan: WritePlan, files: readonly Generate
 
   // Everything that stays: unchanged generated files and all files codegen does not own.
   if (existsSync(dir)) linkTree(dir, fresh, "", (relative) => !rewritten.has(relative) && !dropped.has(relative));
+  const made = new Set<string>();
   for (const file of [...plan.added, ...plan.changed]) {
-    folderIn(fresh, path.posix.dirname(file.path));
+    folderIn(fresh, path.posix.dirname(file.path), made);
     // `wx`: the plan leaves nothing at a path it writes; were something there, it is not overwritten.
     writeFileSync(path.join(fresh, file.path), file.contents, { flag: "wx" });
   }
@@ -166,18 +167,22 @@ export function applyPlan(dir: string, plan: WritePlan, files: readonly Generate
 /**
  * Make the folders of a relative path under `root`, one part at a time, refusing any part that
  * is not a real folder: a link copied from the old tree is never written through, even were the
- * folder changed between the plan and this step.
+ * folder changed between the plan and this step. `made`: the folders this step has made or found
+ * real already. Why (issue 14): a folder of a thousand files was made, failing, and looked at a
+ * thousand times, each failure a thrown error.
  */
-function folderIn(root: string, relative: string): void {
+function folderIn(root: string, relative: string, made: Set<string>): void {
   let at = root;
   for (const part of relative === "." ? [] : relative.split("/")) {
     at = path.join(at, part);
+    if (made.has(at)) continue;
     try {
       mkdirSync(at);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     if (!lstatSync(at).isDirectory()) throw new Error(`${at} is not a folder; codegen does not write through it`);
+    made.add(at);
   }
 }
 

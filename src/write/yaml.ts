@@ -210,30 +210,92 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
     chunks.push(parts.join(""));
     parts.length = 0;
   };
-  /** What follows `key:` or `-`, for a value whose lines are indented by `indent`; a collection starts after `nested`. */
-  const after = (v: unknown, indent: string, inSeq: boolean, nested: string): void => {
-    if (Array.isArray(v) ? v.length === 0 : isMap(v) && Object.keys(v).length === 0) {
-      parts.push(Array.isArray(v) ? " []\n" : " {}\n");
-    } else if (Array.isArray(v) || isMap(v)) {
-      parts.push(nested);
-      block(v, `${indent}  `);
-    } else parts.push(" ", scalar(v, inSeq, indent));
+  // Why the texts of a run are remembered (issue 14): a document repeats its keys and most of its
+  // scalars (`$ref`s, types, media types) thousands of times; each line is then two parts made
+  // once (its start, its value) instead of five made and tested per line.
+  /** Indentation of each depth, and `-` after it. */
+  const indents = [""];
+  const dashes = ["-"];
+  const indentOf = (depth: number): string => (indents[depth] ??= `${indentOf(depth - 1)}  `);
+  const dashOf = (depth: number): string => (dashes[depth] ??= `${indentOf(depth)}-`);
+  /** Per depth, each key's line start: its indentation, its text and `:`. */
+  const starts: Map<string, string>[] = [];
+  /** Each key's text and `:` after `- ` (a map's first key in a sequence, never at the top). */
+  const inlineStarts = new Map<string, string>();
+  const startOf = (k: string, depth: number, inline: boolean): string => {
+    const cache = inline ? inlineStarts : (starts[depth] ??= new Map());
+    let start = cache.get(k);
+    if (start === undefined) {
+      // key()'s effect on `asIs` is had at the first; it is the same at the others.
+      start = `${inline ? "" : indentOf(depth)}${key(k, indentOf(depth))}:`;
+      cache.set(k, start);
+    }
+    return start;
   };
-  /** A non-empty collection whose lines are indented by `indent`, the first line without it. */
-  const block = (v: unknown[] | Record<string, unknown>, indent: string): void => {
+  /**
+   * Each string's text after `k:` or `-` (a space first) where it is the same at every place: one line (oneLineScalar).
+   * A plain name is not asked here (block writes it as it stands): at 1000 resources most are distinct, and a copy of each was kept.
+   */
+  const spaced = new Map<string, string>();
+  const scalarAfter = (v: unknown, inSeq: boolean, depth: number): string => {
+    if (typeof v !== "string") return ` ${scalar(v, inSeq, indentOf(depth))}`;
+    let text = spaced.get(v);
+    if (text === undefined) {
+      // scalar()'s effect on `asIs` is had at the first; it is the same at the others.
+      text = ` ${scalar(v, inSeq, indentOf(depth))}`;
+      if (!v.includes("\n") && !DOCUMENT_MARKER.test(v)) spaced.set(v, text);
+    }
+    return text;
+  };
+  /** What follows `key:` or `-` at `depth`: a collection starts on the next line after a key (`inSeq` false), on this one after `-`. */
+  const after = (v: unknown, depth: number, inSeq: boolean): void => {
+    if (Array.isArray(v)) {
+      if (v.length === 0) parts.push(" []\n");
+      else {
+        // Why one level deeper after a key too: `yaml` indents a sequence under its key.
+        parts.push(inSeq ? " " : "\n");
+        block(v, depth + 1, inSeq);
+      }
+    } else if (isMap(v)) {
+      if (!hasKeys(v)) parts.push(" {}\n");
+      else {
+        parts.push(inSeq ? " " : "\n");
+        block(v, depth + 1, inSeq);
+      }
+    } else parts.push(scalarAfter(v, inSeq, depth));
+  };
+  /** A non-empty collection whose lines are indented to `depth`; `inline`: its first line is begun (after `- `). */
+  const block = (v: unknown[] | Record<string, unknown>, depth: number, inline: boolean): void => {
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         if (parts.length > 4096) flush();
-        parts.push(i === 0 ? "-" : `${indent}-`);
-        after(v[i], indent, true, " ");
+        const dash = i === 0 && inline ? "-" : dashOf(depth);
+        const item = v[i];
+        // A plain name as it stands (isPlainSafe): its text is itself, and no copy of it is made.
+        if (typeof item === "string" && isPlainSafe(item)) parts.push(dash, " ", item, "\n");
+        else if (typeof item === "string") parts.push(dash, scalarAfter(item, true, depth));
+        else {
+          parts.push(dash);
+          after(item, depth, true);
+        }
       }
     } else {
-      let first = true;
-      const nested = `\n${indent}  `;
-      for (const k of Object.keys(v)) {
+      let first = inline;
+      const known = (starts[depth] ??= new Map());
+      // Why indexed: most of a run is before the writer is optimised, where an iterator costs a call per key.
+      const ks = Object.keys(v);
+      for (let i = 0; i < ks.length; i++) {
+        const k = ks[i]!;
         if (parts.length > 4096) flush();
-        parts.push(first ? "" : indent, key(k, indent), ":");
-        after(v[k], indent, false, nested);
+        const start = (first ? undefined : known.get(k)) ?? startOf(k, depth, first);
+        const item = v[k];
+        // The most common line, a string after a key, without a call (issue 14: a run's code is mostly not yet optimised).
+        if (typeof item === "string" && isPlainSafe(item)) parts.push(start, " ", item, "\n");
+        else if (typeof item === "string") parts.push(start, scalarAfter(item, false, depth));
+        else {
+          parts.push(start);
+          after(item, depth, false);
+        }
         first = false;
       }
     }
@@ -241,7 +303,7 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
   try {
     // `yaml`'s text of the whole (the fallback): the server's writer is not known to make it.
     if (!isMap(value) || Object.keys(value).length === 0) return { text: faithfully(value, true), servedAsIs: false };
-    block(value, "");
+    block(value, 0, false);
     flush();
     return { text: chunks.join(""), servedAsIs: asIs && serverAgreesOnAll(asked) };
   } catch (error) {
@@ -312,6 +374,12 @@ function faithfully(value: unknown, check: boolean): string {
     back = undefined;
   }
   return JSON.stringify(back) === JSON.stringify(value) ? text : stringify(value, { ...YAML_OPTIONS, blockQuote: false });
+}
+
+/** Whether a map has a key (without listing them). */
+function hasKeys(value: Record<string, unknown>): boolean {
+  for (const _ in value) return true;
+  return false;
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
