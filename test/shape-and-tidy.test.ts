@@ -63,6 +63,94 @@ describe("the shape of a code file", () => {
   });
 });
 
+describe("the shape of a code file, scanned in one pass (src/write/shape.ts)", () => {
+  const eightHash = (text: string) => `shape1-${createHash("sha256").update(eightPasses(text)).digest("hex")}`;
+
+  // Why these pieces: each is a case the scanner decides by looking past characters a later pass
+  // drops (`|`/`&` after a keyword across white space, `,` before a closer past `;` and a dropped
+  // `|`, `\` before a quote across white space), a quoted key split by what passes 3-7 drop, and
+  // surrogate halves that white space or `;` joins into a pair.
+  const scanner = fc
+    .array(
+      fc.constantFrom(
+        "\\",
+        '"',
+        "'",
+        "`",
+        ";",
+        ",",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "<",
+        ">",
+        ":",
+        "=",
+        "|",
+        "&",
+        " ",
+        "\n",
+        "\t",
+        "\u00a0",
+        "\u2028",
+        "\ufeff",
+        "\u3000",
+        "\u200b",
+        "as",
+        "satisfies",
+        "extends",
+        "=>",
+        "$as",
+        "bas",
+        "1as",
+        "_as",
+        "s",
+        "a",
+        "$",
+        "_",
+        "9",
+        "key",
+        "\ud83d",
+        "\ude00",
+        "\ud83d\ude00",
+        "\u00e9",
+        "\u4e2d",
+        "\u0080",
+        "\u07ff",
+        "\uffff",
+      ),
+      { maxLength: 24 },
+    )
+    .map((parts) => parts.join(""));
+
+  it("is the eight passes' shape, whatever the buffer size", () => {
+    fc.assert(
+      fc.property(scanner, fc.integer({ min: 1, max: 16 }), (text, size) => {
+        expect(shapeHashOf("x.ts", text, size)).toBe(eightHash(text));
+        expect(shapeHashOf("x.ts", text)).toBe(eightHash(text));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it("reads white space as `\\s` does, for every UTF-16 code unit", () => {
+    for (let unit = 0; unit < 0x10000; unit++) {
+      const text = `a${String.fromCharCode(unit)}b`;
+      expect(shapeHashOf("x.ts", text), unit.toString(16)).toBe(eightHash(text));
+    }
+  });
+
+  it("keeps a long quoted key (longer than the buffer) and the text around it", () => {
+    const key = "k".repeat(5000);
+    for (const text of [`{"${key}": 1}`, `{'${key}' ;: 1}`, `{"${key}" x}`, `"${key}"`, `"${key}`]) {
+      expect(shapeHashOf("x.ts", text, 7)).toBe(eightHash(text));
+    }
+  });
+});
+
 describe("tidy", () => {
   it("drops the spaces and tabs that end a line, and blank lines at the start, as the regexp did", () => {
     fc.assert(
