@@ -1,7 +1,7 @@
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { GeneratedFile } from "../render/render.js";
-import { hashCodeShape } from "./shape.js";
 
 /** The manifest's file name inside the output folder. */
 export const MANIFEST = ".codegen-manifest.json";
@@ -51,18 +51,38 @@ export function hashOf(contents: string): string {
  * not undo everything (prettier keeps an object broken over lines once it is), and what it
  * cannot tell apart (whitespace inside a string, a semicolon) is no edit worth keeping.
  */
-export function shapeHashOf(path: string, text: string, buffer = SHAPE_BUFFER): string {
+export function shapeHashOf(path: string, text: string, piece = SHAPE_PIECE): string {
   const data = dataShapeOf(path, text);
   if (data !== undefined) return shapeHash(data);
+  // Why in pieces (issue 14): each of codeShape's passes over document.gen.ts's 25 MB (1000
+  // resources) was a copy of it, some 200 MB of garbage at once; a piece ends after a character
+  // no pass matches or looks at (SHAPE_SAFE_END), so the pieces' shapes are the whole's, hashed
+  // as they are made.
   const hash = createHash("sha256");
-  hashCodeShape(hash, text, buffer);
+  for (let start = 0; start < text.length;) {
+    let end = text.length;
+    if (start + piece < text.length) {
+      SHAPE_SAFE_END.lastIndex = start + piece;
+      const found = SHAPE_SAFE_END.exec(text);
+      if (found) end = found.index + 1;
+    }
+    hash.update(codeShape(text.slice(start, end)));
+    start = end;
+  }
   return `shape1-${hash.digest("hex")}`;
 }
 
 const shapeHash = (shape: string) => `shape1-${hashOf(shape).slice("sha256-".length)}`;
 
-/** How many bytes of a code file's shape are hashed at once (src/write/shape.ts, hashCodeShape). */
-export const SHAPE_BUFFER = 64 * 1024;
+/** How long a piece of a text codeShape rewrites at once is (shapeHashOf), up to the next SHAPE_SAFE_END. */
+export const SHAPE_PIECE = 256 * 1024;
+
+/**
+ * A character no pass of codeShape matches or looks at from beside it (none of `\w$`, white space,
+ * the punctuation the passes name, quotes, backslash) and no half of a surrogate pair (a piece is
+ * hashed as UTF-8 on its own): `.`, `/`, `-`, `#` ... A piece may end after one.
+ */
+const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
 
 /**
  * A generated file; a YAML or JSON one may carry the JSON data its text was written from
@@ -103,9 +123,46 @@ function dataShapeOf(path: string, text: string): string | undefined {
   try {
     return JSON.stringify(yaml().parse(text, { maxAliasCount: -1 }));
   } catch {
-    // Not parseable: compared as text (hashCodeShape).
+    // Not parseable: compared as text (codeShape).
     return undefined;
   }
+}
+
+/** The shape of code (or of a YAML or JSON text that does not parse): see shapeHashOf. */
+export function codeShape(text: string): string {
+  // Why five passes where the rule reads eight (issue 14: each pass over document.gen.ts's megabytes
+  // is a copy of them): the backslash before a quote goes and every quote becomes `"` in one
+  // (`\'` becomes `'`, then `"`); `;`, a comma before a closer (past the `;`s that go) and
+  // parentheses go in one. test/write-shape.test.ts holds it to the eight passes.
+  // The first pass finds a `|` or `&` and then looks behind it: a V8 regexp that starts with the
+  // alternation tried it at every character (a fifth of the time); the white space it leaves
+  // before the `|` goes in the next pass (withoutSpace).
+  return withoutSpace(text.replace(/[|&](?<=(?:[:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&])(?![|&=])/g, ""))
+    .replace(/\\["'`]|['`]/g, '"')
+    .replace(/[;()]|,(?=;*[)\]}>])/g, "")
+    .replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
+}
+
+/** What `\s` matches among the code units below 256 (1): tab, line feed, vertical tab, form feed, carriage return, space, no-break space. */
+const LATIN1_SPACE = new Uint8Array(256).map((_, unit) => (/\s/.test(String.fromCharCode(unit)) ? 1 : 0));
+
+/** A code unit above 255 (a text with none is its Latin-1 bytes). */
+const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+
+/**
+ * `text.replace(/\s+/g, "")`. Why a loop over Latin-1 bytes (issue 14): generated code is mostly
+ * indentation; the regexp's 400,000 matches at 100 resources took 40-50 ms of the manifest's 60,
+ * the loop 18. A text with a code unit above 255 (a user's, or a string literal) has the regexp.
+ */
+function withoutSpace(text: string): string {
+  if (NOT_LATIN1.test(text)) return text.replace(/\s+/g, "");
+  const bytes = Buffer.from(text, "latin1");
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (LATIN1_SPACE[byte] === 0) bytes[n++] = byte;
+  }
+  return bytes.toString("latin1", 0, n);
 }
 
 /** Whether a file's text is what the manifest's hash says: the very bytes, or their shape (`shapeHashOf`). */
