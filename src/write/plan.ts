@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { GeneratedFile } from "../render/render.js";
@@ -136,33 +135,13 @@ export function codeShape(text: string): string {
   // parentheses go in one. test/write-shape.test.ts holds it to the eight passes.
   // The first pass finds a `|` or `&` and then looks behind it: a V8 regexp that starts with the
   // alternation tried it at every character (a fifth of the time); the white space it leaves
-  // before the `|` goes in the next pass (withoutSpace).
-  return withoutSpace(text.replace(/[|&](?<=(?:[:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&])(?![|&=])/g, ""))
+  // before the `|` goes in the next pass.
+  return text
+    .replace(/[|&](?<=(?:[:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&])(?![|&=])/g, "")
+    .replace(/\s+/g, "")
     .replace(/\\["'`]|['`]/g, '"')
     .replace(/[;()]|,(?=;*[)\]}>])/g, "")
     .replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
-}
-
-/** What `\s` matches among the code units below 256 (1): tab, line feed, vertical tab, form feed, carriage return, space, no-break space. */
-const LATIN1_SPACE = new Uint8Array(256).map((_, unit) => (/\s/.test(String.fromCharCode(unit)) ? 1 : 0));
-
-/** A code unit above 255 (a text with none is its Latin-1 bytes). */
-const NOT_LATIN1 = /[^\u0000-\u00ff]/;
-
-/**
- * `text.replace(/\s+/g, "")`. Why a loop over Latin-1 bytes (issue 14): generated code is mostly
- * indentation; the regexp's 400,000 matches at 100 resources took 40-50 ms of the manifest's 60,
- * the loop 18. A text with a code unit above 255 (a user's, or a string literal) has the regexp.
- */
-function withoutSpace(text: string): string {
-  if (NOT_LATIN1.test(text)) return text.replace(/\s+/g, "");
-  const bytes = Buffer.from(text, "latin1");
-  let n = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if (LATIN1_SPACE[byte] === 0) bytes[n++] = byte;
-  }
-  return bytes.toString("latin1", 0, n);
 }
 
 /** Whether a file's text is what the manifest's hash says: the very bytes, or their shape (`shapeHashOf`). */
