@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { literal, literalAt } from "../src/model/escape.js";
+import { schemaNode } from "../src/model/schema-code.js";
 import { fromOpenApi30, toOpenApi30 } from "../src/openapi/versions.js";
 
 /** A schema with an own `__proto__` key holding keywords, as JSON.parse reads it. */
@@ -36,5 +37,23 @@ describe("literal: object literals in generated code", () => {
     expect(literal(data)).toBe('{["__proto__"]:{"constructor":["a"] as const},"toString":{"x":1} as const,"valueOf":null,"ok":"constructor"}');
     expect(literalAt("constructor", { types: ["string"] })).toBe('{"types":["string"]} as const');
     expect(literalAt("name", { types: ["string"] })).toBe('{"types":["string"]}');
+  });
+});
+
+describe("schemaNode: a property or pattern named `__proto__` stays an own member of the node", () => {
+  it.each(["properties", "patternProperties"] as const)("%s", (keyword) => {
+    const schema = JSON.parse(
+      `{"type": "object", "${keyword}": {"a": {"type": "string"}, "__proto__": {"type": "integer", "minimum": 1}, "1": {"type": "boolean"}}}`,
+    ) as Record<string, unknown>;
+    const node = schemaNode(schema);
+    // patternProperties lives in the node's first allOf part (the runtime's SchemaPart).
+    const holder = keyword === "properties" ? node : (node.allOf as Record<string, unknown>[])[0]!;
+    const members = holder[keyword] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(members)).toBe(Object.prototype);
+    expect(Object.hasOwn(members, "__proto__")).toBe(true);
+    expect(Object.keys(members)).toEqual(["1", "a", "__proto__"]);
+    expect(members.__proto__).toEqual({ types: ["integer"], minimum: 1 });
+    // Its members are not inherited as the object's own keywords.
+    expect((members as { minimum?: unknown }).minimum).toBeUndefined();
   });
 });

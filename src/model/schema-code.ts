@@ -237,12 +237,10 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   const node: Record<string, unknown> = {};
   const types = schemaTypes(schema);
   if (types.length > 0) node.types = types;
-  for (const key of ["enum", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems", "default"] as const) {
-    if (schema[key] !== undefined) node[key] = schema[key];
-  }
+  for (const key of NODE_KEYWORDS) if (schema[key] !== undefined) node[key] = schema[key];
   if (schema.items === false || asSchema(schema.items)) node.items = subschemaNode(schema.items);
   const properties = asSchema(schema.properties);
-  if (properties) node.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, subschemaNode(v)]));
+  if (properties) node.properties = membersNode(properties);
   // Why: OpenAPI 3.1 section 4.8.24: a required property that is readOnly is required in
   // responses only; the nodes validate requests, so it is not required there.
   const required = Array.isArray(schema.required)
@@ -257,7 +255,7 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   // Why beside `properties` and `items`: additionalProperties leaves the names the patterns match
   // alone, and items the items prefixItems checks; the runtime reads them from the same part.
   const patterns = asSchema(schema.patternProperties);
-  if (patterns) node.patternProperties = Object.fromEntries(Object.entries(patterns).map(([k, v]) => [k, subschemaNode(v)]));
+  if (patterns) node.patternProperties = membersNode(patterns);
   if (Array.isArray(schema.prefixItems)) node.prefixItems = schema.prefixItems.map(subschemaNode);
   const extras = partKeywords(schema);
   const unevaluated =
@@ -302,6 +300,25 @@ function partKeywords(schema: JsonSchema): Record<string, unknown> {
     if (lists.length > 0) part.dependentRequired = Object.fromEntries(lists);
   }
   return part;
+}
+
+/** The keywords a node holds as the schema writes them, in the node's order. */
+const NODE_KEYWORDS = ["enum", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems", "default"] as const;
+
+/**
+ * The nodes of an object of subschemas (`properties`, `patternProperties`) by name, in its order,
+ * a `__proto__` name as an own member (as Object.fromEntries makes it). Why a loop (issue 14): the
+ * entries and pairs made per object of every schema were a good part of the nodes' garbage.
+ */
+function membersNode(members: Record<string, unknown>): Record<string, unknown> {
+  const node: Record<string, unknown> = {};
+  for (const name in members) {
+    if (!Object.hasOwn(members, name)) continue;
+    const value = subschemaNode(members[name]);
+    if (name === "__proto__") Object.defineProperty(node, name, { value, enumerable: true, writable: true, configurable: true });
+    else node[name] = value;
+  }
+  return node;
 }
 
 /** The node of a subschema; a boolean schema (2020-12 section 4.3.2) is `{}` or its negation. */
