@@ -275,9 +275,36 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   return whole;
 }
 
+/** The keywords partKeywords reads (`then` and `else` only beside `if`). */
+const PART_KEYWORDS = new Set([
+  "anyOf",
+  "oneOf",
+  "not",
+  "const",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+  "propertyNames",
+  "if",
+  "dependentRequired",
+]);
+
 /** The keywords that live only in an allOf part (the runtime's `SchemaPart`), in a fixed order. */
 function partKeywords(schema: JsonSchema): Record<string, unknown> {
   const part: Record<string, unknown> = {};
+  // Why a look at the schema's own keys first (issue 14): most schemas have none of these, and a
+  // look-up of each of the thirteen names missing from every schema was most of this function's time.
+  let any = false;
+  for (const key in schema) {
+    if (PART_KEYWORDS.has(key)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return part;
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = schema[key];
     if (Array.isArray(branches)) part[key] = branches.map(subschemaNode);
