@@ -439,16 +439,19 @@ export function unsupportedKeywords(schema: JsonSchema, pointer: string): { poin
         ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof child === "boolean");
       if (unsupported) report(at, key);
     }
+    // Why each child's pointer only where it is there (issue 14): the pointers of the subschemas a
+    // schema does not have were a dozen strings per schema of the document.
     for (const key of ["properties", "patternProperties"] as const) {
-      for (const [name, property] of Object.entries(asSchema(node[key]) ?? {})) walk(property, `${at}/${key}/${pointerToken(name)}`);
+      const members = asSchema(node[key]);
+      if (members) for (const [name, property] of Object.entries(members)) walk(property, `${at}/${key}/${pointerToken(name)}`);
     }
     for (const key of ["items", "additionalProperties", "propertyNames", "if", "then", "else", "unevaluatedProperties"] as const)
-      walk(node[key], `${at}/${key}`);
+      if (node[key] !== undefined) walk(node[key], `${at}/${key}`);
     for (const key of ["allOf", "anyOf", "oneOf", "prefixItems"] as const) {
       const members = node[key];
       if (Array.isArray(members)) members.forEach((member, i) => walk(member, `${at}/${key}/${i}`));
     }
-    walk(node.not, `${at}/not`);
+    if (node.not !== undefined) walk(node.not, `${at}/not`);
   };
   walk(schema, pointer);
   return found;
