@@ -57,3 +57,45 @@ describe("schemaNode: a property or pattern named `__proto__` stays an own membe
     expect((members as { minimum?: unknown }).minimum).toBeUndefined();
   });
 });
+
+describe("schemaNode: the keywords a node holds", () => {
+  it("takes each one the schema has, in the node's order, whatever the schema's order and other keys", () => {
+    const schema = JSON.parse(
+      '{"default": "d", "x-a": 1, "maxItems": 3, "minItems": 1, "maximum": 9, "description": "x", "minimum": 0, "pattern": "^a", "maxLength": 5, "minLength": 1, "format": "f", "enum": ["d"], "type": "string"}',
+    ) as Record<string, unknown>;
+    expect(Object.keys(schemaNode(schema))).toEqual([
+      "types",
+      "enum",
+      "format",
+      "minLength",
+      "maxLength",
+      "pattern",
+      "minimum",
+      "maximum",
+      "minItems",
+      "maxItems",
+      "default",
+    ]);
+    expect(schemaNode({ maximum: 0, format: "f", title: "t" })).toEqual({ format: "f", maximum: 0 });
+    expect(schemaNode({ type: "integer", description: "no keyword of a node" })).toEqual({ types: ["integer"] });
+  });
+
+  it.each([
+    ["anyOf", [{ type: "string" }]],
+    ["oneOf", [{ type: "string" }]],
+    ["not", {}],
+    ["const", 1],
+    ["exclusiveMinimum", 1],
+    ["exclusiveMaximum", 1],
+    ["multipleOf", 2],
+    ["uniqueItems", true],
+    ["minProperties", 1],
+    ["maxProperties", 1],
+    ["propertyNames", { pattern: "^a" }],
+    ["if", {}],
+    ["dependentRequired", { a: ["b"] }],
+  ])("puts %s, alone in a schema, in an allOf part", (keyword, value) => {
+    const node = schemaNode({ type: "object", description: "d", [keyword]: value });
+    expect(node.allOf).toEqual([{ types: ["object"] }, { [keyword]: expect.anything() as unknown }]);
+  });
+});

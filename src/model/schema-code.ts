@@ -237,7 +237,16 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   const node: Record<string, unknown> = {};
   const types = schemaTypes(schema);
   if (types.length > 0) node.types = types;
-  for (const key of NODE_KEYWORDS) if (schema[key] !== undefined) node[key] = schema[key];
+  // Why a count of the schema's own keys first (issue 14): each of the ten names missing from a
+  // schema was a look-up that went through its prototype; most schemas have one or two of them.
+  let left = 0;
+  for (const key in schema) if (NODE_KEYWORD_SET.has(key)) left++;
+  for (let i = 0; left > 0 && i < NODE_KEYWORDS.length; i++) {
+    const key = NODE_KEYWORDS[i]!;
+    if (schema[key] === undefined) continue;
+    node[key] = schema[key];
+    left--;
+  }
   if (schema.items === false || asSchema(schema.items)) node.items = subschemaNode(schema.items);
   const properties = asSchema(schema.properties);
   if (properties) node.properties = membersNode(properties);
@@ -331,6 +340,7 @@ function partKeywords(schema: JsonSchema): Record<string, unknown> {
 
 /** The keywords a node holds as the schema writes them, in the node's order. */
 const NODE_KEYWORDS = ["enum", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems", "default"] as const;
+const NODE_KEYWORD_SET: ReadonlySet<string> = new Set(NODE_KEYWORDS);
 
 /**
  * The nodes of an object of subschemas (`properties`, `patternProperties`) by name, in its order,
