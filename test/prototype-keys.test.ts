@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { literal, literalAt } from "../src/model/escape.js";
-import { schemaNode } from "../src/model/schema-code.js";
+import { schemaNode, unsupportedKeywords } from "../src/model/schema-code.js";
 import { fromOpenApi30, toOpenApi30 } from "../src/openapi/versions.js";
 
 /** A schema with an own `__proto__` key holding keywords, as JSON.parse reads it. */
@@ -97,5 +97,15 @@ describe("schemaNode: the keywords a node holds", () => {
   ])("puts %s, alone in a schema, in an allOf part", (keyword, value) => {
     const node = schemaNode({ type: "object", description: "d", [keyword]: value });
     expect(node.allOf).toEqual([{ types: ["object"] }, { [keyword]: expect.anything() as unknown }]);
+  });
+});
+
+describe("unsupportedKeywords: walks into every subschema a schema has", () => {
+  it("finds keywords under a schema whose only subschema is `not`, and in allOf parts", () => {
+    const schema = { properties: { a: { not: { items: [{}] } } }, allOf: [{ exclusiveMinimum: true }] };
+    expect(unsupportedKeywords(schema, "#/S")).toEqual([
+      { pointer: "#/S/properties/a/not/items", keyword: "items" },
+      { pointer: "#/S/allOf/0/exclusiveMinimum", keyword: "exclusiveMinimum" },
+    ]);
   });
 });
