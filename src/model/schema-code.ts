@@ -50,6 +50,9 @@ export function typeScriptType(schema: JsonSchema, prefix: string, names: Schema
   const types = schemaTypes(schema);
   if (types.length > 0) parts.push(types.map((type) => singleType(type, schema, prefix, names, use)).join(" | "));
   else if (asSchema(schema.properties)) parts.push(objectType(schema, prefix, names, [], use));
+  // Why a look at the schema's own keys first (issue 14): most schemas combine none, and the
+  // look-ups of the four names missing from them were a good part of this function's time.
+  if (!hasAnyKey(schema, COMBINING_KEYWORDS)) return intersectionType(parts);
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
   // A value of `oneOf` matches exactly one branch, but TypeScript has no exclusive union: both are `|`.
   for (const branches of [schema.anyOf, schema.oneOf]) if (Array.isArray(branches)) parts.push(unionType(branches.map(sub)));
@@ -59,6 +62,15 @@ export function typeScriptType(schema: JsonSchema, prefix: string, names: Schema
     parts.push(unionType([intersectionType([sub(schema.if), sub(schema.then)]), sub(schema.else)]));
   }
   return intersectionType(parts);
+}
+
+/** The keywords that combine a schema's type with others' (typeScriptType). */
+const COMBINING_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "if"]);
+
+/** Whether a schema has one of `keys` (its own or, as a look-up would find them, enumerable inherited ones). */
+function hasAnyKey(schema: JsonSchema, keys: ReadonlySet<string>): boolean {
+  for (const key in schema) if (keys.has(key)) return true;
+  return false;
 }
 
 /**
