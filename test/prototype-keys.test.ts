@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { literal, literalAt } from "../src/model/escape.js";
+import { schemaNode, unsupportedKeywords } from "../src/model/schema-code.js";
 import { fromOpenApi30, toOpenApi30 } from "../src/openapi/versions.js";
 
 /** A schema with an own `__proto__` key holding keywords, as JSON.parse reads it. */
@@ -36,5 +37,75 @@ describe("literal: object literals in generated code", () => {
     expect(literal(data)).toBe('{["__proto__"]:{"constructor":["a"] as const},"toString":{"x":1} as const,"valueOf":null,"ok":"constructor"}');
     expect(literalAt("constructor", { types: ["string"] })).toBe('{"types":["string"]} as const');
     expect(literalAt("name", { types: ["string"] })).toBe('{"types":["string"]}');
+  });
+});
+
+describe("schemaNode: a property or pattern named `__proto__` stays an own member of the node", () => {
+  it.each(["properties", "patternProperties"] as const)("%s", (keyword) => {
+    const schema = JSON.parse(
+      `{"type": "object", "${keyword}": {"a": {"type": "string"}, "__proto__": {"type": "integer", "minimum": 1}, "1": {"type": "boolean"}}}`,
+    ) as Record<string, unknown>;
+    const node = schemaNode(schema);
+    // patternProperties lives in the node's first allOf part (the runtime's SchemaPart).
+    const holder = keyword === "properties" ? node : (node.allOf as Record<string, unknown>[])[0]!;
+    const members = holder[keyword] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(members)).toBe(Object.prototype);
+    expect(Object.hasOwn(members, "__proto__")).toBe(true);
+    expect(Object.keys(members)).toEqual(["1", "a", "__proto__"]);
+    expect(members.__proto__).toEqual({ types: ["integer"], minimum: 1 });
+    // Its members are not inherited as the object's own keywords.
+    expect((members as { minimum?: unknown }).minimum).toBeUndefined();
+  });
+});
+
+describe("schemaNode: the keywords a node holds", () => {
+  it("takes each one the schema has, in the node's order, whatever the schema's order and other keys", () => {
+    const schema = JSON.parse(
+      '{"default": "d", "x-a": 1, "maxItems": 3, "minItems": 1, "maximum": 9, "description": "x", "minimum": 0, "pattern": "^a", "maxLength": 5, "minLength": 1, "format": "f", "enum": ["d"], "type": "string"}',
+    ) as Record<string, unknown>;
+    expect(Object.keys(schemaNode(schema))).toEqual([
+      "types",
+      "enum",
+      "format",
+      "minLength",
+      "maxLength",
+      "pattern",
+      "minimum",
+      "maximum",
+      "minItems",
+      "maxItems",
+      "default",
+    ]);
+    expect(schemaNode({ maximum: 0, format: "f", title: "t" })).toEqual({ format: "f", maximum: 0 });
+    expect(schemaNode({ type: "integer", description: "no keyword of a node" })).toEqual({ types: ["integer"] });
+  });
+
+  it.each([
+    ["anyOf", [{ type: "string" }]],
+    ["oneOf", [{ type: "string" }]],
+    ["not", {}],
+    ["const", 1],
+    ["exclusiveMinimum", 1],
+    ["exclusiveMaximum", 1],
+    ["multipleOf", 2],
+    ["uniqueItems", true],
+    ["minProperties", 1],
+    ["maxProperties", 1],
+    ["propertyNames", { pattern: "^a" }],
+    ["if", {}],
+    ["dependentRequired", { a: ["b"] }],
+  ])("puts %s, alone in a schema, in an allOf part", (keyword, value) => {
+    const node = schemaNode({ type: "object", description: "d", [keyword]: value });
+    expect(node.allOf).toEqual([{ types: ["object"] }, { [keyword]: expect.anything() as unknown }]);
+  });
+});
+
+describe("unsupportedKeywords: walks into every subschema a schema has", () => {
+  it("finds keywords under a schema whose only subschema is `not`, and in allOf parts", () => {
+    const schema = { properties: { a: { not: { items: [{}] } } }, allOf: [{ exclusiveMinimum: true }] };
+    expect(unsupportedKeywords(schema, "#/S")).toEqual([
+      { pointer: "#/S/properties/a/not/items", keyword: "items" },
+      { pointer: "#/S/allOf/0/exclusiveMinimum", keyword: "exclusiveMinimum" },
+    ]);
   });
 });

@@ -50,6 +50,9 @@ export function typeScriptType(schema: JsonSchema, prefix: string, names: Schema
   const types = schemaTypes(schema);
   if (types.length > 0) parts.push(types.map((type) => singleType(type, schema, prefix, names, use)).join(" | "));
   else if (asSchema(schema.properties)) parts.push(objectType(schema, prefix, names, [], use));
+  // Why a look at the schema's own keys first (issue 14): most schemas combine none, and the
+  // look-ups of the four names missing from them were a good part of this function's time.
+  if (!hasAnyKey(schema, COMBINING_KEYWORDS)) return intersectionType(parts);
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
   // A value of `oneOf` matches exactly one branch, but TypeScript has no exclusive union: both are `|`.
   for (const branches of [schema.anyOf, schema.oneOf]) if (Array.isArray(branches)) parts.push(unionType(branches.map(sub)));
@@ -59,6 +62,15 @@ export function typeScriptType(schema: JsonSchema, prefix: string, names: Schema
     parts.push(unionType([intersectionType([sub(schema.if), sub(schema.then)]), sub(schema.else)]));
   }
   return intersectionType(parts);
+}
+
+/** The keywords that combine a schema's type with others' (typeScriptType). */
+const COMBINING_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "if"]);
+
+/** Whether a schema has one of `keys` (its own or, as a look-up would find them, enumerable inherited ones). */
+function hasAnyKey(schema: JsonSchema, keys: ReadonlySet<string>): boolean {
+  for (const key in schema) if (keys.has(key)) return true;
+  return false;
 }
 
 /**
@@ -237,12 +249,19 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   const node: Record<string, unknown> = {};
   const types = schemaTypes(schema);
   if (types.length > 0) node.types = types;
-  for (const key of ["enum", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems", "default"] as const) {
-    if (schema[key] !== undefined) node[key] = schema[key];
+  // Why a count of the schema's own keys first (issue 14): each of the ten names missing from a
+  // schema was a look-up that went through its prototype; most schemas have one or two of them.
+  let left = 0;
+  for (const key in schema) if (NODE_KEYWORD_SET.has(key)) left++;
+  for (let i = 0; left > 0 && i < NODE_KEYWORDS.length; i++) {
+    const key = NODE_KEYWORDS[i]!;
+    if (schema[key] === undefined) continue;
+    node[key] = schema[key];
+    left--;
   }
   if (schema.items === false || asSchema(schema.items)) node.items = subschemaNode(schema.items);
   const properties = asSchema(schema.properties);
-  if (properties) node.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, subschemaNode(v)]));
+  if (properties) node.properties = membersNode(properties);
   // Why: OpenAPI 3.1 section 4.8.24: a required property that is readOnly is required in
   // responses only; the nodes validate requests, so it is not required there.
   const required = Array.isArray(schema.required)
@@ -257,7 +276,7 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   // Why beside `properties` and `items`: additionalProperties leaves the names the patterns match
   // alone, and items the items prefixItems checks; the runtime reads them from the same part.
   const patterns = asSchema(schema.patternProperties);
-  if (patterns) node.patternProperties = Object.fromEntries(Object.entries(patterns).map(([k, v]) => [k, subschemaNode(v)]));
+  if (patterns) node.patternProperties = membersNode(patterns);
   if (Array.isArray(schema.prefixItems)) node.prefixItems = schema.prefixItems.map(subschemaNode);
   const extras = partKeywords(schema);
   const unevaluated =
@@ -277,9 +296,36 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   return whole;
 }
 
+/** The keywords partKeywords reads (`then` and `else` only beside `if`). */
+const PART_KEYWORDS = new Set([
+  "anyOf",
+  "oneOf",
+  "not",
+  "const",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+  "propertyNames",
+  "if",
+  "dependentRequired",
+]);
+
 /** The keywords that live only in an allOf part (the runtime's `SchemaPart`), in a fixed order. */
 function partKeywords(schema: JsonSchema): Record<string, unknown> {
   const part: Record<string, unknown> = {};
+  // Why a look at the schema's own keys first (issue 14): most schemas have none of these, and a
+  // look-up of each of the thirteen names missing from every schema was most of this function's time.
+  let any = false;
+  for (const key in schema) {
+    if (PART_KEYWORDS.has(key)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return part;
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = schema[key];
     if (Array.isArray(branches)) part[key] = branches.map(subschemaNode);
@@ -302,6 +348,26 @@ function partKeywords(schema: JsonSchema): Record<string, unknown> {
     if (lists.length > 0) part.dependentRequired = Object.fromEntries(lists);
   }
   return part;
+}
+
+/** The keywords a node holds as the schema writes them, in the node's order. */
+const NODE_KEYWORDS = ["enum", "format", "minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems", "default"] as const;
+const NODE_KEYWORD_SET: ReadonlySet<string> = new Set(NODE_KEYWORDS);
+
+/**
+ * The nodes of an object of subschemas (`properties`, `patternProperties`) by name, in its order,
+ * a `__proto__` name as an own member (as Object.fromEntries makes it). Why a loop (issue 14): the
+ * entries and pairs made per object of every schema were a good part of the nodes' garbage.
+ */
+function membersNode(members: Record<string, unknown>): Record<string, unknown> {
+  const node: Record<string, unknown> = {};
+  for (const name in members) {
+    if (!Object.hasOwn(members, name)) continue;
+    const value = subschemaNode(members[name]);
+    if (name === "__proto__") Object.defineProperty(node, name, { value, enumerable: true, writable: true, configurable: true });
+    else node[name] = value;
+  }
+  return node;
 }
 
 /** The node of a subschema; a boolean schema (2020-12 section 4.3.2) is `{}` or its negation. */
@@ -368,6 +434,24 @@ const SUPPORTED = new Set([
 /** A JSON Pointer reference token (RFC 6901 section 3: `~` as `~0`, `/` as `~1`). */
 const pointerToken = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
+/** The keywords whose values unsupportedKeywords walks into. */
+const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
+  "properties",
+  "patternProperties",
+  "items",
+  "additionalProperties",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+  "unevaluatedProperties",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "prefixItems",
+  "not",
+]);
+
 /**
  * Every keyword of `schema` and its subschemas (properties, patternProperties, items,
  * prefixItems, additionalProperties, propertyNames, if/then/else, unevaluatedProperties, allOf,
@@ -387,7 +471,9 @@ export function unsupportedKeywords(schema: JsonSchema, pointer: string): { poin
       for (const key of Object.keys(node)) if (key !== "$ref" && (SUPPORTED.has(key) || UNSUPPORTED.has(key))) report(at, key);
       return;
     }
+    let children = 0;
     for (const [key, child] of Object.entries(node)) {
+      if (SUBSCHEMA_KEYWORDS.has(key)) children++;
       const unsupported =
         UNSUPPORTED.has(key) ||
         key === "$ref" ||
@@ -395,16 +481,20 @@ export function unsupportedKeywords(schema: JsonSchema, pointer: string): { poin
         ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof child === "boolean");
       if (unsupported) report(at, key);
     }
+    // Why (issue 14): most schemas have no subschema, and the look-ups of the fourteen names were
+    // most of the walk; the pointers of the subschemas a schema does not have were a dozen strings.
+    if (children === 0) return;
     for (const key of ["properties", "patternProperties"] as const) {
-      for (const [name, property] of Object.entries(asSchema(node[key]) ?? {})) walk(property, `${at}/${key}/${pointerToken(name)}`);
+      const members = asSchema(node[key]);
+      if (members) for (const [name, property] of Object.entries(members)) walk(property, `${at}/${key}/${pointerToken(name)}`);
     }
     for (const key of ["items", "additionalProperties", "propertyNames", "if", "then", "else", "unevaluatedProperties"] as const)
-      walk(node[key], `${at}/${key}`);
+      if (node[key] !== undefined) walk(node[key], `${at}/${key}`);
     for (const key of ["allOf", "anyOf", "oneOf", "prefixItems"] as const) {
       const members = node[key];
       if (Array.isArray(members)) members.forEach((member, i) => walk(member, `${at}/${key}/${i}`));
     }
-    walk(node.not, `${at}/not`);
+    if (node.not !== undefined) walk(node.not, `${at}/not`);
   };
   walk(schema, pointer);
   return found;

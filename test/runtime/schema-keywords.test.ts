@@ -678,3 +678,14 @@ describe("validateValue: work on recursive oneOf and anyOf", () => {
     expect(lookups).toBeLessThan(60 * 20);
   });
 });
+
+describe("typeScriptType: a schema whose only keyword combines others", () => {
+  it.each([
+    [{ allOf: [{ type: "string" }] }, "string"],
+    [{ anyOf: [{ type: "string" }, { type: "number" }] }, "string | number"],
+    [{ oneOf: [{ type: "string" }, { type: "number" }] }, "string | number"],
+    [{ if: { type: "string" }, then: { minLength: 1 }, else: { type: "number" } }, "string | number"],
+  ] as const)("%j is %s", (schema, type) => {
+    expect(tsType(schema as JsonSchema)).toBe(type);
+  });
+});
