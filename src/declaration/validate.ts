@@ -75,6 +75,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   }
   checkTokenEndpoints(guards, resourceNames, report);
   checkGuardNames(guards, report);
+  checkLicense(asRecord(root.info).license, report);
 
   if (diagnostics.length > 0 || !shapeOk) return { diagnostics };
   const info = root.info as Declaration["info"];
@@ -241,6 +242,18 @@ function isUrl(value: string, pathAllowed: boolean): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `info.license` names exactly one of `identifier` and `url`. Why (found by the fuzz test of issue
+ * 14): OpenAPI 3.1 makes them exclusive, and the schema published with it (which swagger-parser
+ * checks, and `codegen validate` with it) asks for one: a license with a name alone made a
+ * document codegen's own check called a bug in codegen.
+ */
+function checkLicense(license: unknown, report: Report): void {
+  if (typeof license !== "object" || license === null || Array.isArray(license)) return;
+  const given = ["identifier", "url"].filter((key) => Object.hasOwn(license, key)).length;
+  if (given !== 1) report("decl/license-identifier-or-url", { given: given === 0 ? "neither" : "both" }, ["info", "license"]);
 }
 
 function checkGuardNames(guards: readonly ReadGuard[], report: Report): void {

@@ -42,6 +42,8 @@ export const catalogue = {
   "decl/bad-pattern": (a: { where: string; rule: string }) => `${a.where} ${a.rule}`,
   "decl/not-finite": (a: { where: string; value: string }) =>
     `${a.where} is ${a.value}, which JSON (and so the OpenAPI document) cannot hold; write a finite number`,
+  "decl/license-identifier-or-url": (a: { given: "both" | "neither" }) =>
+    `\`info.license\` ${a.given === "both" ? "gives both `identifier` and `url`" : "gives neither `identifier` nor `url`"}: write exactly one (an SPDX expression such as \`MIT\`, or the license's address); OpenAPI 3.1 holds them exclusive, and its published schema, as validators check it, asks for one`,
   "decl/too-few": (a: { where: string; min: number; noun: string }) => `${a.where} needs at least ${a.min} ${a.noun}`,
   "decl/reserved-extension": (a: { key: string }) => `${q(a.key)} is reserved: codegen writes the \`x-codegen-*\` extensions itself; give yours another name`,
   "decl/extension-as-name": (a: { key: string; where: string }) =>
