@@ -306,7 +306,7 @@ async function filesFromDocument(
   collectGarbageOf(openapi);
   // Why the JSON text now: document.gen.ts holds it, and the manifest hashes openapi.yaml's shape from it.
   let json: string | undefined = JSON.stringify(written);
-  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, dataShape: shapeOfJson(json) };
+  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written, dataShape: shapeOfJson(json) };
   // document.gen.ts's members (the YAML text only where the server cannot make it: issue 16 item 7),
   // in prettier's layout where that is sure (issue 14): the file then skips prettier.
   const { servedDocument } = await import("./render/document-layout.js");

@@ -238,11 +238,23 @@ function scanShape(bytes: Uint8Array): Uint8Array | undefined {
   for (let r = 0; r < n; r++) {
     let c = bytes[r]!;
     const kind = BYTE_CLASS[c]!;
-    if (kind === 0 && !waiting) {
-      out[w++] = c;
+    if (kind === 0) {
+      if (!waiting) {
+        out[w++] = c;
+        continue;
+      }
+      // Only a comma waits (most often before a `"`): kept unless this is a closer.
+      if (!backslash) {
+        comma = waiting = false;
+        if (c !== 93 && c !== 125 && c !== 62) out[w++] = 44;
+        out[w++] = c;
+        continue;
+      }
+    } else if (kind === 1) continue;
+    else if (c === 58 && !waiting) {
+      w = withoutKeyQuotes(out, w) + 1;
       continue;
     }
-    if (kind === 1) continue;
     if (c >= 0x80) {
       if (kind === 2 && isWideSpaceOrReplacement(bytes, r)) return undefined;
     } else if ((c === 124 || c === 38) && dropsUnionMark(bytes, r)) continue;
@@ -295,8 +307,8 @@ function scanShape(bytes: Uint8Array): Uint8Array | undefined {
 function withoutKeyQuotes(out: Uint8Array, w: number): number {
   if (w >= 3 && out[w - 1] === 34) {
     let j = w - 2;
-    while (j >= 0 && (isNameStart(out[j]!) || (out[j]! >= 48 && out[j]! <= 57))) j--;
-    if (j >= 0 && j < w - 2 && out[j] === 34 && isNameStart(out[j + 1]!)) {
+    while (j >= 0 && NAME_BYTE[out[j]!] !== 0) j--;
+    if (j >= 0 && j < w - 2 && out[j] === 34 && NAME_BYTE[out[j + 1]!] === 1) {
       // A loop, not copyWithin: a name is a few bytes, and a call per key cost more than their copy.
       for (let k = j + 1; k < w - 1; k++) out[k - 1] = out[k]!;
       w -= 2;
@@ -305,6 +317,14 @@ function withoutKeyQuotes(out: Uint8Array, w: number): number {
   out[w] = 58;
   return w;
 }
+
+/** Per byte: 1 `[A-Za-z_$]`, 2 a digit, 0 another. */
+const NAME_BYTE = (() => {
+  const classes = new Uint8Array(256);
+  for (let c = 0; c < 128; c++) if (/[A-Za-z_$]/.test(String.fromCharCode(c))) classes[c] = 1;
+  for (let c = 48; c <= 57; c++) classes[c] = 2;
+  return classes;
+})();
 
 /** `[A-Za-z_$]` as a byte. */
 const isNameStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;

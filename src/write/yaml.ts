@@ -28,7 +28,8 @@ const MAX_CACHED = 200_000;
  * for each distinct one cost a second. test/yaml-writer.test.ts holds the rule to `yaml` byte for byte.
  */
 export function isPlainSafe(text: string): boolean {
-  return text.length <= 1000 && PLAIN.test(text) && !RESERVED.test(text);
+  // Why the length first: the reserved words are 4 or 5 letters, and most names are not (a regexp call fewer per scalar).
+  return text.length <= 1000 && PLAIN.test(text) && (text.length < 4 || text.length > 5 || !RESERVED.test(text));
 }
 const PLAIN = /^[A-Za-z][\w./-]*(?: [\w./-]+)*$/;
 const RESERVED = /^(?:null|true|false)$/i;
@@ -176,7 +177,12 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
     const line = oneLineScalar(v);
     const text =
       line !== undefined ? `${line}\n` : inSeq ? laidOut(v, inSequence, indent, "- ", (x) => [x]) : laidOut(v, inMap, indent, "k: ", (x) => ({ k: x }));
-    if (asIs && typeof v === "string") {
+    // A string of one line without control characters (no document marker either: `line`) the
+    // server's writer writes alike by its rules too (templates/runtime/yaml.gen.ts, stringText): the
+    // same tests choose plain, single or double quotes, and JSON's double quotes hold no escape both
+    // write apart. Why not asked (issue 14): asking the server's writer for each distinct one (12,000
+    // at 1000 resources) was a quarter of the writer's time. test/yaml-writer.test.ts holds the rule.
+    if (asIs && typeof v === "string" && !(line !== undefined && !FORCE_DOUBLE.test(v))) {
       // A scalar of one line is asked with the others at the end, all at once (serverAgreesOnAll).
       const known = agreements.get(v);
       if (known === false) asIs = false;
