@@ -181,9 +181,9 @@ export function codeShape(text: string): string {
 }
 
 /**
- * codeShape of a text's UTF-8 bytes, as UTF-8 bytes, in one scan; undefined for a text with white
- * space beyond ASCII's or with U+FFFD (which may stand for a lone surrogate: removing the space
- * between two could pair them in the text, not in its bytes), left to codeShape.
+ * codeShape of a text's UTF-8 bytes, as UTF-8 bytes, in one scan; undefined for a text with
+ * U+FFFD (which may stand for a lone surrogate: removing the space between two could pair them in
+ * the text, not in its bytes), left to codeShape.
  * Why bytes (issue 14): the passes' copies of 29 MB of code at 1000 resources were ~300 ms of a
  * run, the white space pass most of it (a match per indentation). The loop stacks the passes as
  * they run in order: the first decides each `|` or `&` by looking back at the bytes read; white
@@ -210,6 +210,7 @@ export function codeShapeBytes(bytes: Uint8Array): Uint8Array | undefined {
  */
 const PRIMERS = [
   'a |b : |c, &d => |e as |f satisfies |g extends |h x||y x|=1 ( "k": \'v\' `t` \\" \\\' \\\\ \\x ,) ,;] ,} ,> ,( ,, ,\\" ,\\\\ ,a ; \u00e9\u00a9\u1100\u2014\u20ac\u3042\uff71 "1": "a"b" "$_9":x "":, :a: \\',
+  "a: \u00a0| b:\u3000\u2028& c =\ufeff|\u2000x\u205f\u1680\u202f \u00a0\u00a9",
   "a,",
 ];
 let primed = false;
@@ -256,7 +257,14 @@ function scanShape(bytes: Uint8Array): Uint8Array | undefined {
       continue;
     }
     if (c >= 0x80) {
-      if (kind === 2 && isWideSpaceOrReplacement(bytes, r)) return undefined;
+      if (kind === 2) {
+        const wide = wideCharAt(bytes, r);
+        if (wide === REPLACEMENT) return undefined;
+        if (wide > 0) {
+          r += wide - 1;
+          continue;
+        }
+      }
     } else if ((c === 124 || c === 38) && dropsUnionMark(bytes, r)) continue;
     if (backslash) {
       backslash = false;
@@ -329,14 +337,36 @@ const NAME_BYTE = (() => {
 /** `[A-Za-z_$]` as a byte. */
 const isNameStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
 
-/** Whether the bytes at `r` are white space `\s` knows beyond ASCII (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF) or U+FFFD. */
-function isWideSpaceOrReplacement(bytes: Uint8Array, r: number): boolean {
+/** wideCharAt's answer for U+FFFD. */
+const REPLACEMENT = -1;
+
+/**
+ * At the start of a character beyond ASCII: the length of its bytes if it is white space `\s`
+ * knows (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF), REPLACEMENT
+ * for U+FFFD, else 0.
+ */
+function wideCharAt(bytes: Uint8Array, r: number): number {
   const [a, b, c] = [bytes[r], bytes[r + 1], bytes[r + 2]];
-  if (a === 0xc2) return b === 0xa0;
+  if (a === 0xc2) return b === 0xa0 ? 2 : 0;
+  if (a === 0xef && b === 0xbf && c === 0xbd) return REPLACEMENT;
+  return isWideSpace3(a, b, c) ? 3 : 0;
+}
+
+/** Whether three bytes are a white space `\s` knows of three bytes in UTF-8. */
+function isWideSpace3(a: number | undefined, b: number | undefined, c: number | undefined): boolean {
   if (a === 0xe1) return b === 0x9a && c === 0x80;
   if (a === 0xe2) return (b === 0x80 && c !== undefined && (c <= 0x8a || c === 0xa8 || c === 0xa9 || c === 0xaf)) || (b === 0x81 && c === 0x9f);
   if (a === 0xe3) return b === 0x80 && c === 0x80;
-  return a === 0xef && ((b === 0xbb && c === 0xbf) || (b === 0xbf && c === 0xbd));
+  return a === 0xef && b === 0xbb && c === 0xbf;
+}
+
+/** The length of the white space `\s` knows that ends at byte `j` (a character's last), 0 if none. */
+function spaceEndingAt(bytes: Uint8Array, j: number): number {
+  const c = bytes[j]!;
+  if (c === 32 || (c >= 9 && c <= 13)) return 1;
+  if (c < 0x80) return 0;
+  if (c === 0xa0 && bytes[j - 1] === 0xc2) return 2;
+  return isWideSpace3(bytes[j - 2], bytes[j - 1], c) ? 3 : 0;
 }
 
 /** The first pass at a `|` or `&` (codeShape): not before `|`, `&` or `=`, and after `:=<(,[{`, `=>` or the word `as`, `satisfies` or `extends`, past white space. */
@@ -344,7 +374,11 @@ function dropsUnionMark(bytes: Uint8Array, r: number): boolean {
   const next = bytes[r + 1];
   if (next === 124 || next === 38 || next === 61) return false;
   let j = r - 1;
-  while (j >= 0 && (bytes[j] === 32 || (bytes[j]! >= 9 && bytes[j]! <= 13))) j--;
+  while (j >= 0) {
+    const space = spaceEndingAt(bytes, j);
+    if (space === 0) break;
+    j -= space;
+  }
   if (j < 0) return false;
   const c = bytes[j]!;
   if (c === 58 || c === 61 || c === 60 || c === 40 || c === 44 || c === 91 || c === 123) return true;
