@@ -440,9 +440,14 @@ export function printedString(raw: string): string {
  * quotes; only the others are escaped and re-quoted (printedString).
  */
 function stringText(value: string): string {
+  return plainStringText(value) ?? printedString(jsonString(value).slice(1, -1));
+}
+
+/** A string value's literal if the string is printable ASCII without `"` or `\` (written as it is, in double quotes), else undefined. */
+function plainStringText(value: string): string | undefined {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
-    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return printedString(jsonString(value).slice(1, -1));
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return undefined;
   }
   return `"${value}"`;
 }
@@ -653,8 +658,12 @@ let laidCount = 0;
  * made beside each of them was thrown away; an array per group would be as much garbage. Emptied
  * where a layout starts (brokenText, itemText, memberText): Unsure may leave it as it was.
  */
-const fitMembers: string[] = [];
-/** How many entries of fitMembers are in use. Why a count, not the array's length (issue 14): setting the length changed the array's map, and each change threw lay's optimized code away. */
+const fitMembers: string[] = new Array<string>(64).fill("");
+/**
+ * How many entries of fitMembers are in use. Why a count, not the array's length, and the array
+ * made with room (issue 14): setting its length changed its map, and storing past its end was out
+ * of bounds; each threw lay's optimized code away.
+ */
 let fitCount = 0;
 
 /**
@@ -674,21 +683,22 @@ let fitCount = 0;
  * not Unsure): as a member, up to its room; as an item, only while its array may still be flat.
  */
 function lay(value: unknown, indentation: number, room: number): string | undefined {
-  if (value === null || typeof value !== "object") return fitting(scalarText(value), room);
+  if (value === null || typeof value !== "object") return fittingScalar(value, room);
   const isArray = Array.isArray(value);
-  const pad = padOf(indentation + TAB_WIDTH);
+  const inner = indentation + TAB_WIDTH;
   const mark = fitCount;
   // While the flat text may fit: its width so far (with `[]` or `{  }`), its members on fitMembers;
-  // once it cannot, the broken text so far.
+  // once it cannot, the broken text so far (brokenSoFar).
   let width = isArray ? 2 : 4;
   let fits = room >= width;
   let broken: string | undefined;
   let count = 0;
   if (isArray) {
-    const itemRoom = PRINT_WIDTH - indentation - TAB_WIDTH - 1;
+    const itemRoom = PRINT_WIDTH - inner - 1;
     let numbers = true;
     // prettier's breaksArray: two or more objects (or arrays), of two or more members each.
     let table = value.length > 1;
+    let firstIsArray = false;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       const separator = i === 0 ? 0 : 2;
@@ -696,28 +706,29 @@ function lay(value: unknown, indentation: number, room: number): string | undefi
       let line: string;
       if (item !== null && typeof item === "object") {
         numbers = false;
-        itemFlat = lay(item, indentation + TAB_WIDTH, itemRoom);
+        itemFlat = lay(item, inner, itemRoom);
         line = itemFlat ?? laidOther;
-        if (laidCount < 2 || Array.isArray(item) !== Array.isArray(value[0])) table = false;
+        if (i === 0) firstIsArray = Array.isArray(item);
+        if (laidCount < 2 || Array.isArray(item) !== firstIsArray) table = false;
       } else {
         if (typeof item !== "number") numbers = false;
         table = false;
         // As JSON writes it (itemsOf): undefined and functions as null.
-        line = scalarText(item === undefined || typeof item === "function" ? null : item);
-        itemFlat = fits ? fitting(line, room - width - separator) : undefined;
+        const json = item === undefined || typeof item === "function" ? null : item;
+        itemFlat = fits ? fittingScalar(json, room - width - separator) : undefined;
+        line = itemFlat ?? (fits ? laidOther : scalarText(json));
       }
       if (fits && itemFlat !== undefined && width + separator + laidWidth <= room) {
         width += separator + laidWidth;
         fitMembers[fitCount++] = itemFlat;
         continue;
       }
-      broken ??= brokenSoFar("[", pad, mark);
+      broken = broken === undefined ? brokenSoFar("[", inner, mark, line) : broken + (commaPadOf(inner) + line);
       fits = false;
-      broken += pad + line + ",";
     }
     count = value.length;
     if (numbers && count > 0) throw new Unsure("an array of numbers");
-    if (table && broken === undefined) broken = brokenSoFar("[", pad, mark);
+    if (table && broken === undefined) broken = brokenSoFar("[", inner, mark);
   } else {
     // Why the keys' array, not `for in` (issue 14): `for in` asks each key whether it is the object's own.
     const keys = Object.keys(value);
@@ -727,21 +738,20 @@ function lay(value: unknown, indentation: number, room: number): string | undefi
       if (!isWritten(item)) continue;
       const separator = count === 0 ? 0 : 2;
       count++;
-      const memberFlat = layMember(key, item, indentation + TAB_WIDTH);
+      const memberFlat = layMember(key, item, inner);
       if (fits && memberFlat !== undefined && width + separator + laidWidth <= room) {
         width += separator + laidWidth;
         fitMembers[fitCount++] = memberFlat;
         continue;
       }
       const line = memberFlat ?? laidOther;
-      broken ??= brokenSoFar("{", pad, mark);
+      broken = broken === undefined ? brokenSoFar("{", inner, mark, line) : broken + (commaPadOf(inner) + line);
       fits = false;
-      broken += pad + line + ",";
     }
   }
   laidCount = count;
   if (broken !== undefined) {
-    laidOther = broken + padOf(indentation) + (isArray ? "]" : "}");
+    laidOther = broken + commaPadOf(indentation) + (isArray ? "]" : "}");
     return undefined;
   }
   if (count === 0) return fitting(isArray ? "[]" : "{}", room);
@@ -752,12 +762,31 @@ function lay(value: unknown, indentation: number, room: number): string | undefi
   return isArray ? flat + "]" : flat + " }";
 }
 
-/** The broken text of a group up to the members whose flat texts are on fitMembers above `mark` (taken off). */
-function brokenSoFar(open: string, pad: string, mark: number): string {
-  let broken = open;
-  for (let i = mark; i < fitCount; i++) broken += pad + fitMembers[i]! + ",";
+/**
+ * The broken text of a group so far: its `{` or `[`, then the members whose flat texts are on
+ * fitMembers above `mark` (taken off) and `line`, each on a line `inner` deep, `,` between them
+ * (its last `,` comes with its end).
+ */
+function brokenSoFar(open: string, inner: number, mark: number, line?: string): string {
+  const between = commaPadOf(inner);
+  let broken = open + padOf(inner);
+  for (let i = mark; i < fitCount; i++) broken += i === mark ? fitMembers[i]! : between + fitMembers[i]!;
+  if (line !== undefined) broken += fitCount === mark ? line : between + line;
   fitCount = mark;
   return broken;
+}
+
+/** A scalar's literal (scalarText) if it fits in `room`, as `fitting`. */
+function fittingScalar(value: unknown, room: number): string | undefined {
+  const plain = typeof value === "string" ? plainStringText(value) : undefined;
+  if (plain === undefined && typeof value === "string") return fitting(scalarText(value), room);
+  // Why not measured (issue 14): a plain string's literal, a number's, `null`, `true` and `false`
+  // are printable ASCII, a column each; measuring each scalar again was much of api.gen.ts's layout.
+  const text = plain ?? scalarText(value);
+  laidOther = text;
+  if (text.length > room) return undefined;
+  laidWidth = text.length;
+  return text;
 }
 
 /** `text` if its width is within `room` (the width in laidWidth; measured only so far), else undefined and `text` in laidOther. */
@@ -772,10 +801,14 @@ function fitting(text: string, room: number): string | undefined {
 /** A line break and `indentation` spaces, made once for each indentation. */
 const pads: string[] = [];
 const padOf = (indentation: number): string => (pads[indentation] ??= "\n" + " ".repeat(indentation));
+/** `,`, a line break and `indentation` spaces: between the lines of a broken group, and after its last. */
+const commaPads: string[] = [];
+const commaPadOf = (indentation: number): string => (commaPads[indentation] ??= "," + padOf(indentation));
 
-/** A key as printed (printedKey), its width, and whether a value under it is written `as const` (isAsConst). */
+/** A key as printed (printedKey) and followed by `: `, its width, and whether a value under it is written `as const` (isAsConst). */
 interface KeyLayout {
   readonly printed: string;
+  readonly prefix: string;
   readonly width: number;
   readonly asConst: boolean;
 }
@@ -785,7 +818,7 @@ function keyLayout(key: string): KeyLayout {
   let known = keyLayouts.get(key);
   if (known === undefined) {
     const printed = printedKey(key);
-    known = { printed, width: widthOf(printed, PRINT_WIDTH), asConst: isAsConst(key, true) };
+    known = { printed, prefix: `${printed}: `, width: widthOf(printed, PRINT_WIDTH), asConst: isAsConst(key, true) };
     // Why a bound: a long-lived process lays out many documents' keys.
     if (keyLayouts.size >= 10_000) keyLayouts.clear();
     keyLayouts.set(key, known);
@@ -803,20 +836,20 @@ function keyLayout(key: string): KeyLayout {
 function layMember(key: string, item: unknown, indentation: number, plain = false): string | undefined {
   // `plain`: no `as const` (propertyDoc's option).
   if (plain && key === "__proto__") throw new Unsure("a plain __proto__ key");
-  const { printed, width: keyWidth, asConst } = keyLayout(key);
+  const { printed, prefix, width: keyWidth, asConst } = keyLayout(key);
   const suffix = !plain && asConst && item !== null ? " as const" : "";
   const budget = PRINT_WIDTH - indentation;
   const flat = lay(item, indentation, budget - keyWidth - 2 - suffix.length - 1);
   if (flat !== undefined) {
     laidWidth += keyWidth + 2 + suffix.length;
-    return suffix === "" ? `${printed}: ${flat}` : `${printed}: ${flat}${suffix}`;
+    return suffix === "" ? prefix + flat : prefix + flat + suffix;
   }
   // The value broken at this indentation, or a scalar's text (`{}` and `[]` too).
   const right = laidOther;
   const group = item !== null && typeof item === "object" && laidCount > 0;
   const never = keyWidth < TAB_WIDTH + 3 || (!suffix && ((typeof item === "number" && !Object.is(Math.sign(item), -1)) || typeof item === "boolean"));
   const inner = indentation + TAB_WIDTH;
-  if (never || (group && keyWidth + 3 <= budget)) laidOther = `${printed}: ${right}${suffix}`;
+  if (never || (group && keyWidth + 3 <= budget)) laidOther = prefix + right + suffix;
   // "string" and "other" with a text: the value on its own line, one level deeper.
   else if (!group) laidOther = `${printed}:\n${" ".repeat(inner)}${right}${suffix}`;
   else {
