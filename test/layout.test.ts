@@ -183,7 +183,7 @@ describe("literal layout work", () => {
   /** `value` with every object and array in it behind a proxy that counts the reads of each of its members. */
   const counted = (value: unknown, reads: Map<string, number>, path = "$"): unknown => {
     if (value === null || typeof value !== "object") return value;
-    const target: Record<string, unknown> = Array.isArray(value) ? [] : {};
+    const target = (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
     for (const [key, item] of Object.entries(value)) target[key] = counted(item, reads, `${path}.${key}`);
     return new Proxy(target, {
       get(object, key, receiver) {

@@ -533,10 +533,6 @@ function itemsOf(value: readonly unknown[]): readonly unknown[] {
 /** Whether the value under `key` of an object literal is written `as const` (see escape.ts's literal). */
 const isAsConst = (key: string, value: unknown) => key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null;
 
-/** Whether a value's literal is a group (a non-empty object or array), not a text of its own. */
-const isGroup = (value: unknown): value is object =>
-  value !== null && typeof value === "object" && (Array.isArray(value) ? value.length > 0 : hasMembers(value));
-
 /** Whether prettier breaks an array literal: two or more objects (or arrays) of two or more members each. */
 function breaksArray(items: readonly unknown[]): boolean {
   return (
@@ -853,7 +849,8 @@ function layMember(key: string, item: unknown, indentation: number, plain = fals
   // "string" and "other" with a text: the value on its own line, one level deeper.
   else if (!group) laidOther = `${printed}:\n${" ".repeat(inner)}${right}${suffix}`;
   else {
-    // "other" with a group and a long key: the group on its own line, flat if it fits there.
+    // "other" with a group and a key too long for `key: {` (rare: the group laid again, one level deeper):
+    // the group on its own line, flat if it fits there.
     const alone = lay(item, inner, budget - TAB_WIDTH - suffix.length - 1) ?? laidOther;
     laidOther = `${printed}:\n${" ".repeat(inner)}${alone}${suffix}`;
   }
