@@ -680,82 +680,106 @@ let fitCount = 0;
  */
 function lay(value: unknown, indentation: number, room: number): string | undefined {
   if (value === null || typeof value !== "object") return fittingScalar(value, room);
-  const isArray = Array.isArray(value);
+  // Why a function for each (issue 14): arrays and objects meet other shapes; one function for both
+  // was thrown out of its optimized code each time either met a new one.
+  return Array.isArray(value) ? layArray(value, indentation, room) : layObject(value, indentation, room);
+}
+
+/** lay of an array. */
+function layArray(value: readonly unknown[], indentation: number, room: number): string | undefined {
   const inner = indentation + TAB_WIDTH;
   const mark = fitCount;
-  // While the flat text may fit: its width so far (with `[]` or `{  }`), its members on fitMembers;
-  // once it cannot, the broken text so far (brokenSoFar).
-  let width = isArray ? 2 : 4;
+  // While the flat text may fit: its width so far (with `[]`), its items on fitMembers; once it
+  // cannot, the broken text so far (brokenSoFar).
+  let width = 2;
   let fits = room >= width;
   let broken: string | undefined;
-  let count = 0;
-  if (isArray) {
-    const itemRoom = PRINT_WIDTH - inner - 1;
-    let numbers = true;
-    // prettier's breaksArray: two or more objects (or arrays), of two or more members each.
-    let table = value.length > 1;
-    let firstIsArray = false;
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      const separator = i === 0 ? 0 : 2;
-      let itemFlat: string | undefined;
-      let line: string;
-      if (item !== null && typeof item === "object") {
-        numbers = false;
-        itemFlat = lay(item, inner, itemRoom);
-        line = itemFlat ?? laidOther;
-        if (i === 0) firstIsArray = Array.isArray(item);
-        if (laidCount < 2 || Array.isArray(item) !== firstIsArray) table = false;
-      } else {
-        if (typeof item !== "number") numbers = false;
-        table = false;
-        // As JSON writes it (itemsOf): undefined and functions as null.
-        const json = item === undefined || typeof item === "function" ? null : item;
-        itemFlat = fits ? fittingScalar(json, room - width - separator) : undefined;
-        line = itemFlat ?? (fits ? laidOther : scalarText(json));
-      }
-      if (fits && itemFlat !== undefined && width + separator + laidWidth <= room) {
-        width += separator + laidWidth;
-        fitMembers[fitCount++] = itemFlat;
-        continue;
-      }
-      broken = broken === undefined ? brokenSoFar("[", inner, mark, line) : broken + (commaPadOf(inner) + line);
-      fits = false;
+  const itemRoom = PRINT_WIDTH - inner - 1;
+  let numbers = true;
+  // prettier's breaksArray: two or more objects (or arrays), of two or more members each.
+  let table = value.length > 1;
+  let firstIsArray = false;
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    const separator = i === 0 ? 0 : 2;
+    let itemFlat: string | undefined;
+    let line: string;
+    if (item !== null && typeof item === "object") {
+      numbers = false;
+      itemFlat = lay(item, inner, itemRoom);
+      line = itemFlat ?? laidOther;
+      if (i === 0) firstIsArray = Array.isArray(item);
+      if (laidCount < 2 || Array.isArray(item) !== firstIsArray) table = false;
+    } else {
+      if (typeof item !== "number") numbers = false;
+      table = false;
+      // As JSON writes it (itemsOf): undefined and functions as null.
+      const json = item === undefined || typeof item === "function" ? null : item;
+      itemFlat = fits ? fittingScalar(json, room - width - separator) : undefined;
+      line = itemFlat ?? (fits ? laidOther : scalarText(json));
     }
-    count = value.length;
-    if (numbers && count > 0) throw new Unsure("an array of numbers");
-    if (table && broken === undefined) broken = brokenSoFar("[", inner, mark);
-  } else {
-    // Why the keys' array, not `for in` (issue 14): `for in` asks each key whether it is the object's own.
-    const keys = Object.keys(value);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      const item: unknown = (value as Record<string, unknown>)[key];
-      if (!isWritten(item)) continue;
-      const separator = count === 0 ? 0 : 2;
-      count++;
-      const memberFlat = layMember(key, item, inner);
-      if (fits && memberFlat !== undefined && width + separator + laidWidth <= room) {
-        width += separator + laidWidth;
-        fitMembers[fitCount++] = memberFlat;
-        continue;
-      }
-      const line = memberFlat ?? laidOther;
-      broken = broken === undefined ? brokenSoFar("{", inner, mark, line) : broken + (commaPadOf(inner) + line);
-      fits = false;
+    if (fits && itemFlat !== undefined && width + separator + laidWidth <= room) {
+      width += separator + laidWidth;
+      fitMembers[fitCount++] = itemFlat;
+      continue;
     }
+    broken = broken === undefined ? brokenSoFar("[", inner, mark, line) : broken + (commaPadOf(inner) + line);
+    fits = false;
   }
+  const count = value.length;
+  if (numbers && count > 0) throw new Unsure("an array of numbers");
+  if (table && broken === undefined) broken = brokenSoFar("[", inner, mark);
   laidCount = count;
   if (broken !== undefined) {
-    laidOther = broken + commaPadOf(indentation) + (isArray ? "]" : "}");
+    laidOther = broken + commaPadOf(indentation) + "]";
     return undefined;
   }
-  if (count === 0) return fitting(isArray ? "[]" : "{}", room);
-  let flat = isArray ? "[" : "{ ";
+  if (count === 0) return fitting("[]", room);
+  let flat = "[";
   for (let i = mark; i < fitCount; i++) flat += i === mark ? fitMembers[i]! : ", " + fitMembers[i]!;
   fitCount = mark;
   laidWidth = width;
-  return isArray ? flat + "]" : flat + " }";
+  return flat + "]";
+}
+
+/** lay of an object. */
+function layObject(value: object, indentation: number, room: number): string | undefined {
+  const inner = indentation + TAB_WIDTH;
+  const mark = fitCount;
+  // As layArray's, with `{  }`.
+  let width = 4;
+  let fits = room >= width;
+  let broken: string | undefined;
+  let count = 0;
+  // Why the keys' array, not `for in` (issue 14): `for in` asks each key whether it is the object's own.
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (!isWritten(item)) continue;
+    const separator = count === 0 ? 0 : 2;
+    count++;
+    const memberFlat = layMember(key, item, inner);
+    if (fits && memberFlat !== undefined && width + separator + laidWidth <= room) {
+      width += separator + laidWidth;
+      fitMembers[fitCount++] = memberFlat;
+      continue;
+    }
+    const line = memberFlat ?? laidOther;
+    broken = broken === undefined ? brokenSoFar("{", inner, mark, line) : broken + (commaPadOf(inner) + line);
+    fits = false;
+  }
+  laidCount = count;
+  if (broken !== undefined) {
+    laidOther = broken + commaPadOf(indentation) + "}";
+    return undefined;
+  }
+  if (count === 0) return fitting("{}", room);
+  let flat = "{ ";
+  for (let i = mark; i < fitCount; i++) flat += i === mark ? fitMembers[i]! : ", " + fitMembers[i]!;
+  fitCount = mark;
+  laidWidth = width;
+  return flat + " }";
 }
 
 /**
