@@ -7,8 +7,22 @@ import { NameGate, SchemaTypeNames, UnsupportedConstruct, pointerOf } from "./na
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
-import { type JsonSchema, docComment, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
+import { type JsonSchema, objectTypeExpression, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
+import {
+  type Member,
+  type TypeExpr,
+  arrayType,
+  genericType,
+  indexMember,
+  intersectionType,
+  literalType,
+  member,
+  objectType,
+  readonlyType,
+  unionType,
+  word,
+} from "./type-expr.js";
 import { apiStatements } from "../render/api-layout.js";
 import { operationGroupLayout, resourceLayout } from "../render/handler-layout.js";
 import { flatLiteral, laidOut } from "../render/layout.js";
@@ -37,21 +51,38 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discr
   return Object.keys(variants).length > 0 ? { methods: chosen, variants } : { methods: chosen };
 }
 
+/** A member `name: type` of a handler's input. */
+const input = (name: string, type: TypeExpr): Member => member(name, type);
+
 /** The input members and the result of a resource handler that differ per operation kind (members keep these names: stores rely on them). */
-const SIGNATURES: Record<ResourceKind, { input: (t: Types) => string[]; result: (t: Types) => string }> = {
-  list: { input: (t) => [`query: ${t.query}`], result: (t) => `readonly ${t.stored}[]` },
-  get: { input: (t) => [`id: ${t.id}`], result: (t) => `${t.stored} | undefined` },
-  create: { input: (t) => [`body: ${t.body}`], result: (t) => t.stored },
-  replace: { input: (t) => [`id: ${t.id}`, `body: ${t.body}`, `current: ${t.stored}`], result: (t) => t.stored },
-  update: { input: (t) => [`id: ${t.id}`, `patch: ${t.body}`, `current: ${t.stored}`], result: (t) => t.stored },
-  delete: { input: (t) => [`id: ${t.id}`, `current: ${t.stored}`], result: () => "void" },
+const SIGNATURES: Record<ResourceKind, { input: (t: Types) => Member[]; result: (t: Types) => TypeExpr }> = {
+  list: { input: (t) => [input("query", t.query)], result: (t) => readonlyType(arrayType(t.stored)) },
+  get: { input: (t) => [input("id", t.id)], result: (t) => unionType([t.stored, UNDEFINED]) },
+  create: { input: (t) => [input("body", t.body)], result: (t) => t.stored },
+  replace: { input: (t) => [input("id", t.id), input("body", t.body), input("current", t.stored)], result: (t) => t.stored },
+  update: { input: (t) => [input("id", t.id), input("patch", t.body), input("current", t.stored)], result: (t) => t.stored },
+  delete: { input: (t) => [input("id", t.id), input("current", t.stored)], result: () => word("void") },
   // Why: the handler stores the object after the action, in its `to` state (given as `to`), in one
   // write of its own; the server checks that it did (http-behaviour, actions).
   action: {
-    input: (t) => [`id: ${t.id}`, ...(t.body === "never" ? [] : [`body: ${t.body}`]), `current: ${t.stored}`, ...(t.to === undefined ? [] : [`to: ${t.to}`])],
+    input: (t) => [
+      input("id", t.id),
+      ...(t.body.text === "never" ? [] : [input("body", t.body)]),
+      input("current", t.stored),
+      ...(t.to === undefined ? [] : [input("to", t.to)]),
+    ],
     result: (t) => t.stored,
   },
 };
+const UNDEFINED = word("undefined");
+/** A list's page in its handler's input. */
+const PAGE_TYPE = objectType([
+  member("limit", word("number"), { readonly: true }),
+  member("cursor", unionType([word("string"), UNDEFINED]), { readonly: true }),
+]);
+/** The handlers' last two input members (the principal's type differs). */
+const PRINCIPALS = new Map(["Principal", "Principal | undefined", "undefined"].map((text) => [text, unionType(text.split(" | ").map(word))]));
+const SCOPES = member("scopes", word("SecurityScopes"));
 /** What a resource handler's result is, for its doc comment (without the refusal). */
 const RESULT_DOCS: Record<ResourceKind, (paged: boolean) => string> = {
   list: (paged) => (paged ? "A page of the stored objects and, when more remain, the handler's own cursor of the next page" : "The stored objects"),
@@ -64,12 +95,12 @@ const RESULT_DOCS: Record<ResourceKind, (paged: boolean) => string> = {
 };
 interface Types {
   /** The query members with their doc comments. */
-  query: string;
-  id: string;
-  body: string;
-  stored: string;
+  query: TypeExpr;
+  id: TypeExpr;
+  body: TypeExpr;
+  stored: TypeExpr;
   /** An action's `to` state as a literal type, when it declares one. */
-  to?: string;
+  to?: TypeExpr;
 }
 
 /**
@@ -202,13 +233,13 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
 
   // After every handler type: the named types, then the variants those asked for (each may ask for more).
   const types: TypeView[] = Object.entries(schemas).map(([name, schema]) =>
-    typeView(typeNames.typeName(name), stringOf(schema.description), typeScriptType(schema, "", typeNames)),
+    typeView(typeNames.typeName(name), stringOf(schema.description), typeExpression(schema, "", typeNames)),
   );
   for (let i = 0; i < typeNames.variants().length; i++) {
     const variant = typeNames.variants()[i]!;
     const without = variant.use === "request" ? "`readOnly`" : "`writeOnly`";
     const text = `\`${variant.schema}\` as ${variant.use === "request" ? "sent in requests" : "answered in responses"}: without its ${without} properties.`;
-    types.push(typeView(variant.name, text, typeScriptType(schemas[variant.schema]!, "", typeNames, variant.use)));
+    types.push(typeView(variant.name, text, typeExpression(schemas[variant.schema]!, "", typeNames, variant.use)));
   }
   const indexLinks = [...collectionLinks, ...tokenLinks];
   const nodes = Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema)] as const);
@@ -254,18 +285,18 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
 }
 
 /** `export type name = type;` in prettier's layout, or as written where not sure (`sure` false: its file goes to prettier). */
-function typeDeclaration(name: string, type: string): { readonly text: string; readonly sure: boolean } {
+function typeDeclaration(name: string, type: string | TypeExpr): { readonly text: string; readonly sure: boolean } {
   return laidOut(
     () => typeAliasStatement(name, type),
-    () => `export type ${name} = ${type};`,
+    () => `export type ${name} = ${typeof type === "string" ? type : type.text};`,
   );
 }
 
 /** A named type of types.gen.ts with its doc comment. */
-function typeView(name: string, description: string | undefined, type: string): TypeView {
+function typeView(name: string, description: string | undefined, type: TypeExpr): TypeView {
   const lines = docLines(description);
   const declaration = typeDeclaration(name, type);
-  return { name, docLines: lines, hasDoc: lines.length > 0, type, declaration: declaration.text, laidOut: declaration.sure };
+  return { name, docLines: lines, hasDoc: lines.length > 0, type: type.text, declaration: declaration.text, laidOut: declaration.sure };
 }
 
 /**
@@ -328,7 +359,7 @@ function resourceView(
   operationsByCollection: ReadonlyMap<string, readonly OperationModel[]>,
   typeNames: SchemaTypeNames,
   gate: NameGate,
-): ResourceView | undefined {
+): ResourceView<TypeExpr> | undefined {
   const ext = objectOf(schema["x-codegen-resource"]);
   const collection = String(ext.collection);
   const at = pointerOf("components", "schemas", name, "x-codegen-resource");
@@ -369,12 +400,13 @@ function resourceView(
   };
 
   const storedName = gate.identifier(`Stored${typeNames.typeName(name)}`, at, "the stored type");
+  const stored = word(storedName);
   const writeOnlyMembers = Object.entries(inputProperties)
     .filter(([, p]) => objectOf(p).writeOnly === true)
-    .map(([k, p]) => `${docComment(stringOf(objectOf(p).description))}${propertyKey(k)}?: ${typeScriptType(objectOf(p), "T.", typeNames)}`);
-  const base = objectType(schema, "T.", typeNames, ["links"]);
-  const storedType = writeOnlyMembers.length === 0 ? base : `${base} & { ${writeOnlyMembers.join("; ")} }`;
-  const idType = ext.id === "uuid" || ext.id === "string" ? "string" : "number";
+    .map(([k, p]) => member(k, typeExpression(objectOf(p), "T.", typeNames), { optional: true, description: stringOf(objectOf(p).description) }));
+  const base = objectTypeExpression(schema, "T.", typeNames, ["links"]);
+  const storedType = writeOnlyMembers.length === 0 ? base : intersectionType([base, objectType(writeOnlyMembers)]);
+  const idType = word(ext.id === "uuid" || ext.id === "string" ? "string" : "number");
   const filters = filterFields(schema);
   // Once per resource, not per method (issue 14): the same literal for each.
   const listFilters = laidOut(
@@ -382,20 +414,18 @@ function resourceView(
     () => literal(filters),
   ).text;
 
-  const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map((operation) => {
+  const methods: HandlerMethodView<TypeExpr>[] = (operationsByCollection.get(collection) ?? []).map((operation) => {
     const behaviour = operation.behaviour as ResourceBehaviour;
     const kind = behaviour.kind;
     const query = handlerQuery(operation);
-    const queryMembers = query.map((p) => `${propertyKey(p.name)}?: ${typeScriptType(objectOf(p.schema), "T.", typeNames)}`);
-    const documentedQuery = query.map((p, i) => `${docComment(p.description)}${queryMembers[i]!}`);
+    const queryMembers = query.map((p) => member(p.name, typeExpression(objectOf(p.schema), "T.", typeNames), { optional: true, description: p.description }));
     const bodyRef = jsonBodyName(operation);
-    const queryType = (members: readonly string[]) => (members.length > 0 ? `{ ${members.join("; ")} }` : "{ readonly [name: string]: never }");
     const types: Types = {
-      query: queryType(documentedQuery),
+      query: queryMembers.length > 0 ? objectType(queryMembers) : NO_QUERY,
       id: idType,
-      body: bodyRef !== undefined ? `T.${typeNames.typeNameFor(bodyRef, "request")}` : "never",
-      stored: storedName,
-      ...(behaviour.action?.to !== undefined ? { to: stringLiteral(behaviour.action.to) } : {}),
+      body: bodyRef !== undefined ? word(`T.${typeNames.typeNameFor(bodyRef, "request")}`) : word("never"),
+      stored,
+      ...(behaviour.action?.to !== undefined ? { to: literalType(behaviour.action.to) } : {}),
     };
     const before = gate.problems.length;
     const operationId = gate.identifier(operation.operationId, operation.pointer, "operationId");
@@ -404,20 +434,18 @@ function resourceView(
     const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
     const signature = SIGNATURES[kind];
     // A list's order and page (http-behaviour, "Lists: pagination and sorting"): typed in its input, a page its result.
-    const sortType = behaviour.sort
-      ? `readonly { readonly field: ${behaviour.sort.map(stringLiteral).join(" | ") || "never"}; readonly descending: boolean }[]`
-      : "";
-    const pageType = "{ readonly limit: number; readonly cursor: string | undefined }";
     const declaredQuery = query.some((p) => !filters.includes(p.name));
-    const listing = [...(behaviour.sort ? [`sort: ${sortType}`] : []), ...(behaviour.page ? [`page: ${pageType}`] : [])];
-    const result = behaviour.page ? `{ readonly items: readonly ${storedName}[]; readonly next?: string }` : signature.result(types);
-    const principal = operation.security.principal;
-    const members = [...signature.input(types), ...listing, `principal: ${principal}`, "scopes: SecurityScopes"];
+    const listing = [...(behaviour.sort ? [input("sort", sortType(behaviour.sort))] : []), ...(behaviour.page ? [input("page", PAGE_TYPE)] : [])];
+    const result = behaviour.page
+      ? objectType([member("items", readonlyType(arrayType(stored)), { readonly: true }), member("next", word("string"), { readonly: true, optional: true })])
+      : signature.result(types);
+    const principal = input("principal", PRINCIPALS.get(operation.security.principal)!);
+    const members = [...signature.input(types), ...listing, principal, SCOPES];
     return {
       operationId,
       docLines: handlerDoc(operation.summary ?? operationId, operation),
       inputName: named(`${pascal}Input`, "the input type"),
-      inputType: `{ ${members.join("; ")} }`,
+      inputType: objectType(members),
       resultName: named(`${pascal}Result`, "the result type"),
       resultType: refusable(result, behaviour.errors),
       resultDoc: RESULT_DOCS[kind](behaviour.page !== undefined) + (behaviour.errors.length > 0 ? ", or a refusal with a declared status" : "") + ".",
@@ -432,15 +460,15 @@ function resourceView(
       isUpdate: kind === "update",
       isDelete: kind === "delete",
       isAction: kind === "action",
-      toLiteral: types.to ?? "",
+      toLiteral: types.to?.text ?? "",
     };
   });
 
   return {
     fileName: collection,
-    usesTypes: refersToTypes(storedType) || methods.some((m) => refersToTypes(m.inputType)),
-    usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType)),
-    usesRefusal: methods.some((m) => /\bHandlerRefusal\b/.test(m.resultType)),
+    usesTypes: refersToTypes(storedType.text) || methods.some((m) => refersToTypes(m.inputType.text)),
+    usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType.text)),
+    usesRefusal: methods.some((m) => /\bHandlerRefusal\b/.test(m.resultType.text)),
     binderName: gate.identifier(`bind${pascalCase(collection)}`, at, "the binder"),
     storeUsesStored: methods.some((m) => !m.isDelete),
     property: gate.identifier(camelCase(collection), at, "the resource property"),
@@ -466,6 +494,15 @@ function handlerDoc(summary: string, operation: OperationModel): string[] {
 }
 
 /** A handler's result type, or a typed refusal with one of the declared statuses (http-behaviour, "Handlers that refuse"). */
-function refusable(result: string, errors: readonly number[]): string {
-  return errors.length === 0 ? result : `${result} | HandlerRefusal<${errors.join(" | ")}>`;
+function refusable(result: TypeExpr, errors: readonly number[]): TypeExpr {
+  return errors.length === 0 ? result : unionType([result, genericType("HandlerRefusal", [unionType(errors.map(literalType))])]);
 }
+
+/** A list's order in its handler's input: `readonly { readonly field: "a" | "b"; readonly descending: boolean }[]`. */
+function sortType(fields: readonly string[]): TypeExpr {
+  const field = fields.length === 0 ? word("never") : unionType(fields.map(literalType));
+  return readonlyType(arrayType(objectType([member("field", field, { readonly: true }), member("descending", word("boolean"), { readonly: true })])));
+}
+
+/** The query of a handler without query parameters: no members. */
+const NO_QUERY = objectType([indexMember("name", word("string"), word("never"), true)]);

@@ -22,8 +22,8 @@ export class OperationCollector {
   readonly mockAnswers: Record<string, MockAnswer> = {};
   private readonly usedProperties: Set<string>;
   readonly hookSchemes = new Set<string>();
-  /** The response schemas whose types (and so their variants) were already asked for. */
-  private readonly askedForResponses = new Set<object>();
+  /** The schemas whose types (and so their variants) were already asked for per use: a named one by its name, another by the object. */
+  private readonly asked = { request: new Set<unknown>(), response: new Set<unknown>() };
 
   constructor(
     private readonly document: Json,
@@ -37,6 +37,19 @@ export class OperationCollector {
   /** The TypeScript type of a schema, its named schemas as `T.<name>` through the gate, as `use`d. */
   private typeOf(schema: Json | undefined, use?: SchemaUse): string {
     return schema === undefined ? "unknown" : typeScriptType(schema as JsonSchema, "T.", this.typeNames, use);
+  }
+
+  /**
+   * Asks for the type of a schema as `use`d, for the variants it names, once per schema. Why by
+   * name (issue 14): a `$ref` to a named schema is a new object at each operation (each of a
+   * thousand resources' error responses), and asking for the same type again asks for nothing new.
+   */
+  private askFor(schema: Json | undefined, use: SchemaUse): void {
+    if (schema === undefined) return;
+    const key = refName(schema as JsonSchema) ?? schema;
+    if (this.asked[use].has(key)) return;
+    this.asked[use].add(key);
+    this.typeOf(schema, use);
   }
 
   /**
@@ -309,10 +322,10 @@ export class OperationCollector {
     const schema = json.find((t) => t.schema !== undefined)?.schema;
     if (schema) this.checkSchema(schema, `${pointer}/content/${json[0]!.type.replace(/\//g, "~1")}/schema`);
     const members: string[] = [];
-    // The body's type is made typed or not: it asks for the request variants of its schemas.
-    const type = json.length > 0 ? this.typeOf(schema, "request") : "";
+    // The body's type is made, or untyped asked for: it asks for the request variants of its schemas.
+    if (!typed && json.length > 0) this.askFor(schema, "request");
     const doc = typed ? docComment(body.description) : "";
-    if (typed && json.length > 0) members.push(`${doc}body${required && raw.length === 0 ? "" : "?"}: ${type}`);
+    if (typed && json.length > 0) members.push(`${doc}body${required && raw.length === 0 ? "" : "?"}: ${this.typeOf(schema, "request")}`);
     if (typed && raw.length > 0) members.push(`${doc}rawBody${required && json.length === 0 ? "" : "?"}: RawBody`);
     return {
       spec: { required, json: json.map((t) => t.type), ...(schema ? { schema: schemaNode(schema as JsonSchema) } : {}), raw: raw.map((t) => t.type) },
@@ -341,14 +354,10 @@ export class OperationCollector {
       const raw = types.filter((t) => !isJsonMediaType(t.type));
       if (json.length > 0) anyJson = true;
       if (raw.length > 0) anyRaw = true;
-      // The JSON body's type is made typed or not: it asks for the response variants of its schemas
-      // (untyped, once per schema: a schema of a response many operations share asks for nothing new).
+      // The JSON body's type is made, or untyped asked for: it asks for the response variants of its schemas.
       const schema = json.length > 0 ? json.find((t) => t.schema !== undefined)?.schema : undefined;
       if (!typed) {
-        if (schema !== undefined && !this.askedForResponses.has(schema)) {
-          this.askedForResponses.add(schema);
-          this.typeOf(schema, "response");
-        }
+        this.askFor(schema, "response");
         continue;
       }
       const bodyType = json.length > 0 ? this.typeOf(schema, "response") : "";

@@ -4,6 +4,7 @@
  */
 
 import type { ApiStatements } from "../render/api-layout.js";
+import type { TypeExpr } from "./type-expr.js";
 
 /** A named type of types.gen.ts. */
 export interface TypeView {
@@ -17,15 +18,18 @@ export interface TypeView {
   readonly laidOut: boolean;
 }
 
-/** One operation of a resource's handler interface and its binding in the server. */
-export interface HandlerMethodView {
+/**
+ * One operation of a resource's handler interface and its binding in the server. `Type`: how its
+ * types are held: their text, or while the model builds them their text and syntax (type-expr.ts).
+ */
+export interface HandlerMethodView<Type extends string | TypeExpr = string> {
   readonly operationId: string;
   readonly docLines: readonly string[];
-  /** The names (`ListLoansInput`, `ListLoansResult`) and type literals of its input and its result. */
+  /** The names (`ListLoansInput`, `ListLoansResult`) and types (text and syntax: type-expr.ts) of its input and its result. */
   readonly inputName: string;
-  readonly inputType: string;
+  readonly inputType: Type;
   readonly resultName: string;
-  readonly resultType: string;
+  readonly resultType: Type;
   /** The result type's doc comment. */
   readonly resultDoc: string;
   /** Its kind, for the stores' templates; exactly one is true. */
@@ -49,21 +53,21 @@ export interface HandlerMethodView {
   readonly resultDeclaration?: string;
 }
 
-/** A resource: its handler interface, its store and its spec for the dispatcher. */
-export interface ResourceView {
+/** A resource: its handler interface, its store and its spec for the dispatcher (`Type`: as HandlerMethodView's). */
+export interface ResourceView<Type extends string | TypeExpr = string> {
   /** The handlers' property name (`blogPosts`). */
   readonly property: string;
   /** Interface name (`BlogPostsHandlers`). */
   readonly interfaceName: string;
   /** The stored object's type name (`StoredBlogPost`) and type. */
   readonly storedName: string;
-  readonly storedType: string;
+  readonly storedType: Type;
   /** The collection as a string literal, and as text for a comment. */
   readonly collectionLiteral: string;
   readonly collectionComment: string;
   /** The dispatcher's ResourceSpec, as a value (api.gen.ts's literal is laid out from it: src/render/api-layout.ts). */
   readonly specValue: unknown;
-  readonly methods: readonly HandlerMethodView[];
+  readonly methods: readonly HandlerMethodView<Type>[];
   /** The file name under resources/ (the collection name, a safe path segment). */
   readonly fileName: string;
   /** Whether its file refers to named schemas (`T.`) and to `Principal`. */

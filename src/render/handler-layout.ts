@@ -2,15 +2,16 @@
  * The declarations of resources/*.gen.ts and operations/*.gen.ts in prettier's layout (issue 14):
  * their type aliases (src/render/type-layout.ts) and the binder's signature.
  */
+import type { TypeExpr } from "../model/type-expr.js";
 import type { HandlerMethodView, OperationGroupView, OperationView, ResourceView } from "../model/view.js";
 import { PRINT_WIDTH, laidOut, widthOf } from "./layout.js";
 import { typeAliasStatement } from "./type-layout.js";
 
 /** `export type name = type;`, laid out where sure. */
-const alias = (name: string, type: string) =>
+const alias = (name: string, type: string | TypeExpr) =>
   laidOut(
     () => typeAliasStatement(name, type),
-    () => `export type ${name} = ${type};`,
+    () => `export type ${name} = ${textOf(type)};`,
   );
 
 /**
@@ -24,21 +25,36 @@ export function binderSignature(binderName: string, interfaceName: string): stri
   return widthOf(flat, PRINT_WIDTH) <= PRINT_WIDTH ? flat : `${head}\n  readonly [operationId: string]: OperationHandler;\n} {`;
 }
 
-/** A method's input and result declarations, and whether both are sure. */
-function methodDeclarations<M extends HandlerMethodView | OperationView>(
+/** The text of a type. */
+const textOf = (type: string | TypeExpr): string => (typeof type === "string" ? type : type.text);
+
+/**
+ * A method's input and result declarations, and whether both are sure; its types as their text.
+ * Why not their syntax (issue 14): held by the view until its file is written, a thousand
+ * resources' type expressions were megabytes more for every collection to walk.
+ */
+function methodDeclarations<M extends HandlerMethodView<TypeExpr> | OperationView>(
   method: M,
-): M & { inputDeclaration: string; resultDeclaration: string; laidOut: boolean } {
+): Omit<M, "inputType" | "resultType"> & { inputType: string; resultType: string; inputDeclaration: string; resultDeclaration: string; laidOut: boolean } {
   const input = alias(method.inputName, method.inputType);
   const result = alias(method.resultName, method.resultType);
-  return { ...method, inputDeclaration: input.text, resultDeclaration: result.text, laidOut: input.sure && result.sure };
+  return {
+    ...method,
+    inputType: textOf(method.inputType),
+    resultType: textOf(method.resultType),
+    inputDeclaration: input.text,
+    resultDeclaration: result.text,
+    laidOut: input.sure && result.sure,
+  };
 }
 
 /** A resource's view with its declarations laid out; `laidOut` false: its file is left to prettier. */
-export function resourceLayout(resource: ResourceView): ResourceView {
+export function resourceLayout(resource: ResourceView<TypeExpr>): ResourceView {
   const stored = alias(resource.storedName, resource.storedType);
   const methods = resource.methods.map(methodDeclarations);
   return {
     ...resource,
+    storedType: resource.storedType.text,
     methods,
     storedDeclaration: stored.text,
     binderSignature: binderSignature(resource.binderName, resource.interfaceName),
