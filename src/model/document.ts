@@ -98,30 +98,41 @@ export function requestBodyObject(value: unknown): RequestBodyObject | undefined
 }
 
 /** A Response Object, read, under its status key (`200`, `4XX`, `default`). */
-export interface ResponseObject {
+export interface ResponseObject extends ReadResponse {
   readonly status: string;
+}
+
+/** What a Response Object says, whatever its status. */
+interface ReadResponse {
   readonly description: string | undefined;
   readonly content: readonly MediaEntry[];
+  /** Its distinct media types, in order; its JSON entries and the others. */
+  readonly types: readonly string[];
+  readonly json: readonly MediaEntry[];
+  readonly raw: readonly MediaEntry[];
 }
 
 /** Response Objects already read, by the object (responseObjects). */
-export type ReadResponses = Map<object, { readonly description: string | undefined; readonly content: readonly MediaEntry[] }>;
+export type ReadResponses = Map<object, ReadResponse>;
 
 /**
  * The Response Objects of an operation's `responses`, in their order; each object read once per
  * `read` (one per reading of the document: it is dropped with it). Why (issue 14): after
  * prepareDocument a response of `components/responses` is one object at every operation that
  * refers to it (an API's error responses, most of each operation's), and its media ranges were
- * read again at each.
+ * read again at each (and what the dispatcher reads of them: their media types, JSON or not).
  */
 export function responseObjects(value: unknown, read: ReadResponses = new Map()): ResponseObject[] {
   return Object.entries(objectOf(value)).map(([status, raw]) => {
     const response = objectOf(raw);
     let known = read.get(response);
     if (known === undefined) {
-      known = { description: textOf(response.description), content: mediaEntries(response.content) };
+      const content = mediaEntries(response.content);
+      const types = [...new Set(content.map((t) => t.type))];
+      const json = content.filter((t) => isJsonMediaType(t.type));
+      known = { description: textOf(response.description), content, types, json, raw: json.length === content.length ? [] : content.filter((t) => !isJsonMediaType(t.type)) };
       read.set(response, known);
     }
-    return { status, description: known.description, content: known.content };
+    return { status, description: known.description, content: known.content, types: known.types, json: known.json, raw: known.raw };
   });
 }

@@ -205,15 +205,11 @@ export class OperationCollector {
     const isObject = types.includes("object") || (types.length === 0 && resolved.properties !== undefined);
     const spec = { name, in: location, required, schema: schemaNode(schema as JsonSchema) };
     if (location === "path") return this.pathParameter(spec, style, explode, isArray ? "array" : isObject ? "object" : "scalar", resolved, pointer);
-    const supported: Record<string, string[]> = {
-      query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
-      header: ["simple"],
-      cookie: ["form"],
-    };
-    if (!(supported[location] ?? []).includes(style)) {
+    const supported = SUPPORTED_STYLES[location];
+    if (!(supported ?? []).includes(style)) {
       return this.fail(
         pointer,
-        `the style ${stringLiteral(style)} of the ${location} parameter ${stringLiteral(name)} is not supported; codegen reads ${(supported[location] ?? []).join(", ")} ${location} parameters`,
+        `the style ${stringLiteral(style)} of the ${location} parameter ${stringLiteral(name)} is not supported; codegen reads ${(supported ?? []).join(", ")} ${location} parameters`,
       );
     }
     if (isObject) return this.objectParameter(parameter, spec, resolved, style, explode, pointer);
@@ -337,21 +333,20 @@ export class OperationCollector {
     responses: readonly ResponseObject[],
     pointer: string,
     typed: boolean,
-  ): { media: Record<string, string[]>; type: string; jsonOnly: boolean } {
-    const media: Record<string, string[]> = {};
+  ): { media: Record<string, readonly string[]>; type: string; jsonOnly: boolean } {
+    const media: Record<string, readonly string[]> = {};
     let anyJson = false;
     let anyRaw = false;
     const members: string[] = [];
     for (const response of responses) {
       const status = response.status;
-      if (!/^(?:[1-5](?:[0-9]{2}|XX)|default)$/i.test(status)) {
+      if (!isStatusKey(status)) {
         this.fail(`${pointer}/${status}`, `${stringLiteral(status)} is not a status code, a range like 4XX, or default`);
         continue;
       }
-      const types: readonly MediaEntry[] = response.content;
-      media[status] = [...new Set(types.map((t) => t.type))];
-      const json = types.filter((t) => isJsonMediaType(t.type));
-      const raw = types.filter((t) => !isJsonMediaType(t.type));
+      // Read once per response object (responseObjects): most are an API's shared answers.
+      const { content: types, json, raw } = response;
+      media[status] = response.types;
       if (json.length > 0) anyJson = true;
       if (raw.length > 0) anyRaw = true;
       // The JSON body's type is made, or untyped asked for: it asks for the response variants of its schemas.
@@ -415,6 +410,24 @@ export class OperationCollector {
     this.problems.push(new UnsupportedConstruct(pointer, reason));
     return undefined;
   }
+}
+
+/** The styles codegen reads of a parameter by location (but path: pathParameter). */
+const SUPPORTED_STYLES: { readonly [location: string]: readonly string[] | undefined } = {
+  query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+  header: ["simple"],
+  cookie: ["form"],
+};
+
+/** The status keys seen to be valid (most documents use a dozen): looked up, not matched again. */
+const STATUS_KEYS = new Set<string>();
+
+/** Whether a key of `responses` is a status code, a range like `4XX`, or `default`. */
+function isStatusKey(key: string): boolean {
+  if (STATUS_KEYS.has(key)) return true;
+  if (!/^(?:[1-5](?:[0-9]{2}|XX)|default)$/i.test(key)) return false;
+  STATUS_KEYS.add(key);
+  return true;
 }
 
 /** A response `codegen serve` gives for an operation written by others. */

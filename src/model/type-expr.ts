@@ -66,8 +66,12 @@ export const templateType = (text: string): TypeExpr => ({ kind: "template", tex
 /** Parts joined by ` | `; a union among them is flattened, as its text reads (one part: itself). */
 export function unionType(parts: readonly TypeExpr[]): TypeExpr {
   if (parts.length === 1) return parts[0]!;
-  const members = parts.flatMap((part) => (part.kind === "union" && part.comments === undefined ? part.members : [part]));
-  return { kind: "union", text: parts.map((part) => part.text).join(" | "), members };
+  let text = parts[0]!.text;
+  for (let i = 1; i < parts.length; i++) text += " | " + parts[i]!.text;
+  // A union read from text (with its comments) stays one: laid out as a union in a union, Unsure.
+  const flat = (part: TypeExpr): part is Extract<TypeExpr, { kind: "union" }> => part.kind === "union" && part.comments === undefined;
+  const members = parts.some(flat) ? parts.flatMap((part) => (flat(part) ? part.members : [part])) : parts;
+  return { kind: "union", text, members };
 }
 
 /** Parts joined by ` & `; an intersection among them is flattened, as its text reads (one part: itself). */

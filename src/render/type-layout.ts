@@ -557,8 +557,8 @@ function brokenObject(members: readonly Member[], indentation: number): string |
   for (const member of members) {
     const printed = memberText(member, inner);
     if (printed === undefined) return undefined;
-    const comments = member.comments.flatMap(blockCommentLines);
-    text += pad + (comments.length > 0 ? comments.join(pad) + pad : "") + printed + ";";
+    const comments = member.comments.length > 0 ? member.comments.flatMap(blockCommentLines).join(pad) + pad : "";
+    text += pad + comments + printed + ";";
   }
   return text + "\n" + " ".repeat(indentation) + "}";
 }
