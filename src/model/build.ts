@@ -44,6 +44,11 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discr
   const chosen: Record<string, unknown> = {};
   const variants: Record<string, unknown> = {};
   for (const [method, entries] of methods) {
+    // Most methods have one operation (issue 14: two thousand routes).
+    if (entries.length === 1) {
+      chosen[method] = entries[0]!.spec;
+      continue;
+    }
     chosen[method] = (entries.find((e) => e.discriminator === undefined) ?? entries[0]!).spec;
     const told = entries.filter((e) => e.discriminator !== undefined);
     if (entries.length > 1 && told.length > 0) variants[method] = told.map((e) => ({ ...e.discriminator, operation: e.spec }));
@@ -313,7 +318,7 @@ function routeEntry(operation: OperationModel, collector: OperationCollector): R
     operationId: operation.operationId,
     kind: behaviour.kind,
     security: operation.security.requirements,
-    ...collector.definition({ ...operation, parameters }),
+    ...collector.definition(operation, parameters),
   };
   if (isResourceBehaviour(behaviour)) {
     spec.resource = behaviour.collection;

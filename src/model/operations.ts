@@ -22,6 +22,10 @@ export class OperationCollector {
   readonly mockAnswers: Record<string, MockAnswer> = {};
   private readonly usedProperties: Set<string>;
   readonly hookSchemes = new Set<string>();
+  /** The validator node of each schema read (a path item's parameter is read at each of its operations). */
+  private readonly nodes = new WeakMap<object, Record<string, unknown>>();
+  /** The schemas checked that hold no keyword the validator cannot check (checked once). */
+  private readonly checked = new WeakSet<object>();
   /** The schemas whose types (and so their variants) were already asked for per use: a named one by its name, another by the object. */
   private readonly asked = { request: new Set<unknown>(), response: new Set<unknown>() };
 
@@ -94,15 +98,20 @@ export class OperationCollector {
    * types the resource gives: build.ts), read as `read` reads it with its problems recorded, and
    * the variants its body and responses ask for asked for in the same order (types.gen.ts
    * declares them so). Why no type texts (issue 14): made for every operation and dropped, they
-   * were a good part of the model's time and garbage.
+   * were a good part of the model's time and garbage. `parameters`: those of the model it reads
+   * (a list's own `sort`, `limit` and `cursor` are not).
    */
-  definition(model: OperationModel): object {
-    return this.readAs(model, false).definition;
+  definition(model: OperationModel, parameters: OperationModel["parameters"] = model.parameters): object {
+    return this.readAs(model, false, parameters).definition;
   }
 
-  /** `read`, with the type members and result type made only when `typed` (else empty). */
-  private readAs(model: OperationModel, typed: boolean): { definition: object; parameterMembers: string[]; bodyMembers: string[]; resultType: string } {
-    const parameters = this.parameters(model, typed);
+  /** `read` (of `own`: the model's parameters unless given), with the type members and result type made only when `typed` (else empty). */
+  private readAs(
+    model: OperationModel,
+    typed: boolean,
+    own: OperationModel["parameters"] = model.parameters,
+  ): { definition: object; parameterMembers: string[]; bodyMembers: string[]; resultType: string } {
+    const parameters = this.parameters(model, own, typed);
     const body = this.requestBody(model.body, `${model.pointer}/requestBody`, typed);
     const responses = this.responses(model.responses, `${model.pointer}/responses`, typed);
     return {
@@ -153,11 +162,11 @@ export class OperationCollector {
     return group;
   }
 
-  private parameters(model: OperationModel, typed: boolean): { specs: object[]; members: string[] } {
+  private parameters(model: OperationModel, parameters: OperationModel["parameters"], typed: boolean): { specs: object[]; members: string[] } {
     const order = model.pathNames;
     const specs: { spec: object; location: string; order: number }[] = [];
     const members: Record<string, string[]> = { path: [], query: [], header: [], cookie: [] };
-    for (const parameter of model.parameters) {
+    for (const parameter of parameters) {
       const { name, in: location } = parameter;
       // OpenAPI 3.1 section 4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored.
       if (location === "header" && ["accept", "content-type", "authorization"].includes(name.toLowerCase())) continue;
@@ -203,7 +212,7 @@ export class OperationCollector {
     const explode = parameter.explode ?? style === "form";
     const isArray = types.includes("array");
     const isObject = types.includes("object") || (types.length === 0 && resolved.properties !== undefined);
-    const spec = { name, in: location, required, schema: schemaNode(schema as JsonSchema) };
+    const spec = { name, in: location, required, schema: this.nodeOf(schema) };
     if (location === "path") return this.pathParameter(spec, style, explode, isArray ? "array" : isObject ? "object" : "scalar", resolved, pointer);
     const supported = SUPPORTED_STYLES[location];
     if (!(supported ?? []).includes(style)) {
@@ -269,7 +278,7 @@ export class OperationCollector {
     }
     const schema = entry.schema ?? {};
     this.checkSchema(schema, `${pointer}/content/${entry.key.replace(/~/g, "~0").replace(/\//g, "~1")}/schema`);
-    return { name: parameter.name, in: parameter.in, required, schema: schemaNode(schema as JsonSchema), json: true };
+    return { name: parameter.name, in: parameter.in, required, schema: this.nodeOf(schema), json: true };
   }
 
   /**
@@ -324,7 +333,7 @@ export class OperationCollector {
     if (typed && json.length > 0) members.push(`${doc}body${required && raw.length === 0 ? "" : "?"}: ${this.typeOf(schema, "request")}`);
     if (typed && raw.length > 0) members.push(`${doc}rawBody${required && json.length === 0 ? "" : "?"}: RawBody`);
     return {
-      spec: { required, json: json.map((t) => t.type), ...(schema ? { schema: schemaNode(schema as JsonSchema) } : {}), raw: raw.map((t) => t.type) },
+      spec: { required, json: json.map((t) => t.type), ...(schema ? { schema: this.nodeOf(schema) } : {}), raw: raw.map((t) => t.type) },
       members,
     };
   }
@@ -397,8 +406,22 @@ export class OperationCollector {
     return objectOf(Object.hasOwn(schemas, name) ? schemas[name] : undefined);
   }
 
+  /** The validator node of a schema (schemaNode), made once per schema object. */
+  private nodeOf(schema: Json): Record<string, unknown> {
+    let node = this.nodes.get(schema);
+    if (node === undefined) {
+      node = schemaNode(schema as JsonSchema);
+      this.nodes.set(schema, node);
+    }
+    return node;
+  }
+
   private checkSchema(schema: Json, pointer: string): void {
-    for (const problem of unsupportedKeywords(schema as JsonSchema, pointer)) {
+    // A schema found clean is clean at any place; one with problems is reported at each.
+    if (this.checked.has(schema)) return;
+    const problems = unsupportedKeywords(schema as JsonSchema, pointer);
+    if (problems.length === 0) this.checked.add(schema);
+    for (const problem of problems) {
       this.fail(
         problem.pointer,
         `the keyword \`${problem.keyword}\` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler`,
