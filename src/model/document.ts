@@ -130,7 +130,13 @@ export function responseObjects(value: unknown, read: ReadResponses = new Map())
       const content = mediaEntries(response.content);
       const types = [...new Set(content.map((t) => t.type))];
       const json = content.filter((t) => isJsonMediaType(t.type));
-      known = { description: textOf(response.description), content, types, json, raw: json.length === content.length ? [] : content.filter((t) => !isJsonMediaType(t.type)) };
+      known = {
+        description: textOf(response.description),
+        content,
+        types,
+        json,
+        raw: json.length === content.length ? [] : content.filter((t) => !isJsonMediaType(t.type)),
+      };
       read.set(response, known);
     }
     return { status, description: known.description, content: known.content, types: known.types, json: known.json, raw: known.raw };
