@@ -5,7 +5,7 @@
  * (templates/runtime/requests.gen.ts). Anything it cannot render safely is an
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
-import { type Json, type MediaEntry, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
+import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
 import { docLines, inlineComment, propertyKey, stringLiteral } from "./escape.js";
 import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, identifierOf, isMemberName, pointerOf } from "./names.js";
 import type { OperationModel } from "./operation.js";
