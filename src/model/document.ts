@@ -47,6 +47,9 @@ export function mediaEntries(content: unknown): MediaEntry[] {
   return Object.entries(objectOf(content)).flatMap(([key, raw]) => {
     const media = objectOf(raw);
     const schema = "schema" in media ? objectOf(media.schema) : undefined;
+    // Why a key of one range without parameters apart (issue 14): most are, and the lists of its
+    // parts were garbage at every operation's every response.
+    if (!key.includes(",") && !key.includes(";")) return [{ type: key.trim().toLowerCase(), schema, media, key }];
     return key.split(",").map((part) => ({ type: part.split(";")[0]!.trim().toLowerCase(), schema, media, key }));
   });
 }

@@ -26,7 +26,7 @@ export class OperationCollector {
   private readonly nodes = new WeakMap<object, Record<string, unknown>>();
   /** The schemas checked that hold no keyword the validator cannot check (checked once). */
   private readonly checked = new WeakSet<object>();
-  /** The schemas whose types (and so their variants) were already asked for per use: a named one by its name, another by the object. */
+  /** The schemas whose types (and so their variants) were already asked for per use: each object, and a named one by its name too. */
   private readonly asked = { request: new Set<unknown>(), response: new Set<unknown>() };
 
   constructor(
@@ -49,10 +49,13 @@ export class OperationCollector {
    * thousand resources' error responses), and asking for the same type again asks for nothing new.
    */
   private askFor(schema: Json | undefined, use: SchemaUse): void {
-    if (schema === undefined) return;
-    const key = refName(schema as JsonSchema) ?? schema;
-    if (this.asked[use].has(key)) return;
-    this.asked[use].add(key);
+    const asked = this.asked[use];
+    // The object first: most are the schemas of an API's shared answers, one object each.
+    if (schema === undefined || asked.has(schema)) return;
+    asked.add(schema);
+    const name = refName(schema as JsonSchema);
+    if (name !== undefined && asked.has(name)) return;
+    if (name !== undefined) asked.add(name);
     this.typeOf(schema, use);
   }
 
