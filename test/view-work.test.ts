@@ -47,6 +47,19 @@ vi.mock("../src/render/type-layout.js", async (original) => {
   };
 });
 
+/** How many Parameter Objects of the document were read. */
+const parameterReads = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../src/model/document.js", async (original) => {
+  const real = await original<typeof import("../src/model/document.js")>();
+  return {
+    ...real,
+    parameterObject: (...args: Parameters<typeof real.parameterObject>) => {
+      parameterReads.count++;
+      return real.parameterObject(...args);
+    },
+  };
+});
+
 /** How many validator nodes of schemas the model asked for (each schema's own, not its subschemas'). */
 const nodes = vi.hoisted(() => ({ count: 0 }));
 vi.mock("../src/model/schema-code.js", async (original) => {
@@ -224,12 +237,15 @@ describe("the view model's work", () => {
     }
   });
 
-  it("makes the validator node of a path item's parameter once, not at each of its operations", async () => {
+  it("reads a path item's parameter and makes its validator node once, not at each of its operations", async () => {
     const document = await documentOf("api-20.yaml", declarationText(20) as string);
     nodes.count = 0;
+    parameterReads.count = 0;
     buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
     // Per resource: its schemas' nodes (6), its bodies' (3), its list's query parameters' (2) and
     // its `id` once (13: at each of its four operations).
     expect(nodes.count / 20).toBeLessThan(12);
+    // Per resource its list's two query parameters and its `id` once (6: at each of its four operations).
+    expect(parameterReads.count / 20).toBe(3);
   });
 });

@@ -347,10 +347,13 @@ function filterFields(schema: JsonSchema): string[] {
 
 /** The query parameters handed to the handler: filters and declared `query`; `sort`, `limit` and `cursor` are the server's. */
 function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
+  const query = operation.parameters.filter((p) => p.in === "query");
+  // Most operations have no query (issue 14: it is read twice of each of six thousand).
+  if (query.length === 0) return query;
   const behaviour = operation.behaviour;
   const listing = isResourceBehaviour(behaviour) ? behaviour : undefined;
   const reserved = [...(listing?.page ? ["limit", "cursor"] : []), ...(listing?.sort ? ["sort"] : [])];
-  return operation.parameters.filter((p) => p.in === "query" && !reserved.includes(p.name));
+  return reserved.length === 0 ? query : query.filter((p) => !reserved.includes(p.name));
 }
 
 /** Whether generated type text refers to a named schema through the `T.` namespace. */

@@ -109,11 +109,15 @@ export interface ResponseObject extends ReadResponse {
 interface ReadResponse {
   readonly description: string | undefined;
   readonly content: readonly MediaEntry[];
-  /** Its distinct media types, in order; its JSON entries and the others. */
+  /** Its distinct media types, in order; its JSON entries and the others; the first JSON entry's schema. */
   readonly types: readonly string[];
   readonly json: readonly MediaEntry[];
   readonly raw: readonly MediaEntry[];
+  readonly jsonSchema: Json | undefined;
 }
+
+/** No media entries. */
+const NONE: readonly MediaEntry[] = [];
 
 /** Response Objects already read, by the object (responseObjects). */
 export type ReadResponses = Map<object, ReadResponse>;
@@ -133,15 +137,26 @@ export function responseObjects(value: unknown, read: ReadResponses = new Map())
       const content = mediaEntries(response.content);
       const types = [...new Set(content.map((t) => t.type))];
       const json = content.filter((t) => isJsonMediaType(t.type));
+      // Most are JSON alone: their lists are the content itself and one empty list.
+      const jsonOnly = json.length === content.length;
       known = {
         description: textOf(response.description),
         content,
         types,
-        json,
-        raw: json.length === content.length ? [] : content.filter((t) => !isJsonMediaType(t.type)),
+        json: jsonOnly ? content : json,
+        raw: jsonOnly ? NONE : content.filter((t) => !isJsonMediaType(t.type)),
+        jsonSchema: json.find((t) => t.schema !== undefined)?.schema,
       };
       read.set(response, known);
     }
-    return { status, description: known.description, content: known.content, types: known.types, json: known.json, raw: known.raw };
+    return {
+      status,
+      description: known.description,
+      content: known.content,
+      types: known.types,
+      json: known.json,
+      raw: known.raw,
+      jsonSchema: known.jsonSchema,
+    };
   });
 }

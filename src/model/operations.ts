@@ -22,7 +22,9 @@ export class OperationCollector {
   readonly mockAnswers: Record<string, MockAnswer> = {};
   private readonly usedProperties: Set<string>;
   readonly hookSchemes = new Set<string>();
-  /** The validator node of each schema read (a path item's parameter is read at each of its operations). */
+  /** The spec of each parameter read without problems (a path item's is read at each of its operations). */
+  private readonly specs = new WeakMap<ParameterObject, object>();
+  /** The validator node of each schema read. */
   private readonly nodes = new WeakMap<object, Record<string, unknown>>();
   /** The schemas checked that hold no keyword the validator cannot check (checked once). */
   private readonly checked = new WeakSet<object>();
@@ -173,7 +175,7 @@ export class OperationCollector {
       const { name, in: location } = parameter;
       // OpenAPI 3.1 section 4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored.
       if (location === "header" && ["accept", "content-type", "authorization"].includes(name.toLowerCase())) continue;
-      const spec = this.parameter(parameter, parameter.pointer);
+      const spec = this.specOf(parameter);
       if (spec === undefined) continue;
       if (typed) {
         // Why only typed: a parameter's type (no `use`) asks for no variant.
@@ -196,6 +198,16 @@ export class OperationCollector {
       specs: specs.sort((a, b) => a.order - b.order).map((s) => s.spec),
       members: parts.filter(([location]) => members[location]!.length > 0).map(([location, key]) => `${key}: { ${members[location]!.join("; ")} }`),
     };
+  }
+
+  /** parameter(), once per parameter object where it has no problems (their problems are reported at each operation). */
+  private specOf(parameter: OperationModel["parameters"][number]): object | undefined {
+    const known = this.specs.get(parameter);
+    if (known !== undefined) return known;
+    const before = this.problems.length;
+    const spec = this.parameter(parameter, parameter.pointer);
+    if (spec !== undefined && this.problems.length === before) this.specs.set(parameter, spec);
+    return spec;
   }
 
   /**
@@ -362,7 +374,7 @@ export class OperationCollector {
       if (json.length > 0) anyJson = true;
       if (raw.length > 0) anyRaw = true;
       // The JSON body's type is made, or untyped asked for: it asks for the response variants of its schemas.
-      const schema = json.length > 0 ? json.find((t) => t.schema !== undefined)?.schema : undefined;
+      const schema = response.jsonSchema;
       if (!typed) {
         this.askFor(schema, "response");
         continue;
