@@ -20,6 +20,7 @@ import {
   member,
   objectType,
   readonlyType,
+  typeText,
   unionType,
   word,
 } from "./type-expr.js";
@@ -56,25 +57,22 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discr
   return Object.keys(variants).length > 0 ? { methods: chosen, variants } : { methods: chosen };
 }
 
-/** A member `name: type` of a handler's input. */
-const input = (name: string, type: TypeExpr): Member => member(name, type);
-
 /** The input members and the result of a resource handler that differ per operation kind (members keep these names: stores rely on them). */
 const SIGNATURES: Record<ResourceKind, { input: (t: Types) => Member[]; result: (t: Types) => TypeExpr }> = {
-  list: { input: (t) => [input("query", t.query)], result: (t) => readonlyType(arrayType(t.stored)) },
-  get: { input: (t) => [input("id", t.id)], result: (t) => unionType([t.stored, UNDEFINED]) },
-  create: { input: (t) => [input("body", t.body)], result: (t) => t.stored },
-  replace: { input: (t) => [input("id", t.id), input("body", t.body), input("current", t.stored)], result: (t) => t.stored },
-  update: { input: (t) => [input("id", t.id), input("patch", t.body), input("current", t.stored)], result: (t) => t.stored },
-  delete: { input: (t) => [input("id", t.id), input("current", t.stored)], result: () => word("void") },
+  list: { input: (t) => [member("query", t.query)], result: (t) => readonlyType(arrayType(t.stored)) },
+  get: { input: (t) => [member("id", t.id)], result: (t) => unionType([t.stored, UNDEFINED]) },
+  create: { input: (t) => [member("body", t.body)], result: (t) => t.stored },
+  replace: { input: (t) => [member("id", t.id), member("body", t.body), member("current", t.stored)], result: (t) => t.stored },
+  update: { input: (t) => [member("id", t.id), member("patch", t.body), member("current", t.stored)], result: (t) => t.stored },
+  delete: { input: (t) => [member("id", t.id), member("current", t.stored)], result: () => word("void") },
   // Why: the handler stores the object after the action, in its `to` state (given as `to`), in one
   // write of its own; the server checks that it did (http-behaviour, actions).
   action: {
     input: (t) => [
-      input("id", t.id),
-      ...(t.body.text === "never" ? [] : [input("body", t.body)]),
-      input("current", t.stored),
-      ...(t.to === undefined ? [] : [input("to", t.to)]),
+      member("id", t.id),
+      ...(t.body.text === "never" ? [] : [member("body", t.body)]),
+      member("current", t.stored),
+      ...(t.to === undefined ? [] : [member("to", t.to)]),
     ],
     result: (t) => t.stored,
   },
@@ -85,7 +83,7 @@ const PAGE_TYPE = objectType([
   member("limit", word("number"), { readonly: true }),
   member("cursor", unionType([word("string"), UNDEFINED]), { readonly: true }),
 ]);
-/** The handlers' last two input members (the principal's type differs). */
+/** The principal's type of each of security.ts's kinds (its text), and the handlers' last input member. */
 const PRINCIPALS = new Map(["Principal", "Principal | undefined", "undefined"].map((text) => [text, unionType(text.split(" | ").map(word))]));
 const SCOPES = member("scopes", word("SecurityScopes"));
 /** What a resource handler's result is, for its doc comment (without the refusal). */
@@ -293,7 +291,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
 function typeDeclaration(name: string, type: string | TypeExpr): { readonly text: string; readonly sure: boolean } {
   return laidOut(
     () => typeAliasStatement(name, type),
-    () => `export type ${name} = ${typeof type === "string" ? type : type.text};`,
+    () => `export type ${name} = ${typeText(type)};`,
   );
 }
 
@@ -443,11 +441,11 @@ function resourceView(
     const signature = SIGNATURES[kind];
     // A list's order and page (http-behaviour, "Lists: pagination and sorting"): typed in its input, a page its result.
     const declaredQuery = query.some((p) => !filters.includes(p.name));
-    const listing = [...(behaviour.sort ? [input("sort", sortType(behaviour.sort))] : []), ...(behaviour.page ? [input("page", PAGE_TYPE)] : [])];
+    const listing = [...(behaviour.sort ? [member("sort", sortType(behaviour.sort))] : []), ...(behaviour.page ? [member("page", PAGE_TYPE)] : [])];
     const result = behaviour.page
       ? objectType([member("items", readonlyType(arrayType(stored)), { readonly: true }), member("next", word("string"), { readonly: true, optional: true })])
       : signature.result(types);
-    const principal = input("principal", PRINCIPALS.get(operation.security.principal)!);
+    const principal = member("principal", PRINCIPALS.get(operation.security.principal)!);
     const members = [...signature.input(types), ...listing, principal, SCOPES];
     return {
       operationId,

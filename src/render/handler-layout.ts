@@ -2,7 +2,7 @@
  * The declarations of resources/*.gen.ts and operations/*.gen.ts in prettier's layout (issue 14):
  * their type aliases (src/render/type-layout.ts) and the binder's signature.
  */
-import type { TypeExpr } from "../model/type-expr.js";
+import { type TypeExpr, typeText } from "../model/type-expr.js";
 import type { HandlerMethodView, OperationGroupView, OperationView, ResourceView } from "../model/view.js";
 import { PRINT_WIDTH, laidOut, widthOf } from "./layout.js";
 import { typeAliasStatement } from "./type-layout.js";
@@ -11,7 +11,7 @@ import { typeAliasStatement } from "./type-layout.js";
 const alias = (name: string, type: string | TypeExpr) =>
   laidOut(
     () => typeAliasStatement(name, type),
-    () => `export type ${name} = ${textOf(type)};`,
+    () => `export type ${name} = ${typeText(type)};`,
   );
 
 /**
@@ -25,9 +25,6 @@ export function binderSignature(binderName: string, interfaceName: string): stri
   return widthOf(flat, PRINT_WIDTH) <= PRINT_WIDTH ? flat : `${head}\n  readonly [operationId: string]: OperationHandler;\n} {`;
 }
 
-/** The text of a type. */
-const textOf = (type: string | TypeExpr): string => (typeof type === "string" ? type : type.text);
-
 /**
  * A method's input and result declarations, and whether both are sure; its types as their text.
  * Why not their syntax (issue 14): held by the view until its file is written, a thousand
@@ -40,8 +37,8 @@ function methodDeclarations<M extends HandlerMethodView<TypeExpr> | OperationVie
   const result = alias(method.resultName, method.resultType);
   return {
     ...method,
-    inputType: textOf(method.inputType),
-    resultType: textOf(method.resultType),
+    inputType: typeText(method.inputType),
+    resultType: typeText(method.resultType),
     inputDeclaration: input.text,
     resultDeclaration: result.text,
     laidOut: input.sure && result.sure,

@@ -1,6 +1,7 @@
 /**
  * TypeScript type expressions as codegen writes them (src/model/schema-code.ts, the handler
- * types of build.ts), read back and laid out as prettier prints them (issue 14). Object type
+ * types of build.ts), laid out as prettier prints them (issue 14): from their syntax as the model
+ * built it (src/model/type-expr.ts), or from text read into that syntax here. Object type
  * literals break one member per line; unions, intersections and type arguments break as prettier
  * breaks them; tuples are laid out only flat: where prettier would break one, the layout is Unsure
  * and the file is left to it.
@@ -22,7 +23,7 @@ import {
   printedString,
   softline,
 } from "./layout.js";
-import type { Member, MemberKey, TupleElement, TypeExpr } from "../model/type-expr.js";
+import { type Member, type MemberKey, type TupleElement, type TypeExpr, typeText } from "../model/type-expr.js";
 
 interface Token {
   readonly kind: "punct" | "word" | "string" | "template" | "number" | "comment";
@@ -131,7 +132,8 @@ const flatOnly = (contents: Doc): Doc => group(contents, { flatOnly: true });
 
 /**
  * Reads a type's text into its syntax (src/model/type-expr.ts), for types given as text; what
- * only the text shows (where its comments stand) is checked here, the rest by the layout.
+ * only the text shows (where its comments stand) is checked here, the rest by the layout. Its
+ * nodes of more than one token are without their text (`""`): the layout reads none.
  */
 class Parser {
   private at = 0;
@@ -497,7 +499,7 @@ export function typeAliasStatement(name: string, type: string | TypeExpr): strin
   const { type: syntax, comments } = typeof type === "string" ? parsedAlias(type) : { type, comments: [] };
   // Why straight where it can (issue 14): the doc printer's commands for every alias of a thousand
   // resources were most of their layout; an alias of texts and object types is printed directly.
-  const text = typeof type === "string" ? type : type.text;
+  const text = typeText(type);
   const direct = comments.length === 0 && PRINTABLE.test(name) && PRINTABLE.test(text) ? directAlias(name, syntax) : undefined;
   return (
     direct ??
