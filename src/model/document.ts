@@ -44,14 +44,16 @@ export interface MediaEntry {
 
 /** The media ranges of a `content` map, each range of a comma-separated key on its own. */
 export function mediaEntries(content: unknown): MediaEntry[] {
-  return Object.entries(objectOf(content)).flatMap(([key, raw]) => {
+  const entries: MediaEntry[] = [];
+  for (const [key, raw] of Object.entries(objectOf(content))) {
     const media = objectOf(raw);
     const schema = "schema" in media ? objectOf(media.schema) : undefined;
     // Why a key of one range without parameters apart (issue 14): most are, and the lists of its
     // parts were garbage at every operation's every response.
-    if (!key.includes(",") && !key.includes(";")) return [{ type: key.trim().toLowerCase(), schema, media, key }];
-    return key.split(",").map((part) => ({ type: part.split(";")[0]!.trim().toLowerCase(), schema, media, key }));
-  });
+    if (!key.includes(",") && !key.includes(";")) entries.push({ type: key.trim().toLowerCase(), schema, media, key });
+    else for (const part of key.split(",")) entries.push({ type: part.split(";")[0]!.trim().toLowerCase(), schema, media, key });
+  }
+  return entries;
 }
 
 /** A Parameter Object, read. */
