@@ -25,7 +25,7 @@ import {
   word,
 } from "./type-expr.js";
 import { apiStatements } from "../render/api-layout.js";
-import { operationGroupLayout, resourceLayout } from "../render/handler-layout.js";
+import { handlerTypeDeclarations, operationGroupLayout, resourceLayout } from "../render/handler-layout.js";
 import { flatLiteral, laidOut } from "../render/layout.js";
 import { typeAliasStatement } from "../render/type-layout.js";
 import type { ApiView, HandlerMethodView, ResourceView, TypeView } from "./view.js";
@@ -420,7 +420,7 @@ function resourceView(
     () => literal(filters),
   ).text;
 
-  const methods: HandlerMethodView<TypeExpr>[] = (operationsByCollection.get(collection) ?? []).map((operation) => {
+  const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map((operation) => {
     const behaviour = operation.behaviour as ResourceBehaviour;
     const kind = behaviour.kind;
     const query = handlerQuery(operation);
@@ -446,14 +446,19 @@ function resourceView(
       ? objectType([member("items", readonlyType(arrayType(stored)), { readonly: true }), member("next", word("string"), { readonly: true, optional: true })])
       : signature.result(types);
     const principal = member("principal", PRINCIPALS.get(operation.security.principal)!);
-    const members = [...signature.input(types), ...listing, principal, SCOPES];
+    const inputName = named(`${pascal}Input`, "the input type");
+    const inputType = objectType([...signature.input(types), ...listing, principal, SCOPES]);
+    const resultName = named(`${pascal}Result`, "the result type");
+    const resultType = refusable(result, behaviour.errors);
+    // Laid out here, into the method's one view (issue 14: a copy of each of six thousand with them was garbage).
+    const declarations = handlerTypeDeclarations(inputName, inputType, resultName, resultType);
     return {
       operationId,
       docLines: handlerDoc(operation.summary ?? operationId, operation),
-      inputName: named(`${pascal}Input`, "the input type"),
-      inputType: objectType(members),
-      resultName: named(`${pascal}Result`, "the result type"),
-      resultType: refusable(result, behaviour.errors),
+      inputName,
+      inputType: inputType.text,
+      resultName,
+      resultType: resultType.text,
       resultDoc: RESULT_DOCS[kind](behaviour.page !== undefined) + (behaviour.errors.length > 0 ? ", or a refusal with a declared status" : "") + ".",
       hasSort: behaviour.sort !== undefined,
       hasPage: behaviour.page !== undefined,
@@ -467,14 +472,15 @@ function resourceView(
       isDelete: kind === "delete",
       isAction: kind === "action",
       toLiteral: types.to?.text ?? "",
+      ...declarations,
     };
   });
 
   return {
     fileName: collection,
-    usesTypes: refersToTypes(storedType.text) || methods.some((m) => refersToTypes(m.inputType.text)),
-    usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType.text)),
-    usesRefusal: methods.some((m) => /\bHandlerRefusal\b/.test(m.resultType.text)),
+    usesTypes: refersToTypes(storedType.text) || methods.some((m) => refersToTypes(m.inputType)),
+    usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType)),
+    usesRefusal: methods.some((m) => /\bHandlerRefusal\b/.test(m.resultType)),
     binderName: gate.identifier(`bind${pascalCase(collection)}`, at, "the binder"),
     storeUsesStored: methods.some((m) => !m.isDelete),
     property: gate.identifier(camelCase(collection), at, "the resource property"),

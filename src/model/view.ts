@@ -18,18 +18,15 @@ export interface TypeView {
   readonly laidOut: boolean;
 }
 
-/**
- * One operation of a resource's handler interface and its binding in the server. `Type`: how its
- * types are held: their text, or while the model builds them their text and syntax (type-expr.ts).
- */
-export interface HandlerMethodView<Type extends string | TypeExpr = string> {
+/** One operation of a resource's handler interface and its binding in the server. */
+export interface HandlerMethodView {
   readonly operationId: string;
   readonly docLines: readonly string[];
-  /** The names (`ListLoansInput`, `ListLoansResult`) and types (text and syntax: type-expr.ts) of its input and its result. */
+  /** The names (`ListLoansInput`, `ListLoansResult`) and type literals of its input and its result. */
   readonly inputName: string;
-  readonly inputType: Type;
+  readonly inputType: string;
   readonly resultName: string;
-  readonly resultType: Type;
+  readonly resultType: string;
   /** The result type's doc comment. */
   readonly resultDoc: string;
   /** Its kind, for the stores' templates; exactly one is true. */
@@ -48,12 +45,16 @@ export interface HandlerMethodView<Type extends string | TypeExpr = string> {
   readonly hasListing: boolean;
   /** The resource's filter names as a literal: what the in-memory store filters on (not declared `query`). */
   readonly listFilters: string;
-  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts). */
+  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts), and whether both are sure. */
   readonly inputDeclaration?: string;
   readonly resultDeclaration?: string;
+  readonly laidOut?: boolean;
 }
 
-/** A resource: its handler interface, its store and its spec for the dispatcher (`Type`: as HandlerMethodView's). */
+/**
+ * A resource: its handler interface, its store and its spec for the dispatcher. `Type`: how its
+ * stored type is held: its text, or until laid out its text and syntax (type-expr.ts).
+ */
 export interface ResourceView<Type extends string | TypeExpr = string> {
   /** The handlers' property name (`blogPosts`). */
   readonly property: string;
@@ -67,7 +68,7 @@ export interface ResourceView<Type extends string | TypeExpr = string> {
   readonly collectionComment: string;
   /** The dispatcher's ResourceSpec, as a value (api.gen.ts's literal is laid out from it: src/render/api-layout.ts). */
   readonly specValue: unknown;
-  readonly methods: readonly HandlerMethodView<Type>[];
+  readonly methods: readonly HandlerMethodView[];
   /** The file name under resources/ (the collection name, a safe path segment). */
   readonly fileName: string;
   /** Whether its file refers to named schemas (`T.`) and to `Principal`. */
