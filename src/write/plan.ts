@@ -39,9 +39,6 @@ export function hashOf(contents: string): string {
   return `sha256-${createHash("sha256").update(contents).digest("hex")}`;
 }
 
-/** hashOf a text given as its UTF-8 bytes. */
-const bytesHash = (bytes: Uint8Array): string => `sha256-${createHash("sha256").update(bytes).digest("hex")}`;
-
 /**
  * The hash of what a file says, whatever formatter ran over it (issue 13: the user's own prettier
  * over the generated folder must not make it "edited by hand"). YAML and JSON: the data. Code:
@@ -56,25 +53,67 @@ const bytesHash = (bytes: Uint8Array): string => `sha256-${createHash("sha256").
 export function shapeHashOf(path: string, text: string, piece = SHAPE_PIECE): string {
   const data = dataShapeOf(path, text);
   if (data !== undefined) return shapeHash(data);
-  return codeShapeHash(text, Buffer.from(text, "utf8"), piece);
+  return codeHashes(text, piece).shape;
 }
 
-/** shapeHashOf a code text whose UTF-8 bytes are `bytes`: scanned (codeShapeBytes), else by the passes in pieces. */
-function codeShapeHash(text: string, bytes: Buffer, piece = SHAPE_PIECE): string {
-  const scanned = codeShapeBytes(bytes);
-  if (scanned !== undefined) return `shape1-${createHash("sha256").update(scanned).digest("hex")}`;
-  // Why in pieces (issue 14): each of codeShape's passes over document.gen.ts's 25 MB (1000
-  // resources) was a copy of it, some 200 MB of garbage at once; a piece ends after a character
-  // no pass matches or looks at (SHAPE_SAFE_END), so the pieces' shapes are the whole's, hashed
-  // as they are made.
+/**
+ * A code text's shape hash (shapeHashOf) and its hashOf, from its UTF-8 bytes made and scanned a
+ * piece at a time (codeShapeBytes), or, for a text the scan declines, its shape by the passes.
+ * Why in pieces (issue 14): each file's bytes, and the scan's copy of them, made at once were
+ * 2 x 29 MB outside the heap at 1000 resources, some 12 MB more at the run's peak; a piece ends
+ * after a character no pass matches or looks at (SHAPE_SAFE_END), so the pieces' shapes are the
+ * whole's, and their bytes the whole's (no piece parts a surrogate pair).
+ */
+function codeHashes(text: string, piece = SHAPE_PIECE): { readonly shape: string; readonly bytes: string } {
+  const shape = createHash("sha256");
+  const bytes = createHash("sha256");
+  try {
+    for (let start = 0; start < text.length;) {
+      const end = pieceEnd(text, start, piece);
+      const encoded = utf8Of(text.slice(start, end));
+      bytes.update(encoded);
+      const scanned = codeShapeBytes(encoded, scratchOut);
+      if (scanned === undefined) return { shape: passesShapeHash(text, piece), bytes: hashOf(text) };
+      shape.update(scanned);
+      start = end;
+    }
+  } finally {
+    // A long --watch session does not keep a large file's scratch.
+    if (scratchIn.length > SCRATCH_KEPT) scratchIn = scratchOut = Buffer.allocUnsafeSlow(0);
+  }
+  return { shape: `shape1-${shape.digest("hex")}`, bytes: `sha256-${bytes.digest("hex")}` };
+}
+
+/** Where the piece of `text` from `start` ends: after the first SHAPE_SAFE_END at least `piece` characters on, else at the end. */
+function pieceEnd(text: string, start: number, piece: number): number {
+  if (start + piece >= text.length) return text.length;
+  SHAPE_SAFE_END.lastIndex = start + piece;
+  const found = SHAPE_SAFE_END.exec(text);
+  return found ? found.index + 1 : text.length;
+}
+
+/** The buffers a piece is encoded into and scanned out of, grown as a piece needs (one pair for the run). */
+let scratchIn = Buffer.allocUnsafeSlow(0);
+let scratchOut = scratchIn;
+/** The largest scratch kept between files (bytes). */
+const SCRATCH_KEPT = 4 * 1024 * 1024;
+
+/** A text's UTF-8 bytes, in scratchIn (valid until the next call). */
+function utf8Of(text: string): Buffer {
+  const length = Buffer.byteLength(text, "utf8");
+  if (scratchIn.length < length) {
+    scratchIn = Buffer.allocUnsafeSlow(length);
+    scratchOut = Buffer.allocUnsafeSlow(length);
+  }
+  scratchIn.write(text, 0, length, "utf8");
+  return scratchIn.subarray(0, length);
+}
+
+/** shapeHashOf a code text by the passes (codeShape), in pieces: what the scan declines. */
+function passesShapeHash(text: string, piece: number): string {
   const hash = createHash("sha256");
   for (let start = 0; start < text.length;) {
-    let end = text.length;
-    if (start + piece < text.length) {
-      SHAPE_SAFE_END.lastIndex = start + piece;
-      const found = SHAPE_SAFE_END.exec(text);
-      if (found) end = found.index + 1;
-    }
+    const end = pieceEnd(text, start, piece);
     hash.update(codeShape(text.slice(start, end)));
     start = end;
   }
@@ -135,9 +174,9 @@ export function shapeHashOfFile(file: DataFile): string {
       if (data !== undefined) hash = shapeHash(data);
       else {
         // The bytes a code file's shape is scanned in are those its bytes hash is of: encoded once.
-        const bytes = Buffer.from(file.contents, "utf8");
-        hash = codeShapeHash(file.contents, bytes);
-        if (!generatedBytes.has(file)) generatedBytes.set(file, bytesHash(bytes));
+        const hashes = codeHashes(file.contents);
+        hash = hashes.shape;
+        if (!generatedBytes.has(file)) generatedBytes.set(file, hashes.bytes);
       }
     }
     generatedShapes.set(file, hash);
@@ -192,13 +231,18 @@ export function codeShape(text: string): string {
  * of a name just before it go. A byte none of that is about (most of them) is copied at once.
  * test/shape-and-tidy.test.ts holds it to the eight passes of the rule as first written.
  */
-export function codeShapeBytes(bytes: Uint8Array): Uint8Array | undefined {
+export function codeShapeBytes(bytes: Uint8Array, out: Buffer = Buffer.allocUnsafeSlow(bytes.length)): Uint8Array | undefined {
   if (!primed) {
     primed = true;
     // Why a dozen times: V8 records no feedback for a function's first few calls.
-    for (let i = 0; i < 12; i++) for (const text of PRIMERS) scanShape(Buffer.from(text, "utf8"));
+    for (let i = 0; i < 12; i++) {
+      for (const text of PRIMERS) {
+        const primer = Buffer.from(text, "utf8");
+        scanShape(primer, Buffer.allocUnsafeSlow(primer.length));
+      }
+    }
   }
-  return scanShape(bytes);
+  return scanShape(bytes, out);
 }
 
 /**
@@ -224,11 +268,13 @@ const BYTE_CLASS = (() => {
   return classes;
 })();
 
-/** codeShapeBytes without its priming. */
-function scanShape(bytes: Uint8Array): Uint8Array | undefined {
+/**
+ * codeShapeBytes without its priming; `out` holds at least as many bytes as `bytes`. Why `out`
+ * never from the pool, whatever its size: one path for V8 to compile (the pool's was a
+ * deoptimization at the first large file).
+ */
+function scanShape(bytes: Uint8Array, out: Buffer): Uint8Array | undefined {
   const n = bytes.length;
-  // Never from the pool, whatever its size: one path for V8 to compile (the pool's was a deoptimization at the first large file).
-  const out = Buffer.allocUnsafeSlow(n);
   let w = 0;
   /** A backslash read, not yet written (the third pass: a quote after it makes both one `"`). */
   let backslash = false;
