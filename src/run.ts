@@ -17,7 +17,7 @@ import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import type { GeneratedFile } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
-import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
+import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
 import { jsonToYaml, yamlOfDocument } from "./write/yaml.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
@@ -306,13 +306,17 @@ async function filesFromDocument(
   // holds compact JSON they leave 12-23 MB of garbage each, and a collection of them cost ~40 ms
   // for a peak 4-6 MB lower (1000 resources, 6 runs each).
   collectGarbageOf(openapi);
-  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written };
+  // Why the JSON text now: document.gen.ts holds it, and the manifest hashes openapi.yaml's shape from it.
+  let json: string | undefined = JSON.stringify(written);
+  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written, dataShape: shapeOfJson(json) };
   // document.gen.ts's members (the YAML text only where the server cannot make it: issue 16 item 7),
   // in prettier's layout where that is sure (issue 14): the file then skips prettier.
   const { servedDocument } = await import("./render/document-layout.js");
   // Why compact JSON (issue 14): the served text is read by programs; indented, it was half
   // whitespace (24 MB where 12 say it at 1000 resources), each byte escaped, hashed and written.
-  const served = servedDocument(basePathOf(document), written, JSON.stringify(written), openapi, servedAsIs);
+  const served = servedDocument(basePathOf(document), written, json, openapi, servedAsIs);
+  // Not held to the end of the run (a large document's 12 MB).
+  json = undefined;
   // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
   const finalFiles = [...view.finalFiles, ...(served.sure ? ["document.gen.ts"] : [])];

@@ -178,3 +178,31 @@ describe("literal layout", () => {
     expect(["a", "x-y", "200", "$x", "__proto__", "it's"].map(printedKey)).toEqual(["a", '"x-y"', '"200"', "$x", '["__proto__"]', '"it\'s"']);
   });
 });
+
+describe("literal layout work", () => {
+  /** `value` with every object and array in it behind a proxy that counts the reads of each of its members. */
+  const counted = (value: unknown, reads: Map<string, number>, path = "$"): unknown => {
+    if (value === null || typeof value !== "object") return value;
+    const target = (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
+    for (const [key, item] of Object.entries(value)) target[key] = counted(item, reads, `${path}.${key}`);
+    return new Proxy(target, {
+      get(object, key, receiver) {
+        if (typeof key === "string" && key !== "length" && Object.hasOwn(object, key)) reads.set(`${path}.${key}`, (reads.get(`${path}.${key}`) ?? 0) + 1);
+        return Reflect.get(object, key, receiver) as unknown;
+      },
+    });
+  };
+  // Nested objects, each wider than a line: measured flat from the top at each level of nesting,
+  // the start of each was read once per group around it that it is the start of.
+  const nested = (depth: number): unknown =>
+    depth === 0 ? { leaf: "l".repeat(30), list: ["a", "b"] } : { name: `n${depth}`.repeat(6), items: [nested(depth - 1), { x: 1 }], next: nested(depth - 1) };
+
+  it("reads each member of a value laid out once, however deep it is nested (api.gen.ts's tables and routes)", async () => {
+    const value = nested(5);
+    const reads = new Map<string, number>();
+    const statement = constStatement("n: T", propertyTable([["nested", counted(value, reads)]]));
+    expect(statement + "\n").toBe(await format(`export const n: T = {\n${literal({ nested: value }).slice(1, -1)}};\n`));
+    expect(reads.size).toBeGreaterThan(100);
+    expect([...reads].filter(([, n]) => n > 1)).toEqual([]);
+  });
+});

@@ -16,6 +16,8 @@ import { ROOT } from "./support/fixtures.js";
 
 /** How many doc comments the model made (each member text with a description makes one). */
 const docComments = vi.hoisted(() => ({ count: 0 }));
+/** How many names were checked as identifiers. */
+const identifiers = vi.hoisted(() => ({ count: 0 }));
 vi.mock("../src/model/escape.js", async (original) => {
   const real = await original<typeof import("../src/model/escape.js")>();
   return {
@@ -23,6 +25,50 @@ vi.mock("../src/model/escape.js", async (original) => {
     docLines: (...args: Parameters<typeof real.docLines>) => {
       docComments.count++;
       return real.docLines(...args);
+    },
+    isIdentifier: (name: string) => {
+      identifiers.count++;
+      return real.isIdentifier(name);
+    },
+  };
+});
+
+/** The type aliases laid out, by what their type was given as: text (read back by a parser) or syntax. */
+const aliases = vi.hoisted(() => ({ text: 0, syntax: 0 }));
+vi.mock("../src/render/type-layout.js", async (original) => {
+  const real = await original<typeof import("../src/render/type-layout.js")>();
+  return {
+    ...real,
+    typeAliasStatement: (...args: Parameters<typeof real.typeAliasStatement>) => {
+      if (typeof args[1] === "string") aliases.text++;
+      else aliases.syntax++;
+      return real.typeAliasStatement(...args);
+    },
+  };
+});
+
+/** How many Parameter Objects of the document were read. */
+const parameterReads = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../src/model/document.js", async (original) => {
+  const real = await original<typeof import("../src/model/document.js")>();
+  return {
+    ...real,
+    parameterObject: (...args: Parameters<typeof real.parameterObject>) => {
+      parameterReads.count++;
+      return real.parameterObject(...args);
+    },
+  };
+});
+
+/** How many validator nodes of schemas the model asked for (each schema's own, not its subschemas'). */
+const nodes = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../src/model/schema-code.js", async (original) => {
+  const real = await original<typeof import("../src/model/schema-code.js")>();
+  return {
+    ...real,
+    schemaNode: (...args: Parameters<typeof real.schemaNode>) => {
+      nodes.count++;
+      return real.schemaNode(...args);
     },
   };
 });
@@ -162,5 +208,44 @@ describe("the view model's work", () => {
     walk(view);
     expect(entries).toEqual([]);
     expect(view.api.routes).toContain('operationId: "listR20Orders"');
+  });
+
+  it("lays out the types of a resource's file and of types.gen.ts from their syntax, not from their text read back", async () => {
+    const document = await documentOf("api-20.yaml", declarationText(20) as string);
+    aliases.text = 0;
+    aliases.syntax = 0;
+    const view = buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+    expect(view.resources.every((resource) => resource.laidOut) && view.types.every((type) => type.laidOut)).toBe(true);
+    // Each resource's stored type and twelve handler types, and its schemas' and variants' types.
+    expect(aliases.syntax / 20).toBeGreaterThan(13);
+    expect(aliases.text).toBe(0);
+  });
+
+  it("checks each schema name once, and asks for the type of a named schema once per use, not at every reference to it", async () => {
+    const document = await documentOf("api-20.yaml", declarationText(20) as string);
+    identifiers.count = 0;
+    const asked = vi.spyOn(SchemaTypeNames.prototype, "typeNameFor");
+    try {
+      buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+      // Per resource its operations' and handlers' names and its schemas' once (35; 70 when each
+      // reference to a schema checked its name again).
+      expect(identifiers.count / 20).toBeLessThan(50);
+      // A `$ref` to the error schema at each operation's own error responses asks once in all (34 when each asked).
+      expect(asked.mock.calls.length / 20).toBeLessThan(30);
+    } finally {
+      asked.mockRestore();
+    }
+  });
+
+  it("reads a path item's parameter and makes its validator node once, not at each of its operations", async () => {
+    const document = await documentOf("api-20.yaml", declarationText(20) as string);
+    nodes.count = 0;
+    parameterReads.count = 0;
+    buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+    // Per resource: its schemas' nodes (6), its bodies' (3), its list's query parameters' (2) and
+    // its `id` once (13: at each of its four operations).
+    expect(nodes.count / 20).toBeLessThan(12);
+    // Per resource its list's two query parameters and its `id` once (6: at each of its four operations).
+    expect(parameterReads.count / 20).toBe(3);
   });
 });

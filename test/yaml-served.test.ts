@@ -1,6 +1,7 @@
 // Issue 14: openapi.yaml is known to be what the generated server's YAML writer makes of the
 // document (src/write/yaml.ts, yamlOfDocument) by asking that writer about each distinct scalar
-// and key, not by comparing the whole. Here the writer is made to differ on one text at a time:
+// and key, not by comparing the whole; a string of one line without control characters or a
+// document marker is known by the rules both writers share (test/yaml-writer.test.ts holds them). Here the writer is made to differ on one text at a time:
 // wherever that text stands (a value of one line, of several lines, a key, at any depth), the
 // document is no longer known served as it is, and src/render/document-layout.ts checks it whole.
 import { describe, expect, it, vi } from "vitest";
@@ -28,8 +29,8 @@ function documentWith(text: string, place: "value" | "item" | "key" | "deep", n:
 
 describe("openapi.yaml known to be the server's YAML", () => {
   it.each([
-    ["a value of one line", "Orders, listed: N", "value"],
-    ["an item of one line", "'quoted' text #N", "item"],
+    ["a value of one line with a control character", "Orders,\u0085 listed: N", "value"],
+    ["an item of one line with a control character", "'quoted'\u007f text #N", "item"],
     ["a key", "/orders/{id}: N", "key"],
     ["a value of several lines, deep", "line N\nsecond line\n", "deep"],
     ["a value of several lines at the top", "line N\n  indented\n", "value"],
@@ -40,6 +41,12 @@ describe("openapi.yaml known to be the server's YAML", () => {
     expect(yamlOfDocument(documentWith(fresh(1), place, 1)).servedAsIs).toBe(true);
     altered.text = fresh(2).split("\n")[0];
     expect(yamlOfDocument(documentWith(fresh(2), place, 2)).servedAsIs).toBe(false);
+    altered.text = undefined;
+  });
+
+  it("takes a string of one line without control characters by the rules both writers share, not by asking", () => {
+    altered.text = "Orders, listed: 3";
+    expect(yamlOfDocument(documentWith("Orders, listed: 3", "value", 3)).servedAsIs).toBe(true);
     altered.text = undefined;
   });
 });

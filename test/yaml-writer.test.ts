@@ -81,6 +81,91 @@ const value = fc.letrec((tie) => ({
   object: fc.dictionary(text, tie("node"), { maxKeys: 4 }),
 }));
 
+describe("a string of one line, as the server's writer writes it", () => {
+  // src/write/yaml.ts does not ask the server's writer (templates/runtime/yaml.gen.ts) about a
+  // string of one line without control characters or a document marker: both write it by the same
+  // rules. Held here at every place such a string stands: a map's value, a sequence's item, nested.
+  it("is oneLineScalar's text, at the top and nested, in a map and a sequence", () => {
+    const line = fc.oneof(
+      text,
+      fc.string({
+        unit: fc.constantFrom(
+          "a",
+          " ",
+          ":",
+          "#",
+          "-",
+          "'",
+          '"',
+          "\\",
+          "\t",
+          "%",
+          "?",
+          "|",
+          ">",
+          "{",
+          "[",
+          ",",
+          "&",
+          "*",
+          "!",
+          "@",
+          "`",
+          "~",
+          ".",
+          "0",
+          "1",
+          "e",
+          "x",
+          "\u0085",
+          "\u00a0",
+          "\u2028",
+          "\u00e9",
+          "\ud83d\ude00",
+          "\u007f",
+          "\u0001",
+        ),
+        maxLength: 14,
+      }),
+      fc.constantFrom(
+        "true",
+        "Null",
+        "~",
+        "0x1F",
+        "0o17",
+        "1e3",
+        "-.5",
+        ".inf",
+        "12",
+        "+3",
+        "- a",
+        "? a",
+        "a: b",
+        "a #b",
+        "#a",
+        "",
+        " ",
+        "a ",
+        "'a'",
+        '"a"',
+        "'\"",
+        "\"'",
+      ),
+    );
+    let tried = 0;
+    fc.assert(
+      fc.property(line, (v) => {
+        const written = oneLineScalar(v);
+        if (written === undefined || /[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]/.test(v)) return;
+        tried++;
+        expect(yamlOfData({ k: v, l: [v], m: { n: v, o: [[v]] } })).toBe(`k: ${written}\nl:\n  - ${written}\nm:\n  n: ${written}\n  o:\n    - - ${written}\n`);
+      }),
+      { numRuns: 20000 },
+    );
+    expect(tried).toBeGreaterThan(10000);
+  });
+});
+
 describe("jsonToYaml", () => {
   it("writes any JSON data byte-identically to yaml's stringify wherever that reads back as the data, and always text that does", () => {
     fc.assert(

@@ -7,10 +7,25 @@ import { NameGate, SchemaTypeNames, UnsupportedConstruct, pointerOf } from "./na
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
-import { type JsonSchema, docComment, objectType, refName, schemaNode, typeScriptType } from "./schema-code.js";
+import { type JsonSchema, objectTypeExpression, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
+import {
+  type Member,
+  type TypeExpr,
+  arrayType,
+  genericType,
+  indexMember,
+  intersectionType,
+  literalType,
+  member,
+  objectType,
+  readonlyType,
+  typeText,
+  unionType,
+  word,
+} from "./type-expr.js";
 import { apiStatements } from "../render/api-layout.js";
-import { operationGroupLayout, resourceLayout } from "../render/handler-layout.js";
+import { handlerTypeDeclarations, operationGroupLayout, resourceLayout } from "../render/handler-layout.js";
 import { flatLiteral, laidOut } from "../render/layout.js";
 import { typeAliasStatement } from "../render/type-layout.js";
 import type { ApiView, HandlerMethodView, ResourceView, TypeView } from "./view.js";
@@ -30,6 +45,11 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discr
   const chosen: Record<string, unknown> = {};
   const variants: Record<string, unknown> = {};
   for (const [method, entries] of methods) {
+    // Most methods have one operation (issue 14: two thousand routes).
+    if (entries.length === 1) {
+      chosen[method] = entries[0]!.spec;
+      continue;
+    }
     chosen[method] = (entries.find((e) => e.discriminator === undefined) ?? entries[0]!).spec;
     const told = entries.filter((e) => e.discriminator !== undefined);
     if (entries.length > 1 && told.length > 0) variants[method] = told.map((e) => ({ ...e.discriminator, operation: e.spec }));
@@ -38,20 +58,34 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discr
 }
 
 /** The input members and the result of a resource handler that differ per operation kind (members keep these names: stores rely on them). */
-const SIGNATURES: Record<ResourceKind, { input: (t: Types) => string[]; result: (t: Types) => string }> = {
-  list: { input: (t) => [`query: ${t.query}`], result: (t) => `readonly ${t.stored}[]` },
-  get: { input: (t) => [`id: ${t.id}`], result: (t) => `${t.stored} | undefined` },
-  create: { input: (t) => [`body: ${t.body}`], result: (t) => t.stored },
-  replace: { input: (t) => [`id: ${t.id}`, `body: ${t.body}`, `current: ${t.stored}`], result: (t) => t.stored },
-  update: { input: (t) => [`id: ${t.id}`, `patch: ${t.body}`, `current: ${t.stored}`], result: (t) => t.stored },
-  delete: { input: (t) => [`id: ${t.id}`, `current: ${t.stored}`], result: () => "void" },
+const SIGNATURES: Record<ResourceKind, { input: (t: Types) => Member[]; result: (t: Types) => TypeExpr }> = {
+  list: { input: (t) => [member("query", t.query)], result: (t) => readonlyType(arrayType(t.stored)) },
+  get: { input: (t) => [member("id", t.id)], result: (t) => unionType([t.stored, UNDEFINED]) },
+  create: { input: (t) => [member("body", t.body)], result: (t) => t.stored },
+  replace: { input: (t) => [member("id", t.id), member("body", t.body), member("current", t.stored)], result: (t) => t.stored },
+  update: { input: (t) => [member("id", t.id), member("patch", t.body), member("current", t.stored)], result: (t) => t.stored },
+  delete: { input: (t) => [member("id", t.id), member("current", t.stored)], result: () => word("void") },
   // Why: the handler stores the object after the action, in its `to` state (given as `to`), in one
   // write of its own; the server checks that it did (http-behaviour, actions).
   action: {
-    input: (t) => [`id: ${t.id}`, ...(t.body === "never" ? [] : [`body: ${t.body}`]), `current: ${t.stored}`, ...(t.to === undefined ? [] : [`to: ${t.to}`])],
+    input: (t) => [
+      member("id", t.id),
+      ...(t.body.text === "never" ? [] : [member("body", t.body)]),
+      member("current", t.stored),
+      ...(t.to === undefined ? [] : [member("to", t.to)]),
+    ],
     result: (t) => t.stored,
   },
 };
+const UNDEFINED = word("undefined");
+/** A list's page in its handler's input. */
+const PAGE_TYPE = objectType([
+  member("limit", word("number"), { readonly: true }),
+  member("cursor", unionType([word("string"), UNDEFINED]), { readonly: true }),
+]);
+/** The principal's type of each of security.ts's kinds (its text), and the handlers' last input member. */
+const PRINCIPALS = new Map(["Principal", "Principal | undefined", "undefined"].map((text) => [text, unionType(text.split(" | ").map(word))]));
+const SCOPES = member("scopes", word("SecurityScopes"));
 /** What a resource handler's result is, for its doc comment (without the refusal). */
 const RESULT_DOCS: Record<ResourceKind, (paged: boolean) => string> = {
   list: (paged) => (paged ? "A page of the stored objects and, when more remain, the handler's own cursor of the next page" : "The stored objects"),
@@ -64,12 +98,12 @@ const RESULT_DOCS: Record<ResourceKind, (paged: boolean) => string> = {
 };
 interface Types {
   /** The query members with their doc comments. */
-  query: string;
-  id: string;
-  body: string;
-  stored: string;
+  query: TypeExpr;
+  id: TypeExpr;
+  body: TypeExpr;
+  stored: TypeExpr;
   /** An action's `to` state as a literal type, when it declares one. */
-  to?: string;
+  to?: TypeExpr;
 }
 
 /**
@@ -202,13 +236,13 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
 
   // After every handler type: the named types, then the variants those asked for (each may ask for more).
   const types: TypeView[] = Object.entries(schemas).map(([name, schema]) =>
-    typeView(typeNames.typeName(name), stringOf(schema.description), typeScriptType(schema, "", typeNames)),
+    typeView(typeNames.typeName(name), stringOf(schema.description), typeExpression(schema, "", typeNames)),
   );
   for (let i = 0; i < typeNames.variants().length; i++) {
     const variant = typeNames.variants()[i]!;
     const without = variant.use === "request" ? "`readOnly`" : "`writeOnly`";
     const text = `\`${variant.schema}\` as ${variant.use === "request" ? "sent in requests" : "answered in responses"}: without its ${without} properties.`;
-    types.push(typeView(variant.name, text, typeScriptType(schemas[variant.schema]!, "", typeNames, variant.use)));
+    types.push(typeView(variant.name, text, typeExpression(schemas[variant.schema]!, "", typeNames, variant.use)));
   }
   const indexLinks = [...collectionLinks, ...tokenLinks];
   const nodes = Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema)] as const);
@@ -254,18 +288,18 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
 }
 
 /** `export type name = type;` in prettier's layout, or as written where not sure (`sure` false: its file goes to prettier). */
-function typeDeclaration(name: string, type: string): { readonly text: string; readonly sure: boolean } {
+function typeDeclaration(name: string, type: string | TypeExpr): { readonly text: string; readonly sure: boolean } {
   return laidOut(
     () => typeAliasStatement(name, type),
-    () => `export type ${name} = ${type};`,
+    () => `export type ${name} = ${typeText(type)};`,
   );
 }
 
 /** A named type of types.gen.ts with its doc comment. */
-function typeView(name: string, description: string | undefined, type: string): TypeView {
+function typeView(name: string, description: string | undefined, type: TypeExpr): TypeView {
   const lines = docLines(description);
   const declaration = typeDeclaration(name, type);
-  return { name, docLines: lines, hasDoc: lines.length > 0, type, declaration: declaration.text, laidOut: declaration.sure };
+  return { name, docLines: lines, hasDoc: lines.length > 0, type: type.text, declaration: declaration.text, laidOut: declaration.sure };
 }
 
 /**
@@ -282,7 +316,7 @@ function routeEntry(operation: OperationModel, collector: OperationCollector): R
     operationId: operation.operationId,
     kind: behaviour.kind,
     security: operation.security.requirements,
-    ...collector.definition({ ...operation, parameters }),
+    ...collector.definition(operation, parameters),
   };
   if (isResourceBehaviour(behaviour)) {
     spec.resource = behaviour.collection;
@@ -311,10 +345,13 @@ function filterFields(schema: JsonSchema): string[] {
 
 /** The query parameters handed to the handler: filters and declared `query`; `sort`, `limit` and `cursor` are the server's. */
 function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
+  const query = operation.parameters.filter((p) => p.in === "query");
+  // Most operations have no query (issue 14: it is read twice of each of six thousand).
+  if (query.length === 0) return query;
   const behaviour = operation.behaviour;
   const listing = isResourceBehaviour(behaviour) ? behaviour : undefined;
   const reserved = [...(listing?.page ? ["limit", "cursor"] : []), ...(listing?.sort ? ["sort"] : [])];
-  return operation.parameters.filter((p) => p.in === "query" && !reserved.includes(p.name));
+  return reserved.length === 0 ? query : query.filter((p) => !reserved.includes(p.name));
 }
 
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
@@ -328,7 +365,7 @@ function resourceView(
   operationsByCollection: ReadonlyMap<string, readonly OperationModel[]>,
   typeNames: SchemaTypeNames,
   gate: NameGate,
-): ResourceView | undefined {
+): ResourceView<TypeExpr> | undefined {
   const ext = objectOf(schema["x-codegen-resource"]);
   const collection = String(ext.collection);
   const at = pointerOf("components", "schemas", name, "x-codegen-resource");
@@ -369,12 +406,13 @@ function resourceView(
   };
 
   const storedName = gate.identifier(`Stored${typeNames.typeName(name)}`, at, "the stored type");
+  const stored = word(storedName);
   const writeOnlyMembers = Object.entries(inputProperties)
     .filter(([, p]) => objectOf(p).writeOnly === true)
-    .map(([k, p]) => `${docComment(stringOf(objectOf(p).description))}${propertyKey(k)}?: ${typeScriptType(objectOf(p), "T.", typeNames)}`);
-  const base = objectType(schema, "T.", typeNames, ["links"]);
-  const storedType = writeOnlyMembers.length === 0 ? base : `${base} & { ${writeOnlyMembers.join("; ")} }`;
-  const idType = ext.id === "uuid" || ext.id === "string" ? "string" : "number";
+    .map(([k, p]) => member(k, typeExpression(objectOf(p), "T.", typeNames), { optional: true, description: stringOf(objectOf(p).description) }));
+  const base = objectTypeExpression(schema, "T.", typeNames, ["links"]);
+  const storedType = writeOnlyMembers.length === 0 ? base : intersectionType([base, objectType(writeOnlyMembers)]);
+  const idType = word(ext.id === "uuid" || ext.id === "string" ? "string" : "number");
   const filters = filterFields(schema);
   // Once per resource, not per method (issue 14): the same literal for each.
   const listFilters = laidOut(
@@ -386,16 +424,14 @@ function resourceView(
     const behaviour = operation.behaviour as ResourceBehaviour;
     const kind = behaviour.kind;
     const query = handlerQuery(operation);
-    const queryMembers = query.map((p) => `${propertyKey(p.name)}?: ${typeScriptType(objectOf(p.schema), "T.", typeNames)}`);
-    const documentedQuery = query.map((p, i) => `${docComment(p.description)}${queryMembers[i]!}`);
+    const queryMembers = query.map((p) => member(p.name, typeExpression(objectOf(p.schema), "T.", typeNames), { optional: true, description: p.description }));
     const bodyRef = jsonBodyName(operation);
-    const queryType = (members: readonly string[]) => (members.length > 0 ? `{ ${members.join("; ")} }` : "{ readonly [name: string]: never }");
     const types: Types = {
-      query: queryType(documentedQuery),
+      query: queryMembers.length > 0 ? objectType(queryMembers) : NO_QUERY,
       id: idType,
-      body: bodyRef !== undefined ? `T.${typeNames.typeNameFor(bodyRef, "request")}` : "never",
-      stored: storedName,
-      ...(behaviour.action?.to !== undefined ? { to: stringLiteral(behaviour.action.to) } : {}),
+      body: bodyRef !== undefined ? word(`T.${typeNames.typeNameFor(bodyRef, "request")}`) : word("never"),
+      stored,
+      ...(behaviour.action?.to !== undefined ? { to: literalType(behaviour.action.to) } : {}),
     };
     const before = gate.problems.length;
     const operationId = gate.identifier(operation.operationId, operation.pointer, "operationId");
@@ -404,22 +440,25 @@ function resourceView(
     const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
     const signature = SIGNATURES[kind];
     // A list's order and page (http-behaviour, "Lists: pagination and sorting"): typed in its input, a page its result.
-    const sortType = behaviour.sort
-      ? `readonly { readonly field: ${behaviour.sort.map(stringLiteral).join(" | ") || "never"}; readonly descending: boolean }[]`
-      : "";
-    const pageType = "{ readonly limit: number; readonly cursor: string | undefined }";
     const declaredQuery = query.some((p) => !filters.includes(p.name));
-    const listing = [...(behaviour.sort ? [`sort: ${sortType}`] : []), ...(behaviour.page ? [`page: ${pageType}`] : [])];
-    const result = behaviour.page ? `{ readonly items: readonly ${storedName}[]; readonly next?: string }` : signature.result(types);
-    const principal = operation.security.principal;
-    const members = [...signature.input(types), ...listing, `principal: ${principal}`, "scopes: SecurityScopes"];
+    const listing = [...(behaviour.sort ? [member("sort", sortType(behaviour.sort))] : []), ...(behaviour.page ? [member("page", PAGE_TYPE)] : [])];
+    const result = behaviour.page
+      ? objectType([member("items", readonlyType(arrayType(stored)), { readonly: true }), member("next", word("string"), { readonly: true, optional: true })])
+      : signature.result(types);
+    const principal = member("principal", PRINCIPALS.get(operation.security.principal)!);
+    const inputName = named(`${pascal}Input`, "the input type");
+    const inputType = objectType([...signature.input(types), ...listing, principal, SCOPES]);
+    const resultName = named(`${pascal}Result`, "the result type");
+    const resultType = refusable(result, behaviour.errors);
+    // Laid out here, into the method's one view (issue 14: a copy of each of six thousand with them was garbage).
+    const declarations = handlerTypeDeclarations(inputName, inputType, resultName, resultType);
     return {
       operationId,
       docLines: handlerDoc(operation.summary ?? operationId, operation),
-      inputName: named(`${pascal}Input`, "the input type"),
-      inputType: `{ ${members.join("; ")} }`,
-      resultName: named(`${pascal}Result`, "the result type"),
-      resultType: refusable(result, behaviour.errors),
+      inputName,
+      inputType: inputType.text,
+      resultName,
+      resultType: resultType.text,
       resultDoc: RESULT_DOCS[kind](behaviour.page !== undefined) + (behaviour.errors.length > 0 ? ", or a refusal with a declared status" : "") + ".",
       hasSort: behaviour.sort !== undefined,
       hasPage: behaviour.page !== undefined,
@@ -432,13 +471,14 @@ function resourceView(
       isUpdate: kind === "update",
       isDelete: kind === "delete",
       isAction: kind === "action",
-      toLiteral: types.to ?? "",
+      toLiteral: types.to?.text ?? "",
+      ...declarations,
     };
   });
 
   return {
     fileName: collection,
-    usesTypes: refersToTypes(storedType) || methods.some((m) => refersToTypes(m.inputType)),
+    usesTypes: refersToTypes(storedType.text) || methods.some((m) => refersToTypes(m.inputType)),
     usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType)),
     usesRefusal: methods.some((m) => /\bHandlerRefusal\b/.test(m.resultType)),
     binderName: gate.identifier(`bind${pascalCase(collection)}`, at, "the binder"),
@@ -466,6 +506,15 @@ function handlerDoc(summary: string, operation: OperationModel): string[] {
 }
 
 /** A handler's result type, or a typed refusal with one of the declared statuses (http-behaviour, "Handlers that refuse"). */
-function refusable(result: string, errors: readonly number[]): string {
-  return errors.length === 0 ? result : `${result} | HandlerRefusal<${errors.join(" | ")}>`;
+function refusable(result: TypeExpr, errors: readonly number[]): TypeExpr {
+  return errors.length === 0 ? result : unionType([result, genericType("HandlerRefusal", [unionType(errors.map(literalType))])]);
 }
+
+/** A list's order in its handler's input: `readonly { readonly field: "a" | "b"; readonly descending: boolean }[]`. */
+function sortType(fields: readonly string[]): TypeExpr {
+  const field = fields.length === 0 ? word("never") : unionType(fields.map(literalType));
+  return readonlyType(arrayType(objectType([member("field", field, { readonly: true }), member("descending", word("boolean"), { readonly: true })])));
+}
+
+/** The query of a handler without query parameters: no members. */
+const NO_QUERY = objectType([indexMember("name", word("string"), word("never"), true)]);

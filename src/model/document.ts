@@ -44,11 +44,16 @@ export interface MediaEntry {
 
 /** The media ranges of a `content` map, each range of a comma-separated key on its own. */
 export function mediaEntries(content: unknown): MediaEntry[] {
-  return Object.entries(objectOf(content)).flatMap(([key, raw]) => {
+  const entries: MediaEntry[] = [];
+  for (const [key, raw] of Object.entries(objectOf(content))) {
     const media = objectOf(raw);
     const schema = "schema" in media ? objectOf(media.schema) : undefined;
-    return key.split(",").map((part) => ({ type: part.split(";")[0]!.trim().toLowerCase(), schema, media, key }));
-  });
+    // Why a key of one range without parameters apart (issue 14): most are, and the lists of its
+    // parts were garbage at every operation's every response.
+    if (!key.includes(",") && !key.includes(";")) entries.push({ type: key.trim().toLowerCase(), schema, media, key });
+    else for (const part of key.split(",")) entries.push({ type: part.split(";")[0]!.trim().toLowerCase(), schema, media, key });
+  }
+  return entries;
 }
 
 /** A Parameter Object, read. */
@@ -98,30 +103,62 @@ export function requestBodyObject(value: unknown): RequestBodyObject | undefined
 }
 
 /** A Response Object, read, under its status key (`200`, `4XX`, `default`). */
-export interface ResponseObject {
+export interface ResponseObject extends ReadResponse {
   readonly status: string;
-  readonly description: string | undefined;
-  readonly content: readonly MediaEntry[];
 }
 
+/** What a Response Object says, whatever its status. */
+interface ReadResponse {
+  readonly description: string | undefined;
+  readonly content: readonly MediaEntry[];
+  /** Its distinct media types, in order; its JSON entries and the others; the first JSON entry's schema. */
+  readonly types: readonly string[];
+  readonly json: readonly MediaEntry[];
+  readonly raw: readonly MediaEntry[];
+  readonly jsonSchema: Json | undefined;
+}
+
+/** No media entries. */
+const NONE: readonly MediaEntry[] = [];
+
 /** Response Objects already read, by the object (responseObjects). */
-export type ReadResponses = Map<object, { readonly description: string | undefined; readonly content: readonly MediaEntry[] }>;
+export type ReadResponses = Map<object, ReadResponse>;
 
 /**
  * The Response Objects of an operation's `responses`, in their order; each object read once per
  * `read` (one per reading of the document: it is dropped with it). Why (issue 14): after
  * prepareDocument a response of `components/responses` is one object at every operation that
  * refers to it (an API's error responses, most of each operation's), and its media ranges were
- * read again at each.
+ * read again at each (and what the dispatcher reads of them: their media types, JSON or not).
  */
 export function responseObjects(value: unknown, read: ReadResponses = new Map()): ResponseObject[] {
   return Object.entries(objectOf(value)).map(([status, raw]) => {
     const response = objectOf(raw);
     let known = read.get(response);
     if (known === undefined) {
-      known = { description: textOf(response.description), content: mediaEntries(response.content) };
+      const content = mediaEntries(response.content);
+      const types = [...new Set(content.map((t) => t.type))];
+      const json = content.filter((t) => isJsonMediaType(t.type));
+      // Most are JSON alone: their lists are the content itself and one empty list.
+      const jsonOnly = json.length === content.length;
+      known = {
+        description: textOf(response.description),
+        content,
+        types,
+        json: jsonOnly ? content : json,
+        raw: jsonOnly ? NONE : content.filter((t) => !isJsonMediaType(t.type)),
+        jsonSchema: json.find((t) => t.schema !== undefined)?.schema,
+      };
       read.set(response, known);
     }
-    return { status, description: known.description, content: known.content };
+    return {
+      status,
+      description: known.description,
+      content: known.content,
+      types: known.types,
+      json: known.json,
+      raw: known.raw,
+      jsonSchema: known.jsonSchema,
+    };
   });
 }

@@ -341,6 +341,15 @@ function inlineSharedAnswers(document: Json): Json | undefined {
   const components = isObject(document.components) ? document.components : {};
   const answers = isObject(components.responses) ? components.responses : {};
   if (!isObject(document.paths)) return document;
+  // The answer of each ref (undefined: not of that form), found once: an API has a handful.
+  const found = new Map<unknown, unknown>();
+  const answerOf = (ref: unknown): unknown => {
+    if (found.has(ref)) return found.get(ref);
+    const name = typeof ref === "string" && ref.startsWith(RESPONSE_PREFIX) ? ref.slice(RESPONSE_PREFIX.length) : undefined;
+    const answer = name === undefined || /[~/%]/.test(name) || !Object.hasOwn(answers, name) ? undefined : answers[name];
+    found.set(ref, answer);
+    return answer;
+  };
   let paths: Json | undefined;
   for (const path of Object.keys(document.paths)) {
     const item = document.paths[path];
@@ -354,10 +363,9 @@ function inlineSharedAnswers(document: Json): Json | undefined {
       for (const status of Object.keys(responses)) {
         const response = responses[status];
         if (!isObject(response) || !("$ref" in response)) continue;
-        const ref = response.$ref;
-        const name = typeof ref === "string" && ref.startsWith(RESPONSE_PREFIX) ? ref.slice(RESPONSE_PREFIX.length) : undefined;
-        if (name === undefined || /[~/%]/.test(name) || !Object.hasOwn(answers, name) || !onlyRef(response)) return undefined;
-        (responsesCopy ??= Object.assign(statusMap(), responses))[status] = answers[name];
+        const answer = answerOf(response.$ref);
+        if (answer === undefined || !onlyRef(response)) return undefined;
+        (responsesCopy ??= Object.assign(statusMap(), responses))[status] = answer;
       }
       if (responsesCopy) (itemCopy ??= { ...item })[method] = { ...operation, responses: responsesCopy };
     }

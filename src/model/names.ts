@@ -90,6 +90,11 @@ export class NameGate {
   }
 }
 
+/** The keywords besides `$ref` and `properties` whose subschemas may hold a property a use leaves out (isAffected), in order. */
+const SUBSCHEMA_KEYWORDS = ["items", "prefixItems", "additionalProperties", "allOf", "anyOf", "oneOf"] as const;
+/** Every keyword isAffected looks into. */
+const NESTED_KEYWORDS: ReadonlySet<string> = new Set(["$ref", "properties", ...SUBSCHEMA_KEYWORDS]);
+
 /** Where a schema's type is used: in a request (no `readOnly` properties) or a response (no `writeOnly` ones). */
 export type SchemaUse = "request" | "response";
 
@@ -109,8 +114,14 @@ const schemaAt = (value: unknown): Schema | undefined => (typeof value === "obje
 export class SchemaTypeNames {
   private readonly known: ReadonlySet<string>;
   private readonly taken: Set<string>;
+  /** The names typeName accepted (asked again for every reference: checked once). */
+  private readonly accepted = new Set<string>();
   private readonly affected = { request: new Map<string, boolean>(), response: new Map<string, boolean>() };
-  private readonly variantNames = new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>();
+  /** Per use, the variant of each schema name asked for. */
+  private readonly variantNames = {
+    request: new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>(),
+    response: new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>(),
+  };
   /** The same variants in the order asked (variants() answers it as it grows). */
   private readonly variantList: { readonly name: string; readonly schema: string; readonly use: SchemaUse }[] = [];
 
@@ -125,6 +136,7 @@ export class SchemaTypeNames {
 
   /** The type name of the schema `name`, checked. */
   typeName(name: string): string {
+    if (this.accepted.has(name)) return name;
     if (!this.known.has(name)) {
       return this.refuse(
         new UnsupportedConstruct(pointerOf("components", "schemas"), `a reference names the schema ${stringLiteral(name)}, which the document does not define`),
@@ -133,6 +145,7 @@ export class SchemaTypeNames {
     }
     if (!isTypeName(name))
       return this.refuse(new UnsupportedConstruct(pointerOf("components", "schemas", name), `schema name ${stringLiteral(name)} cannot be a type name`), name);
+    this.accepted.add(name);
     return name;
   }
 
@@ -140,15 +153,14 @@ export class SchemaTypeNames {
   typeNameFor(name: string, use: SchemaUse | undefined): string {
     const base = this.typeName(name);
     if (use === undefined || base !== name || !this.isAffected(name, use)) return base;
-    const key = `${use}:${name}`;
-    let variant = this.variantNames.get(key);
+    let variant = this.variantNames[use].get(name);
     if (variant === undefined) {
       const stem = `${name}${use === "request" ? "Request" : "Response"}`;
       let candidate = stem;
       for (let n = 2; this.taken.has(candidate); n++) candidate = `${stem}${n}`;
       this.taken.add(candidate);
       variant = { name: candidate, schema: name, use };
-      this.variantNames.set(key, variant);
+      this.variantNames[use].set(name, variant);
       this.variantList.push(variant);
     }
     return variant.name;
@@ -173,11 +185,22 @@ export class SchemaTypeNames {
     const visit = (value: unknown): boolean => {
       const schema = schemaAt(value);
       if (schema === undefined) return Array.isArray(value) && value.some(visit);
+      // Why a look at the schema's own keys first (issue 14): most schemas have none of the keywords
+      // looked into, and a look-up of each missing one was most of this walk. Then in a fixed
+      // order: which schemas of a cycle are decided inside another's walk depends on it.
+      let nested = false;
+      for (const key in schema) {
+        if (NESTED_KEYWORDS.has(key)) {
+          nested = true;
+          break;
+        }
+      }
+      if (!nested) return false;
       const ref = typeof schema.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? schema.$ref.slice(21) : undefined;
       if (ref !== undefined && this.known.has(ref) && this.isAffected(ref, use)) return true;
       const properties = schemaAt(schema.properties) ?? {};
       if (Object.values(properties).some((p) => schemaAt(p)?.[keyword] === true || visit(p))) return true;
-      return ["items", "prefixItems", "additionalProperties", "allOf", "anyOf", "oneOf"].some((key) => visit(schema[key]));
+      return SUBSCHEMA_KEYWORDS.some((key) => visit(schema[key]));
     };
     const result = visit(Object.hasOwn(this.schemas, name) ? (this.schemas as Schema)[name] : undefined);
     memo.set(name, result);

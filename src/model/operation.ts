@@ -114,6 +114,11 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
     const segments = template.segments;
     if (template.problem !== undefined) fail(pointerOf("paths", path), template.problem);
     const operations: OperationModel[] = [];
+    // The path item's parameters, read once for all its operations (issue 14: a resource's `id` at each of four).
+    const itemParameters = listOf(item.parameters).map((p, i): ParameterModel => ({
+      ...parameterObject(p),
+      pointer: `${pointerOf("paths", path)}/parameters/${i}`,
+    }));
     for (const method of METHODS) {
       if (!(method in item)) continue;
       const operation = objectOf(item[method]);
@@ -137,7 +142,7 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         pointer,
         summary: textOf(operation.summary),
         description: textOf(operation.description),
-        parameters: parametersOf(path, method, item, operation, template.names),
+        parameters: parametersOf(path, method, itemParameters, operation, template.names),
         body: requestBodyObject(operation.requestBody),
         responses: responseObjects(operation.responses, readResponses),
         responsesObject: objectOf(operation.responses),
@@ -215,13 +220,11 @@ function placementProblem(
  * value per template expression, in order; a declared path parameter the template does not name
  * could never be given (OpenAPI 3.1 section 4.8.12.2 says it must be named), so it is left out,
  * and an expression no parameter declares is read as a string, as other tools read it.
+ * `itemParameters`: the path item's, read (each one object for all its operations).
  */
-function parametersOf(path: string, method: string, item: Json, operation: Json, names: readonly string[]): ParameterModel[] {
+function parametersOf(path: string, method: string, itemParameters: readonly ParameterModel[], operation: Json, names: readonly string[]): ParameterModel[] {
   const all = new Map<string, ParameterModel>();
-  listOf(item.parameters).forEach((p, i) => {
-    const parameter = parameterObject(p);
-    all.set(`${parameter.in}:${parameter.name}`, { ...parameter, pointer: `${pointerOf("paths", path)}/parameters/${i}` });
-  });
+  for (const parameter of itemParameters) all.set(`${parameter.in}:${parameter.name}`, parameter);
   listOf(operation.parameters).forEach((p, i) => {
     const parameter = parameterObject(p);
     all.set(`${parameter.in}:${parameter.name}`, { ...parameter, pointer: `${pointerOf("paths", path, method)}/parameters/${i}` });

@@ -5,7 +5,7 @@
  * (templates/runtime/requests.gen.ts). Anything it cannot render safely is an
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
-import { type Json, type MediaEntry, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
+import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
 import { docLines, inlineComment, propertyKey, stringLiteral } from "./escape.js";
 import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, identifierOf, isMemberName, pointerOf } from "./names.js";
 import type { OperationModel } from "./operation.js";
@@ -22,8 +22,14 @@ export class OperationCollector {
   readonly mockAnswers: Record<string, MockAnswer> = {};
   private readonly usedProperties: Set<string>;
   readonly hookSchemes = new Set<string>();
-  /** The response schemas whose types (and so their variants) were already asked for. */
-  private readonly askedForResponses = new Set<object>();
+  /** The spec of each parameter read without problems (a path item's is read at each of its operations). */
+  private readonly specs = new WeakMap<ParameterObject, object>();
+  /** The validator node of each schema read. */
+  private readonly nodes = new WeakMap<object, Record<string, unknown>>();
+  /** The schemas checked that hold no keyword the validator cannot check (checked once). */
+  private readonly checked = new WeakSet<object>();
+  /** The schemas whose types (and so their variants) were already asked for per use: each object, and a named one by its name too. */
+  private readonly asked = { request: new Set<unknown>(), response: new Set<unknown>() };
 
   constructor(
     private readonly document: Json,
@@ -37,6 +43,22 @@ export class OperationCollector {
   /** The TypeScript type of a schema, its named schemas as `T.<name>` through the gate, as `use`d. */
   private typeOf(schema: Json | undefined, use?: SchemaUse): string {
     return schema === undefined ? "unknown" : typeScriptType(schema as JsonSchema, "T.", this.typeNames, use);
+  }
+
+  /**
+   * Asks for the type of a schema as `use`d, for the variants it names, once per schema. Why by
+   * name (issue 14): a `$ref` to a named schema is a new object at each operation (each of a
+   * thousand resources' error responses), and asking for the same type again asks for nothing new.
+   */
+  private askFor(schema: Json | undefined, use: SchemaUse): void {
+    const asked = this.asked[use];
+    // The object first: most are the schemas of an API's shared answers, one object each.
+    if (schema === undefined || asked.has(schema)) return;
+    asked.add(schema);
+    const name = refName(schema as JsonSchema);
+    if (name !== undefined && asked.has(name)) return;
+    if (name !== undefined) asked.add(name);
+    this.typeOf(schema, use);
   }
 
   /**
@@ -81,15 +103,20 @@ export class OperationCollector {
    * types the resource gives: build.ts), read as `read` reads it with its problems recorded, and
    * the variants its body and responses ask for asked for in the same order (types.gen.ts
    * declares them so). Why no type texts (issue 14): made for every operation and dropped, they
-   * were a good part of the model's time and garbage.
+   * were a good part of the model's time and garbage. `parameters`: those of the model it reads
+   * (a list's own `sort`, `limit` and `cursor` are not).
    */
-  definition(model: OperationModel): object {
-    return this.readAs(model, false).definition;
+  definition(model: OperationModel, parameters: OperationModel["parameters"] = model.parameters): object {
+    return this.readAs(model, false, parameters).definition;
   }
 
-  /** `read`, with the type members and result type made only when `typed` (else empty). */
-  private readAs(model: OperationModel, typed: boolean): { definition: object; parameterMembers: string[]; bodyMembers: string[]; resultType: string } {
-    const parameters = this.parameters(model, typed);
+  /** `read` (of `own`: the model's parameters unless given), with the type members and result type made only when `typed` (else empty). */
+  private readAs(
+    model: OperationModel,
+    typed: boolean,
+    own: OperationModel["parameters"] = model.parameters,
+  ): { definition: object; parameterMembers: string[]; bodyMembers: string[]; resultType: string } {
+    const parameters = this.parameters(model, own, typed);
     const body = this.requestBody(model.body, `${model.pointer}/requestBody`, typed);
     const responses = this.responses(model.responses, `${model.pointer}/responses`, typed);
     return {
@@ -140,15 +167,15 @@ export class OperationCollector {
     return group;
   }
 
-  private parameters(model: OperationModel, typed: boolean): { specs: object[]; members: string[] } {
+  private parameters(model: OperationModel, parameters: OperationModel["parameters"], typed: boolean): { specs: object[]; members: string[] } {
     const order = model.pathNames;
     const specs: { spec: object; location: string; order: number }[] = [];
     const members: Record<string, string[]> = { path: [], query: [], header: [], cookie: [] };
-    for (const parameter of model.parameters) {
+    for (const parameter of parameters) {
       const { name, in: location } = parameter;
       // OpenAPI 3.1 section 4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored.
       if (location === "header" && ["accept", "content-type", "authorization"].includes(name.toLowerCase())) continue;
-      const spec = this.parameter(parameter, parameter.pointer);
+      const spec = this.specOf(parameter);
       if (spec === undefined) continue;
       if (typed) {
         // Why only typed: a parameter's type (no `use`) asks for no variant.
@@ -173,6 +200,16 @@ export class OperationCollector {
     };
   }
 
+  /** parameter(), once per parameter object where it has no problems (their problems are reported at each operation). */
+  private specOf(parameter: OperationModel["parameters"][number]): object | undefined {
+    const known = this.specs.get(parameter);
+    if (known !== undefined) return known;
+    const before = this.problems.length;
+    const spec = this.parameter(parameter, parameter.pointer);
+    if (spec !== undefined && this.problems.length === before) this.specs.set(parameter, spec);
+    return spec;
+  }
+
   /**
    * How the dispatcher reads one parameter (ParameterSpec): by its location, style and explode
    * (OpenAPI 3.1 section 4.8.12.4), or as JSON text when `content` describes it.
@@ -190,17 +227,13 @@ export class OperationCollector {
     const explode = parameter.explode ?? style === "form";
     const isArray = types.includes("array");
     const isObject = types.includes("object") || (types.length === 0 && resolved.properties !== undefined);
-    const spec = { name, in: location, required, schema: schemaNode(schema as JsonSchema) };
+    const spec = { name, in: location, required, schema: this.nodeOf(schema) };
     if (location === "path") return this.pathParameter(spec, style, explode, isArray ? "array" : isObject ? "object" : "scalar", resolved, pointer);
-    const supported: Record<string, string[]> = {
-      query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
-      header: ["simple"],
-      cookie: ["form"],
-    };
-    if (!(supported[location] ?? []).includes(style)) {
+    const supported = SUPPORTED_STYLES[location];
+    if (!(supported ?? []).includes(style)) {
       return this.fail(
         pointer,
-        `the style ${stringLiteral(style)} of the ${location} parameter ${stringLiteral(name)} is not supported; codegen reads ${(supported[location] ?? []).join(", ")} ${location} parameters`,
+        `the style ${stringLiteral(style)} of the ${location} parameter ${stringLiteral(name)} is not supported; codegen reads ${(supported ?? []).join(", ")} ${location} parameters`,
       );
     }
     if (isObject) return this.objectParameter(parameter, spec, resolved, style, explode, pointer);
@@ -260,7 +293,7 @@ export class OperationCollector {
     }
     const schema = entry.schema ?? {};
     this.checkSchema(schema, `${pointer}/content/${entry.key.replace(/~/g, "~0").replace(/\//g, "~1")}/schema`);
-    return { name: parameter.name, in: parameter.in, required, schema: schemaNode(schema as JsonSchema), json: true };
+    return { name: parameter.name, in: parameter.in, required, schema: this.nodeOf(schema), json: true };
   }
 
   /**
@@ -309,13 +342,13 @@ export class OperationCollector {
     const schema = json.find((t) => t.schema !== undefined)?.schema;
     if (schema) this.checkSchema(schema, `${pointer}/content/${json[0]!.type.replace(/\//g, "~1")}/schema`);
     const members: string[] = [];
-    // The body's type is made typed or not: it asks for the request variants of its schemas.
-    const type = json.length > 0 ? this.typeOf(schema, "request") : "";
+    // The body's type is made, or untyped asked for: it asks for the request variants of its schemas.
+    if (!typed && json.length > 0) this.askFor(schema, "request");
     const doc = typed ? docComment(body.description) : "";
-    if (typed && json.length > 0) members.push(`${doc}body${required && raw.length === 0 ? "" : "?"}: ${type}`);
+    if (typed && json.length > 0) members.push(`${doc}body${required && raw.length === 0 ? "" : "?"}: ${this.typeOf(schema, "request")}`);
     if (typed && raw.length > 0) members.push(`${doc}rawBody${required && json.length === 0 ? "" : "?"}: RawBody`);
     return {
-      spec: { required, json: json.map((t) => t.type), ...(schema ? { schema: schemaNode(schema as JsonSchema) } : {}), raw: raw.map((t) => t.type) },
+      spec: { required, json: json.map((t) => t.type), ...(schema ? { schema: this.nodeOf(schema) } : {}), raw: raw.map((t) => t.type) },
       members,
     };
   }
@@ -324,31 +357,26 @@ export class OperationCollector {
     responses: readonly ResponseObject[],
     pointer: string,
     typed: boolean,
-  ): { media: Record<string, string[]>; type: string; jsonOnly: boolean } {
-    const media: Record<string, string[]> = {};
+  ): { media: Record<string, readonly string[]>; type: string; jsonOnly: boolean } {
+    const media: Record<string, readonly string[]> = {};
     let anyJson = false;
     let anyRaw = false;
     const members: string[] = [];
     for (const response of responses) {
       const status = response.status;
-      if (!/^(?:[1-5](?:[0-9]{2}|XX)|default)$/i.test(status)) {
+      if (!isStatusKey(status)) {
         this.fail(`${pointer}/${status}`, `${stringLiteral(status)} is not a status code, a range like 4XX, or default`);
         continue;
       }
-      const types: readonly MediaEntry[] = response.content;
-      media[status] = [...new Set(types.map((t) => t.type))];
-      const json = types.filter((t) => isJsonMediaType(t.type));
-      const raw = types.filter((t) => !isJsonMediaType(t.type));
+      // Read once per response object (responseObjects): most are an API's shared answers.
+      const { content: types, json, raw } = response;
+      media[status] = response.types;
       if (json.length > 0) anyJson = true;
       if (raw.length > 0) anyRaw = true;
-      // The JSON body's type is made typed or not: it asks for the response variants of its schemas
-      // (untyped, once per schema: a schema of a response many operations share asks for nothing new).
-      const schema = json.length > 0 ? json.find((t) => t.schema !== undefined)?.schema : undefined;
+      // The JSON body's type is made, or untyped asked for: it asks for the response variants of its schemas.
+      const schema = response.jsonSchema;
       if (!typed) {
-        if (schema !== undefined && !this.askedForResponses.has(schema)) {
-          this.askedForResponses.add(schema);
-          this.typeOf(schema, "response");
-        }
+        this.askFor(schema, "response");
         continue;
       }
       const bodyType = json.length > 0 ? this.typeOf(schema, "response") : "";
@@ -393,8 +421,22 @@ export class OperationCollector {
     return objectOf(Object.hasOwn(schemas, name) ? schemas[name] : undefined);
   }
 
+  /** The validator node of a schema (schemaNode), made once per schema object. */
+  private nodeOf(schema: Json): Record<string, unknown> {
+    let node = this.nodes.get(schema);
+    if (node === undefined) {
+      node = schemaNode(schema as JsonSchema);
+      this.nodes.set(schema, node);
+    }
+    return node;
+  }
+
   private checkSchema(schema: Json, pointer: string): void {
-    for (const problem of unsupportedKeywords(schema as JsonSchema, pointer)) {
+    // A schema found clean is clean at any place; one with problems is reported at each.
+    if (this.checked.has(schema)) return;
+    const problems = unsupportedKeywords(schema as JsonSchema, pointer);
+    if (problems.length === 0) this.checked.add(schema);
+    for (const problem of problems) {
       this.fail(
         problem.pointer,
         `the keyword \`${problem.keyword}\` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler`,
@@ -406,6 +448,24 @@ export class OperationCollector {
     this.problems.push(new UnsupportedConstruct(pointer, reason));
     return undefined;
   }
+}
+
+/** The styles codegen reads of a parameter by location (but path: pathParameter). */
+const SUPPORTED_STYLES: { readonly [location: string]: readonly string[] | undefined } = {
+  query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+  header: ["simple"],
+  cookie: ["form"],
+};
+
+/** The status keys seen to be valid (most documents use a dozen): looked up, not matched again. */
+const STATUS_KEYS = new Set<string>();
+
+/** Whether a key of `responses` is a status code, a range like `4XX`, or `default`. */
+function isStatusKey(key: string): boolean {
+  if (STATUS_KEYS.has(key)) return true;
+  if (!/^(?:[1-5](?:[0-9]{2}|XX)|default)$/i.test(key)) return false;
+  STATUS_KEYS.add(key);
+  return true;
 }
 
 /** A response `codegen serve` gives for an operation written by others. */

@@ -1,6 +1,21 @@
 import { compilePattern } from "../runtime/pattern.js";
-import { docLines, propertyKey, typeLiteral } from "./escape.js";
+import { docLines } from "./escape.js";
 import type { SchemaTypeNames, SchemaUse } from "./names.js";
+import {
+  type TupleElement,
+  type TypeExpr,
+  arrayType,
+  indexMember,
+  intersectionType,
+  literalType,
+  member,
+  objectType as objectTypeOf,
+  parenthesized,
+  templateType,
+  tupleType,
+  unionType,
+  word,
+} from "./type-expr.js";
 
 /** A JSON Schema as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -35,34 +50,45 @@ export function schemaTypes(schema: JsonSchema): string[] {
 }
 
 /**
- * The TypeScript type of a schema. Named schemas are referred to through `prefix`
- * (`T.Article`), so a schema named like a global (`Record`, `Promise`) never shadows one. Where
- * the type is `use`d in a request, `readOnly` properties are left out; in a response, `writeOnly`
- * ones (OpenAPI 3.1 section 4.8.24), named schemas too (through their variants, SchemaTypeNames).
+ * The TypeScript type of a schema, as text: typeExpression's.
  */
 export function typeScriptType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, use?: SchemaUse): string {
+  return typeExpression(schema, prefix, names, use).text;
+}
+
+/**
+ * The TypeScript type of a schema (its text and syntax: type-expr.ts). Named schemas are referred
+ * to through `prefix` (`T.Article`), so a schema named like a global (`Record`, `Promise`) never
+ * shadows one. Where the type is `use`d in a request, `readOnly` properties are left out; in a
+ * response, `writeOnly` ones (OpenAPI 3.1 section 4.8.24), named schemas too (through their
+ * variants, SchemaTypeNames).
+ */
+export function typeExpression(schema: JsonSchema, prefix: string, names: SchemaTypeNames, use?: SchemaUse): TypeExpr {
   const ref = refName(schema);
-  if (ref !== undefined) return prefix + names.typeNameFor(ref, use);
-  if (Object.hasOwn(schema, "const")) return typeLiteral(schema.const);
-  if (Array.isArray(schema.enum)) return schema.enum.map((v) => typeLiteral(v)).join(" | ") || "never";
-  const sub = (member: unknown): string => subschemaType(member, prefix, names, use);
-  const parts: string[] = [];
+  if (ref !== undefined) return word(prefix + names.typeNameFor(ref, use));
+  if (Object.hasOwn(schema, "const")) return literalType(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.length === 0 ? NEVER : unionType(schema.enum.map((v) => literalType(v)));
+  const sub = (member: unknown): TypeExpr => subschemaType(member, prefix, names, use);
+  const parts: TypeExpr[] = [];
   const types = schemaTypes(schema);
-  if (types.length > 0) parts.push(types.map((type) => singleType(type, schema, prefix, names, use)).join(" | "));
-  else if (asSchema(schema.properties)) parts.push(objectType(schema, prefix, names, [], use));
+  if (types.length > 0) parts.push(unionType(types.map((type) => singleType(type, schema, prefix, names, use))));
+  else if (asSchema(schema.properties)) parts.push(objectTypeExpression(schema, prefix, names, [], use));
   // Why a look at the schema's own keys first (issue 14): most schemas combine none, and the
   // look-ups of the four names missing from them were a good part of this function's time.
-  if (!hasAnyKey(schema, COMBINING_KEYWORDS)) return intersectionType(parts);
+  if (!hasAnyKey(schema, COMBINING_KEYWORDS)) return intersectionOf(parts);
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
   // A value of `oneOf` matches exactly one branch, but TypeScript has no exclusive union: both are `|`.
-  for (const branches of [schema.anyOf, schema.oneOf]) if (Array.isArray(branches)) parts.push(unionType(branches.map(sub)));
+  for (const branches of [schema.anyOf, schema.oneOf]) if (Array.isArray(branches)) parts.push(unionOf(branches.map(sub)));
   // A value matches `if` and `then`, or `else`: `(If & Then) | Else`. With one branch missing, a
   // value on that side may be anything, which TypeScript cannot narrow.
   if (schema.if !== undefined && schema.then !== undefined && schema.else !== undefined) {
-    parts.push(unionType([intersectionType([sub(schema.if), sub(schema.then)]), sub(schema.else)]));
+    parts.push(unionOf([intersectionOf([sub(schema.if), sub(schema.then)]), sub(schema.else)]));
   }
-  return intersectionType(parts);
+  return intersectionOf(parts);
 }
+
+const NEVER = word("never");
+const UNKNOWN = word("unknown");
 
 /** The keywords that combine a schema's type with others' (typeScriptType). */
 const COMBINING_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "if"]);
@@ -78,99 +104,75 @@ function hasAnyKey(schema: JsonSchema, keys: ReadonlySet<string>): boolean {
  * nothing about the type adds nothing to the intersection, nor does the open object of a bare
  * `type: object` beside one.
  */
-function intersectionType(parts: readonly string[]): string {
-  const meaningful = parts.length > 1 ? parts.filter((part) => part !== "unknown" && part !== OPEN_OBJECT) : parts;
-  if (meaningful.length === 0) return parts.length > 1 && parts.includes(OPEN_OBJECT) ? OPEN_OBJECT : "unknown";
+function intersectionOf(parts: readonly TypeExpr[]): TypeExpr {
+  const meaningful = parts.length > 1 ? parts.filter((part) => part.text !== "unknown" && part.text !== OPEN_OBJECT.text) : parts;
+  if (meaningful.length === 0) return parts.length > 1 && parts.some((part) => part.text === OPEN_OBJECT.text) ? OPEN_OBJECT : UNKNOWN;
   if (meaningful.length === 1) return meaningful[0]!;
-  return meaningful.map((part) => (hasTopLevel(part, "|") ? `(${part})` : part)).join(" & ");
+  return intersectionType(meaningful.map((part) => (part.kind === "union" ? parenthesized(part) : part)));
 }
 
 /** What objectType() gives for an object schema that names no properties: any keys. */
-const OPEN_OBJECT = "{ [key: string]: unknown }";
+const OPEN_OBJECT = objectTypeOf([indexMember("key", word("string"), UNKNOWN)]);
 
 /** The type of a subschema: `true` (or anything not a schema) allows all, `false` nothing. */
-function subschemaType(value: unknown, prefix: string, names: SchemaTypeNames, use?: SchemaUse): string {
-  return value === false ? "never" : typeScriptType(asSchema(value) ?? {}, prefix, names, use);
+function subschemaType(value: unknown, prefix: string, names: SchemaTypeNames, use?: SchemaUse): TypeExpr {
+  return value === false ? NEVER : typeExpression(asSchema(value) ?? {}, prefix, names, use);
 }
 
 /** A union of branch types; any branch that allows all makes the union allow all. */
-function unionType(branches: readonly string[]): string {
-  if (branches.includes("unknown")) return "unknown";
-  return branches.map((branch) => (hasTopLevel(branch, "&") ? `(${branch})` : branch)).join(" | ") || "never";
+function unionOf(branches: readonly TypeExpr[]): TypeExpr {
+  if (branches.some((branch) => branch.text === "unknown")) return UNKNOWN;
+  if (branches.length === 0) return NEVER;
+  return unionType(branches.map((branch) => (branch.kind === "intersection" ? parenthesized(branch) : branch)));
 }
 
-/**
- * Whether a type's text joins parts with `op` outside brackets and string literals, so that it
- * needs parentheses as an operand of a tighter operator (`(A | B) & C`).
- */
-function hasTopLevel(text: string, op: "|" | "&"): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "/" && text[i + 1] === "*") {
-      // Skip a doc comment of a member: its text is no code.
-      const end = text.indexOf("*/", i + 2);
-      i = end === -1 ? text.length : end + 1;
-    } else if (c === '"') {
-      // Skip a JSON string literal: a `|` in an enum value or a quoted key is no operator.
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-    } else if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (c === op && depth === 0) return true;
-  }
-  return false;
-}
-
-function singleType(type: string, schema: JsonSchema, prefix: string, names: SchemaTypeNames, use: SchemaUse | undefined): string {
+function singleType(type: string, schema: JsonSchema, prefix: string, names: SchemaTypeNames, use: SchemaUse | undefined): TypeExpr {
   switch (type) {
     case "string":
-      return "string";
+    case "boolean":
+    case "null":
+      return word(type);
     case "integer":
     case "number":
-      return "number";
-    case "boolean":
-      return "boolean";
-    case "null":
-      return "null";
+      return word("number");
     case "array": {
-      if (Array.isArray(schema.prefixItems)) return tupleType(schema, schema.prefixItems, prefix, names, use);
-      const inner = subschemaType(schema.items, prefix, names, use);
-      return `${operand(inner)}[]`;
+      if (Array.isArray(schema.prefixItems)) return tupleOf(schema, schema.prefixItems, prefix, names, use);
+      return arrayType(operand(subschemaType(schema.items, prefix, names, use)));
     }
     case "object":
-      return objectType(schema, prefix, names, [], use);
+      return objectTypeExpression(schema, prefix, names, [], use);
     default:
-      return "unknown";
+      return UNKNOWN;
   }
 }
 
 /** A type as an operand of `[]` or `?`: in parentheses when it has spaces or a union. */
-const operand = (type: string): string => (/[ |]/.test(type) ? `(${type})` : type);
+const operand = (type: TypeExpr): TypeExpr => (/[ |]/.test(type.text) ? parenthesized(type) : type);
 
 /**
  * prefixItems as a tuple: `[A, B?, ...C[]]`. The first `minItems` elements are required (an array
  * may be shorter than prefixItems); `items` types the rest (none with `items: false`, then no more
  * than `maxItems` elements either).
  */
-function tupleType(schema: JsonSchema, prefixItems: readonly unknown[], prefix: string, names: SchemaTypeNames, use: SchemaUse | undefined): string {
+function tupleOf(schema: JsonSchema, prefixItems: readonly unknown[], prefix: string, names: SchemaTypeNames, use: SchemaUse | undefined): TypeExpr {
   const min = typeof schema.minItems === "number" ? schema.minItems : 0;
   const closed = schema.items === false;
   const count = closed && typeof schema.maxItems === "number" ? Math.min(prefixItems.length, schema.maxItems) : prefixItems.length;
-  const elements = prefixItems.slice(0, count).map((item, i) => {
+  const elements: TupleElement[] = prefixItems.slice(0, count).map((item, i) => {
     const type = subschemaType(item, prefix, names, use);
-    return i < min ? type : `${operand(type)}?`;
+    return i < min ? { rest: false, type, optional: false } : { rest: false, type: operand(type), optional: true };
   });
-  if (!closed) elements.push(`...${operand(subschemaType(schema.items, prefix, names, use))}[]`);
-  return `[${elements.join(", ")}]`;
+  if (!closed) elements.push({ rest: true, type: arrayType(operand(subschemaType(schema.items, prefix, names, use))), optional: false });
+  return tupleType(elements);
 }
 
 /**
  * A pattern that only asks for a literal prefix (`^x-`) as a template literal type (`` `x-${string}` ``);
  * undefined for any other pattern, whose names TypeScript cannot describe.
  */
-function prefixKey(pattern: string): string | undefined {
+function prefixKey(pattern: string): TypeExpr | undefined {
   const literal = /^\^([A-Za-z0-9_-]*)$/.exec(pattern)?.[1];
-  return literal === undefined ? undefined : `\`${literal}\${string}\``;
+  return literal === undefined ? undefined : templateType(`\`${literal}\${string}\``);
 }
 
 /** Whether a declared property name matches a pattern, as the generated validator decides (linear time). */
@@ -183,21 +185,28 @@ function nameMatches(pattern: string, name: string): boolean {
   }
 }
 
-/** The union of distinct types, each in parentheses where it needs them. */
-function unionOf(types: Iterable<string>): string {
-  const distinct = [...new Set(types)];
-  if (distinct.includes("unknown")) return "unknown";
-  return distinct.length === 1 ? distinct[0]! : distinct.map((t) => (/[ |&]/.test(t) ? `(${t})` : t)).join(" | ");
+/** The union of distinct types (by their text), each in parentheses where it needs them. */
+function distinctUnion(types: Iterable<TypeExpr>): TypeExpr {
+  const distinct = new Map<string, TypeExpr>();
+  for (const type of types) if (!distinct.has(type.text)) distinct.set(type.text, type);
+  if (distinct.has("unknown")) return UNKNOWN;
+  const all = [...distinct.values()];
+  return all.length === 1 ? all[0]! : unionType(all.map((t) => (/[ |&]/.test(t.text) ? parenthesized(t) : t)));
 }
 
 /** The keyword that leaves a property out of a type used in a request or a response. */
 const LEFT_OUT: Record<SchemaUse, string> = { request: "readOnly", response: "writeOnly" };
 
+/** objectTypeExpression's text. */
+export function objectType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, omit: readonly string[] = [], use?: SchemaUse): string {
+  return objectTypeExpression(schema, prefix, names, omit, use).text;
+}
+
 /**
  * An object type literal: `{ a: string; b?: number }`, with an index signature for extra keys;
  * each property with a `description` has it as its doc comment.
  */
-export function objectType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, omit: readonly string[] = [], use?: SchemaUse): string {
+export function objectTypeExpression(schema: JsonSchema, prefix: string, names: SchemaTypeNames, omit: readonly string[] = [], use?: SchemaUse): TypeExpr {
   const properties = Object.entries(asSchema(schema.properties) ?? {}).filter(
     ([name, property]) => !omit.includes(name) && (use === undefined || asSchema(property)?.[LEFT_OUT[use]] !== true),
   );
@@ -205,9 +214,8 @@ export function objectType(schema: JsonSchema, prefix: string, names: SchemaType
   // Each property's type made once (issue 14): the members and the index signatures read it.
   const declared = properties.map(([name, property]) => [name, subschemaType(property, prefix, names, use)] as const);
   const members = properties.map(([name, property], i) => {
-    const optional = required.has(name) ? "" : "?";
     const description = asSchema(property)?.description;
-    return `${docComment(typeof description === "string" ? description : undefined)}${propertyKey(name)}${optional}: ${declared[i]![1]}`;
+    return member(name, declared[i]![1], { optional: !required.has(name), description: typeof description === "string" ? description : undefined });
   });
   // Why unevaluatedProperties only without applicators: there it means what additionalProperties
   // means; beside allOf/anyOf/oneOf an index signature would clash with the other parts' properties.
@@ -218,17 +226,19 @@ export function objectType(schema: JsonSchema, prefix: string, names: SchemaType
     const matching = declared.filter(([name]) => nameMatches(pattern, name)).map(([, type]) => type);
     return { key: prefixKey(pattern), types: [subschemaType(item, prefix, names, use), ...matching] };
   });
-  for (const { key, types } of patterns) if (key !== undefined) members.push(`[key: ${key}]: ${unionOf(types)}`);
+  for (const { key, types } of patterns) if (key !== undefined) members.push(indexMember("key", key, distinctUnion(types)));
   const open = additional === undefined || additional === true;
   if (asSchema(additional) || (additional === false && patterns.some(({ key }) => key === undefined))) {
     // Why: TypeScript requires every property to fit the index signature, so it admits the
     // declared properties' and the patterns' types too (the validator still holds extra keys to
     // `additionalProperties`, and names to their patterns).
-    const types = [...(asSchema(additional) ? [typeScriptType(additional as JsonSchema, prefix, names, use)] : [])];
-    members.push(`[key: string]: ${unionOf([...types, ...patterns.flatMap((pattern) => pattern.types), ...declared.map(([, type]) => type)])}`);
-  } else if (open && (properties.length === 0 || patterns.some(({ key }) => key === undefined))) members.push("[key: string]: unknown");
-  return members.length === 0 ? "{}" : `{ ${members.join("; ")} }`;
+    const types = [...(asSchema(additional) ? [typeExpression(additional as JsonSchema, prefix, names, use)] : [])];
+    members.push(indexMember("key", STRING, distinctUnion([...types, ...patterns.flatMap((pattern) => pattern.types), ...declared.map(([, type]) => type)])));
+  } else if (open && (properties.length === 0 || patterns.some(({ key }) => key === undefined))) members.push(indexMember("key", STRING, UNKNOWN));
+  return objectTypeOf(members);
 }
+
+const STRING = word("string");
 
 /**
  * A doc comment for free text, to stand before a member of a type literal (`""` for none):

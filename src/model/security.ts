@@ -70,6 +70,17 @@ function guarded(kind: "bearer" | "oauth2", scheme: Json): { spec: SchemeSpec } 
   return { spec: scheme["x-codegen-auto-error"] === false ? { kind, autoError: false } : { kind } };
 }
 
+/** schemeSpec of each scheme object read (issue 14: a requirement names the same schemes at each of six thousand operations). */
+const specs = new WeakMap<Json, ReturnType<typeof schemeSpec>>();
+function specOf(scheme: Json): ReturnType<typeof schemeSpec> {
+  let spec = specs.get(scheme);
+  if (spec === undefined) {
+    spec = schemeSpec(scheme);
+    specs.set(scheme, spec);
+  }
+  return spec;
+}
+
 /** The security of one operation as the runtime reads it. */
 export interface OperationSecurity {
   /** Alternatives, each the schemes that must all let a request in (`[]`: anonymous). None: public. */
@@ -111,7 +122,7 @@ export function securityOf(operation: Json, document: Json, at: string): Operati
       if (!Object.hasOwn(schemes, name)) {
         problems.push({ pointer, reason: `the security scheme ${stringLiteral(name)} is not defined in components/securitySchemes` });
       } else {
-        const mapped = schemeSpec(asJson(schemes[name]));
+        const mapped = specOf(asJson(schemes[name]));
         if ("reason" in mapped) {
           problems.push({
             pointer,

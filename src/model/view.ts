@@ -4,6 +4,7 @@
  */
 
 import type { ApiStatements } from "../render/api-layout.js";
+import type { TypeExpr } from "./type-expr.js";
 
 /** A named type of types.gen.ts. */
 export interface TypeView {
@@ -44,20 +45,24 @@ export interface HandlerMethodView {
   readonly hasListing: boolean;
   /** The resource's filter names as a literal: what the in-memory store filters on (not declared `query`). */
   readonly listFilters: string;
-  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts). */
+  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts), and whether both are sure. */
   readonly inputDeclaration?: string;
   readonly resultDeclaration?: string;
+  readonly laidOut?: boolean;
 }
 
-/** A resource: its handler interface, its store and its spec for the dispatcher. */
-export interface ResourceView {
+/**
+ * A resource: its handler interface, its store and its spec for the dispatcher. `Type`: how its
+ * stored type is held: its text, or until laid out its text and syntax (type-expr.ts).
+ */
+export interface ResourceView<Type extends string | TypeExpr = string> {
   /** The handlers' property name (`blogPosts`). */
   readonly property: string;
   /** Interface name (`BlogPostsHandlers`). */
   readonly interfaceName: string;
   /** The stored object's type name (`StoredBlogPost`) and type. */
   readonly storedName: string;
-  readonly storedType: string;
+  readonly storedType: Type;
   /** The collection as a string literal, and as text for a comment. */
   readonly collectionLiteral: string;
   readonly collectionComment: string;

@@ -2,15 +2,16 @@
  * The declarations of resources/*.gen.ts and operations/*.gen.ts in prettier's layout (issue 14):
  * their type aliases (src/render/type-layout.ts) and the binder's signature.
  */
-import type { HandlerMethodView, OperationGroupView, OperationView, ResourceView } from "../model/view.js";
+import { type TypeExpr, typeText } from "../model/type-expr.js";
+import type { OperationGroupView, OperationView, ResourceView } from "../model/view.js";
 import { PRINT_WIDTH, laidOut, widthOf } from "./layout.js";
 import { typeAliasStatement } from "./type-layout.js";
 
 /** `export type name = type;`, laid out where sure. */
-const alias = (name: string, type: string) =>
+const alias = (name: string, type: string | TypeExpr) =>
   laidOut(
     () => typeAliasStatement(name, type),
-    () => `export type ${name} = ${type};`,
+    () => `export type ${name} = ${typeText(type)};`,
   );
 
 /**
@@ -24,25 +25,37 @@ export function binderSignature(binderName: string, interfaceName: string): stri
   return widthOf(flat, PRINT_WIDTH) <= PRINT_WIDTH ? flat : `${head}\n  readonly [operationId: string]: OperationHandler;\n} {`;
 }
 
-/** A method's input and result declarations, and whether both are sure. */
-function methodDeclarations<M extends HandlerMethodView | OperationView>(
-  method: M,
-): M & { inputDeclaration: string; resultDeclaration: string; laidOut: boolean } {
-  const input = alias(method.inputName, method.inputType);
-  const result = alias(method.resultName, method.resultType);
-  return { ...method, inputDeclaration: input.text, resultDeclaration: result.text, laidOut: input.sure && result.sure };
+/** A handler's input and result declarations, and whether both are sure. */
+export function handlerTypeDeclarations(
+  inputName: string,
+  inputType: string | TypeExpr,
+  resultName: string,
+  resultType: string | TypeExpr,
+): { inputDeclaration: string; resultDeclaration: string; laidOut: boolean } {
+  const input = alias(inputName, inputType);
+  const result = alias(resultName, resultType);
+  return { inputDeclaration: input.text, resultDeclaration: result.text, laidOut: input.sure && result.sure };
 }
 
-/** A resource's view with its declarations laid out; `laidOut` false: its file is left to prettier. */
-export function resourceLayout(resource: ResourceView): ResourceView {
+/** An operation's view with its input and result declarations (handlerTypeDeclarations). */
+function methodDeclarations(operation: OperationView): OperationView & { laidOut: boolean } {
+  return { ...operation, ...handlerTypeDeclarations(operation.inputName, operation.inputType, operation.resultName, operation.resultType) };
+}
+
+/**
+ * A resource's view with its stored type's declaration laid out (its methods' are: build.ts) and
+ * its stored type as its text; `laidOut` false: its file is left to prettier. Why not the type's
+ * syntax (issue 14): held by the view until its file is written, a thousand resources' type
+ * expressions were megabytes more for every collection to walk.
+ */
+export function resourceLayout(resource: ResourceView<TypeExpr>): ResourceView {
   const stored = alias(resource.storedName, resource.storedType);
-  const methods = resource.methods.map(methodDeclarations);
   return {
     ...resource,
-    methods,
+    storedType: resource.storedType.text,
     storedDeclaration: stored.text,
     binderSignature: binderSignature(resource.binderName, resource.interfaceName),
-    laidOut: stored.sure && methods.every((m) => m.laidOut),
+    laidOut: stored.sure && resource.methods.every((m) => m.laidOut),
   };
 }
 

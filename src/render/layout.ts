@@ -440,9 +440,14 @@ export function printedString(raw: string): string {
  * quotes; only the others are escaped and re-quoted (printedString).
  */
 function stringText(value: string): string {
+  return plainStringText(value) ?? printedString(jsonString(value).slice(1, -1));
+}
+
+/** A string value's literal if the string is printable ASCII without `"` or `\` (written as it is, in double quotes), else undefined. */
+function plainStringText(value: string): string | undefined {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
-    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return printedString(jsonString(value).slice(1, -1));
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return undefined;
   }
   return `"${value}"`;
 }
@@ -527,10 +532,6 @@ function itemsOf(value: readonly unknown[]): readonly unknown[] {
 
 /** Whether the value under `key` of an object literal is written `as const` (see escape.ts's literal). */
 const isAsConst = (key: string, value: unknown) => key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null;
-
-/** Whether a value's literal is a group (a non-empty object or array), not a text of its own. */
-const isGroup = (value: unknown): value is object =>
-  value !== null && typeof value === "object" && (Array.isArray(value) ? value.length > 0 : hasMembers(value));
 
 /** Whether prettier breaks an array literal: two or more objects (or arrays) of two or more members each. */
 function breaksArray(items: readonly unknown[]): boolean {
@@ -617,141 +618,267 @@ function flatText(value: unknown): string {
  * stands and its members each on a line `indentation + 2` deep: what printDoc makes of the group
  * literalDoc stands for once it does not fit (or holds a table). Why printed directly, not from a
  * doc (issue 14): a broken member is followed by `,` and a line break, so its layout is known
- * from its own width and kind alone (see memberText); the docs of api.gen.ts's routes were most
- * of a large generate's time and garbage.
+ * from its own width and kind alone (see lay); the docs of api.gen.ts's routes were most of a
+ * large generate's time and garbage.
  */
 function brokenText(value: object, indentation: number): string {
-  const inner = indentation + TAB_WIDTH;
-  const pad = "\n" + " ".repeat(inner);
-  let text: string;
-  if (Array.isArray(value)) {
-    const items = itemsOf(value);
-    if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
-    text = "[";
-    for (const item of items) text += pad + itemText(item, inner) + ",";
-  } else {
-    text = "{";
-    // Why `for in`, not membersOf (issue 14): a pair per member and an array of keys per broken object were garbage.
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      const item: unknown = (value as Record<string, unknown>)[key];
-      if (isWritten(item)) text += pad + memberText(key, item, inner) + ",";
-    }
-  }
-  return text + "\n" + " ".repeat(indentation) + (Array.isArray(value) ? "]" : "}");
+  fitCount = 0;
+  // No room: no flat text is made, and each member is laid as on a line of its own.
+  lay(value, indentation, -1);
+  return laidOther;
 }
 
 /** An item of a broken array at `indentation` (before its `,`): flat where it fits with the `,`, else broken. */
 function itemText(item: unknown, indentation: number): string {
-  if (!isGroup(item)) return scalarOrEmpty(item);
-  const budget = PRINT_WIDTH - indentation;
-  const flat = flatWithin(item, budget);
-  return flat !== undefined && flatWidthOut + 1 <= budget ? flat : brokenText(item, indentation);
+  fitCount = 0;
+  return lay(item, indentation, PRINT_WIDTH - indentation - 1) ?? laidOther;
 }
 
-/** The width of the text flatWithin last returned (a second result without an object per call). */
-let flatWidthOut = 0;
+/** A member `key: value` of a broken object at `indentation` (before its `,`): see layMember. */
+function memberText(key: string, item: unknown, indentation: number, plain = false): string {
+  fitCount = 0;
+  return layMember(key, item, indentation, plain) ?? laidOther;
+}
+
+/** The width of the flat text lay or layMember last returned (a second result without an object per call). */
+let laidWidth = 0;
+/** The text lay or layMember last made where the flat one did not fit: a group broken, a scalar as it is, a member's lines. */
+let laidOther = "";
+/** How many members or items the group lay last laid has (0: `{}` or `[]`). */
+let laidCount = 0;
 
 /**
- * A value's literal printed flat (flatText) and its width in flatWidthOut, or undefined when it is
- * wider than `budget` (measured only so far) or holds a table (hasTable: never printed flat). Why
- * one walk (issue 14): measuring, looking for a table and printing each member of api.gen.ts's
- * routes were three walks of it, each with arrays of entries made and dropped.
+ * The flat texts of the members laid so far of each group being laid whose flat text may still
+ * fit, one stack for all (each group's above the mark it took): its broken text is made from them
+ * only once the flat one is given up. Why (issue 14): most groups fit flat, and the broken text
+ * made beside each of them was thrown away; an array per group would be as much garbage. Emptied
+ * where a layout starts (brokenText, itemText, memberText): Unsure may leave it as it was.
  */
-function flatWithin(value: unknown, budget: number): string | undefined {
-  if (value === null || typeof value !== "object") {
-    const text = scalarText(value);
-    const width = widthOf(text, budget);
-    if (width > budget) return undefined;
-    flatWidthOut = width;
-    return text;
-  }
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      flatWidthOut = 2;
-      return "[]";
-    }
-    const items = itemsOf(value);
-    if (items.every((item) => typeof item === "number")) throw new Unsure("an array of numbers");
-    if (breaksArray(items)) return undefined;
-    let text = "[";
-    let width = 2;
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) {
-        text += ", ";
-        width += 2;
-      }
-      const part = flatWithin(items[i], budget - width);
-      if (part === undefined) return undefined;
-      text += part;
-      width += flatWidthOut;
-    }
-    if (width > budget) return undefined;
-    flatWidthOut = width;
-    return text + "]";
-  }
-  let text = "{ ";
-  let width = 4;
-  let first = true;
-  // Why `for in` (issue 14): Object.keys made an array per object each time one was measured flat
-  // (several times per member of api.gen.ts's routes); own keys come in the same order.
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const item: unknown = (value as Record<string, unknown>)[key];
-    if (!isWritten(item)) continue;
-    if (!first) {
-      text += ", ";
-      width += 2;
-    }
-    first = false;
-    const printed = printedKey(key);
-    const asConst = isAsConst(key, item);
-    width += widthOf(printed, budget - width) + 2 + (asConst ? 9 : 0);
-    if (width > budget) return undefined;
-    const part = flatWithin(item, budget - width);
-    if (part === undefined) return undefined;
-    text += asConst ? `${printed}: ${part} as const` : `${printed}: ${part}`;
-    width += flatWidthOut;
-  }
-  if (first) {
-    flatWidthOut = 2;
-    return "{}";
-  }
-  if (width > budget) return undefined;
-  flatWidthOut = width;
-  return text + " }";
+const fitMembers: string[] = new Array<string>(64).fill("");
+/**
+ * How many entries of fitMembers are in use. Why a count, not the array's length, and the array
+ * made with room (issue 14): setting its length changed its map, and storing past its end was out
+ * of bounds; each threw lay's optimized code away.
+ */
+let fitCount = 0;
+
+/**
+ * A value's literal where it starts on a line of a broken literal (after its `key: `, or as an
+ * item) whose lines are `indentation` deep, with `room` columns left for it (its `,` and any
+ * `as const` taken off): its flat text (flatText) if it fits (its width in laidWidth), else
+ * undefined, and then in laidOther the group broken (`{` or `[` where the line stands, each member
+ * on a line `indentation + 2` deep) or the scalar's text. A group holding a table never fits.
+ *
+ * Why one walk, members first (issue 14): a group's flat text is its members' flat texts joined,
+ * and its broken text their lines; a group that fits its line has members that fit theirs (each
+ * has at least as much room there), so each member is laid once, where it would break to, and
+ * serves both. Measuring each group flat from the top, then each of its members again where it
+ * broke, went over the start of every route of api.gen.ts once per level of nesting.
+ *
+ * A scalar is measured only as far as a decision needs (a character of unknown width past that is
+ * not Unsure): as a member, up to its room; as an item, only while its array may still be flat.
+ */
+function lay(value: unknown, indentation: number, room: number): string | undefined {
+  if (value === null || typeof value !== "object") return fittingScalar(value, room);
+  // Why a function for each (issue 14): arrays and objects meet other shapes; one function for both
+  // was thrown out of its optimized code each time either met a new one.
+  return Array.isArray(value) ? layArray(value, indentation, room) : layObject(value, indentation, room);
 }
 
-/** A scalar's text, or `{}` / `[]` for an object or array without members. */
-const scalarOrEmpty = (value: unknown) => (value !== null && typeof value === "object" ? (Array.isArray(value) ? "[]" : "{}") : scalarText(value));
+/** lay of an array. */
+function layArray(value: readonly unknown[], indentation: number, room: number): string | undefined {
+  const inner = indentation + TAB_WIDTH;
+  const mark = fitCount;
+  // While the flat text may fit: its width so far (with `[]`), its items on fitMembers; once it
+  // cannot, the broken text so far (brokenSoFar).
+  let width = 2;
+  let fits = room >= width;
+  let broken: string | undefined;
+  const itemRoom = PRINT_WIDTH - inner - 1;
+  let numbers = true;
+  // prettier's breaksArray: two or more objects (or arrays), of two or more members each.
+  let table = value.length > 1;
+  let firstIsArray = false;
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    const separator = i === 0 ? 0 : 2;
+    let itemFlat: string | undefined;
+    let line: string;
+    if (item !== null && typeof item === "object") {
+      numbers = false;
+      itemFlat = lay(item, inner, itemRoom);
+      line = itemFlat ?? laidOther;
+      if (i === 0) firstIsArray = Array.isArray(item);
+      if (laidCount < 2 || Array.isArray(item) !== firstIsArray) table = false;
+    } else {
+      if (typeof item !== "number") numbers = false;
+      table = false;
+      // As JSON writes it (itemsOf): undefined and functions as null.
+      const json = item === undefined || typeof item === "function" ? null : item;
+      itemFlat = fits ? fittingScalar(json, room - width - separator) : undefined;
+      line = itemFlat ?? (fits ? laidOther : scalarText(json));
+    }
+    if (fits && itemFlat !== undefined && width + separator + laidWidth <= room) {
+      width += separator + laidWidth;
+      fitMembers[fitCount++] = itemFlat;
+      continue;
+    }
+    broken = broken === undefined ? brokenSoFar("[", inner, mark, line) : broken + (commaPadOf(inner) + line);
+    fits = false;
+  }
+  const count = value.length;
+  if (numbers && count > 0) throw new Unsure("an array of numbers");
+  if (table && broken === undefined) broken = brokenSoFar("[", inner, mark);
+  laidCount = count;
+  if (broken !== undefined) {
+    laidOther = broken + commaPadOf(indentation) + "]";
+    return undefined;
+  }
+  if (count === 0) return fitting("[]", room);
+  let flat = "[";
+  for (let i = mark; i < fitCount; i++) flat += i === mark ? fitMembers[i]! : ", " + fitMembers[i]!;
+  fitCount = mark;
+  laidWidth = width;
+  return flat + "]";
+}
+
+/** lay of an object. */
+function layObject(value: object, indentation: number, room: number): string | undefined {
+  const inner = indentation + TAB_WIDTH;
+  const mark = fitCount;
+  // As layArray's, with `{  }`.
+  let width = 4;
+  let fits = room >= width;
+  let broken: string | undefined;
+  let count = 0;
+  // Why the keys' array, not `for in` (issue 14): `for in` asks each key whether it is the object's own.
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (!isWritten(item)) continue;
+    const separator = count === 0 ? 0 : 2;
+    count++;
+    const memberFlat = layMember(key, item, inner);
+    if (fits && memberFlat !== undefined && width + separator + laidWidth <= room) {
+      width += separator + laidWidth;
+      fitMembers[fitCount++] = memberFlat;
+      continue;
+    }
+    const line = memberFlat ?? laidOther;
+    broken = broken === undefined ? brokenSoFar("{", inner, mark, line) : broken + (commaPadOf(inner) + line);
+    fits = false;
+  }
+  laidCount = count;
+  if (broken !== undefined) {
+    laidOther = broken + commaPadOf(indentation) + "}";
+    return undefined;
+  }
+  if (count === 0) return fitting("{}", room);
+  let flat = "{ ";
+  for (let i = mark; i < fitCount; i++) flat += i === mark ? fitMembers[i]! : ", " + fitMembers[i]!;
+  fitCount = mark;
+  laidWidth = width;
+  return flat + " }";
+}
+
+/**
+ * The broken text of a group so far: its `{` or `[`, then the members whose flat texts are on
+ * fitMembers above `mark` (taken off) and `line`, each on a line `inner` deep, `,` between them
+ * (its last `,` comes with its end).
+ */
+function brokenSoFar(open: string, inner: number, mark: number, line?: string): string {
+  const between = commaPadOf(inner);
+  let broken = open + padOf(inner);
+  for (let i = mark; i < fitCount; i++) broken += i === mark ? fitMembers[i]! : between + fitMembers[i]!;
+  if (line !== undefined) broken += fitCount === mark ? line : between + line;
+  fitCount = mark;
+  return broken;
+}
+
+/** A scalar's literal (scalarText) if it fits in `room`, as `fitting`. */
+function fittingScalar(value: unknown, room: number): string | undefined {
+  const plain = typeof value === "string" ? plainStringText(value) : undefined;
+  if (plain === undefined && typeof value === "string") return fitting(scalarText(value), room);
+  // Why not measured (issue 14): a plain string's literal, a number's, `null`, `true` and `false`
+  // are printable ASCII, a column each; measuring each scalar again was much of api.gen.ts's layout.
+  const text = plain ?? scalarText(value);
+  laidOther = text;
+  if (text.length > room) return undefined;
+  laidWidth = text.length;
+  return text;
+}
+
+/** `text` if its width is within `room` (the width in laidWidth; measured only so far), else undefined and `text` in laidOther. */
+function fitting(text: string, room: number): string | undefined {
+  laidOther = text;
+  const width = widthOf(text, room);
+  if (width > room) return undefined;
+  laidWidth = width;
+  return text;
+}
+
+/** A line break and `indentation` spaces, made once for each indentation. */
+const pads: string[] = [];
+const padOf = (indentation: number): string => (pads[indentation] ??= "\n" + " ".repeat(indentation));
+/** `,`, a line break and `indentation` spaces: between the lines of a broken group, and after its last. */
+const commaPads: string[] = [];
+const commaPadOf = (indentation: number): string => (commaPads[indentation] ??= "," + padOf(indentation));
+
+/** A key as printed (printedKey) and followed by `: `, its width, and whether a value under it is written `as const` (isAsConst). */
+interface KeyLayout {
+  readonly printed: string;
+  readonly prefix: string;
+  readonly width: number;
+  readonly asConst: boolean;
+}
+/** The keys met, laid out once each (api.gen.ts's routes have the same few keys each). */
+const keyLayouts = new Map<string, KeyLayout>();
+function keyLayout(key: string): KeyLayout {
+  let known = keyLayouts.get(key);
+  if (known === undefined) {
+    const printed = printedKey(key);
+    known = { printed, prefix: `${printed}: `, width: widthOf(printed, PRINT_WIDTH), asConst: isAsConst(key, true) };
+    // Why a bound: a long-lived process lays out many documents' keys.
+    if (keyLayouts.size >= 10_000) keyLayouts.clear();
+    keyLayouts.set(key, known);
+  }
+  return known;
+}
 
 /**
  * `key: value` of a broken object at `indentation` (before its `,`), as printDoc prints
- * `[group(propertyDoc(key, value)), ","]` there: flat where it fits, else by propertyDoc's kind of
- * right side (assignmentDoc). What does not fit flat as a whole does not fit after its key either
- * (the same widths), so each kind has one broken layout but "other" with a long key.
+ * `[group(propertyDoc(key, value)), ","]` there, by lay's convention: its flat text where it fits,
+ * else undefined and its lines in laidOther, by propertyDoc's kind of right side (assignmentDoc).
+ * What does not fit flat as a whole does not fit after its key either (the same widths), so each
+ * kind has one broken layout but "other" with a long key.
  */
-function memberText(key: string, item: unknown, indentation: number, plain = false): string {
+function layMember(key: string, item: unknown, indentation: number, plain = false): string | undefined {
   // `plain`: no `as const` (propertyDoc's option).
   if (plain && key === "__proto__") throw new Unsure("a plain __proto__ key");
-  const printed = printedKey(key);
-  const suffix = !plain && isAsConst(key, item) ? " as const" : "";
+  const { printed, prefix, width: keyWidth, asConst } = keyLayout(key);
+  const suffix = !plain && asConst && item !== null ? " as const" : "";
   const budget = PRINT_WIDTH - indentation;
-  const keyWidth = widthOf(printed, budget);
-  const group = isGroup(item);
-  const flat = keyWidth + 2 <= budget ? flatWithin(item, budget - keyWidth - 2) : undefined;
-  if (flat !== undefined && keyWidth + 2 + flatWidthOut + suffix.length + 1 <= budget) return `${printed}: ${flat}${suffix}`;
-  const right = (at: number) => (group ? brokenText(item, at) : scalarOrEmpty(item));
+  const flat = lay(item, indentation, budget - keyWidth - 2 - suffix.length - 1);
+  if (flat !== undefined) {
+    laidWidth += keyWidth + 2 + suffix.length;
+    return suffix === "" ? prefix + flat : prefix + flat + suffix;
+  }
+  // The value broken at this indentation, or a scalar's text (`{}` and `[]` too).
+  const right = laidOther;
+  const group = item !== null && typeof item === "object" && laidCount > 0;
   const never = keyWidth < TAB_WIDTH + 3 || (!suffix && ((typeof item === "number" && !Object.is(Math.sign(item), -1)) || typeof item === "boolean"));
-  if (never) return `${printed}: ${right(indentation)}${suffix}`;
   const inner = indentation + TAB_WIDTH;
+  if (never || (group && keyWidth + 3 <= budget)) laidOther = prefix + right + suffix;
   // "string" and "other" with a text: the value on its own line, one level deeper.
-  if (!group) return `${printed}:\n${" ".repeat(inner)}${right(inner)}${suffix}`;
-  // "other" with a group: `key: {` where it fits, else the group on its own line, flat if it fits there.
-  if (keyWidth + 3 <= budget) return `${printed}: ${brokenText(item, indentation)}${suffix}`;
-  const alone = flatWithin(item, budget - TAB_WIDTH);
-  const fitsAlone = alone !== undefined && flatWidthOut + suffix.length + 1 <= budget - TAB_WIDTH;
-  return `${printed}:\n${" ".repeat(inner)}${fitsAlone ? alone : brokenText(item, inner)}${suffix}`;
+  else if (!group) laidOther = `${printed}:\n${" ".repeat(inner)}${right}${suffix}`;
+  else {
+    // "other" with a group and a key too long for `key: {` (rare: the group laid again, one level deeper):
+    // the group on its own line, flat if it fits there.
+    const alone = lay(item, inner, budget - TAB_WIDTH - suffix.length - 1) ?? laidOther;
+    laidOther = `${printed}:\n${" ".repeat(inner)}${alone}${suffix}`;
+  }
+  return undefined;
 }
 
 /**

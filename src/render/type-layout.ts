@@ -1,6 +1,7 @@
 /**
  * TypeScript type expressions as codegen writes them (src/model/schema-code.ts, the handler
- * types of build.ts), read back and laid out as prettier prints them (issue 14). Object type
+ * types of build.ts), laid out as prettier prints them (issue 14): from their syntax as the model
+ * built it (src/model/type-expr.ts), or from text read into that syntax here. Object type
  * literals break one member per line; unions, intersections and type arguments break as prettier
  * breaks them; tuples are laid out only flat: where prettier would break one, the layout is Unsure
  * and the file is left to it.
@@ -22,6 +23,7 @@ import {
   printedString,
   softline,
 } from "./layout.js";
+import { type Member, type MemberKey, type TupleElement, type TypeExpr, typeText } from "../model/type-expr.js";
 
 interface Token {
   readonly kind: "punct" | "word" | "string" | "template" | "number" | "comment";
@@ -128,6 +130,11 @@ function cat(parts: readonly Doc[]): Doc {
 /** A group prettier would lay out otherwise if it broke: flat or Unsure. */
 const flatOnly = (contents: Doc): Doc => group(contents, { flatOnly: true });
 
+/**
+ * Reads a type's text into its syntax (src/model/type-expr.ts), for types given as text; what
+ * only the text shows (where its comments stand) is checked here, the rest by the layout. Its
+ * nodes of more than one token are without their text (`""`): the layout reads none.
+ */
 class Parser {
   private at = 0;
   constructor(private readonly tokens: readonly Token[]) {}
@@ -147,230 +154,315 @@ class Parser {
   }
 
   /** The right side of a type alias, and its leading comments (each on its own line, before the type). */
-  alias(): { readonly type: Parsed; readonly comments: Doc[] } {
-    const comments: Doc[] = [];
+  alias(): { readonly type: TypeExpr; readonly comments: string[] } {
+    const comments: string[] = [];
     while (this.peek()?.kind === "comment") {
       const comment = this.take();
       if (!this.peek()?.newline) throw new Unsure("a comment not on its own line");
-      comments.push(blockComment(comment.text), hardline);
+      comments.push(comment.text);
     }
-    const type = this.type("alias", comments.length > 0);
+    const type = this.type();
     if (this.at !== this.tokens.length) throw new Unsure("text after a type");
     return { type, comments };
   }
 
-  /**
-   * A type at `place`; `commented`: the type has a leading comment on its own line (a type alias's).
-   * A union as prettier's printUnionType lays it out: hugged (`{ ... } | null`: one object type or
-   * reference, the rest `null` or `void`, no comments) its members joined by ` | `, else a group
-   * broken as `| A` per line, each member aligned past its `| `, a comment before a member (on its
-   * own line) printed after the member before it (prettier attaches it there: a trailing comment).
-   */
-  type(place: Place, commented = false): Parsed {
+  /** A type; a comment before a member of a union must stand on its own line. */
+  private type(): TypeExpr {
     const first = this.intersection();
     if (!this.is("|")) return first;
-    const parts = [first];
-    const trailing: Doc[] = [""];
+    const members = [first];
+    const comments: string[][] = [[]];
     while (this.is("|")) {
       this.take("|");
-      const comments: Doc[] = [];
+      const before: string[] = [];
       while (this.peek()?.kind === "comment") {
         const comment = this.take();
         if (!comment.newline || !this.peek()?.newline) throw new Unsure("a comment in a union not on its own line");
-        comments.push(lineSuffix([hardline, blockComment(comment.text)]));
+        before.push(comment.text);
       }
-      if (comments.length > 0) trailing[trailing.length - 1] = comments;
-      parts.push(this.intersection());
-      trailing.push("");
+      comments.push(before);
+      members.push(this.intersection());
     }
-    const docs = parts.map((p) => this.operand(p, "union"));
-    const object = parts.find((p) => p.hug === "object");
-    const hug = trailing.every((t) => t === "") && object !== undefined && parts.every((p) => p === object || p.hug === "void");
-    if (hug) return { doc: cat(join(" | ", docs)), shape: "union", hugsArgument: true };
-    // Why flat only there: prettier breaks a union in a tuple (in parentheses) otherwise; not built.
-    if (place === "tuple") return { doc: flatOnly(join(" | ", docs)), shape: "union" };
-    const indented = place !== "argument" && !(place === "alias" && commented);
-    const members = join(
-      [line, "| "],
-      docs.map((doc, i) => [align(2, doc), trailing[i]!]),
-    );
-    // In parentheses (`(A | B)[]`): broken after `(`, the members still flat where they fit.
-    if (place === "parenthesized") return { doc: group([indent([softline, group([ifBreak("| "), members])]), softline]), shape: "union" };
-    // Why two groups (prettier 3's layout, checked against it): the line before the union breaks
-    // first, and its members stay on the next line where they fit there.
-    if (indented) return { doc: group(indent([softline, group([ifBreak("| "), members])])), shape: "union" };
-    return { doc: group([ifBreak("| "), members]), shape: "union" };
+    return { kind: "union", text: "", members, comments };
   }
 
-  private intersection(): Parsed {
+  private intersection(): TypeExpr {
     const first = this.postfix();
-    // A union in parentheses that prettier would print without them (laid out as an operand).
-    if (!this.is("&") && first.shape === "union") throw new Unsure("a union in needless parentheses");
     if (!this.is("&")) return first;
     const parts = [first];
     while (this.is("&")) {
       this.take("&");
       parts.push(this.postfix());
     }
-    // prettier's printIntersectionType: two object types are joined by ` & `; two others by ` &`
-    // and a line (indented); an object type next to another type inline, indented from the third
-    // operand on (and every object type after once one was).
-    let indented = false;
-    const docs = parts.map((part, i): Doc => {
-      const doc = this.operand(part, "intersection");
-      if (i === 0) return doc;
-      const before = parts[i - 1]!.literal === true;
-      const literal = part.literal === true;
-      if (before && literal) return [" & ", indented ? indent(doc) : doc];
-      if (!before && !literal) return indent([" &", line, doc]);
-      if (i > 1) indented = true;
-      return [" & ", i > 1 ? indent(doc) : doc];
-    });
-    return { doc: group(docs), shape: "intersection" };
+    return { kind: "intersection", text: "", parts };
   }
 
-  /** A part of a union or intersection: in parentheses where prettier keeps them. */
-  private operand(part: Parsed, within: Shape): Doc {
-    // Why: prettier 3 keeps an intersection in a union or in an intersection in parentheses
-    // (`A | (B & C)`, `A & (B & C)`: the inner one is only ever so written), and a union in an intersection.
-    const needs = part.shape === "intersection" || (within === "intersection" && part.shape === "union");
-    // Why: a union inside a union keeps its parentheses in prettier; codegen writes none such.
-    if (within === "union" && part.shape === "union") throw new Unsure("a union in a union");
-    return needs ? ["(", part.doc, ")"] : part.doc;
-  }
-
-  private postfix(): Parsed {
+  private postfix(): TypeExpr {
     if (this.is("readonly")) {
       this.take();
-      const inner = this.postfix();
-      return { doc: cat(["readonly ", inner.doc]), shape: "operator" };
+      return { kind: "readonly", text: "", inner: this.postfix() };
     }
     let type = this.primary();
     while (this.is("[") && this.tokens[this.at + 1]?.text === "]") {
       this.take("[");
       this.take("]");
-      type = { doc: cat(type.shape === "other" ? [type.doc, "[]"] : ["(", type.doc, ")[]"]), shape: "other" };
+      type = { kind: "array", text: "", element: type };
     }
     return type;
   }
 
-  private primary(): Parsed {
+  private primary(): TypeExpr {
     const token = this.take();
-    if (token.kind === "string") return { doc: printedString(token.text.slice(1, -1)), shape: "other", hugsArgument: true };
-    if (token.kind === "template") return { doc: token.text, shape: "other", hugsArgument: true };
-    if (token.kind === "number") return { doc: token.text.toLowerCase().replace("e+", "e"), shape: "other", hugsArgument: true };
     if (token.kind === "comment") throw new Unsure("a comment in a type");
+    if (token.kind !== "word" && token.kind !== "punct") return { kind: token.kind, text: token.text };
     if (token.kind === "word") {
-      if (!this.is("<"))
-        return {
-          doc: token.text,
-          shape: "other",
-          hugsArgument: true,
-          ...(VOID.has(token.text) ? { hug: "void" } : KEYWORDS.has(token.text) ? {} : { hug: "object" }),
-        };
+      if (!this.is("<")) return { kind: "word", text: token.text };
       this.take("<");
-      const args = [this.type("argument")];
+      const args = [this.type()];
       while (this.is(",")) {
         this.take(",");
-        args.push(this.type("argument"));
+        args.push(this.type());
       }
       this.take(">");
-      // prettier's printTypeParameters: one argument it hugs stays between `<` and `>` (an object
-      // type breaks inside them); other arguments break one per line, without a trailing comma.
-      if (args.length === 1 && args[0]!.hugsArgument === true) return { doc: cat([token.text, "<", args[0]!.doc, ">"]), shape: "other", hug: "object" };
-      const list = group([
-        "<",
-        indent([
-          softline,
-          join(
-            [",", line],
-            args.map((a) => a.doc),
-          ),
-        ]),
-        softline,
-        ">",
-      ]);
-      return { doc: [token.text, list], shape: "other", hug: "object" };
+      return { kind: "generic", text: "", name: token.text, args };
     }
     if (token.text === "(") {
-      const inner = this.type("parenthesized");
+      const inner = this.type();
       this.take(")");
-      // Why: prettier keeps only the parentheses a type needs; codegen's are all around an operand.
-      return inner;
+      return { kind: "parens", text: "", inner };
     }
-    if (token.text === "{") return { doc: this.objectType(token), shape: "other", hug: "object", literal: true, hugsArgument: true };
-    if (token.text === "[") return { doc: this.tuple(), shape: "other" };
+    if (token.text === "{") return this.objectType();
+    if (token.text === "[") return this.tuple();
     throw new Unsure(`${token.text} in a type`);
   }
 
-  private tuple(): Doc {
-    const elements: Doc[] = [];
+  private tuple(): TypeExpr {
+    const elements: TupleElement[] = [];
     while (!this.is("]")) {
-      const rest = this.is("...") ? (this.take(), "...") : "";
-      const element = this.type("tuple");
-      const optional = this.is("?") ? (this.take(), "?") : "";
-      elements.push([rest, element.doc, optional]);
+      const rest = this.is("...") ? (this.take(), true) : false;
+      const type = this.type();
+      const optional = this.is("?") ? (this.take(), true) : false;
+      elements.push({ rest, type, optional });
       if (!this.is("]")) this.take(",");
     }
     this.take("]");
-    return elements.length === 0 ? "[]" : flatOnly(["[", join(", ", elements), "]"]);
+    return { kind: "tuple", text: "", elements };
   }
 
-  private objectType(open: Token): Doc {
-    const members: Doc[] = [];
-    const read: ObjectMember[] = [];
+  private objectType(): TypeExpr {
+    const members: Member[] = [];
     let broken = false;
-    let first = true;
     while (!this.is("}")) {
-      const comments: Doc[] = [];
-      const commentLines: string[] = [];
+      const comments: string[] = [];
       while (this.peek()?.kind === "comment") {
         const comment = this.take();
-        if (first && comment.newline) broken = true;
-        const lines = blockCommentLines(comment.text);
-        comments.push(lines.length === 1 ? lines[0]! : join(hardline, lines), hardline);
-        commentLines.push(...lines);
+        if (members.length === 0 && comment.newline) broken = true;
+        comments.push(comment.text);
       }
-      if (first && this.peek()?.newline) broken = true;
-      first = false;
-      const member = this.member();
-      members.push(comments.length === 0 ? member : [...comments, member]);
-      read.push({ commentLines, member });
+      if (members.length === 0 && this.peek()?.newline) broken = true;
+      members.push(this.member(comments));
       if (this.is(";")) this.take(";");
       else if (!this.is("}")) throw new Unsure("a member without `;`");
     }
     this.take("}");
-    void open;
-    if (members.length === 0) return "{}";
-    const doc = group(["{", indent([line, join([";", line], members)]), ifBreak(";"), line, "}"], { shouldBreak: broken });
-    return Object.assign(doc as object, { objectMembers: read }) as Doc;
+    return { kind: "object", text: "", members, broken };
   }
 
-  private member(): Doc {
-    const readonly = this.is("readonly") && this.tokens[this.at + 1]?.text !== ":" && this.tokens[this.at + 1]?.text !== "?" ? (this.take(), "readonly ") : "";
-    let key: Doc;
+  private member(comments: readonly string[]): Member {
+    const readonly = this.is("readonly") && this.tokens[this.at + 1]?.text !== ":" && this.tokens[this.at + 1]?.text !== "?" ? (this.take(), true) : false;
+    let key: MemberKey;
     if (this.is("[")) {
       this.take("[");
       const token = this.take();
       if (token.kind === "string") {
         this.take("]");
-        key = ["[", printedString(token.text.slice(1, -1)), "]"];
+        key = { kind: "computed", text: `[${token.text}]` };
       } else {
         this.take(":");
-        const keyType = this.type("annotation");
+        const type = this.type();
         this.take("]");
-        key = cat(["[", token.text, ": ", keyType.doc, "]"]);
+        key = { kind: "index", text: "", parameter: token.text, type };
       }
     } else {
       const token = this.take();
-      if (token.kind === "word" && !token.text.includes(".")) key = token.text;
-      else if (token.kind === "string") key = printedPropertyName(token.text.slice(1, -1));
+      if (token.kind === "word" && !token.text.includes(".")) key = { kind: "name", text: token.text };
+      else if (token.kind === "string") key = { kind: "string", text: token.text };
       else throw new Unsure(`the key ${token.text}`);
     }
-    const optional = this.is("?") ? (this.take(), "?") : "";
+    const optional = this.is("?") ? (this.take(), true) : false;
     this.take(":");
-    return cat([readonly, key, optional, ": ", this.type("annotation").doc]);
+    return { comments, readonly, key, optional, type: this.type() };
   }
+}
+
+/** A type given as text, read (Parser). */
+function parsedAlias(text: string): { readonly type: TypeExpr; readonly comments: readonly string[] } {
+  return new Parser(tokenize(text)).alias();
+}
+
+/**
+ * A type at `place` as prettier lays it out; `commented`: the type has a leading comment on its
+ * own line (a type alias's).
+ */
+function layout(type: TypeExpr, place: Place, commented = false): Parsed {
+  switch (type.kind) {
+    case "union":
+      return unionLayout(type.members, type.comments, place, commented);
+    case "intersection":
+      return intersectionLayout(type.parts);
+    case "parens": {
+      // A union in parentheses that prettier would print without them (an operand of `&` or `[]` keeps them).
+      const inner = operandLayout(type);
+      if (inner.shape === "union") throw new Unsure("a union in needless parentheses");
+      return inner;
+    }
+    case "readonly":
+      return { doc: cat(["readonly ", operandLayout(type.inner).doc]), shape: "operator" };
+    case "array": {
+      const element = operandLayout(type.element);
+      if (type.element.kind === "union" || type.element.kind === "intersection") throw new Unsure("an operator type without parentheses before []");
+      return { doc: cat(element.shape === "other" ? [element.doc, "[]"] : ["(", element.doc, ")[]"]), shape: "other" };
+    }
+    case "string":
+      return { doc: printedString(type.text.slice(1, -1)), shape: "other", hugsArgument: true };
+    case "template":
+      return { doc: type.text, shape: "other", hugsArgument: true };
+    case "number":
+      return { doc: type.text.toLowerCase().replace("e+", "e"), shape: "other", hugsArgument: true };
+    case "word":
+      return {
+        doc: type.text,
+        shape: "other",
+        hugsArgument: true,
+        ...(VOID.has(type.text) ? { hug: "void" } : KEYWORDS.has(type.text) ? {} : { hug: "object" }),
+      };
+    case "generic":
+      return genericLayout(type.name, type.args);
+    case "object":
+      return { doc: objectLayout(type.members, type.broken), shape: "other", hug: "object", literal: true, hugsArgument: true };
+    case "tuple":
+      return { doc: tupleLayout(type.elements), shape: "other" };
+    case "source": {
+      const read = parsedAlias(type.text);
+      if (read.comments.length > 0) throw new Unsure("a comment in a type");
+      return layout(read.type, place);
+    }
+  }
+}
+
+/** An operand of `&`, `[]` or `readonly`: in parentheses it may be a union (prettier keeps those). */
+function operandLayout(type: TypeExpr): Parsed {
+  return type.kind === "parens" ? layout(type.inner, "parenthesized") : layout(type, "parenthesized");
+}
+
+/**
+ * A union as prettier's printUnionType lays it out: hugged (`{ ... } | null`: one object type or
+ * reference, the rest `null` or `void`, no comments) its members joined by ` | `, else a group
+ * broken as `| A` per line, each member aligned past its `| `, a comment before a member (on its
+ * own line) printed after the member before it (prettier attaches it there: a trailing comment).
+ */
+function unionLayout(members: readonly TypeExpr[], comments: readonly (readonly string[])[] | undefined, place: Place, commented: boolean): Parsed {
+  const parts = members.map((member) => layout(member, "parenthesized"));
+  const trailing: Doc[] = members.map((_, i) => {
+    const before = comments?.[i + 1] ?? [];
+    return before.length === 0 ? "" : before.map((comment) => lineSuffix([hardline, blockComment(comment)]));
+  });
+  const docs = parts.map((p) => operand(p, "union"));
+  const object = parts.find((p) => p.hug === "object");
+  const hug = trailing.every((t) => t === "") && object !== undefined && parts.every((p) => p === object || p.hug === "void");
+  if (hug) return { doc: cat(join(" | ", docs)), shape: "union", hugsArgument: true };
+  // Why flat only there: prettier breaks a union in a tuple (in parentheses) otherwise; not built.
+  if (place === "tuple") return { doc: flatOnly(join(" | ", docs)), shape: "union" };
+  const indented = place !== "argument" && !(place === "alias" && commented);
+  const joined = join(
+    [line, "| "],
+    docs.map((doc, i) => [align(2, doc), trailing[i]!]),
+  );
+  // In parentheses (`(A | B)[]`): broken after `(`, the members still flat where they fit.
+  if (place === "parenthesized") return { doc: group([indent([softline, group([ifBreak("| "), joined])]), softline]), shape: "union" };
+  // Why two groups (prettier 3's layout, checked against it): the line before the union breaks
+  // first, and its members stay on the next line where they fit there.
+  if (indented) return { doc: group(indent([softline, group([ifBreak("| "), joined])])), shape: "union" };
+  return { doc: group([ifBreak("| "), joined]), shape: "union" };
+}
+
+/**
+ * prettier's printIntersectionType: two object types are joined by ` & `; two others by ` &` and a
+ * line (indented); an object type next to another type inline, indented from the third operand on
+ * (and every object type after once one was).
+ */
+function intersectionLayout(types: readonly TypeExpr[]): Parsed {
+  if (types.some((type) => type.kind === "union")) throw new Unsure("a union in an intersection without parentheses");
+  const parts = types.map(operandLayout);
+  let indented = false;
+  const docs = parts.map((part, i): Doc => {
+    const doc = operand(part, "intersection");
+    if (i === 0) return doc;
+    const before = parts[i - 1]!.literal === true;
+    const literal = part.literal === true;
+    if (before && literal) return [" & ", indented ? indent(doc) : doc];
+    if (!before && !literal) return indent([" &", line, doc]);
+    if (i > 1) indented = true;
+    return [" & ", i > 1 ? indent(doc) : doc];
+  });
+  return { doc: group(docs), shape: "intersection" };
+}
+
+/** A part of a union or intersection: in parentheses where prettier keeps them. */
+function operand(part: Parsed, within: Shape): Doc {
+  // Why: prettier 3 keeps an intersection in a union or in an intersection in parentheses
+  // (`A | (B & C)`, `A & (B & C)`: the inner one is only ever so written), and a union in an intersection.
+  const needs = part.shape === "intersection" || (within === "intersection" && part.shape === "union");
+  // Why: a union inside a union keeps its parentheses in prettier; codegen writes none such.
+  if (within === "union" && part.shape === "union") throw new Unsure("a union in a union");
+  return needs ? ["(", part.doc, ")"] : part.doc;
+}
+
+/**
+ * prettier's printTypeParameters: one argument it hugs stays between `<` and `>` (an object type
+ * breaks inside them); other arguments break one per line, without a trailing comma.
+ */
+function genericLayout(name: string, types: readonly TypeExpr[]): Parsed {
+  const args = types.map((type) => layout(type, "argument"));
+  if (args.length === 1 && args[0]!.hugsArgument === true) return { doc: cat([name, "<", args[0]!.doc, ">"]), shape: "other", hug: "object" };
+  const list = group([
+    "<",
+    indent([
+      softline,
+      join(
+        [",", line],
+        args.map((a) => a.doc),
+      ),
+    ]),
+    softline,
+    ">",
+  ]);
+  return { doc: [name, list], shape: "other", hug: "object" };
+}
+
+function tupleLayout(elements: readonly TupleElement[]): Doc {
+  if (elements.length === 0) return "[]";
+  const docs = elements.map(({ rest, type, optional }) => [rest ? "..." : "", layout(type, "tuple").doc, optional ? "?" : ""]);
+  return flatOnly(["[", join(", ", docs), "]"]);
+}
+
+function objectLayout(members: readonly Member[], broken: boolean): Doc {
+  if (members.length === 0) return "{}";
+  const docs = members.map((member) => {
+    const comments = member.comments.flatMap((comment) => [blockComment(comment), hardline]);
+    const doc = memberLayout(member);
+    return comments.length === 0 ? doc : [...comments, doc];
+  });
+  return group(["{", indent([line, join([";", line], docs)]), ifBreak(";"), line, "}"], { shouldBreak: broken });
+}
+
+function memberLayout({ readonly, key, optional, type }: Member): Doc {
+  let keyDoc: Doc;
+  if (key.kind === "index") keyDoc = cat(["[", key.parameter, ": ", layout(key.type, "annotation").doc, "]"]);
+  else if (key.kind === "computed") keyDoc = ["[", printedString(key.text.slice(2, -2)), "]"];
+  else if (key.kind === "string") keyDoc = printedPropertyName(key.text.slice(1, -1));
+  else keyDoc = key.text;
+  return cat([readonly ? "readonly " : "", keyDoc, optional ? "?" : "", ": ", layout(type, "annotation").doc]);
 }
 
 /** A quoted member name as prettier prints it (unquoted where it is an ASCII identifier). */
@@ -403,18 +495,30 @@ const VOID = new Set(["null", "void"]);
  * "break-after-operator" where the type has a leading comment on its own line (a result type's
  * `/** Response *\/`).
  */
-export function typeAliasStatement(name: string, type: string): string {
-  const { type: parsed, comments } = new Parser(tokenize(type)).alias();
+export function typeAliasStatement(name: string, type: string | TypeExpr): string {
+  const { type: syntax, comments } = typeof type === "string" ? parsedAlias(type) : { type, comments: [] };
   // Why straight where it can (issue 14): the doc printer's commands for every alias of a thousand
   // resources were most of their layout; an alias of texts and object types is printed directly.
-  const direct = comments.length === 0 && PRINTABLE.test(name) && PRINTABLE.test(type) ? directAlias(name, parsed.doc) : undefined;
-  return direct ?? aliasByDoc(name, parsed.doc, comments);
+  const text = typeText(type);
+  const direct = comments.length === 0 && PRINTABLE.test(name) && PRINTABLE.test(text) ? directAlias(name, syntax) : undefined;
+  return (
+    direct ??
+    aliasByDoc(
+      name,
+      layout(syntax, "alias", comments.length > 0).doc,
+      comments.map(blockComment).flatMap((comment) => [comment, hardline]),
+    )
+  );
 }
 
 /** typeAliasStatement by the doc printer alone (the oracle of the direct printing in test/type-layout.test.ts). */
-export function typeAliasStatementByDoc(name: string, type: string): string {
-  const { type: parsed, comments } = new Parser(tokenize(type)).alias();
-  return aliasByDoc(name, parsed.doc, comments);
+export function typeAliasStatementByDoc(name: string, type: string | TypeExpr): string {
+  const { type: syntax, comments } = typeof type === "string" ? parsedAlias(type) : { type, comments: [] };
+  return aliasByDoc(
+    name,
+    layout(syntax, "alias", comments.length > 0).doc,
+    comments.map(blockComment).flatMap((comment) => [comment, hardline]),
+  );
 }
 
 function aliasByDoc(name: string, type: Doc, comments: readonly Doc[]): string {
@@ -423,128 +527,176 @@ function aliasByDoc(name: string, type: Doc, comments: readonly Doc[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The direct printing: what printDoc makes of an alias's doc, where that is plain to see.
-
-/** A member of an object type as read: the lines of its comments and its doc (without them). */
-interface ObjectMember {
-  readonly commentLines: readonly string[];
-  readonly member: Doc;
-}
-
-/**
- * The members of an object type group the parser made (held on the group: a WeakMap of every
- * group of a thousand resources' aliases kept them until a full collection, megabytes of peak).
- */
-const objectMembersOf = (doc: Doc): readonly ObjectMember[] | undefined =>
-  typeof doc === "object" && !Array.isArray(doc) && "objectMembers" in doc
-    ? (doc as { readonly objectMembers: readonly ObjectMember[] }).objectMembers
-    : undefined;
+// The direct printing: what printDoc makes of an alias's layout, where that is plain to see.
 
 /** Printable ASCII and line breaks: each character one column wide (widthOf), none Unsure. */
 const PRINTABLE = /^[\x20-\x7e\n]*$/;
 
 /**
- * `export type name = doc;` as printDoc prints it, for an alias that fits on its line flat, or
- * whose type is an object type that breaks (`= {` on the line, one member per line); undefined
- * for any other (printDoc then lays it out). For printable ASCII only: a text's width is its length.
+ * `export type name = type;` as printDoc prints its layout, for an alias that fits on its line
+ * flat, or whose type is an object type that breaks (`= {` on the line, one member per line);
+ * undefined for any other (printDoc then lays it out). For printable ASCII only: a text's width
+ * is its length. Why from the syntax (issue 14): the layout's doc of every alias of a thousand
+ * resources was made only to be read back here.
  */
-function directAlias(name: string, doc: Doc): string | undefined {
+function directAlias(name: string, type: TypeExpr): string | undefined {
   const head = `export type ${name} = `;
-  const flat = flatOf(doc);
+  const flat = flatText(type);
   // The alias's group fits flat: every group in it is flat.
   if (flat !== undefined && head.length + flat.length + 1 <= PRINT_WIDTH) return head + flat + ";";
   // Else the fluid layout keeps `= {` on the line where it fits (the object's first line break ends the measure).
-  const members = objectMembersOf(doc);
-  if (members === undefined || head.length + 1 > PRINT_WIDTH) return undefined;
-  const text = brokenObject(members, 0);
-  // A line ending in spaces is trimmed by printDoc: not built here. Why joined (issue 14): one flat
-  // text, not a rope of each piece held by the view until its file is written (megabytes at 1000 resources).
-  return text === undefined || /[ \t]\n/.test(text) ? undefined : [head, text, ";"].join("");
+  if (type.kind !== "object" || type.members.length === 0 || head.length + 1 > PRINT_WIDTH) return undefined;
+  const text = brokenObject(type.members, 0);
+  // A line ending in spaces is trimmed by printDoc: not built here.
+  return text === undefined || /[ \t]\n/.test(text) ? undefined : head + text + ";";
 }
 
 /** An object type broken at `indentation`: `{`, each member on its line followed by `;`, `}`. */
-function brokenObject(members: readonly ObjectMember[], indentation: number): string | undefined {
+function brokenObject(members: readonly Member[], indentation: number): string | undefined {
   const inner = indentation + 2;
   const pad = "\n" + " ".repeat(inner);
   let text = "{";
-  for (const { commentLines, member } of members) {
+  for (const member of members) {
     const printed = memberText(member, inner);
     if (printed === undefined) return undefined;
-    text += pad + (commentLines.length > 0 ? commentLines.join(pad) + pad : "") + printed + ";";
+    const comments = member.comments.length > 0 ? member.comments.flatMap(blockCommentLines).join(pad) + pad : "";
+    text += pad + comments + printed + ";";
   }
   return text + "\n" + " ".repeat(indentation) + "}";
 }
 
 /**
- * A member (its comments aside) of a broken object type at `indentation`: flat where it has no
- * group or fits with its `;` (each of its groups then fits), else `key: {` and the object type
- * broken where that is all it is; undefined for any other.
+ * A member (its comments aside) of a broken object type at `indentation`: flat where it fits with
+ * its `;`, else `key: {` and its object type broken; undefined for any other.
  */
-function memberText(member: Doc, indentation: number): string | undefined {
-  const flat = flatOf(member);
-  if (flat !== undefined && (!flatHadGroup || indentation + flat.length + 1 <= PRINT_WIDTH)) return flat;
-  // `key: ` (texts) and an object type last.
-  const parts = Array.isArray(member) ? (member as readonly Doc[]) : [member];
-  const object = parts[parts.length - 1]!;
-  const members = objectMembersOf(object);
-  if (members === undefined) return undefined;
-  let key = "";
-  for (let i = 0; i < parts.length - 1; i++) {
-    const part = parts[i]!;
-    if (typeof part !== "string") return undefined;
-    key += part;
-  }
-  const broken = brokenObject(members, indentation);
-  return broken === undefined ? undefined : key + broken;
+function memberText(member: Member, indentation: number): string | undefined {
+  const flat = flatMember(member);
+  if (flat !== undefined && indentation + flat.length + 1 <= PRINT_WIDTH) return flat;
+  const { type, key } = member;
+  // Why a computed key or an index key of more than one token is not printed here: its layout holds
+  // more than texts (the doc's key was not read through either).
+  const plainKey = key.kind !== "computed" && (key.kind !== "index" || TOKENS.has(key.type.kind));
+  if (type.kind !== "object" || type.members.length === 0 || !plainKey) return undefined;
+  const keyText = key.kind === "index" ? flatKey(key) : key.kind === "string" ? (printedPropertyName(key.text.slice(1, -1)) as string) : key.text;
+  const broken = brokenObject(type.members, indentation);
+  return keyText === undefined || broken === undefined ? undefined : `${member.readonly ? "readonly " : ""}${keyText}${member.optional ? "?" : ""}: ${broken}`;
 }
-
-/** Whether the doc flatOf last printed holds a group. */
-let flatHadGroup = false;
-/** How many groups flatInto is in: a line outside of any is printed broken (not flat). */
-let flatDepth = 0;
 
 /**
- * A doc printed flat (printDoc's flat mode), or undefined where it holds a hard line, a broken
- * group or a line outside of any group.
+ * A type as printDoc prints its layout flat, or undefined where that is not flat (a comment, an
+ * object type kept broken) or where the layout may be Unsure (it then decides).
  */
-function flatOf(doc: Doc): string | undefined {
-  flatHadGroup = false;
-  flatDepth = 0;
-  const parts: string[] = [];
-  return flatInto(doc, parts) ? parts.join("") : undefined;
+function flatText(type: TypeExpr): string | undefined {
+  switch (type.kind) {
+    case "word":
+    case "template":
+      return type.text;
+    case "number":
+      return type.text.toLowerCase().replace("e+", "e");
+    case "string":
+      return printedString(type.text.slice(1, -1));
+    case "union": {
+      if (type.comments?.some((comments) => comments.length > 0)) return undefined;
+      const members: string[] = [];
+      for (const member of type.members) {
+        const shape = shapeOf(member);
+        const flat = shape === "union" || shape === undefined ? undefined : flatText(member);
+        if (flat === undefined) return undefined;
+        members.push(shape === "intersection" ? `(${flat})` : flat);
+      }
+      return members.join(" | ");
+    }
+    case "intersection": {
+      const parts: string[] = [];
+      for (const part of type.parts) {
+        const shape = part.kind === "union" ? undefined : shapeOf(operandOf(part));
+        const flat = shape === undefined ? undefined : flatText(operandOf(part));
+        if (flat === undefined) return undefined;
+        parts.push(shape === "union" || shape === "intersection" ? `(${flat})` : flat);
+      }
+      return parts.join(" & ");
+    }
+    case "parens":
+      // A union in parentheses where prettier would drop them: Unsure (the layout's).
+      return shapeOf(type.inner) === "union" ? undefined : flatText(type.inner);
+    case "readonly": {
+      const inner = flatText(operandOf(type.inner));
+      return inner === undefined ? undefined : `readonly ${inner}`;
+    }
+    case "array": {
+      if (type.element.kind === "union" || type.element.kind === "intersection") return undefined;
+      const element = operandOf(type.element);
+      const flat = flatText(element);
+      return flat === undefined ? undefined : shapeOf(element) === "other" ? `${flat}[]` : `(${flat})[]`;
+    }
+    case "generic": {
+      const args = type.args.map(flatText);
+      return args.every((arg) => arg !== undefined) ? `${type.name}<${args.join(", ")}>` : undefined;
+    }
+    case "object": {
+      if (type.members.length === 0) return "{}";
+      if (type.broken) return undefined;
+      const members: string[] = [];
+      for (const member of type.members) {
+        const flat = member.comments.length > 0 ? undefined : flatMember(member);
+        if (flat === undefined) return undefined;
+        members.push(flat);
+      }
+      return `{ ${members.join("; ")} }`;
+    }
+    case "tuple": {
+      const elements: string[] = [];
+      for (const { rest, type: element, optional } of type.elements) {
+        const flat = flatText(element);
+        if (flat === undefined) return undefined;
+        elements.push(`${rest ? "..." : ""}${flat}${optional ? "?" : ""}`);
+      }
+      return `[${elements.join(", ")}]`;
+    }
+    case "source":
+      return undefined;
+  }
 }
 
-function flatInto(doc: Doc, parts: string[]): boolean {
-  if (typeof doc === "string") {
-    parts.push(doc);
-    return true;
-  }
-  if (Array.isArray(doc)) {
-    for (const item of doc as readonly Doc[]) if (!flatInto(item, parts)) return false;
-    return true;
-  }
-  const node = doc as Exclude<Doc, string | readonly Doc[]>;
-  switch (node.kind) {
-    case "group": {
-      flatHadGroup = true;
-      if (node.break) return false;
-      flatDepth++;
-      const flat = flatInto(node.contents, parts);
-      flatDepth--;
-      return flat;
-    }
-    case "indent":
-    case "align":
-    case "indentIfBreak":
-      return flatInto(node.contents, parts);
-    case "ifBreak":
-      return flatInto(node.flatContents, parts);
-    case "line":
-      if (node.hard || flatDepth === 0) return false;
-      if (!node.soft) parts.push(" ");
-      return true;
+/** A member printed flat (its comments aside), as flatText. */
+function flatMember({ readonly, key, optional, type }: Member): string | undefined {
+  const keyText =
+    key.kind === "index"
+      ? flatKey(key)
+      : key.kind === "computed"
+        ? `[${printedString(key.text.slice(2, -2))}]`
+        : key.kind === "string"
+          ? (printedPropertyName(key.text.slice(1, -1)) as string)
+          : key.text;
+  const value = flatText(type);
+  return keyText === undefined || value === undefined ? undefined : `${readonly ? "readonly " : ""}${keyText}${optional ? "?" : ""}: ${value}`;
+}
+
+/** An index signature's key printed flat. */
+function flatKey(key: Extract<MemberKey, { kind: "index" }>): string | undefined {
+  const type = flatText(key.type);
+  return type === undefined ? undefined : `[${key.parameter}: ${type}]`;
+}
+
+/** The kinds of a type of one token. */
+const TOKENS: ReadonlySet<TypeExpr["kind"]> = new Set(["word", "string", "number", "template"]);
+
+/** What an operand of `&`, `[]` or `readonly` is laid out as (operandLayout): in parentheses, what they hold. */
+const operandOf = (type: TypeExpr): TypeExpr => (type.kind === "parens" ? type.inner : type);
+
+/** The shape of a type's layout (Parsed's), or undefined where its text is read by the layout. */
+function shapeOf(type: TypeExpr): Shape | undefined {
+  switch (type.kind) {
+    case "union":
+    case "intersection":
+      return type.kind;
+    case "readonly":
+      return "operator";
+    case "parens":
+      return shapeOf(type.inner);
+    case "source":
+      return undefined;
     default:
-      // A line suffix (a comment after a member), a table, a literal: not printed here.
-      return false;
+      return "other";
   }
 }

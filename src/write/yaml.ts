@@ -28,7 +28,8 @@ const MAX_CACHED = 200_000;
  * for each distinct one cost a second. test/yaml-writer.test.ts holds the rule to `yaml` byte for byte.
  */
 export function isPlainSafe(text: string): boolean {
-  return text.length <= 1000 && PLAIN.test(text) && !RESERVED.test(text);
+  // Why the length first: the reserved words are 4 or 5 letters, and most names are not (a regexp call fewer per scalar).
+  return text.length <= 1000 && PLAIN.test(text) && (text.length < 4 || text.length > 5 || !RESERVED.test(text));
 }
 const PLAIN = /^[A-Za-z][\w./-]*(?: [\w./-]+)*$/;
 const RESERVED = /^(?:null|true|false)$/i;
@@ -176,7 +177,12 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
     const line = oneLineScalar(v);
     const text =
       line !== undefined ? `${line}\n` : inSeq ? laidOut(v, inSequence, indent, "- ", (x) => [x]) : laidOut(v, inMap, indent, "k: ", (x) => ({ k: x }));
-    if (asIs && typeof v === "string") {
+    // A string of one line without control characters (no document marker either: `line`) the
+    // server's writer writes alike by its rules too (templates/runtime/yaml.gen.ts, stringText): the
+    // same tests choose plain, single or double quotes, and JSON's double quotes hold no escape both
+    // write apart. Why not asked (issue 14): asking the server's writer for each distinct one (12,000
+    // at 1000 resources) was a quarter of the writer's time. test/yaml-writer.test.ts holds the rule.
+    if (asIs && typeof v === "string" && !(line !== undefined && !FORCE_DOUBLE.test(v))) {
       // A scalar of one line is asked with the others at the end, all at once (serverAgreesOnAll).
       const known = agreements.get(v);
       if (known === false) asIs = false;
@@ -257,15 +263,16 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
         block(v, depth + 1, inSeq);
       }
     } else if (isMap(v)) {
-      if (!hasKeys(v)) parts.push(" {}\n");
+      const ks = Object.keys(v);
+      if (ks.length === 0) parts.push(" {}\n");
       else {
         parts.push(inSeq ? " " : "\n");
-        block(v, depth + 1, inSeq);
+        block(v, depth + 1, inSeq, ks);
       }
     } else parts.push(scalarAfter(v, inSeq, depth));
   };
   /** A non-empty collection whose lines are indented to `depth`; `inline`: its first line is begun (after `- `). */
-  const block = (v: unknown[] | Record<string, unknown>, depth: number, inline: boolean): void => {
+  const block = (v: unknown[] | Record<string, unknown>, depth: number, inline: boolean, mapKeys?: string[]): void => {
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         if (parts.length > 4096) flush();
@@ -283,12 +290,14 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
       let first = inline;
       const known = (starts[depth] ??= new Map());
       // Why indexed: most of a run is before the writer is optimised, where an iterator costs a call per key.
-      const ks = Object.keys(v);
+      // Why the values listed at once (issue 14): a lookup by key per line, of maps of every shape, cost more.
+      const ks = mapKeys ?? Object.keys(v);
+      const values = Object.values(v);
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i]!;
         if (parts.length > 4096) flush();
         const start = (first ? undefined : known.get(k)) ?? startOf(k, depth, first);
-        const item = v[k];
+        const item = values[i];
         // The most common line, a string after a key, without a call (issue 14: a run's code is mostly not yet optimised).
         if (typeof item === "string" && isPlainSafe(item)) parts.push(start, " ", item, "\n");
         else if (typeof item === "string") parts.push(start, scalarAfter(item, false, depth));
@@ -374,12 +383,6 @@ function faithfully(value: unknown, check: boolean): string {
     back = undefined;
   }
   return JSON.stringify(back) === JSON.stringify(value) ? text : stringify(value, { ...YAML_OPTIONS, blockQuote: false });
-}
-
-/** Whether a map has a key (without listing them). */
-function hasKeys(value: Record<string, unknown>): boolean {
-  for (const _ in value) return true;
-  return false;
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {

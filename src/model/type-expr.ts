@@ -1,0 +1,144 @@
+/**
+ * TypeScript type expressions as the model builds them: each its text as codegen writes it (what
+ * the view holds and a file left to prettier gets) and its syntax, which src/render/type-layout.ts
+ * lays out. Why both (issue 14): the layout read every type's text back into this syntax (a
+ * tokenizer and a parser over some twenty thousand types at 1000 resources); built here, it is not
+ * read again. Each constructor writes the text exactly as the text alone was written before.
+ */
+import { docLines, propertyKey, typeLiteral } from "./escape.js";
+
+/** A type expression: its text and its syntax. */
+export type TypeExpr =
+  /** One token: a keyword or reference (`word`), a string, a number, a template literal type. */
+  | { readonly kind: "word" | "string" | "number" | "template"; readonly text: string }
+  /** Text the layout reads itself (a literal of a JSON object or array, a type written as text). */
+  | { readonly kind: "source"; readonly text: string }
+  | { readonly kind: "generic"; readonly text: string; readonly name: string; readonly args: readonly TypeExpr[] }
+  /** `comments[i]`: the comments between member i's `|` and member i (the parser's; none for i = 0). */
+  | { readonly kind: "union"; readonly text: string; readonly members: readonly TypeExpr[]; readonly comments?: readonly (readonly string[])[] }
+  | { readonly kind: "intersection"; readonly text: string; readonly parts: readonly TypeExpr[] }
+  | { readonly kind: "array"; readonly text: string; readonly element: TypeExpr }
+  | { readonly kind: "readonly"; readonly text: string; readonly inner: TypeExpr }
+  | { readonly kind: "parens"; readonly text: string; readonly inner: TypeExpr }
+  | { readonly kind: "tuple"; readonly text: string; readonly elements: readonly TupleElement[] }
+  /** `broken`: a line break before its first member (prettier keeps such an object type broken). */
+  | { readonly kind: "object"; readonly text: string; readonly members: readonly Member[]; readonly broken: boolean };
+
+/** An element of a tuple type: `...T`, `T`, `T?`. */
+export interface TupleElement {
+  readonly rest: boolean;
+  readonly type: TypeExpr;
+  readonly optional: boolean;
+}
+
+/**
+ * A member key: a name (an identifier), a string literal, a computed string (`["__proto__"]`), or
+ * an index signature's parameter and type (`[key: string]`); `text` as written.
+ */
+export type MemberKey =
+  | { readonly kind: "name" | "string" | "computed"; readonly text: string }
+  | { readonly kind: "index"; readonly text: string; readonly parameter: string; readonly type: TypeExpr };
+
+/** A member of an object type: its `/** *\/` comments (each as written), `readonly`, key, `?` and type. */
+export interface Member {
+  readonly comments: readonly string[];
+  readonly readonly: boolean;
+  readonly key: MemberKey;
+  readonly optional: boolean;
+  readonly type: TypeExpr;
+}
+
+/** The text of a type given as text or as an expression. */
+export const typeText = (type: string | TypeExpr): string => (typeof type === "string" ? type : type.text);
+
+/** A keyword or a (qualified) type name. */
+export const word = (text: string): TypeExpr => ({ kind: "word", text });
+
+/** The type of a value of JSON (typeLiteral's text): a token, or text the layout reads (objects and arrays). */
+export function literalType(value: unknown): TypeExpr {
+  const text = typeLiteral(value);
+  const c = text[0];
+  if (c === '"') return { kind: "string", text };
+  if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return { kind: "number", text };
+  return c === "{" || c === "[" ? { kind: "source", text } : word(text);
+}
+
+/** A template literal type (`` `x-${string}` ``). */
+export const templateType = (text: string): TypeExpr => ({ kind: "template", text });
+
+/** Parts joined by ` | `; a union among them is flattened, as its text reads (one part: itself). */
+export function unionType(parts: readonly TypeExpr[]): TypeExpr {
+  if (parts.length === 1) return parts[0]!;
+  let text = parts[0]!.text;
+  for (let i = 1; i < parts.length; i++) text += " | " + parts[i]!.text;
+  // A union read from text (with its comments) stays one: laid out as a union in a union, Unsure.
+  const flat = (part: TypeExpr): part is Extract<TypeExpr, { kind: "union" }> => part.kind === "union" && part.comments === undefined;
+  const members = parts.some(flat) ? parts.flatMap((part) => (flat(part) ? part.members : [part])) : parts;
+  return { kind: "union", text, members };
+}
+
+/** Parts joined by ` & `; an intersection among them is flattened, as its text reads (one part: itself). */
+export function intersectionType(parts: readonly TypeExpr[]): TypeExpr {
+  if (parts.length === 1) return parts[0]!;
+  return {
+    kind: "intersection",
+    text: parts.map((part) => part.text).join(" & "),
+    parts: parts.flatMap((part) => (part.kind === "intersection" ? part.parts : [part])),
+  };
+}
+
+/** `(type)`. */
+export const parenthesized = (inner: TypeExpr): TypeExpr => ({ kind: "parens", text: `(${inner.text})`, inner });
+
+/** `type[]` (the element in parentheses where it needs them: the caller's). */
+export const arrayType = (element: TypeExpr): TypeExpr => ({ kind: "array", text: `${element.text}[]`, element });
+
+/** `readonly type`. */
+export const readonlyType = (inner: TypeExpr): TypeExpr => ({ kind: "readonly", text: `readonly ${inner.text}`, inner });
+
+/** `name<args>`. */
+export const genericType = (name: string, args: readonly TypeExpr[]): TypeExpr => ({
+  kind: "generic",
+  text: `${name}<${args.map((arg) => arg.text).join(", ")}>`,
+  name,
+  args,
+});
+
+/** `[A, B?, ...C]`. */
+export function tupleType(elements: readonly TupleElement[]): TypeExpr {
+  const text = elements.map((e) => `${e.rest ? "..." : ""}${e.type.text}${e.optional ? "?" : ""}`).join(", ");
+  return { kind: "tuple", text: `[${text}]`, elements };
+}
+
+/** `{ a: A; b?: B }` (`{}` without members), each member's comments on lines of their own. */
+export function objectType(members: readonly Member[]): TypeExpr {
+  if (members.length === 0) return { kind: "object", text: "{}", members, broken: false };
+  const text = members.map(memberText).join("; ");
+  return { kind: "object", text: `{ ${text} }`, members, broken: members[0]!.comments.length > 0 };
+}
+
+function memberText(member: Member): string {
+  const comments = member.comments.length > 0 ? `\n${member.comments.join("\n")}\n` : "";
+  return `${comments}${member.readonly ? "readonly " : ""}${member.key.text}${member.optional ? "?" : ""}: ${member.type.text}`;
+}
+
+/** A member named `name` (written as propertyKey writes it), with the doc comment of `description`. */
+export function member(name: string, type: TypeExpr, options: { optional?: boolean; readonly?: boolean; description?: string | undefined } = {}): Member {
+  const text = propertyKey(name);
+  const kind = text[0] === '"' ? "string" : text[0] === "[" ? "computed" : "name";
+  const comments = options.description === undefined ? [] : docComments(options.description);
+  return { comments, readonly: options.readonly === true, key: { kind, text }, optional: options.optional === true, type };
+}
+
+/** An index signature `[parameter: type]: value`. */
+export function indexMember(parameter: string, type: TypeExpr, value: TypeExpr, readonly = false): Member {
+  return { comments: [], readonly, key: { kind: "index", text: `[${parameter}: ${type.text}]`, parameter, type }, optional: false, type: value };
+}
+
+/** The doc comment of free text (made of docLines: nothing in it can end it), as a list of none or one. */
+export function docComments(text: string | undefined): string[] {
+  const lines = docLines(text);
+  if (lines.length === 0) return [];
+  if (lines.length === 1) return [`/** ${lines[0]} */`];
+  return [`/**\n${lines.map((line) => (line === "" ? " *" : ` * ${line}`)).join("\n")}\n */`];
+}
