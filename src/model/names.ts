@@ -5,6 +5,7 @@
  * (Names that stay data go through escape.ts: `propertyKey`, `stringLiteral`, `literal`.)
  */
 import { isIdentifier, stringLiteral } from "./escape.js";
+import { hasAnyKey } from "./schema-code.js";
 
 /** A construct the renderer cannot turn into code, at a JSON pointer. */
 export class UnsupportedConstruct extends Error {
@@ -188,14 +189,7 @@ export class SchemaTypeNames {
       // Why a look at the schema's own keys first (issue 14): most schemas have none of the keywords
       // looked into, and a look-up of each missing one was most of this walk. Then in a fixed
       // order: which schemas of a cycle are decided inside another's walk depends on it.
-      let nested = false;
-      for (const key in schema) {
-        if (NESTED_KEYWORDS.has(key)) {
-          nested = true;
-          break;
-        }
-      }
-      if (!nested) return false;
+      if (!hasAnyKey(schema, NESTED_KEYWORDS)) return false;
       const ref = typeof schema.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? schema.$ref.slice(21) : undefined;
       if (ref !== undefined && this.known.has(ref) && this.isAffected(ref, use)) return true;
       const properties = schemaAt(schema.properties) ?? {};

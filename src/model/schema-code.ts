@@ -94,7 +94,7 @@ const UNKNOWN = word("unknown");
 const COMBINING_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "if"]);
 
 /** Whether a schema has one of `keys` (its own or, as a look-up would find them, enumerable inherited ones). */
-function hasAnyKey(schema: JsonSchema, keys: ReadonlySet<string>): boolean {
+export function hasAnyKey(schema: JsonSchema, keys: ReadonlySet<string>): boolean {
   for (const key in schema) if (keys.has(key)) return true;
   return false;
 }
@@ -328,14 +328,7 @@ function partKeywords(schema: JsonSchema): Record<string, unknown> {
   const part: Record<string, unknown> = {};
   // Why a look at the schema's own keys first (issue 14): most schemas have none of these, and a
   // look-up of each of the thirteen names missing from every schema was most of this function's time.
-  let any = false;
-  for (const key in schema) {
-    if (PART_KEYWORDS.has(key)) {
-      any = true;
-      break;
-    }
-  }
-  if (!any) return part;
+  if (!hasAnyKey(schema, PART_KEYWORDS)) return part;
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = schema[key];
     if (Array.isArray(branches)) part[key] = branches.map(subschemaNode);
