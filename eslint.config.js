@@ -5,7 +5,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "fixtures/", "templates/", "node_modules/", "out/", "bench/results/", "bench/.work/", "examples/", "src/runtime/"] },
+  { ignores: ["dist/", "fixtures/", "templates/", "node_modules/", "out/", "bench/results/", "bench/.work/", "examples/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

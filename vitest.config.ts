@@ -1,3 +1,4 @@
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -8,6 +9,9 @@ import { defineConfig } from "vitest/config";
 const ON_POSTGRES = ["test/http/resources.test.ts", "test/http/validation.test.ts", "test/http/errors.test.ts"];
 
 export default defineConfig({
+  // `#runtime/*.js` (package.json "imports") is the runtime's source under test, and its build in
+  // dist/runtime/ everywhere else: tests run the code as written, with no build first.
+  ssr: { resolve: { conditions: ["codegen-source", ...defaultServerConditions] } },
   test: {
     testTimeout: 20_000,
     // Servers started by tests listen on random ports of 127.0.0.1; files run in parallel on 2 cores.

@@ -2,14 +2,14 @@
 // The linear-time pattern matcher's costs per KiB of text (issue 16): its worst case at the
 // 1,000-instruction limit (random text that overflows the table of states), and patterns with a
 // counter or lookarounds (run without the table, one pass per lookaround plus one). Medians of 5
-// runs after a warm-up. Needs `npm run build` (it reads dist/runtime/pattern.js).
+// runs after a warm-up. Needs `npm run build` (it reads dist/runtime/pattern.gen.js).
 //
 //   node bench/patterns.mjs
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { compilePattern } = await import(path.join(ROOT, "dist/runtime/pattern.js"));
+const { compilePattern } = await import(path.join(ROOT, "dist/runtime/pattern.gen.js"));
 
 let seed = 7;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

@@ -18,6 +18,8 @@ import { type CurrentTree, hashOf, isAsWritten } from "./write/plan.js";
 
 /** The package's own templates folder (beside `dist/` or `src/`). */
 const TEMPLATES = fileURLToPath(new URL("../templates/", import.meta.url));
+/** The runtime's sources, copied into every output (beside `dist/` or `src/`). */
+const RUNTIME = fileURLToPath(new URL("../runtime/", import.meta.url));
 let templateSources: TemplateSources | undefined;
 
 /** Read the templates once per process: every `.hbs` file and every runtime file. */
@@ -34,7 +36,7 @@ export function loadTemplateSources(): TemplateSources {
       templates: read(TEMPLATES, ".hbs"),
       perResource: read(path.join(TEMPLATES, "resources"), ".hbs"),
       perOperationGroup: read(path.join(TEMPLATES, "operations"), ".hbs"),
-      runtime: read(path.join(TEMPLATES, "runtime"), ".gen.ts"),
+      runtime: read(RUNTIME, ".gen.ts"),
     };
   }
   return templateSources;

@@ -60,7 +60,7 @@ describe("the bundled bin", () => {
 
   it("is not used when dist/ was compiled after it (a contributor's tsc after the last npm run build)", () => {
     const copy = path.join(scratch, "stale");
-    for (const part of ["bin", "dist", "templates", "package.json"]) cpSync(path.join(ROOT, part), path.join(copy, part), { recursive: true });
+    for (const part of ["bin", "dist", "runtime", "templates", "package.json"]) cpSync(path.join(ROOT, part), path.join(copy, part), { recursive: true });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"));
     const bin = path.join(copy, "bin/codegen.js");
     const built = new Date("2026-01-01T00:00:00Z");
@@ -122,9 +122,9 @@ describe("the bundled bin", () => {
   });
 
   it("runs, read-only, with a corrupted code cache and one made under other V8 flags, and never writes the cache", () => {
-    // An installed copy: bin/, dist/, templates/, package.json, and the checkout's node_modules.
+    // An installed copy: bin/, dist/, runtime/, templates/, package.json, and the checkout's node_modules.
     const install = path.join(scratch, "install");
-    for (const part of ["bin", "dist", "templates", "package.json"]) cpSync(path.join(ROOT, part), path.join(install, part), { recursive: true });
+    for (const part of ["bin", "dist", "runtime", "templates", "package.json"]) cpSync(path.join(ROOT, part), path.join(install, part), { recursive: true });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(install, "node_modules"));
     // As npm installs a package: every file with one date (so the bundle counts as current).
     const npmDate = new Date("1985-10-26T08:15:00Z");

@@ -8,8 +8,8 @@ import { describe, expect, it, vi } from "vitest";
 import { yamlOfDocument } from "../src/write/yaml.js";
 
 const altered = vi.hoisted(() => ({ text: undefined as string | undefined }));
-vi.mock("../src/runtime/yaml.js", async (original) => {
-  const real = await original<typeof import("../src/runtime/yaml.js")>();
+vi.mock("../runtime/yaml.gen.js", async (original) => {
+  const real = await original<typeof import("../runtime/yaml.gen.js")>();
   // The server's writer, but writing `altered.text` with an extra character wherever it writes it.
   const yamlOfData = (value: unknown) => {
     const text = real.yamlOfData(value);

@@ -1,4 +1,4 @@
-import { compilePattern } from "../runtime/pattern.js";
+import { compilePattern } from "#runtime/pattern.gen.js";
 import type { Field } from "./model.js";
 
 /** RFC 3339 full-date and date-time, as JSON Schema's `date` and `date-time` formats mean them. */

@@ -2,7 +2,7 @@
  * The view of operations written by others (no `x-codegen-operation`): one handler interface per
  * tag (or first path segment), a method per operation with typed input and a typed union of the
  * declared responses; and for every operation of any kind the definition the dispatcher reads it by
- * (templates/runtime/requests.gen.ts). Anything it cannot render safely is an
+ * (runtime/requests.gen.ts). Anything it cannot render safely is an
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";

@@ -1,4 +1,4 @@
-import { compilePattern } from "../runtime/pattern.js";
+import { compilePattern } from "#runtime/pattern.gen.js";
 import { docLines } from "./escape.js";
 import type { SchemaTypeNames, SchemaUse } from "./names.js";
 import {

@@ -1,6 +1,6 @@
 /**
  * The one mapping from an OpenAPI security scheme to what the runtime checks
- * (templates/runtime/guards.gen.ts, SchemeSpec), and the one reading of an operation's security
+ * (runtime/guards.gen.ts, SchemeSpec), and the one reading of an operation's security
  * requirements, for codegen's own resource operations and for operations written by others alike.
  * What the runtime cannot check exactly is refused at its requirement, never approximated.
  */
@@ -9,7 +9,7 @@ import { stringLiteral } from "./escape.js";
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
 
-/** How the runtime checks a security scheme (templates/runtime/guards.gen.ts, SchemeSpec). */
+/** How the runtime checks a security scheme (runtime/guards.gen.ts, SchemeSpec). */
 export type SchemeSpec =
   | { readonly kind: "bearer" | "oauth2"; readonly autoError?: false }
   | { readonly kind: "hook"; readonly in: "header" | "query" | "cookie"; readonly name: string }

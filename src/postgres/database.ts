@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { MIGRATIONS_TABLE, type MigrationSpec, type Query, applyMigrations, quoteIdentifier } from "../runtime/migrate.js";
+import { MIGRATIONS_TABLE, type MigrationSpec, type Query, applyMigrations, quoteIdentifier } from "#runtime/migrate.gen.js";
 import { schemaChange } from "./migrations.js";
 import type { SchemaSnapshot } from "./tables.js";
 

@@ -7,7 +7,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ApiView } from "../model/view.js";
-import type { MigrationSpec } from "../runtime/migrate.js";
+import type { MigrationSpec } from "#runtime/migrate.gen.js";
 import type { GeneratedFile } from "../render/render.js";
 import type { DataFile } from "../write/plan.js";
 import { MIGRATION_FILE, type Migration, isEmpty, migrationName, migrationText, schemaChange, statementsOf } from "./migrations.js";

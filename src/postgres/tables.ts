@@ -4,7 +4,7 @@
  * and the generated store reads (its column table). Pure: the document in, plain data out.
  */
 import { createHash } from "node:crypto";
-import { quoteIdentifier as quote } from "../runtime/migrate.js";
+import { quoteIdentifier as quote } from "#runtime/migrate.gen.js";
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});

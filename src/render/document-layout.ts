@@ -1,5 +1,5 @@
 import { stringLiteral } from "../model/escape.js";
-import { YamlUnsupported, yamlOfData } from "../runtime/yaml.js";
+import { YamlUnsupported, yamlOfData } from "#runtime/yaml.gen.js";
 import { PRINT_WIDTH, laidOut, printDoc, stringPropertyDoc, widthOf } from "./layout.js";
 
 /** What document.gen.ts holds of the served document, as the template takes it. */
@@ -15,7 +15,7 @@ export interface ServedDocument {
 /**
  * What document.gen.ts holds of the served document: the path of its first server URL, its JSON
  * text, and openapi.yaml's text (`yaml`) only where the generated server's writer
- * (templates/runtime/yaml.gen.ts) would not make exactly it from the JSON at its first request.
+ * (runtime/yaml.gen.ts) would not make exactly it from the JSON at its first request.
  * Why (issue 16 item 7): a 5 MB document was held twice, as both texts, in the generated file and
  * in codegen's memory while writing it (20 MB of literals for GitHub Enterprise's document).
  * `servedAsIs`: openapi.yaml was written by the server's writer's rules throughout (src/write/yaml.ts,

@@ -1,4 +1,4 @@
-import { linearPatternProblem } from "../runtime/pattern.js";
+import { linearPatternProblem } from "#runtime/pattern.gen.js";
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined);

@@ -1,5 +1,5 @@
 import { parse, stringify } from "yaml";
-import { YamlUnsupported, yamlOfData } from "../runtime/yaml.js";
+import { YamlUnsupported, yamlOfData } from "#runtime/yaml.gen.js";
 
 /** The options codegen writes YAML with: no anchors, no folding. */
 export const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
@@ -47,7 +47,7 @@ export function jsonToYaml(value: unknown): string {
 }
 
 /**
- * jsonToYaml's text, and whether the generated server's writer (templates/runtime/yaml.gen.ts,
+ * jsonToYaml's text, and whether the generated server's writer (runtime/yaml.gen.ts,
  * yamlOfData) makes exactly it from the data's JSON text, known by construction (`servedAsIs`; false:
  * not known, src/render/document-layout.ts then checks the whole). Why (issue 14): running the
  * server's writer over the whole document to compare its text was a second writing of it (50 ms
@@ -178,7 +178,7 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
     const text =
       line !== undefined ? `${line}\n` : inSeq ? laidOut(v, inSequence, indent, "- ", (x) => [x]) : laidOut(v, inMap, indent, "k: ", (x) => ({ k: x }));
     // A string of one line without control characters (no document marker either: `line`) the
-    // server's writer writes alike by its rules too (templates/runtime/yaml.gen.ts, stringText): the
+    // server's writer writes alike by its rules too (runtime/yaml.gen.ts, stringText): the
     // same tests choose plain, single or double quotes, and JSON's double quotes hold no escape both
     // write apart. Why not asked (issue 14): asking the server's writer for each distinct one (12,000
     // at 1000 resources) was a quarter of the writer's time. test/yaml-writer.test.ts holds the rule.

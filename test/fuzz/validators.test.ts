@@ -14,8 +14,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { schemaNode } from "../../src/model/schema-code.js";
 import type { JsonSchema } from "../../src/model/schema-code.js";
-import { hasFormat, validateValue } from "../../templates/runtime/validate.gen.js";
-import type { FieldErrors, SchemaNode, SchemaPart, SchemaTable } from "../../templates/runtime/validate.gen.js";
+import { hasFormat, validateValue } from "../../runtime/validate.gen.js";
+import type { FieldErrors, SchemaNode, SchemaPart, SchemaTable } from "../../runtime/validate.gen.js";
 import { ROOT, fixtureCases } from "../support/fixtures.js";
 
 /** Scale of the runs: 1 in npm test; scripts/fuzz.js raises it (FUZZ_SCALE, FUZZ_SEED). */

@@ -1,10 +1,8 @@
 // Issue 15, migrations: a declaration walks through five edits (add a resource, add a field, add
 // a filter, rename a field, drop a field); each run of generate writes one migration beside the
 // kept ones, each applies on the database the ones before left, and the destructive changes are
-// written commented out, named as warnings and not applied. Also: the runtime's migration code
-// and its copy in src/runtime are one.
+// written commented out, named as warnings and not applied.
 
-import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,10 +12,7 @@ import { applyMigrationFiles, type Database } from "../../src/postgres/database.
 import { readMigrations } from "../../src/postgres/generate.js";
 import { identifier, quoteIdentifier } from "../../src/postgres/tables.js";
 import { generateIntoFolder } from "../../src/run.js";
-import { ROOT } from "../support/fixtures.js";
 import { pgliteDatabase } from "./store.js";
-
-const UPDATING = process.env.UPDATE_GOLDENS === "1";
 
 const head = 'codegen: 1\ninfo: { title: Shelf, version: "1.0.0" }\nresources:\n';
 const books = (fields: string) => `  books:\n    fields:\n      title: { type: string, required: true }\n${fields}`;
@@ -153,17 +148,5 @@ describe("identifiers", () => {
     expect(identifier("é".repeat(40))).not.toBe(identifier("é".repeat(41)));
     expect(quoteIdentifier('x"; DROP TABLE books; --')).toBe('"x""; DROP TABLE books; --"');
     expect(identifier("a\u0000b")).not.toContain("\u0000");
-  });
-});
-
-describe("the generator's copy of runtime/migrate.gen.ts", () => {
-  it("is the runtime file under its own header (npm run test:update rewrites it)", () => {
-    const runtime = readFileSync(path.join(ROOT, "templates/runtime/migrate.gen.ts"), "utf8");
-    const copyPath = path.join(ROOT, "src/runtime/migrate.ts");
-    const copy = readFileSync(copyPath, "utf8");
-    const header = copy.split("\n").slice(0, 3).join("\n");
-    const wanted = `${header}\n${runtime.slice(runtime.indexOf("\n") + 1)}`;
-    if (UPDATING && copy !== wanted) writeFileSync(copyPath, wanted);
-    else expect(copy).toBe(wanted);
   });
 });

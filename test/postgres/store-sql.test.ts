@@ -1,4 +1,4 @@
-// The PostgreSQL store's SQL on its own (templates/runtime/postgres.gen.ts), on PGlite and on a
+// The PostgreSQL store's SQL on its own (runtime/postgres.gen.ts), on PGlite and on a
 // real PostgreSQL server through pg: how jsonb columns come back (JSON null apart from an absent
 // field, a JSON string never taken for a number) and that a sort on a jsonb column orders by
 // its JSON value in a whole list and across keyset pages (the select list reads jsonb as text:
@@ -6,9 +6,9 @@
 // JSON null (kind `jsonb`) is read plainly, without `::text`, and behaves the same otherwise.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Query } from "../../templates/runtime/migrate.gen.js";
-import { PostgresCollection, type TableSpec } from "../../templates/runtime/postgres.gen.js";
-import type { ResourceSpec, StoredObject } from "../../templates/runtime/resources.gen.js";
+import type { Query } from "../../runtime/migrate.gen.js";
+import { PostgresCollection, type TableSpec } from "../../runtime/postgres.gen.js";
+import type { ResourceSpec, StoredObject } from "../../runtime/resources.gen.js";
 import { pgliteDatabase } from "./store.js";
 import { type PostgresServer, postgresSkipReason, startPostgres } from "./server.js";
 

@@ -2,9 +2,9 @@
 // answers at once costs no promise and no timer; hooks that are awaited share one timer per time
 // limit and still each expire at their own deadline (issue 14, per-request work of the server).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { HandlerTimeoutError, inTime } from "../../templates/runtime/dispatch.gen.js";
-import type { DispatchOptions } from "../../templates/runtime/dispatch.gen.js";
-import { checkSecurity } from "../../templates/runtime/guards.gen.js";
+import { HandlerTimeoutError, inTime } from "../../runtime/dispatch.gen.js";
+import type { DispatchOptions } from "../../runtime/dispatch.gen.js";
+import { checkSecurity } from "../../runtime/guards.gen.js";
 import type { IncomingMessage } from "node:http";
 
 const options = (handlerTimeout: number) => ({ verifyToken: () => undefined, handlerTimeout }) as DispatchOptions;

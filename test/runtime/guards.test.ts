@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizationHeader, checkSecurity, readBearer, readOAuth2, securityScopes, splitAuthorization } from "../../templates/runtime/guards.gen.js";
-import type { Guard, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "../../templates/runtime/guards.gen.js";
-import { createHttpServer, parseUrl, sendJson, sendRefusal } from "../../templates/runtime/http.gen.js";
+import { authorizationHeader, checkSecurity, readBearer, readOAuth2, securityScopes, splitAuthorization } from "../../runtime/guards.gen.js";
+import type { Guard, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "../../runtime/guards.gen.js";
+import { createHttpServer, parseUrl, sendJson, sendRefusal } from "../../runtime/http.gen.js";
 import { exchange, getRequest, listen, stop } from "./wire.js";
 
 const notAuthenticated401 = {

@@ -15,7 +15,7 @@ import {
   sendBytes,
   sendEmpty,
   sendRefusal,
-} from "../../templates/runtime/http.gen.js";
+} from "../../runtime/http.gen.js";
 import { exchange, getRequest, listen, stop } from "./wire.js";
 import type { Exchange } from "./wire.js";
 

@@ -1,4 +1,4 @@
-// The runtime's JWT guards (templates/runtime/jwt.gen.ts) against an independent implementation:
+// The runtime's JWT guards (runtime/jwt.gen.ts) against an independent implementation:
 // tokens minted by `jose` must verify exactly when they should, every forgery and every broken
 // token is refused (undefined, never a throw), JWKS keys rotate under a rate limit, and the
 // tokens `issueJwt` signs verify under `jose`.
@@ -9,8 +9,8 @@ import { createServer } from "node:http";
 import type { Server } from "node:http";
 import { SignJWT, exportJWK, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { issueJwt, verifyJwt } from "../../templates/runtime/jwt.gen.js";
-import type { JwtAlgorithm, VerifyJwtOptions } from "../../templates/runtime/jwt.gen.js";
+import { issueJwt, verifyJwt } from "../../runtime/jwt.gen.js";
+import type { JwtAlgorithm, VerifyJwtOptions } from "../../runtime/jwt.gen.js";
 import { listen, stop } from "./wire.js";
 
 const ISSUER = "https://id.example.com/";

@@ -3,8 +3,8 @@
 // linear in the request whatever it holds (no regular expression, so no backtracking).
 
 import { describe, expect, it } from "vitest";
-import { matchRoute } from "../../templates/runtime/dispatch.gen.js";
-import type { OperationSpec, RouteSegment, RouteSpec } from "../../templates/runtime/dispatch.gen.js";
+import { matchRoute } from "../../runtime/dispatch.gen.js";
+import type { OperationSpec, RouteSegment, RouteSpec } from "../../runtime/dispatch.gen.js";
 
 const route = (name: string, ...segments: RouteSegment[]): RouteSpec => ({ segments, methods: { GET: { operationId: name } as OperationSpec } });
 const ROUTES: readonly RouteSpec[] = [

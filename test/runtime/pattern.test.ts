@@ -3,14 +3,11 @@
 // test() with the `u` flag on every pattern it takes (a table, then random patterns and texts),
 // refuses what it cannot match in linear time, and reads a hostile text in bounded work.
 
-import { readFileSync, writeFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PATTERN_LIMIT, REPEAT_LIMIT, compilePattern, linearPatternProblem } from "../../templates/runtime/pattern.gen.js";
-import type { LinearPattern } from "../../templates/runtime/pattern.gen.js";
-import { ROOT, UPDATING } from "../support/fixtures.js";
+import { PATTERN_LIMIT, REPEAT_LIMIT, compilePattern, linearPatternProblem } from "../../runtime/pattern.gen.js";
+import type { LinearPattern } from "../../runtime/pattern.gen.js";
 
 /** Patterns and texts where V8's engine and an automaton could part ways. */
 const TABLE: [pattern: string, texts: string[]][] = [
@@ -285,17 +282,5 @@ describe("linearPatternProblem", () => {
 
   it.each(TABLE.map(([pattern]) => pattern))("takes %s", (pattern) => {
     expect(linearPatternProblem(pattern)).toBeUndefined();
-  });
-});
-
-describe("the generator's copy", () => {
-  it("is the runtime file under its own header (npm run test:update rewrites it)", () => {
-    const runtime = readFileSync(path.join(ROOT, "templates/runtime/pattern.gen.ts"), "utf8");
-    const copyPath = path.join(ROOT, "src/runtime/pattern.ts");
-    const copy = readFileSync(copyPath, "utf8");
-    const header = copy.split("\n").slice(0, 3).join("\n");
-    const wanted = `${header}\n${runtime.slice(runtime.indexOf("\n") + 1)}`;
-    if (UPDATING && copy !== wanted) writeFileSync(copyPath, wanted);
-    else expect(copy).toBe(wanted);
   });
 });

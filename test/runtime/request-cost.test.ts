@@ -7,7 +7,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { PassThrough } from "node:stream";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpServer, splitPath } from "../../templates/runtime/http.gen.js";
+import { createHttpServer, splitPath } from "../../runtime/http.gen.js";
 import { compileFixture } from "../http/support.js";
 
 describe("createHttpServer", () => {

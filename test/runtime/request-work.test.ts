@@ -4,14 +4,14 @@
 import type { IncomingMessage } from "node:http";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { matchRoute, routeOf } from "../../templates/runtime/dispatch.gen.js";
-import type { RouteSpec } from "../../templates/runtime/dispatch.gen.js";
-import { mediaType, parseUrl, readBody } from "../../templates/runtime/http.gen.js";
-import { readRequestBody } from "../../templates/runtime/requests.gen.js";
-import { copyOwn, objectHref, prepareCreate, prepareOwnCreate } from "../../templates/runtime/resources.gen.js";
-import type { ResourceSpec } from "../../templates/runtime/resources.gen.js";
-import { validateValue, withDefaults, withOwnDefaults } from "../../templates/runtime/validate.gen.js";
-import type { FieldErrors, SchemaTable } from "../../templates/runtime/validate.gen.js";
+import { matchRoute, routeOf } from "../../runtime/dispatch.gen.js";
+import type { RouteSpec } from "../../runtime/dispatch.gen.js";
+import { mediaType, parseUrl, readBody } from "../../runtime/http.gen.js";
+import { readRequestBody } from "../../runtime/requests.gen.js";
+import { copyOwn, objectHref, prepareCreate, prepareOwnCreate } from "../../runtime/resources.gen.js";
+import type { ResourceSpec } from "../../runtime/resources.gen.js";
+import { validateValue, withDefaults, withOwnDefaults } from "../../runtime/validate.gen.js";
+import type { FieldErrors, SchemaTable } from "../../runtime/validate.gen.js";
 
 const spec: ResourceSpec = {
   collection: "orders",

@@ -12,8 +12,8 @@ import { describe, expect, it } from "vitest";
 import { SchemaTypeNames } from "../../src/model/names.js";
 import { schemaNode, typeScriptType, unsupportedKeywords } from "../../src/model/schema-code.js";
 import type { JsonSchema } from "../../src/model/schema-code.js";
-import { validateValue, withDefaults } from "../../templates/runtime/validate.gen.js";
-import type { FieldErrors, SchemaNode, SchemaTable } from "../../templates/runtime/validate.gen.js";
+import { validateValue, withDefaults } from "../../runtime/validate.gen.js";
+import type { FieldErrors, SchemaNode, SchemaTable } from "../../runtime/validate.gen.js";
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 

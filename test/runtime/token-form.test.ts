@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "../../templates/runtime/token-form.gen.js";
-import type { TokenForm } from "../../templates/runtime/token-form.gen.js";
+import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "../../runtime/token-form.gen.js";
+import type { TokenForm } from "../../runtime/token-form.gen.js";
 
 const basic = (credentials: string): string => `Basic ${Buffer.from(credentials).toString("base64")}`;
 

@@ -20,20 +20,31 @@ export type BuiltCli = {
   dispose(): void;
 };
 
-/** Transpiles src/ (types erased, as `codegen serve` compiles generated code) into a temporary package copy. */
+/**
+ * Transpiles src/ and runtime/ (types erased, as `codegen serve` compiles generated code) into a
+ * temporary package copy, laid out as `npm run build` lays them out: src/ in dist/, runtime/ in dist/runtime/.
+ */
 export async function buildCli(): Promise<BuiltCli> {
   const root = mkdtempSync(path.join(tmpdir(), "codegen-bin-"));
-  const sources = readdirSync(path.join(ROOT, "src"), { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".ts"))
-    .map((file) => ({ path: file, contents: readFileSync(path.join(ROOT, "src", file), "utf8") }));
-  for (const file of await compileToJavaScript(sources)) {
-    const target = path.join(root, "dist", file.path);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, file.contents);
+  for (const [from, to] of [
+    ["src", "dist"],
+    ["runtime", "dist/runtime"],
+  ] as const) {
+    const sources = readdirSync(path.join(ROOT, from), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => ({ path: file, contents: readFileSync(path.join(ROOT, from, file), "utf8") }));
+    // Not the package.json that marks compiled output as ES modules: the package's own, with its
+    // "imports", is the one that must hold for dist/.
+    for (const file of (await compileToJavaScript(sources)).filter((f) => f.path !== "package.json")) {
+      const target = path.join(root, to, file.path);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, file.contents);
+    }
   }
   mkdirSync(path.join(root, "bin"));
   copyFileSync(path.join(ROOT, "bin/codegen.js"), path.join(root, "bin/codegen.js"));
   copyFileSync(path.join(ROOT, "package.json"), path.join(root, "package.json"));
+  symlinkSync(path.join(ROOT, "runtime"), path.join(root, "runtime"), "dir");
   symlinkSync(path.join(ROOT, "templates"), path.join(root, "templates"), "dir");
   symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"), "dir");
   return { bin: path.join(root, "bin/codegen.js"), dist: path.join(root, "dist"), dispose: () => rmSync(root, { recursive: true, force: true }) };

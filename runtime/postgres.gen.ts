@@ -143,7 +143,7 @@ export class PostgresCollection {
       if (this.#spec.readOnly.includes(column.field) || (column.field === "status" && this.#spec.status)) continue;
       values.set(column.field, Object.hasOwn(fields, column.field) ? fields[column.field] : undefined);
     }
-    if (this.#spec.status && fields.status !== undefined) values.set("status", fields.status);
+    if (this.#spec.status && fields["status"] !== undefined) values.set("status", fields["status"]);
     return this.#change(id, values, current);
   }
 
@@ -181,7 +181,7 @@ export class PostgresCollection {
       sets.push(`${quoteIdentifier(column.column)} = $${params.length}`);
     }
     const guarded = guard && this.#spec.status !== undefined && this.#columns.has("status");
-    if (guarded) params.push(current.status);
+    if (guarded) params.push(current["status"]);
     const condition = guarded ? ` AND ${quoteIdentifier(this.#columns.get("status")!.column)} = $${params.length}` : "";
     // Why: with nothing to set, the statement still checks the status and answers the row.
     const assignment = sets.length > 0 ? sets.join(", ") : '"id" = "id"';
@@ -265,7 +265,7 @@ export class PostgresCollection {
       const column = this.#columns.get(field);
       return column !== undefined && isJson(column.kind) ? [value] : value;
     });
-    return [...values, object.id];
+    return [...values, object["id"]];
   }
 
   /** A cursor's key (the server verified it was issued here, by #keyOf); a malformed one starts from the beginning. */
@@ -297,7 +297,7 @@ export class PostgresCollection {
 
   /** A row as a stored object: SQL NULL is an absent field; numbers back to numbers (pg answers bigint and numeric as text). */
   #object(row: { readonly [column: string]: unknown }): StoredObject {
-    const object: { [field: string]: unknown } = { id: this.#table.idKind === "integer" ? Number(row.id) : row.id };
+    const object: { [field: string]: unknown } = { id: this.#table.idKind === "integer" ? Number(row["id"]) : row["id"] };
     for (const column of this.#table.columns) {
       const value = row[column.column];
       if (value === null || value === undefined) continue;

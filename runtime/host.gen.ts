@@ -181,7 +181,7 @@ function answerOf<R>(hosted: Hosted, req: IncomingMessage, method: string, url: 
       if (method === "HEAD" && Object.hasOwn(matched.route.methods, "GET")) return safeAnswer(hosted, req, "GET", url, notes, undefined, then);
       return safeAnswer(hosted, req, method, url, notes, undefined, (answer) => {
         // The dispatcher's Allow names the declared methods; the host answers HEAD and OPTIONS too.
-        if (answer?.status === 405) answer.headers.Allow = allowOf(matched.route);
+        if (answer?.status === 405) answer.headers["Allow"] = allowOf(matched.route);
         return then(answer);
       });
     }
@@ -253,10 +253,10 @@ function withCors(host: HostOptions, req: IncomingMessage, method: string, answe
   const origin = req.headers.origin;
   if (!allowsOrigin(host, origin)) return answer;
   const headers: { [name: string]: string } = { ...answer.headers, "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS };
-  headers.Vary = answer.headers.Vary === undefined ? "Origin" : `${answer.headers.Vary}, Origin`;
+  headers["Vary"] = answer.headers["Vary"] === undefined ? "Origin" : `${answer.headers["Vary"]}, Origin`;
   const requested = req.headers["access-control-request-method"];
-  if (method === "OPTIONS" && requested !== undefined && answer.status === 204 && answer.headers.Allow !== undefined) {
-    headers["Access-Control-Allow-Methods"] = answer.headers.Allow;
+  if (method === "OPTIONS" && requested !== undefined && answer.status === 204 && answer.headers["Allow"] !== undefined) {
+    headers["Access-Control-Allow-Methods"] = answer.headers["Allow"];
     const requestedHeaders = req.headers["access-control-request-headers"];
     if (requestedHeaders !== undefined) headers["Access-Control-Allow-Headers"] = requestedHeaders;
     headers["Access-Control-Max-Age"] = PREFLIGHT_MAX_AGE;
@@ -406,7 +406,7 @@ function writeNode(req: IncomingMessage, res: ServerResponse, answer: Answer | u
     return;
   }
   const { headers, bytes } = encode(answer);
-  if (answer.close) headers.Connection = "close";
+  if (answer.close) headers["Connection"] = "close";
   // Node sends no body to a HEAD request (the headers, Content-Length included, stay).
   res.writeHead(answer.status, headers);
   res.end(bytes);

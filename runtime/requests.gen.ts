@@ -769,11 +769,11 @@ const FRAMING = new Set(["content-length", "content-type", "transfer-encoding", 
  */
 export function answerOf(handler: string, definition: OperationDefinition, result: unknown): Answer {
   if (!isObject(result)) throw new HandlerResultError(`${handler} returned ${result === null ? "null" : Array.isArray(result) ? "an array" : `a ${typeof result}`}, not a response`);
-  const status = result.status;
+  const status = result["status"];
   const ranges = declaredResponse(handler, definition.responses, status);
   const headers: { [name: string]: string } = {};
-  if (isObject(result.headers)) {
-    for (const [name, value] of Object.entries(result.headers)) if (typeof value === "string" && !FRAMING.has(name.toLowerCase())) defineOwn(headers, name, value);
+  if (isObject(result["headers"])) {
+    for (const [name, value] of Object.entries(result["headers"])) if (typeof value === "string" && !FRAMING.has(name.toLowerCase())) defineOwn(headers, name, value);
   }
   const { body, contentType } = result;
   if (body === undefined) return { status: status as number, headers };

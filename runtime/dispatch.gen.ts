@@ -233,8 +233,12 @@ function routeIndex(routes: readonly RouteSpec[]): Map<number, RoutesOfLength> {
       let byLength = index.get(route.segments.length);
       if (byLength === undefined) index.set(route.segments.length, (byLength = { literal: new Map(), parameter: undefined }));
       const first = route.segments[0];
-      if (typeof first === "string") byLength.literal.get(first)?.push(route) ?? byLength.literal.set(first, [route]);
-      else (byLength.parameter ??= []).push(route);
+      if (typeof first !== "string") (byLength.parameter ??= []).push(route);
+      else {
+        const same = byLength.literal.get(first);
+        if (same === undefined) byLength.literal.set(first, [route]);
+        else same.push(route);
+      }
     }
     routeIndexes.set(routes, index);
   }
@@ -508,10 +512,10 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
 
   if (operation.kind === "operation") {
     const input: Json = { ...parts };
-    if (read.rawBody !== undefined) input.rawBody = read.rawBody;
+    if (read.rawBody !== undefined) input["rawBody"] = read.rawBody;
     if (read.body !== undefined && operation.body !== undefined) {
       const body = validatedBody(operation.body, read.body, errors, api.schemas);
-      if (body !== undefined) input.body = body;
+      if (body !== undefined) input["body"] = body;
     }
     if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
     const result = call(api, options, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
@@ -519,14 +523,14 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
   }
 
   const resource = operation.resource === undefined ? undefined : own(api.resources, operation.resource);
-  const path = isObject(parts.path) ? parts.path : {};
+  const path = isObject(parts["path"]) ? parts["path"] : {};
   const id = idName !== undefined && Object.hasOwn(path, idName) ? (path[idName] as string | number) : undefined;
   const data = resource && operation.body !== undefined ? resourceData(operation, resource, read.body, id, errors, api.schemas) : {};
   if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
 
   if (operation.kind === "index") return { status: 200, body: { links: api.index }, headers: {} };
   if (!resource) throw new Error(`operation ${operation.operationId} has no resource`);
-  const query = isObject(parts.query) ? parts.query : {};
+  const query = isObject(parts["query"]) ? parts["query"] : {};
   return runResourceOperation(operation, resource, { api, options, id, query, data, context, listing });
 }
 
@@ -583,7 +587,7 @@ function resourceData(operation: OperationSpec, resource: ResourceSpec, body: un
   if (operation.kind === "action") return validateValue(schema, body, "", errors, table) ? (withDefaults(schema, body, table) as Json) : {};
   // Why: only a string or a number can equal the path's id; String() of a client's object
   // (`{"toString": 1}`) would throw, and of an array could match by accident.
-  const sent = body.id;
+  const sent = body["id"];
   const sameId = (typeof sent === "string" || typeof sent === "number") && String(sent) === String(id);
   if (operation.kind !== "create" && Object.hasOwn(body, "id") && !sameId) addError(errors, "id", "must equal the id in the path");
   const data = withoutIgnored(resource, body, operation.kind === "create");
@@ -770,7 +774,7 @@ function describeResult(value: unknown): string {
 /** Whether a handler's result can be represented: an object (not an array) with a string or number id. */
 function isStoredObject(value: unknown): value is StoredObject {
   if (!isObject(value)) return false;
-  const id = value.id;
+  const id = value["id"];
   return (typeof id === "number" && Number.isFinite(id)) || (typeof id === "string" && id !== "");
 }
 
@@ -793,16 +797,16 @@ function storedObject(value: unknown, handler: string): StoredObject {
  */
 function refusalAnswer(operation: OperationSpec, value: unknown, handler: string): Answer | undefined {
   // (`as unknown`: the check must not narrow `value`, which is an object either way.)
-  if (!isObject(value) || isStoredObject(value as unknown) || typeof value.status !== "number") return undefined;
+  if (!isObject(value) || isStoredObject(value as unknown) || typeof value["status"] !== "number") return undefined;
   const refusable: { [status: string]: readonly string[] } = {};
   for (const status of operation.errors ?? []) defineOwn(refusable, String(status), own(operation.responses, String(status)) ?? ["application/json"]);
-  declaredResponse(handler, refusable, value.status);
-  const detail = value.detail ?? {};
-  if (typeof value.error !== "string" || !isObject(detail) || !Object.values(detail).every((v) => typeof v === "string")) {
-    throw new HandlerResultError(`${handler} refused with a status ${value.status} but no string \`error\` and string-valued \`detail\``);
+  declaredResponse(handler, refusable, value["status"]);
+  const detail = value["detail"] ?? {};
+  if (typeof value["error"] !== "string" || !isObject(detail) || !Object.values(detail).every((v) => typeof v === "string")) {
+    throw new HandlerResultError(`${handler} refused with a status ${value["status"]} but no string \`error\` and string-valued \`detail\``);
   }
   // Why: Object.fromEntries keeps a detail key such as `__proto__` an own data property.
-  return { status: value.status, body: { error: value.error, detail: Object.fromEntries(Object.entries(detail)) }, headers: {} };
+  return { status: value["status"], body: { error: value["error"], detail: Object.fromEntries(Object.entries(detail)) }, headers: {} };
 }
 
 /**
@@ -847,7 +851,7 @@ function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result:
     if (refused) return refused;
     created = storedObject(result, handler);
   }
-  return { status: 201, body: represent(resource, created), headers: { Location: objectHref(resource, created.id) } };
+  return { status: 201, body: represent(resource, created), headers: { Location: objectHref(resource, created["id"]) } };
 }
 
 /** The lookup of an operation on one object: the object found, or the answer (a refusal of the lookup, or 404). */
@@ -878,12 +882,12 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
     const headers: { [name: string]: string } = {};
     if (listing.page !== undefined) {
       const page = isObject(result) ? result : {};
-      if (!Array.isArray(page.items) || (page.next !== undefined && typeof page.next !== "string")) {
+      if (!Array.isArray(page["items"]) || (page["next"] !== undefined && typeof page["next"] !== "string")) {
         throw new HandlerResultError(`the ${name} handler returned ${describeResult(result)}, not a page { items, next? }`);
       }
-      if (page.items.length > listing.page.limit) throw new HandlerResultError(`the ${name} handler returned more than ${listing.page.limit} items`);
-      objects = page.items;
-      if (typeof page.next === "string") headers.Link = nextLink(listing, listing.page.limit, issueCursor(listing.cursorKey, name, listing.sortText, page.next));
+      if (page["items"].length > listing.page.limit) throw new HandlerResultError(`the ${name} handler returned more than ${listing.page.limit} items`);
+      objects = page["items"];
+      if (typeof page["next"] === "string") headers["Link"] = nextLink(listing, listing.page.limit, issueCursor(listing.cursorKey, name, listing.sortText, page["next"]));
     }
     if (!Array.isArray(objects)) throw new HandlerResultError(`the ${name} handler returned ${describeResult(objects)}, not an array`);
     return { status: 200, body: objects.map((object: unknown) => represent(resource, storedObject(object, `the ${name} handler`))), headers };
@@ -909,7 +913,7 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
       // http-behaviour, the check order: lookup (404), references (400), transition (409), handler.
       const problem = await referenceProblem(operation, resource, request);
       if (problem) return problem;
-      const transition = transitionProblem(resource, current, data.status);
+      const transition = transitionProblem(resource, current, data["status"]);
       if (transition !== undefined) return fromRefusal(refusal(409, "Conflict", { status: transition }));
       const changed = await run({ id, [kind === "replace" ? "body" : "patch"]: data, current });
       if (resource.status !== undefined && isLostRace(changed)) return fromRefusal(refusal(409, changed.error, { ...changed.detail }));
@@ -918,7 +922,7 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
     case "action": {
       // http-behaviour, the check order: lookup (404), then the action's state (409), then the handler.
       const action = operation.action!;
-      const state = String(current.status);
+      const state = String(current["status"]);
       if (action.when !== undefined && !action.when.includes(state)) {
         return fromRefusal(refusal(409, "Conflict", { status: `${action.name} is allowed only in ${action.when.join(", ")}; the status is ${state}` }));
       }
@@ -930,7 +934,7 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
       const after = storedObject(result, `the ${name} handler`);
       // Why: the action's `to` state is part of its contract; the handler stores it with its own
       // change (one write), and an object answered in another state is a fault of the handler.
-      if (action.to !== undefined && after.status !== action.to) {
+      if (action.to !== undefined && after["status"] !== action.to) {
         throw new HandlerResultError(`the ${name} handler returned an object whose status is not ${action.to}`);
       }
       return ok(after);

@@ -140,7 +140,7 @@ export function objectHref(spec: ResourceSpec, id: unknown): string {
  * that is set, then the declared links whose `when` includes the object's current status.
  */
 export function linksOf(spec: ResourceSpec, object: StoredObject): Link[] {
-  const self = objectHref(spec, object.id);
+  const self = objectHref(spec, object["id"]);
   const links: Link[] = [{ rel: "self", method: "GET", href: self }];
   for (const ref of spec.refs) {
     const target = own(object, ref.field);
@@ -148,7 +148,7 @@ export function linksOf(spec: ResourceSpec, object: StoredObject): Link[] {
       links.push({ rel: ref.rel, method: "GET", href: `${spec.base ?? ""}/${ref.collection}/${encodeURIComponent(String(target))}` });
     }
   }
-  const state = typeof object.status === "string" ? object.status : undefined;
+  const state = typeof object["status"] === "string" ? object["status"] : undefined;
   for (const rule of spec.links) {
     if (rule.when !== undefined && (state === undefined || !rule.when.includes(state))) continue;
     links.push({ rel: rule.rel, method: rule.method, href: rule.href ?? (rule.action === undefined ? self : `${self}/${encodeURIComponent(rule.action)}`) });
@@ -163,7 +163,7 @@ export function represent(spec: ResourceSpec, object: StoredObject): { [field: s
   const shown: { [field: string]: unknown } = {};
   const hidden = spec.writeOnly;
   for (const key of Object.keys(object)) if (key !== "links" && (hidden.length === 0 || !hidden.includes(key))) defineOwn(shown, key, object[key]);
-  shown.links = linksOf(spec, object);
+  shown["links"] = linksOf(spec, object);
   return shown;
 }
 
@@ -193,7 +193,7 @@ export function prepareCreate(spec: ResourceSpec, body: { readonly [field: strin
  * dispatcher's copy of a create's body is its own; a copy of the copy is work without a purpose.
  */
 export function prepareOwnCreate(spec: ResourceSpec, body: { [field: string]: unknown }): { [field: string]: unknown } {
-  if (spec.status) body.status = spec.status.initial;
+  if (spec.status) body["status"] = spec.status.initial;
   return body;
 }
 
@@ -202,8 +202,8 @@ export function prepareOwnCreate(spec: ResourceSpec, body: { [field: string]: un
  * state is no transition; anything else must be a declared transition (declaration, "Status").
  */
 export function transitionProblem(spec: ResourceSpec, current: StoredObject, requested: unknown): string | undefined {
-  if (!spec.status || requested === undefined || requested === current.status) return undefined;
-  const from = String(current.status);
+  if (!spec.status || requested === undefined || requested === current["status"]) return undefined;
+  const from = String(current["status"]);
   const allowed = own(spec.status.transitions, from) ?? [];
   if (typeof requested === "string" && allowed.includes(requested)) return undefined;
   return allowed.length === 0
@@ -265,7 +265,7 @@ export class MemoryCollection {
   /** Replaces an object whole (absent optional fields are cleared), keeping its read-only fields. */
   replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject): StoredObject {
     const kept = Object.fromEntries(this.#spec.readOnly.filter((key) => Object.hasOwn(current, key)).map((key) => [key, current[key]]));
-    const object = { ...kept, ...fields, id: current.id, ...(this.#spec.status ? { status: fields.status ?? current.status } : {}) };
+    const object = { ...kept, ...fields, id: current["id"], ...(this.#spec.status ? { status: fields["status"] ?? current["status"] } : {}) };
     this.#objects.set(String(id), object);
     return object;
   }
@@ -289,7 +289,7 @@ export class MemoryCollection {
 
 /** An object's values of the sort fields, then its id (the tie-break): `null` for an absent value. */
 function sortKeyOf(object: StoredObject, sort: readonly SortKey[]): unknown[] {
-  return [...sort.map((key) => (Object.hasOwn(object, key.field) ? (object[key.field] ?? null) : null)), object.id];
+  return [...sort.map((key) => (Object.hasOwn(object, key.field) ? (object[key.field] ?? null) : null)), object["id"]];
 }
 
 /** Two sort keys in the list's order: each field ascending or descending, then the id ascending. */
