@@ -370,6 +370,20 @@ function encode(answer: Answer): { headers: { [name: string]: string }; bytes: s
   return { headers, bytes };
 }
 
+/**
+ * The bytes as a fetch body: text as it is, bytes as a view of an ArrayBuffer. Why: BodyInit (the
+ * DOM's, which a project's default `lib` brings in) takes only views of an ArrayBuffer, and a
+ * Uint8Array may be a view of a SharedArrayBuffer; one that is, is copied.
+ */
+function fetchBody(bytes: string | Uint8Array) {
+  if (typeof bytes === "string") return bytes;
+  const { buffer } = bytes;
+  if (buffer instanceof ArrayBuffer) return new Uint8Array(buffer, bytes.byteOffset, bytes.byteLength);
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
+
 /** Whether a record has no own keys, without making a list of them. */
 function isEmpty(record: { readonly [name: string]: string }): boolean {
   for (const key in record) if (Object.hasOwn(record, key)) return false;
@@ -459,7 +473,7 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
       const { headers, bytes } = encode(answer);
       // Why: a fetch host owns its connections; the answer's bytes are all it is given.
       const empty = bytes === undefined || request.method === "HEAD";
-      return new Response(empty ? null : bytes, { status: answer.status, headers });
+      return new Response(empty ? null : fetchBody(bytes), { status: answer.status, headers });
     } finally {
       clearTimeout(timer);
       release();
