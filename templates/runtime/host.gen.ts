@@ -14,7 +14,7 @@ import { HandlerTimeoutError, answerRequest, answerRouted, fromRefusal, matchRou
 import { hasBody } from "./requests.gen.js";
 import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "./dispatch.gen.js";
 import type { Principal, VerifyToken } from "./guards.gen.js";
-import { DEFAULT_REQUEST_TIMEOUT, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
+import { DEFAULT_REQUEST_TIMEOUT, bodyLost, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
 import type { ParsedUrl } from "./http.gen.js";
 import { copyOwn } from "./resources.gen.js";
 import type { Awaitable, Link } from "./resources.gen.js";
@@ -303,7 +303,8 @@ function serve<R>(hosted: Hosted, req: IncomingMessage, fetched: FetchState, del
   // The dispatcher notes the principal once the security check has one (a 403 for a missing
   // scope and a client gone mid-body included), for `onResponse`.
   const notes: RequestNotes = { principal: undefined };
-  const taken = req.readableEnded || fetched.bodyUsed === true;
+  // (A body a parser read and left on `req.body` is not taken: the body reader takes it from there.)
+  const taken = fetched.bodyUsed === true || bodyLost(req);
   // Why one closure that hands on what it served: the answer's one continuation, however it comes.
   const finish = (done: Answer | undefined): R => {
     // Why: http-behaviour "Errors": a client too slow to send its request gets 408, whatever was
@@ -342,9 +343,9 @@ type FetchState = {
 const NODE_REQUEST: FetchState = {};
 
 /**
- * The answer to a request whose body a body parser mounted before the listener has read: a
- * fault of the mounting, told to `onError` and answered 500, never left waiting for bytes that
- * will not come again.
+ * The answer to a request whose body a body parser mounted before the listener (or handler) has
+ * read and left nowhere to read it from: a fault of the mounting, told to `onError` and answered
+ * 500, never left waiting for bytes that will not come again.
  */
 function consumed(hosted: Hosted, req: IncomingMessage): Answer {
   tell(hosted, req, () => hosted.options.onError?.(new Error("the request body was read before the API's listener: mount it before any body parser"), req));
