@@ -662,7 +662,10 @@ function parseListing(operation: OperationSpec, url: ParsedUrl, securityQuery: R
   let sortText = "";
   if (operation.sort !== undefined) {
     parameters.push("sort");
-    sortText = one("sort") ?? "";
+    // Why every value (http-behaviour "Lists"): `sort` is a comma-separated list (`style: form`,
+    // `explode: false`), and clients that explode every array send `?sort=-dueOn&sort=id`; the
+    // values joined are the same list, and the same order for the cursor.
+    sortText = url.query.get("sort")?.join(",") ?? "";
     const seen = new Set<string>();
     for (const item of sortText === "" ? [] : sortText.split(",")) {
       const field = item.startsWith("-") ? item.slice(1) : item;

@@ -418,7 +418,8 @@ function mostTelling(failures: readonly Failure[]): Failure | undefined {
   const first = unauthenticated[0];
   if (rank !== MISSING || first === undefined) return top[0];
   const challenges = [...new Set(unauthenticated.flatMap((failure) => failure.challenges))];
-  const headers = challenges.length > 0 ? { "WWW-Authenticate": challenges.join(", ") } : {};
+  // (Typed, not inferred: without exactOptionalPropertyTypes the two branches unite as an optional `undefined`.)
+  const headers: ResponseHeaders = challenges.length > 0 ? { "WWW-Authenticate": challenges.join(", ") } : {};
   return { rank, refusal: { ...first.refusal, headers }, challenges };
 }
 

@@ -14,7 +14,7 @@ import { HandlerTimeoutError, answerRequest, answerRouted, fromRefusal, matchRou
 import { hasBody } from "./requests.gen.js";
 import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "./dispatch.gen.js";
 import type { Principal, VerifyToken } from "./guards.gen.js";
-import { DEFAULT_REQUEST_TIMEOUT, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
+import { DEFAULT_REQUEST_TIMEOUT, bodyLost, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
 import type { ParsedUrl } from "./http.gen.js";
 import { copyOwn } from "./resources.gen.js";
 import type { Awaitable, Link } from "./resources.gen.js";
@@ -303,7 +303,8 @@ function serve<R>(hosted: Hosted, req: IncomingMessage, fetched: FetchState, del
   // The dispatcher notes the principal once the security check has one (a 403 for a missing
   // scope and a client gone mid-body included), for `onResponse`.
   const notes: RequestNotes = { principal: undefined };
-  const taken = req.readableEnded || fetched.bodyUsed === true;
+  // (A body a parser read and left on `req.body` is not taken: the body reader takes it from there.)
+  const taken = fetched.bodyUsed === true || bodyLost(req);
   // Why one closure that hands on what it served: the answer's one continuation, however it comes.
   const finish = (done: Answer | undefined): R => {
     // Why: http-behaviour "Errors": a client too slow to send its request gets 408, whatever was
@@ -342,9 +343,9 @@ type FetchState = {
 const NODE_REQUEST: FetchState = {};
 
 /**
- * The answer to a request whose body a body parser mounted before the listener has read: a
- * fault of the mounting, told to `onError` and answered 500, never left waiting for bytes that
- * will not come again.
+ * The answer to a request whose body a body parser mounted before the listener (or handler) has
+ * read and left nowhere to read it from: a fault of the mounting, told to `onError` and answered
+ * 500, never left waiting for bytes that will not come again.
  */
 function consumed(hosted: Hosted, req: IncomingMessage): Answer {
   tell(hosted, req, () => hosted.options.onError?.(new Error("the request body was read before the API's listener: mount it before any body parser"), req));
@@ -368,6 +369,20 @@ function encode(answer: Answer): { headers: { [name: string]: string }; bytes: s
   const length = bytes === undefined ? 0 : typeof bytes === "string" ? Buffer.byteLength(bytes, "utf8") : bytes.byteLength;
   if (bytes !== undefined || (answer.status !== 204 && answer.status !== 304)) headers["Content-Length"] = String(length);
   return { headers, bytes };
+}
+
+/**
+ * The bytes as a fetch body: text as it is, bytes as a view of an ArrayBuffer. Why: BodyInit (the
+ * DOM's, which a project's default `lib` brings in) takes only views of an ArrayBuffer, and a
+ * Uint8Array may be a view of a SharedArrayBuffer; one that is, is copied.
+ */
+function fetchBody(bytes: string | Uint8Array) {
+  if (typeof bytes === "string") return bytes;
+  const { buffer } = bytes;
+  if (buffer instanceof ArrayBuffer) return new Uint8Array(buffer, bytes.byteOffset, bytes.byteLength);
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
 }
 
 /** Whether a record has no own keys, without making a list of them. */
@@ -459,7 +474,7 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
       const { headers, bytes } = encode(answer);
       // Why: a fetch host owns its connections; the answer's bytes are all it is given.
       const empty = bytes === undefined || request.method === "HEAD";
-      return new Response(empty ? null : bytes, { status: answer.status, headers });
+      return new Response(empty ? null : fetchBody(bytes), { status: answer.status, headers });
     } finally {
       clearTimeout(timer);
       release();

@@ -212,6 +212,10 @@ export function collectBody(req: IncomingMessage, limit: number, done: (outcome:
   // Why: http-behaviour "Errors": 413 is answered as soon as Content-Length (or the bytes read)
   // exceed the limit, so an announced oversized body is refused before a byte of it is read.
   if (declaredLength(req) > limit) return done(tooLarge(limit));
+  // A body a framework's parser mounted before the listener has read (express.json()) is taken
+  // from where the parser left it, with the same limit; it then goes through every check a body
+  // read here does (media type, JSON depth, schema).
+  if (req.readableEnded) return done(bodyReadBefore(req, limit));
   // Why: a request whose client went away before its body was asked for emits no more events;
   // waiting for them would keep this request (and its caller) pending for ever.
   if (req.destroyed) return done(new ClientGoneError("The request closed before its body was read"));
@@ -259,6 +263,43 @@ export function collectBody(req: IncomingMessage, limit: number, done: (outcome:
   req.on("end", onEnd);
   req.on("error", onError);
   req.on("close", onClose);
+}
+
+/**
+ * Whether a body parser mounted before the listener has read a body the request announces and
+ * left nothing of it on `req.body` (where Express's parsers put it): nothing is left to read or
+ * validate.
+ */
+export function bodyLost(req: IncomingMessage): boolean {
+  return req.readableEnded && (req as ParsedRequest).body === undefined && (req.headers["transfer-encoding"] !== undefined || declaredLength(req) > 0);
+}
+
+/** A request as a framework's body parser leaves it: the body on `req.body`. */
+type ParsedRequest = IncomingMessage & { body?: unknown };
+
+/**
+ * The body a framework's parser read, as the bytes a client would send: express.raw()'s Buffer,
+ * express.text()'s string, express.urlencoded()'s fields as a form, any other value (express.json())
+ * as JSON; none when the parser left nothing. At most `limit` bytes, as a body read here.
+ */
+function bodyReadBefore(req: IncomingMessage, limit: number): BodyOutcome {
+  const parsed = (req as ParsedRequest).body;
+  let bytes: Buffer;
+  if (parsed === undefined || parsed === null) bytes = Buffer.alloc(0);
+  else if (parsed instanceof Uint8Array) bytes = Buffer.from(parsed.buffer, parsed.byteOffset, parsed.byteLength);
+  else if (typeof parsed === "string") bytes = Buffer.from(parsed, "utf8");
+  else if (isFormContentType(req.headers["content-type"]) && typeof parsed === "object") bytes = Buffer.from(formOf(parsed), "utf8");
+  else bytes = Buffer.from(JSON.stringify(parsed), "utf8");
+  return bytes.byteLength > limit ? tooLarge(limit) : { ok: true, body: bytes };
+}
+
+/** Fields as parsed from a form (a name to a string or a list of them) encoded as a form again. */
+function formOf(fields: object): string {
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) form.append(name, String(item));
+  }
+  return form.toString();
 }
 
 function declaredLength(req: IncomingMessage): number {

@@ -433,10 +433,16 @@ async function fetchJwks(url: URL, options: VerifyJwtOptions): Promise<JwksKey[]
   if (length > maxBytes || response.body === null) throw new Error(`JWKS ${url.href}: too large`);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw new Error(`JWKS ${url.href}: larger than ${maxBytes} bytes`);
-    chunks.push(chunk);
+  // Why a reader, not `for await`: the DOM's ReadableStream type (a project's default `lib`) is
+  // not async-iterable before TypeScript 6; the reader reads the same under both libraries.
+  const reader = response.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error(`JWKS ${url.href}: larger than ${maxBytes} bytes`);
+    }
+    chunks.push(read.value);
   }
   const document: unknown = JSON.parse(UTF8.decode(Buffer.concat(chunks)));
   const list =

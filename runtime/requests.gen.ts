@@ -318,12 +318,11 @@ function parameterValue(parameter: ParameterSpec, raw: readonly string[], errors
   }
   const items = resolve(ownKeywords(schema).items ?? {}, table);
   if (parameter.array === "repeat") return raw.map((text) => parseScalar(items, text));
-  if (raw.length !== 1) {
-    addError(errors, parameter.name, "must be given once");
-    return undefined;
-  }
-  if (raw[0] === "") return [];
-  const texts = splitTexts(parameter, raw[0]!, parameter.array);
+  // Why every value, not one: clients write arrays exploded whatever the style says (openapi-fetch
+  // and orval send `?sort=-startsAt&sort=id`); each value is split by the style's delimiter and the
+  // pieces joined, so `?sort=a,b`, `?sort=a&sort=b` and `?sort=a&sort=b,c` are the same list. The
+  // delimiter stays the only separator within a value: nothing is read two ways.
+  const texts = raw.length === 1 ? (raw[0] === "" ? [] : splitTexts(parameter, raw[0]!, parameter.array)) : raw.flatMap((text) => (text === "" ? [] : splitTexts(parameter, text, parameter.array)));
   if (texts.some((text) => text === undefined)) {
     addError(errors, parameter.name, "has malformed percent-encoding");
     return undefined;

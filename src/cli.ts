@@ -20,7 +20,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 /** The opt-in every command that reads an input offers (README "Patterns"). */
 const UNSAFE_PATTERNS = [
   "--allow-unsafe-patterns",
-  "let patterns the linear matcher cannot take (backreferences, lookarounds) run on V8's backtracking engine, whose time a request can make explode",
+  "let patterns the linear matcher cannot take (backreferences, groups repeated past 1,000 instructions) run on V8's backtracking engine, whose time a request can make explode",
 ] as const;
 /** `--strict`, on every command that reads an OpenAPI document (src/openapi/lenient.ts). */
 const STRICT = ["--strict", "treat warnings (schema mistakes of an OpenAPI document read leniently) as errors"] as const;
@@ -47,6 +47,23 @@ async function unknownCommand(program: Command, word: string, host: Host): Promi
   const [nearest] = names.map((name) => ({ name, d: distance(word.toLowerCase(), name) })).sort((a, b) => a.d - b.d);
   // Why this bound: a typo is a letter or two; a word half unlike every command suggests nothing.
   return nearest && nearest.d <= Math.max(2, Math.floor(word.length / 3)) ? nearest.name : "";
+}
+
+/**
+ * For an unknown option with no near option on its own command (where commander suggests none):
+ * the near options of the other commands, e.g. `validate --ouput` -> `--output` of generate, migrate and
+ * openapi. "" when there is none.
+ */
+async function optionElsewhere(program: Command, error: CommanderError): Promise<string> {
+  const flag = /unknown option '(--[^'=]+)/.exec(error.message)?.[1];
+  if (error.code !== "commander.unknownOption" || flag === undefined || error.message.includes("Did you mean")) return "";
+  const { distance } = await import("fastest-levenshtein");
+  const owners = new Map<string, string[]>();
+  for (const command of program.commands) {
+    for (const { long } of command.options)
+      if (long !== undefined && distance(flag, long) <= 2) owners.set(long, [...(owners.get(long) ?? []), `codegen ${command.name()}`]);
+  }
+  return [...owners].map(([long, commands]) => `(${long} is an option of ${commands.join(", ")})\n`).join("");
 }
 
 /** The time since `started` (a `performance.now()`), as `123 ms`. */
@@ -344,8 +361,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
 
   program
     .command("openapi")
-    .description("expand a declaration and print its OpenAPI 3.1 document (to stdout, or to FILE with -o)")
-    .argument("<declaration>", "the declaration file (.yaml, .yml or .json)")
+    .description("print the OpenAPI 3.1 document of a declaration or of an OpenAPI document (to stdout, or to FILE with -o)")
+    .argument("<input>", "the declaration, or an OpenAPI document (printed bundled, as 3.1): .yaml, .yml or .json")
     .option("-o, --output <file>", "write the document to FILE instead of stdout (written whole, or not at all)")
     .addOption(new Option("--format <format>", "yaml or json (default: from FILE's extension, else yaml)").choices(["yaml", "json"]))
     .addOption(new Option("--openapi-version <version>", "3.1, or 3.0 for docs portals that cannot read 3.1 yet").choices(["3.1", "3.0"]).default("3.1"))
@@ -503,6 +520,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
+      host.stderr(await optionElsewhere(program, error));
       // Commander throws for --help and --version too, with exit code 0.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }

@@ -11,7 +11,7 @@ export function createApp(log?: (line: string) => void): Express {
   app.get("/health", (_req, res) => {
     res.json({ ok: true });
   });
-  // The listener reads request bodies itself: mount it before any body parser (express.json()).
+  // The listener reads request bodies itself; behind express.json() it takes the parsed body from req.body.
   app.use("/api", createRequestListener(blogOptions("/api", log)));
   return app;
 }

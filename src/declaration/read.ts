@@ -171,6 +171,9 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
   if (field.default) {
     const problem = checkValue(field, field.default.value);
     if (problem) report("decl/default-invalid", { problem }, [...path, "default"]);
+    // Why: declaration.md, the server stores a default when the field is absent on create, and a
+    // required field is never absent there.
+    if (field.required) report("decl/default-with-required", {}, [...path, "default"]);
   }
   return field;
 }

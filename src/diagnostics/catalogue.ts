@@ -63,6 +63,7 @@ export const catalogue = {
   "decl/ref-type-mismatch": (a: { ref: string; idType: string; expected: string }) => `\`ref\` to ${q(a.ref)} (whose ids are ${a.idType}) needs ${a.expected}`,
   "decl/filter-not-scalar": (a: { type: string }) => `\`filter\` works on scalar fields only, not on an ${a.type}`,
   "decl/default-invalid": (a: { problem: string }) => `\`default\` does not fit its own field: ${a.problem}`,
+  "decl/default-with-required": () => "`default` never applies to a `required` field (create and replace must give it): drop `default`, or `required`",
   "decl/bad-enum-value": (a: { problem: string }) => `this \`enum\` value does not fit its own field: ${a.problem}`,
   "decl/only-top-level": (a: { key: string }) => `${q(a.key)} applies to a resource's own fields, not to nested fields or array items`,
   "decl/items-required": () => "an `array` field needs `items`",
