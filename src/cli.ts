@@ -379,8 +379,10 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return;
         const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
         const text = serializeDocument(result.value, format, options.openapiVersion);
-        if (options.output) await host.writeFile(path.resolve(host.cwd, options.output), text);
-        else host.stdout(text);
+        if (!options.output) return void host.stdout(text);
+        const { writeDiagnostic } = await import("./write/target.js");
+        const output = options.output;
+        await host.writeFile(path.resolve(host.cwd, output), text).catch((error: unknown) => fail([writeDiagnostic(output, error)], {}));
       },
     );
 

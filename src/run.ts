@@ -17,6 +17,7 @@ import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import type { GeneratedFile } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
+import { notAFolder } from "./write/target.js";
 import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
 import { jsonToYaml, yamlOfDocument } from "./write/yaml.js";
 
@@ -456,6 +457,9 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const dir = outputFolder(path.resolve(host.cwd, options.outDir));
   // A run swaps the whole folder: it must be one of its own, not the project or what holds it.
   if (isUnsafeFolder(host.cwd, file, dir)) return { diagnostics: [diagnostic("output/unsafe-folder", { dir: options.outDir })] };
+  // Why: a file, device or pipe named as the folder is never renamed away for a folder in its place.
+  const what = notAFolder(dir);
+  if (what !== undefined) return { diagnostics: [diagnostic("output/not-a-folder", { dir: options.outDir, what })] };
 
   // Why (issue 6): regeneration with nothing changed should cost little. The files are a pure
   // function of the verified document, the input's path, the options and codegen's own code and
