@@ -423,11 +423,13 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       ),
     )
     .action(async (dir: string, options: { codegen: string }) => {
-      const { initProject, projectName } = await import("./init/init.js");
+      const { initProject, initRefusal, projectName } = await import("./init/init.js");
       const shown = (file: string) => path.join(dir, file);
       const name = projectName(path.resolve(host.cwd, dir));
-      const outcome = await initProject(host, dir, { name, codegenSpec: options.codegen }).catch((error: NodeJS.ErrnoException) => {
-        host.stderr(`codegen: error: cannot write the project into ${dir}: ${error.message}\n`);
+      const outcome = await initProject(host, dir, { name, codegenSpec: options.codegen }).catch(async (error: NodeJS.ErrnoException) => {
+        const refused = initRefusal(error, (file) => path.relative(host.cwd, file) || ".");
+        if (refused) (await stages()).reportDiagnostics(host, [refused], {});
+        else host.stderr(`codegen: error: cannot write the project into ${dir}: ${error.message}\n`);
         return undefined;
       });
       if (!outcome) {
@@ -443,10 +445,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       }
       const eslint = await Promise.all(
         ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts"].map((file) =>
-          host.readFile(path.resolve(host.cwd, dir, file)).then(
-            () => file,
-            () => undefined,
-          ),
+          // Looked at, not read: a pipe of that name would hold the read open.
+          host.entryAt(path.resolve(host.cwd, dir, file)).then((kind) => (kind === "none" ? undefined : file)),
         ),
       );
       const config = eslint.find((file) => file !== undefined);

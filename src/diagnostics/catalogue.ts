@@ -147,6 +147,8 @@ export const catalogue = {
     `${q(a.dir)} is ${a.what}, not a folder; codegen writes its output into a folder of its own and never replaces what stands there: choose a folder, such as \`generated\``,
   "output/unrecorded-migration": (a: { path: string; reason: string }) =>
     `${q(a.path)} ${a.reason}; codegen migrate and the generated migrate() apply only the migrations codegen wrote and recorded in the folder's manifest: move it out of the migrations folder`,
+  "output/link-outside-project": (a: { path: string; to: string }) =>
+    `${q(a.path)} is a symbolic link to ${q(a.to)}, outside the project, and codegen init writes nothing through it; make it a folder of the project, or init another folder`,
   "output/out-of-date": (a: { dir: string; count: number }) =>
     `${q(a.dir)} is not up to date: ${a.count} file${a.count === 1 ? "" : "s"} would change; run codegen without --check to update it`,
 
