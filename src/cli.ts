@@ -330,9 +330,11 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       // Why: migrations come from the folder, so it must be current; a stale one would miss tables.
       const checked = await generateIntoFolder(host, file, input.value, { outDir: options.output, check: true, force: false });
       if (checked.diagnostics.length > 0) return void fail(checked.diagnostics, { [file]: input.value });
-      const { readMigrations } = await import("./postgres/generate.js");
+      const { folderMigrations } = await import("./postgres/recorded.js");
       const { openDatabase, applyMigrationFiles } = await import("./postgres/database.js");
-      const migrations = await readMigrations(path.resolve(host.cwd, options.output));
+      // Only what the manifest records, as recorded; anything else there is refused before anything is applied.
+      const { migrations, refused } = folderMigrations(path.resolve(host.cwd, options.output), options.output);
+      if (refused.length > 0) return void fail(refused, {});
       const database = await openDatabase(options.db, host.cwd);
       try {
         const applied = await applyMigrationFiles(database, migrations);
