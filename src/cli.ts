@@ -272,8 +272,16 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         const files = await generate();
         if (!files) return;
         const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
-        const { openDatabase } = await import("./postgres/database.js");
-        const database = options.db === undefined ? undefined : await openDatabase(options.db, host.cwd);
+        const { openDatabase, databaseDiagnostic } = await import("./postgres/database.js");
+        /** A database's failure as its diagnostic (exit 1); anything else is thrown on. */
+        const databaseFailed = (error: unknown): undefined => {
+          const problem = databaseDiagnostic(error, options.db ?? "");
+          if (!problem) throw error;
+          fail([problem], {});
+          return undefined;
+        };
+        const database = options.db === undefined ? undefined : await openDatabase(options.db, host.cwd).catch(databaseFailed);
+        if (options.db !== undefined && database === undefined) return;
         const server = await serveFiles(files, {
           port,
           host: options.host,
@@ -285,7 +293,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           ...(options.quiet ? {} : { onResponse: (entry) => host.stdout(requestLogLine(entry) + "\n") }),
         }).catch(async (error: NodeJS.ErrnoException) => {
           await database?.close();
-          if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
+          if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") return databaseFailed(error);
           host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
           exitCode = EXIT.invalid;
           return undefined;
@@ -331,16 +339,22 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       const checked = await generateIntoFolder(host, file, input.value, { outDir: options.output, check: true, force: false });
       if (checked.diagnostics.length > 0) return void fail(checked.diagnostics, { [file]: input.value });
       const { folderMigrations } = await import("./postgres/recorded.js");
-      const { openDatabase, applyMigrationFiles } = await import("./postgres/database.js");
+      const { openDatabase, applyMigrationFiles, databaseDiagnostic } = await import("./postgres/database.js");
       // Only what the manifest records, as recorded; anything else there is refused before anything is applied.
       const { migrations, refused } = folderMigrations(path.resolve(host.cwd, options.output), options.output);
       if (refused.length > 0) return void fail(refused, {});
-      const database = await openDatabase(options.db, host.cwd);
       try {
-        const applied = await applyMigrationFiles(database, migrations);
-        host.stdout(applied.length === 0 ? "the database is up to date\n" : applied.map((name) => `applied ${name}\n`).join(""));
-      } finally {
-        await database.close();
+        const database = await openDatabase(options.db, host.cwd);
+        try {
+          const applied = await applyMigrationFiles(database, migrations);
+          host.stdout(applied.length === 0 ? "the database is up to date\n" : applied.map((name) => `applied ${name}\n`).join(""));
+        } finally {
+          await database.close();
+        }
+      } catch (error) {
+        const problem = databaseDiagnostic(error, options.db);
+        if (!problem) throw error;
+        fail([problem], {});
       }
     });
 

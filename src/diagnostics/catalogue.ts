@@ -152,6 +152,10 @@ export const catalogue = {
   "output/out-of-date": (a: { dir: string; count: number }) =>
     `${q(a.dir)} is not up to date: ${a.count} file${a.count === 1 ? "" : "s"} would change; run codegen without --check to update it`,
 
+  // The database of `--db` (serve, migrate).
+  "db/unavailable": (a: { db: string; reason: string }) => `cannot open the database ${q(a.db)}: ${a.reason}`,
+  "db/failed": (a: { db: string; what: string; reason: string }) => `${a.what}, on the database ${q(a.db)}: ${a.reason}`,
+
   // Our own bugs, found by verifying the expanded document.
   "internal/invalid-openapi": (a: { message: string }) =>
     `codegen produced an invalid OpenAPI document; this is a bug in codegen, please report it with your declaration: ${a.message}`,
