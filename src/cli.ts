@@ -289,8 +289,16 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         const files = await generate();
         if (!files) return;
         const onError = (error: Error) => host.stderr(`codegen: error: ${error.message}\n`);
-        const { openDatabase } = await import("./postgres/database.js");
-        const database = options.db === undefined ? undefined : await openDatabase(options.db, host.cwd);
+        const { openDatabase, databaseDiagnostic } = await import("./postgres/database.js");
+        /** A database's failure as its diagnostic (exit 1); anything else is thrown on. */
+        const databaseFailed = (error: unknown): undefined => {
+          const problem = databaseDiagnostic(error, options.db ?? "");
+          if (!problem) throw error;
+          fail([problem], {});
+          return undefined;
+        };
+        const database = options.db === undefined ? undefined : await openDatabase(options.db, host.cwd).catch(databaseFailed);
+        if (options.db !== undefined && database === undefined) return;
         const server = await serveFiles(files, {
           port,
           host: options.host,
@@ -302,7 +310,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
           ...(options.quiet ? {} : { onResponse: (entry) => host.stdout(requestLogLine(entry) + "\n") }),
         }).catch(async (error: NodeJS.ErrnoException) => {
           await database?.close();
-          if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
+          if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") return databaseFailed(error);
           host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
           exitCode = EXIT.invalid;
           return undefined;
@@ -347,15 +355,23 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       // Why: migrations come from the folder, so it must be current; a stale one would miss tables.
       const checked = await generateIntoFolder(host, file, input.value, { outDir: options.output, check: true, force: false });
       if (checked.diagnostics.length > 0) return void fail(checked.diagnostics, { [file]: input.value });
-      const { readMigrations } = await import("./postgres/generate.js");
-      const { openDatabase, applyMigrationFiles } = await import("./postgres/database.js");
-      const migrations = await readMigrations(path.resolve(host.cwd, options.output));
-      const database = await openDatabase(options.db, host.cwd);
+      const { folderMigrations } = await import("./postgres/recorded.js");
+      const { openDatabase, applyMigrationFiles, databaseDiagnostic } = await import("./postgres/database.js");
+      // Only what the manifest records, as recorded; anything else there is refused before anything is applied.
+      const { migrations, refused } = folderMigrations(path.resolve(host.cwd, options.output), options.output);
+      if (refused.length > 0) return void fail(refused, {});
       try {
-        const applied = await applyMigrationFiles(database, migrations);
-        host.stdout(applied.length === 0 ? "the database is up to date\n" : applied.map((name) => `applied ${name}\n`).join(""));
-      } finally {
-        await database.close();
+        const database = await openDatabase(options.db, host.cwd);
+        try {
+          const applied = await applyMigrationFiles(database, migrations);
+          host.stdout(applied.length === 0 ? "the database is up to date\n" : applied.map((name) => `applied ${name}\n`).join(""));
+        } finally {
+          await database.close();
+        }
+      } catch (error) {
+        const problem = databaseDiagnostic(error, options.db);
+        if (!problem) throw error;
+        fail([problem], {});
       }
     });
 
@@ -396,8 +412,10 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
         if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return;
         const format = options.format ?? (options.output && path.extname(options.output).toLowerCase() === ".json" ? "json" : "yaml");
         const text = serializeDocument(result.value, format, options.openapiVersion);
-        if (options.output) await host.writeFile(path.resolve(host.cwd, options.output), text);
-        else host.stdout(text);
+        if (!options.output) return void host.stdout(text);
+        const { writeDiagnostic } = await import("./write/target.js");
+        const output = options.output;
+        await host.writeFile(path.resolve(host.cwd, output), text).catch((error: unknown) => fail([writeDiagnostic(output, error)], {}));
       },
     );
 
@@ -438,11 +456,13 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       ),
     )
     .action(async (dir: string, options: { codegen: string }) => {
-      const { initProject, projectName } = await import("./init/init.js");
+      const { initProject, initRefusal, projectName } = await import("./init/init.js");
       const shown = (file: string) => path.join(dir, file);
       const name = projectName(path.resolve(host.cwd, dir));
-      const outcome = await initProject(host, dir, { name, codegenSpec: options.codegen }).catch((error: NodeJS.ErrnoException) => {
-        host.stderr(`codegen: error: cannot write the project into ${dir}: ${error.message}\n`);
+      const outcome = await initProject(host, dir, { name, codegenSpec: options.codegen }).catch(async (error: NodeJS.ErrnoException) => {
+        const refused = initRefusal(error, (file) => path.relative(host.cwd, file) || ".");
+        if (refused) (await stages()).reportDiagnostics(host, [refused], {});
+        else host.stderr(`codegen: error: cannot write the project into ${dir}: ${error.message}\n`);
         return undefined;
       });
       if (!outcome) {
@@ -458,10 +478,8 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       }
       const eslint = await Promise.all(
         ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts"].map((file) =>
-          host.readFile(path.resolve(host.cwd, dir, file)).then(
-            () => file,
-            () => undefined,
-          ),
+          // Looked at, not read: a pipe of that name would hold the read open.
+          host.entryAt(path.resolve(host.cwd, dir, file)).then((kind) => (kind === "none" ? undefined : file)),
         ),
       );
       const config = eslint.find((file) => file !== undefined);

@@ -1,12 +1,21 @@
-import { promises as fs, watch as watchFolder } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { constants, promises as fs, type Stats, watch as watchFolder } from "node:fs";
 import path from "node:path";
 
 /** The outside world as the CLI sees it: files and the two output streams. Tests use a memory host. */
 export interface Host {
   /** The file's text; rejects with a Node error (`code` ENOENT, EISDIR, ...; ENOTTEXT for a file that is not UTF-8). */
   readFile(file: string): Promise<string>;
-  /** Write a file whole: into a temporary file beside it, then renamed over it. */
+  /**
+   * Write a file whole: a regular file (or none) through a temporary file beside it, renamed over
+   * it; a character device or a named pipe written through, never replaced. Rejects with
+   * `TargetRefused` for anything else (a symbolic link to no device or pipe, a folder, a socket).
+   */
   writeFile(file: string, contents: string): Promise<void>;
+  /** What stands at a path, a symbolic link there not followed (`entryKind`). */
+  entryAt(file: string): Promise<EntryKind>;
+  /** The path with its symbolic links resolved, as far as it exists (the rest joined as named). */
+  realPath(file: string): Promise<string>;
   stdout(text: string): void;
   stderr(text: string): void;
   /** Whether stderr is a terminal that takes colour. */
@@ -19,6 +28,81 @@ export interface Host {
   untilStopped(): Promise<void>;
   /** Call `changed` (debounced) whenever `file` changes; returns a function that stops watching. */
   watch(file: string, changed: () => Promise<void>): () => void;
+}
+
+/** What stands at a path: nothing, a regular file, a folder, a symbolic link, or something else (a device, a pipe, a socket). */
+export type EntryKind = "none" | "file" | "folder" | "link" | "other";
+
+/** The kind of an entry from its lstat. */
+export function entryKind(stat: Stats | undefined): EntryKind {
+  if (stat === undefined) return "none";
+  return stat.isFile() ? "file" : stat.isDirectory() ? "folder" : stat.isSymbolicLink() ? "link" : "other";
+}
+
+/** A write refused because what stands at the path is no regular file, device or pipe; `what` names it. */
+export class TargetRefused extends Error {
+  readonly code = "ETARGET";
+  constructor(
+    readonly file: string,
+    readonly what: string,
+  ) {
+    super(`${file} is ${what}; codegen replaces only a regular file and writes through only a device or a named pipe`);
+  }
+}
+
+/** What stands at a path as `writeFile` treats it, in words for `TargetRefused` ("a folder"), or "file", "none", "device". */
+function targetOf(stat: Stats | undefined, followed: Stats | undefined): "none" | "file" | "device" | string {
+  if (stat === undefined) return "none";
+  if (stat.isFile()) return "file";
+  const through = stat.isSymbolicLink() ? followed : stat;
+  // Why: `-o /dev/null`, `-o /dev/stdout` (a link to one) and a named pipe are places to write into,
+  // as a shell's `>` writes into them; renaming a file over them would replace the device node.
+  if (through !== undefined && (through.isCharacterDevice() || through.isFIFO())) return "device";
+  if (stat.isSymbolicLink()) return "a symbolic link (writing through it would write where it points, replacing it would replace the link)";
+  return stat.isDirectory() ? "a folder" : stat.isSocket() ? "a socket" : stat.isBlockDevice() ? "a block device" : "not a regular file";
+}
+
+const lstatOrNone = (file: string) => fs.lstat(file).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
+
+/**
+ * Write into a character device or a named pipe: opened (blocking until a pipe has a reader, as
+ * a shell's `>`) and written, never created, truncated or renamed over. Checked again once open,
+ * so a regular file put there after the look is refused rather than half overwritten.
+ */
+async function writeThrough(file: string, contents: string): Promise<void> {
+  const handle = await fs.open(file, constants.O_WRONLY);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isCharacterDevice() && !stat.isFIFO()) throw new TargetRefused(file, "no longer the device or pipe it was when looked at");
+    await handle.writeFile(contents);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Write a regular file whole: a temporary file beside it (created new: never a link or file someone left there), renamed over it. */
+async function replaceFile(file: string, contents: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomSuffix()}.tmp`);
+  try {
+    await fs.writeFile(temporary, contents, { flag: "wx" });
+    await fs.rename(temporary, file);
+  } catch (error) {
+    await fs.rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+const randomSuffix = () => randomBytes(6).toString("hex");
+
+/** A path with its symbolic links resolved, as far as it exists (the rest joined as named). */
+async function realPathOf(file: string): Promise<string> {
+  try {
+    return await fs.realpath(file);
+  } catch {
+    const parent = path.dirname(file);
+    return parent === file ? file : path.join(await realPathOf(parent), path.basename(file));
+  }
 }
 
 /** How long a burst of changes to a watched file is waited out before regenerating. */
@@ -37,16 +121,15 @@ export function nodeHost(): Host {
       }
     },
     async writeFile(file, contents) {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-      try {
-        await fs.writeFile(temporary, contents);
-        await fs.rename(temporary, file);
-      } catch (error) {
-        await fs.rm(temporary, { force: true });
-        throw error;
-      }
+      const stat = await lstatOrNone(file);
+      const followed = stat?.isSymbolicLink() ? await fs.stat(file).catch(() => undefined) : undefined;
+      const target = targetOf(stat, followed);
+      if (target === "device") return writeThrough(file, contents);
+      if (target !== "none" && target !== "file") throw new TargetRefused(file, target);
+      return replaceFile(file, contents);
     },
+    entryAt: async (file) => entryKind(await lstatOrNone(file)),
+    realPath: realPathOf,
     watch(file, changed) {
       // The folder is watched, not the file: editors save by writing a new file and renaming it
       // over the old one, which a watch on the old file would not see.
@@ -101,6 +184,11 @@ export function memoryHost(files: Record<string, string> = {}): Host & { files: 
     async writeFile(file: string, contents: string) {
       host.files.set(file, contents);
     },
+    async entryAt(file: string): Promise<EntryKind> {
+      if (host.files.has(file)) return "file";
+      return [...host.files.keys()].some((name) => name.startsWith(`${file}/`)) ? "folder" : "none";
+    },
+    realPath: async (file: string) => file,
     stdout(text: string) {
       host.out += text;
     },

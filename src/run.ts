@@ -17,6 +17,8 @@ import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import type { GeneratedFile } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
+import { notAFolder } from "./write/target.js";
+import { recordedMigrations } from "./postgres/recorded.js";
 import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
 import { jsonToYaml, yamlOfDocument } from "./write/yaml.js";
 
@@ -456,6 +458,9 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const dir = outputFolder(path.resolve(host.cwd, options.outDir));
   // A run swaps the whole folder: it must be one of its own, not the project or what holds it.
   if (isUnsafeFolder(host.cwd, file, dir)) return { diagnostics: [diagnostic("output/unsafe-folder", { dir: options.outDir })] };
+  // Why: a file, device or pipe named as the folder is never renamed away for a folder in its place.
+  const what = notAFolder(dir);
+  if (what !== undefined) return { diagnostics: [diagnostic("output/not-a-folder", { dir: options.outDir, what })] };
 
   // Why (issue 6): regeneration with nothing changed should cost little. The files are a pure
   // function of the verified document, the input's path, the options and codegen's own code and
@@ -498,6 +503,10 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
     ...plan.foreign.filter((p) => !p.link).map((p) => diagnostic("output/not-ours", { path: shown(p.at) })),
     ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p) })),
   ];
+  // Why: `codegen migrate` and the generated migrate() apply only the recorded migrations; a folder
+  // holding another (added by hand, a link) is refused here too, so --check and migrate agree.
+  const said = new Set(blocked.map((d) => d.message));
+  blocked.push(...recordedMigrations(dir, current, options.outDir, options.force).refused.filter((d) => !said.has(d.message)));
   if (blocked.length > 0) return { diagnostics: [...warnings, ...blocked] };
   const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
   if (options.check) {

@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { declarationJsonSchema } from "../src/declaration/schema.js";
-import { type Host, memoryHost, nodeHost } from "../src/host.js";
+import { memoryHost } from "../src/host.js";
+import { hostIn } from "./support/host-in.js";
 import { initFiles, initProject, projectName } from "../src/init/init.js";
 import { postgresSkipReason, startPostgres } from "./postgres/server.js";
 import { ROOT } from "./support/fixtures.js";
@@ -13,24 +14,6 @@ import { ROOT } from "./support/fixtures.js";
 const version = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-init-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** A host on the real file system whose folder is `dir`, with captured output. */
-function hostIn(dir: string): Host & { out: () => string; err: () => string } {
-  const real = nodeHost();
-  let out = "";
-  let err = "";
-  return {
-    ...real,
-    cwd: dir,
-    colour: false,
-    readFile: (file) => real.readFile(path.resolve(dir, file)),
-    writeFile: (file, contents) => real.writeFile(path.resolve(dir, file), contents),
-    stdout: (text) => void (out += text),
-    stderr: (text) => void (err += text),
-    out: () => out,
-    err: () => err,
-  };
-}
 
 /** Every file under `dir`, relative and `/`-separated, sorted. */
 function listFiles(dir: string): string[] {

@@ -141,8 +141,21 @@ export const catalogue = {
     `${q(a.dir)} cannot be the output folder: it holds the working folder or the input, and codegen replaces its output folder as a whole; choose a folder of its own, such as \`generated\``,
   "output/no-prettier": (a: { dir: string }) =>
     `--prettier formats with your project's own prettier, and none is installed where ${q(a.dir)} is (\`npm install --save-dev prettier\` in its project), or run without --prettier`,
+  "output/special-target": (a: { path: string; what: string }) =>
+    `${q(a.path)} is ${a.what}; codegen replaces only a regular file whole, and writes through only a device (such as /dev/null) or a named pipe: name a file instead`,
+  "output/cannot-write": (a: { path: string; reason: string }) => `cannot write ${q(a.path)}: ${a.reason}`,
+  "output/not-a-folder": (a: { dir: string; what: string }) =>
+    `${q(a.dir)} is ${a.what}, not a folder; codegen writes its output into a folder of its own and never replaces what stands there: choose a folder, such as \`generated\``,
+  "output/unrecorded-migration": (a: { path: string; reason: string }) =>
+    `${q(a.path)} ${a.reason}; codegen migrate and the generated migrate() apply only the migrations codegen wrote and recorded in the folder's manifest: move it out of the migrations folder`,
+  "output/link-outside-project": (a: { path: string; to: string }) =>
+    `${q(a.path)} is a symbolic link to ${q(a.to)}, outside the project, and codegen init writes nothing through it; make it a folder of the project, or init another folder`,
   "output/out-of-date": (a: { dir: string; count: number }) =>
     `${q(a.dir)} is not up to date: ${a.count} file${a.count === 1 ? "" : "s"} would change; run codegen without --check to update it`,
+
+  // The database of `--db` (serve, migrate).
+  "db/unavailable": (a: { db: string; reason: string }) => `cannot open the database ${q(a.db)}: ${a.reason}`,
+  "db/failed": (a: { db: string; what: string; reason: string }) => `${a.what}, on the database ${q(a.db)}: ${a.reason}`,
 
   // Our own bugs, found by verifying the expanded document.
   "internal/invalid-openapi": (a: { message: string }) =>

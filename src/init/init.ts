@@ -1,7 +1,8 @@
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { declarationJsonSchema } from "../declaration/schema.js";
-import type { Host } from "../host.js";
+import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
+import { type Host, TargetRefused } from "../host.js";
 
 /** What `codegen init` needs to know: the new package's name and the codegen-rest-ts version spec it depends on. */
 export interface InitOptions {
@@ -65,7 +66,11 @@ export interface InitOutcome {
 export async function initProject(host: Host, dir: string, options: InitOptions): Promise<InitOutcome> {
   const root = path.resolve(host.cwd, dir);
   const outcome: InitOutcome = { written: [], kept: [], merged: [], conflicts: [] };
-  for (const file of initFiles(options)) {
+  const files = initFiles(options);
+  // Why before any write: a refused project is left as it was, not half written.
+  const outside = await linkOutside(host, root, files);
+  if (outside !== undefined) throw new LinkOutside(path.join(dir, outside.folder), outside.to);
+  for (const file of files) {
     const target = path.join(root, file.path);
     const existing = await existingText(host, target);
     if (existing === undefined) {
@@ -90,8 +95,58 @@ export async function initProject(host: Host, dir: string, options: InitOptions)
 /** The folder the project's code is generated into, as ignore files name it. */
 const GENERATED = "src/generated/";
 
-/** A file's text; undefined when nothing is there, null when something is there that is not a readable text file (a folder). */
+/** `init` refused: a folder it would write into is a symbolic link to a place outside the project. */
+export class LinkOutside extends Error {
+  constructor(
+    /** The folder, as the user would name it (`my-api/src`). */
+    readonly folder: string,
+    /** Where the link leads, links resolved. */
+    readonly to: string,
+  ) {
+    super(`${folder} is a symbolic link to ${to}, outside the project; init writes nothing through it`);
+  }
+}
+
+/** The diagnostic of a refused `init` (`shown`: a path as the user would name it), or undefined for another failure. */
+export function initRefusal(error: unknown, shown: (file: string) => string): Diagnostic | undefined {
+  if (error instanceof LinkOutside) return diagnostic("output/link-outside-project", { path: error.folder, to: error.to });
+  if (error instanceof TargetRefused) return diagnostic("output/special-target", { path: shown(error.file), what: error.what });
+  return undefined;
+}
+
+/**
+ * The first folder of the project (`src`, `src/handlers`, relative to `root`) that init would
+ * write into through a symbolic link leading outside the project, with where it leads; undefined
+ * when there is none. The project folder itself may be a link: the user named it.
+ * Why: a `src` linked to another folder would have init create files there (a checkout, an
+ * archive or another user can hold such a link); a link that stays inside the project is harmless.
+ */
+async function linkOutside(host: Host, root: string, files: readonly InitFile[]): Promise<{ folder: string; to: string } | undefined> {
+  const project = await host.realPath(root);
+  const folders = new Set(
+    files.flatMap((f) =>
+      f.path
+        .split("/")
+        .slice(0, -1)
+        .map((_, n, parts) => parts.slice(0, n + 1).join("/")),
+    ),
+  );
+  for (const folder of [...folders].sort()) {
+    if ((await host.entryAt(path.join(root, folder))) !== "link") continue;
+    const to = await host.realPath(path.join(root, folder));
+    if (to !== project && !to.startsWith(project.endsWith(path.sep) ? project : project + path.sep)) return { folder, to };
+  }
+  return undefined;
+}
+
+/**
+ * A file's text; undefined when nothing is there, null when something is there that is not a
+ * regular text file: a folder, a device, a pipe (never read: it could block), or a symbolic link
+ * (never read or written through: init keeps it as it is).
+ */
 async function existingText(host: Host, file: string): Promise<string | null | undefined> {
+  const kind = await host.entryAt(file);
+  if (kind !== "file") return kind === "none" ? undefined : null;
   try {
     return await host.readFile(file);
   } catch (error) {

@@ -4,8 +4,9 @@
  * brings a database's tables to a declaration's (snapshots kept in the migrations table).
  */
 import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
+import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import { MIGRATIONS_TABLE, type MigrationSpec, type Query, applyMigrations, quoteIdentifier } from "#runtime/migrate.gen.js";
 import { schemaChange } from "./migrations.js";
 import type { SchemaSnapshot } from "./tables.js";
@@ -21,13 +22,83 @@ export interface Database {
 /** Whether `--db` names a PostgreSQL server rather than a folder. */
 export const isDatabaseUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
 
-/** Opens `--db`: a `postgres://` URL through a pg pool, anything else a PGlite folder (created when missing). */
+/**
+ * A database that could not be opened, or a step on it that failed: what failed, and the
+ * database's own message on one line (a library's error may carry a stack, or a line of its
+ * minified source, which a user of the command line never needs).
+ */
+export class DatabaseProblem extends Error {
+  constructor(
+    /** What failed, in words: "cannot open", "the migration 0002_add_loans failed". */
+    readonly what: string,
+    /** The database's (or the system's) message, on one line. */
+    readonly reason: string,
+  ) {
+    super(`${what}: ${reason}`);
+  }
+}
+
+/** The `what` of a database that could not be opened. */
+export const OPENING = "cannot open the database";
+
+/** An error's message on one line, at most 300 characters; `code` added when the message lacks it (`ECONNREFUSED`). */
+export function reasonOf(error: unknown): string {
+  const { message = String(error), code } = (error instanceof Error ? error : {}) as { message?: string; code?: unknown };
+  // Why the first line only: PGlite's errors can carry the minified line of its source they came from.
+  const first = (message.split(/\r?\n/).find((line) => line.trim() !== "") ?? "").trim() || "unknown error";
+  const withCode = typeof code === "string" && /^E[A-Z]+$/.test(code) && !first.includes(code) ? `${first} (${code})` : first;
+  return withCode.length > 300 ? `${withCode.slice(0, 299)}…` : withCode;
+}
+
+/** `--db` as it may be shown: a URL's password replaced by `***` (it would land in logs and terminals). */
+export function shownDatabase(target: string): string {
+  if (!isDatabaseUrl(target)) return target;
+  try {
+    const url = new URL(target);
+    if (url.password === "") return target;
+    url.password = "***";
+    return url.toString();
+  } catch {
+    return "the postgres:// URL given";
+  }
+}
+
+/** The diagnostic of a `DatabaseProblem` on `--db` (shown without its password), or undefined for any other error. */
+export function databaseDiagnostic(error: unknown, target: string): Diagnostic | undefined {
+  if (!(error instanceof DatabaseProblem)) return undefined;
+  const db = shownDatabase(target);
+  return error.what === OPENING
+    ? diagnostic("db/unavailable", { db, reason: error.reason })
+    : diagnostic("db/failed", { db, what: error.what, reason: error.reason });
+}
+
+/** How long a connection to a PostgreSQL server may take before the attempt fails (an unreachable host otherwise waits minutes). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Opens `--db`: a `postgres://` URL through a pg pool, anything else a PGlite folder (created when
+ * missing). Rejects with `DatabaseProblem` when it cannot: a folder that is a file, a server that
+ * refuses, cannot be reached or refuses the login; a server is asked once (`SELECT 1`) before this
+ * answers, so that a command fails here with the reason rather than at its first query.
+ */
 export async function openDatabase(target: string, cwd: string): Promise<Database> {
+  const cannot = (error: unknown) => new DatabaseProblem(OPENING, reasonOf(error));
   if (isDatabaseUrl(target)) {
     const { default: pg } = await import("pg");
-    const pool = new pg.Pool({ connectionString: target, max: 10 });
+    let pool: InstanceType<typeof pg.Pool>;
+    try {
+      pool = new pg.Pool({ connectionString: target, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    } catch (error) {
+      throw cannot(error);
+    }
     // Why: an idle connection the server drops must not end the process (pg emits 'error' on the pool).
     pool.on("error", () => {});
+    try {
+      await pool.query("SELECT 1");
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw cannot(error);
+    }
     const query: Query = async (text, params) => pool.query(text, params);
     return {
       query,
@@ -43,17 +114,47 @@ export async function openDatabase(target: string, cwd: string): Promise<Databas
     };
   }
   const folder = path.resolve(cwd, target);
-  await mkdir(folder, { recursive: true });
   const { PGlite } = await import("@electric-sql/pglite");
-  const db = await PGlite.create(folder);
+  let db: InstanceType<typeof PGlite>;
+  try {
+    const stat = await lstat(folder).catch(() => undefined);
+    // Why: PGlite keeps its data in a folder; a file there is the user's, never a database.
+    if (stat !== undefined && !stat.isDirectory() && !stat.isSymbolicLink()) throw new Error("it is a file, not a folder (PGlite keeps its data in a folder)");
+    await mkdir(folder, { recursive: true });
+    db = await PGlite.create(folder);
+  } catch (error) {
+    throw cannot(error);
+  }
   const query: Query = async (text, params) => db.query(text, params);
   // PGlite is one connection in this process: a session is that connection.
   return { query, session: (work) => work(query), close: () => db.close() };
 }
 
-/** Applies migration files (a folder's `migrations/`) the database lacks; answers their names. */
-export function applyMigrationFiles(database: Database, migrations: readonly MigrationSpec[]): Promise<string[]> {
-  return database.session((query) => applyMigrations(query, migrations));
+/**
+ * Applies migration files (a folder's `migrations/`) the database lacks; answers their names.
+ * One at a time, so that a failure names its migration (`DatabaseProblem`); each is still one
+ * transaction, rolled back when it fails, and those before it stay applied.
+ */
+export async function applyMigrationFiles(database: Database, migrations: readonly MigrationSpec[]): Promise<string[]> {
+  const applied: string[] = [];
+  await guarded("applying the migrations failed", () =>
+    database.session(async (query) => {
+      if (migrations.length === 0) await applyMigrations(query, []);
+      for (const migration of migrations) {
+        applied.push(...(await guarded(`the migration ${migration.name} failed and was rolled back`, () => applyMigrations(query, [migration]))));
+      }
+    }),
+  );
+  return applied;
+}
+
+/** `work`, its failure a `DatabaseProblem` saying `what`. */
+async function guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof DatabaseProblem ? error : new DatabaseProblem(what, reasonOf(error));
+  }
 }
 
 /**
@@ -64,6 +165,10 @@ export function applyMigrationFiles(database: Database, migrations: readonly Mig
 export async function evolveSchema(database: Database, snapshot: SchemaSnapshot): Promise<{ applied: boolean; warnings: readonly string[] }> {
   const table = quoteIdentifier(MIGRATIONS_TABLE);
   const text = JSON.stringify(snapshot);
+  return guarded("bringing the tables to the declaration failed", () => evolve(database, snapshot, table, text));
+}
+
+async function evolve(database: Database, snapshot: SchemaSnapshot, table: string, text: string): Promise<{ applied: boolean; warnings: readonly string[] }> {
   return database.session(async (query) => {
     await applyMigrations(query, []);
     await query("BEGIN");

@@ -4,13 +4,10 @@
  * snapshot `migrations/schema.json`, the new snapshot, and the store template's view. Pure: what
  * the folder held comes in as `previous`.
  */
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
 import type { ApiView } from "../model/view.js";
-import type { MigrationSpec } from "#runtime/migrate.gen.js";
 import type { GeneratedFile } from "../render/render.js";
 import type { DataFile } from "../write/plan.js";
-import { MIGRATION_FILE, type Migration, isEmpty, migrationName, migrationText, schemaChange, statementsOf } from "./migrations.js";
+import { MIGRATION_FILE, type Migration, isEmpty, migrationName, migrationText, schemaChange } from "./migrations.js";
 import { type SchemaSnapshot, tablesOf } from "./tables.js";
 import { type PostgresView, postgresView } from "./view.js";
 
@@ -59,12 +56,4 @@ export function postgresFiles(view: ApiView, document: unknown, previous: Previo
     files: [...kept, ...added, snapshotFile(snapshot)],
     warnings: added.length > 0 ? change!.warnings.map((w) => `${w} (written commented out in ${added[0]!.path}, not applied)`) : [],
   };
-}
-
-/** The migrations of an output folder's `migrations/`, in order, as the generated `migrate` applies them. */
-export async function readMigrations(folder: string): Promise<MigrationSpec[]> {
-  const names = (await readdir(path.join(folder, "migrations")).catch(() => [] as string[])).filter((n) => MIGRATION_FILE.test(`migrations/${n}`)).sort();
-  return Promise.all(
-    names.map(async (name) => ({ name: name.replace(/\.sql$/, ""), statements: statementsOf(await readFile(path.join(folder, "migrations", name), "utf8")) })),
-  );
 }

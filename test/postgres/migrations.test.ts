@@ -9,10 +9,19 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { applyMigrationFiles, type Database } from "../../src/postgres/database.js";
-import { readMigrations } from "../../src/postgres/generate.js";
+import { folderMigrations } from "../../src/postgres/recorded.js";
 import { identifier, quoteIdentifier } from "../../src/postgres/tables.js";
 import { generateIntoFolder } from "../../src/run.js";
 import { pgliteDatabase } from "./store.js";
+
+const UPDATING = process.env.UPDATE_GOLDENS === "1";
+
+/** The migrations `codegen migrate` applies from a folder, which must hold nothing it refuses. */
+function recorded(folder: string) {
+  const { migrations, refused } = folderMigrations(folder);
+  expect(refused).toEqual([]);
+  return migrations;
+}
 
 const head = 'codegen: 1\ninfo: { title: Shelf, version: "1.0.0" }\nresources:\n';
 const books = (fields: string) => `  books:\n    fields:\n      title: { type: string, required: true }\n${fields}`;
@@ -85,7 +94,7 @@ describe("migrations across five edits, each applied on the database the ones be
       for (const [name, text] of seen) expect(await readFile(path.join(dir, "out", "migrations", name), "utf8")).toBe(text);
       for (const name of files) seen.set(name, await readFile(path.join(dir, "out", "migrations", name), "utf8"));
       const newest = seen.get(files[files.length - 1]!)!;
-      const applied = await applyMigrationFiles(database, await readMigrations(path.join(dir, "out")));
+      const applied = await applyMigrationFiles(database, recorded(path.join(dir, "out")));
       expect(applied, step.name).toEqual([files[files.length - 1]!.replace(/\.sql$/, "")]);
 
       if (step.name === "the first run") expect(await columns("books")).toEqual(["author", "id", "title"]);
@@ -129,7 +138,7 @@ describe("values in migrations", () => {
       await writeFile(path.join(dir, "api.yaml"), text);
       const outcome = await generateIntoFolder({ ...nodeHost(), cwd: dir }, "api.yaml", text, { outDir: "out", check: false, force: false, format: false });
       expect(outcome.diagnostics).toEqual([]);
-      await applyMigrationFiles(database, await readMigrations(path.join(dir, "out")));
+      await applyMigrationFiles(database, recorded(path.join(dir, "out")));
       const inserted = await database.query('INSERT INTO "notes" DEFAULT VALUES RETURNING "mood"');
       expect(inserted.rows).toEqual([{ mood: hostile }]);
       await expect(database.query('INSERT INTO "notes" ("mood") VALUES ($1)', ["a"])).rejects.toThrow(/check/);
