@@ -18,7 +18,7 @@ import { defineOwn, isLostRace, isPromiseLike, objectHref, own, prepareOwnCreate
 import type { Awaitable, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
-import { addError, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
+import { addError, checkStorable, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaTable } from "./validate.gen.js";
 
 export { HandlerResultError, fromRefusal, parseScalar } from "./requests.gen.js";
@@ -522,6 +522,13 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
   const path = isObject(parts.path) ? parts.path : {};
   const id = idName !== undefined && Object.hasOwn(path, idName) ? (path[idName] as string | number) : undefined;
   const data = resource && operation.body !== undefined ? resourceData(operation, resource, read.body, id, errors, api.schemas) : {};
+  if (resource) {
+    // Why every string a store is given, on every store: docs/http-behaviour.md, "Strings a store
+    // keeps exactly" (PostgreSQL refuses U+0000 and cannot keep an unpaired surrogate).
+    checkStorable(data, "", errors);
+    checkStorable(parts.path, "", errors);
+    checkStorable(parts.query, "", errors);
+  }
   if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
 
   if (operation.kind === "index") return { status: 200, body: { links: api.index }, headers: {} };
