@@ -6,7 +6,13 @@ import { defineConfig } from "vitest/config";
  * and on a real PostgreSQL server test/postgres/global-setup.ts starts: a subset that speaks to
  * every operation, list, page, filter and transition (all suites thrice would double CI's time).
  */
-const ON_POSTGRES = ["test/http/resources.test.ts", "test/http/validation.test.ts", "test/http/errors.test.ts"];
+const ON_POSTGRES = [
+  "test/http/resources.test.ts",
+  "test/http/validation.test.ts",
+  "test/http/errors.test.ts",
+  "test/http/storable-strings.test.ts",
+  "test/http/references.test.ts",
+];
 
 export default defineConfig({
   // `#runtime/*.js` (package.json "imports") is the runtime's source under test, and its build in

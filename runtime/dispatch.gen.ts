@@ -14,11 +14,11 @@ import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody,
 import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { HandlerResultError, answerOf, declaredResponse, fromRefusal, readParameters, readRequestBody, validatedBody } from "./requests.gen.js";
 import type { Answer, BodyRead, OperationDefinition, OperationHandler, OperationInput } from "./requests.gen.js";
-import { defineOwn, isLostRace, isPromiseLike, objectHref, own, prepareOwnCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
-import type { Awaitable, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
+import { defineOwn, isLostRace, isPromiseLike, isStoreRefusal, objectHref, own, prepareOwnCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
+import type { Awaitable, HandlerRefusal, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
-import { addError, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
+import { addError, checkStorable, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
 import type { FieldErrors, SchemaTable } from "./validate.gen.js";
 
 export { HandlerResultError, fromRefusal, parseScalar } from "./requests.gen.js";
@@ -526,6 +526,13 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
   const path = isObject(parts["path"]) ? parts["path"] : {};
   const id = idName !== undefined && Object.hasOwn(path, idName) ? (path[idName] as string | number) : undefined;
   const data = resource && operation.body !== undefined ? resourceData(operation, resource, read.body, id, errors, api.schemas) : {};
+  if (resource) {
+    // Why every string a store is given, on every store: docs/http-behaviour.md, "Strings a store
+    // keeps exactly" (PostgreSQL refuses U+0000 and cannot keep an unpaired surrogate).
+    checkStorable(data, "", errors);
+    checkStorable(parts.path, "", errors);
+    checkStorable(parts.query, "", errors);
+  }
   if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
 
   if (operation.kind === "index") return { status: 200, body: { links: api.index }, headers: {} };
@@ -838,6 +845,17 @@ function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, 
   return runResourceChange(operation, resource, request);
 }
 
+/**
+ * A store's refusal whose status the server declares itself (resources.gen.ts): the delete of an
+ * object others refer to (409, declared on every delete of a resource another refers to), or a
+ * write whose reference was deleted after the check, answered as the check answers a missing
+ * reference (400 naming the field), found by looking the references up again.
+ */
+async function storeRefused(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest, refused: HandlerRefusal<400 | 409>): Promise<Answer> {
+  const problem = refused.status === 400 ? await referenceProblem(operation, resource, request) : undefined;
+  return problem ?? fromRefusal(refusal(refused.status, refused.error, { ...refused.detail }));
+}
+
 /** A representation answered: its status, the object with its links. */
 function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answer {
   return { status, body: represent(resource, object), headers: {} };
@@ -898,7 +916,9 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
   if (kind === "create") {
     const problem = await referenceProblem(operation, resource, request);
     if (problem) return problem;
-    return createdAnswer(operation, resource, await run({ body: prepareOwnCreate(resource, data) }));
+    const created = await run({ body: prepareOwnCreate(resource, data) });
+    if (isStoreRefusal(created)) return storeRefused(operation, resource, request, created);
+    return createdAnswer(operation, resource, created);
   }
   const id = request.id!;
   const looked = currentObject(operation, resource, await lookUp(request, resource.collection, id), id);
@@ -909,6 +929,7 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
       return ok(current);
     case "delete": {
       const result = await run({ id, current });
+      if (isStoreRefusal(result)) return storeRefused(operation, resource, request, result);
       return refusalAnswer(operation, result, `the ${name} handler`) ?? { status: 204, headers: {} };
     }
     case "replace":
@@ -920,6 +941,7 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
       if (transition !== undefined) return fromRefusal(refusal(409, "Conflict", { status: transition }));
       const changed = await run({ id, [kind === "replace" ? "body" : "patch"]: data, current });
       if (resource.status !== undefined && isLostRace(changed)) return fromRefusal(refusal(409, changed.error, { ...changed.detail }));
+      if (isStoreRefusal(changed)) return storeRefused(operation, resource, request, changed);
       return refusalAnswer(operation, changed, `the ${name} handler`) ?? ok(storedObject(changed, `the ${name} handler`));
     }
     case "action": {

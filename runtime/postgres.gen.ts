@@ -6,7 +6,19 @@
 
 import { randomUUID } from "node:crypto";
 import { type Query, quoteIdentifier } from "./migrate.gen.js";
-import { type HandlerRefusal, type Page, type PageRequest, type ResourceSpec, type SortKey, type StoredObject, defineOwn, lostRace } from "./resources.gen.js";
+import {
+  type HandlerRefusal,
+  type Page,
+  type PageRequest,
+  type ResourceSpec,
+  type SortKey,
+  type StoredObject,
+  brokenReference,
+  defineOwn,
+  eachReference,
+  lostRace,
+  stillReferred,
+} from "./resources.gen.js";
 
 /**
  * How a column's value is converted between JSON and PostgreSQL. `json` and `jsonb` are both
@@ -49,6 +61,8 @@ export class PostgresCollection {
   readonly #byId: string;
   /** The text of an INSERT by the set of columns it sets (bit i: column i), made once per set (INSERTS_CACHED at most). */
   readonly #inserts = new Map<number, string>();
+  /** The collections whose `ref` fields refer to this one's rows (PostgresCollection.join), to name one in a refusal. */
+  readonly #referrers: { readonly from: PostgresCollection; readonly field: string }[] = [];
 
   constructor(query: Query, spec: ResourceSpec, table: TableSpec) {
     this.#query = query;
@@ -65,6 +79,15 @@ export class PostgresCollection {
     });
     this.#select = ['"id"', ...columns].join(", ");
     this.#byId = `SELECT ${this.#select} FROM ${this.#name} WHERE "id" = $1`;
+  }
+
+  /** Tells a store's collections of the references among them (their foreign keys), so a refused delete names one. */
+  static join(collections: readonly PostgresCollection[]): void {
+    eachReference(
+      collections,
+      (collection) => collection.#spec,
+      (from, field, target) => void target.#referrers.push({ from, field }),
+    );
   }
 
   /** Every object whose fields equal the filters (`only`: the names that are filters), in creation order or by `sort`. */
@@ -99,8 +122,8 @@ export class PostgresCollection {
     return rows[0] === undefined ? undefined : this.#object(rows[0]);
   }
 
-  /** Stores a new object under a fresh id. */
-  async create(fields: { readonly [field: string]: unknown }): Promise<StoredObject> {
+  /** Stores a new object under a fresh id; brokenReference when an object it refers to was deleted meanwhile. */
+  async create(fields: { readonly [field: string]: unknown }): Promise<StoredObject | HandlerRefusal<400>> {
     const params: unknown[] = this.#table.idKind === "integer" ? [] : [randomUUID()];
     // Why in the table's order: the set of columns given decides the statement's text, one text
     // per set (cached below), whatever order the request's fields came in.
@@ -121,8 +144,22 @@ export class PostgresCollection {
       // many optional fields must not let them grow the cache without end. Past 31 columns, no cache.
       if (set !== -1 && this.#inserts.size < INSERTS_CACHED) this.#inserts.set(set, text);
     }
-    const { rows } = await this.#query(text, params);
-    return this.#object(rows[0]!);
+    const rows = await this.#write(text, params);
+    return rows === undefined ? brokenReference() : this.#object(rows[0]!);
+  }
+
+  /**
+   * An INSERT or UPDATE: its rows, or undefined when a foreign key refused it. Why no 500: the
+   * server checked the references before, so the object referred to was deleted meanwhile,
+   * which is the client's race to retry, not a fault.
+   */
+  async #write(text: string, params: unknown[]): Promise<readonly { readonly [column: string]: unknown }[] | undefined> {
+    try {
+      return (await this.#query(text, params)).rows;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      return undefined;
+    }
   }
 
   /** The INSERT of the columns `fields` sets (in the table's order), answering the new row. */
@@ -137,7 +174,7 @@ export class PostgresCollection {
   }
 
   /** Replaces an object whole (absent optional fields are cleared), keeping its read-only fields. */
-  async replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject): Promise<StoredObject | HandlerRefusal<409>> {
+  async replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject): Promise<StoredObject | HandlerRefusal<400 | 409>> {
     const values = new Map<string, unknown>();
     for (const column of this.#table.columns) {
       if (this.#spec.readOnly.includes(column.field) || (column.field === "status" && this.#spec.status)) continue;
@@ -151,27 +188,38 @@ export class PostgresCollection {
    * Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. `guarded`
    * false: whatever the status is now (an action every state allows, which declares no 409).
    */
-  async update(id: string | number, patch: { readonly [field: string]: unknown }, current: StoredObject, guarded = true): Promise<StoredObject | HandlerRefusal<409>> {
+  async update(id: string | number, patch: { readonly [field: string]: unknown }, current: StoredObject, guarded = true): Promise<StoredObject | HandlerRefusal<400 | 409>> {
     const values = new Map<string, unknown>();
     for (const [field, value] of Object.entries(patch)) values.set(field, value === null ? undefined : value);
     return this.#change(id, values, current, guarded);
   }
 
-  /** Removes an object; one that others refer to stays, refused with 409. */
+  /** Removes an object; one that others refer to stays, refused with 409 naming a reference (stillReferred). */
   async delete(id: string | number): Promise<void | HandlerRefusal<409>> {
     try {
       await this.#query(`DELETE FROM ${this.#name} WHERE "id" = $1`, [id]);
     } catch (error) {
       if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
-      return { status: 409, error: "Conflict", detail: { id: `other objects refer to this ${this.#spec.singular}` } };
+      return stillReferred(this.#spec, await this.#referrerOf(id));
     }
+  }
+
+  /** A reference to the object with this id, looked for in the tables that may hold one (after a foreign key refused its delete). */
+  async #referrerOf(id: string | number): Promise<{ readonly collection: string; readonly field: string } | undefined> {
+    for (const { from, field } of this.#referrers) {
+      const column = from.#columns.get(field);
+      if (column === undefined) continue;
+      const { rows } = await this.#query(`SELECT 1 FROM ${from.#name} WHERE ${quoteIdentifier(column.column)} = $1 LIMIT 1`, [id]);
+      if (rows.length > 0) return { collection: from.#spec.collection, field };
+    }
+    return undefined;
   }
 
   /**
    * One UPDATE of the given fields (undefined: cleared), only while the object has the status
    * the server checked; no row changed means another change came first: a lost race.
    */
-  async #change(id: string | number, values: ReadonlyMap<string, unknown>, current: StoredObject, guard = true): Promise<StoredObject | HandlerRefusal<409>> {
+  async #change(id: string | number, values: ReadonlyMap<string, unknown>, current: StoredObject, guard = true): Promise<StoredObject | HandlerRefusal<400 | 409>> {
     const params: unknown[] = [id];
     const sets: string[] = [];
     for (const [field, value] of values) {
@@ -185,7 +233,8 @@ export class PostgresCollection {
     const condition = guarded ? ` AND ${quoteIdentifier(this.#columns.get("status")!.column)} = $${params.length}` : "";
     // Why: with nothing to set, the statement still checks the status and answers the row.
     const assignment = sets.length > 0 ? sets.join(", ") : '"id" = "id"';
-    const { rows } = await this.#query(`UPDATE ${this.#name} SET ${assignment} WHERE "id" = $1${condition} RETURNING ${this.#select}`, params);
+    const rows = await this.#write(`UPDATE ${this.#name} SET ${assignment} WHERE "id" = $1${condition} RETURNING ${this.#select}`, params);
+    if (rows === undefined) return brokenReference();
     if (rows[0] !== undefined) return this.#object(rows[0]);
     // Why: a change may also find the object deleted meanwhile; that too is a change that came first.
     return lostRace(this.#spec);

@@ -43,6 +43,51 @@ export function isLostRace(value: unknown): value is HandlerRefusal<409> {
   return typeof value === "object" && value !== null && Object.hasOwn(value, LOST_RACE);
 }
 
+/** Marks a store's refusal whose status the server declares itself (see isStoreRefusal). */
+const STORE_REFUSAL = Symbol("codegen.storeRefusal");
+
+/** A resource that refers to another: its collection, and the `ref` field that holds the other's id. */
+export type Referrer = { readonly collection: string; readonly field: string };
+
+/**
+ * A store's refusal to delete an object that others refer to (a foreign key on PostgreSQL): 409
+ * naming the reference, which the delete of every resource another refers to declares (openapi.md).
+ */
+export function stillReferred(spec: ResourceSpec, referrer: Referrer | undefined): HandlerRefusal<409> {
+  const detail = referrer === undefined ? `other objects refer to this ${spec.singular}` : `${referrer.collection} refer to this ${spec.singular} by ${referrer.field}`;
+  return Object.defineProperty({ status: 409 as const, error: "Conflict", detail: { id: detail } }, STORE_REFUSAL, { value: true, enumerable: false });
+}
+
+/**
+ * A store's refusal of a write whose `ref` field names an object that is gone: the server checked
+ * it before, so another request deleted it meanwhile. The server looks the references up again
+ * and answers 400 naming the field, as it does when the check itself finds one missing.
+ */
+export function brokenReference(): HandlerRefusal<400> {
+  const refusal = { status: 400 as const, error: "Invalid request", detail: { body: "an object it refers to was deleted meanwhile" } };
+  return Object.defineProperty(refusal, STORE_REFUSAL, { value: true, enumerable: false });
+}
+
+/** Whether a handler's result is stillReferred's or brokenReference's refusal. */
+export function isStoreRefusal(value: unknown): value is HandlerRefusal<400 | 409> {
+  return typeof value === "object" && value !== null && Object.hasOwn(value, STORE_REFUSAL);
+}
+
+/**
+ * Every reference among a store's collections: `visit(from, field, target)` for each `ref` field
+ * of each collection whose target is one of them. Why one walk for both stores: the in-memory and
+ * the PostgreSQL store must refuse the same deletes and writes.
+ */
+export function eachReference<C>(collections: readonly C[], specOf: (collection: C) => ResourceSpec, visit: (from: C, field: string, target: C) => void): void {
+  const byName = new Map(collections.map((collection) => [specOf(collection).collection, collection]));
+  for (const from of collections) {
+    for (const ref of specOf(from).refs) {
+      const target = byName.get(ref.collection);
+      if (target !== undefined) visit(from, ref.field, target);
+    }
+  }
+}
+
 /** One key of a list's order (`?sort=-dueOn` gives `{ field: "dueOn", descending: true }`). */
 export type SortKey<F extends string = string> = { readonly field: F; readonly descending: boolean };
 
@@ -219,9 +264,38 @@ export class MemoryCollection {
   readonly #spec: ResourceSpec;
   readonly #objects = new Map<string, StoredObject>();
   #nextId = 1;
+  /** The collections whose `ref` fields refer to this one's objects (MemoryCollection.join). */
+  readonly #referrers: { readonly from: MemoryCollection; readonly field: string }[] = [];
+  /** This collection's `ref` fields and the collections they refer to. */
+  readonly #targets = new Map<string, MemoryCollection>();
 
   constructor(spec: ResourceSpec) {
     this.#spec = spec;
+  }
+
+  /**
+   * Tells a store's collections of the references among them. Why: as PostgreSQL's foreign keys
+   * do, a write whose reference is gone and the delete of an object still referred to are
+   * refused, so data never names an object that is not there, whichever the store.
+   */
+  static join(collections: readonly MemoryCollection[]): void {
+    eachReference(
+      collections,
+      (collection) => collection.#spec,
+      (from, field, target) => {
+        target.#referrers.push({ from, field });
+        from.#targets.set(field, target);
+      },
+    );
+  }
+
+  /** brokenReference when a `ref` field of `fields` names no object (checked at the write: one may be deleted after the server's check). */
+  #brokenReference(fields: { readonly [field: string]: unknown }): HandlerRefusal<400> | undefined {
+    for (const [field, target] of this.#targets) {
+      const value = own(fields, field);
+      if (value !== undefined && value !== null && !target.#objects.has(String(value))) return brokenReference();
+    }
+    return undefined;
   }
 
   /**
@@ -255,7 +329,9 @@ export class MemoryCollection {
   }
 
   /** Stores a new object under a fresh id. */
-  create(fields: { readonly [field: string]: unknown }): StoredObject {
+  create(fields: { readonly [field: string]: unknown }): StoredObject | HandlerRefusal<400> {
+    const broken = this.#brokenReference(fields);
+    if (broken !== undefined) return broken;
     const id = this.#spec.idKind === "integer" ? this.#nextId++ : randomUUID();
     const object = { id, ...fields };
     this.#objects.set(String(id), object);
@@ -263,7 +339,9 @@ export class MemoryCollection {
   }
 
   /** Replaces an object whole (absent optional fields are cleared), keeping its read-only fields. */
-  replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject): StoredObject {
+  replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject): StoredObject | HandlerRefusal<400> {
+    const broken = this.#brokenReference(fields);
+    if (broken !== undefined) return broken;
     const kept = Object.fromEntries(this.#spec.readOnly.filter((key) => Object.hasOwn(current, key)).map((key) => [key, current[key]]));
     const object = { ...kept, ...fields, id: current["id"], ...(this.#spec.status ? { status: fields["status"] ?? current["status"] } : {}) };
     this.#objects.set(String(id), object);
@@ -271,7 +349,9 @@ export class MemoryCollection {
   }
 
   /** Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. */
-  update(id: string | number, patch: { readonly [field: string]: unknown }, current: StoredObject): StoredObject {
+  update(id: string | number, patch: { readonly [field: string]: unknown }, current: StoredObject): StoredObject | HandlerRefusal<400> {
+    const broken = this.#brokenReference(patch);
+    if (broken !== undefined) return broken;
     const object: { [field: string]: unknown } = copyOwn(current);
     for (const [key, value] of Object.entries(patch)) {
       if (value === null) delete object[key];
@@ -281,9 +361,18 @@ export class MemoryCollection {
     return object;
   }
 
-  /** Removes an object. */
-  delete(id: string | number): void {
-    this.#objects.delete(String(id));
+  /** Removes an object; one that others refer to stays, refused with 409 (stillReferred). */
+  delete(id: string | number): void | HandlerRefusal<409> {
+    const key = String(id);
+    for (const { from, field } of this.#referrers) {
+      for (const object of from.#objects.values()) {
+        // Why not the object itself: deleting an object that refers to itself leaves no reference behind.
+        if (from === this && String(object.id) === key) continue;
+        const value = own(object, field);
+        if (value !== undefined && value !== null && String(value) === key) return stillReferred(this.#spec, { collection: from.#spec.collection, field });
+      }
+    }
+    this.#objects.delete(key);
   }
 }
 

@@ -123,6 +123,58 @@ export function hasErrors(errors: FieldErrors): boolean {
   return false;
 }
 
+/** Where a string may hold a code unit PostgreSQL cannot store exactly (see storableText). */
+const UNSTORABLE = /[\u0000\ud800-\udfff]/;
+
+/**
+ * Why a text cannot be stored exactly, or undefined when it can: U+0000, which PostgreSQL's text
+ * and jsonb refuse, and a surrogate without its pair, which UTF-8 cannot encode (a text column
+ * would keep U+FFFD in its place, jsonb refuses it). JSON text is UTF-8, so both arrive only as
+ * `\u0000` and `\ud800` escapes (RFC 8259 section 8.2 leaves such strings to the receiver).
+ */
+export function storableText(text: string): string | undefined {
+  // Why the search first: nearly every text holds neither, and the engine finds that at once.
+  const start = text.search(UNSTORABLE);
+  if (start === -1) return undefined;
+  for (let i = start; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit === 0) return "must not contain U+0000";
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (unit > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return "must not contain an unpaired surrogate (U+D800 to U+DFFF)";
+    i++;
+  }
+  return undefined;
+}
+
+/**
+ * Adds an error for every string of a value (at any depth, object keys too) that storableText
+ * refuses, named by its path (`tags[2]`, `address.city`; a key by its object). Why on every
+ * store: a request's answer must not depend on where its objects are kept (docs/http-behaviour.md,
+ * "Strings a store keeps exactly"). A loop with its own stack: a value as deep as the body limit
+ * allows costs no recursion.
+ */
+export function checkStorable(value: unknown, path: string, errors: FieldErrors): void {
+  const stack: [unknown, string][] = [[value, path]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [item, at] = top;
+    if (typeof item === "string") {
+      const problem = storableText(item);
+      if (problem !== undefined) addError(errors, at === "" ? "body" : at, problem);
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${at}[${i}]`]);
+    } else if (typeof item === "object" && item !== null) {
+      const keys = Object.keys(item);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        const problem = storableText(key);
+        if (problem !== undefined) addError(errors, at === "" ? "body" : at, `${problem} in a key`);
+        else stack.push([(item as { [key: string]: unknown })[key], propertyPath(at, key)]);
+      }
+    }
+  }
+}
+
 // Why: the formats follow RFC 3339 (dates, times), RFC 4122 (uuid), RFC 3986 (uri) and, for
 // e-mail, the ASCII dot-atom form of RFC 5321 that ajv-formats checks too, so a value this
 // validator accepts is one the OpenAPI document's own validators accept (test/fuzz/validators).

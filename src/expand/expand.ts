@@ -206,6 +206,43 @@ function transitionCase(status: StatusMachine): ErrorCase | undefined {
   return undefined;
 }
 
+/** A resource's `ref` field to another's objects (see referrersOf). */
+interface Referrer {
+  readonly collection: string;
+  readonly field: string;
+}
+
+/**
+ * The `ref` fields that refer to each resource's objects, by the referred resource's name. Why:
+ * the delete of an object one of them names is refused with 409 (http-behaviour.md, "Errors").
+ */
+function referrersOf(resources: readonly Resource[]): Map<string, Referrer[]> {
+  const referrers = new Map<string, Referrer[]>();
+  for (const resource of resources) {
+    for (const field of resource.fields) {
+      if (field.ref === undefined) continue;
+      const list = referrers.get(field.ref);
+      if (list) list.push({ collection: resource.name, field: field.name });
+      else referrers.set(field.ref, [{ collection: resource.name, field: field.name }]);
+    }
+  }
+  return referrers;
+}
+
+/** The delete of an object others refer to, with the runtime's message (resources.gen.ts, stillReferred). */
+function referredCase(resource: Resource, referrers: readonly Referrer[]): ErrorCase {
+  const [first] = referrers;
+  const names = referrers.map((r) => `${r.collection}.${r.field}`);
+  return {
+    description: `Other objects refer to this ${words(resource.singular)} (${orList(names)}); delete or change them first.`,
+    name: "referred",
+    example: {
+      summary: "Other objects refer to it",
+      value: errorBody("Conflict", { id: `${first!.collection} refer to this ${resource.singular} by ${first!.field}` }),
+    },
+  };
+}
+
 /** An action asked for in a state outside its `when` (`state`, one such state, for the example). */
 function actionStateCase(resource: Resource, action: string, when: readonly string[], state: string): ErrorCase {
   return {
@@ -338,7 +375,7 @@ function operationObject(parts: OperationParts, guards: readonly Guard[]): Json 
   return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(parts.extensions));
 }
 
-function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[], shared: SharedResponses): Json {
+function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[], shared: SharedResponses, referrers: readonly Referrer[]): Json {
   const spec = OPERATION_SPECS[operation];
   const options = resource.options[operation] ?? { errors: [], query: [], extensions: {} };
   const access = resource.access[operation]!;
@@ -359,6 +396,7 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
   if (spec.item) own.set("404", [notFoundCase(resource)]);
   const transition = resource.status && (operation === "replace" || operation === "update") ? transitionCase(resource.status) : undefined;
   if (transition) own.set("409", [transition]);
+  if (operation === "delete" && referrers.length > 0) own.set("409", [referredCase(resource, referrers)]);
   const bodySchema = spec.body?.(resource);
   return operationObject(
     {
@@ -545,6 +583,7 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
   const { guards, resources } = declaration;
   const tokenGuard = servedTokenEndpoint(guards);
   const shared = new SharedResponses(guards);
+  const referrers = referrersOf(resources);
 
   const paths: Json = { "/": { get: indexOperation(shared) } };
   for (const resource of resources) {
@@ -552,7 +591,7 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
     const item: Json = {};
     for (const operation of resource.operations) {
       const spec = OPERATION_SPECS[operation];
-      (spec.item ? item : collection)[spec.method] = resourceOperation(resource, operation, guards, shared);
+      (spec.item ? item : collection)[spec.method] = resourceOperation(resource, operation, guards, shared, referrers.get(resource.name) ?? []);
     }
     const idParameter = () => ({ name: "id", in: "path", required: true, description: `The ${words(resource.singular)}'s id.`, schema: idSchema(resource) });
     if (Object.keys(collection).length > 0) paths[`/${resource.name}`] = collection;

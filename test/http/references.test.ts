@@ -1,0 +1,106 @@
+// References between resources over HTTP (docs/http-behaviour.md, "References"): the delete of an
+// object others refer to is 409 naming the reference, declared in the document; a write racing a
+// delete of what it refers to is never a 5xx and never leaves a reference to nothing; a reference
+// the caller may not read answers exactly as one to no object. vitest.config.ts runs this file on
+// the in-memory store, PGlite and a real PostgreSQL server.
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningServer } from "../../src/serve/serve.js";
+import { START_TIMEOUT, call, expectError, issueToken, obj, startDeclaredServer } from "./support.js";
+import type { Json } from "./support.js";
+
+const DECLARATION = `codegen: 1
+info: { title: References, version: "1" }
+auth:
+  - guard: password
+    tokenUrl: /token
+    scopes:
+      people:read: Read people
+      people:write: Change people
+      tasks:write: Change tasks
+resources:
+  people:
+    fields:
+      name: { type: string, required: true }
+      mentorId: { type: integer, ref: people }
+    access: { read: [people:read], write: [people:write] }
+  tasks:
+    fields:
+      title: { type: string, required: true }
+      personId: { type: integer, ref: people }
+    access: { read: authenticated, write: [tasks:write] }
+`;
+
+const admin = { name: "ann", password: "secret", scopes: ["people:read", "people:write", "tasks:write"] };
+const clerk = { name: "bob", password: "secret", scopes: ["tasks:write"] };
+let server: RunningServer;
+let base = "";
+/** A token with every scope. */
+let token = "";
+
+beforeAll(async () => {
+  server = await startDeclaredServer(DECLARATION, [admin, clerk]);
+  base = server.url;
+  token = await issueToken(base, admin, admin.scopes, "/token");
+}, START_TIMEOUT);
+afterAll(() => server?.close());
+
+async function created(target: string, json: Json, as = token): Promise<number> {
+  const reply = await call(base, "POST", target, { json, token: as });
+  expect(reply.status, reply.text).toBe(201);
+  return obj(reply).id as number;
+}
+
+describe("the delete of an object others refer to", () => {
+  it("is 409 naming the reference, and the object stays; once nothing refers to it, 204", async () => {
+    const person = await created("/people", { name: "Ada" });
+    const task = await created("/tasks", { title: "t", personId: person });
+    const refused = await call(base, "DELETE", `/people/${person}`, { token });
+    expect(expectError(refused, 409, ["id"])).toEqual({ id: "tasks refer to this person by personId" });
+    expect((await call(base, "GET", `/people/${person}`, { token })).status).toBe(200);
+    // A reference cleared no longer holds the object.
+    expect((await call(base, "PATCH", `/tasks/${task}`, { json: { personId: null }, token })).status).toBe(200);
+    expect((await call(base, "DELETE", `/people/${person}`, { token })).status).toBe(204);
+  });
+
+  it("names a reference from the same resource, and lets an object that refers only to itself go", async () => {
+    const mentor = await created("/people", { name: "Grace" });
+    const pupil = await created("/people", { name: "Alan", mentorId: mentor });
+    expect(expectError(await call(base, "DELETE", `/people/${mentor}`, { token }), 409, ["id"])).toEqual({ id: "people refer to this person by mentorId" });
+    expect((await call(base, "PATCH", `/people/${pupil}`, { json: { mentorId: pupil }, token })).status).toBe(200);
+    expect((await call(base, "DELETE", `/people/${mentor}`, { token })).status).toBe(204);
+    expect((await call(base, "DELETE", `/people/${pupil}`, { token })).status).toBe(204);
+  });
+
+  it("is declared in the document: 409 on the delete of a resource others refer to, and only there", async () => {
+    const document = obj(await call(base, "GET", "/openapi.json"));
+    const paths = document.paths as { [path: string]: { delete: { responses: Json } } };
+    const conflict = paths["/people/{id}"]!.delete.responses["409"] as { description: string; content: { "application/json": { examples: Json } } };
+    expect(conflict.description).toContain("`people.mentorId` or `tasks.personId`");
+    expect(conflict.content["application/json"].examples).toEqual({
+      referred: { summary: "Other objects refer to it", value: { error: "Conflict", detail: { id: "people refer to this person by mentorId" } } },
+    });
+    expect(Object.keys(paths["/tasks/{id}"]!.delete.responses)).not.toContain("409");
+  });
+
+  it("racing a write that refers to it: never 5xx, and no reference is left to nothing", async () => {
+    for (let round = 0; round < 20; round++) {
+      const person = await created("/people", { name: `p${round}` });
+      const other = await created("/tasks", { title: "moved" });
+      const [create, move, remove] = await Promise.all([
+        call(base, "POST", "/tasks", { json: { title: "t", personId: person }, token }),
+        call(base, "PATCH", `/tasks/${other}`, { json: { personId: person }, token }),
+        call(base, "DELETE", `/people/${person}`, { token }),
+      ]);
+      expect([201, 400], create.text).toContain(create.status);
+      expect([200, 400], move.text).toContain(move.status);
+      expect([204, 409], remove.text).toContain(remove.status);
+      if (create.status === 400) expect(obj(create).detail).toEqual({ personId: `no person has the id ${person}` });
+      if (move.status === 400) expect(obj(move).detail).toEqual({ personId: `no person has the id ${person}` });
+      // The person is gone exactly when nothing was left referring to it.
+      const refers = create.status === 201 || move.status === 200;
+      expect(remove.status, `${create.status} ${move.status} ${remove.status}`).toBe(refers ? 409 : 204);
+      expect((await call(base, "GET", `/people/${person}`, { token })).status).toBe(refers ? 200 : 404);
+    }
+  });
+});
