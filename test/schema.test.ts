@@ -13,6 +13,7 @@ const SHAPE_CODES = new Set([
   "decl/wrong-type",
   "decl/bad-value",
   "decl/bad-pattern",
+  "decl/name-too-long",
   "decl/too-few",
   "decl/extension-as-name",
   "decl/reserved-extension",

@@ -10,24 +10,37 @@ export const STRING_FORMATS = ["date", "date-time", "email", "uri", "uuid"] as c
 /** Keys of `access`, most general first. */
 export const ACCESS_KEYS = ["all", "read", "write", ...OPERATIONS] as const;
 
+/**
+ * The longest name of a declaration (resources, singulars, fields, query parameters, states,
+ * actions, links, scopes, guards), in characters (docs/declaration.md, "Names"). Why a limit: a
+ * name is copied into paths, file names, type names, operationIds, SQL identifiers and messages
+ * many times over; 128 holds any name a person writes, and keeps every file name it makes
+ * (`resources/<name>.gen.ts`) within a file system's 255 bytes.
+ */
+export const NAME_LIMIT = 128;
+
 /** Lower-case path segment: the collection name becomes `/<name>`. */
 export const RESOURCE_NAME: Pattern = {
   regex: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+  maxLength: NAME_LIMIT,
   rule: "must be one lower-case path segment: words of letters and digits joined by single `-`, starting with a letter (a sub-collection is a `ref` field with `filter: true`, never a nested path)",
 };
 /** Field names become JSON properties and TypeScript property names. */
 export const FIELD_NAME: Pattern = {
   regex: "^[A-Za-z][A-Za-z0-9_]*$",
+  maxLength: NAME_LIMIT,
   rule: "must start with a letter and hold only letters, digits and `_`",
 };
 /** RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */
 export const SCOPE_NAME: Pattern = {
   regex: "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$",
+  maxLength: NAME_LIMIT,
   rule: 'may hold only visible ASCII other than `"` and `\\` (RFC 6749 section 3.3)',
 };
 /** An action is addressed one segment below its object: `/loans/{id}/renew`. */
 export const ACTION_NAME: Pattern = {
   regex: RESOURCE_NAME.regex,
+  maxLength: NAME_LIMIT,
   rule: "must be one lower-case path segment: words of letters and digits joined by single `-`, starting with a letter",
 };
 /** The statuses a handler may refuse with (declaration.md, "Operations (map form)"). */
@@ -37,8 +50,16 @@ const ERROR_STATUS: Pattern = {
   rule: `must be a status a handler may refuse with: ${ERROR_STATUSES.slice(0, -1).join(", ")} or ${ERROR_STATUSES[ERROR_STATUSES.length - 1]}`,
 };
 const NOT_BLANK: Pattern = { regex: "\\S", rule: "must not be blank" };
-const STATE_NAME: Pattern = { regex: "^[A-Za-z][A-Za-z0-9_-]*$", rule: "must start with a letter and hold only letters, digits, `_` and `-`" };
-const REL_NAME: Pattern = { regex: "^[A-Za-z][A-Za-z0-9_.-]*$", rule: "must start with a letter and hold only letters, digits, `_`, `.` and `-`" };
+const STATE_NAME: Pattern = {
+  regex: "^[A-Za-z][A-Za-z0-9_-]*$",
+  rule: "must start with a letter and hold only letters, digits, `_` and `-`",
+  maxLength: NAME_LIMIT,
+};
+const REL_NAME: Pattern = {
+  regex: "^[A-Za-z][A-Za-z0-9_.-]*$",
+  rule: "must start with a letter and hold only letters, digits, `_`, `.` and `-`",
+  maxLength: NAME_LIMIT,
+};
 const SEMVER_FREE: Pattern = { regex: "^\\S(.*\\S)?$", rule: "must not be blank or start or end with white space" };
 
 const str = (description?: string): Shape => ({ kind: "string", ...(description ? { description } : {}) });
@@ -78,7 +99,7 @@ const oauthFlows: Shape = {
 const guardCommon = {
   name: opt({
     kind: "string",
-    pattern: { regex: "^[A-Za-z0-9._-]+$", rule: "may hold only letters, digits, `.`, `_` and `-`" },
+    pattern: { regex: "^[A-Za-z0-9._-]+$", rule: "may hold only letters, digits, `.`, `_` and `-`", maxLength: NAME_LIMIT },
     description: "security scheme name",
   }),
   description: opt(str("scheme description")),

@@ -46,7 +46,12 @@ export const CODEGEN_EXTENSION = "x-codegen-";
 export interface Pattern {
   readonly regex: string;
   readonly rule: string;
+  /** The longest text allowed, in UTF-16 code units (names: NAME_LIMIT); checked before the regex. */
+  readonly maxLength?: number;
 }
+
+/** The first characters of an over-long name, for its message (the whole would make the message as long). */
+const NAME_START = 32;
 
 /** One key of an object shape. */
 export interface Property {
@@ -172,6 +177,16 @@ function requiredKeys(shape: Extract<Shape, { kind: "object" }>): readonly strin
   return keys;
 }
 
+const isTooLong = (text: string, pattern: Pattern): boolean => pattern.maxLength !== undefined && text.length > pattern.maxLength;
+
+/** The arguments of `decl/name-too-long`: where, how long, and the name's start rather than all of it. */
+const tooLong = (where: string, text: string, pattern: Pattern) => ({
+  where,
+  length: text.length,
+  limit: pattern.maxLength!,
+  start: text.slice(0, NAME_START),
+});
+
 /** Each pattern's regular expression, compiled once (the shapes are constants: the map stays small). */
 const compiled = new Map<string, RegExp>();
 function regexOf(pattern: Pattern): RegExp {
@@ -206,6 +221,8 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         if (s.enum && !s.enum.includes(text)) {
           const args = { where: where(), allowed: s.enum, actual: describeValue(value), other: alternatives?.(), suggestion: suggest(text, s.enum) };
           out.push(diagnostic("decl/bad-value", args, document.locate(path())));
+        } else if (s.pattern && isTooLong(text, s.pattern)) {
+          out.push(diagnostic("decl/name-too-long", tooLong(where(), text, s.pattern), document.locate(path())));
         } else if (s.pattern && !regexOf(s.pattern).test(text)) {
           out.push(diagnostic("decl/bad-pattern", { where: where(), rule: s.pattern.rule }, document.locate(path())));
         }
@@ -268,7 +285,10 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
             out.push(diagnostic("decl/extension-as-name", { key, where: where() }, document.locate([...path(), key], "key")));
             continue;
           }
-          if (s.keys && !regexOf(s.keys).test(key)) {
+          if (s.keys && isTooLong(key, s.keys)) {
+            const args = tooLong(`a ${s.noun} name in ${where()}`, key, s.keys);
+            out.push(diagnostic("decl/name-too-long", args, document.locate([...path(), key], "key")));
+          } else if (s.keys && !regexOf(s.keys).test(key)) {
             out.push(diagnostic("decl/bad-pattern", { where: displayPath([...path(), key]), rule: s.keys.rule }, document.locate([...path(), key], "key")));
           }
           walk(s.values, record[key], { parent: at, key });
@@ -325,6 +345,7 @@ export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; t
           type: "string",
           ...(shape.enum ? { enum: [...shape.enum] } : {}),
           ...(shape.pattern ? { pattern: shape.pattern.regex } : {}),
+          ...(shape.pattern?.maxLength !== undefined ? { maxLength: shape.pattern.maxLength } : {}),
         });
       case "integer":
         return described({
@@ -356,7 +377,11 @@ export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; t
       case "map":
         return described({
           type: "object",
-          propertyNames: { ...(shape.keys ? { pattern: shape.keys.regex } : {}), not: { pattern: "^x-" } },
+          propertyNames: {
+            ...(shape.keys ? { pattern: shape.keys.regex } : {}),
+            ...(shape.keys?.maxLength !== undefined ? { maxLength: shape.keys.maxLength } : {}),
+            not: { pattern: "^x-" },
+          },
           additionalProperties: convert(shape.values),
           ...(shape.minProperties ? { minProperties: shape.minProperties } : {}),
         });

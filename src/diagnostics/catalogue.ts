@@ -40,6 +40,8 @@ export const catalogue = {
     `${a.where} must be ${a.other ? `${a.allowed.map(q).join(", ")} or ${a.other}` : oneOf(a.allowed)}, not ${a.actual}` +
     (a.suggestion ? `; did you mean ${q(a.suggestion)}?` : ""),
   "decl/bad-pattern": (a: { where: string; rule: string }) => `${a.where} ${a.rule}`,
+  "decl/name-too-long": (a: { where: string; length: number; limit: number; start: string }) =>
+    `${a.where} is ${a.length} characters long (${q(a.start + "…")}); a name may have at most ${a.limit} characters`,
   "decl/not-finite": (a: { where: string; value: string }) =>
     `${a.where} is ${a.value}, which JSON (and so the OpenAPI document) cannot hold; write a finite number`,
   "decl/license-identifier-or-url": (a: { given: "both" | "neither" }) =>

@@ -43,8 +43,8 @@ const snapshotFile = (snapshot: SchemaSnapshot): DataFile => ({ path: SNAPSHOT, 
 
 /** The migrations, snapshot and store view of a document, after what the folder held. */
 export function postgresFiles(view: ApiView, document: unknown, previous: PreviousMigrations = { migrations: [] }): PostgresFiles {
-  const snapshot = tablesOf(document);
   const kept = previous.migrations.filter((m) => MIGRATION_FILE.test(m.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const snapshot = tablesOf(document, { snapshot: previous.snapshot, migrations: kept.map((m) => m.contents) });
   // Why: without a snapshot, a folder whose migrations were kept still has its tables; only a
   // folder with neither starts from an empty database.
   const change = kept.length > 0 && previous.snapshot === undefined ? undefined : schemaChange(previous.snapshot, snapshot);

@@ -4,7 +4,7 @@
  * and the generated store reads (its column table). Pure: the document in, plain data out.
  */
 import { createHash } from "node:crypto";
-import { quoteIdentifier as quote } from "#runtime/migrate.gen.js";
+import { MIGRATIONS_TABLE, quoteIdentifier as quote } from "#runtime/migrate.gen.js";
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
@@ -52,22 +52,64 @@ export interface SchemaSnapshot {
 /** PostgreSQL's longest identifier, in bytes (longer ones are silently cut: two names could meet). */
 const MAX_IDENTIFIER = 63;
 
+/** The shape of a cut-and-hash identifier: `_` and twelve hex digits at its end. */
+const HASHED = /_[0-9a-f]{12}$/;
+/** A lone surrogate: UTF-8 cannot hold one (Node writes U+FFFD in its place). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
 /**
  * The one gate of every name that becomes a PostgreSQL identifier (tables, columns, constraints,
- * indexes): the name itself when it fits in 63 bytes and holds no NUL, else a cut prefix and a
- * hash of the whole name, so two long names never become one. Quoting is `quoteIdentifier`'s.
+ * indexes): the name itself when PostgreSQL holds it as it is (at most 63 bytes, no NUL, no lone
+ * surrogate) and it does not look like a cut-and-hash form, else a cut prefix and a hash of the
+ * whole name. So a name kept as it is never equals another's cut-and-hash form, and two names
+ * meet only where their hashes do (tablesOf's columns make even that impossible). Linear in the
+ * name: the hash reads it once and the prefix stops at 50 bytes. Quoting is `quoteIdentifier`'s.
  */
 export function identifier(name: string): string {
-  if (Buffer.byteLength(name, "utf8") <= MAX_IDENTIFIER && !name.includes("\u0000")) return name;
-  const hash = createHash("sha256").update(name, "utf8").digest("hex").slice(0, 12);
-  let prefix = name.replace(/\u0000/g, "");
-  while (Buffer.byteLength(prefix, "utf8") > MAX_IDENTIFIER - hash.length - 1) prefix = [...prefix].slice(0, -1).join("");
-  return `${prefix}_${hash}`;
+  return isKeptAsItIs(name) ? name : hashedIdentifier(name, 0);
 }
 
-/** A quoted identifier: the name through `identifier`, then the generated code's own quoting (runtime/migrate.gen.ts). */
+function isKeptAsItIs(name: string): boolean {
+  // Why the length first: a name of more than 63 UTF-16 code units has more than 63 UTF-8 bytes.
+  return name.length <= MAX_IDENTIFIER && Buffer.byteLength(name, "utf8") <= MAX_IDENTIFIER && isStorable(name) && !HASHED.test(name);
+}
+
+/** Whether PostgreSQL stores the text as it is: no NUL and no lone surrogate. */
+const isStorable = (text: string): boolean => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
+
+/**
+ * The cut-and-hash form of a name: its first code points (at most 50 bytes, NULs left out, a
+ * lone surrogate written U+FFFD), `_` and 12 hex digits of a SHA-256. Why the hash reads a name
+ * with a lone surrogate as UTF-16 behind a byte 0xFF: as UTF-8 every lone surrogate is U+FFFD,
+ * so names that differ only there would hash alike; no UTF-8 text holds 0xFF (nor 0xFE, which
+ * starts the input of a later `attempt`, tablesOf's answer to a column already taken).
+ */
+function hashedIdentifier(name: string, attempt: number): string {
+  const hash = createHash("sha256");
+  if (attempt > 0) hash.update(Buffer.from([0xfe])).update(`${attempt}:`);
+  if (LONE_SURROGATE.test(name)) hash.update(Buffer.from([0xff])).update(Buffer.from(name, "utf16le"));
+  else hash.update(name, "utf8");
+  const digest = hash.digest("hex").slice(0, 12);
+  let prefix = "";
+  let bytes = 0;
+  for (const char of name) {
+    if (char === "\u0000") continue;
+    const kept = char.length === 1 && char >= "\uD800" && char <= "\uDFFF" ? "\uFFFD" : char;
+    const size = Buffer.byteLength(kept, "utf8");
+    if (bytes + size > MAX_IDENTIFIER - digest.length - 1) break;
+    prefix += kept;
+    bytes += size;
+  }
+  return `${prefix}_${digest}`;
+}
+
+/**
+ * An identifier `identifier` or tablesOf made, quoted as the generated code quotes
+ * (runtime/migrate.gen.ts). Why not through `identifier` again: a cut-and-hash form is never
+ * kept as it is, so a second pass would hash it anew.
+ */
 export function quoteIdentifier(name: string): string {
-  return quote(identifier(name));
+  return quote(name);
 }
 
 /**
@@ -96,18 +138,45 @@ function sqlValue(value: unknown, kind: ColumnKind): string | undefined {
   return undefined;
 }
 
-/** The tables of a verified document's resources, in the document's order. */
-export function tablesOf(document: unknown): SchemaSnapshot {
+/**
+ * What a migrations folder holds of earlier tables: its last snapshot (each field keeps the
+ * column recorded there) and the SQL of its migrations (no column they ever created is given to
+ * another field: a column of a field no longer declared stays in the database, since dropping it
+ * is withheld, and `ADD COLUMN IF NOT EXISTS` would quietly share it).
+ */
+export interface TableHistory {
+  readonly snapshot?: SchemaSnapshot | undefined;
+  readonly migrations?: readonly string[];
+}
+
+/**
+ * The tables of a verified document's resources, in the document's order, after the folder's
+ * `history`. Table and column names are unique by construction (see `uniqueIdentifiers`).
+ */
+export function tablesOf(document: unknown, history: TableHistory = {}): SchemaSnapshot {
   const schemas = asJson(asJson(asJson(document).components).schemas);
   const resources = Object.entries(schemas).filter(([, s]) => asJson(s)["x-codegen-resource"] !== undefined);
-  const idKindOf = new Map(resources.map(([, s]) => [String(asJson(asJson(s)["x-codegen-resource"]).collection), idKind(asJson(s))] as const));
+  const collections = resources.map(([, s]) => String(asJson(asJson(s)["x-codegen-resource"]).collection));
+  const recorded = asArray(history.snapshot?.tables).map(asJson);
+  // Why only beside a snapshot: without one there is no field -> column to keep, so a column of
+  // the migrations is taken to be the field's own (postgresFiles then writes no migration).
+  const created = history.snapshot === undefined ? new Map<string, Set<string>>() : createdIdentifiers(history.migrations ?? []);
+  const tableOf = uniqueIdentifiers(
+    collections,
+    recordedNames(recorded, "collection", "table"),
+    new Set([MIGRATIONS_TABLE, ...created.keys(), ...recorded.map((t) => t.table).filter(isRecordable)]),
+  );
+  const recordedColumns = new Map<unknown, Json[]>();
+  for (const t of recorded) recordedColumns.set(t.table, [...(recordedColumns.get(t.table) ?? []), ...asArray(t.columns).map(asJson)]);
+  const idKindOf = new Map(resources.map(([, s], i) => [collections[i]!, idKind(asJson(s))] as const));
   const indexed = indexedFields(asJson(asJson(document).paths));
   return {
     codegen: 1,
-    tables: resources.map(([, raw]) => {
+    tables: resources.map(([, raw], i) => {
       const schema = asJson(raw);
       const ext = asJson(schema["x-codegen-resource"]);
-      const collection = String(ext.collection);
+      const collection = collections[i]!;
+      const table = tableOf.get(collection)!;
       const required = new Set(asArray(schema.required).map(String));
       const lists = indexed.get(collection) ?? new Set<string>();
       const filters = new Set(
@@ -115,19 +184,171 @@ export function tablesOf(document: unknown): SchemaSnapshot {
           .filter(([, p]) => asJson(p)["x-codegen-filter"] === true)
           .map(([k]) => k),
       );
-      const columns = Object.entries(asJson(schema.properties))
-        .filter(([field]) => field !== "id" && field !== "links")
-        .map(([field, property]) =>
-          columnOf(field, asJson(property), schemas, {
-            required: required.has(field) || (field === "status" && ext.status !== undefined),
-            indexed: filters.has(field) || lists.has(field) || (field === "status" && ext.status !== undefined),
-            table: identifier(collection),
-            idKindOf,
-          }),
-        );
-      return { collection, table: identifier(collection), idKind: idKind(schema), columns };
+      const properties = Object.entries(asJson(schema.properties)).filter(([field]) => field !== "id" && field !== "links");
+      const before = recordedColumns.get(table) ?? [];
+      const columnNames = uniqueIdentifiers(
+        properties.map(([field]) => field),
+        recordedNames(before, "field", "column"),
+        new Set(["id", ...(created.get(table) ?? []), ...before.map((c) => c.column).filter(isRecordable)]),
+      );
+      const columns = properties.map(([field, property]) =>
+        columnOf(field, columnNames.get(field)!, asJson(property), schemas, {
+          required: required.has(field) || (field === "status" && ext.status !== undefined),
+          indexed: filters.has(field) || lists.has(field) || (field === "status" && ext.status !== undefined),
+          idKindOf,
+          tableOf,
+        }),
+      );
+      return { collection, table, idKind: idKind(schema), columns };
     }),
   };
+}
+
+/** Whether a recorded value can be an identifier as it is (a hand-edited snapshot may hold anything). */
+const isRecordable = (value: unknown): value is string =>
+  typeof value === "string" && value !== "" && Buffer.byteLength(value, "utf8") <= MAX_IDENTIFIER && isStorable(value);
+
+/** A snapshot's recorded name -> identifier pairs (collection -> table, field -> column), the first of each name. */
+function recordedNames(entries: readonly Json[], name: "collection" | "field", value: "table" | "column"): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const entry of entries) {
+    const key = entry[name];
+    if (typeof key === "string" && isRecordable(entry[value]) && !names.has(key)) names.set(key, entry[value]);
+  }
+  return names;
+}
+
+/**
+ * An identifier for each name, no two alike, none of them `taken` unless recorded for it. A name
+ * keeps the identifier `recorded` for it (so a table's columns stay where the data is), unless an
+ * earlier name already has it; any other name gets `identifier(name)`, or when that is taken (by
+ * the history, or another name: a crafted name equal to another's cut-and-hash form, two hashes
+ * alike) the cut-and-hash form of a later attempt, until one is free.
+ */
+function uniqueIdentifiers(names: readonly string[], recorded: ReadonlyMap<string, string>, taken: ReadonlySet<string>): Map<string, string> {
+  const given = new Map<string, string>();
+  const used = new Set<string>();
+  for (const name of names) {
+    const kept = recorded.get(name);
+    if (kept !== undefined && !used.has(kept) && !given.has(name)) {
+      given.set(name, kept);
+      used.add(kept);
+    }
+  }
+  for (const name of names) {
+    if (given.has(name)) continue;
+    let candidate = identifier(name);
+    for (let attempt = 1; used.has(candidate) || taken.has(candidate); attempt++) candidate = hashedIdentifier(name, attempt);
+    given.set(name, candidate);
+    used.add(candidate);
+  }
+  return given;
+}
+
+/**
+ * The tables and columns the migrations create, by table: what `CREATE TABLE "t" ("c" ...)` and
+ * `ALTER TABLE "t" ADD [COLUMN] [IF NOT EXISTS] "c" ...` name (as codegen writes them; a bare
+ * name is PostgreSQL's lower-cased one). One scan of each text, string literals and comments
+ * skipped; the rest of the SQL is not understood, only passed over.
+ */
+function createdIdentifiers(migrations: readonly string[]): Map<string, Set<string>> {
+  const created = new Map<string, Set<string>>();
+  const add = (table: string, column?: string) => {
+    let columns = created.get(table);
+    if (columns === undefined) created.set(table, (columns = new Set()));
+    if (column !== undefined) columns.add(column);
+  };
+  for (const sql of migrations) {
+    const tokens = sqlTokens(sql);
+    const word = (i: number, w: string) => tokens[i]?.kind === "word" && tokens[i]!.text === w;
+    const name = (i: number) => (tokens[i]?.kind === "name" || tokens[i]?.kind === "word" ? tokens[i]!.text : undefined);
+    const mark = (i: number, c: string) => tokens[i]?.kind === "other" && tokens[i]!.text === c;
+    const definition = (table: string, j: number) => {
+      const column = name(j);
+      if (column !== undefined && !(tokens[j]!.kind === "word" && TABLE_CONSTRAINTS.has(column))) add(table, column);
+    };
+    for (let i = 0; i < tokens.length; i++) {
+      if (word(i, "create") && word(i + 1, "table")) {
+        let at = i + 2;
+        if (word(at, "if") && word(at + 1, "not") && word(at + 2, "exists")) at += 3;
+        const table = name(at);
+        if (table === undefined || !mark(at + 1, "(")) continue;
+        add(table);
+        // Each definition starts after the `(` or a `,` at the outer depth.
+        for (let j = at + 1, depth = 0; j < tokens.length; j++) {
+          if (mark(j, "(") && ++depth === 1) definition(table, j + 1);
+          else if (mark(j, ")") && --depth === 0) break;
+          else if (mark(j, ",") && depth === 1) definition(table, j + 1);
+        }
+      } else if (word(i, "alter") && word(i + 1, "table")) {
+        let at = i + 2;
+        if (word(at, "if") && word(at + 1, "exists")) at += 2;
+        if (word(at, "only")) at++;
+        const table = name(at);
+        if (table === undefined) continue;
+        // Why a loop: one ALTER TABLE may add several columns, `ADD ..., ADD ...`.
+        for (let j = at + 1; j < tokens.length && !mark(j, ";"); j++) {
+          if (!word(j, "add") || !(j === at + 1 || mark(j - 1, ","))) continue;
+          let c = j + 1;
+          if (word(c, "column")) c++;
+          if (word(c, "if") && word(c + 1, "not") && word(c + 2, "exists")) c += 3;
+          definition(table, c);
+        }
+      }
+    }
+  }
+  return created;
+}
+
+/** The keywords a table constraint starts with (never a column of CREATE TABLE or ADD). */
+const TABLE_CONSTRAINTS: ReadonlySet<string> = new Set(["constraint", "primary", "unique", "check", "foreign", "exclude", "like"]);
+
+/** A token of SQL: a quoted name (its text unquoted), a bare word (lower-cased, as PostgreSQL folds it), or one other character. */
+type SqlToken = { readonly kind: "name" | "word" | "other"; readonly text: string };
+
+/** The tokens of SQL text, in one pass; string literals (`'...'`, `E'...'`) and comments are left out. */
+function sqlTokens(sql: string): SqlToken[] {
+  const tokens: SqlToken[] = [];
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    if (c === "-" && sql[i + 1] === "-") {
+      const end = sql.indexOf("\n", i);
+      i = end < 0 ? sql.length : end + 1;
+    } else if (c === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      i = end < 0 ? sql.length : end + 2;
+    } else if (c === '"') {
+      let text = "";
+      let j = i + 1;
+      for (;;) {
+        const end = sql.indexOf('"', j);
+        if (end < 0) return tokens;
+        text += sql.slice(j, end);
+        if (sql[end + 1] !== '"') {
+          i = end + 1;
+          break;
+        }
+        text += '"';
+        j = end + 2;
+      }
+      tokens.push({ kind: "name", text });
+    } else if (c === "'" || ((c === "E" || c === "e") && sql[i + 1] === "'")) {
+      const escapes = c !== "'";
+      let j = escapes ? i + 2 : i + 1;
+      while (j < sql.length && !(sql[j] === "'" && sql[j + 1] !== "'")) j += (escapes && sql[j] === "\\") || sql[j] === "'" ? 2 : 1;
+      i = j + 1;
+    } else if (/[A-Za-z_]/.test(c)) {
+      let j = i + 1;
+      while (j < sql.length && /[A-Za-z0-9_$]/.test(sql[j]!)) j++;
+      tokens.push({ kind: "word", text: sql.slice(i, j).toLowerCase() });
+      i = j;
+    } else {
+      if (!/\s/.test(c)) tokens.push({ kind: "other", text: c });
+      i++;
+    }
+  }
+  return tokens;
 }
 
 function idKind(schema: Json): TableSnapshot["idKind"] {
@@ -159,11 +380,16 @@ const ID_KINDS = { integer: "integer", uuid: "text", string: "text" } as const;
 
 function columnOf(
   field: string,
+  column: string,
   property: Json,
   schemas: Json,
-  context: { required: boolean; indexed: boolean; table: string; idKindOf: ReadonlyMap<string, TableSnapshot["idKind"]> },
+  context: {
+    required: boolean;
+    indexed: boolean;
+    idKindOf: ReadonlyMap<string, TableSnapshot["idKind"]>;
+    tableOf: ReadonlyMap<string, string>;
+  },
 ): ColumnSnapshot {
-  const column = identifier(field);
   const target = property["x-codegen-ref"];
   // Why: a foreign key needs the type of the id it refers to.
   const references = typeof target === "string" && context.idKindOf.has(target) ? target : undefined;
@@ -197,7 +423,7 @@ function columnOf(
     notNull: context.required && !admitsNull,
     ...(defaultValue !== undefined ? { default: defaultValue } : {}),
     ...(check !== undefined ? { check } : {}),
-    ...(references !== undefined ? { references: identifier(references) } : {}),
+    ...(references !== undefined ? { references: context.tableOf.get(references)! } : {}),
     indexed: context.indexed,
   };
 }
