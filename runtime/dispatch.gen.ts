@@ -530,8 +530,8 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
     // Why every string a store is given, on every store: docs/http-behaviour.md, "Strings a store
     // keeps exactly" (PostgreSQL refuses U+0000 and cannot keep an unpaired surrogate).
     checkStorable(data, "", errors);
-    checkStorable(parts.path, "", errors);
-    checkStorable(parts.query, "", errors);
+    checkStorable(parts["path"], "", errors);
+    checkStorable(parts["query"], "", errors);
   }
   if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
 

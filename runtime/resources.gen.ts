@@ -367,7 +367,7 @@ export class MemoryCollection {
     for (const { from, field } of this.#referrers) {
       for (const object of from.#objects.values()) {
         // Why not the object itself: deleting an object that refers to itself leaves no reference behind.
-        if (from === this && String(object.id) === key) continue;
+        if (from === this && String(object["id"]) === key) continue;
         const value = own(object, field);
         if (value !== undefined && value !== null && String(value) === key) return stillReferred(this.#spec, { collection: from.#spec.collection, field });
       }

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { applyMigrationFiles, type Database } from "../../src/postgres/database.js";
-import { readMigrations } from "../../src/postgres/generate.js";
+import { folderMigrations } from "../../src/postgres/recorded.js";
 import { migrationText, schemaChange } from "../../src/postgres/migrations.js";
 import { type SchemaSnapshot, identifier, tablesOf } from "../../src/postgres/tables.js";
 import { generateIntoFolder } from "../../src/run.js";
@@ -159,7 +159,7 @@ describe("on PGlite, through generate's folder", () => {
       await writeFile(path.join(dir, "api.yaml"), text);
       const outcome = await generateIntoFolder(host, "api.yaml", text, { outDir: "out", check: false, force: false, format: false });
       expect(outcome.diagnostics, step.name).toEqual([]);
-      await applyMigrationFiles(database, await readMigrations(path.join(dir, "out")));
+      await applyMigrationFiles(database, folderMigrations(path.join(dir, "out")).migrations);
       const snapshot = JSON.parse(await readFile(path.join(dir, "out", "migrations", "schema.json"), "utf8")) as SchemaSnapshot;
       expectDistinctColumns(snapshot);
       const columns = snapshot.tables[0]!.columns;

@@ -5,9 +5,9 @@
 // is stillReferred's 409 naming the reference. Both stores answer alike.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Query } from "../../templates/runtime/migrate.gen.js";
-import { PostgresCollection, type TableSpec } from "../../templates/runtime/postgres.gen.js";
-import { MemoryCollection, type ResourceSpec, type StoredObject, isStoreRefusal } from "../../templates/runtime/resources.gen.js";
+import type { Query } from "../../runtime/migrate.gen.js";
+import { PostgresCollection, type TableSpec } from "../../runtime/postgres.gen.js";
+import { MemoryCollection, type ResourceSpec, type StoredObject, isStoreRefusal } from "../../runtime/resources.gen.js";
 import { pgliteDatabase } from "./store.js";
 import { type PostgresServer, postgresSkipReason, startPostgres } from "./server.js";
 
