@@ -4,11 +4,12 @@
  * brings a database's tables to a declaration's (snapshots kept in the migrations table).
  */
 import { createHash } from "node:crypto";
-import { lstat, mkdir } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import { MIGRATIONS_TABLE, type MigrationSpec, type Query, applyMigrations, quoteIdentifier } from "#runtime/migrate.gen.js";
 import { schemaChange } from "./migrations.js";
+import { notAFolder } from "../write/target.js";
 import type { SchemaSnapshot } from "./tables.js";
 
 /** An open database: `query` for the store (a pool with pg), `session` for work that needs one connection. */
@@ -117,9 +118,9 @@ export async function openDatabase(target: string, cwd: string): Promise<Databas
   const { PGlite } = await import("@electric-sql/pglite");
   let db: InstanceType<typeof PGlite>;
   try {
-    const stat = await lstat(folder).catch(() => undefined);
-    // Why: PGlite keeps its data in a folder; a file there is the user's, never a database.
-    if (stat !== undefined && !stat.isDirectory() && !stat.isSymbolicLink()) throw new Error("it is a file, not a folder (PGlite keeps its data in a folder)");
+    // Why: PGlite keeps its data in a folder; a file, pipe or device there is the user's, never a database.
+    const what = notAFolder(folder);
+    if (what !== undefined) throw new Error(`it is ${what}, not a folder (PGlite keeps its data in a folder)`);
     await mkdir(folder, { recursive: true });
     db = await PGlite.create(folder);
   } catch (error) {

@@ -2,7 +2,7 @@
  * What a command says when a file or folder it was told to write cannot be written: the place
  * named as the user wrote it, and why, on one line (never a stack).
  */
-import { lstatSync } from "node:fs";
+import { statSync } from "node:fs";
 import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import { TargetRefused } from "../host.js";
 
@@ -19,13 +19,14 @@ export function oneLine(message: string): string {
 }
 
 /**
- * What stands at an output folder's place when it is not a folder (words for `output/not-a-folder`),
- * or undefined for a folder or nothing. `dir` is the folder `outputFolder` resolved, links followed.
+ * What stands at a folder's place when it is not a folder (words for `output/not-a-folder`), or
+ * undefined for a folder or nothing. A link there is followed: the user named it (the output
+ * folder of `generate`, which `outputFolder` resolved already; the PGlite folder of `--db`).
  */
 export function notAFolder(dir: string): string | undefined {
   let stat;
   try {
-    stat = lstatSync(dir);
+    stat = statSync(dir);
   } catch {
     return undefined;
   }

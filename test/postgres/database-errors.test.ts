@@ -4,7 +4,7 @@
 // `codegen migrate` and `codegen serve --db`, on real PGlite folders, a real PostgreSQL server,
 // and real sockets that refuse or drop the connection.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -67,9 +67,25 @@ describe("--db that cannot be opened", () => {
     for (const argv of [migrate("notes.txt"), serve("notes.txt")]) {
       const { code, err } = await run(dir, argv);
       expect(code, argv[0]).toBe(1);
-      expect(err).toMatch(/^codegen: error: cannot open the database `notes\.txt`: it is a file, not a folder.*\[db\/unavailable\]$/m);
+      expect(err).toMatch(/^codegen: error: cannot open the database `notes\.txt`: it is a regular file, not a folder.*\[db\/unavailable\]$/m);
     }
     expect(readFileSync(path.join(dir, "notes.txt"), "utf8")).toBe("mine\n");
+  }, 120_000);
+
+  it("a server that never answers: given up after the connection timeout, named", async () => {
+    const dir = await project();
+    const held: Socket[] = [];
+    const silent = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const db = `postgres://127.0.0.1:${(silent.address() as { port: number }).port}/app`;
+      const { code, err } = await run(dir, migrate(db));
+      expect(code).toBe(1);
+      expect(err).toMatch(/cannot open the database `postgres:\/\/127\.0\.0\.1:\d+\/app`: .*timeout.* \[db\/unavailable\]/i);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   }, 120_000);
 
   it("a server that refuses the connection, or drops it: the reason, and the URL's password hidden", async () => {
@@ -109,7 +125,8 @@ describe("a step on the database that fails", () => {
     const served = await run(dir, serve("db"));
     expect(served.code).toBe(1);
     expect(served.err).toMatch(/bringing the tables to the declaration failed, on the database `db`: relation "books" already exists \[db\/failed\]/);
-  }, 180_000);
+    // Why so long a limit: each of the three opens of a new PGlite folder runs initdb (tens of seconds on a busy machine).
+  }, 400_000);
 });
 
 const skip = postgresSkipReason();
