@@ -1,9 +1,10 @@
 import type { OpenAPIV3_1 } from "openapi-types";
 import { camelCase, pascalCase } from "../declaration/names.js";
+import { NAME_LIMIT } from "../declaration/schema.js";
 import { type Json, listOf, objectOf, stringOf } from "./document.js";
 import { docLines, inlineComment, lineComment, literal, propertyKey, stringLiteral } from "./escape.js";
 import { prepareDocument } from "./foreign.js";
-import { NameGate, SchemaTypeNames, UnsupportedConstruct, pointerOf } from "./names.js";
+import { NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
@@ -132,7 +133,7 @@ export function buildApiView(input: OpenAPIV3_1.Document, options: ModelOptions)
   const prepared = prepareDocument(input);
   const document = prepared.document as unknown as Json;
   const gate = new NameGate();
-  const problems = [...prepared.problems.map((p) => new UnsupportedConstruct(p.pointer, p.reason))];
+  const problems = [...overlongNames(input), ...prepared.problems.map((p) => new UnsupportedConstruct(p.pointer, p.reason))];
   const view = viewOf(document, options, gate, problems);
   problems.push(...gate.problems);
   if (problems.length > 0) throw new UnsupportedConstructs(problems);
@@ -369,6 +370,10 @@ function resourceView(
   const ext = objectOf(schema["x-codegen-resource"]);
   const collection = String(ext.collection);
   const at = pointerOf("components", "schemas", name, "x-codegen-resource");
+  if (collection.length > NAME_LIMIT) {
+    gate.problems.push(new UnsupportedConstruct(at, `collection ${stringLiteral(`${collection.slice(0, 32)}…`)} is longer than ${NAME_LIMIT} characters`));
+    return undefined;
+  }
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(collection)) {
     gate.problems.push(new UnsupportedConstruct(at, `collection ${stringLiteral(collection)} is not a lower-case path segment`));
     return undefined;

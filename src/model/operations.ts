@@ -7,7 +7,7 @@
  */
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
 import { docLines, inlineComment, propertyKey, stringLiteral } from "./escape.js";
-import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, identifierOf, isMemberName, pointerOf } from "./names.js";
+import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, fileNameOf, identifierOf, isMemberName, pointerOf } from "./names.js";
 import type { OperationModel } from "./operation.js";
 import { type JsonSchema, docComment, refName, schemaNode, schemaTypes, typeScriptType, unsupportedKeywords } from "./schema-code.js";
 import type { OperationGroupView, OperationView } from "./view.js";
@@ -151,11 +151,12 @@ export class OperationCollector {
         property: this.gate.identifier(property, at, "the handler group"),
         interfaceName: this.gate.identifier(`${typeBase}Handlers`, at, "the handler interface"),
         binderName: this.gate.identifier(`bind${typeBase}`, at, "the binder"),
-        fileName:
+        fileName: fileNameOf(
           property
             .replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
             .replace(/^[-_]+/, "")
             .replace(/_/g, "-") || "default",
+        ),
         labelComment: inlineComment(label),
         usesTypes: false,
         usesPrincipal: false,

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { main } from "../../src/cli.js";
 import { NAME_LIMIT } from "../../src/declaration/schema.js";
+import { OPENAPI_NAME_LIMIT } from "../../src/model/names.js";
 import { checkDeclaration, generateFiles } from "../../src/run.js";
 import { serveFiles, type RunningServer } from "../../src/serve/serve.js";
 import { call, list, obj } from "../http/support.js";
@@ -153,4 +154,61 @@ describe("names at the limit work end to end", () => {
       });
     });
   }
+});
+
+describe("names of an OpenAPI document have a limit of 1024 characters", () => {
+  /** A document with one operation whose name of `kind` is `name` (the others short). */
+  const openapi = (kind: string, name: string) => {
+    const n = (k: string, short: string) => (kind === k || kind === "all" ? name : short);
+    const schema = n("schema", "Pet");
+    return JSON.stringify({
+      openapi: "3.1.0",
+      info: { title: "T", version: "1" },
+      paths: {
+        "/pets": {
+          get: {
+            operationId: n("operationId", "listPets"),
+            tags: [n("tag", "pets")],
+            parameters: [{ name: n("parameter", "limit"), in: "query", schema: { type: "integer" } }],
+            responses: {
+              "200": {
+                description: "ok",
+                content: { "application/json": { schema: { type: "array", items: { $ref: `#/components/schemas/${schema}` } } } },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { [schema]: { type: "object", properties: { [n("property", "name")]: { type: "string" } } } } },
+    });
+  };
+  const KINDS = ["schema", "property", "operationId", "parameter", "tag"] as const;
+  const WHAT = { schema: "schema name", property: "property name", operationId: "operationId", parameter: "parameter name", tag: "tag" } as const;
+
+  it("a longer schema, property or parameter name, operationId or tag is refused at its place", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...KINDS), fc.integer({ min: OPENAPI_NAME_LIMIT + 1, max: 20_000 }), async (kind, length) => {
+        const name = `P${"a".repeat(length - 1)}`;
+        await writeFile(path.join(dir, "doc.json"), openapi(kind, name));
+        const result = await cli(["generate", "doc.json", "-o", "doc-out"]);
+        expect(result.code).toBe(1);
+        const headings = result.stderr.split("\n").filter((line) => / error: /.test(line));
+        expect(headings.length, result.stderr.slice(0, 500)).toBeGreaterThan(0);
+        for (const line of headings) expect(line.slice(0, 40)).toMatch(/^doc\.json:1:\d+: error: /);
+        expect(headings.join("\n")).toContain(`the ${WHAT[kind]} "Paaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…" is ${length} characters long`);
+        expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+      }),
+      { numRuns: 12 },
+    );
+  }, 120_000);
+
+  it("names of 1024 characters are generated, every file name within 255 bytes", async () => {
+    await writeFile(path.join(dir, "doc.json"), openapi("all", `P${"a".repeat(OPENAPI_NAME_LIMIT - 1)}`));
+    const result = await cli(["generate", "doc.json", "-o", "doc-out"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const names = await readdir(path.join(dir, "doc-out"), { recursive: true });
+    expect(names.length).toBeGreaterThan(5);
+    for (const name of names) expect(Buffer.byteLength(path.basename(name))).toBeLessThanOrEqual(255);
+  }, 60_000);
 });

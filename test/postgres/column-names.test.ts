@@ -126,6 +126,18 @@ describe("column names across a folder's history", () => {
   });
 });
 
+describe("table names across a folder's history", () => {
+  it("a resource declared again after its removal gets a new table: CREATE TABLE of the old name would fail", () => {
+    const first = tablesOf(documentOf(["title"]));
+    const created = migrationText(schemaChange(undefined, first));
+    const without = { codegen: 1 as const, tables: [] };
+    const again = tablesOf(documentOf(["title"]), { snapshot: without, migrations: [created, migrationText(schemaChange(first, without))] });
+    expect(first.tables[0]!.table).toBe("items");
+    expect(again.tables[0]!.table).not.toBe("items");
+    expect(schemaChange(without, again).statements[0]).toMatch(/^CREATE TABLE "items_[0-9a-f]{12}" /);
+  });
+});
+
 describe("on PGlite, through generate's folder", () => {
   let dir = "";
   let database: Database;
