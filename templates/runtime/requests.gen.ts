@@ -116,7 +116,7 @@ export type RequestParts = { readonly req: IncomingMessage; readonly url: Parsed
 export type BodyRead = { ok: true; body?: unknown; rawBody?: RawBody } | { ok: false; answer: Answer };
 
 /** The limits of body reading (DispatchOptions). */
-export type BodyLimits = { readonly bodyLimit?: number; readonly bodyDepthLimit?: number };
+export type BodyLimits = { readonly bodyLimit?: number | undefined; readonly bodyDepthLimit?: number | undefined };
 
 /**
  * The request body, read by the operation's declared media types. Why this order (http-behaviour
@@ -322,7 +322,8 @@ function parameterValue(parameter: ParameterSpec, raw: readonly string[], errors
   // and orval send `?sort=-startsAt&sort=id`); each value is split by the style's delimiter and the
   // pieces joined, so `?sort=a,b`, `?sort=a&sort=b` and `?sort=a&sort=b,c` are the same list. The
   // delimiter stays the only separator within a value: nothing is read two ways.
-  const texts = raw.length === 1 ? (raw[0] === "" ? [] : splitTexts(parameter, raw[0]!, parameter.array)) : raw.flatMap((text) => (text === "" ? [] : splitTexts(parameter, text, parameter.array)));
+  const separator = parameter.array;
+  const texts = raw.length === 1 ? (raw[0] === "" ? [] : splitTexts(parameter, raw[0]!, separator)) : raw.flatMap((text) => (text === "" ? [] : splitTexts(parameter, text, separator)));
   if (texts.some((text) => text === undefined)) {
     addError(errors, parameter.name, "has malformed percent-encoding");
     return undefined;
