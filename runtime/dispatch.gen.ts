@@ -89,29 +89,33 @@ export type RequestContext<P extends Principal = Principal> = {
 /** What the token endpoint's application hook answers: a token, or an RFC 6749 error code. */
 export type IssueTokenResult = TokenResponse | { error: TokenErrorCode; message?: string };
 
-/** The application's hooks and the server's limits. */
+/**
+ * The application's hooks and the server's limits. Each optional one also takes `undefined`, its
+ * default. Why: under exactOptionalPropertyTypes an option read from the environment
+ * (`cursorKey: process.env.CURSOR_KEY`, a `string | undefined`) would otherwise not compile.
+ */
 export type DispatchOptions = HttpServerOptions & {
   /** Checks a credential; answers the principal with its granted scopes, or undefined to refuse it. */
   readonly verifyToken: VerifyToken;
   /** Issues a token for a password token request (token endpoint only). */
-  readonly issueToken?: (request: TokenRequest) => Promise<IssueTokenResult> | IssueTokenResult;
+  readonly issueToken?: ((request: TokenRequest) => Promise<IssueTokenResult> | IssueTokenResult) | undefined;
   /** Largest request body in bytes; default 1 MiB. */
-  readonly bodyLimit?: number;
+  readonly bodyLimit?: number | undefined;
   /** Deepest nesting of arrays and objects in a JSON body (400 beyond it); default 128. */
-  readonly bodyDepthLimit?: number;
+  readonly bodyDepthLimit?: number | undefined;
   /** Told of every error a handler throws (the client gets a 500 without internals). */
-  readonly onError?: (error: unknown, request: IncomingMessage) => void;
+  readonly onError?: ((error: unknown, request: IncomingMessage) => void) | undefined;
   /**
    * Longest time (ms) a handler or hook (`verifyToken`, `issueToken`) may take before the client
    * gets 504 and `onError` a HandlerTimeoutError; default 30 s, 0 for no limit.
    */
-  readonly handlerTimeout?: number;
+  readonly handlerTimeout?: number | undefined;
   /**
    * The key list cursors are signed with. Give every instance behind a load balancer the same
    * (at least 32 random bytes, kept secret) so each accepts the others' cursors; default: a random
    * key per process, so a cursor outlives no restart.
    */
-  readonly cursorKey?: string | Uint8Array;
+  readonly cursorKey?: string | Uint8Array | undefined;
 };
 
 /** The generated API: its routes, schemas, security schemes, resources, index links and bound handlers. */

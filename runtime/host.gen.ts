@@ -37,22 +37,22 @@ export type ResponseEvent = RequestEvent & {
 /** The status `onResponse` is told for a request whose client went away before its answer (nginx's "client closed request"); never sent. */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-/** The host's options: hooks, CORS, the base path and the served document. */
+/** The host's options: hooks, CORS, the base path and the served document (each optional one also takes undefined: see DispatchOptions). */
 export type HostOptions = {
   /** Told of every request as it arrives (logging, metrics); what it throws goes to `onError`. */
-  readonly onRequest?: (event: RequestEvent) => void;
+  readonly onRequest?: ((event: RequestEvent) => void) | undefined;
   /** Told of every answer (logging, metrics); what it throws goes to `onError`. */
-  readonly onResponse?: (event: ResponseEvent) => void;
+  readonly onResponse?: ((event: ResponseEvent) => void) | undefined;
   /** The origins whose browsers may call the API (CORS), or `*` for any; default none. */
-  readonly cors?: "*" | readonly string[];
+  readonly cors?: "*" | readonly string[] | undefined;
   /** The path every route is served under; default the path of the document's first server URL, `""` for none. */
-  readonly basePath?: string;
+  readonly basePath?: string | undefined;
   /** Serve `/openapi.json`, `/openapi.yaml` and `/docs`; default true. */
-  readonly docs?: boolean;
+  readonly docs?: boolean | undefined;
 };
 
 /** The options every way of hosting the API takes: the dispatcher's, the host's, and `verifyToken` optional. */
-export type HostedOptions = Omit<DispatchOptions, "verifyToken"> & HostOptions & { readonly verifyToken?: VerifyToken };
+export type HostedOptions = Omit<DispatchOptions, "verifyToken"> & HostOptions & { readonly verifyToken?: VerifyToken | undefined };
 
 /**
  * The document the server answers (document.gen.ts): its text as JSON, as YAML where codegen kept

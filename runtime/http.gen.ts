@@ -550,22 +550,22 @@ function readQuery(search: string): ReadonlyMap<string, readonly string[]> {
 /** Time limits, in milliseconds, for clients sending their request. */
 export type TimeoutOptions = {
   /** Time to send the request headers; default 10 s. */
-  headersTimeout?: number;
+  headersTimeout?: number | undefined;
   /** Time to send the whole request; default 30 s. */
-  requestTimeout?: number;
+  requestTimeout?: number | undefined;
 };
 
 /** Options of `createHttpServer`. */
 export type HttpServerOptions = TimeoutOptions & {
   /** How often Node checks the time limits; default 1 s. */
-  connectionsCheckingInterval?: number;
+  connectionsCheckingInterval?: number | undefined;
   /**
    * Most request body bytes held at once across all requests; default 64 MiB. A body that would
    * go beyond it is answered 503 with `Retry-After: 1`, and its connection closes.
    */
-  maxBufferedBytes?: number;
+  maxBufferedBytes?: number | undefined;
   /** Most connections open at once; default 1024. Beyond it Node closes new connections unanswered. */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
 };
 
 /**

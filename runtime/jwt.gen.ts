@@ -41,27 +41,27 @@ export type VerifyJwtOptions = {
   /** The algorithms accepted, pinned: a token whose header names another is refused. */
   readonly algorithms: readonly JwtAlgorithm[];
   /** Seconds of clock skew allowed on `exp` and `nbf`; default 0. */
-  readonly clockToleranceSeconds?: number;
+  readonly clockToleranceSeconds?: number | undefined;
   /** The HS256 shared secret (at least 32 bytes). */
-  readonly secret?: string | Uint8Array;
+  readonly secret?: string | Uint8Array | undefined;
   /** The issuer's public key. */
-  readonly publicKey?: JwtPublicKey;
+  readonly publicKey?: JwtPublicKey | undefined;
   /** The issuer's JWKS URL (HTTPS), e.g. `https://tenant.eu.auth0.com/.well-known/jwks.json`. */
-  readonly jwksUrl?: string;
+  readonly jwksUrl?: string | undefined;
   /** Seconds a fetched key set is used before it is fetched again; default 600. */
-  readonly jwksCacheSeconds?: number;
+  readonly jwksCacheSeconds?: number | undefined;
   /** Least seconds between two fetches of the key set (an unknown `kid` refetches); default 30. */
-  readonly jwksCooldownSeconds?: number;
+  readonly jwksCooldownSeconds?: number | undefined;
   /** Milliseconds a JWKS fetch may take; default 5000. */
-  readonly jwksTimeoutMs?: number;
+  readonly jwksTimeoutMs?: number | undefined;
   /** Largest JWKS response in bytes; default 256 KiB. */
-  readonly jwksMaxBytes?: number;
+  readonly jwksMaxBytes?: number | undefined;
   /** For tests only: allow a `jwksUrl` of `http://127.0.0.1` (or `[::1]`, `localhost`). */
-  readonly jwksAllowLoopbackHttp?: boolean;
+  readonly jwksAllowLoopbackHttp?: boolean | undefined;
   /** Largest token in bytes; longer is refused unread; default 8 KiB. */
-  readonly maxTokenBytes?: number;
+  readonly maxTokenBytes?: number | undefined;
   /** Told when the JWKS cannot be fetched or read (the token is then refused: 401). */
-  readonly onError?: (error: unknown) => void;
+  readonly onError?: ((error: unknown) => void) | undefined;
 };
 
 /** The server's `verifyToken` option, answering a JWT's principal or undefined to refuse it. */
@@ -516,17 +516,17 @@ export type IssueJwtOptions = {
   /** The signing algorithm. */
   readonly algorithm: JwtAlgorithm;
   /** The signing key of RS256, PS256, ES256 and EdDSA. */
-  readonly privateKey?: JwtPrivateKey;
+  readonly privateKey?: JwtPrivateKey | undefined;
   /** The HS256 shared secret (at least 32 bytes). */
-  readonly secret?: string | Uint8Array;
+  readonly secret?: string | Uint8Array | undefined;
   /** The `kid` header naming the key in the issuer's JWKS. */
-  readonly keyId?: string;
+  readonly keyId?: string | undefined;
   /** The `iss` claim. */
   readonly issuer: string;
   /** The `aud` claim. */
   readonly audience: string | readonly string[];
   /** Seconds a token is valid (`exp`, `expires_in`); default 3600. */
-  readonly lifetimeSeconds?: number;
+  readonly lifetimeSeconds?: number | undefined;
 };
 
 /** The server's `issueToken` option, answering a signed JWT or an RFC 6749 error. */

@@ -116,7 +116,7 @@ export type RequestParts = { readonly req: IncomingMessage; readonly url: Parsed
 export type BodyRead = { ok: true; body?: unknown; rawBody?: RawBody } | { ok: false; answer: Answer };
 
 /** The limits of body reading (DispatchOptions). */
-export type BodyLimits = { readonly bodyLimit?: number; readonly bodyDepthLimit?: number };
+export type BodyLimits = { readonly bodyLimit?: number | undefined; readonly bodyDepthLimit?: number | undefined };
 
 /**
  * The request body, read by the operation's declared media types. Why this order (http-behaviour

@@ -90,6 +90,25 @@ beforeAll(async () => {
     mkdirSync(path.dirname(path.join(project, file.path)), { recursive: true });
     writeFileSync(path.join(project, file.path), file.contents);
   }
+  // A user's file beside it: options read from the environment are `string | undefined`, which
+  // every optional option takes (under exactOptionalPropertyTypes too).
+  writeFileSync(
+    path.join(project, "src/from-env.ts"),
+    `import { createServer, verifyJwt } from "./generated/index.gen.js";
+import { projects } from "./handlers/projects.js";
+import { tasks } from "./handlers/tasks.js";
+
+const origin = process.env.CORS_ORIGIN;
+export const server = createServer({
+  handlers: { projects, tasks },
+  verifyToken: verifyJwt({ issuer: "https://id.example.com/", audience: "api", algorithms: ["HS256"], secret: process.env.JWT_SECRET, jwksUrl: process.env.JWKS_URL }),
+  cursorKey: process.env.CURSOR_KEY,
+  basePath: process.env.BASE_PATH,
+  cors: origin === undefined ? undefined : [origin],
+  bodyLimit: process.env.BODY_LIMIT === undefined ? undefined : Number(process.env.BODY_LIMIT),
+});
+`,
+  );
   symlinkSync(path.join(ROOT, "node_modules"), path.join(project, "node_modules"), "dir");
   await generate(path.join(project, "api.yaml"), path.join(project, "src/generated"));
   // A document without component schemas: its types.gen.ts declares nothing.

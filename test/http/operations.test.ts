@@ -391,12 +391,15 @@ describe("parameters", () => {
     ]);
   });
 
-  it("form with explode=false: ?fields=name,price; an item outside the enum names it", async () => {
+  it("form with explode=false: ?fields=name,price, or repeated as clients that explode every array send it; an item outside the enum names it", async () => {
     expect((await call(base, "GET", "/shops/7/items/abc?fields=name,price", reader)).status).toBe(200);
     expect(onlyInput("getItem").query).toEqual({ fields: ["name", "price"] });
     seen.length = 0;
+    expect((await call(base, "GET", "/shops/7/items/abc?fields=name&fields=price", reader)).status).toBe(200);
+    expect(onlyInput("getItem").query).toEqual({ fields: ["name", "price"] });
+    seen.length = 0;
     expectError(await call(base, "GET", "/shops/7/items/abc?fields=name,colour", reader), 400, ["fields[1]"]);
-    expectError(await call(base, "GET", "/shops/7/items/abc?fields=name&fields=price", reader), 400, ["fields"]);
+    expectError(await call(base, "GET", "/shops/7/items/abc?fields=name&fields=colour", reader), 400, ["fields[1]"]);
     expect(seen).toEqual([]);
   });
 
