@@ -542,7 +542,7 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
   if (operation.kind === "index") return { status: 200, body: { links: api.index }, headers: {} };
   if (!resource) throw new Error(`operation ${operation.operationId} has no resource`);
   const query = isObject(parts["query"]) ? parts["query"] : {};
-  return runResourceOperation(operation, resource, { api, options, id, query, data, context, listing });
+  return runResourceOperation(operation, resource, { api, options, req, url: parsedUrl, id, query, data, context, listing });
 }
 
 /** What answerRequest reads of an operation on every request, found once per operation and API. */
@@ -611,6 +611,9 @@ function resourceData(operation: OperationSpec, resource: ResourceSpec, body: un
 type ResourceRequest = {
   readonly api: ApiSpec;
   readonly options: DispatchOptions;
+  /** The request, and its query: a reference's lookup asks its `get` operation's security of them. */
+  readonly req: IncomingMessage;
+  readonly url: ParsedUrl;
   readonly id: string | number | undefined;
   readonly query: Json;
   readonly data: Json;
@@ -734,34 +737,65 @@ function getOperationOf(api: ApiSpec, collection: string): OperationSpec {
 
 /**
  * An object of a collection by its id, through the collection's `get` handler: the object,
- * undefined when none has it, or a refusal. Why the principal only when that `get` has security:
- * a public `get` is typed to receive none, whoever asks.
+ * undefined when none has it, or a refusal, asked with what `granted` holds (the request's own
+ * access, or what that `get`'s security granted it). Why the principal only when that `get` has
+ * security: a public `get` is typed to receive none, whoever asks.
  */
-function lookUp(request: ResourceRequest, collection: string, id: unknown): Awaitable<unknown> {
+function lookUp(request: ResourceRequest, collection: string, id: unknown, granted: RequestContext = request.context): Awaitable<unknown> {
   const get = getOperationOf(request.api, collection);
-  const principal = get.security.length === 0 ? undefined : request.context.principal;
-  return call(request.api, request.options, get.operationId, { id, principal, scopes: request.context.scopes });
+  const principal = get.security.length === 0 ? undefined : granted.principal;
+  return call(request.api, request.options, get.operationId, { id, principal, scopes: granted.scopes });
 }
 
 /**
- * The `ref` fields of a request's data that name no existing object (declaration, the `ref`
- * paragraph), looked up through each referenced resource's `get` handler; `null` clears a
- * reference and is not looked up. Empty when every reference holds; an Answer when a lookup is
- * refused (answered as a refusal of this operation's own lookup: its status if this operation
- * declares it, else a fault, 500).
+ * The `ref` fields of a request's data that name no object the caller may read (declaration, the
+ * `ref` paragraph), looked up through each referenced resource's `get` handler with what that
+ * `get`'s own security grants the request; `null` clears a reference and is not looked up. Why
+ * "may read": a reference the caller could not read is answered exactly as one to no object
+ * (docs/http-behaviour.md, "References"), so creating objects never tells which ids exist: when
+ * the `get`'s security refuses the request, nothing is looked up; a `get` handler's refusal with
+ * 404 or 410 counts as no object. Empty when every reference holds; an Answer when a lookup is
+ * refused otherwise (answered as a refusal of this operation's own lookup: its status if this
+ * operation declares it, else a fault, 500).
  */
 async function missingReferences(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest): Promise<FieldErrors | Answer> {
   const errors: FieldErrors = {};
   for (const ref of resource.refs) {
     const value = Object.hasOwn(request.data, ref.field) ? request.data[ref.field] : undefined;
     if (value === undefined || value === null) continue;
-    const found = await lookUp(request, ref.collection, value);
+    const get = getOperationOf(request.api, ref.collection);
+    const access: Access = sameSecurity(get.security, operation.security) ? { ok: true, ...request.context } : await readAccess(request, get);
+    const found = access.ok ? await lookUp(request, ref.collection, value, access) : undefined;
+    // (`as unknown`: the check must not narrow `found`, which is an object either way.)
+    if (isObject(found) && !isStoredObject(found as unknown) && (found.status === 404 || found.status === 410)) {
+      addError(errors, ref.field, `no ${ref.rel} has the id ${String(value)}`);
+      continue;
+    }
     const refused = refusalAnswer(operation, found, `the get handler of ${ref.collection}`);
     if (refused) return refused;
     if (found === undefined) addError(errors, ref.field, `no ${ref.rel} has the id ${String(value)}`);
     else storedObject(found, `the get handler of ${ref.collection}`);
   }
   return errors;
+}
+
+/** What a `get` operation's security grants a request (checked as for a request to it, without telling `onResponse`). */
+async function readAccess(request: ResourceRequest, get: OperationSpec): Promise<Access> {
+  const { api, options } = request;
+  return inTime(options, "the security check", () => checkSecurity(get.security, { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken }, request.req, request.url.query));
+}
+
+/** Whether two operations have the same security requirements (so one's access decision is the other's). */
+function sameSecurity(a: readonly SecurityRequirement[], b: readonly SecurityRequirement[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((requirement, i) => {
+    const other = b[i]!;
+    return (
+      requirement.length === other.length &&
+      requirement.every((item, j) => item.scheme === other[j]!.scheme && item.scopes.length === other[j]!.scopes.length && item.scopes.every((scope, k) => scope === other[j]!.scopes[k]))
+    );
+  });
 }
 
 /** The answer to a request whose references do not hold, or to a refused lookup of one; undefined when they hold. */

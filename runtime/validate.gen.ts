@@ -126,6 +126,9 @@ export function hasErrors(errors: FieldErrors): boolean {
 /** Where a string may hold a code unit PostgreSQL cannot store exactly (see storableText). */
 const UNSTORABLE = /[\u0000\ud800-\udfff]/;
 
+/** Below this length a text is read unit by unit; above it, by the engine's search (which costs a call to start). */
+const SHORT_TEXT = 64;
+
 /**
  * Why a text cannot be stored exactly, or undefined when it can: U+0000, which PostgreSQL's text
  * and jsonb refuse, and a surrogate without its pair, which UTF-8 cannot encode (a text column
@@ -133,8 +136,17 @@ const UNSTORABLE = /[\u0000\ud800-\udfff]/;
  * `\u0000` and `\ud800` escapes (RFC 8259 section 8.2 leaves such strings to the receiver).
  */
 export function storableText(text: string): string | undefined {
-  // Why the search first: nearly every text holds neither, and the engine finds that at once.
-  const start = text.search(UNSTORABLE);
+  // Why the search first: nearly every text holds neither, and that is found at once.
+  let start = -1;
+  if (text.length < SHORT_TEXT) {
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit === 0 || (unit >= 0xd800 && unit <= 0xdfff)) {
+        start = i;
+        break;
+      }
+    }
+  } else start = text.search(UNSTORABLE);
   if (start === -1) return undefined;
   for (let i = start; i < text.length; i++) {
     const unit = text.charCodeAt(i);
@@ -147,30 +159,52 @@ export function storableText(text: string): string | undefined {
   return undefined;
 }
 
+/** Where a value sits in the body: its parent's place and its key or index, made into a path only for a message. */
+type Place = { readonly parent: Place | undefined; readonly key: string | number } | undefined;
+
+/** A place as `detail` names it: `tags[2]`, `address.city` (`path` before the root's own). */
+function placePath(path: string, place: Place): string {
+  if (place === undefined) return path;
+  const above = placePath(path, place.parent);
+  return typeof place.key === "number" ? `${above}[${place.key}]` : propertyPath(above, place.key);
+}
+
 /**
  * Adds an error for every string of a value (at any depth, object keys too) that storableText
  * refuses, named by its path (`tags[2]`, `address.city`; a key by its object). Why on every
  * store: a request's answer must not depend on where its objects are kept (docs/http-behaviour.md,
- * "Strings a store keeps exactly"). A loop with its own stack: a value as deep as the body limit
- * allows costs no recursion.
+ * "Strings a store keeps exactly"). Why places and not paths: a path is made only for a string
+ * refused, so an array of many short strings costs one check each and nothing more.
  */
 export function checkStorable(value: unknown, path: string, errors: FieldErrors): void {
-  const stack: [unknown, string][] = [[value, path]];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [item, at] = top;
-    if (typeof item === "string") {
-      const problem = storableText(item);
-      if (problem !== undefined) addError(errors, at === "" ? "body" : at, problem);
-    } else if (Array.isArray(item)) {
-      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${at}[${i}]`]);
-    } else if (typeof item === "object" && item !== null) {
-      const keys = Object.keys(item);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i]!;
-        const problem = storableText(key);
-        if (problem !== undefined) addError(errors, at === "" ? "body" : at, `${problem} in a key`);
-        else stack.push([(item as { [key: string]: unknown })[key], propertyPath(at, key)]);
-      }
+  try {
+    storableIn(value, path, undefined, errors);
+  } catch (error) {
+    // Why: as validateValue, a value deeper than the stack holds (under a bodyDepthLimit raised
+    // far above its default) is the client's fault: 400, never a 500.
+    if (!(error instanceof RangeError)) throw error;
+    addError(errors, path === "" ? "body" : path, "is nested too deeply to be checked");
+  }
+}
+
+function storableIn(value: unknown, path: string, place: Place, errors: FieldErrors): void {
+  if (typeof value === "string") {
+    const problem = storableText(value);
+    if (problem !== undefined) addError(errors, placePath(path, place) || "body", problem);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      // (A string item needs no place of its own unless it is refused.)
+      if (typeof item === "string") {
+        const problem = storableText(item);
+        if (problem !== undefined) addError(errors, placePath(path, { parent: place, key: i }), problem);
+      } else if (typeof item === "object" && item !== null) storableIn(item, path, { parent: place, key: i }, errors);
+    }
+  } else if (typeof value === "object" && value !== null) {
+    for (const key of Object.keys(value)) {
+      const problem = storableText(key);
+      if (problem !== undefined) addError(errors, placePath(path, place) || "body", `${problem} in a key`);
+      else storableIn((value as { [key: string]: unknown })[key], path, { parent: place, key }, errors);
     }
   }
 }

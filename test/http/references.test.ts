@@ -4,9 +4,11 @@
 // the caller may not read answers exactly as one to no object. vitest.config.ts runs this file on
 // the in-memory store, PGlite and a real PostgreSQL server.
 
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/serve/serve.js";
-import { START_TIMEOUT, call, expectError, issueToken, obj, startDeclaredServer } from "./support.js";
+import { TEST_STORE } from "../postgres/store.js";
+import { START_TIMEOUT, call, closeLocal, compileText, expectError, issueToken, listenLocal, obj, startDeclaredServer } from "./support.js";
 import type { Json } from "./support.js";
 
 const DECLARATION = `codegen: 1
@@ -37,11 +39,14 @@ let server: RunningServer;
 let base = "";
 /** A token with every scope. */
 let token = "";
+/** A token that may write tasks but not read people. */
+let clerkToken = "";
 
 beforeAll(async () => {
   server = await startDeclaredServer(DECLARATION, [admin, clerk]);
   base = server.url;
   token = await issueToken(base, admin, admin.scopes, "/token");
+  clerkToken = await issueToken(base, clerk, clerk.scopes, "/token");
 }, START_TIMEOUT);
 afterAll(() => server?.close());
 
@@ -101,6 +106,66 @@ describe("the delete of an object others refer to", () => {
       const refers = create.status === 201 || move.status === 200;
       expect(remove.status, `${create.status} ${move.status} ${remove.status}`).toBe(refers ? 409 : 204);
       expect((await call(base, "GET", `/people/${person}`, { token })).status).toBe(refers ? 200 : 404);
+    }
+  });
+});
+
+describe("a reference the caller may not read", () => {
+  it("answers as one to no object, on create, replace and update", async () => {
+    const task = await created("/tasks", { title: "mine" }, clerkToken);
+    const people = [await created("/people", { name: "Ada" }), await created("/people", { name: "Bob" })];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...people, 999_999, 0), fc.constantFrom("POST", "PUT", "PATCH"), async (personId, method) => {
+        const target = method === "POST" ? "/tasks" : `/tasks/${task}`;
+        const reply = await call(base, method, target, { json: { title: "t", personId }, token: clerkToken });
+        expect(expectError(reply, 400, ["personId"])).toEqual({ personId: `no person has the id ${personId}` });
+        expect(reply.headers.get("www-authenticate")).toBeNull();
+      }),
+      { numRuns: 24 },
+    );
+  });
+
+  it("still holds for a caller who may read it", async () => {
+    const person = await created("/people", { name: "Cy" });
+    expect((await call(base, "POST", "/tasks", { json: { title: "t", personId: person }, token })).status).toBe(201);
+    expectError(await call(base, "POST", "/tasks", { json: { title: "t", personId: 999_999 }, token }), 400, ["personId"]);
+  });
+});
+
+// (The in-memory store's run only: the handlers are the application's own, whatever the store.)
+describe.skipIf(TEST_STORE !== "memory")("a get handler that refuses an object not the caller's", () => {
+  it("with 404 counts as no object: the same 400 as a missing one, never the refusal nor 500", async () => {
+    const compiled = await compileText(DECLARATION);
+    const memory = compiled.api.createMemoryHandlers();
+    const people = memory.people!;
+    const own = compiled.api.createServer({
+      handlers: {
+        ...memory,
+        people: {
+          ...people,
+          // Each person is only its namesake's to read.
+          getPerson: async (input) => {
+            const found = (await people.getPerson!(input)) as Json | undefined;
+            const subject = (input.principal as { subject: string } | undefined)?.subject;
+            return found === undefined || found.name === subject ? found : { status: 404, error: "Not found", detail: {} };
+          },
+        },
+      },
+      verifyToken: (token) => ({ subject: token, scopes: admin.scopes }),
+    });
+    const url = await listenLocal(own);
+    try {
+      const ann = await call(url, "POST", "/people", { json: { name: "ann" }, token: "ann" });
+      expect(ann.status, ann.text).toBe(201);
+      const id = obj(ann).id as number;
+      expect((await call(url, "POST", "/tasks", { json: { title: "t", personId: id }, token: "ann" })).status).toBe(201);
+      for (const personId of [id, 999_999]) {
+        const reply = await call(url, "POST", "/tasks", { json: { title: "t", personId }, token: "bob" });
+        expect(expectError(reply, 400, ["personId"])).toEqual({ personId: `no person has the id ${personId}` });
+      }
+    } finally {
+      await closeLocal(own);
+      await compiled.dispose();
     }
   });
 });
