@@ -65,7 +65,7 @@ export function identifier(name: string): string {
   return `${prefix}_${hash}`;
 }
 
-/** A quoted identifier: the name through `identifier`, then the generated code's own quoting (src/runtime/migrate.ts). */
+/** A quoted identifier: the name through `identifier`, then the generated code's own quoting (runtime/migrate.gen.ts). */
 export function quoteIdentifier(name: string): string {
   return quote(identifier(name));
 }
