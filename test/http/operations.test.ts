@@ -643,7 +643,7 @@ describe("edge cases", () => {
     answers.deleteShopsByShopIdItemsByItemId = () => ({ status: 204, body: { deleted: true } });
     const reply = await wire(["DELETE /shops/7/items/abc HTTP/1.1", "Authorization: Bearer writer-token"]);
     expect(onlyInput("deleteShopsByShopIdItemsByItemId").path).toEqual({ shopId: 7, itemId: "abc" });
-    // A body on a 204 is the handler's fault (README "OpenAPI as input"): 500, never a 204 with framing headers.
+    // A body on a 204 is the handler's fault (docs/openapi.md, "OpenAPI documents as input"): 500, never a 204 with framing headers.
     expect(reply.status).toBe(500);
     expect(valuesOf(reply, "content-length")).not.toContain("16");
   });

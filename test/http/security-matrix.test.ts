@@ -351,7 +351,7 @@ describe("security matrix of the blog's document round-tripped with an API key (
     roundServer = await startDeclaredServer(stringify(doc), [admin]);
     at = roundServer.url;
     admin2 = await issueToken(at, admin, scopes, "/token");
-    // serve's hook takes a token of its issuer as an API key (README "codegen serve"): one with no scope.
+    // serve's hook takes a token of its issuer as an API key (docs/cli.md, "codegen serve"): one with no scope.
     keyToken = await issueToken(at, admin, [], "/token");
     for (const s of subsets(scopes)) held.set(s.join(" "), await issueToken(at, admin, s, "/token"));
   }, START_TIMEOUT);
