@@ -12,6 +12,7 @@ import { inlineReferences } from "./model/foreign.js";
 import type { ApiView } from "./model/view.js";
 import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./postgres/generate.js";
 import { MIGRATION_FILE } from "./postgres/migrations.js";
+import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { servedDocument } from "./emit/served.js";
@@ -19,6 +20,8 @@ import type { GeneratedFile } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
 import { jsonToYaml, yamlOfDocument } from "./write/yaml.js";
+
+export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion };
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -74,26 +77,6 @@ export async function openapiFromText(
   const { verifyDocument } = await import("./verify/verify.js");
   const problems = await verifyDocument(document);
   return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
-}
-
-/** The OpenAPI versions codegen writes. */
-export type OpenApiVersion = "3.1" | "3.0";
-
-/** Options of reading an input. */
-export interface InputOptions extends PatternOptions {
-  /**
-   * The folder `$ref`s of an OpenAPI document may reach files in (relative to the working folder,
-   * or absolute); default: the document's own folder.
-   */
-  readonly refRoot?: string;
-  /** Warnings (schema mistakes read leniently) are errors: nothing is generated when there is one. */
-  readonly strict?: boolean;
-  /**
-   * Verify the OpenAPI document codegen expands a declaration into (swagger-parser and ajv):
-   * a self-check of codegen itself, off by default; `codegen validate` and the tests turn it on.
-   * Documents written by others are always validated.
-   */
-  readonly selfCheck?: boolean;
 }
 
 /** Whether an input's value is a codegen declaration rather than an OpenAPI document (which has `openapi`, or `swagger`, and no `codegen`). */
@@ -253,21 +236,6 @@ export function reportDiagnostics(host: Host, diagnostics: readonly Diagnostic[]
 /** Read the templates once per process (src/fresh.ts). */
 export { loadTemplateSources };
 
-/** Options of a generation. */
-export interface GenerateOptions extends InputOptions {
-  /** The output folder, relative to the working folder or absolute. */
-  readonly outDir: string;
-  /**
-   * Accepted and without effect (`--no-format`): codegen prints its code in its own layout
-   * (src/emit/print.ts) and runs no formatter unless `prettier` asks for the project's own.
-   */
-  readonly format?: boolean;
-  /** Format the TypeScript last with the output folder's project's own prettier and configuration (`--prettier`). */
-  readonly prettier?: boolean;
-  /** The version of the OpenAPI document written beside the code (default 3.1). */
-  readonly openapiVersion?: OpenApiVersion;
-}
-
 /**
  * Input text to every generated file (the OpenAPI document and the server code), without
  * touching the disk: load, validate, expand, verify, model, render, format.
@@ -379,14 +347,6 @@ export function viewOfDocument(file: string, text: string, document: OpenAPIV3_1
       }),
     };
   }
-}
-
-/** Options of a generation into a folder. */
-export interface FolderOptions extends GenerateOptions {
-  /** Write nothing; report what would change. */
-  readonly check: boolean;
-  /** Overwrite generated files edited by hand. */
-  readonly force: boolean;
 }
 
 /** What a generation into a folder did, or (with `check`) would do. */

@@ -1,8 +1,8 @@
 /**
  * The one printer of generated code: literals (JSON values as TypeScript), type expressions and
- * the declarations made of them, in codegen's own layout (docs/cli.md, "Code in codegen's own layout"): a
- * construct is printed flat when it fits in WIDTH columns, otherwise one member per line,
- * indented two spaces more than the line it opens on. Deterministic: the same value or type
+ * the declarations made of them, in codegen's own layout (docs/cli.md, "Code in codegen's own
+ * layout"): a construct is printed flat when it fits in WIDTH columns, otherwise one member per
+ * line, indented two spaces more than the line it opens on. Deterministic: the same value or type
  * prints the same text. Escaping is escape.ts's (no name or string leaves its literal, no text
  * leaves its comment); this module only lays out.
  */

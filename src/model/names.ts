@@ -5,7 +5,7 @@
  * (Names that stay data go through escape.ts: `propertyKey`, `stringLiteral`, `literal`.)
  */
 import { isIdentifier, stringLiteral } from "./escape.js";
-import { hasAnyKey } from "./schema-code.js";
+import { hasAnyKey } from "./document.js";
 
 /** A construct the renderer cannot turn into code, at a JSON pointer. */
 export class UnsupportedConstruct extends Error {

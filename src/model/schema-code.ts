@@ -1,4 +1,5 @@
 import { compilePattern } from "../runtime/pattern.js";
+import { hasAnyKey } from "./document.js";
 import type { SchemaTypeNames, SchemaUse } from "./names.js";
 import {
   type TupleElement,
@@ -92,12 +93,6 @@ const UNKNOWN = word("unknown");
 /** The keywords that combine a schema's type with others' (typeScriptType). */
 const COMBINING_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "if"]);
 
-/** Whether a schema has one of `keys` (its own or, as a look-up would find them, enumerable inherited ones). */
-export function hasAnyKey(schema: JsonSchema, keys: ReadonlySet<string>): boolean {
-  for (const key in schema) if (keys.has(key)) return true;
-  return false;
-}
-
 /**
  * The intersection of part types. `not` narrows nothing TypeScript can say; a part that says
  * nothing about the type adds nothing to the intersection, nor does the open object of a bare
@@ -122,8 +117,7 @@ function subschemaType(value: unknown, prefix: string, names: SchemaTypeNames, u
 function unionOf(branches: readonly TypeExpr[]): TypeExpr {
   if (branches.some((branch) => branch.text === "unknown")) return UNKNOWN;
   if (branches.length === 0) return NEVER;
-  // An intersection binds tighter than `|`: a branch needs no parentheses.
-  return unionType(branches);
+  return unionType(branches.map((branch) => (branch.kind === "intersection" ? parenthesized(branch) : branch)));
 }
 
 function singleType(type: string, schema: JsonSchema, prefix: string, names: SchemaTypeNames, use: SchemaUse | undefined): TypeExpr {
