@@ -3,24 +3,14 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import vm from "node:vm";
-
-// Why (issue 14): V8 compiles a function with its optimizing compiler (TurboFan, on background
-// threads) once it has run a while. A run of codegen lasts about a second: at 100 resources those
-// compiles took some 400 ms of CPU beside the main thread's 600, and on a machine of 2 cores they
-// take it from the main thread. With four times V8's default budget (67,584) fewer functions are
-// compiled, those that run longest: `generate` of 100 resources 0.70 -> 0.65 s, of 1000 resources
-// 3.97 -> 3.59 s (median wall time, quiet 2-core machine; README, Performance). Set before the
-// bundle is compiled, so its code cache is made and read under the same flags.
-setFlagsFromString("--interrupt-budget=270336");
 
 const BUNDLE = fileURLToPath(new URL("../dist/codegen.cjs", import.meta.url));
 const CACHE = `${BUNDLE}.cache`;
 
 /**
  * dist/ as one file (scripts/bundle.js), compiled with V8's code cache when it is there and was
- * made by this Node (V8 refuses a cache of another version or flags, and then compiles as usual).
+ * made by this Node (V8 refuses a cache of another version, and then compiles as usual).
  */
 function loadBundle() {
   let cachedData;

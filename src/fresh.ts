@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Host } from "./host.js";
 import type { TemplateSources } from "./render/render.js";
-import type { FolderOptions } from "./run.js";
+import type { FolderOptions } from "./options.js";
 import { outputFolder, readCurrent, recover } from "./write/apply.js";
 import { type CurrentTree, hashOf, isAsWritten } from "./write/plan.js";
 

@@ -10,17 +10,20 @@ import type { Host } from "./host.js";
 import { UnsupportedConstructs, buildApiView } from "./model/build.js";
 import { inlineReferences } from "./model/foreign.js";
 import type { ApiView } from "./model/view.js";
-import { collectGarbageOf } from "./memory.js";
 import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./postgres/generate.js";
 import { MIGRATION_FILE } from "./postgres/migrations.js";
+import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
+import { servedDocument } from "./emit/served.js";
 import type { GeneratedFile } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { notAFolder } from "./write/target.js";
 import { recordedMigrations } from "./postgres/recorded.js";
 import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
 import { jsonToYaml, yamlOfDocument } from "./write/yaml.js";
+
+export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion };
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -76,26 +79,6 @@ export async function openapiFromText(
   const { verifyDocument } = await import("./verify/verify.js");
   const problems = await verifyDocument(document);
   return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
-}
-
-/** The OpenAPI versions codegen writes. */
-export type OpenApiVersion = "3.1" | "3.0";
-
-/** Options of reading an input. */
-export interface InputOptions extends PatternOptions {
-  /**
-   * The folder `$ref`s of an OpenAPI document may reach files in (relative to the working folder,
-   * or absolute); default: the document's own folder.
-   */
-  readonly refRoot?: string;
-  /** Warnings (schema mistakes read leniently) are errors: nothing is generated when there is one. */
-  readonly strict?: boolean;
-  /**
-   * Verify the OpenAPI document codegen expands a declaration into (swagger-parser and ajv):
-   * a self-check of codegen itself, off by default; `codegen validate` and the tests turn it on.
-   * Documents written by others are always validated.
-   */
-  readonly selfCheck?: boolean;
 }
 
 /** Whether an input's value is a codegen declaration rather than an OpenAPI document (which has `openapi`, or `swagger`, and no `codegen`). */
@@ -255,18 +238,6 @@ export function reportDiagnostics(host: Host, diagnostics: readonly Diagnostic[]
 /** Read the templates once per process (src/fresh.ts). */
 export { loadTemplateSources };
 
-/** Options of a generation. */
-export interface GenerateOptions extends InputOptions {
-  /** The output folder, relative to the working folder or absolute. */
-  readonly outDir: string;
-  /** Format the TypeScript with prettier (default true). */
-  readonly format?: boolean;
-  /** Format the TypeScript last with the output folder's project's own prettier and configuration (`--prettier`). */
-  readonly prettier?: boolean;
-  /** The version of the OpenAPI document written beside the code (default 3.1). */
-  readonly openapiVersion?: OpenApiVersion;
-}
-
 /**
  * Input text to every generated file (the OpenAPI document and the server code), without
  * touching the disk: load, validate, expand, verify, model, render, format.
@@ -279,10 +250,9 @@ export async function generateFiles(host: Pick<Host, "cwd">, file: string, text:
 }
 
 /**
- * A verified document to every generated file: model, render, format. `previous`: the migrations
- * an earlier run left in the output folder (none: the first migration creates every table).
- * `formatted` holds texts known formatted (formatting key -> formatted text); `renderedKeys` gives
- * each formatted file's formatting key and the hash of its formatted text, for the manifest.
+ * A verified document to every generated file: model, render, and with `--prettier` the
+ * project's own formatter. `previous`: the migrations an earlier run left in the output folder
+ * (none: the first migration creates every table).
  */
 async function filesFromDocument(
   host: Pick<Host, "cwd">,
@@ -291,73 +261,32 @@ async function filesFromDocument(
   document: OpenAPIV3_1.Document,
   options: GenerateOptions,
   previous?: PreviousMigrations,
-  formatted: ReadonlyMap<string, string> = new Map(),
-): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[]; renderedKeys?: ReadonlyMap<string, string> }> {
+): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[] }> {
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
   // openapi.yaml, and whether the server's own writer makes it by construction (src/write/yaml.ts).
-  // Why before the view (issue 14): its length tells whether the generation is large, so the view's
-  // garbage (some 100 MB at 1000 resources, where 30 MB of it stays live) is collected before the
-  // next stages make theirs: 1000 resources peaked 15 MB higher without that collection.
   const { text: openapi, servedAsIs } = yamlOfDocument(written);
   const modelled = viewOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir));
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
-  // Large inputs only: the garbage of each stage goes before the next makes its own (src/memory.ts).
-  // Why not also after the YAML and after the served document (issue 14): since document.gen.ts
-  // holds compact JSON they leave 12-23 MB of garbage each, and a collection of them cost ~40 ms
-  // for a peak 4-6 MB lower (1000 resources, 6 runs each).
-  collectGarbageOf(openapi);
-  // Why the JSON text now: document.gen.ts holds it, and the manifest hashes openapi.yaml's shape from it.
-  let json: string | undefined = JSON.stringify(written);
+  // Why compact JSON: the served text is read by programs; indented, it is half whitespace. The
+  // manifest hashes openapi.yaml's shape from the same text.
+  const json = JSON.stringify(written);
   const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written, dataShape: shapeOfJson(json) };
-  // document.gen.ts's members (the YAML text only where the server cannot make it: issue 16 item 7),
-  // in prettier's layout where that is sure (issue 14): the file then skips prettier.
-  const { servedDocument } = await import("./render/document-layout.js");
-  // Why compact JSON (issue 14): the served text is read by programs; indented, it was half
-  // whitespace (24 MB where 12 say it at 1000 resources), each byte escaped, hashed and written.
   const served = servedDocument(basePathOf(document), written, json, openapi, servedAsIs);
-  // Not held to the end of the run (a large document's 12 MB).
-  json = undefined;
-  // The PostgreSQL store and its migrations, for codegen's own resources (issue 15).
+  // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
-  const finalFiles = [...view.finalFiles, ...(served.sure ? ["document.gen.ts"] : [])];
-  const filesView = { ...view, finalFiles, document: { members: served.members }, ...(postgres ? { postgres: postgres.view } : {}) };
+  const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
-  const sources = loadTemplateSources();
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
-  const { finalAsRendered, renderFiles } = await import("./render/render.js");
-  if (options.format === false) return { value: [openapiFile, ...renderFiles(filesView, sources), ...data], diagnostics: [], warnings };
-  const { formatFiles, formatKey, readFormattedRuntime } = await import("./format/format.js");
-  // The runtime files come in their final layout from the build (src/format/format.ts); only the
-  // API's own files are formatted, and of those only texts this process or the folder's manifest
-  // (`formatted`) has not seen formatted already.
-  formattedRuntime ??= readFormattedRuntime(sources.runtime);
-  // renderFiles collects the garbage of its large files itself (src/render/render.ts).
-  const rendered = [openapiFile, ...renderFiles(filesView, { ...sources, runtime: { ...sources.runtime, ...formattedRuntime } })];
-  const final = new Set(Object.keys(formattedRuntime).map((name) => `runtime/${name}`));
-  // Files the renderer laid out as prettier would (issue 14, src/render/layout.ts): not formatted.
-  for (const path of finalAsRendered(rendered, filesView)) final.add(path);
-  const cache = new Map([...lastFormatted, ...formatted]);
-  const files = await formatFiles(rendered, { cache, final, literals: served.literals });
-  // Only this run's texts are kept for the next (a long --watch session does not grow), each also
-  // recorded in the manifest by its path (see generateIntoFolder).
-  const renderedKeys = new Map<string, string>();
-  lastFormatted = new Map();
-  rendered.forEach((file, i) => {
-    if (!file.path.endsWith(".ts") || final.has(file.path)) return;
-    const key = formatKey(file.contents);
-    // Why: the manifest's file hashes tolerate a user's reformatting (shapeHashOf); the cache may
-    // only reuse codegen's own bytes, so each entry carries the exact hash of its formatted text.
-    renderedKeys.set(file.path, `${key} ${hashOf(files[i]!.contents)}`);
-    lastFormatted.set(key, files[i]!.contents);
-  });
-  if (options.prettier !== true) return { value: [...files, ...data], diagnostics: [], warnings, renderedKeys };
-  // `--prettier` (issue 14): the project's own prettier and configuration have the last word.
+  const { renderFiles } = await import("./render/render.js");
+  const files = [openapiFile, ...renderFiles(filesView, loadTemplateSources()), ...data];
+  if (options.prettier !== true) return { value: files, diagnostics: [], warnings };
+  // `--prettier`: the project's own prettier and configuration have the last word.
   const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./format/user-prettier.js");
   try {
-    return { value: await formatWithProjectPrettier([...files, ...data], path.resolve(host.cwd, options.outDir)), diagnostics: [], warnings, renderedKeys };
+    return { value: await formatWithProjectPrettier(files, path.resolve(host.cwd, options.outDir)), diagnostics: [], warnings };
   } catch (error) {
     if (!(error instanceof ProjectPrettierMissing)) throw error;
     return { diagnostics: [diagnostic("output/no-prettier", { dir: options.outDir })] };
@@ -400,11 +329,6 @@ export function basePathOf(document: OpenAPIV3_1.Document): string {
   }
 }
 
-/** The runtime files in their final layout (file name -> text), read once per process. */
-let formattedRuntime: Record<string, string> | undefined;
-/** Formatting key -> formatted text of the last run's files in this process (`--watch`). */
-let lastFormatted = new Map<string, string>();
-
 /**
  * The view model of a verified document, or a diagnostic at the place of every construct the
  * renderer cannot turn into code (all of them, not only the first).
@@ -425,14 +349,6 @@ export function viewOfDocument(file: string, text: string, document: OpenAPIV3_1
       }),
     };
   }
-}
-
-/** Options of a generation into a folder. */
-export interface FolderOptions extends GenerateOptions {
-  /** Write nothing; report what would change. */
-  readonly check: boolean;
-  /** Overwrite generated files edited by hand. */
-  readonly force: boolean;
 }
 
 /** What a generation into a folder did, or (with `check`) would do. */
@@ -484,17 +400,9 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
 
   if (!options.check) recover(dir);
   const current = readCurrent(dir);
-  // Why (issue 14): a file whose rendered text is the one the manifest records for it, and which
-  // stands as written, is not formatted again (a one-field edit re-formats one or two files).
-  const formatted = before ? formattedInFolder(before) : new Map<string, string>();
-  const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current), formatted);
+  const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current));
   if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
   const files = result.value;
-  // Why (issue 14): the view, the served document's members and what rendering and formatting
-  // dropped are garbage now; planning and writing hash and encode every file (the 1000 resources'
-  // last peak, 13 MB lower after this collection).
-  collectGarbageOf(files.reduce((longest, f) => (f.contents.length > longest.length ? f.contents : longest), ""));
-  const rendered = result.renderedKeys;
   const plan = planWrite(current, files, options.force, options.prettier !== true);
   const shown = (relative: string) => path.join(options.outDir, relative);
   const links = [...new Set(plan.foreign.filter((p) => p.link).map((p) => p.at))];
@@ -518,19 +426,8 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, rendered)) applyPlan(dir, plan, files, key, rendered);
+  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key)) applyPlan(dir, plan, files, key);
   return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
-}
-
-/** Formatting key -> text of every file whose bytes are exactly the formatted text the manifest records for it. */
-function formattedInFolder(current: CurrentTree): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const [file, entry] of current.manifest.rendered) {
-    const [renderedKey, exact] = entry.split(" ");
-    const now = current.look(file);
-    if (renderedKey && exact && now.kind === "file" && hashOf(now.text) === exact) found.set(renderedKey, now.text);
-  }
-  return found;
 }
 
 /** The hash of everything a generation's files depend on (see generateIntoFolder). */

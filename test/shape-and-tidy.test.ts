@@ -1,17 +1,15 @@
-// Issue 14: the manifest's shape of a code file and the renderer's tidy are computed in fewer
-// passes over the text (a copy of document.gen.ts's megabytes per pass). Both must give what the
-// rules as first written give, on texts made of the very characters those rules are about.
+// The manifest's shape of a code file (src/write/plan.ts: what tells a user's reformatting from an
+// edit by hand) and the renderer's tidy are computed in fewer passes over the text than the rules
+// read. Both must give what the rules as written give, on texts made of the very characters those
+// rules are about.
 
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tidy } from "../src/render/render.js";
-import { codeShapeBytes, shapeHashOf } from "../src/write/plan.js";
-import { ROOT } from "./support/fixtures.js";
+import { shapeHashOf } from "../src/write/plan.js";
 
-/** The shape rule of src/write/plan.ts as written before issue 14's change: eight passes. */
+/** The shape rule of src/write/plan.ts as the rule reads: eight passes. */
 const eightPasses = (text: string) =>
   text
     .replace(/([:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&](?![|&=])/g, "$1")
@@ -23,7 +21,7 @@ const eightPasses = (text: string) =>
     .replace(/[()]/g, "")
     .replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
 
-/** tidy as written before issue 14's change. */
+/** tidy's rule: trailing spaces and tabs, and blank lines at the start, go. */
 const tidyByRegExp = (text: string) => text.replace(/(?<![ \t])[ \t]+$/gm, "").replace(/^\n+/, "");
 
 /** Texts of the characters the rules look at, code-like words among them. */
@@ -148,72 +146,6 @@ describe("the shape of a code file, on denser texts", () => {
         expect(shapeHashOf("x.ts", text), unit.toString(16)).toBe(eightHash(text));
       }
     }
-  });
-});
-
-describe("the shape of a code file scanned as bytes (codeShapeBytes)", () => {
-  // Why apart from shapeHashOf: it falls back to the passes for a text the scan declines, so the
-  // scan itself is held here, on texts it must answer for and on those it must decline.
-  const wide = ["\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff"];
-  const pieces = [
-    ..."\\\"'`;,()[]{}<>:=|&",
-    ..." \n\t\r\v\f",
-    ..."ab$_9",
-    "as",
-    "satisfies",
-    "extends",
-    "=>",
-    "$as",
-    "bas",
-    "1as",
-    "_as",
-    "key",
-    "\u00e9",
-    "\u4e2d",
-    "\u0085",
-    "\u200b",
-    "\u2030",
-    "\ud83d\ude00",
-    "\uffff",
-    "x-y",
-  ];
-  const scanned = (text: string) => {
-    const bytes = codeShapeBytes(Buffer.from(text, "utf8"));
-    return bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8");
-  };
-
-  it("answers the eight passes' shape for every text without U+FFFD, white space beyond ASCII included", () => {
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces, ...wide), { maxLength: 30 }), (parts) => {
-        const text = parts.join("");
-        expect(scanned(text)).toBe(eightPasses(text));
-      }),
-      { numRuns: 30000 },
-    );
-  });
-
-  it("declines a text with U+FFFD (a lone surrogate's bytes), which the passes then shape", () => {
-    for (const odd of ["\ufffd", "\ud800", "\udc00"]) {
-      const text = `a${odd}|b`;
-      expect(scanned(text), odd.codePointAt(0)!.toString(16)).toBeUndefined();
-      expect(shapeHashOf("x.ts", text)).toBe(`shape1-${createHash("sha256").update(eightPasses(text)).digest("hex")}`);
-    }
-    // Two lone surrogates joined once the space between them goes: a pair in the text, not in its bytes.
-    const halves = "\ud83d \ude00";
-    expect(shapeHashOf("x.ts", halves)).toBe(`shape1-${createHash("sha256").update(eightPasses(halves)).digest("hex")}`);
-  });
-
-  it("looks back past white space beyond ASCII for the `|` or `&` before a union's first member", () => {
-    for (const space of wide) {
-      for (const text of [`type A =${space}| B`, `f(x as${space}\t${space}& y)`, `a:${space}|${space}b`, `a${space}| b`]) {
-        expect(scanned(text), `${space.codePointAt(0)!.toString(16)} ${text}`).toBe(eightPasses(text));
-      }
-    }
-  });
-
-  it("reads a generated file as the passes do", () => {
-    const text = readFileSync(path.join(ROOT, "fixtures/valid/hostile-strings/expected/api.gen.ts"), "utf8");
-    expect(scanned(text)).toBe(eightPasses(text));
   });
 });
 

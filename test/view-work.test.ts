@@ -10,7 +10,7 @@ import { buildApiView } from "../src/model/build.js";
 import { responseObjects } from "../src/model/document.js";
 import { SchemaTypeNames } from "../src/model/names.js";
 import { ambiguousPaths, pathTemplate } from "../src/model/path-template.js";
-import { objectType } from "../src/model/schema-code.js";
+import { objectTypeExpression } from "../src/model/schema-code.js";
 import { openapiFromText } from "../src/run.js";
 import { ROOT } from "./support/fixtures.js";
 
@@ -29,20 +29,6 @@ vi.mock("../src/model/escape.js", async (original) => {
     isIdentifier: (name: string) => {
       identifiers.count++;
       return real.isIdentifier(name);
-    },
-  };
-});
-
-/** The type aliases laid out, by what their type was given as: text (read back by a parser) or syntax. */
-const aliases = vi.hoisted(() => ({ text: 0, syntax: 0 }));
-vi.mock("../src/render/type-layout.js", async (original) => {
-  const real = await original<typeof import("../src/render/type-layout.js")>();
-  return {
-    ...real,
-    typeAliasStatement: (...args: Parameters<typeof real.typeAliasStatement>) => {
-      if (typeof args[1] === "string") aliases.text++;
-      else aliases.syntax++;
-      return real.typeAliasStatement(...args);
     },
   };
 });
@@ -73,19 +59,6 @@ vi.mock("../src/model/schema-code.js", async (original) => {
   };
 });
 
-/** How many docs the doc printer printed (the direct printing of type aliases makes none). */
-const printed = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../src/render/layout.js", async (original) => {
-  const real = await original<typeof import("../src/render/layout.js")>();
-  return {
-    ...real,
-    printDoc: (...args: Parameters<typeof real.printDoc>) => {
-      printed.count++;
-      return real.printDoc(...args);
-    },
-  };
-});
-
 /** The expanded document of a declaration. */
 async function documentOf(file: string, text: string): Promise<OpenAPIV3_1.Document> {
   const { value } = await openapiFromText(file, text);
@@ -102,15 +75,6 @@ describe("the view model's work", () => {
     // Per resource: its schemas' and handlers' doc comments (70), not also one per parameter and
     // response of each of its six operations (the dispatcher's entries made those: 128 in all).
     expect(docComments.count / 20).toBeLessThan(80);
-  });
-
-  it("prints the type aliases of a resource's file and its types straight, not by the doc printer", async () => {
-    const document = await documentOf("api-20.yaml", declarationText(20) as string);
-    printed.count = 0;
-    const view = buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
-    expect(view.resources.every((resource) => resource.laidOut) && view.types.every((type) => type.laidOut)).toBe(true);
-    // Each of its thirteen aliases and its types.gen.ts types went through the doc printer before.
-    expect(printed.count / 20).toBeLessThan(1);
   });
 
   it("asks for the type of a response's schema once for the dispatcher's entries, not at every operation that shares the response", async () => {
@@ -140,7 +104,7 @@ describe("the view model's work", () => {
     const names = new SchemaTypeNames(schemas);
     const asked = vi.spyOn(names, "typeNameFor");
     const schema = { type: "object", properties: { a: { $ref: "#/components/schemas/A" }, b: { $ref: "#/components/schemas/B" } } };
-    expect(objectType(schema, "T.", names)).toBe("{ a?: T.A; b?: T.B }");
+    expect(objectTypeExpression(schema, "T.", names).text).toBe("{ a?: T.A; b?: T.B }");
     expect(asked).toHaveBeenCalledTimes(2);
   });
 
@@ -191,34 +155,6 @@ describe("the view model's work", () => {
     } finally {
       split.mockRestore();
     }
-  });
-
-  it("holds the dispatcher's routes only as api.gen.ts's text, not as values kept to the end of the run (36 MB live at 1000 resources)", async () => {
-    const document = await documentOf("api-20.yaml", declarationText(20) as string);
-    const view = buildApiView(document, { inputPath: "api-20.yaml" });
-    /** The operations' entries (objects with `operationId` and `jsonOnly`) anywhere in the view. */
-    const entries: unknown[] = [];
-    const seen = new Set<object>();
-    const walk = (value: unknown): void => {
-      if (typeof value !== "object" || value === null || seen.has(value)) return;
-      seen.add(value);
-      if ("operationId" in value && "jsonOnly" in value) entries.push(value);
-      for (const item of Object.values(value)) walk(item);
-    };
-    walk(view);
-    expect(entries).toEqual([]);
-    expect(view.api.routes).toContain('operationId: "listR20Orders"');
-  });
-
-  it("lays out the types of a resource's file and of types.gen.ts from their syntax, not from their text read back", async () => {
-    const document = await documentOf("api-20.yaml", declarationText(20) as string);
-    aliases.text = 0;
-    aliases.syntax = 0;
-    const view = buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
-    expect(view.resources.every((resource) => resource.laidOut) && view.types.every((type) => type.laidOut)).toBe(true);
-    // Each resource's stored type and twelve handler types, and its schemas' and variants' types.
-    expect(aliases.syntax / 20).toBeGreaterThan(13);
-    expect(aliases.text).toBe(0);
   });
 
   it("checks each schema name once, and asks for the type of a named schema once per use, not at every reference to it", async () => {

@@ -9,6 +9,12 @@
 export type Json = { readonly [key: string]: unknown };
 
 /** The value as a JSON object; `{}` for anything else (an array, a scalar, nothing). */
+/** Whether a schema has one of `keys` (its own or, as a look-up would find them, enumerable inherited ones). */
+export function hasAnyKey(schema: Json, keys: ReadonlySet<string>): boolean {
+  for (const key in schema) if (keys.has(key)) return true;
+  return false;
+}
+
 export const objectOf = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
 
 /** Whether the value is a JSON object (not an array). */

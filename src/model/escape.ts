@@ -14,41 +14,6 @@ export function stringLiteral(value: string): string {
 }
 
 /**
- * A value as a TypeScript literal (JSON data only), written as JSON.stringify writes it, but:
- * - a `__proto__` key is computed (`["__proto__"]: x`): written `"__proto__": x` in an object
- *   literal it would set the object's prototype, not a property;
- * - the value of a key that Object.prototype has (`constructor`, `toString`...) is `as const`:
- *   TypeScript types such a property by Object's member, not by the index signature it belongs
- *   to, so `constructor: { types: ["string"] }` widened to `string[]` and did not compile.
- */
-export function literal(value: unknown): string {
-  return emit(value)
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
-
-function emit(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined || typeof item === "function" ? "null" : emit(item))).join(",")}]`;
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "undefined";
-  const members: string[] = [];
-  for (const [key, item] of Object.entries(value)) {
-    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
-    members.push(key === "__proto__" ? `["__proto__"]:${emit(item)}` : `${JSON.stringify(key)}:${valueAt(key, item, emit)}`);
-  }
-  return `{${members.join(",")}}`;
-}
-
-/** The literal of a value that stands under `key` in an object literal (`as const` under a name Object.prototype has; see literal). */
-export function literalAt(key: string, value: unknown): string {
-  return valueAt(key, value, literal);
-}
-
-function valueAt(key: string, value: unknown, write: (value: unknown) => string): string {
-  const text = write(value);
-  return key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null ? `${text} as const` : text;
-}
-
-/**
  * A value as a TypeScript type literal (JSON data only), as JSON writes it. A `__proto__` key is
  * written computed (`["__proto__"]`), as in literal(); never `as const`, which no type may carry.
  */

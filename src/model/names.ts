@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { isExpansion } from "../expand/expand.js";
 import { isIdentifier, stringLiteral } from "./escape.js";
-import { hasAnyKey } from "./schema-code.js";
+import { hasAnyKey } from "./document.js";
 
 /** A construct the renderer cannot turn into code, at a JSON pointer. */
 export class UnsupportedConstruct extends Error {

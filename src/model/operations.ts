@@ -6,10 +6,11 @@
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
-import { docLines, inlineComment, propertyKey, stringLiteral } from "./escape.js";
+import { docLines, inlineComment, stringLiteral } from "./escape.js";
 import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, fileNameOf, identifierOf, isMemberName, pointerOf } from "./names.js";
 import type { OperationModel } from "./operation.js";
-import { type JsonSchema, docComment, refName, schemaNode, schemaTypes, typeScriptType, unsupportedKeywords } from "./schema-code.js";
+import { type JsonSchema, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
+import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "./type-expr.js";
 import type { OperationGroupView, OperationView } from "./view.js";
 
 export { UnsupportedConstruct, pointerOf, isJsonMediaType };
@@ -41,8 +42,8 @@ export class OperationCollector {
   }
 
   /** The TypeScript type of a schema, its named schemas as `T.<name>` through the gate, as `use`d. */
-  private typeOf(schema: Json | undefined, use?: SchemaUse): string {
-    return schema === undefined ? "unknown" : typeScriptType(schema as JsonSchema, "T.", this.typeNames, use);
+  private typeOf(schema: Json | undefined, use?: SchemaUse): TypeExpr {
+    return schema === undefined ? word("unknown") : typeExpression(schema as JsonSchema, "T.", this.typeNames, use);
   }
 
   /**
@@ -72,14 +73,15 @@ export class OperationCollector {
     const security = this.security(model);
     if (this.problems.length > before) return undefined;
 
-    const members = [...read.parameterMembers, ...read.bodyMembers, `principal: ${security.principal}`, "scopes: SecurityScopes"];
+    const principal = member("principal", unionType(security.principal.split(" | ").map(word)));
+    const members = [...read.parameterMembers, ...read.bodyMembers, principal, member("scopes", word("SecurityScopes"))];
     const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
     const summary = [model.summary, model.description].filter((text): text is string => text !== undefined).join("\n\n");
     const view: OperationView = {
       operationId: this.gate.identifier(operationId, at, "operationId"),
       docLines: [...docLines(summary), ...(summary === "" ? [] : [""]), `\`${method.toUpperCase()} ${inlineComment(path)}\``],
       inputName: this.gate.typeName(`${pascal}Input`, at, "the input type"),
-      inputType: `{ ${members.join("; ")} }`,
+      inputType: objectType(members),
       resultName: this.gate.typeName(`${pascal}Result`, at, "the result type"),
       resultType: read.resultType,
     };
@@ -94,7 +96,7 @@ export class OperationCollector {
    * responses by status; with the type members of its parameters and body and the union of its
    * responses. Problems are recorded.
    */
-  read(model: OperationModel): { definition: object; parameterMembers: string[]; bodyMembers: string[]; resultType: string } {
+  read(model: OperationModel): { definition: object; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
     return this.readAs(model, true);
   }
 
@@ -115,7 +117,7 @@ export class OperationCollector {
     model: OperationModel,
     typed: boolean,
     own: OperationModel["parameters"] = model.parameters,
-  ): { definition: object; parameterMembers: string[]; bodyMembers: string[]; resultType: string } {
+  ): { definition: object; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
     const parameters = this.parameters(model, own, typed);
     const body = this.requestBody(model.body, `${model.pointer}/requestBody`, typed);
     const responses = this.responses(model.responses, `${model.pointer}/responses`, typed);
@@ -130,7 +132,7 @@ export class OperationCollector {
   /** The groups in order of first appearance. */
   groupViews(): OperationGroupView[] {
     return [...this.groups.values()].map(({ view, operations }) => {
-      const text = operations.map((o) => o.inputType + o.resultType).join(" ");
+      const text = operations.map((o) => `${o.inputType.text} ${o.resultType.text}`).join(" ");
       return { ...view, operations, usesTypes: /\bT\./.test(text), usesPrincipal: /\bPrincipal\b/.test(text), usesRawBody: /\bRawBody\b/.test(text) };
     });
   }
@@ -168,10 +170,10 @@ export class OperationCollector {
     return group;
   }
 
-  private parameters(model: OperationModel, parameters: OperationModel["parameters"], typed: boolean): { specs: object[]; members: string[] } {
+  private parameters(model: OperationModel, parameters: OperationModel["parameters"], typed: boolean): { specs: object[]; members: Member[] } {
     const order = model.pathNames;
     const specs: { spec: object; location: string; order: number }[] = [];
-    const members: Record<string, string[]> = { path: [], query: [], header: [], cookie: [] };
+    const members: Record<string, Member[]> = { path: [], query: [], header: [], cookie: [] };
     for (const parameter of parameters) {
       const { name, in: location } = parameter;
       // OpenAPI 3.1 section 4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored.
@@ -182,7 +184,7 @@ export class OperationCollector {
         // Why only typed: a parameter's type (no `use`) asks for no variant.
         const schema = objectOf(parameter.schema ?? parameter.content[0]?.schema);
         const optional = location !== "path" && !parameter.required && this.resolve(schema).default === undefined;
-        members[location]!.push(`${docComment(parameter.description)}${propertyKey(name)}${optional ? "?" : ""}: ${this.typeOf(schema)}`);
+        members[location]!.push(member(name, this.typeOf(schema), { optional, description: parameter.description }));
       }
       // Why once per occurrence: the router hands the readers one value per template expression;
       // a name the template uses twice (`/{id}/x/{id}`, as RFC 6570 allows) is read at each, the last one given.
@@ -197,7 +199,7 @@ export class OperationCollector {
     ] as const;
     return {
       specs: specs.sort((a, b) => a.order - b.order).map((s) => s.spec),
-      members: parts.filter(([location]) => members[location]!.length > 0).map(([location, key]) => `${key}: { ${members[location]!.join("; ")} }`),
+      members: parts.filter(([location]) => members[location]!.length > 0).map(([location, key]) => member(key, objectType(members[location]!))),
     };
   }
 
@@ -335,19 +337,19 @@ export class OperationCollector {
     };
   }
 
-  private requestBody(body: RequestBodyObject | undefined, pointer: string, typed: boolean): { spec?: object; members: string[] } {
+  private requestBody(body: RequestBodyObject | undefined, pointer: string, typed: boolean): { spec?: object; members: Member[] } {
     if (body === undefined) return { members: [] };
     const required = body.required;
     const json = body.content.filter((t) => isJsonMediaType(t.type));
     const raw = body.content.filter((t) => !isJsonMediaType(t.type));
     const schema = json.find((t) => t.schema !== undefined)?.schema;
     if (schema) this.checkSchema(schema, `${pointer}/content/${json[0]!.type.replace(/\//g, "~1")}/schema`);
-    const members: string[] = [];
+    const members: Member[] = [];
     // The body's type is made, or untyped asked for: it asks for the request variants of its schemas.
     if (!typed && json.length > 0) this.askFor(schema, "request");
-    const doc = typed ? docComment(body.description) : "";
-    if (typed && json.length > 0) members.push(`${doc}body${required && raw.length === 0 ? "" : "?"}: ${this.typeOf(schema, "request")}`);
-    if (typed && raw.length > 0) members.push(`${doc}rawBody${required && json.length === 0 ? "" : "?"}: RawBody`);
+    const description = body.description;
+    if (typed && json.length > 0) members.push(member("body", this.typeOf(schema, "request"), { optional: !(required && raw.length === 0), description }));
+    if (typed && raw.length > 0) members.push(member("rawBody", word("RawBody"), { optional: !(required && json.length === 0), description }));
     return {
       spec: { required, json: json.map((t) => t.type), ...(schema ? { schema: this.nodeOf(schema) } : {}), raw: raw.map((t) => t.type) },
       members,
@@ -358,11 +360,12 @@ export class OperationCollector {
     responses: readonly ResponseObject[],
     pointer: string,
     typed: boolean,
-  ): { media: Record<string, readonly string[]>; type: string; jsonOnly: boolean } {
+  ): { media: Record<string, readonly string[]>; type: TypeExpr; jsonOnly: boolean } {
     const media: Record<string, readonly string[]> = {};
     let anyJson = false;
     let anyRaw = false;
-    const members: string[] = [];
+    const members: TypeExpr[] = [];
+    const comments: string[][] = [];
     for (const response of responses) {
       const status = response.status;
       if (!isStatusKey(status)) {
@@ -380,28 +383,29 @@ export class OperationCollector {
         this.askFor(schema, "response");
         continue;
       }
-      const bodyType = json.length > 0 ? this.typeOf(schema, "response") : "";
-      const literalStatus = /^[0-9]{3}$/.test(status) ? status : "number";
+      const statusMember = member("status", word(/^[0-9]{3}$/.test(status) ? status : "number"));
       // The response's description documents its member of the union.
-      const doc = docComment(response.description);
-      const headers = "headers?: ResponseHeaders";
-      if (types.length === 0) members.push(`${doc}{ status: ${literalStatus}; ${headers} }`);
+      const doc = docComments(response.description);
+      const headers = member("headers", RESPONSE_HEADERS, { optional: true });
+      const add = (type: TypeExpr) => {
+        members.push(type);
+        comments.push(doc);
+      };
+      if (types.length === 0) add(objectType([statusMember, headers]));
       if (json.length > 0) {
-        const contentTypes = [...new Set(json.map((t) => stringLiteral(t.type)))].join(" | ");
-        members.push(`${doc}{ status: ${literalStatus}; body: ${bodyType}; contentType?: ${contentTypes}; ${headers} }`);
+        const contentTypes = unionType([...new Set(json.map((t) => t.type))].map(literalType));
+        add(objectType([statusMember, member("body", this.typeOf(schema, "response")), member("contentType", contentTypes, { optional: true }), headers]));
       }
       if (raw.length > 0) {
         const exact = raw.every((t) => !t.type.includes("*"));
-        const contentTypes = exact ? [...new Set(raw.map((t) => stringLiteral(t.type)))].join(" | ") : "string";
-        members.push(`${doc}{ status: ${literalStatus}; contentType: ${contentTypes}; body: string | Uint8Array; ${headers} }`);
+        const contentTypes = exact ? unionType([...new Set(raw.map((t) => t.type))].map(literalType)) : word("string");
+        add(objectType([statusMember, member("contentType", contentTypes), member("body", BYTES), headers]));
       }
     }
     // Why: OpenAPI 3.1 lets an operation declare no responses; its handler may then answer any
     // status, with a JSON body, bytes of a type it names, or nothing (README, "OpenAPI as input").
-    if (responses.length === 0) {
-      return { media: { default: ["*/*"] }, type: "{ status: number; body?: unknown; contentType?: string; headers?: ResponseHeaders }", jsonOnly: false };
-    }
-    return { media, type: members.join(" | ") || "never", jsonOnly: anyJson && !anyRaw };
+    if (responses.length === 0) return { media: { default: ["*/*"] }, type: ANY_RESPONSE, jsonOnly: false };
+    return { media, type: members.length === 0 ? word("never") : documentedUnion(members, comments), jsonOnly: anyJson && !anyRaw };
   }
 
   /**
@@ -499,3 +503,13 @@ function mockAnswer(responses: Json): MockAnswer {
   }
   return { status };
 }
+
+const RESPONSE_HEADERS = word("ResponseHeaders");
+const BYTES = unionType([word("string"), word("Uint8Array")]);
+/** The result of an operation that declares no responses. */
+const ANY_RESPONSE = objectType([
+  member("status", word("number")),
+  member("body", word("unknown"), { optional: true }),
+  member("contentType", word("string"), { optional: true }),
+  member("headers", RESPONSE_HEADERS, { optional: true }),
+]);

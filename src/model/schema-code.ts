@@ -1,5 +1,5 @@
 import { compilePattern } from "#runtime/pattern.gen.js";
-import { docLines } from "./escape.js";
+import { hasAnyKey } from "./document.js";
 import type { SchemaTypeNames, SchemaUse } from "./names.js";
 import {
   type TupleElement,
@@ -93,12 +93,6 @@ const UNKNOWN = word("unknown");
 /** The keywords that combine a schema's type with others' (typeScriptType). */
 const COMBINING_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "if"]);
 
-/** Whether a schema has one of `keys` (its own or, as a look-up would find them, enumerable inherited ones). */
-export function hasAnyKey(schema: JsonSchema, keys: ReadonlySet<string>): boolean {
-  for (const key in schema) if (keys.has(key)) return true;
-  return false;
-}
-
 /**
  * The intersection of part types. `not` narrows nothing TypeScript can say; a part that says
  * nothing about the type adds nothing to the intersection, nor does the open object of a bare
@@ -146,8 +140,8 @@ function singleType(type: string, schema: JsonSchema, prefix: string, names: Sch
   }
 }
 
-/** A type as an operand of `[]` or `?`: in parentheses when it has spaces or a union. */
-const operand = (type: TypeExpr): TypeExpr => (/[ |]/.test(type.text) ? parenthesized(type) : type);
+/** A type as an operand of `[]` or `?`: in parentheses where an operator would otherwise take less than the whole (a union, an intersection, `readonly`). */
+const operand = (type: TypeExpr): TypeExpr => (type.kind === "union" || type.kind === "intersection" || type.kind === "readonly" ? parenthesized(type) : type);
 
 /**
  * prefixItems as a tuple: `[A, B?, ...C[]]`. The first `minItems` elements are required (an array
@@ -185,22 +179,17 @@ function nameMatches(pattern: string, name: string): boolean {
   }
 }
 
-/** The union of distinct types (by their text), each in parentheses where it needs them. */
+/** The union of distinct types (by their text); a union among them is flattened, and nothing else binds looser than `|`. */
 function distinctUnion(types: Iterable<TypeExpr>): TypeExpr {
   const distinct = new Map<string, TypeExpr>();
   for (const type of types) if (!distinct.has(type.text)) distinct.set(type.text, type);
   if (distinct.has("unknown")) return UNKNOWN;
   const all = [...distinct.values()];
-  return all.length === 1 ? all[0]! : unionType(all.map((t) => (/[ |&]/.test(t.text) ? parenthesized(t) : t)));
+  return all.length === 1 ? all[0]! : unionType(all);
 }
 
 /** The keyword that leaves a property out of a type used in a request or a response. */
 const LEFT_OUT: Record<SchemaUse, string> = { request: "readOnly", response: "writeOnly" };
-
-/** objectTypeExpression's text. */
-export function objectType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, omit: readonly string[] = [], use?: SchemaUse): string {
-  return objectTypeExpression(schema, prefix, names, omit, use).text;
-}
 
 /**
  * An object type literal: `{ a: string; b?: number }`, with an index signature for extra keys;
@@ -239,18 +228,6 @@ export function objectTypeExpression(schema: JsonSchema, prefix: string, names: 
 }
 
 const STRING = word("string");
-
-/**
- * A doc comment for free text, to stand before a member of a type literal (`""` for none):
- * made of docLines, so nothing in the text can end it early.
- */
-export function docComment(text: string | undefined): string {
-  const lines = docLines(text);
-  if (lines.length === 0) return "";
-  // Why: on a line of its own, so the formatter keeps it before its member, not after the one before.
-  if (lines.length === 1) return `\n/** ${lines[0]} */\n`;
-  return `\n/**\n${lines.map((line) => (line === "" ? " *" : ` * ${line}`)).join("\n")}\n */\n`;
-}
 
 /** A validator node (see the runtime's `SchemaNode`) for a schema, as plain data. */
 export function schemaNode(schema: JsonSchema): Record<string, unknown> {

@@ -77,6 +77,16 @@ export function unionType(parts: readonly TypeExpr[]): TypeExpr {
   return { kind: "union", text, members };
 }
 
+/**
+ * A union whose member i follows the doc comments `comments[i]` (each from docComments), on lines
+ * of their own: its text holds them, so it is never printed flat. Without any comment, unionType.
+ */
+export function documentedUnion(parts: readonly TypeExpr[], comments: readonly (readonly string[])[]): TypeExpr {
+  if (comments.every((c) => c.length === 0)) return unionType(parts);
+  const text = parts.map((part, i) => `${comments[i]!.map((c) => `${c}\n`).join("")}| ${part.text}`).join("\n");
+  return { kind: "union", text, members: parts, comments };
+}
+
 /** Parts joined by ` & `; an intersection among them is flattened, as its text reads (one part: itself). */
 export function intersectionType(parts: readonly TypeExpr[]): TypeExpr {
   if (parts.length === 1) return parts[0]!;

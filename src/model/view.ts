@@ -1,32 +1,38 @@
 /**
- * The view model the templates read. Every string in it that lands in code is already safe
- * there (identifiers checked, literals escaped, comments defused); templates only place them.
+ * The view model the emitters read: data, not code. Every string in it that lands in code is
+ * already safe there (identifiers checked, literals escaped, comments defused); the types are
+ * type expressions (type-expr.ts) and the tables plain values, which the printer
+ * (src/emit/print.ts) lays out when a file is rendered.
  */
 
-import type { ApiStatements } from "../render/api-layout.js";
 import type { TypeExpr } from "./type-expr.js";
+
+/** The data of api.gen.ts, as values. */
+export interface ApiData {
+  readonly schemas: readonly (readonly [name: string, node: unknown])[];
+  readonly resources: readonly (readonly [collection: string, spec: unknown])[];
+  readonly routes: readonly unknown[];
+  readonly securitySchemes: unknown;
+  readonly index: unknown;
+}
 
 /** A named type of types.gen.ts. */
 export interface TypeView {
   readonly name: string;
   readonly docLines: readonly string[];
   readonly hasDoc: boolean;
-  /** The TypeScript type expression. */
-  readonly type: string;
-  /** `export type Name = type;` in prettier's layout where `laidOut` (src/render/type-layout.ts), else as written. */
-  readonly declaration: string;
-  readonly laidOut: boolean;
+  readonly type: TypeExpr;
 }
 
 /** One operation of a resource's handler interface and its binding in the server. */
 export interface HandlerMethodView {
   readonly operationId: string;
   readonly docLines: readonly string[];
-  /** The names (`ListLoansInput`, `ListLoansResult`) and type literals of its input and its result. */
+  /** The names (`ListLoansInput`, `ListLoansResult`) and types of its input and its result. */
   readonly inputName: string;
-  readonly inputType: string;
+  readonly inputType: TypeExpr;
   readonly resultName: string;
-  readonly resultType: string;
+  readonly resultType: TypeExpr;
   /** The result type's doc comment. */
   readonly resultDoc: string;
   /** Its kind, for the stores' templates; exactly one is true. */
@@ -43,31 +49,24 @@ export interface HandlerMethodView {
   readonly hasSort: boolean;
   readonly hasPage: boolean;
   readonly hasListing: boolean;
-  /** The resource's filter names as a literal: what the in-memory store filters on (not declared `query`). */
-  readonly listFilters: string;
-  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts), and whether both are sure. */
-  readonly inputDeclaration?: string;
-  readonly resultDeclaration?: string;
-  readonly laidOut?: boolean;
 }
 
-/**
- * A resource: its handler interface, its store and its spec for the dispatcher. `Type`: how its
- * stored type is held: its text, or until laid out its text and syntax (type-expr.ts).
- */
-export interface ResourceView<Type extends string | TypeExpr = string> {
+/** A resource: its handler interface, its store and its spec for the dispatcher. */
+export interface ResourceView {
   /** The handlers' property name (`blogPosts`). */
   readonly property: string;
   /** Interface name (`BlogPostsHandlers`). */
   readonly interfaceName: string;
   /** The stored object's type name (`StoredBlogPost`) and type. */
   readonly storedName: string;
-  readonly storedType: Type;
+  readonly storedType: TypeExpr;
   /** The collection as a string literal, and as text for a comment. */
   readonly collectionLiteral: string;
   readonly collectionComment: string;
-  /** The dispatcher's ResourceSpec, as a value (api.gen.ts's literal is laid out from it: src/render/api-layout.ts). */
+  /** The dispatcher's ResourceSpec, as a value (printed into api.gen.ts). */
   readonly specValue: unknown;
+  /** The field names the stores filter a list on (not declared `query`). */
+  readonly filters: readonly string[];
   readonly methods: readonly HandlerMethodView[];
   /** The file name under resources/ (the collection name, a safe path segment). */
   readonly fileName: string;
@@ -80,10 +79,6 @@ export interface ResourceView<Type extends string | TypeExpr = string> {
   readonly usesRefusal: boolean;
   /** Its binder (`bindLoans`): the handlers as the dispatcher calls them, by operationId. */
   readonly binderName: string;
-  /** The stored type's declaration and the binder's signature in their final layout, and whether all of its file's layout is sure (src/render/handler-layout.ts). */
-  readonly storedDeclaration?: string;
-  readonly binderSignature?: string;
-  readonly laidOut?: boolean;
 }
 
 /** The view of one resource's own file. */
@@ -96,14 +91,11 @@ export interface ResourceFileView {
 export interface OperationView {
   readonly operationId: string;
   readonly docLines: readonly string[];
-  /** Names and type literals of its input and of the union of its declared responses. */
+  /** Names and types of its input and of the union of its declared responses. */
   readonly inputName: string;
-  readonly inputType: string;
+  readonly inputType: TypeExpr;
   readonly resultName: string;
-  readonly resultType: string;
-  /** Its input and result type declarations in their final layout (src/render/handler-layout.ts). */
-  readonly inputDeclaration?: string;
-  readonly resultDeclaration?: string;
+  readonly resultType: TypeExpr;
 }
 
 /** A handler interface of operations written by others: one per tag (or first path segment). */
@@ -121,9 +113,6 @@ export interface OperationGroupView {
   readonly usesTypes: boolean;
   readonly usesPrincipal: boolean;
   readonly usesRawBody: boolean;
-  /** The binder's signature in its final layout, and whether all of its file's layout is sure (src/render/handler-layout.ts). */
-  readonly binderSignature?: string;
-  readonly laidOut?: boolean;
 }
 
 /** The per-group file's view. */
@@ -140,14 +129,14 @@ export interface SecurityHookView {
   readonly comment: string;
 }
 
-/** The emitted document as literals of document.gen.ts (served at `/openapi.json`, `/openapi.yaml`, `/docs`). */
+/** The emitted document as document.gen.ts holds it (served at `/openapi.json`, `/openapi.yaml`, `/docs`). */
 export interface DocumentView {
-  /**
-   * The members of document.gen.ts's object, laid out (src/render/document-layout.ts): the path of
-   * the first server URL (`"/v1"`, or `""`), the JSON text and the YAML text, each a string
-   * literal; the YAML only where the server's own writer would not give it.
-   */
-  readonly members: string;
+  /** The path of the first server URL (`"/v1"`, or `""`). */
+  readonly basePath: string;
+  /** The document's JSON text. */
+  readonly json: string;
+  /** openapi.yaml's text, only where the server's own writer would not make it from the JSON. */
+  readonly yaml?: string;
 }
 
 /** Everything the templates of one API read. */
@@ -156,14 +145,8 @@ export interface ApiView {
   readonly header: string;
   readonly types: readonly TypeView[];
   readonly resources: readonly ResourceView[];
-  /** The index links as a literal. */
-  readonly index: string;
-  /** api.gen.ts's declarations (schemas, resources, routes, securitySchemes, index), laid out (src/render/api-layout.ts). */
-  readonly api: ApiStatements;
-  /** The template-rendered files whose every part is in prettier's layout already (formatting skips them). */
-  readonly finalFiles: readonly string[];
-  /** Files of canonical templates (src/render/render.ts) holding a part whose layout is not sure: left to prettier. */
-  readonly unsureFiles: readonly string[];
+  /** api.gen.ts's data: schemas, resources, routes, security schemes and index links. */
+  readonly api: ApiData;
   /** Whether the API has a token endpoint (so createServer takes `issueToken`). */
   readonly hasTokenEndpoint: boolean;
   /** Whether any operation has guards (so createServer needs `verifyToken`). */
@@ -174,10 +157,8 @@ export interface ApiView {
   /** Operations written by others (documents without `x-codegen-operation`). */
   readonly hasOperations: boolean;
   readonly operationGroups: readonly OperationGroupView[];
-  /** handlers.gen.ts's `export type ResourceHandlers = Omit<Handlers, ...>;` in prettier's layout where sure (APIs with operations). */
-  readonly resourceHandlersDeclaration: string;
-  /** The security schemes as the operation runner reads them, as a literal. */
-  readonly securitySchemes: string;
+  /** handlers.gen.ts's `ResourceHandlers`: `Omit<Handlers, ...>` of the operation groups (APIs with operations). */
+  readonly resourceHandlers?: TypeExpr;
   readonly securityHooks: readonly SecurityHookView[];
   readonly hasSecurityHooks: boolean;
   /** What `codegen serve` answers for each operation written by others (not rendered). */

@@ -1,10 +1,8 @@
 /**
  * The part of the view model the PostgreSQL store's template reads (templates/postgres.gen.ts.hbs):
- * its table spec and migrations as literals, and per resource operation whether a change is
- * guarded by the status the server checked.
+ * its table spec and migrations as values (printed by src/emit/print.ts), and per resource
+ * operation whether a change is guarded by the status the server checked.
  */
-import { literal } from "../model/escape.js";
-import { constStatement, laidOut, literalDoc, objectDoc, propertyDoc, typeLiteralDoc } from "../render/layout.js";
 import type { ApiView, HandlerMethodView, ResourceView } from "../model/view.js";
 import { type Migration, statementsOf } from "./migrations.js";
 import type { SchemaSnapshot } from "./tables.js";
@@ -14,14 +12,10 @@ const asJson = (value: unknown): Json => (typeof value === "object" && value !==
 
 /** What templates/postgres.gen.ts.hbs reads beside the ApiView. */
 export interface PostgresView {
-  /** `{ collection: TableSpec }` as a literal. */
-  readonly tables: string;
-  /** `[{ name, statements }]` as a literal. */
-  readonly migrations: string;
-  /** The declarations of both, in prettier's layout where `laidOut` (src/render/layout.ts). */
-  readonly tablesStatement: string;
-  readonly migrationsStatement: string;
-  readonly laidOut: boolean;
+  /** `{ collection: TableSpec }`. */
+  readonly tables: { readonly [collection: string]: unknown };
+  /** `[{ name, statements }]`. */
+  readonly migrations: readonly unknown[];
   readonly resources: readonly (ResourceView & { readonly methods: readonly (HandlerMethodView & { readonly guarded: boolean })[] })[];
 }
 
@@ -39,42 +33,16 @@ export function postgresView(view: ApiView, document: unknown, snapshot: SchemaS
     }
   }
   return {
-    ...postgresStatements(
-      Object.fromEntries(
-        snapshot.tables.map((t) => [
-          t.collection,
-          { table: t.table, idKind: t.idKind, columns: t.columns.map((c) => ({ field: c.field, column: c.column, kind: c.kind })) },
-        ]),
-      ),
-      migrations.map((m) => ({ name: m.name.replace(/\.sql$/, ""), statements: statementsOf(m.sql) })),
+    tables: Object.fromEntries(
+      snapshot.tables.map((t) => [
+        t.collection,
+        { table: t.table, idKind: t.idKind, columns: t.columns.map((c) => ({ field: c.field, column: c.column, kind: c.kind })) },
+      ]),
     ),
+    migrations: migrations.map((m) => ({ name: m.name.replace(/\.sql$/, ""), statements: statementsOf(m.sql) })),
     resources: view.resources.map((resource) => ({
       ...resource,
       methods: resource.methods.map((method) => ({ ...method, guarded: declares409.has(method.operationId) })),
     })),
-  };
-}
-
-/** The table spec and the migrations as literals, and their declarations laid out (issue 14). */
-function postgresStatements(tables: Record<string, unknown>, migrations: readonly unknown[]) {
-  const tablesType = "{ readonly [collection: string]: TableSpec }";
-  const tablesStatement = laidOut(
-    () =>
-      constStatement(
-        ["tables: ", typeLiteralDoc(["readonly [collection: string]: TableSpec"])],
-        objectDoc(Object.entries(tables).map(([key, value]) => propertyDoc(key, value))),
-      ),
-    () => `export const tables: ${tablesType} = ${literal(tables)};`,
-  );
-  const migrationsStatement = laidOut(
-    () => constStatement("migrations: readonly MigrationSpec[]", literalDoc(migrations)),
-    () => `export const migrations: readonly MigrationSpec[] = ${literal(migrations)};`,
-  );
-  return {
-    tables: literal(tables),
-    migrations: literal(migrations),
-    tablesStatement: tablesStatement.text,
-    migrationsStatement: migrationsStatement.text,
-    laidOut: tablesStatement.sure && migrationsStatement.sure,
   };
 }

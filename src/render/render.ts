@@ -3,9 +3,8 @@ import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type Handlebars from "handlebars";
-import { collectGarbageOf } from "../memory.js";
-import { breakLongLines, linesFit } from "./layout.js";
-import type { ApiView, DocumentView, OperationGroupFileView, ResourceFileView } from "../model/view.js";
+import { binderSignature, constDeclaration, printLiteral, quoted, typeAlias } from "../emit/print.js";
+import type { ApiData, ApiView, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/view.js";
 import type { PostgresView } from "../postgres/view.js";
 
 /** A generated file: its path inside the output folder (always `/`-separated) and its text. */
@@ -29,8 +28,7 @@ export interface TemplateSources {
 /** The view of the API's own templates: the API and the document it serves. */
 export type ApiFilesView = ApiView & { readonly document: DocumentView; readonly postgres?: PostgresView };
 
-type View = ApiFilesView | ResourceFileView | OperationGroupFileView;
-type Template = (view: View) => string;
+type Template = (view: object) => string;
 
 /**
  * How every template is compiled (style.md rule 7): strict, no helpers but the built-in blocks.
@@ -80,7 +78,7 @@ function compile(source: string): Template {
     // template (one edited since the build) is compiled as it stands.
     const key = templateKey(source);
     const spec = Object.hasOwn(precompiled, key) ? precompiled[key] : undefined;
-    template = spec ? handlebars.template<View>(spec) : compiler().compile<View>(source, { ...COMPILE_OPTIONS });
+    template = spec ? handlebars.template<object>(spec) : compiler().compile<object>(source, { ...COMPILE_OPTIONS });
     compiled.set(source, template);
   }
   return template;
@@ -106,103 +104,84 @@ export function writePrecompiledTemplates(sources: TemplateSources, file = PRECO
 
 /**
  * Blank comment lines and template indentation leave trailing spaces, and the template's first
- * (comment) line leaves a blank line; no string literal in generated code spans lines, so
- * trimming line ends is safe.
+ * (comment) line leaves a blank line. No string literal in generated code spans lines (escape.ts
+ * escapes every line terminator), so trimming line ends is safe.
  */
 export function tidy(text: string): string {
-  // Why the line ends found by indexOf (issue 14): a scan of every character in JavaScript was a
-  // few dozen milliseconds of megabytes of laid-out literals at 100 resources, where the native
-  // search skips them; only the characters before each line end are looked at. A text with other
-  // line terminators of ECMAScript (`$` with the `m` flag) is scanned whole (scanTidy).
-  if (text.includes("\r") || text.includes("\u2028") || text.includes("\u2029")) return scanTidy(text).replace(/^\n+/, "");
-  const parts: string[] = [];
-  let copied = 0;
-  for (let at = text.indexOf("\n"); ; at = text.indexOf("\n", at + 1)) {
-    const lineEnd = at === -1 ? text.length : at;
-    let end = lineEnd;
-    while (end > copied && isBlank(text.charCodeAt(end - 1))) end--;
-    if (end < lineEnd) {
-      parts.push(text.slice(copied, end));
-      copied = lineEnd;
-    }
-    if (at === -1) break;
-  }
-  parts.push(text.slice(copied));
-  return parts.join("").replace(/^\n+/, "");
+  return text.replace(/[ \t]+$/gm, "").replace(/^\n+/, "");
 }
-
-/** A space or a tab. */
-const isBlank = (code: number) => code === 0x20 || code === 0x09;
-
-/** tidy's trimming, one character at a time: every line terminator of ECMAScript ends a line. */
-function scanTidy(text: string): string {
-  const parts: string[] = [];
-  let copied = 0;
-  let spaces = -1;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (isBlank(code)) {
-      if (spaces < 0) spaces = i;
-      continue;
-    }
-    if (spaces >= 0 && (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029)) {
-      parts.push(text.slice(copied, spaces));
-      copied = i;
-    }
-    spaces = -1;
-  }
-  parts.push(text.slice(copied, spaces >= 0 ? spaces : text.length));
-  return parts.join("");
-}
-
-/**
- * The templates written in prettier's own layout (see linesFit in layout.ts): a file of theirs
- * whose every line fits is final as rendered (test/final-layout.test.ts holds them to it).
- */
-const CANONICAL_TEMPLATES = new Set<string>([
-  "index.gen.ts.hbs",
-  "handlers.gen.ts.hbs",
-  "server.gen.ts.hbs",
-  "store.gen.ts.hbs",
-  "types.gen.ts.hbs",
-  "postgres.gen.ts.hbs",
-  "resource.gen.ts.hbs",
-  "operations.gen.ts.hbs",
-]);
-
-/**
- * The paths of the rendered files that are in prettier's layout as they stand (formatting skips
- * them): those the view laid out whole (`finalFiles`), and a canonical template's file every line
- * of which fits, unless some part of it was not surely laid out (`unsureFiles`).
- */
-export function finalAsRendered(files: readonly GeneratedFile[], view: ApiFilesView): string[] {
-  const unsure = new Set([...view.unsureFiles, ...(view.postgres?.laidOut === false ? [POSTGRES_TEMPLATE.replace(/\.hbs$/, "")] : [])]);
-  const canonical = files.filter((file) => {
-    if (!file.path.endsWith(".ts") || file.path.startsWith("runtime/") || unsure.has(file.path)) return false;
-    const template = file.path.startsWith("resources/")
-      ? "resource.gen.ts.hbs"
-      : file.path.startsWith("operations/")
-        ? "operations.gen.ts.hbs"
-        : `${file.path}.hbs`;
-    // The laid-out declarations of postgres.gen.ts may hold lines longer than the width (strings).
-    const postgres = file.path === "postgres.gen.ts" && view.postgres ? [view.postgres.tablesStatement, view.postgres.migrationsStatement] : [];
-    return CANONICAL_TEMPLATES.has(template) && linesFit(postgres.reduce((text, statement) => text.replace(statement, ""), file.contents));
-  });
-  return [...view.finalFiles, ...canonical.map((file) => file.path)];
-}
-
-/** The templates of the stores, whose long lines breakLongLines breaks. */
-const STORE_TEMPLATES = new Set(["store.gen.ts.hbs", "postgres.gen.ts.hbs"]);
 
 /** The PostgreSQL store's template and runtime: rendered only with the view's `postgres` part (APIs with resources). */
 const POSTGRES_TEMPLATE = "postgres.gen.ts.hbs";
 const POSTGRES_RUNTIME = ["postgres.gen.ts", "migrate.gen.ts"];
 
-/** The template of the served document (src/render/document-layout.ts). */
-const DOCUMENT_TEMPLATE = "document.gen.ts.hbs";
-
 /** The first line of a static runtime file, replaced by the view's header. */
 const RUNTIME_HEADER = /^\/\/ Generated by codegen\. Do not edit\.\n/;
+
+/** A resource as the stores' templates read it: with its filters as a literal. */
+const withFilters = <R extends ResourceView>(resource: R) => ({ ...resource, listFilters: printLiteral(resource.filters) });
+
+/** api.gen.ts's five declarations, printed from the API's data. */
+function apiStatements(api: ApiData) {
+  return {
+    schemas: constDeclaration("schemas: SchemaTable", Object.fromEntries(api.schemas)),
+    resources: constDeclaration("resources", Object.fromEntries(api.resources), "{ readonly [collection: string]: ResourceSpec }"),
+    routes: constDeclaration("routes: readonly RouteSpec[]", api.routes),
+    securitySchemes: constDeclaration("securitySchemes", api.securitySchemes, "{ readonly [name: string]: SchemeSpec }"),
+    index: constDeclaration("index: readonly Link[]", api.index),
+  };
+}
+
+/** document.gen.ts's members as string literals; `yaml` empty where the server makes it. */
+const documentLiterals = (document: DocumentView) => ({
+  basePath: quoted(document.basePath),
+  json: quoted(document.json),
+  yaml: document.yaml === undefined ? "" : quoted(document.yaml),
+});
+
+/** What each API template reads: the view, with what it prints from the view's data printed. */
+const CONTEXTS: Readonly<Record<string, (view: ApiFilesView) => object>> = {
+  "api.gen.ts.hbs": (view) => ({ header: view.header, api: apiStatements(view.api) }),
+  "types.gen.ts.hbs": (view) => ({ ...view, types: view.types.map((type) => ({ ...type, declaration: typeAlias(type.name, type.type) })) }),
+  "handlers.gen.ts.hbs": (view) => ({
+    ...view,
+    resourceHandlersDeclaration: view.resourceHandlers === undefined ? "" : typeAlias("ResourceHandlers", view.resourceHandlers),
+  }),
+  "document.gen.ts.hbs": (view) => ({ header: view.header, document: documentLiterals(view.document) }),
+  "store.gen.ts.hbs": (view) => ({ ...view, resources: view.resources.map(withFilters) }),
+  [POSTGRES_TEMPLATE]: (view) => ({
+    ...view,
+    postgres: {
+      tablesStatement: constDeclaration("tables: { readonly [collection: string]: TableSpec }", view.postgres!.tables),
+      migrationsStatement: constDeclaration("migrations: readonly MigrationSpec[]", view.postgres!.migrations),
+      resources: view.postgres!.resources.map(withFilters),
+    },
+  }),
+};
+
+/** An operation's (or resource method's) input and result declarations. */
+const withDeclarations = <O extends Pick<OperationView, "inputName" | "inputType" | "resultName" | "resultType">>(operation: O) => ({
+  ...operation,
+  inputDeclaration: typeAlias(operation.inputName, operation.inputType),
+  resultDeclaration: typeAlias(operation.resultName, operation.resultType),
+});
+
+/** A resource's own file as its template reads it. */
+const resourceFile = (header: string, resource: ResourceView) => ({
+  header,
+  resource: {
+    ...resource,
+    storedDeclaration: typeAlias(resource.storedName, resource.storedType),
+    binderSignature: binderSignature(resource.binderName, resource.interfaceName),
+    methods: resource.methods.map(withDeclarations),
+  },
+});
+
+/** A group of operations' own file as its template reads it. */
+const operationGroupFile = (header: string, group: OperationGroupView) => ({
+  header,
+  group: { ...group, binderSignature: binderSignature(group.binderName, group.interfaceName), operations: group.operations.map(withDeclarations) },
+});
 
 /**
  * Render every file of the server code from the view model. Pure: the same view and sources
@@ -212,27 +191,19 @@ export function renderFiles(view: ApiFilesView, sources: TemplateSources): Gener
   const files: GeneratedFile[] = [];
   for (const name of Object.keys(sources.templates).sort()) {
     if (name === POSTGRES_TEMPLATE && view.postgres === undefined) continue;
-    const text = tidy(compile(sources.templates[name]!)(view));
-    // The stores' long lines broken as prettier breaks them (issue 14: their files then skip it).
-    files.push({ path: name.replace(/\.hbs$/, ""), contents: STORE_TEMPLATES.has(name) ? breakLongLines(text) : text });
-    // Why (issue 14): Handlebars builds a file of pieces, one string per piece; the pieces of a large
-    // file (api.gen.ts: 7.5 MB at 1000 resources) are garbage once it is flat, and collected before
-    // the next file is rendered (the peak of 1000 resources was here: 20 MB lower with this). Not
-    // after document.gen.ts: its text is the served document's members (one string made once),
-    // whose rendering leaves little garbage, and nothing large is rendered after it.
-    if (name !== DOCUMENT_TEMPLATE) collectGarbageOf(text);
+    const context = Object.hasOwn(CONTEXTS, name) ? CONTEXTS[name]!(view) : view;
+    files.push({ path: name.replace(/\.hbs$/, ""), contents: tidy(compile(sources.templates[name]!)(context)) });
   }
   for (const name of Object.keys(sources.perResource).sort()) {
     for (const resource of view.resources) {
-      const text = compile(sources.perResource[name]!)({ header: view.header, resource });
+      const text = compile(sources.perResource[name]!)(resourceFile(view.header, resource));
       files.push({ path: `resources/${resource.fileName}.gen.ts`, contents: tidy(text) });
     }
   }
   for (const name of Object.keys(sources.perOperationGroup).sort()) {
     for (const group of view.operationGroups) {
-      const text = compile(sources.perOperationGroup[name]!)({ header: view.header, group });
-      // The long lines of the interface's methods and the binder's arrows broken as prettier breaks them (issue 16 item 7).
-      files.push({ path: `operations/${group.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) });
+      const text = compile(sources.perOperationGroup[name]!)(operationGroupFile(view.header, group));
+      files.push({ path: `operations/${group.fileName}.gen.ts`, contents: tidy(text) });
     }
   }
   for (const name of Object.keys(sources.runtime).sort()) {

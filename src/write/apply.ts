@@ -142,7 +142,7 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
  * Why synchronous calls (issue 14): a run writes a few dozen small files, one after another; each
  * awaited call waited a turn of the thread pool for nothing else to do (a tenth of a run idle).
  */
-export function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string, rendered?: ReadonlyMap<string, string>): void {
+export function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string): void {
   const { fresh, retired } = siblings(dir);
   rmSync(fresh, { recursive: true, force: true });
   mkdirSync(fresh, { recursive: true });
@@ -157,7 +157,7 @@ export function applyPlan(dir: string, plan: WritePlan, files: readonly Generate
     // `wx`: the plan leaves nothing at a path it writes; were something there, it is not overwritten.
     writeFileSync(path.join(fresh, file.path), file.contents, { flag: "wx" });
   }
-  writeFileSync(path.join(fresh, MANIFEST), manifestText(files, input, rendered));
+  writeFileSync(path.join(fresh, MANIFEST), manifestText(files, input));
 
   if (existsSync(dir)) renameSync(dir, retired);
   renameSync(fresh, dir);

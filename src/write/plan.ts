@@ -11,8 +11,6 @@ export interface Manifest {
   readonly files: ReadonlyMap<string, string>;
   /** The hash of everything the files were generated from (src/run.ts, generationKey). */
   readonly input?: string;
-  /** Path -> formatting key of the text the file was formatted from (src/format/format.ts, formatKey). */
-  readonly rendered: ReadonlyMap<string, string>;
   /** Path -> `hashOf` the very bytes written (absent in manifests of codegen before issue 14's). */
   readonly bytes: ReadonlyMap<string, string>;
 }
@@ -53,35 +51,7 @@ export function hashOf(contents: string): string {
 export function shapeHashOf(path: string, text: string, piece = SHAPE_PIECE): string {
   const data = dataShapeOf(path, text);
   if (data !== undefined) return shapeHash(data);
-  return codeHashes(text, piece).shape;
-}
-
-/**
- * A code text's shape hash (shapeHashOf) and its hashOf, from its UTF-8 bytes made and scanned a
- * piece at a time (codeShapeBytes), or, for a text the scan declines, its shape by the passes.
- * Why in pieces (issue 14): each file's bytes, and the scan's copy of them, made at once were
- * 2 x 29 MB outside the heap at 1000 resources, some 12 MB more at the run's peak; a piece ends
- * after a character no pass matches or looks at (SHAPE_SAFE_END), so the pieces' shapes are the
- * whole's, and their bytes the whole's (no piece parts a surrogate pair).
- */
-function codeHashes(text: string, piece = SHAPE_PIECE): { readonly shape: string; readonly bytes: string } {
-  const shape = createHash("sha256");
-  const bytes = createHash("sha256");
-  try {
-    for (let start = 0; start < text.length;) {
-      const end = pieceEnd(text, start, piece);
-      const encoded = utf8Of(text.slice(start, end));
-      bytes.update(encoded);
-      const scanned = codeShapeBytes(encoded, scratchOut);
-      if (scanned === undefined) return { shape: passesShapeHash(text, piece), bytes: hashOf(text) };
-      shape.update(scanned);
-      start = end;
-    }
-  } finally {
-    // A long --watch session does not keep a large file's scratch.
-    if (scratchIn.length > SCRATCH_KEPT) scratchIn = scratchOut = Buffer.allocUnsafeSlow(0);
-  }
-  return { shape: `shape1-${shape.digest("hex")}`, bytes: `sha256-${bytes.digest("hex")}` };
+  return passesShapeHash(text, piece);
 }
 
 /** Where the piece of `text` from `start` ends: after the first SHAPE_SAFE_END at least `piece` characters on, else at the end. */
@@ -92,24 +62,11 @@ function pieceEnd(text: string, start: number, piece: number): number {
   return found ? found.index + 1 : text.length;
 }
 
-/** The buffers a piece is encoded into and scanned out of, grown as a piece needs (one pair for the run). */
-let scratchIn = Buffer.allocUnsafeSlow(0);
-let scratchOut = scratchIn;
-/** The largest scratch kept between files (bytes). */
-const SCRATCH_KEPT = 4 * 1024 * 1024;
-
-/** A text's UTF-8 bytes, in scratchIn (valid until the next call). */
-function utf8Of(text: string): Buffer {
-  const length = Buffer.byteLength(text, "utf8");
-  if (scratchIn.length < length) {
-    scratchIn = Buffer.allocUnsafeSlow(length);
-    scratchOut = Buffer.allocUnsafeSlow(length);
-  }
-  scratchIn.write(text, 0, length, "utf8");
-  return scratchIn.subarray(0, length);
-}
-
-/** shapeHashOf a code text by the passes (codeShape), in pieces: what the scan declines. */
+/**
+ * shapeHashOf a code text by the passes (codeShape), a piece at a time, each piece ending after a
+ * character no pass matches or looks at (SHAPE_SAFE_END), so the pieces' shapes are the whole's
+ * and no pass copies a whole large file at once.
+ */
 function passesShapeHash(text: string, piece: number): string {
   const hash = createHash("sha256");
   for (let start = 0; start < text.length;) {
@@ -128,7 +85,7 @@ export const SHAPE_PIECE = 256 * 1024;
 /**
  * A character no pass of codeShape matches or looks at from beside it (none of `\w$`, white space,
  * the punctuation the passes name, quotes, backslash) and no half of a surrogate pair (a piece is
- * hashed as UTF-8 on its own): `.`, `/`, `-`, `#` ... A piece may end after one.
+ * may not be parted): `.`, `/`, `-`, `#` ... A piece may end after one.
  */
 const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
 
@@ -172,12 +129,7 @@ export function shapeHashOfFile(file: DataFile): string {
     else {
       const data = dataShapeOf(file.path, file.contents);
       if (data !== undefined) hash = shapeHash(data);
-      else {
-        // The bytes a code file's shape is scanned in are those its bytes hash is of: encoded once.
-        const hashes = codeHashes(file.contents);
-        hash = hashes.shape;
-        if (!generatedBytes.has(file)) generatedBytes.set(file, hashes.bytes);
-      }
+      else hash = passesShapeHash(file.contents, SHAPE_PIECE);
     }
     generatedShapes.set(file, hash);
   }
@@ -204,242 +156,16 @@ function dataShapeOf(path: string, text: string): string | undefined {
 
 /** The shape of code (or of a YAML or JSON text that does not parse): see shapeHashOf. */
 export function codeShape(text: string): string {
-  // Why five passes where the rule reads eight (issue 14: each pass over document.gen.ts's megabytes
-  // is a copy of them): the backslash before a quote goes and every quote becomes `"` in one
-  // (`\'` becomes `'`, then `"`); `;`, a comma before a closer (past the `;`s that go) and
-  // parentheses go in one. test/write-shape.test.ts holds it to the eight passes.
-  // The first pass finds a `|` or `&` and then looks behind it: a V8 regexp that starts with the
-  // alternation tried it at every character (a fifth of the time); the white space it leaves
-  // before the `|` goes in the next pass.
+  // The backslash before a quote goes and every quote becomes `"` in one pass (`\'` becomes `'`,
+  // then `"`); `;`, a comma before a closer (past the `;`s that go) and parentheses go in one.
+  // The first pass finds a `|` or `&` and then looks behind it; the white space it leaves before
+  // the `|` goes in the next pass.
   return text
     .replace(/[|&](?<=(?:[:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&])(?![|&=])/g, "")
     .replace(/\s+/g, "")
     .replace(/\\["'`]|['`]/g, '"')
     .replace(/[;()]|,(?=;*[)\]}>])/g, "")
     .replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
-}
-
-/**
- * codeShape of a text's UTF-8 bytes, as UTF-8 bytes, in one scan; undefined for a text with
- * U+FFFD (which may stand for a lone surrogate: removing the space between two could pair them in
- * the text, not in its bytes), left to codeShape.
- * Why bytes (issue 14): the passes' copies of 29 MB of code at 1000 resources were ~300 ms of a
- * run, the white space pass most of it (a match per indentation). The loop stacks the passes as
- * they run in order: the first decides each `|` or `&` by looking back at the bytes read; white
- * space is skipped; a `\` waits for the next byte (a quote after it makes both one `"`); a `,`
- * waits for the next byte the fourth pass keeps or for a closer; at each `:` written, the quotes
- * of a name just before it go. A byte none of that is about (most of them) is copied at once.
- * test/shape-and-tidy.test.ts holds it to the eight passes of the rule as first written.
- */
-export function codeShapeBytes(bytes: Uint8Array, out: Buffer = Buffer.allocUnsafeSlow(bytes.length)): Uint8Array | undefined {
-  if (!primed) {
-    primed = true;
-    // Why a dozen times: V8 records no feedback for a function's first few calls.
-    for (let i = 0; i < 12; i++) {
-      for (const text of PRIMERS) {
-        const primer = Buffer.from(text, "utf8");
-        scanShape(primer, Buffer.allocUnsafeSlow(primer.length));
-      }
-    }
-  }
-  return scanShape(bytes, out);
-}
-
-/**
- * Texts that take every branch of the scan's loop, run through it before the first file.
- * Why (issue 14): V8 compiles a hot loop with what the interpreter has seen of each branch, and
- * leaves the compiled code at the first branch it had not seen (a `\` before a quote, a `,`
- * before a closer, a byte beyond ASCII); at 1000 resources the scan left it a dozen times, and
- * ran interpreted in between.
- */
-const PRIMERS = [
-  'a |b : |c, &d => |e as |f satisfies |g extends |h x||y x|=1 ( "k": \'v\' `t` \\" \\\' \\\\ \\x ,) ,;] ,} ,> ,( ,, ,\\" ,\\\\ ,a ; \u00e9\u00a9\u1100\u2014\u20ac\u3042\uff71 "1": "a"b" "$_9":x "":, :a: \\',
-  "a: \u00a0| b:\u3000\u2028& c =\ufeff|\u2000x\u205f\u1680\u202f \u00a0\u00a9",
-  "a,",
-];
-let primed = false;
-
-/** What the scan does with an ASCII byte when nothing waits: 0 copy it, 1 skip it (white space), 2 look at it; and the lead bytes of wide spaces and U+FFFD: 2. */
-const BYTE_CLASS = (() => {
-  const classes = new Uint8Array(256);
-  for (const c of [9, 10, 11, 12, 13, 32]) classes[c] = 1;
-  for (const c of "|&\\'`;(),:") classes[c.charCodeAt(0)] = 2;
-  for (const c of [0xc2, 0xe1, 0xe2, 0xe3, 0xef]) classes[c] = 2;
-  return classes;
-})();
-
-/**
- * codeShapeBytes without its priming; `out` holds at least as many bytes as `bytes`. Why `out`
- * never from the pool, whatever its size: one path for V8 to compile (the pool's was a
- * deoptimization at the first large file).
- */
-function scanShape(bytes: Uint8Array, out: Buffer): Uint8Array | undefined {
-  const n = bytes.length;
-  let w = 0;
-  /** A backslash read, not yet written (the third pass: a quote after it makes both one `"`). */
-  let backslash = false;
-  /** A `,` read, not yet written (the fourth pass: gone if `;`s and a closer follow). */
-  let comma = false;
-  /** backslash || comma. */
-  let waiting = false;
-  for (let r = 0; r < n; r++) {
-    let c = bytes[r]!;
-    const kind = BYTE_CLASS[c]!;
-    if (kind === 0) {
-      if (!waiting) {
-        out[w++] = c;
-        continue;
-      }
-      // Only a comma waits (most often before a `"`): kept unless this is a closer.
-      if (!backslash) {
-        comma = waiting = false;
-        if (c !== 93 && c !== 125 && c !== 62) out[w++] = 44;
-        out[w++] = c;
-        continue;
-      }
-    } else if (kind === 1) continue;
-    else if (c === 58 && !waiting) {
-      w = withoutKeyQuotes(out, w) + 1;
-      continue;
-    }
-    if (c >= 0x80) {
-      if (kind === 2) {
-        const wide = wideCharAt(bytes, r);
-        if (wide === REPLACEMENT) return undefined;
-        if (wide > 0) {
-          r += wide - 1;
-          continue;
-        }
-      }
-    } else if ((c === 124 || c === 38) && dropsUnionMark(bytes, r)) continue;
-    if (backslash) {
-      backslash = false;
-      if (c === 34 || c === 39 || c === 96) c = 34;
-      else {
-        if (comma) {
-          out[w++] = 44;
-          comma = false;
-        }
-        out[w++] = 92;
-        if (c === 92) {
-          backslash = waiting = true;
-          continue;
-        }
-      }
-    } else if (c === 92) {
-      backslash = waiting = true;
-      continue;
-    } else if (c === 39 || c === 96) c = 34;
-    waiting = false;
-    if (c === 59) {
-      waiting = comma;
-      continue;
-    }
-    if (comma) {
-      comma = false;
-      if (!(c === 41 || c === 93 || c === 125 || c === 62)) out[w++] = 44;
-    }
-    if (c === 40 || c === 41) continue;
-    if (c === 44) comma = waiting = true;
-    else if (c === 58) w = withoutKeyQuotes(out, w) + 1;
-    else out[w++] = c;
-  }
-  if (backslash) {
-    if (comma) out[w++] = 44;
-    comma = false;
-    out[w++] = 92;
-  }
-  if (comma) out[w++] = 44;
-  return out.subarray(0, w);
-}
-
-/**
- * The fifth pass at a `:` about to be written at `w`: `"key"` before it, where the key is a name,
- * loses its quotes. Writes the `:` and answers where it stands. Why looking back is the pass:
- * a name holds no quote, so no two `"name":` overlap, and the pass takes each one.
- */
-function withoutKeyQuotes(out: Uint8Array, w: number): number {
-  if (w >= 3 && out[w - 1] === 34) {
-    let j = w - 2;
-    while (j >= 0 && NAME_BYTE[out[j]!] !== 0) j--;
-    if (j >= 0 && j < w - 2 && out[j] === 34 && NAME_BYTE[out[j + 1]!] === 1) {
-      // A loop, not copyWithin: a name is a few bytes, and a call per key cost more than their copy.
-      for (let k = j + 1; k < w - 1; k++) out[k - 1] = out[k]!;
-      w -= 2;
-    }
-  }
-  out[w] = 58;
-  return w;
-}
-
-/** Per byte: 1 `[A-Za-z_$]`, 2 a digit, 0 another. */
-const NAME_BYTE = (() => {
-  const classes = new Uint8Array(256);
-  for (let c = 0; c < 128; c++) if (/[A-Za-z_$]/.test(String.fromCharCode(c))) classes[c] = 1;
-  for (let c = 48; c <= 57; c++) classes[c] = 2;
-  return classes;
-})();
-
-/** `[A-Za-z_$]` as a byte. */
-const isNameStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
-
-/** wideCharAt's answer for U+FFFD. */
-const REPLACEMENT = -1;
-
-/**
- * At the start of a character beyond ASCII: the length of its bytes if it is white space `\s`
- * knows (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF), REPLACEMENT
- * for U+FFFD, else 0.
- */
-function wideCharAt(bytes: Uint8Array, r: number): number {
-  const [a, b, c] = [bytes[r], bytes[r + 1], bytes[r + 2]];
-  if (a === 0xc2) return b === 0xa0 ? 2 : 0;
-  if (a === 0xef && b === 0xbf && c === 0xbd) return REPLACEMENT;
-  return isWideSpace3(a, b, c) ? 3 : 0;
-}
-
-/** Whether three bytes are a white space `\s` knows of three bytes in UTF-8. */
-function isWideSpace3(a: number | undefined, b: number | undefined, c: number | undefined): boolean {
-  if (a === 0xe1) return b === 0x9a && c === 0x80;
-  if (a === 0xe2) return (b === 0x80 && c !== undefined && (c <= 0x8a || c === 0xa8 || c === 0xa9 || c === 0xaf)) || (b === 0x81 && c === 0x9f);
-  if (a === 0xe3) return b === 0x80 && c === 0x80;
-  return a === 0xef && b === 0xbb && c === 0xbf;
-}
-
-/** The length of the white space `\s` knows that ends at byte `j` (a character's last), 0 if none. */
-function spaceEndingAt(bytes: Uint8Array, j: number): number {
-  const c = bytes[j]!;
-  if (c === 32 || (c >= 9 && c <= 13)) return 1;
-  if (c < 0x80) return 0;
-  if (c === 0xa0 && bytes[j - 1] === 0xc2) return 2;
-  return isWideSpace3(bytes[j - 2], bytes[j - 1], c) ? 3 : 0;
-}
-
-/** The first pass at a `|` or `&` (codeShape): not before `|`, `&` or `=`, and after `:=<(,[{`, `=>` or the word `as`, `satisfies` or `extends`, past white space. */
-function dropsUnionMark(bytes: Uint8Array, r: number): boolean {
-  const next = bytes[r + 1];
-  if (next === 124 || next === 38 || next === 61) return false;
-  let j = r - 1;
-  while (j >= 0) {
-    const space = spaceEndingAt(bytes, j);
-    if (space === 0) break;
-    j -= space;
-  }
-  if (j < 0) return false;
-  const c = bytes[j]!;
-  if (c === 58 || c === 61 || c === 60 || c === 40 || c === 44 || c === 91 || c === 123) return true;
-  if (c === 62) return bytes[j - 1] === 61;
-  return UNION_WORDS.some((word) => endsWithWord(bytes, j, word));
-}
-const UNION_WORDS = ["as", "satisfies", "extends"].map((word) => Buffer.from(word, "latin1"));
-
-/** Whether `word` ends at `end` with no `\w` before it. */
-function endsWithWord(bytes: Uint8Array, end: number, word: Uint8Array): boolean {
-  const start = end - word.length + 1;
-  if (start < 0) return false;
-  for (let k = 0; k < word.length; k++) if (bytes[start + k] !== word[k]) return false;
-  const before = bytes[start - 1];
-  return before === undefined || (!(isNameStart(before) && before !== 36) && !(before >= 48 && before <= 57));
 }
 
 /** Whether a file's text is what the manifest's hash says: the very bytes, or their shape (`shapeHashOf`). */
@@ -475,13 +201,9 @@ function bytesHashOfFile(file: GeneratedFile): string {
 }
 
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
-export function manifestText(files: readonly GeneratedFile[], input?: string, rendered: ReadonlyMap<string, string> = new Map()): string {
+export function manifestText(files: readonly GeneratedFile[], input?: string): string {
   const byPath = ([a]: readonly [string, string], [b]: readonly [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
-  // Why the shortest first (issue 14): V8 compiles the shape's scan while it reads the small files,
-  // and reads the megabytes compiled; longest first, the first of them was read half interpreted.
-  for (const file of [...files].sort((a, b) => a.contents.length - b.contents.length)) shapeHashOfFile(file);
   const entries = files.map((f) => [f.path, shapeHashOfFile(f)] as const).sort(byPath);
-  const renders = [...rendered].sort(byPath);
   const bytes = files.map((f) => [f.path, bytesHashOfFile(f)] as const).sort(byPath);
   return (
     JSON.stringify(
@@ -489,7 +211,6 @@ export function manifestText(files: readonly GeneratedFile[], input?: string, re
         generator: "codegen",
         ...(input === undefined ? {} : { input }),
         files: Object.fromEntries(entries),
-        ...(renders.length === 0 ? {} : { rendered: Object.fromEntries(renders) }),
         ...(bytes.length === 0 ? {} : { bytes: Object.fromEntries(bytes) }),
       },
       null,
@@ -503,10 +224,10 @@ export function manifestText(files: readonly GeneratedFile[], input?: string, re
  * path breaks `isFolderPath` is dropped: codegen never reads, keeps or deletes it.
  */
 export function parseManifest(text: string | undefined): Manifest {
-  const empty: Manifest = { files: new Map(), rendered: new Map(), bytes: new Map() };
+  const empty: Manifest = { files: new Map(), bytes: new Map() };
   if (text === undefined) return empty;
   try {
-    const value = JSON.parse(text) as { files?: unknown; input?: unknown; rendered?: unknown; bytes?: unknown };
+    const value = JSON.parse(text) as { files?: unknown; input?: unknown; bytes?: unknown };
     const isMap = (v: unknown): v is object => typeof v === "object" && v !== null && !Array.isArray(v);
     const entriesOf = (v: object) => Object.entries(v).filter((entry): entry is [string, string] => typeof entry[1] === "string" && isFolderPath(entry[0]));
     const files = value.files;
@@ -514,7 +235,6 @@ export function parseManifest(text: string | undefined): Manifest {
     return {
       files: new Map(entriesOf(files)),
       ...(typeof value.input === "string" ? { input: value.input } : {}),
-      rendered: new Map(isMap(value.rendered) ? entriesOf(value.rendered) : []),
       bytes: new Map(isMap(value.bytes) ? entriesOf(value.bytes) : []),
     };
   } catch {

@@ -1,0 +1,220 @@
+/**
+ * The one printer of generated code: literals (JSON values as TypeScript), type expressions and
+ * the declarations made of them, in codegen's own layout (docs/cli.md, "Code in codegen's own
+ * layout"): a construct is printed flat when it fits in WIDTH columns, otherwise one member per
+ * line, indented two spaces more than the line it opens on. Deterministic: the same value or type
+ * prints the same text. Escaping is escape.ts's (no name or string leaves its literal, no text
+ * leaves its comment); this module only lays out.
+ */
+import { propertyKey, stringLiteral } from "../model/escape.js";
+import type { Member, TypeExpr } from "../model/type-expr.js";
+
+/** The width lines are kept within where the content allows (a long string is never split). */
+export const WIDTH = 100;
+
+const pad = (indent: number) => " ".repeat(indent);
+
+/** Whether `text` fits on the current line from `column`, leaving `tail` columns for what follows it. */
+const fits = (text: string, column: number, tail: number) => column + text.length + tail <= WIDTH && !text.includes("\n");
+
+/** The column after the last line of `text`, started at `column`. */
+function endColumn(text: string, column: number): number {
+  const newline = text.lastIndexOf("\n");
+  return newline === -1 ? column + text.length : text.length - newline - 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Literals
+
+/**
+ * A JSON value as a TypeScript literal, on a line indented `indent` whose text so far ends at
+ * `column`, with `tail` columns needed after it (a `,` or `;`). Keys are bare where they are
+ * identifiers (propertyKey); `__proto__` is computed, so it defines a property and not the
+ * prototype; a value under a name Object.prototype has is `as const`, because TypeScript types
+ * such a property by Object's member, not by the index signature it belongs to. Members that are
+ * `undefined` or functions are left out, as JSON.stringify leaves them.
+ */
+export function printLiteral(value: unknown, indent = 0, column = indent, tail = 0): string {
+  if (typeof value !== "object" || value === null) return scalar(value);
+  const flat = flatLiteral(value, WIDTH - column - tail);
+  if (flat !== undefined) return flat;
+  const inner = indent + 2;
+  if (Array.isArray(value)) {
+    const lines = value.map((item) => `${pad(inner)}${printLiteral(arrayItem(item), inner, inner, 1)},`);
+    return `[\n${lines.join("\n")}\n${pad(indent)}]`;
+  }
+  const lines: string[] = [];
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+    const head = `${pad(inner)}${propertyKey(key)}: `;
+    const suffix = asConst(key, item) ? " as const" : "";
+    lines.push(`${head}${printLiteral(item, inner, head.length, suffix.length + 1)}${suffix},`);
+  }
+  return `{\n${lines.join("\n")}\n${pad(indent)}}`;
+}
+
+/** A value's literal on one line, or undefined once it is longer than `budget` (so a large value is not printed flat only to be dropped). */
+function flatLiteral(value: unknown, budget: number): string | undefined {
+  if (budget < 2) return undefined;
+  if (typeof value !== "object" || value === null) {
+    const text = scalar(value);
+    return text.length <= budget ? text : undefined;
+  }
+  const entries = Array.isArray(value)
+    ? value.map((item) => ["", arrayItem(item)] as const)
+    : Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol");
+  if (entries.length === 0) return Array.isArray(value) ? "[]" : "{}";
+  const parts: string[] = [];
+  // `{ ` and ` }`, or `[` and `]`, and a `, ` between members.
+  let used = Array.isArray(value) ? 2 : 4;
+  for (const [key, item] of entries) {
+    const head = Array.isArray(value) ? "" : `${propertyKey(key)}: `;
+    const suffix = !Array.isArray(value) && asConst(key, item) ? " as const" : "";
+    const printed = flatLiteral(item, budget - used - head.length - suffix.length);
+    if (printed === undefined) return undefined;
+    parts.push(head + printed + suffix);
+    used += head.length + printed.length + suffix.length + (parts.length > 1 ? 2 : 0);
+    if (used > budget) return undefined;
+  }
+  return Array.isArray(value) ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
+}
+
+/** A scalar of JSON as a literal (quoted by quoted()); `undefined` where JSON has no value. */
+const scalar = (value: unknown): string => (typeof value === "string" ? quoted(value) : (JSON.stringify(value) ?? "undefined"));
+
+/**
+ * A string literal in the quotes that need fewer escapes (double on a tie), as prettier and most
+ * formatters choose them: SQL and JSON in literals stay readable, and a formatter run over the
+ * file keeps the quotes (the manifest's shape of a file, src/write/plan.ts, reads escapes
+ * literally). Made from escape.ts's stringLiteral (every line terminator and control character
+ * escaped): in single quotes a `'` gains a backslash and a `\"` loses its own; JSON's escaping
+ * never leaves a bare `"`, so each `\"` found is a quote's escape.
+ */
+export function quoted(value: string): string {
+  const literal = stringLiteral(value);
+  const apostrophes = count(value, "'");
+  if (count(value, '"', apostrophes + 1) <= apostrophes) return literal;
+  return `'${literal.slice(1, -1).split("'").join("\\'").split('\\"').join('"')}'`;
+}
+
+/** How many times `character` stands in `text`, counted up to `limit`. */
+function count(text: string, character: string, limit = Infinity): number {
+  let found = 0;
+  for (let at = text.indexOf(character); at !== -1 && found < limit; at = text.indexOf(character, at + 1)) found++;
+  return found;
+}
+
+/** An array item JSON cannot hold is `null`, as JSON.stringify writes it. */
+const arrayItem = (item: unknown): unknown => (item === undefined || typeof item === "function" || typeof item === "symbol" ? null : item);
+
+/** Whether the value under `key` needs `as const` (see printLiteral). */
+const asConst = (key: string, value: unknown): boolean => key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null;
+
+// ---------------------------------------------------------------------------------------------
+// Type expressions
+
+/**
+ * A type expression, laid out from `column` on a line indented `indent`, with `tail` columns
+ * needed after it. Flat (its text) where that fits and holds no comment; else a union puts each
+ * member on a line of its own after `| `, an object type each member, a tuple or generic each
+ * element; the rest print their parts in turn.
+ */
+export function printType(type: TypeExpr, indent = 0, column = indent, tail = 0): string {
+  if (fits(type.text, column, tail)) return type.text;
+  const inner = indent + 2;
+  switch (type.kind) {
+    case "union":
+      return `\n${unionLines(type, inner, tail).join("\n")}`;
+    case "object":
+      return `{\n${type.members.map((member) => printMember(member, inner)).join("\n")}\n${pad(indent)}}`;
+    case "intersection": {
+      let text = "";
+      let at = column;
+      type.parts.forEach((part, i) => {
+        const printed = (i === 0 ? "" : " & ") + printType(part, indent, at + (i === 0 ? 0 : 3), i === type.parts.length - 1 ? tail : 2);
+        text += printed;
+        at = endColumn(printed, at);
+      });
+      return text;
+    }
+    case "array":
+      return `${printType(type.element, indent, column, tail + 2)}[]`;
+    case "readonly":
+      return `readonly ${printType(type.inner, indent, column + 9, tail)}`;
+    case "parens":
+      return `(\n${printItem(type.inner, inner, 0)}\n${pad(indent)})`;
+    case "generic":
+      return `${type.name}<\n${type.args.map((arg) => `${printItem(arg, inner, 1)},`).join("\n")}\n${pad(indent)}>`;
+    case "tuple": {
+      const elements = type.elements.map((e) =>
+        e.rest || e.optional
+          ? `${pad(inner)}${e.rest ? "..." : ""}${printType(e.type, inner, inner + (e.rest ? 3 : 0), 2)}${e.optional ? "?" : ""},`
+          : `${printItem(e.type, inner, 1)},`,
+      );
+      return `[\n${elements.join("\n")}\n${pad(indent)}]`;
+    }
+    default:
+      // One token (a word, a string, a literal of JSON, a template literal type): never broken.
+      return type.text;
+  }
+}
+
+/**
+ * A type standing on lines of its own at `indent` (a type argument, a tuple element, what
+ * parentheses hold): a union too long for the line puts its members there, each after `| `.
+ */
+function printItem(type: TypeExpr, indent: number, tail: number): string {
+  if (type.kind !== "union" || fits(type.text, indent, tail)) return `${pad(indent)}${printType(type, indent, indent, tail)}`;
+  return unionLines(type, indent, tail).join("\n");
+}
+
+/** A union's members at `indent`, each after its doc comments and `| `. */
+function unionLines(type: Extract<TypeExpr, { kind: "union" }>, indent: number, tail: number): string[] {
+  return type.members.flatMap((member, i) => [
+    ...(type.comments?.[i] ?? []).map((comment) => indentLines(comment, indent)),
+    `${pad(indent)}| ${printType(member, indent + 2, indent + 2, tail)}`,
+  ]);
+}
+
+/** A member of an object type on lines of its own at `indent`: its doc comments, then `key: type;`. */
+function printMember(member: Member, indent: number): string {
+  const comments = member.comments.map((comment) => `${indentLines(comment, indent)}\n`).join("");
+  const head = `${pad(indent)}${member.readonly ? "readonly " : ""}${member.key.text}${member.optional ? "?" : ""}:`;
+  const type = printType(member.type, indent, head.length + 1, 1);
+  return `${comments}${head}${type.startsWith("\n") ? "" : " "}${type};`;
+}
+
+/** Each line of a (doc comment's) text indented by `indent`, continuation lines of a `/**` comment aligned under its first `*`. */
+function indentLines(text: string, indent: number): string {
+  return text
+    .split("\n")
+    .map((line) => pad(indent) + line)
+    .join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declarations
+
+/** `export type name = type;`: a union too long for its line starts on the next, one member per line. */
+export function typeAlias(name: string, type: TypeExpr): string {
+  const head = `export type ${name} =`;
+  const printed = printType(type, 0, head.length + 1, 1);
+  return `${head}${printed.startsWith("\n") ? "" : " "}${printed};`;
+}
+
+/** `export const head = value;` with `value` a JSON literal, and an optional ` satisfies type` after it. */
+export function constDeclaration(head: string, value: unknown, satisfies?: string): string {
+  const start = `export const ${head} = `;
+  const suffix = satisfies === undefined ? "" : ` satisfies ${satisfies}`;
+  return `${start}${printLiteral(value, 0, start.length, suffix.length + 1)}${suffix};`;
+}
+
+/**
+ * A binder's first line: `export function name(handlers: Interface): { ... } {`, its return type
+ * broken when the line does not fit.
+ */
+export function binderSignature(binderName: string, interfaceName: string): string {
+  const head = `export function ${binderName}(handlers: ${interfaceName}): {`;
+  const flat = `${head} readonly [operationId: string]: OperationHandler } {`;
+  return flat.length <= WIDTH ? flat : `${head}\n  readonly [operationId: string]: OperationHandler;\n} {`;
+}

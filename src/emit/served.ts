@@ -1,0 +1,27 @@
+import type { DocumentView } from "../model/view.js";
+import { YamlUnsupported, yamlOfData } from "../runtime/yaml.js";
+
+/**
+ * What document.gen.ts holds of the served document: the path of its first server URL, its JSON
+ * text, and openapi.yaml's text only where the generated server's writer
+ * (templates/runtime/yaml.gen.ts) would not make exactly it from the JSON at its first request,
+ * so a large document is not held twice in the generated file. `servedAsIs`: openapi.yaml was
+ * written by the server's writer's rules throughout (src/write/yaml.ts, yamlOfDocument), so the
+ * server makes it by construction; else that is checked on `data`.
+ */
+export function servedDocument(basePath: string, data: unknown, json: string, yaml: string, servedAsIs: boolean): DocumentView {
+  return servedAsIs || servesYaml(data, yaml) ? { basePath, json } : { basePath, json, yaml };
+}
+
+/**
+ * Whether the server's YAML writer makes exactly `yaml` from the JSON text of `data` (yamlOfData
+ * refuses what that text would not keep, so the data is checked, not a copy parsed from the text).
+ */
+function servesYaml(data: unknown, yaml: string): boolean {
+  try {
+    return yamlOfData(data) === yaml;
+  } catch (error) {
+    if (error instanceof YamlUnsupported) return false;
+    throw error;
+  }
+}

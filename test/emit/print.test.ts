@@ -1,0 +1,106 @@
+// The one printer (src/emit/print.ts): literals, type expressions and declarations in codegen's
+// own layout (flat where a construct fits in 100 columns, else one member per line), and the
+// escaping that keeps input inside its string or comment.
+import fc from "fast-check";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { WIDTH, constDeclaration, printLiteral, printType, quoted, typeAlias } from "../../src/emit/print.js";
+import { arrayType, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../src/model/type-expr.js";
+
+/** The value a literal's text evaluates to (the text is an expression of JSON-like data). */
+const evaluate = (text: string): unknown => new Function(`return (${text.replace(/ as const/g, "")});`)();
+
+/** The syntax errors TypeScript finds in a source text. */
+function syntaxErrors(source: string): string[] {
+  const file = ts.createSourceFile("x.ts", source, ts.ScriptTarget.Latest, true);
+  return (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
+const longestLine = (text: string) => Math.max(...text.split("\n").map((line) => line.length));
+
+describe("printLiteral", () => {
+  it("prints a value flat where it fits, else one member per line indented two spaces, each ending in a comma", () => {
+    expect(printLiteral({ a: 1, b: ["x", null] })).toBe('{ a: 1, b: ["x", null] }');
+    const wide = { first: "x".repeat(60), second: { inner: "y".repeat(90) }, list: [1, 2, 3] };
+    expect(printLiteral(wide)).toBe(
+      ["{", `  first: "${"x".repeat(60)}",`, "  second: {", `    inner: "${"y".repeat(90)}",`, "  },", "  list: [1, 2, 3],", "}"].join("\n"),
+    );
+    expect(printLiteral({})).toBe("{}");
+    expect(printLiteral([])).toBe("[]");
+  });
+
+  it("keeps a `__proto__` key a property and types a value under Object.prototype's names by itself", () => {
+    const text = printLiteral({ ["__proto__"]: { a: 1 }, constructor: { types: ["string"] }, plain: 1 });
+    expect(text).toBe('{ ["__proto__"]: { a: 1 }, constructor: { types: ["string"] } as const, plain: 1 }');
+    const value = evaluate(text) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.hasOwn(value, "__proto__")).toBe(true);
+  });
+
+  it("gives back the value for any JSON data, in lines within the width wherever no single string or key is longer", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.integer({ min: 0, max: 60 }), (value, indent) => {
+        const text = printLiteral(value, indent);
+        expect(evaluate(text)).toEqual(JSON.parse(JSON.stringify(value)));
+        const longToken = /"[^"\n]{30,}"|'[^'\n]{30,}'/.test(text);
+        if (!longToken && indent < 40) expect(longestLine(`${" ".repeat(indent)}${text}`)).toBeLessThanOrEqual(WIDTH);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never lets a string out of its literal: quotes, backslashes and every line terminator of ECMAScript", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('"', "'", "\\", "\n", "\r", "\u2028", "\u2029", "`", "$", "{", "a", "*", "/") }), (text) => {
+        const printed = quoted(text);
+        expect(printed).not.toMatch(/[\n\r\u2028\u2029]/);
+        expect(evaluate(printed)).toBe(text);
+        expect(syntaxErrors(`const x = ${printed};`)).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("quotes with the quote that needs fewer escapes (SQL with double-quoted names reads as written)", () => {
+    expect(quoted('CREATE TABLE "books" ("id" text)')).toBe(`'CREATE TABLE "books" ("id" text)'`);
+    expect(quoted("it's")).toBe('"it\'s"');
+  });
+});
+
+describe("printType", () => {
+  it("prints a type flat where it fits, else a union one member per line and an object one member per line", () => {
+    const short = unionType([word("A"), word("B")]);
+    expect(typeAlias("T", short)).toBe("export type T = A | B;");
+    const long = unionType(Array.from({ length: 12 }, (_, i) => literalType(`value-number-${i}`)));
+    const alias = typeAlias("T", long);
+    expect(alias.split("\n")[0]).toBe("export type T =");
+    expect(alias.split("\n").slice(1)).toEqual(Array.from({ length: 12 }, (_, i) => `  | "value-number-${i}"${i === 11 ? ";" : ""}`));
+    const object = objectType(Array.from({ length: 8 }, (_, i) => member(`field${i}`, arrayType(word("SomeLongTypeName")), { optional: true })));
+    expect(typeAlias("O", object)).toBe(["export type O = {", ...Array.from({ length: 8 }, (_, i) => `  field${i}?: SomeLongTypeName[];`), "};"].join("\n"));
+  });
+
+  it("keeps a doc comment's text inside it: `*/` in a description cannot close the comment", () => {
+    const type = objectType([member("a", word("string"), { description: "ends */ here\nand */ again" }), member("b", word("number"))]);
+    const alias = typeAlias("T", type);
+    expect(syntaxErrors(alias)).toEqual([]);
+    expect(alias).toContain("ends *\\/ here");
+    const file = ts.createSourceFile("x.ts", alias, ts.ScriptTarget.Latest, true);
+    // Two members: the description did not swallow or add any.
+    const literal = (file.statements[0] as ts.TypeAliasDeclaration).type as ts.TypeLiteralNode;
+    expect(literal.members.map((m) => m.name?.getText(file))).toEqual(["a", "b"]);
+  });
+
+  it("puts each documented member of a union after its comment", () => {
+    const type = documentedUnion([word("A"), word("B")], [docComments("the first"), docComments("the second")]);
+    expect(typeAlias("T", type)).toBe(["export type T =", "  /** the first */", "  | A", "  /** the second */", "  | B;"].join("\n"));
+  });
+
+  it("prints declarations TypeScript parses, within the width, for nested unions and objects", () => {
+    const inner = objectType(Array.from({ length: 5 }, (_, i) => member(`key${i}`, unionType([word("string"), word("number"), word("null")]))));
+    const type = unionType([inner, arrayType(inner), word("undefined")]);
+    const printed = `${typeAlias("Nested", type)}\n${constDeclaration("value: unknown", { list: Array.from({ length: 30 }, (_, i) => i) })}`;
+    expect(syntaxErrors(printed)).toEqual([]);
+    expect(longestLine(printed)).toBeLessThanOrEqual(WIDTH);
+    expect(printType(type, 0, 0)).toContain("\n  | {");
+  });
+});
