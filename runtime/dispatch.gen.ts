@@ -767,7 +767,7 @@ async function missingReferences(operation: OperationSpec, resource: ResourceSpe
     const access: Access = sameSecurity(get.security, operation.security) ? { ok: true, ...request.context } : await readAccess(request, get);
     const found = access.ok ? await lookUp(request, ref.collection, value, access) : undefined;
     // (`as unknown`: the check must not narrow `found`, which is an object either way.)
-    if (isObject(found) && !isStoredObject(found as unknown) && (found.status === 404 || found.status === 410)) {
+    if (isObject(found) && !isStoredObject(found as unknown) && (found["status"] === 404 || found["status"] === 410)) {
       addError(errors, ref.field, `no ${ref.rel} has the id ${String(value)}`);
       continue;
     }

@@ -1,10 +1,10 @@
 import type { DocumentView } from "../model/view.js";
-import { YamlUnsupported, yamlOfData } from "../runtime/yaml.js";
+import { YamlUnsupported, yamlOfData } from "#runtime/yaml.gen.js";
 
 /**
  * What document.gen.ts holds of the served document: the path of its first server URL, its JSON
  * text, and openapi.yaml's text only where the generated server's writer
- * (templates/runtime/yaml.gen.ts) would not make exactly it from the JSON at its first request,
+ * (runtime/yaml.gen.ts) would not make exactly it from the JSON at its first request,
  * so a large document is not held twice in the generated file. `servedAsIs`: openapi.yaml was
  * written by the server's writer's rules throughout (src/write/yaml.ts, yamlOfDocument), so the
  * server makes it by construction; else that is checked on `data`.
