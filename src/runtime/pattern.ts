@@ -894,8 +894,9 @@ class Automaton implements Engine {
   /** The context at `at`: the next code point's kind and the lookarounds of the program that hold there. */
   private context(bits: Uint16Array, at: number, kind: number): number {
     const ids = this.lookIds;
+    const found = bits[at]!;
     let context = kind;
-    for (let bit = 0; bit < ids.length; bit++) context += ((bits[at]! >> ids[bit]!) & 1) * (3 << bit);
+    for (let bit = 0; bit < ids.length; bit++) context += ((found >> ids[bit]!) & 1) * (3 << bit);
     return context;
   }
 
@@ -1254,6 +1255,13 @@ class Lockstep implements Engine {
     return this.automata.reduce((sum, automaton) => sum + automaton.work, this.steps);
   }
 
+  /** The bit DFA `i` sets in `state` (0: none); DONE where nothing more can match. */
+  private settle(i: number, state: number): number {
+    const flags = this.automata[i]!.flagsOf(state);
+    if ((flags & DEAD) !== 0) this.states[i] = DONE;
+    return (flags & ACCEPTING) !== 0 ? this.records[i]! : 0;
+  }
+
   /** Sets each lookaround's bit where it holds (a scan: each has its own `record`). */
   run(text: string, bits: Uint16Array): boolean {
     const { automata, records, alphabet, backwards, states } = this;
@@ -1263,18 +1271,15 @@ class Lockstep implements Engine {
     let nextClass = next < 0 ? 0 : alphabet.classOf(next);
     let kind = next < 0 ? END : alphabet.kinds[nextClass]!;
     // Per DFA its state; DONE once nothing more can match (after `^`); OUTGROWN once its table is.
-    automata.forEach((automaton, i) => (states[i] = automaton.begin(kind, bits, at)));
-    for (let alive = automata.length; ; ) {
-      for (let i = 0; i < automata.length; i++) {
-        const state = states[i]!;
-        if (state < 0) continue;
-        const flags = automata[i]!.flagsOf(state);
-        if ((flags & ACCEPTING) !== 0) bits[at] = bits[at]! | records[i]!;
-        if ((flags & DEAD) !== 0) {
-          states[i] = DONE;
-          alive--;
-        }
-      }
+    let alive = automata.length;
+    let found = 0;
+    for (let i = 0; i < automata.length; i++) {
+      const state = (states[i] = automata[i]!.begin(kind, bits, at));
+      if (state >= 0) found |= this.settle(i, state);
+      if (states[i]! < 0) alive--;
+    }
+    for (;;) {
+      if (found !== 0) bits[at] = bits[at]! | found;
       if (next < 0 || alive === 0) break;
       const read = nextClass;
       at += backwards ? (next > 0xffff ? -2 : -1) : next > 0xffff ? 2 : 1;
@@ -1282,11 +1287,13 @@ class Lockstep implements Engine {
       nextClass = next < 0 ? 0 : alphabet.classOf(next);
       kind = next < 0 ? END : alphabet.kinds[nextClass]!;
       this.steps += alive;
+      found = 0;
       for (let i = 0; i < automata.length; i++) {
         if (states[i]! < 0) continue;
-        const state = automata[i]!.step(states[i]!, read, kind, bits, at);
-        states[i] = state < 0 ? OUTGROWN : state;
-        if (state < 0) alive--;
+        const state = (states[i] = automata[i]!.step(states[i]!, read, kind, bits, at));
+        if (state >= 0) found |= this.settle(i, state);
+        else states[i] = OUTGROWN;
+        if (states[i]! < 0) alive--;
       }
     }
     automata.forEach((automaton, i) => {
