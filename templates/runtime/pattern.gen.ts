@@ -84,12 +84,13 @@ export const LOOK_LIMIT = 16;
 
 /**
  * The most instructions a code point may cost where a DFA cannot be kept: in the programs that
- * count (Scanner) and in those whose DFA could outgrow its table, together (a code point visits
- * each instruction of a program at most once). Why this many: a visit costs about 4 ns, so a
- * 1 MiB text costs at most about 100 ms on top of reading it (bench/patterns.mjs); so
- * `[ab]*a[ab]{16}c` (a DFA of 2^17 states, 22 instructions) is taken and `[ab]*a[ab]{20}c` is not.
+ * count (Scanner) and in those whose DFA outgrows its table even once counted, together (a code
+ * point visits each instruction of a program at most once). Why this many: a visit costs about
+ * 4-7 ns, so a 1 MiB text costs at most about 100 ms on top of reading it (bench/patterns.mjs,
+ * `a[ab]...c`); `a[ab]{12}c` written out (a DFA of 2^13 states, 15 instructions, nothing to
+ * count) is taken, `(?:a|b)*a(?:a|b){30}` (128 instructions once its groups are spelled out) not.
  */
-export const SLOW_STEPS_LIMIT = 24;
+export const SLOW_STEPS_LIMIT = 16;
 
 /**
  * Why a pattern cannot be matched in time linear in the text with a small constant, or undefined
@@ -104,7 +105,7 @@ export function linearPatternProblem(source: string): string | undefined {
     const first = slowSteps(compileProgram(source));
     const { slow } = first.fits ? first : slowSteps(compileProgram(source, COUNT_FROM_OUTGROWN));
     if (slow > SLOW_STEPS_LIMIT) {
-      return `an automaton too large to keep (millions of states, as \`(a|b)*a(a|b){30}\` has), read without one at ${slow} steps per character (at most ${SLOW_STEPS_LIMIT})`;
+      return `an automaton too large to keep (as \`(a|b)*a(a|b){30}\`'s millions of states, or one reading more than about 12 lookarounds at one place), read without one at ${slow} steps per character (at most ${SLOW_STEPS_LIMIT})`;
     }
     return undefined;
   } catch (error) {
