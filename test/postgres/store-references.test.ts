@@ -1,4 +1,4 @@
-// References on the stores themselves (templates/runtime/postgres.gen.ts, resources.gen.ts), on
+// References on the stores themselves (runtime/postgres.gen.ts, resources.gen.ts), on
 // PGlite, on a real PostgreSQL server through pg and in memory: a write whose reference names an
 // object that is gone (deleted after the server checked it) is brokenReference's refusal, never
 // a thrown database error nor a reference to nothing; the delete of an object still referred to

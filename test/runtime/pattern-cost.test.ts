@@ -8,8 +8,8 @@
 
 import { describe, expect, it } from "vitest";
 import { generate } from "../../src/index.js";
-import { LOOK_LIMIT, SLOW_STEPS_LIMIT, compilePattern, linearPatternProblem } from "../../templates/runtime/pattern.gen.js";
-import type { LinearPattern } from "../../templates/runtime/pattern.gen.js";
+import { LOOK_LIMIT, SLOW_STEPS_LIMIT, compilePattern, linearPatternProblem } from "../../runtime/pattern.gen.js";
+import type { LinearPattern } from "../../runtime/pattern.gen.js";
 import { ROOT } from "../support/fixtures.js";
 
 type Counted = LinearPattern & { readonly work: number; readonly passes: number };
