@@ -414,7 +414,8 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // Why: `codegen migrate` and the generated migrate() apply only the recorded migrations; a folder
   // holding another (added by hand, a link) is refused here too, so --check and migrate agree.
   const said = new Set(blocked.map((d) => d.message));
-  blocked.push(...recordedMigrations(dir, current, options.outDir, options.force).refused.filter((d) => !said.has(d.message)));
+  const written = new Set(files.map((f) => f.path));
+  blocked.push(...recordedMigrations(dir, current, options.outDir, options.force, written).refused.filter((d) => !said.has(d.message)));
   if (blocked.length > 0) return { diagnostics: [...warnings, ...blocked] };
   const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
   if (options.check) {

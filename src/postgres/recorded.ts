@@ -27,9 +27,17 @@ export interface RecordedMigrations {
 /**
  * The recorded migrations of the output folder `dir` (after `readCurrent`), and what stands in
  * its `migrations/` that may not be applied. `force`: a recorded migration edited by hand is taken
- * as it is now (generate --force records the edit); without it, such a file is refused.
+ * as it is now (generate --force records the edit); without it, such a file is refused. `written`:
+ * the files the running `generate` writes; one of them standing in `migrations/` is codegen's own
+ * (replaced by, or already equal to, the text this run records), so it is not refused.
  */
-export function recordedMigrations(dir: string, current: CurrentTree, shownDir: string, force = false): RecordedMigrations {
+export function recordedMigrations(
+  dir: string,
+  current: CurrentTree,
+  shownDir: string,
+  force = false,
+  written: ReadonlySet<string> = new Set(),
+): RecordedMigrations {
   const shown = (relative: string) => path.join(shownDir, relative);
   const refused: Diagnostic[] = [];
   const migrations: MigrationSpec[] = [];
@@ -53,7 +61,7 @@ export function recordedMigrations(dir: string, current: CurrentTree, shownDir: 
     const file = `${FOLDER}/${entry.name}`;
     // Why every `.sql`, whatever its name: a file named unlike codegen's (`2_fix.sql`) is still
     // one someone meant to be applied, and no migration of codegen may be silently missing.
-    if (known.has(file) || !/\.sql$/i.test(entry.name)) continue;
+    if (known.has(file) || written.has(file) || !/\.sql$/i.test(entry.name)) continue;
     refused.push(
       unrecorded(
         shown(file),
