@@ -144,7 +144,8 @@ export function printType(type: TypeExpr, indent = 0, column = indent, tail = 0)
     case "parens":
       return `(\n${printItem(type.inner, inner, 0)}\n${pad(indent)})`;
     case "generic":
-      return `${type.name}<\n${type.args.map((arg) => `${printItem(arg, inner, 1)},`).join("\n")}\n${pad(indent)}>`;
+      // Why no comma after the last argument: TypeScript refuses a trailing comma in type arguments (TS1009).
+      return `${type.name}<\n${type.args.map((arg, i) => printItem(arg, inner, i === type.args.length - 1 ? 0 : 1)).join(",\n")}\n${pad(indent)}>`;
     case "tuple": {
       const elements = type.elements.map((e) =>
         e.rest || e.optional

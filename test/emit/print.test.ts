@@ -5,7 +5,7 @@ import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { WIDTH, constDeclaration, printLiteral, printType, quoted, typeAlias } from "../../src/emit/print.js";
-import { arrayType, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../src/model/type-expr.js";
+import { arrayType, docComments, documentedUnion, genericType, literalType, member, objectType, unionType, word } from "../../src/model/type-expr.js";
 
 /** The value a literal's text evaluates to (the text is an expression of JSON-like data). */
 const evaluate = (text: string): unknown => new Function(`return (${text.replace(/ as const/g, "")});`)();
@@ -102,5 +102,16 @@ describe("printType", () => {
     expect(syntaxErrors(printed)).toEqual([]);
     expect(longestLine(printed)).toBeLessThanOrEqual(WIDTH);
     expect(printType(type, 0, 0)).toContain("\n  | {");
+  });
+});
+
+describe("printType of a generic too long for its line", () => {
+  it("puts each type argument on a line of its own, with no comma after the last (TypeScript refuses one)", () => {
+    const names = ["aPIKey", "hTTP", "oAuth2", "openIDConnect", "other", "somethingLonger", "andOneMore"].map((name) => literalType(name));
+    for (const last of [unionType(names), word("Handlers")]) {
+      const source = typeAlias("ResourceHandlers", genericType("Omit", [word("Handlers"), unionType(names), last]));
+      expect(source).toContain("\n");
+      expect(syntaxErrors(source)).toEqual([]);
+    }
   });
 });
