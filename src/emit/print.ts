@@ -94,7 +94,7 @@ export function quoted(value: string): string {
   const literal = stringLiteral(value);
   const apostrophes = count(value, "'");
   if (count(value, '"', apostrophes + 1) <= apostrophes) return literal;
-  return `'${literal.slice(1, -1).split("'").join("\\'").split('\\"').join('"')}'`;
+  return `'${literal.slice(1, -1).replaceAll("'", "\\'").replaceAll('\\"', '"')}'`;
 }
 
 /** How many times `character` stands in `text`, counted up to `limit`. */
