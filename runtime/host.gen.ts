@@ -14,7 +14,7 @@ import { HandlerTimeoutError, answerRequest, answerRouted, fromRefusal, matchRou
 import { hasBody } from "./requests.gen.js";
 import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "./dispatch.gen.js";
 import type { Principal, VerifyToken } from "./guards.gen.js";
-import { DEFAULT_REQUEST_TIMEOUT, bodyLost, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
+import { DEFAULT_REQUEST_TIMEOUT, bodyLost, createBodyBudget, createHttpServer, isClientGone, isStoreUnavailable, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
 import type { ParsedUrl } from "./http.gen.js";
 import { copyOwn } from "./resources.gen.js";
 import type { Awaitable, Link } from "./resources.gen.js";
@@ -236,6 +236,10 @@ function faultAnswer(hosted: Hosted, req: IncomingMessage, error: unknown): Answ
   // Why: http-behaviour "Errors": a handler fault answers 500 (504 when it took too long)
   // with the fixed error body; nothing of the error reaches the client.
   if (error instanceof HandlerTimeoutError) return { status: 504, body: { error: "Gateway timeout", detail: {} }, headers: {}, close: true };
+  // Why not 500: a database that is away or a full pool is no bug; the client may retry (RFC 9110 section 10.2.3).
+  if (isStoreUnavailable(error)) {
+    return { status: 503, body: { error: "Service unavailable", detail: { store: error.message } }, headers: { "Retry-After": String(error.retryAfter) } };
+  }
   return { status: 500, body: { error: "Internal server error", detail: {} }, headers: {}, close: true };
 }
 

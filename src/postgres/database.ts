@@ -16,6 +16,7 @@ import {
   quoteIdentifier,
   underMigrationLock,
 } from "#runtime/migrate.gen.js";
+import { poolQuery } from "#runtime/postgres.gen.js";
 import { schemaChange } from "./migrations.js";
 import { notAFolder } from "../write/target.js";
 import type { SchemaSnapshot } from "./tables.js";
@@ -100,15 +101,15 @@ export async function openDatabase(target: string, cwd: string): Promise<Databas
     } catch (error) {
       throw cannot(error);
     }
-    // Why: an idle connection the server drops must not end the process (pg emits 'error' on the pool).
-    pool.on("error", () => {});
+    // Why the store's own pool query: an idle connection the server drops must not end the
+    // process (pg emits 'error' on the pool), and a full pool answers 503 past a bounded queue.
+    const query = poolQuery(pool);
     try {
       await pool.query("SELECT 1");
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw cannot(error);
     }
-    const query: Query = async (text, params) => pool.query(text, params);
     return {
       query,
       session: async (work) => {
