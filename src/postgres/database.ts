@@ -185,9 +185,11 @@ async function evolve(database: Database, snapshot: SchemaSnapshot, table: strin
       const last = rows[0]?.schema as SchemaSnapshot | undefined;
       if (last !== undefined && JSON.stringify(last) === text) return { applied: false, warnings: [] };
       const change = schemaChange(last, snapshot);
-      // Why tolerant without a snapshot: `codegen migrate` or the generated `migrate()` may have
-      // created the tables already (they record no snapshot); what stands is then kept.
-      for (const statement of change.statements) await applyStatement(query, statement, last === undefined);
+      // Why tolerant without a snapshot but with migrations recorded: `codegen migrate` or the
+      // generated `migrate()` created the tables (they record no snapshot); what stands is kept.
+      // A table of the same name that codegen never recorded is someone else's: refused.
+      const migrated = last === undefined && (await query(`SELECT 1 FROM ${table} LIMIT 1`)).rows.length > 0;
+      for (const statement of change.statements) await applyStatement(query, statement, migrated);
       const name = `serve_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
       await query(
         `INSERT INTO ${table} ("name", "schema") VALUES ($1, $2::jsonb) ON CONFLICT ("name") DO UPDATE SET "applied_at" = now(), "schema" = EXCLUDED."schema"`,
