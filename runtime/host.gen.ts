@@ -14,7 +14,7 @@ import { HandlerTimeoutError, answerRequest, answerRouted, fromRefusal, matchRou
 import { hasBody } from "./requests.gen.js";
 import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "./dispatch.gen.js";
 import type { Principal, VerifyToken } from "./guards.gen.js";
-import { DEFAULT_REQUEST_TIMEOUT, bodyLost, createBodyBudget, createHttpServer, isClientGone, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
+import { DEFAULT_REQUEST_TIMEOUT, bodyLost, createBodyBudget, createHttpServer, isClientGone, isStoreUnavailable, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
 import type { ParsedUrl } from "./http.gen.js";
 import { copyOwn } from "./resources.gen.js";
 import type { Awaitable, Link } from "./resources.gen.js";
@@ -49,7 +49,20 @@ export type HostOptions = {
   readonly basePath?: string | undefined;
   /** Serve `/openapi.json`, `/openapi.yaml` and `/docs`; default true. */
   readonly docs?: boolean | undefined;
+  /** Serve `/healthz` and `/readyz` under the base path; default true. */
+  readonly health?: boolean | undefined;
+  /**
+   * The store's readiness check for `/readyz` (one cheap query: `() => pool.query("SELECT 1")`);
+   * a throw, a rejection or READY_TIMEOUT_MS without an answer is "unavailable". Default: ready.
+   */
+  readonly ready?: (() => unknown) | undefined;
 };
+
+/** How long `/readyz` waits for the store's answer before it says "unavailable". */
+export const READY_TIMEOUT_MS = 2_000;
+
+/** Whether a hosted API is shutting down: `/readyz` then answers 503 and every answer closes its connection. */
+type Lifecycle = { draining: boolean };
 
 /** The options every way of hosting the API takes: the dispatcher's, the host's, and `verifyToken` optional. */
 export type HostedOptions = Omit<DispatchOptions, "verifyToken"> & HostOptions & { readonly verifyToken?: VerifyToken | undefined };
@@ -76,6 +89,9 @@ type Hosted = {
   readonly host: HostOptions;
   /** The extra routes (the document and its page) by their path as sent. */
   readonly extras: ReadonlyMap<string, Answer>;
+  /** `/readyz` under the base path, or undefined when health endpoints are off. */
+  readonly readyPath: string | undefined;
+  readonly lifecycle: Lifecycle;
 };
 
 /** The base path as `/v1` (no trailing `/`), or `""`. */
@@ -119,6 +135,12 @@ function prepare(api: ApiSpec, document: ServedDocument, options: HostedOptions)
       if (rel !== "") served.push({ rel, method: "GET", href: `${base}/${name}` });
     }
   }
+  // http-behaviour "Running in production": liveness and readiness beside the document, outside it.
+  const health = options.health !== false;
+  if (health && matchRoute(routes, [...prefix, "healthz"], "GET") === undefined) {
+    extras.set(`${base}/healthz`, { status: 200, body: { status: "ok" }, headers: { "Cache-Control": "no-store" } });
+  }
+  const readyPath = health && matchRoute(routes, [...prefix, "readyz"], "GET") === undefined ? `${base}/readyz` : undefined;
   const rebase = (href: string) => (href.startsWith("/") ? base + href : href);
   const verifyToken = options.verifyToken;
   return {
@@ -134,7 +156,30 @@ function prepare(api: ApiSpec, document: ServedDocument, options: HostedOptions)
     options: { ...options, verifyToken: verifyToken ?? (() => undefined) },
     host: options,
     extras,
+    readyPath,
+    lifecycle: { draining: false },
   };
+}
+
+const UNREADY: Answer = { status: 503, body: { status: "unavailable" }, headers: { "Cache-Control": "no-store", "Retry-After": "1" } };
+
+/** `/readyz`: 200 while the store answers its check within READY_TIMEOUT_MS; 503 otherwise, and once shutdown has begun. */
+function readiness(hosted: Hosted): Promise<Answer> | Answer {
+  if (hosted.lifecycle.draining) return UNREADY;
+  const check = hosted.host.ready;
+  const ready: Answer = { status: 200, body: { status: "ok" }, headers: { "Cache-Control": "no-store" } };
+  if (check === undefined) return ready;
+  return new Promise<Answer>((resolve) => {
+    const timer = setTimeout(() => resolve(UNREADY), READY_TIMEOUT_MS);
+    timer.unref();
+    Promise.resolve()
+      .then(check)
+      .then(
+        () => resolve(hosted.lifecycle.draining ? UNREADY : ready),
+        () => resolve(UNREADY),
+      )
+      .finally(() => clearTimeout(timer));
+  });
 }
 
 /**
@@ -168,6 +213,10 @@ function allowOf(route: RouteSpec): string {
 function answerOf<R>(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes, then: (answer: Answer | undefined) => R): Awaitable<R> {
   const parsed = parseUrl(url);
   if (parsed.ok) {
+    if (parsed.value.path === hosted.readyPath && (method === "GET" || method === "HEAD")) {
+      const answer = readiness(hosted);
+      return answer instanceof Promise ? answer.then(then) : then(answer);
+    }
     const extra = hosted.extras.get(parsed.value.path);
     if (extra !== undefined) {
       if (method === "GET" || method === "HEAD") return then(extra);
@@ -236,6 +285,10 @@ function faultAnswer(hosted: Hosted, req: IncomingMessage, error: unknown): Answ
   // Why: http-behaviour "Errors": a handler fault answers 500 (504 when it took too long)
   // with the fixed error body; nothing of the error reaches the client.
   if (error instanceof HandlerTimeoutError) return { status: 504, body: { error: "Gateway timeout", detail: {} }, headers: {}, close: true };
+  // Why not 500: a database that is away or a full pool is no bug; the client may retry (RFC 9110 section 10.2.3).
+  if (isStoreUnavailable(error)) {
+    return { status: 503, body: { error: "Service unavailable", detail: { store: error.message } }, headers: { "Retry-After": String(error.retryAfter) } };
+  }
   return { status: 500, body: { error: "Internal server error", detail: {} }, headers: {}, close: true };
 }
 
@@ -395,9 +448,12 @@ function isEmpty(record: { readonly [name: string]: string }): boolean {
 function nodeListener(hosted: Hosted): RequestListener {
   return (req, res) => {
     // Why: a request answered at once is written at once (no promise); what fails while writing
-    // an answer can only end the connection.
+    // an answer can only end the connection. Once shutdown has begun, every answer closes its
+    // connection, so a kept-alive client opens its next request elsewhere.
     try {
-      const written = serve(hosted, req, NODE_REQUEST, (served) => writeNodeSafely(req, res, served));
+      const written = serve(hosted, req, NODE_REQUEST, (served) =>
+        writeNodeSafely(req, res, served !== undefined && hosted.lifecycle.draining ? { ...served, close: true } : served),
+      );
       // (The answer is written by then; what is left to catch is an `onError` hook that threw.)
       if (written instanceof Promise) written.catch(() => res.destroy());
     } catch {
@@ -431,9 +487,49 @@ function writeNode(req: IncomingMessage, res: ServerResponse, answer: Answer | u
   else if (!req.complete && hasBody(req)) req.resume();
 }
 
-/** Creates the `node:http` server of an API; call `listen` on it. */
-export function createHostedServer(api: ApiSpec, document: ServedDocument, options: HostedOptions): Server {
-  return createHttpServer(nodeListener(prepare(api, document, options)), options);
+/** The lifecycle of each server createHostedServer made, for shutdownServer. */
+const lifecycles = new WeakMap<Server, Lifecycle>();
+
+/** What `shutdown` takes: how long requests in flight may take, and what closes after them (the store's pool). */
+export type ShutdownOptions = { readonly timeoutMs?: number; readonly close?: () => unknown };
+
+/** A `node:http` server of an API, with its graceful `shutdown` (shutdownServer). */
+export type HostedServer = Server & { shutdown(options?: ShutdownOptions): Promise<void> };
+
+/** Creates the `node:http` server of an API; call `listen` on it, and `shutdown` to stop it. */
+export function createHostedServer(api: ApiSpec, document: ServedDocument, options: HostedOptions): HostedServer {
+  const hosted = prepare(api, document, options);
+  const server = createHttpServer(nodeListener(hosted), options);
+  lifecycles.set(server, hosted.lifecycle);
+  return Object.assign(server, { shutdown: (how?: ShutdownOptions) => shutdownServer(server, how) });
+}
+
+/**
+ * Stops a server gracefully (http-behaviour "Running in production"): it stops accepting,
+ * `/readyz` answers 503, idle connections close at once, requests in flight are answered (each
+ * answer with `Connection: close`), then `close` runs (end the store's pool). After `timeoutMs`
+ * (default 10 s) the connections left are cut. Wire it to SIGTERM and SIGINT.
+ */
+export async function shutdownServer(server: Server, options: ShutdownOptions = {}): Promise<void> {
+  const lifecycle = lifecycles.get(server);
+  if (lifecycle !== undefined) lifecycle.draining = true;
+  const closed = new Promise<void>((resolve) => {
+    if (server.listening) server.close(() => resolve());
+    // Closed already (a server replaced): its 'close' comes once its last connection ends.
+    else server.getConnections((_error, count) => (count === 0 ? resolve() : server.once("close", () => resolve())));
+  });
+  server.closeIdleConnections();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cut = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, options.timeoutMs ?? 10_000);
+  });
+  await Promise.race([closed, cut]);
+  clearTimeout(timer);
+  await closed;
+  await options.close?.();
 }
 
 /**

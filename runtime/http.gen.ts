@@ -120,6 +120,30 @@ export function isClientGone(error: unknown): boolean {
   return error instanceof ClientGoneError;
 }
 
+/**
+ * The store cannot answer now: its database is unreachable, restarting, or its pool is full (and
+ * its waiting queue too). Not a bug: answered 503 with `Retry-After` (http-behaviour "Running in
+ * production"), and the server recovers by itself when the database returns.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = "StoreUnavailableError";
+  /** Seconds the client is told to wait before retrying (`Retry-After`). */
+  readonly retryAfter: number;
+  constructor(message: string, retryAfter = 1, options?: { cause?: unknown }) {
+    super(message, options);
+    this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * Whether `error` is a StoreUnavailableError, told by its name and `retryAfter`: a store built
+ * from another copy of this runtime (codegen's own, when `codegen serve` opens the database) has
+ * its own class, and its error still means 503.
+ */
+export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
+  return error instanceof Error && error.name === "StoreUnavailableError" && typeof (error as { retryAfter?: unknown }).retryAfter === "number";
+}
+
 /** The outcome of reading a request body. */
 export type BodyOutcome = { ok: true; body: Buffer } | Refusal;
 

@@ -16,32 +16,79 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** The advisory-lock key every instance of every codegen server and command takes before touching the migrations table. */
+const LOCK_KEY = 7316028;
+
+/**
+ * Runs `work` in one transaction holding the migrations' advisory lock, taken before anything else
+ * (the lock is held until COMMIT or ROLLBACK): `CREATE TABLE IF NOT EXISTS` is not safe against a
+ * concurrent creator on its own, so on a fresh database every runner but one would fail without it.
+ * The migrations table exists when `work` runs.
+ */
+export async function underMigrationLock<T>(query: Query, work: () => Promise<T>): Promise<T> {
+  await query("BEGIN");
+  try {
+    await query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`);
+    await query(
+      `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(MIGRATIONS_TABLE)} ("name" text PRIMARY KEY, "applied_at" timestamptz NOT NULL DEFAULT now(), "schema" jsonb)`,
+    );
+    const result = await work();
+    await query("COMMIT");
+    return result;
+  } catch (error) {
+    // Why the rollback's own failure is dropped: on a lost connection it fails too, and the
+    // error worth reporting is the first one.
+    await query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+/** SQLSTATEs of a creation that finds its object standing: duplicate_table, duplicate_object, duplicate_column, duplicate_schema. */
+const ALREADY_THERE = new Set(["42P07", "42710", "42701", "42P06"]);
+
+/**
+ * Runs `statement` inside the lock's transaction; with `tolerant`, a statement that creates what
+ * already stands is skipped (a savepoint undoes just it): used when another path of codegen
+ * (`serve --db`, or migrations) prepared the tables, so that the two may follow each other in
+ * either order (docs/cli.md, "codegen migrate").
+ */
+export async function applyStatement(query: Query, statement: string, tolerant: boolean): Promise<void> {
+  if (!tolerant) {
+    await query(statement);
+    return;
+  }
+  await query("SAVEPOINT codegen_statement");
+  try {
+    await query(statement);
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code !== "string" || !ALREADY_THERE.has(code)) throw error;
+    await query("ROLLBACK TO SAVEPOINT codegen_statement");
+  }
+  await query("RELEASE SAVEPOINT codegen_statement");
+}
+
 /**
  * Applies the migrations not yet recorded, in order, each in a transaction with its record;
  * answers the names applied. `query` must run on ONE connection (a pg `Client`, or a client of
- * `pool.connect()`; PGlite is one): a transaction spans several statements. Two instances
- * starting at once take turns through an advisory lock.
+ * `pool.connect()`; PGlite is one): a transaction spans several statements. Any number of
+ * instances may start at once: each migration, and the creation of the migrations table, happen
+ * under one advisory lock, so all but one wait and none fails. On a database whose tables
+ * `codegen serve --db` brought to a declaration, a migration's creation of what stands is skipped.
  */
 export async function applyMigrations(query: Query, migrations: readonly MigrationSpec[]): Promise<string[]> {
   const table = quoteIdentifier(MIGRATIONS_TABLE);
   const applied: string[] = [];
-  await query(`CREATE TABLE IF NOT EXISTS ${table} ("name" text PRIMARY KEY, "applied_at" timestamptz NOT NULL DEFAULT now(), "schema" jsonb)`);
+  if (migrations.length === 0) await underMigrationLock(query, async () => undefined);
   for (const migration of migrations) {
-    await query("BEGIN");
-    try {
-      // Why: one fixed key for every instance, held until the transaction ends.
-      await query("SELECT pg_advisory_xact_lock(7316028)");
+    await underMigrationLock(query, async () => {
       const done = await query(`SELECT 1 FROM ${table} WHERE "name" = $1`, [migration.name]);
-      if (done.rows.length === 0) {
-        for (const statement of migration.statements) await query(statement);
-        await query(`INSERT INTO ${table} ("name") VALUES ($1)`, [migration.name]);
-        applied.push(migration.name);
-      }
-      await query("COMMIT");
-    } catch (error) {
-      await query("ROLLBACK");
-      throw error;
-    }
+      if (done.rows.length > 0) return;
+      const byServe = await query(`SELECT 1 FROM ${table} WHERE "name" LIKE 'serve\\_%' LIMIT 1`);
+      for (const statement of migration.statements) await applyStatement(query, statement, byServe.rows.length > 0);
+      await query(`INSERT INTO ${table} ("name") VALUES ($1)`, [migration.name]);
+      applied.push(migration.name);
+    });
   }
   return applied;
 }

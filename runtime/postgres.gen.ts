@@ -5,6 +5,7 @@
 // migrate.gen.ts's quoteIdentifier.
 
 import { randomUUID } from "node:crypto";
+import { StoreUnavailableError, isStoreUnavailable } from "./http.gen.js";
 import { type Query, quoteIdentifier } from "./migrate.gen.js";
 import {
   type HandlerRefusal,
@@ -33,6 +34,66 @@ export type TableSpec = {
   readonly idKind: "integer" | "uuid" | "string";
   readonly columns: readonly { readonly field: string; readonly column: string; readonly kind: ColumnKind }[];
 };
+
+/**
+ * SQLSTATEs that mean the database cannot answer now, not that the statement is wrong: class 08
+ * (connection exception), 57P01-57P03 (shut down by an administrator, crashed, starting up) and
+ * 53300 (too many connections).
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+/** Node's codes of a connection that failed or was cut. */
+const UNAVAILABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+/** pg's messages, without a code, of a connection lost, a pool that could not connect in time, or one ended. */
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Cannot use a pool after calling end|Connection ended|the database system is (starting up|shutting down)/i;
+
+/** Whether `error`, thrown by a query, means the database cannot answer now (see StoreUnavailableError). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isStoreUnavailable(error)) return true;
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+  return typeof message === "string" && UNAVAILABLE_MESSAGES.test(message);
+}
+
+/** `query`, its failures that mean the database cannot answer now thrown as StoreUnavailableError (503, never 500). */
+export function unavailableAsSuch(query: Query): Query {
+  return async (text, params) => {
+    try {
+      return await query(text, params);
+    } catch (error) {
+      if (isStoreUnavailable(error) || !isDatabaseUnavailable(error)) throw error;
+      throw new StoreUnavailableError("the database cannot be reached now", 1, { cause: error });
+    }
+  };
+}
+
+/** What of a pg `Pool` the store uses beside `query`: its events and counts (pg's Pool has them all). */
+export type PoolLike = {
+  query: Query;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  readonly waitingCount?: number;
+};
+
+/** How many queries may wait for a pool's connection before more are refused at once (503). */
+export const DEFAULT_MAX_QUEUE = 200;
+
+/**
+ * The `query` of a store over a pg `Pool`: an `error` listener on the pool, so that an idle
+ * connection the server drops (a restart, a failover) never ends the process with an unhandled
+ * 'error' event (the pool replaces the connection by itself); and a bounded waiting queue: with
+ * `maxQueue` queries already waiting for a connection, another is refused at once (503) rather
+ * than waiting for its deadline. `onError` is told of each idle-connection error.
+ */
+export function poolQuery(pool: PoolLike, options: { readonly maxQueue?: number; readonly onError?: (error: Error) => void } = {}): Query {
+  const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+  const onError = options.onError;
+  pool.on("error", (error) => onError?.(error));
+  const query: Query = (text, params) => {
+    if ((pool.waitingCount ?? 0) >= maxQueue) return Promise.reject(new StoreUnavailableError("the database's connection pool is full"));
+    return pool.query(text, params);
+  };
+  return unavailableAsSuch(query);
+}
 
 /** PostgreSQL's code of a foreign key violation. */
 const FOREIGN_KEY_VIOLATION = "23503";
@@ -65,7 +126,7 @@ export class PostgresCollection {
   readonly #referrers: { readonly from: PostgresCollection; readonly field: string }[] = [];
 
   constructor(query: Query, spec: ResourceSpec, table: TableSpec) {
-    this.#query = query;
+    this.#query = unavailableAsSuch(query);
     this.#spec = spec;
     this.#table = table;
     this.#name = quoteIdentifier(table.table);

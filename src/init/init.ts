@@ -331,6 +331,7 @@ import { createServer } from "./generated/index.gen.js";
 import type { Principal } from "./generated/index.gen.js";
 import { projects } from "./handlers/projects.js";
 import { tasks } from "./handlers/tasks.js";
+import { closeStore, storeReady } from "./handlers/store.js";
 
 // DEMO ONLY, REPLACE BEFORE USE: one hard-coded user holding every scope, and tokens kept in
 // memory. Check users against your user store and issue real tokens (or verify the tokens of
@@ -352,6 +353,8 @@ const server = createServer({
     return { access_token: token, token_type: "bearer", scope: scopes.join(" ") };
   },
   onError: (error) => console.error(error),
+  // GET /readyz asks the store (the database when there is one); GET /healthz is the process.
+  ready: () => storeReady(),
   // One line per request, as \`codegen serve\` prints it: \`POST /tasks 201 4 ms demo\`. Delete this
   // option to turn it off, or send the event to your own logger or metrics instead.
   onResponse: ({ method, path, status, duration, principal, aborted }) =>
@@ -368,6 +371,15 @@ server.listen(port, "127.0.0.1", () => {
   const { address, port: bound } = server.address() as AddressInfo;
   console.log(\`listening on http://\${address}:\${bound}\`);
 });
+
+// A deploy or Ctrl-C: stop accepting, answer the requests in flight (10 s at most), then end the
+// store's pool; the process then exits by itself.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    console.log(\`\${signal}: finishing the requests in flight\`);
+    void server.shutdown({ timeoutMs: 10_000, close: () => closeStore() });
+  });
+}
 `;
 
 const STORE_HANDLERS = `// The store the resource handlers start from, chosen by one setting: without DATABASE_URL,
@@ -375,6 +387,10 @@ const STORE_HANDLERS = `// The store the resource handlers start from, chosen by
 // DATABASE_URL=postgres://user:password@host:5432/db, codegen's PostgreSQL store through \`pg\`,
 // its tables brought up to date (src/generated/migrations) before the server starts.
 import { createMemoryHandlers, createPostgresStore, migrate } from "../generated/index.gen.js";
+
+/** The store's readiness check (\`/readyz\`) and its end (after a graceful shutdown); nothing to do in memory. */
+export let storeReady = async (): Promise<void> => {};
+export let closeStore = async (): Promise<void> => {};
 
 /** The store's handlers, shared by the resource handlers that still use them. */
 export const store = process.env.DATABASE_URL ? await postgresStore(process.env.DATABASE_URL) : createMemoryHandlers();
@@ -391,7 +407,11 @@ async function postgresStore(url: string): Promise<ReturnType<typeof createPostg
   } finally {
     client.release();
   }
-  return createPostgresStore({ query: (text, params) => pool.query(text, params) });
+  // Why the pool itself: the store then handles a dropped idle connection (a database restart)
+  // itself, answers 503 while the database is away, and bounds the queue of waiting queries.
+  storeReady = async () => void (await pool.query("SELECT 1"));
+  closeStore = () => pool.end();
+  return createPostgresStore({ pool });
 }
 `;
 

@@ -7,7 +7,16 @@ import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
-import { MIGRATIONS_TABLE, type MigrationSpec, type Query, applyMigrations, quoteIdentifier } from "#runtime/migrate.gen.js";
+import {
+  MIGRATIONS_TABLE,
+  type MigrationSpec,
+  type Query,
+  applyMigrations,
+  applyStatement,
+  quoteIdentifier,
+  underMigrationLock,
+} from "#runtime/migrate.gen.js";
+import { poolQuery } from "#runtime/postgres.gen.js";
 import { schemaChange } from "./migrations.js";
 import { notAFolder } from "../write/target.js";
 import type { SchemaSnapshot } from "./tables.js";
@@ -92,15 +101,15 @@ export async function openDatabase(target: string, cwd: string): Promise<Databas
     } catch (error) {
       throw cannot(error);
     }
-    // Why: an idle connection the server drops must not end the process (pg emits 'error' on the pool).
-    pool.on("error", () => {});
+    // Why the store's own pool query: an idle connection the server drops must not end the
+    // process (pg emits 'error' on the pool), and a full pool answers 503 past a bounded queue.
+    const query = poolQuery(pool);
     try {
       await pool.query("SELECT 1");
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw cannot(error);
     }
-    const query: Query = async (text, params) => pool.query(text, params);
     return {
       query,
       session: async (work) => {
@@ -170,29 +179,23 @@ export async function evolveSchema(database: Database, snapshot: SchemaSnapshot)
 }
 
 async function evolve(database: Database, snapshot: SchemaSnapshot, table: string, text: string): Promise<{ applied: boolean; warnings: readonly string[] }> {
-  return database.session(async (query) => {
-    await applyMigrations(query, []);
-    await query("BEGIN");
-    try {
-      await query("SELECT pg_advisory_xact_lock(7316028)");
+  return database.session((query) =>
+    underMigrationLock(query, async () => {
       const { rows } = await query(`SELECT "schema" FROM ${table} WHERE "schema" IS NOT NULL ORDER BY "applied_at" DESC, "name" DESC LIMIT 1`);
       const last = rows[0]?.schema as SchemaSnapshot | undefined;
-      if (last !== undefined && JSON.stringify(last) === text) {
-        await query("COMMIT");
-        return { applied: false, warnings: [] };
-      }
+      if (last !== undefined && JSON.stringify(last) === text) return { applied: false, warnings: [] };
       const change = schemaChange(last, snapshot);
-      for (const statement of change.statements) await query(statement);
+      // Why tolerant without a snapshot but with migrations recorded: `codegen migrate` or the
+      // generated `migrate()` created the tables (they record no snapshot); what stands is kept.
+      // A table of the same name that codegen never recorded is someone else's: refused.
+      const migrated = last === undefined && (await query(`SELECT 1 FROM ${table} LIMIT 1`)).rows.length > 0;
+      for (const statement of change.statements) await applyStatement(query, statement, migrated);
       const name = `serve_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
       await query(
         `INSERT INTO ${table} ("name", "schema") VALUES ($1, $2::jsonb) ON CONFLICT ("name") DO UPDATE SET "applied_at" = now(), "schema" = EXCLUDED."schema"`,
         [name, text],
       );
-      await query("COMMIT");
       return { applied: true, warnings: change.warnings };
-    } catch (error) {
-      await query("ROLLBACK");
-      throw error;
-    }
-  });
+    }),
+  );
 }

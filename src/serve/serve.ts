@@ -149,7 +149,8 @@ export interface RunningServer {
 
 /** What the compiled generated code exports (index.gen.ts), as far as serve uses it. */
 interface GeneratedModule {
-  createServer(options: object): Server;
+  /** `shutdown`: the graceful stop of the runtime's host (host.gen.ts shutdownServer). */
+  createServer(options: object): Server & { shutdown(options: { timeoutMs: number }): Promise<void> };
   createMemoryHandlers(): object;
   /** Absent for APIs without resources. */
   createPostgresStore?(options: { query: Database["query"] }): object;
@@ -229,7 +230,8 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
       current = fresh;
       void old.dispose(DRAIN_MS);
     },
-    close: () => current.dispose(),
+    // Why a grace: SIGTERM and Ctrl-C stop serve through here; requests in flight are answered first.
+    close: () => current.dispose(DRAIN_MS),
   };
 }
 
@@ -283,17 +285,15 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
       securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: HookInput) => checkHook(input, options.users, tokens)])),
       ...(options.onResponse === undefined ? {} : { onResponse: options.onResponse }),
       ...(options.cors === undefined ? {} : { cors: options.cors }),
+      // `/readyz` asks the database (one cheap query) when serve keeps the data there.
+      ...(options.database === undefined ? {} : { ready: () => options.database!.query("SELECT 1") }),
     });
     return {
       server,
       basePath: basePathOf(documentOf(files) as OpenAPIV3_1.Document),
       warnings,
       dispose: async (graceMs = 0) => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        await closed;
-        clearTimeout(timer);
+        await server.shutdown({ timeoutMs: graceMs });
         await remove();
       },
     };

@@ -34,6 +34,10 @@ export interface PostgresServer {
   /** `postgres://` URL of the database `name` (created by createDatabase). */
   url(name: string): string;
   createDatabase(name: string): Promise<string>;
+  /** Stops the server (`pg_ctl stop -m fast`: sessions ended) and keeps its data, to be started again. */
+  halt(): void;
+  /** Starts the server halted, on the same port and data. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -65,18 +69,20 @@ export async function startPostgres(): Promise<PostgresServer> {
     });
   const port = await freePort();
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]);
-  run("pg_ctl", [
-    "-D",
-    data,
-    "-l",
-    path.join(dir, "log"),
-    "-w",
-    "-t",
-    "60",
-    "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-    "start",
-  ]);
+  const start = () =>
+    run("pg_ctl", [
+      "-D",
+      data,
+      "-l",
+      path.join(dir, "log"),
+      "-w",
+      "-t",
+      "60",
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      "start",
+    ]);
+  start();
   const url = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
   return {
     url,
@@ -91,6 +97,8 @@ export async function startPostgres(): Promise<PostgresServer> {
       }
       return url(name);
     },
+    halt: () => void run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
+    resume: () => void start(),
     stop: async () => {
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
