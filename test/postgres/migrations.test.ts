@@ -14,8 +14,6 @@ import { identifier, quoteIdentifier } from "../../src/postgres/tables.js";
 import { generateIntoFolder } from "../../src/run.js";
 import { pgliteDatabase } from "./store.js";
 
-const UPDATING = process.env.UPDATE_GOLDENS === "1";
-
 /** The migrations `codegen migrate` applies from a folder, which must hold nothing it refuses. */
 function recorded(folder: string) {
   const { migrations, refused } = folderMigrations(folder);
