@@ -2,7 +2,7 @@ import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 /**
- * The HTTP suites run once more with their servers on the PostgreSQL store (issue 15), on PGlite
+ * The HTTP suites run once more with their servers on the PostgreSQL store, on PGlite
  * and on a real PostgreSQL server test/postgres/global-setup.ts starts: a subset that speaks to
  * every operation, list, page, filter and transition (all suites thrice would double CI's time).
  */

@@ -1,4 +1,4 @@
-// The hand-written baseline on PostgreSQL (issue 15): bench/hand-server.mjs's routing, guards
+// The hand-written baseline on PostgreSQL: bench/hand-server.mjs's routing, guards
 // and validation, with the rows in a PostgreSQL table through a `pg` Pool instead of a Map: one
 // SELECT by id for GET, one INSERT ... RETURNING for POST, as the generated store does.
 // Usage: node bench/hand-server-pg.mjs DATABASE_URL   (prints `listening PORT`)

@@ -1,4 +1,4 @@
-// Where a request's CPU goes on PostgreSQL (issue 15): the generated server (one or more compiled
+// Where a request's CPU goes on PostgreSQL: the generated server (one or more compiled
 // folders, e.g. before and after a change) beside bench/hand-server-pg.mjs, each on a database of
 // its own on one PostgreSQL server (bench/postgres.mjs). Per route, rounds alternate the servers;
 // each round sends a fixed number of requests (autocannon, 10 connections, 127.0.0.1) and reads

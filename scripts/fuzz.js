@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The longer fuzz run (issue 7): the properties of test/fuzz/ (random valid declarations that
+// The longer fuzz run: the properties of test/fuzz/ (random valid declarations that
 // must generate and compile, mutated declarations that must give diagnostics and never an
 // internal error, the generated validator against ajv) with SCALE times the runs of npm test.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The load soak (issue 7), run by hand: `npm run build && node scripts/soak.js [SECONDS]`.
+// The load soak, run by hand: `npm run build && node scripts/soak.js [SECONDS]`.
 //
 // Generates and compiles the blog fixture's server, runs it in a child process on 127.0.0.1 with
 // the in-memory store, then drives it with autocannon: a warm-up, then SECONDS (default 60) of a

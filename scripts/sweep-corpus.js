@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The real-document sweep (issue 16): every document of the corpus (fixtures/openapi-corpus/documents.json) is
+// The real-document sweep: every document of the corpus (fixtures/openapi-corpus/documents.json) is
 // generated with the built codegen (dist/), the generated trees are type-checked in one tsc
 // program, and the figures are printed. `npm run sweep:corpus` (builds first); `--sample` takes
 // the CI sample only; `--out FILE` writes each document's outcome as JSON; `--final` also

@@ -72,7 +72,7 @@ export async function openapiFromText(
   const checked = checkDeclaration(file, text, alreadyLoaded, options);
   if (!checked.value) return { diagnostics: checked.diagnostics };
   const document = expandDeclaration(checked.value);
-  // Why (issue 14): verifying codegen's own expansion cost ~40% of a run and protects the user
+  // Why: verifying codegen's own expansion cost ~40% of a run and protects the user
   // from nothing a valid declaration can cause (a failure is codegen's bug, never the user's).
   // `codegen validate` and the tests (every fixture, every fuzzed declaration) still run it.
   if (options.selfCheck !== true) return { value: document, diagnostics: [] };
@@ -162,7 +162,7 @@ export async function documentFromText(
     if (r.kind === "nullable-in-3.1") return warning("openapi/nullable-not-3.1", {}, place);
     return warning("openapi/pattern-without-u", { pattern: r.pattern, meant: r.meant }, place);
   });
-  // Why (issue 11): swagger-parser's validate dereferences every ref and walks the result, which
+  // Why: swagger-parser's validate dereferences every ref and walks the result, which
   // for a few kilobytes of refs that use each other twice is 2^30 objects. The refs are inlined
   // here instead, each target once (shared by its uses), the size of the result bounded, refs to
   // named schemas kept; the result is checked against OpenAPI's schema in place, unfollowed.
@@ -378,7 +378,7 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const what = notAFolder(dir);
   if (what !== undefined) return { diagnostics: [diagnostic("output/not-a-folder", { dir: options.outDir, what })] };
 
-  // Why (issue 6): regeneration with nothing changed should cost little. The files are a pure
+  // Why: regeneration with nothing changed should cost little. The files are a pure
   // function of the verified document, the input's path, the options and codegen's own code and
   // templates; the manifest records the hash of all of these. When it matches and every file the
   // manifest lists is there as written, this run would write the same bytes: nothing to render.

@@ -53,7 +53,7 @@ describe("npm run bench", () => {
       expect(run.stdout).toMatch(/\| {3}CPU per request, GET \| [\d.]+ µs \(hand-written's [\d.]+x\) \| hand-written [\d.]+ µs \|/);
       expect(result.samples["server.post.generated.cpu"]![0]).toBeGreaterThan(0);
     }
-    // The PostgreSQL rounds (issue 15): both servers measured on a real server, or the reason they were not.
+    // The PostgreSQL rounds: both servers measured on a real server, or the reason they were not.
     if (postgresBinaries() === undefined) expect(run.stdout).toMatch(/\| generated server on PostgreSQL \| skipped: PostgreSQL's binaries/);
     else {
       expect(run.stdout).toMatch(

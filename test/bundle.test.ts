@@ -1,4 +1,4 @@
-// Issue 14 (start-up): the bin runs dist/ bundled into dist/codegen.cjs (scripts/bundle.js), compiled
+// The bin runs dist/ bundled into dist/codegen.cjs (scripts/bundle.js), compiled
 // through V8's code cache dist/codegen.cjs.cache. The bundle must write what dist/ writes, keep the
 // heavy packages unloaded where a command does not need them, and survive a cache it cannot use.
 import { spawnSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// Issue 16 item 7: document.gen.ts holds the served document once, as JSON; the generated server
+// Document.gen.ts holds the served document once, as JSON; the generated server
 // makes `/openapi.yaml` from it at the first request (runtime/yaml.gen.ts), byte for byte
 // the openapi.yaml codegen writes, and codegen keeps the YAML text too wherever that writer would not.
 
@@ -141,7 +141,7 @@ describe("the served document held once", () => {
           expect(reply.headers.get("content-type")).toBe("application/yaml");
           expect(await reply.text()).toBe(contentsOf(files, "openapi.yaml"));
         }
-        // /openapi.json is the document's compact JSON (issue 14).
+        // /openapi.json is the document's compact JSON.
         expect(await (await fetch(`${base}/openapi.json`)).text()).toBe(
           JSON.stringify((files.find((f) => f.path === "openapi.yaml") as { data?: unknown }).data),
         );

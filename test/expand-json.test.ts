@@ -1,4 +1,4 @@
-// The expanded document is JSON by construction (issue 14): it used to be copied through JSON text
+// The expanded document is JSON by construction: it used to be copied through JSON text
 // as a whole; now every value that comes from the declaration's data passes jsonData and the rest
 // is built anew. These tests hold the document to what that copy made, on every valid fixture and
 // on a declaration whose data JSON holds otherwise than written (-0, `__proto__` keys); `.inf` and

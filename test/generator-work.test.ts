@@ -1,4 +1,4 @@
-// Issues 14 and 16 (item 7): the generator's own work on large inputs is bounded: counted here,
+// The generator's own work on large inputs is bounded: counted here,
 // not timed (figures are in bench/run.mjs and the README's Performance section).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 
-// Counts the YAML parsers made: JSON text must not need one (issue 16: it cost seconds and most of
+// Counts the YAML parsers made: JSON text must not need one (it cost seconds and most of
 // a gigabyte for a 5 MB document), except to report what JSON.parse cannot tell.
 const parsers = vi.hoisted(() => ({ made: 0 }));
 vi.mock("yaml", async (original) => {

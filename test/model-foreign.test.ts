@@ -113,7 +113,7 @@ describe("prepareDocument", () => {
   });
 });
 
-describe("prepareDocument: a ref to a part of a schema that refers to itself (issue 16, codat)", () => {
+describe("prepareDocument: a ref to a part of a schema that refers to itself (codat)", () => {
   const part = { $ref: "#/components/schemas/Report/definitions/node" };
   const node = { type: "object", properties: { children: { type: "array", items: part } } };
 

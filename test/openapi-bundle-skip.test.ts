@@ -6,7 +6,7 @@ import { needsBundling } from "../src/openapi/ref-files.js";
 import { ROOT } from "./support/fixtures.js";
 
 // Counts swagger-parser's bundlings: a document whose refs are all plain local pointers needs none
-// (issue 16: the walk took 1 s of GitHub's 5 MB document and changed nothing).
+// (the walk took 1 s of GitHub's 5 MB document and changed nothing).
 const bundles = vi.hoisted(() => ({ made: 0 }));
 vi.mock("@apidevtools/swagger-parser", async (original) => {
   const { default: parser } = await original<{ default: typeof SwaggerParser }>();

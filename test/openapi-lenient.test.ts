@@ -1,4 +1,4 @@
-// Issue 16: documents written by others. The false refusals of item 1 (refs anywhere, schemas in
+// Documents written by others. The false refusals of item 1 (refs anywhere, schemas in
 // examples and extensions, patterns the `u` flag refuses), lenient reading (item 5: warnings at
 // their places, --strict) and Swagger 2.0 input (item 6), each on a small document.
 
@@ -41,7 +41,7 @@ const ok = (schema: string) => `
             application/json:
               schema: ${schema}`;
 
-describe("false refusals (issue 16, item 1)", () => {
+describe("false refusals (item 1)", () => {
   it("a $ref to a schema outside components/schemas (a parameter's, a response's) resolves", async () => {
     const { files, diagnostics } = await generate(
       "refs",
@@ -126,7 +126,7 @@ components:
   });
 });
 
-describe("patterns the `u` flag refuses (issue 16, item 1)", () => {
+describe("patterns the `u` flag refuses (item 1)", () => {
   it("are read as their authors meant, with a warning at the pattern", async () => {
     const { diagnostics, document, messages } = await generate(
       "patterns",
@@ -188,7 +188,7 @@ components:
   });
 });
 
-describe("lenient reading (issue 16, item 5)", () => {
+describe("lenient reading (item 5)", () => {
   const mistakes = `openapi: 3.0.3
 info: {title: t, version: "1"}
 paths:
@@ -250,7 +250,7 @@ paths:
   });
 });
 
-describe("Swagger 2.0 input (issue 16, item 6)", () => {
+describe("Swagger 2.0 input (item 6)", () => {
   const swagger = (extra = "") => `swagger: "2.0"
 info: {title: pets, version: "1"}
 consumes: [application/json]

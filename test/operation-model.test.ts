@@ -1,4 +1,4 @@
-// The one operation model (issue 12, deliverable 1): handler types of every kind of operation are
+// The one operation model (deliverable 1): handler types of every kind of operation are
 // named and importable, carry the document's descriptions, leave `readOnly` fields out of what a
 // client sends and `writeOnly` fields out of what it is answered (also through `$ref`s), and a
 // document's problems are collected, all of them, never the first one thrown. The type checks are
@@ -162,7 +162,7 @@ describe("the operation model's problems", () => {
   });
 });
 
-describe("parameters no style can carry (issue 16, item 3)", () => {
+describe("parameters no style can carry (item 3)", () => {
   it("are refused at their place, saying why and what to do instead, while what a style carries is read", () => {
     const object = { type: "object", properties: { a: { type: "string" } } };
     const document = {

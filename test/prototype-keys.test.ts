@@ -1,4 +1,4 @@
-// Issue 11, item 8c, on codegen's side: keys taken from a document stay own keys of the objects
+// On codegen's side: keys taken from a document stay own keys of the objects
 // codegen builds from it. A schema key `__proto__` assigned to a fresh object set that object's
 // prototype, and the schema then read its members as keywords of its own.
 

@@ -1,4 +1,4 @@
-// Issue 14: verifying codegen's own expansion (swagger-parser + ajv) is a self-check, off the hot
+// Verifying codegen's own expansion (swagger-parser + ajv) is a self-check, off the hot
 // path of generate and openapi; `codegen validate` runs it on every valid fixture.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { declarationOf, fixtureCases, runCli } from "./support/fixtures.js";

@@ -1,4 +1,4 @@
-// Issue 12, "The emitted document reads well in docs portals": Spectral's `spectral:oas` ruleset
+// Spectral's `spectral:oas` ruleset
 // (its recommended rules, what `extends: spectral:oas` gives) reports nothing, not even a
 // warning, on the golden document of every valid fixture that declares `info.contact` and
 // `info.license`. Those two are the declaration's to give; everything else (a summary, a

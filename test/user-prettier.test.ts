@@ -1,4 +1,4 @@
-// Issue 14: `generate --prettier` formats with the prettier and configuration of the project the
+// `generate --prettier` formats with the prettier and configuration of the project the
 // output folder is in (not codegen's own pinned options), and says so clearly when there is none.
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";

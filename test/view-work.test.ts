@@ -1,4 +1,4 @@
-// Issue 14: the view model's own work on large inputs is bounded: counted here, not timed (the
+// The view model's own work on large inputs is bounded: counted here, not timed (the
 // figures are in bench/run.mjs and the README's Performance section).
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,5 +1,5 @@
-// applyPlan (src/write/apply.ts) writes the new tree beside the folder and swaps it in. Issue 14:
-// each folder of the new tree is made and looked at once, not once per file in it; a link that
+// applyPlan (src/write/apply.ts) writes the new tree beside the folder and swaps it in.
+// Each folder of the new tree is made and looked at once, not once per file in it; a link that
 // stands where a folder goes is still refused.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";

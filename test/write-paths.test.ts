@@ -1,4 +1,4 @@
-// Issue 11, item 6: one rule for every path inside the output folder, obeyed by the files codegen
+// One rule for every path inside the output folder, obeyed by the files codegen
 // generates and required of every path a manifest names (a manifest is input: anyone may write it).
 
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 14: the manifest hashes the shape of the OpenAPI document codegen writes from the data it
+// The manifest hashes the shape of the OpenAPI document codegen writes from the data it
 // wrote it from, never by parsing its own openapi.yaml back (6 of 16 s at 1000 resources). The
 // hash must stay the one the text gives (old manifests, and the user's reformatted file, compare
 // with it): proven here on every fixture, in both versions, and on random data (src/write/yaml.ts

@@ -1,4 +1,4 @@
-// The user's own formatter over the generated folder (issue 13): a file that prettier reformatted,
+// The user's own formatter over the generated folder: a file that prettier reformatted,
 // whatever its options, is no file edited by hand, and the next run leaves it as it is; a real
 // edit still is one.
 

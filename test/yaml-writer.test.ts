@@ -1,4 +1,4 @@
-// Issue 14: the OpenAPI document is written as YAML without building `yaml`'s node tree, byte-
+// The OpenAPI document is written as YAML without building `yaml`'s node tree, byte-
 // identical to `yaml`'s own output (the goldens in fixtures/valid/*/expected/openapi.yaml are
 // compared by test/golden-openapi.test.ts; here any JSON data is).
 import fc from "fast-check";
@@ -183,7 +183,7 @@ describe("jsonToYaml", () => {
   });
 
   it("writes the same few texts alike wherever they stand: keys and values at the top, nested, first in a sequence's item, in sequences of sequences", () => {
-    // The writer remembers each text's line start and value per run (issue 14); a text whose layout
+    // The writer remembers each text's line start and value per run; a text whose layout
     // depends on its place (a document marker at the top, a block scalar's indentation) must not be
     // taken from another place. A pool of a few texts makes every one of them stand at many places.
     const shared = fc

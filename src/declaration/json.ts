@@ -1,5 +1,5 @@
 /**
- * Reading JSON text fast (issue 16): the value with `JSON.parse`, the place of a node only when
+ * Reading JSON text fast: the value with `JSON.parse`, the place of a node only when
  * a diagnostic asks for one. Why: the YAML parser, which keeps a node with a range for every
  * value, took 2-4 s and most of a gigabyte for a 5 MB document, where `JSON.parse` takes tens of
  * milliseconds; places are found afterwards by walking the text along the pointer asked for.

@@ -109,7 +109,7 @@ export function pointer(path: Path): string {
  * Syntax errors and duplicate keys become diagnostics.
  */
 export function loadDocument(file: string, text: string): LoadResult {
-  // Why (issue 16): JSON text (a .json file, or YAML written as JSON) is read by JSON.parse, its
+  // Why: JSON text (a .json file, or YAML written as JSON) is read by JSON.parse, its
   // places found only when asked; what JSON.parse cannot tell (a repeated key, nesting too deep)
   // sends it to the YAML parser, which reports it as before.
   const isJsonFile = /\.json$/i.test(file);

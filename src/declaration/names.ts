@@ -2,7 +2,7 @@ import pluralize from "pluralize";
 
 /** `blog-posts` -> `BlogPosts`; `article` -> `Article`. */
 export function pascalCase(name: string): string {
-  // Why a loop (issue 14): asked for every type name and operationId, the parts and their arrays
+  // Why a loop: asked for every type name and operationId, the parts and their arrays
   // were garbage. Each part's first code unit is upper-cased, `-` and `_` dropped.
   let out = "";
   let from = 0;

@@ -24,7 +24,7 @@ export const strings = (v: unknown): string[] => asArray(v).filter((x): x is str
 
 /** The `x-` keys of a raw map. */
 export function extensionsOf(raw: Raw): Extensions {
-  // Why a loop (issue 14): an array of the entries of every map of the declaration was garbage.
+  // Why a loop: an array of the entries of every map of the declaration was garbage.
   // Assignment is safe: a key that starts with `x-` is no accessor of Object.prototype.
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(raw)) if (key.startsWith("x-")) out[key] = raw[key];

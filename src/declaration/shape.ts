@@ -156,7 +156,7 @@ function fits(shape: Shape, value: unknown, defs: ShapeDefs): boolean {
 }
 
 /**
- * A place in the document: a key under a place (undefined: the root). Why (issue 14): the check
+ * A place in the document: a key under a place (undefined: the root). Why: the check
  * passes one to every value of the declaration, and only a problem needs the path; copied as
  * an array at every level, the paths were much of the check's garbage.
  */
@@ -204,7 +204,7 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
   /** `alternatives`: what else the value could have been, when a union chose this shape (asked only for a message). */
   const walk = (shape: Shape, value: unknown, at: At, alternatives?: () => string | undefined): void => {
     const s = resolve(shape, defs);
-    // Why functions of `at` (issue 14): only a problem needs the path, or the path in words; built
+    // Why functions of `at`: only a problem needs the path, or the path in words; built
     // for every value of the declaration, they were a good part of the check's time.
     const path = () => pathOf(at);
     const where = () => displayPath(pathOf(at));
@@ -245,7 +245,7 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
       }
       case "object": {
         const record = value as Record<string, unknown>;
-        // Why (issue 14): made only for an unknown key, not for every map of the declaration.
+        // Why: made only for an unknown key, not for every map of the declaration.
         let suggested: Set<string> | undefined;
         let given = 0;
         for (const key of Object.keys(record)) {

@@ -49,7 +49,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   const resourceNames = Object.keys(asRecord(root.resources)).filter((k) => !k.startsWith("x-"));
   const rawResources = asRecord(root.resources);
   const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(asRecord(rawResources[name]))]));
-  // Why remembered (issue 14): inflecting runs pluralize's few hundred rules four times, and a
+  // Why remembered: inflecting runs pluralize's few hundred rules four times, and a
   // resource's inflection is asked here and again when it is read.
   const inflections = new Map<string, Inflection>();
   const inflect = (name: string): Inflection => {
@@ -93,8 +93,8 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
 /**
  * Every `.inf`, `-.inf` and `.nan` of a declaration, at any depth (extensions and examples too),
  * but where the shape check already refused the value. Why: the OpenAPI document must be JSON,
- * which has no such numbers; they became `null` in it (`maximum: null`, a document that breaks
- * its own schema) before issue 14.
+ * which has no such numbers; they would become `null` in it (`maximum: null`, a document that
+ * breaks its own schema).
  */
 function notFinite(document: LoadedDocument, reported: readonly Diagnostic[]): Diagnostic[] {
   const found: Diagnostic[] = [];

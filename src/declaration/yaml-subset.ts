@@ -56,7 +56,7 @@ const GREATER = 0x3e;
 const INDICATORS = tableOf("-?:,[]{}#&*!|>'\"%@`");
 const FLOW_INDICATORS = tableOf("[]{},");
 
-/** A set of ASCII characters as a table by character code. Why (issue 14): looked up for every character of a flow collection. */
+/** A set of ASCII characters as a table by character code. Why: looked up for every character of a flow collection. */
 function tableOf(characters: string): { has(code: number): boolean } {
   const table = new Uint8Array(128);
   for (const c of characters) table[c.charCodeAt(0)] = 1;
@@ -72,7 +72,7 @@ export function readYamlSubset(text: string, maxDepth: number): SubsetDocument |
   if (UNSUPPORTED.test(text)) return undefined;
   try {
     const { value } = new Reader(text, maxDepth, false).document();
-    // Why (issue 14): the places are asked only for a diagnostic, and recording one (and its
+    // Why: the places are asked only for a diagnostic, and recording one (and its
     // pointer) for every node was a good part of the read; the text is read again, recording, then.
     let places: Map<string, SubsetPlace> | undefined;
     return {
@@ -589,7 +589,7 @@ const NULL_OR_BOOL_START = tableOf("nNtTfF");
 
 /** A plain scalar as the yaml package's YAML 1.2 core schema reads it (node_modules/yaml/dist/schema/core). */
 export function resolvePlain(source: string): unknown {
-  // Why (issue 14): most scalars are words; one that starts with a letter other than those of
+  // Why: most scalars are words; one that starts with a letter other than those of
   // null, true and false (n, t, f in either case) is none of the forms below.
   const first = source.charCodeAt(0);
   if (((first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a)) && !NULL_OR_BOOL_START.has(first)) return source;

@@ -15,7 +15,7 @@ const style = (colour: boolean, code: string, text: string) => (colour ? `\u001b
  * with a caret under the place.
  */
 export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
-  // Why (issue 16): each file is split into lines once, not once per diagnostic (a 5 MB document
+  // Why: each file is split into lines once, not once per diagnostic (a 5 MB document
   // with hundreds of warnings spent a second splitting it again and again).
   const lines = new Map<string, readonly string[]>();
   const linesOf = (file: string): readonly string[] | undefined => {

@@ -363,7 +363,7 @@ interface OperationParts {
 }
 
 function operationObject(parts: OperationParts, guards: readonly Guard[]): Json {
-  // Why assignments in key order, not spreads of conditional objects (issue 14): an object per
+  // Why assignments in key order, not spreads of conditional objects: an object per
   // optional key per operation was garbage. Every key set here is codegen's own or starts with `x-`.
   const operation: Json = { tags: [parts.resource.name], summary: parts.summary, description: parts.description, operationId: parts.operationId };
   if (parts.parameters.length > 0) operation.parameters = parts.parameters;
@@ -569,7 +569,7 @@ const expansions = new WeakSet<object>();
  * Whether a document is one expandDeclaration made, whose form is known by construction: every
  * `$ref` in a schema names a schema of `components/schemas`, every other one is a shared answer
  * of `components/responses` at an operation's response, and its size is linear in the
- * declaration's. Why (issue 14): src/model/foreign.ts then skips walking its schemas and data.
+ * declaration's. Why: src/model/foreign.ts then skips walking its schemas and data.
  */
 export function isExpansion(document: object): boolean {
   return expansions.has(document);
@@ -642,7 +642,7 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
     },
     ...jsonData(declaration.extensions),
   };
-  // Why no deep copy of the whole (issue 14): every part is built anew here and what comes from the
+  // Why no deep copy of the whole: every part is built anew here and what comes from the
   // declaration's data passes jsonData, so no object is shared with the declaration, with another
   // run or between two places of the document (test/expand-json.test.ts checks all three).
   expansions.add(document);

@@ -12,7 +12,7 @@ export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/sc
  * holds it: what a JSON round trip makes of it (objects with Object's prototype, `-0` as 0; `.inf`
  * and `.nan`, which validation refuses, as null). Every value of the expanded document that comes from the declaration's
  * loaded data passes here; the rest codegen builds itself, fresh, from strings and booleans.
- * Why (issue 14): the whole document went through JSON text for this (and a structuredClone of
+ * Why: the whole document went through JSON text for this (and a structuredClone of
  * its schemas), half of the expansion's time; test/expand-json.test.ts holds the two equal.
  */
 export function jsonData<T>(value: T): T {
@@ -30,7 +30,7 @@ function isEmpty(value: object): boolean {
 }
 
 /**
- * An empty object for HTTP statuses as keys (a Responses object). Why (issue 14): V8 keeps keys
+ * An empty object for HTTP statuses as keys (a Responses object). Why: V8 keeps keys
  * such as "200" and "500" in an array as long as the largest (617 slots, 5 KB, for ten
  * statuses); a key far past them, set and deleted, turns the object into a dictionary first (500
  * bytes, and five times faster to fill). Its keys and their order are those of any object.
@@ -78,7 +78,7 @@ function objectSchema(fields: readonly Field[], role: SchemaRole): JsonSchema {
 
 /**
  * The `properties` of a list of fields, between codegen's own `before` and `after`, made in one
- * object. Why (issue 14): the fields' properties were made and then spread into a second object
+ * object. Why: the fields' properties were made and then spread into a second object
  * with codegen's; `Object.fromEntries` keeps the spread's meaning (own keys, `__proto__` too, a
  * later key taking an earlier one's place).
  */

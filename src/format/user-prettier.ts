@@ -17,7 +17,7 @@ export class ProjectPrettierMissing extends Error {}
  * Format the TypeScript files with the prettier of the project the output folder is in (resolved
  * from that folder, not codegen's own) and the configuration prettier finds for each file there
  * (`.prettierrc`, `package.json`'s `prettier`, `.editorconfig`), so that a team's formatter and
- * codegen agree (`--prettier`, issue 14). Other files pass unchanged.
+ * codegen agree (`--prettier`). Other files pass unchanged.
  */
 export async function formatWithProjectPrettier(files: readonly GeneratedFile[], outDir: string): Promise<GeneratedFile[]> {
   let resolved: string;

@@ -41,7 +41,7 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discr
   const chosen: Record<string, unknown> = {};
   const variants: Record<string, unknown> = {};
   for (const [method, entries] of methods) {
-    // Most methods have one operation (issue 14: two thousand routes).
+    // Most methods have one operation (two thousand routes).
     if (entries.length === 1) {
       chosen[method] = entries[0]!.spec;
       continue;
@@ -317,7 +317,7 @@ function filterFields(schema: JsonSchema): string[] {
 /** The query parameters handed to the handler: filters and declared `query`; `sort`, `limit` and `cursor` are the server's. */
 function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
   const query = operation.parameters.filter((p) => p.in === "query");
-  // Most operations have no query (issue 14: it is read twice of each of six thousand).
+  // Most operations have no query (it is read twice of each of six thousand).
   if (query.length === 0) return query;
   const behaviour = operation.behaviour;
   const listing = isResourceBehaviour(behaviour) ? behaviour : undefined;

@@ -54,7 +54,7 @@ export function mediaEntries(content: unknown): MediaEntry[] {
   for (const [key, raw] of Object.entries(objectOf(content))) {
     const media = objectOf(raw);
     const schema = "schema" in media ? objectOf(media.schema) : undefined;
-    // Why a key of one range without parameters apart (issue 14): most are, and the lists of its
+    // Why a key of one range without parameters apart: most are, and the lists of its
     // parts were garbage at every operation's every response.
     if (!key.includes(",") && !key.includes(";")) entries.push({ type: key.trim().toLowerCase(), schema, media, key });
     else for (const part of key.split(",")) entries.push({ type: part.split(";")[0]!.trim().toLowerCase(), schema, media, key });
@@ -132,7 +132,7 @@ export type ReadResponses = Map<object, ReadResponse>;
 
 /**
  * The Response Objects of an operation's `responses`, in their order; each object read once per
- * `read` (one per reading of the document: it is dropped with it). Why (issue 14): after
+ * `read` (one per reading of the document: it is dropped with it). Why: after
  * prepareDocument a response of `components/responses` is one object at every operation that
  * refers to it (an API's error responses, most of each operation's), and its media ranges were
  * read again at each (and what the dispatcher reads of them: their media types, JSON or not).

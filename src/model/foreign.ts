@@ -131,7 +131,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   const source = document as unknown as Json;
   const schemas = isObject(source.components) && isObject(source.components.schemas) ? source.components.schemas : {};
   const names = rename ? renamedSchemas(schemas) : new Map<string, string>();
-  // Why (issue 14): in a document codegen expanded, every ref at a schema's place names a schema
+  // Why: in a document codegen expanded, every ref at a schema's place names a schema
   // of components/schemas, data holds none, and the size is linear in the declaration's (see
   // isExpansion): the walk would only replace the operations' refs to shared answers, at the cost
   // of going through every schema and example. A schema name that needs a new name walks it all.
@@ -153,7 +153,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     return refNames.get(ref);
   };
   const pending = new Set<string>();
-  // Why (issue 16, codat): a ref to a part of a schema that holds a ref to itself cannot be
+  // Why (codat): a ref to a part of a schema that holds a ref to itself cannot be
   // inlined (it would never end); that part becomes a schema of its own in components/schemas
   // (named after its place), and the ref, and every other use of it, refers to it by name.
   const hoisted = new Map<string, string>();
@@ -180,10 +180,10 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     const known = dataSizes.get(value);
     if (known !== undefined) return known;
     let size = 1;
-    // Why loops, not Object.values (issue 14): an array of the values of every object of the document was garbage.
+    // Why loops, not Object.values: an array of the values of every object of the document was garbage.
     if (Array.isArray(value)) for (const item of value as unknown[]) size += sizeOfData(item);
     else for (const key in value) if (Object.hasOwn(value, key)) size += sizeOfData((value as Json)[key]);
-    // Why only sizes above a few dozen (issue 14): an entry per small object was most of the walk's
+    // Why only sizes above a few dozen: an entry per small object was most of the walk's
     // time and garbage; a small object given at many places is measured again at little cost, and
     // every object whose repetition could multiply the work (nested aliases) is large and kept.
     if (size > SMALL_DATA) dataSizes.set(value, size);
@@ -239,7 +239,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   /** Every entry walked at its place; the same object when nothing changed (codegen's own documents). */
   const walkEntries = (value: Json | unknown[], pointer: At, placeOf: (key: string) => Place): [unknown, number] => {
     let size = 1;
-    // Why no array of entries up front (issue 14): a pair per entry of every object, thrown away
+    // Why no array of entries up front: a pair per entry of every object, thrown away
     // when nothing changed (codegen's own documents), was much of the walk's garbage; the items
     // are gathered only from the first one that changed.
     const record = value as Record<string, unknown>;
@@ -280,7 +280,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
 
   const reference = (value: Json & { $ref: string }, kind: Kind, pointer: At): [unknown, number] => {
     const ref = value.$ref;
-    // Why a ref alone is not copied without its `$ref` and walked (issue 14): most refs have no
+    // Why a ref alone is not copied without its `$ref` and walked: most refs have no
     // other keys, and a copy of each (and its entry in walkedObjects) was garbage per ref.
     const alone = onlyRef(value);
     const rest = alone ? NO_SIBLINGS : siblingsOf(value);
@@ -485,7 +485,7 @@ function objectOfKeys(keys: readonly string[], items: readonly unknown[]): Json 
 }
 
 /**
- * Sets an own property. Why assignment but for `__proto__` (issue 14): defining each property was
+ * Sets an own property. Why assignment but for `__proto__`: defining each property was
  * a good part of copying the objects that hold an inlined ref; only `__proto__` is an accessor of
  * Object.prototype that an assignment would call.
  */
@@ -500,7 +500,7 @@ const token = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~
 /**
  * A place in the document: a JSON pointer, or a key under a place. Why: the walk passes one to
  * every value it visits, and only a problem needs its text; built eagerly, the pointers of a
- * large document were a good part of the walk's time and garbage (issue 14).
+ * large document were a good part of the walk's time and garbage.
  */
 type At = string | { readonly parent: At; readonly key: string };
 

@@ -247,7 +247,7 @@ export class SchemaTypeNames {
 
   /**
    * The variants asked for so far, in the order asked (rendering one may ask for more: the list
-   * grows as it is read). Why not a copy (issue 14): a loop that asks for it at each variant copied
+   * grows as it is read). Why not a copy: a loop that asks for it at each variant copied
    * it each time, quadratic in the variants (two thousand at 1000 resources).
    */
   variants(): readonly { readonly name: string; readonly schema: string; readonly use: SchemaUse }[] {
@@ -264,7 +264,7 @@ export class SchemaTypeNames {
     const visit = (value: unknown): boolean => {
       const schema = schemaAt(value);
       if (schema === undefined) return Array.isArray(value) && value.some(visit);
-      // Why a look at the schema's own keys first (issue 14): most schemas have none of the keywords
+      // Why a look at the schema's own keys first: most schemas have none of the keywords
       // looked into, and a look-up of each missing one was most of this walk. Then in a fixed
       // order: which schemas of a cycle are decided inside another's walk depends on it.
       if (!hasAnyKey(schema, NESTED_KEYWORDS)) return false;

@@ -114,7 +114,7 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
     const segments = template.segments;
     if (template.problem !== undefined) fail(pointerOf("paths", path), template.problem);
     const operations: OperationModel[] = [];
-    // The path item's parameters, read once for all its operations (issue 14: a resource's `id` at each of four).
+    // The path item's parameters, read once for all its operations (a resource's `id` at each of four).
     const itemParameters = listOf(item.parameters).map((p, i): ParameterModel => ({
       ...parameterObject(p),
       pointer: `${pointerOf("paths", path)}/parameters/${i}`,

@@ -48,7 +48,7 @@ export class OperationCollector {
 
   /**
    * Asks for the type of a schema as `use`d, for the variants it names, once per schema. Why by
-   * name (issue 14): a `$ref` to a named schema is a new object at each operation (each of a
+   * name: a `$ref` to a named schema is a new object at each operation (each of a
    * thousand resources' error responses), and asking for the same type again asks for nothing new.
    */
   private askFor(schema: Json | undefined, use: SchemaUse): void {
@@ -104,7 +104,7 @@ export class OperationCollector {
    * The dispatcher's definition of an operation alone (codegen's own operations, whose handler
    * types the resource gives: build.ts), read as `read` reads it with its problems recorded, and
    * the variants its body and responses ask for asked for in the same order (types.gen.ts
-   * declares them so). Why no type texts (issue 14): made for every operation and dropped, they
+   * declares them so). Why no type texts: made for every operation and dropped, they
    * were a good part of the model's time and garbage. `parameters`: those of the model it reads
    * (a list's own `sort`, `limit` and `cursor` are not).
    */

@@ -122,7 +122,7 @@ export interface RoutePath {
  */
 export function ambiguousPaths(paths: readonly RoutePath[]): Map<number, string> {
   const problems = new Map<number, string>();
-  // Why paths grouped by what tied() needs alike (issue 14): the same literal segments, parameters
+  // Why paths grouped by what tied() needs alike: the same literal segments, parameters
   // and templates' literal weights at the same places; only paths of one group can tie, and every
   // path beside every earlier one of its length was quadratic (a thousand resources' paths).
   const byShape = new Map<string, number[]>();

@@ -31,7 +31,7 @@ export function refName(schema: JsonSchema): string | undefined {
   const ref = schema.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return undefined;
   const rest = ref.slice("#/components/schemas/".length);
-  // Why not decoded without a `%` (issue 14): the text is the same; a document's every schema reference came here.
+  // Why not decoded without a `%`: the text is the same; a document's every schema reference came here.
   if (!rest.includes("%")) return rest;
   try {
     return decodeURIComponent(rest);
@@ -73,7 +73,7 @@ export function typeExpression(schema: JsonSchema, prefix: string, names: Schema
   const types = schemaTypes(schema);
   if (types.length > 0) parts.push(unionType(types.map((type) => singleType(type, schema, prefix, names, use))));
   else if (asSchema(schema.properties)) parts.push(objectTypeExpression(schema, prefix, names, [], use));
-  // Why a look at the schema's own keys first (issue 14): most schemas combine none, and the
+  // Why a look at the schema's own keys first: most schemas combine none, and the
   // look-ups of the four names missing from them were a good part of this function's time.
   if (!hasAnyKey(schema, COMBINING_KEYWORDS)) return intersectionOf(parts);
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
@@ -200,7 +200,7 @@ export function objectTypeExpression(schema: JsonSchema, prefix: string, names: 
     ([name, property]) => !omit.includes(name) && (use === undefined || asSchema(property)?.[LEFT_OUT[use]] !== true),
   );
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  // Each property's type made once (issue 14): the members and the index signatures read it.
+  // Each property's type made once: the members and the index signatures read it.
   const declared = properties.map(([name, property]) => [name, subschemaType(property, prefix, names, use)] as const);
   const members = properties.map(([name, property], i) => {
     const description = asSchema(property)?.description;
@@ -236,7 +236,7 @@ export function schemaNode(schema: JsonSchema): Record<string, unknown> {
   const node: Record<string, unknown> = {};
   const types = schemaTypes(schema);
   if (types.length > 0) node.types = types;
-  // Why a count of the schema's own keys first (issue 14): each of the ten names missing from a
+  // Why a count of the schema's own keys first: each of the ten names missing from a
   // schema was a look-up that went through its prototype; most schemas have one or two of them.
   let left = 0;
   for (const key in schema) if (NODE_KEYWORD_SET.has(key)) left++;
@@ -303,7 +303,7 @@ const PART_KEYWORDS = new Set([
 /** The keywords that live only in an allOf part (the runtime's `SchemaPart`), in a fixed order. */
 function partKeywords(schema: JsonSchema): Record<string, unknown> {
   const part: Record<string, unknown> = {};
-  // Why a look at the schema's own keys first (issue 14): most schemas have none of these, and a
+  // Why a look at the schema's own keys first: most schemas have none of these, and a
   // look-up of each of the thirteen names missing from every schema was most of this function's time.
   if (!hasAnyKey(schema, PART_KEYWORDS)) return part;
   for (const key of ["anyOf", "oneOf"] as const) {
@@ -336,7 +336,7 @@ const NODE_KEYWORD_SET: ReadonlySet<string> = new Set(NODE_KEYWORDS);
 
 /**
  * The nodes of an object of subschemas (`properties`, `patternProperties`) by name, in its order,
- * a `__proto__` name as an own member (as Object.fromEntries makes it). Why a loop (issue 14): the
+ * a `__proto__` name as an own member (as Object.fromEntries makes it). Why a loop: the
  * entries and pairs made per object of every schema were a good part of the nodes' garbage.
  */
 function membersNode(members: Record<string, unknown>): Record<string, unknown> {
@@ -461,7 +461,7 @@ export function unsupportedKeywords(schema: JsonSchema, pointer: string): { poin
         ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof child === "boolean");
       if (unsupported) report(at, key);
     }
-    // Why (issue 14): most schemas have no subschema, and the look-ups of the fourteen names were
+    // Why: most schemas have no subschema, and the look-ups of the fourteen names were
     // most of the walk; the pointers of the subschemas a schema does not have were a dozen strings.
     if (children === 0) return;
     for (const key of ["properties", "patternProperties"] as const) {

@@ -70,7 +70,7 @@ function guarded(kind: "bearer" | "oauth2", scheme: Json): { spec: SchemeSpec } 
   return { spec: scheme["x-codegen-auto-error"] === false ? { kind, autoError: false } : { kind } };
 }
 
-/** schemeSpec of each scheme object read (issue 14: a requirement names the same schemes at each of six thousand operations). */
+/** schemeSpec of each scheme object read (a requirement names the same schemes at each of six thousand operations). */
 const specs = new WeakMap<Json, ReturnType<typeof schemeSpec>>();
 function specOf(scheme: Json): ReturnType<typeof schemeSpec> {
   let spec = specs.get(scheme);

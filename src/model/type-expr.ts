@@ -1,7 +1,7 @@
 /**
  * TypeScript type expressions as the model builds them: each its text as codegen writes it (what
  * the view holds and a file left to prettier gets) and its syntax, which src/render/type-layout.ts
- * lays out. Why both (issue 14): the layout read every type's text back into this syntax (a
+ * lays out. Why both: the layout read every type's text back into this syntax (a
  * tokenizer and a parser over some twenty thousand types at 1000 resources); built here, it is not
  * read again. Each constructor writes the text exactly as the text alone was written before.
  */

@@ -1,5 +1,5 @@
 /**
- * Lenient reading of OpenAPI documents written by others (issue 16): schema mistakes real
+ * Lenient reading of OpenAPI documents written by others: schema mistakes real
  * documents make that do not stop rendering are read the way their authors meant, each with a
  * warning at its place; `--strict` makes these warnings errors. Only what cannot be rendered
  * soundly stays an error (elsewhere). Pure: the input is not changed.

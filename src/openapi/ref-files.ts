@@ -235,7 +235,7 @@ function decodeToken(token: string): string {
 /**
  * Whether bundling could change a document: false when every `$ref` in it is a plain local pointer
  * (`#/...` of letters, digits, `-._~`) that leads straight to a value, on a way through no other
- * `$ref` and to no `$ref`, and no `$id` changes what a pointer is relative to. Why (issue 16):
+ * `$ref` and to no `$ref`, and no `$id` changes what a pointer is relative to. Why:
  * swagger-parser's bundle walks every reference's target (1 s for GitHub's 6,000 references) to
  * pull other files in, rewrite percent-escapes and refs through refs; a document with none of
  * those comes back as it went in, so the walk is skipped. Anything else is bundled as before.

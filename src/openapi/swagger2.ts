@@ -1,5 +1,5 @@
 /**
- * Swagger 2.0 input (issue 16): a 2.0 document is converted to OpenAPI 3.0 on the way in, by
+ * Swagger 2.0 input: a 2.0 document is converted to OpenAPI 3.0 on the way in, by
  * @scalar/openapi-upgrader (pure: no file or network access, which a document from others must
  * not cause), and then read as any 3.0 document. Diagnostics point into the original file: a
  * pointer of the converted document is mapped back to the place it came from (originalPointer).

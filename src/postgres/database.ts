@@ -1,5 +1,5 @@
 /**
- * The databases `codegen serve --db` and `codegen migrate --db` open (issue 15): a PostgreSQL
+ * The databases `codegen serve --db` and `codegen migrate --db` open: a PostgreSQL
  * server through `pg` (`postgres://...`), or PGlite keeping its data in a folder; and how serve
  * brings a database's tables to a declaration's (snapshots kept in the migrations table).
  */

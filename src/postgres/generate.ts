@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL files of a generation (issue 15): the migrations kept in the output folder
+ * The PostgreSQL files of a generation: the migrations kept in the output folder
  * (`migrations/NNNN_<words>.sql`, never rewritten), a new one when the tables changed since the
  * snapshot `migrations/schema.json`, the new snapshot, and the store template's view. Pure: what
  * the folder held comes in as `previous`.

@@ -1,5 +1,5 @@
 /**
- * Migrations of the PostgreSQL tables (issue 15): the SQL that takes the tables of one snapshot
+ * Migrations of the PostgreSQL tables: the SQL that takes the tables of one snapshot
  * to those of the next. Additions are applied; a destructive change (a dropped table or column,
  * a changed type, a column that becomes required) is written commented out and named as a
  * warning, never applied. Pure.

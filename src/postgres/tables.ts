@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL tables of an API (issue 15): one table per resource of the document's
+ * The PostgreSQL tables of an API: one table per resource of the document's
  * `x-codegen-resource` schemas, as a snapshot that migrations compare (src/postgres/migrations.ts)
  * and the generated store reads (its column table). Pure: the document in, plain data out.
  */
@@ -435,7 +435,7 @@ const NULL_DEPTH = 8;
  * Whether a property may hold JSON `null`, conservatively: yes unless every value it admits is
  * typed and none is `null`. Why it matters: a jsonb column whose values are never `null` is read
  * plainly (the driver parses it; SQL NULL is an absent field), saving PostgreSQL the `::text`
- * of every row read (issue 15); one that may hold `null` must keep it apart from SQL NULL. Why
+ * of every row read; one that may hold `null` must keep it apart from SQL NULL. Why
  * conservative: a wrong "no" reads a stored `null` back as an absent field; a wrong "yes" costs
  * only a little CPU. So an untyped schema (`{}`, only `allOf`), a `$ref` that leads nowhere, a
  * `null` type, enum, const or default, OpenAPI 3.0's `nullable`, and a union with any such

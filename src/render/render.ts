@@ -38,7 +38,7 @@ const COMPILE_OPTIONS = Object.freeze({ strict: true, noEscape: true, preventInd
 
 const requireCjs = createRequire(import.meta.url);
 /**
- * One isolated Handlebars environment of the runtime alone. Why (issue 14): the compiler (and
+ * One isolated Handlebars environment of the runtime alone. Why: the compiler (and
  * source-map, which it loads) was a fifth of a run; the templates are compiled when the package
  * is built, and the compiler loads only for a template without its precompiled copy.
  */

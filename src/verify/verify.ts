@@ -99,7 +99,7 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
     let compiles = resolvable ? shapes.get(shape) : false;
     if (compiles === undefined) {
       const parsed = JSON.parse(shape) as Json;
-      // Why (issue 16 item 7): compiling generates and parses a validator's code, 7 of 33 s of a
+      // Why: compiling generates and parses a validator's code, 7 of 33 s of a
       // 5 MB document. Outside strict mode, what makes a schema fail to compile is what its meta-
       // schema refuses, a regular expression the `u` flag refuses, or a ref that does not resolve
       // (refs are checked above); a schema clear of the first two is taken as compiling, and any

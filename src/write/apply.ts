@@ -139,7 +139,7 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
  * and every file the generator does not own, hard-linked in so their mtimes stay), then swapped
  * in by two renames. A run that fails or is killed leaves the old tree or the new one, never a
  * mix; a kill between the renames leaves the old tree beside the folder, which `recover` restores.
- * Why synchronous calls (issue 14): a run writes a few dozen small files, one after another; each
+ * Why synchronous calls: a run writes a few dozen small files, one after another; each
  * awaited call waited a turn of the thread pool for nothing else to do (a tenth of a run idle).
  */
 export function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string): void {
@@ -168,7 +168,7 @@ export function applyPlan(dir: string, plan: WritePlan, files: readonly Generate
  * Make the folders of a relative path under `root`, one part at a time, refusing any part that
  * is not a real folder: a link copied from the old tree is never written through, even were the
  * folder changed between the plan and this step. `made`: the folders this step has made or found
- * real already. Why (issue 14): a folder of a thousand files was made, failing, and looked at a
+ * real already. Why: a folder of a thousand files was made, failing, and looked at a
  * thousand times, each failure a thrown error.
  */
 function folderIn(root: string, relative: string, made: Set<string>): void {

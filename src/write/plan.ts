@@ -11,7 +11,7 @@ export interface Manifest {
   readonly files: ReadonlyMap<string, string>;
   /** The hash of everything the files were generated from (src/run.ts, generationKey). */
   readonly input?: string;
-  /** Path -> `hashOf` the very bytes written (absent in manifests of codegen before issue 14's). */
+  /** Path -> `hashOf` the very bytes written (absent in manifests written by older versions of codegen). */
   readonly bytes: ReadonlyMap<string, string>;
 }
 
@@ -38,7 +38,7 @@ export function hashOf(contents: string): string {
 }
 
 /**
- * The hash of what a file says, whatever formatter ran over it (issue 13: the user's own prettier
+ * The hash of what a file says, whatever formatter ran over it (the user's own prettier
  * over the generated folder must not make it "edited by hand"). YAML and JSON: the data. Code:
  * the text without what formatters choose, whatever their options: whitespace, semicolons,
  * trailing commas, the quote character (and escapes of quotes), parentheses (prettier adds and
@@ -101,7 +101,7 @@ export interface DataFile extends GeneratedFile {
 
 /**
  * The shape hash of a YAML or JSON file written from data whose `JSON.stringify` text is `json`.
- * Why (issue 14): openapi.yaml's data is stringified for document.gen.ts anyway; stringifying it
+ * Why: openapi.yaml's data is stringified for document.gen.ts anyway; stringifying it
  * again for the manifest was ~50 ms at 1000 resources.
  */
 export function shapeOfJson(json: string): string {
@@ -115,7 +115,7 @@ const generatedShapes = new WeakMap<GeneratedFile, string>();
 const generatedBytes = new WeakMap<GeneratedFile, string>();
 
 /**
- * `shapeHashOf` a generated file. Why from its data when it has some (issue 14): parsing our own
+ * `shapeHashOf` a generated file. Why from its data when it has some: parsing our own
  * 16 MB openapi.yaml back with `yaml` was 6 of 16 s at 1000 resources. Reading back what
  * `jsonToYaml` or `JSON.stringify` wrote gives the same data, so the hash is the same
  * (test/write-shape.test.ts proves it on every fixture and on random data).
@@ -175,7 +175,7 @@ export function matchesHash(path: string, text: string, hash: string): boolean {
 
 /**
  * The shape hash the manifest gives a file whose text is exactly the bytes it records as written,
- * else undefined. Why (issue 14): telling whether a file is as codegen wrote it took parsing it
+ * else undefined. Why: telling whether a file is as codegen wrote it took parsing it
  * (the 16 MB openapi.yaml at 1000 resources: seconds); a file still as written is known by a hash
  * of its bytes, and only another text (a user's reformatting or edit) needs its shape computed.
  */

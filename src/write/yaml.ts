@@ -24,7 +24,7 @@ const MAX_CACHED = 200_000;
  * A string `yaml` writes plain, as it stands, wherever it is (a key or a value, at any depth):
  * words of letters, digits, `_`, `.`, `/` and `-` parted by single spaces, the first a letter, not
  * one of the words YAML reads as null or a boolean, and short enough for a plain key.
- * Why (issue 14): at 1000 resources most of a document's scalars are such names, and asking `yaml`
+ * Why: at 1000 resources most of a document's scalars are such names, and asking `yaml`
  * for each distinct one cost a second. test/yaml-writer.test.ts holds the rule to `yaml` byte for byte.
  */
 export function isPlainSafe(text: string): boolean {
@@ -37,7 +37,7 @@ const RESERVED = /^(?:null|true|false)$/i;
 /**
  * JSON data as YAML, byte-identical to `stringify(value, YAML_OPTIONS)` of the `yaml` package
  * wherever that reads back as the data (see `faithfully`).
- * Why (issue 14): `yaml` builds a node tree of the whole document first, 9 of 13 s of
+ * Why: `yaml` builds a node tree of the whole document first, 9 of 13 s of
  * `codegen openapi` at 1000 resources. Here the block structure (maps, sequences, indentation) is
  * written directly and every scalar and key is still laid out by `yaml` itself, once per distinct
  * text; anything else falls back to `yaml` whole.
@@ -49,7 +49,7 @@ export function jsonToYaml(value: unknown): string {
 /**
  * jsonToYaml's text, and whether the generated server's writer (runtime/yaml.gen.ts,
  * yamlOfData) makes exactly it from the data's JSON text, known by construction (`servedAsIs`; false:
- * not known, src/render/document-layout.ts then checks the whole). Why (issue 14): running the
+ * not known, src/render/document-layout.ts then checks the whole). Why: running the
  * server's writer over the whole document to compare its text was a second writing of it (50 ms
  * at 100 resources). Both writers lay out the block structure alike (maps, sequences, indentation:
  * test/document-yaml.test.ts); so the texts are equal when every scalar and key is: plain names
@@ -94,7 +94,7 @@ function serverAgrees(v: string, indent: string, text: string): boolean {
 
 /**
  * Whether the server's writer writes each scalar of one line as its text (without its line break),
- * asked of it at once as the items of one sequence. Why (issue 14): one call per scalar spent as
+ * asked of it at once as the items of one sequence. Why: one call per scalar spent as
  * much on the wrapping map's key as on the scalar (12,000 distinct scalars at 1000 resources).
  */
 function serverAgreesOnAll(asked: ReadonlyMap<string, string>): boolean {
@@ -180,7 +180,7 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
     // A string of one line without control characters (no document marker either: `line`) the
     // server's writer writes alike by its rules too (runtime/yaml.gen.ts, stringText): the
     // same tests choose plain, single or double quotes, and JSON's double quotes hold no escape both
-    // write apart. Why not asked (issue 14): asking the server's writer for each distinct one (12,000
+    // write apart. Why not asked: asking the server's writer for each distinct one (12,000
     // at 1000 resources) was a quarter of the writer's time. test/yaml-writer.test.ts holds the rule.
     if (asIs && typeof v === "string" && !(line !== undefined && !FORCE_DOUBLE.test(v))) {
       // A scalar of one line is asked with the others at the end, all at once (serverAgreesOnAll).
@@ -216,7 +216,7 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
     chunks.push(parts.join(""));
     parts.length = 0;
   };
-  // Why the texts of a run are remembered (issue 14): a document repeats its keys and most of its
+  // Why the texts of a run are remembered: a document repeats its keys and most of its
   // scalars (`$ref`s, types, media types) thousands of times; each line is then two parts made
   // once (its start, its value) instead of five made and tested per line.
   /** Indentation of each depth, and `-` after it. */
@@ -290,7 +290,7 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
       let first = inline;
       const known = (starts[depth] ??= new Map());
       // Why indexed: most of a run is before the writer is optimised, where an iterator costs a call per key.
-      // Why the values listed at once (issue 14): a lookup by key per line, of maps of every shape, cost more.
+      // Why the values listed at once: a lookup by key per line, of maps of every shape, cost more.
       const ks = mapKeys ?? Object.keys(v);
       const values = Object.values(v);
       for (let i = 0; i < ks.length; i++) {
@@ -298,7 +298,7 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
         if (parts.length > 4096) flush();
         const start = (first ? undefined : known.get(k)) ?? startOf(k, depth, first);
         const item = values[i];
-        // The most common line, a string after a key, without a call (issue 14: a run's code is mostly not yet optimised).
+        // The most common line, a string after a key, without a call (a run's code is mostly not yet optimised).
         if (typeof item === "string" && isPlainSafe(item)) parts.push(start, " ", item, "\n");
         else if (typeof item === "string") parts.push(start, scalarAfter(item, false, depth));
         else {
@@ -367,7 +367,7 @@ const SHORT_ESCAPES: Partial<Record<string, string>> = { "0000": "\\0", "0007": 
 
 /**
  * `yaml`'s text of a value, as `stringify` writes it when that reads back as the value; else with
- * double-quoted strings instead of block scalars. Why (issue 14): `yaml` writes a string whose
+ * double-quoted strings instead of block scalars. Why: `yaml` writes a string whose
  * first line is only spaces (`" \n"`) as a block scalar that reads back without them (or not at
  * all): the document served would not be the API's, and the manifest, which hashes the data
  * written (src/write/plan.ts), would not match the file. Checked only where a block scalar can

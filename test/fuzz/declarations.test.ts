@@ -1,4 +1,4 @@
-// Issue 7, "Fuzzing": random valid declarations expand, verify and render without a diagnostic
+// Random valid declarations expand, verify and render without a diagnostic
 // (a sample of them compiles under tsc --strict); random mutations of the valid fixtures give
 // diagnostics with places, or valid output, and never an internal error or an exception.
 // Bounded here; `node scripts/fuzz.js` runs the same properties longer (FUZZ_SCALE, FUZZ_SEED).

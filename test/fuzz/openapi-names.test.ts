@@ -1,4 +1,4 @@
-// Issue 11, item 1: a name from an OpenAPI document written by others never becomes code. The
+// A name from an OpenAPI document written by others never becomes code. The
 // attack of the issue (a `$ref` to a schema whose name is TypeScript, under a property named
 // `examples`, which the old model took for the keyword and left unrewritten), and random
 // documents with hostile strings in every place a name can take: schema names, property names
@@ -33,7 +33,7 @@ const escapedWords = (files: readonly GeneratedFile[]) => ownFiles(files).flatMa
 /** A `$ref` to `#/components/schemas/...` parts, each escaped as a JSON pointer token and as a URI fragment. */
 const refTo = (...parts: string[]) => "#/components/schemas/" + parts.map((p) => encodeURIComponent(p.replace(/~/g, "~0").replace(/\//g, "~1"))).join("/");
 
-describe("the attack of issue 11, item 1", () => {
+describe("names written to break out of their string into code", () => {
   // A type literal that the name closes, then code, then a type that opens again, so that pasted as
   // `T.<name>` into the operation's input type the output would still compile.
   const payload = "A } }; console.log('pwned'); export type P = { q: { r: T.A";

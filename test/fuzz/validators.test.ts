@@ -1,4 +1,4 @@
-// Issue 7, "Validators against an oracle": for every schema of every valid fixture's document,
+// For every schema of every valid fixture's document,
 // random JSON values (near the schema, mutated, or anything at all) are judged by the generated
 // validator (runtime/validate.gen.ts over the table src/model/schema-code.ts builds) and by ajv
 // (JSON Schema 2020-12, with ajv-formats); the two must agree on every value. Hand-written schemas
@@ -83,7 +83,7 @@ const KEYWORD_SCHEMAS: Json = {
   Choice: { enum: [{ x: 0 }, [1, 2], "x", null] },
   NotNull: { not: { type: "null" } },
   Booleans: { type: "object", properties: { never: false, always: true }, allOf: [true], anyOf: [false, { type: "object", maxProperties: 2 }] },
-  // Issue 11: a recursive oneOf (every branch tried at every level; verdicts of references are
+  // A recursive oneOf (every branch tried at every level; verdicts of references are
   // kept per value), with branches that overlap (`add` with arguments matches both)...
   Expr: { oneOf: [ref("Sum"), ref("Product"), { type: "number" }] },
   Sum: {
@@ -95,7 +95,7 @@ const KEYWORD_SCHEMAS: Json = {
   Product: { type: "object", required: ["op", "args"], properties: { op: { enum: ["mul", "add"] }, args: { type: "array", minItems: 1, items: ref("Expr") } } },
   // ... and a pattern V8 backtracks on, matched by the linear automaton, with assertions.
   Word: { type: "string", pattern: "^(a+)+$|\\bb\\d{2,3}\\B" },
-  // Issue 16, item 4: the 2020-12 keywords real documents use.
+  // The 2020-12 keywords real documents use.
   Headers: {
     type: "object",
     properties: { id: { type: "integer" }, "x-id": { type: "string" } },

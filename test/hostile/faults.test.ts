@@ -1,4 +1,4 @@
-// Issue 7, "Handler faults": handlers that return what no representation can be built from
+// Handlers that return what no representation can be built from
 // (500), and handlers or hooks that never answer (504 after `handlerTimeout`). The client gets the
 // fixed JSON error body and nothing of the fault; `onError` is told; the server keeps serving.
 // (Handlers that throw or reject: test/http/handlers.test.ts.)

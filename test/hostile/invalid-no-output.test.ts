@@ -1,4 +1,4 @@
-// Issue 7, "Bad declarations": `generate` on every invalid fixture exits 1 and creates or changes
+// `generate` on every invalid fixture exits 1 and creates or changes
 // no file: neither in an output folder that already holds a generated tree and files of the user's,
 // nor beside it (no leftover `.DIR.codegen-new`), nor a folder that did not exist. And "nothing
 // pasted into code unescaped": every path codegen generates stays inside the output folder.

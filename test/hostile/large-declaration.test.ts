@@ -1,4 +1,4 @@
-// Issue 7, "Bad declarations": a very large map is read in linear time (the YAML parser's own
+// A very large map is read in linear time (the YAML parser's own
 // duplicate-key check compared every key with every earlier one: 400,000 fields took minutes),
 // and a duplicate key at its end is still reported at its place.
 

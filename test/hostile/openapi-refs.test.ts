@@ -1,4 +1,4 @@
-// Issue 11, items 2 and 7b: the `$ref`s of an OpenAPI document written by others. They may read
+// The `$ref`s of an OpenAPI document written by others. They may read
 // only regular .yaml/.yml/.json files inside the document's folder (or --ref-root), of bounded
 // size, never a URL: anything else is a diagnostic at the `$ref`, and nothing is written. And a
 // few kilobytes of refs that fan out (each level using the previous one twice) are answered in

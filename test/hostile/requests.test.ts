@@ -1,4 +1,4 @@
-// Issue 7, "Hostile requests": a corpus of malformed and hostile requests sent as raw bytes to the
+// A corpus of malformed and hostile requests sent as raw bytes to the
 // blog fixture's generated server on 127.0.0.1. Each one gets the precise 4xx answer with a JSON
 // error body (http-behaviour "Errors"); none gets a 5xx or crashes the server; no request pollutes
 // a prototype; and afterwards the server still answers correctly.
@@ -273,7 +273,7 @@ const tooLarge: Case[] = [
 ];
 
 /**
- * Nesting 10,000 deep and more: 400 naming `body` before validation (issue 11: validation recurses
+ * Nesting 10,000 deep and more: 400 naming `body` before validation (validation recurses
  * per level, so a body deeper than the server's bodyDepthLimit is refused as a whole), never a
  * stack overflow.
  */

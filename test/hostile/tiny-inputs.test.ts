@@ -1,4 +1,4 @@
-// Issue 11, item 7a: small inputs that took minutes and gigabytes (an alias bomb, aliases by the
+// Small inputs that took minutes and gigabytes (an alias bomb, aliases by the
 // thousand, scopes by the thousand), nesting that overflowed the stack, and a large object that
 // overflowed ajv. Each runs the installed command in a child process with a hang guard and a
 // heap limit, so a regression fails (killed, or out of memory) instead of hanging the suite.

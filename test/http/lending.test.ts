@@ -1,4 +1,4 @@
-// The lending fixture (issue 12) over real HTTP, started with the in-memory store and handlers of
+// The lending fixture over real HTTP, started with the in-memory store and handlers of
 // the test's own: handlers that refuse with declared statuses, references checked, lists that page
 // and sort with declared query parameters, actions with their states, links and `to`, and the
 // check order with these steps; and the handler interfaces type-checked with a user's handlers.

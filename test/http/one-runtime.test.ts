@@ -1,4 +1,4 @@
-// What the one runtime path adds to resource operations (issue 12, deliverable 1): the `next`
+// What the one runtime path adds to resource operations (deliverable 1): the `next`
 // link of a paged list never repeats an API key sent in the query, a refusal of the referenced
 // resource's `get` during a reference check is answered like a refusal of the lookup, and
 // instances sharing a `cursorKey` accept each other's cursors. Over real HTTP, on the lending

@@ -1,4 +1,4 @@
-// Issue 16, item 3: parameters of every style OpenAPI 3.1 defines for query, header and cookie
+// Parameters of every style OpenAPI 3.1 defines for query, header and cookie
 // parameters (fixtures/openapi/parameters): deepObject (nested, arrays of objects), form objects
 // exploded and not, pipe- and space-delimited objects, header objects (simple, exploded and not),
 // cookie arrays and objects, and parameters described by `content: application/json`. The
@@ -22,7 +22,7 @@ const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 
 const DOCUMENT = readFileSync(path.join(ROOT, "fixtures/openapi/parameters/openapi.yaml"), "utf8");
 
-describe("parameter styles over HTTP (issue 16, item 3)", () => {
+describe("parameter styles over HTTP (item 3)", () => {
   let server: Server;
   let at = "";
   let dispose = async () => {};

@@ -1,4 +1,4 @@
-// Issue 16, item 2: path templates with text around parameters (`/files/{id}.json`,
+// Path templates with text around parameters (`/files/{id}.json`,
 // `{sha}.{diffType}`, `{name}:cancel`, `report-{year}-{month}.{format}`), a `#` in a path
 // template, and path parameters in label and matrix style, over real HTTP on 127.0.0.1 against
 // the generated server of fixtures/openapi/paths; hostile requests (encoded `/`, `..`, very long
@@ -14,7 +14,7 @@ import type { HandlerFunction, Json } from "./support.js";
 
 const DOCUMENT = readFileSync(path.join(ROOT, "fixtures/openapi/paths/openapi.yaml"), "utf8");
 
-describe("path templates and path styles, over HTTP (issue 16, item 2)", () => {
+describe("path templates and path styles, over HTTP (item 2)", () => {
   let server: Server;
   let at = "";
   let dispose = async () => {};

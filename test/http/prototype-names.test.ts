@@ -1,4 +1,4 @@
-// Issue 11, item 8c: names that Object.prototype also has (`constructor`, `toString`, `valueOf`,
+// Names that Object.prototype also has (`constructor`, `toString`, `valueOf`,
 // `hasOwnProperty`, `__proto__`), in every input that becomes a key the generated server looks up:
 // state names and transition targets, link rels, field names, filter values, scope names, query
 // parameter names, form field names and header names. A look-up that finds Object.prototype's

@@ -1,4 +1,4 @@
-// Issue 16, item 4: a document written by others whose request body uses the JSON Schema
+// A document written by others whose request body uses the JSON Schema
 // 2020-12 keywords (propertyNames, patternProperties, prefixItems, if/then/else,
 // unevaluatedProperties, dependentRequired), generated, type-checked under the strict options and
 // served over real HTTP on 127.0.0.1: every bad field is answered 400 at its path, a good body
@@ -17,7 +17,7 @@ import type { Json } from "./support.js";
 
 const DOCUMENT = readFileSync(path.join(ROOT, "fixtures/openapi/schema-keywords/openapi.yaml"), "utf8");
 
-describe("2020-12 keywords in a request body, over HTTP (issue 16, item 4)", () => {
+describe("2020-12 keywords in a request body, over HTTP (item 4)", () => {
   let server: Server;
   let at = "";
   let dispose = async () => {};

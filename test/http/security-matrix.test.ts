@@ -5,7 +5,7 @@
 // requirement held), never written per row; a refused request must change nothing.
 //
 // Then the same for documents with several schemes per requirement and schemes other than OAuth2
-// (issue 11): the blog's document round-tripped with an API key added (still codegen's own
+//: the blog's document round-tripped with an API key added (still codegen's own
 // document: resource operations), and a document written by others with API keys in a header, the
 // query and a cookie, HTTP bearer and Basic, and OAuth2 with scopes, combined with AND and OR.
 // Every operation is tried with every combination of credentials; an oracle written here from the

@@ -1,4 +1,4 @@
-// Issue 16 (codat): a `$ref` to a part of a schema (`#/components/schemas/Report/definitions/
+// A `$ref` to a part of a schema (`#/components/schemas/Report/definitions/
 // reportComponent`) whose part refers to itself could not be inlined and was refused. That part
 // becomes a schema of its own; the document generates, its code type-checks under the strict
 // options, and the generated server validates a recursive body over real HTTP on 127.0.0.1.
@@ -50,7 +50,7 @@ components:
             components: { type: array, items: { $ref: "#/components/schemas/Report/definitions/reportComponent" } }
 `;
 
-describe("a ref to a part of a schema that refers to itself (issue 16, codat)", () => {
+describe("a ref to a part of a schema that refers to itself (codat)", () => {
   let server: Server;
   let at = "";
   let dispose = async () => {};

@@ -1,4 +1,4 @@
-// Issue 15, migrations: a declaration walks through five edits (add a resource, add a field, add
+// A declaration walks through five edits (add a resource, add a field, add
 // a filter, rename a field, drop a field); each run of generate writes one migration beside the
 // kept ones, each applies on the database the ones before left, and the destructive changes are
 // written commented out, named as warnings and not applied.

@@ -1,4 +1,4 @@
-// Issue 15, scale out with JWT guards: two generated lending servers, each with its own pg pool on
+// Scale out with JWT guards: two generated lending servers, each with its own pg pool on
 // one PostgreSQL database and configured as docs/http-behaviour.md ("The PostgreSQL store") says for several instances: tokens
 // signed by `issueJwt` and checked by `verifyJwt` under one shared key pair, and one shared
 // `cursorKey`. A token issued by instance A's token endpoint is accepted by instance B, an object

@@ -1,4 +1,4 @@
-// Issue 15, scale out: two generated server instances on one PostgreSQL database are one API.
+// Two generated server instances on one PostgreSQL database are one API.
 // An object created through one is read, listed and transitioned through the other, and many
 // concurrent transitions of one object through both apply exactly as the status machine allows
 // (the UPDATE is guarded by the status the server checked; a lost race answers 409). Also: a

@@ -1,6 +1,6 @@
 // The dispatcher's waiting for application hooks (runtime/dispatch.gen.ts, inTime): a hook that
 // answers at once costs no promise and no timer; hooks that are awaited share one timer per time
-// limit and still each expire at their own deadline (issue 14, per-request work of the server).
+// limit and still each expire at their own deadline (per-request work of the server).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HandlerTimeoutError, inTime } from "../../runtime/dispatch.gen.js";
 import type { DispatchOptions } from "../../runtime/dispatch.gen.js";

@@ -296,7 +296,7 @@ describe("checkSecurity, on the requirements of declarations", () => {
   });
 });
 
-// Several schemes per requirement and schemes other than OAuth2 (issue 11): a requirement is an
+// Several schemes per requirement and schemes other than OAuth2: a requirement is an
 // AND of its schemes, each with its own scopes; the list is an OR; nothing else lets a request in.
 describe("checkSecurity, AND inside a requirement, OR across them", () => {
   const app: Principal = { subject: "app", scopes: [] };

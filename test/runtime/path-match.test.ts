@@ -1,5 +1,4 @@
-// The router's matching of path templates (runtime/dispatch.gen.ts, matchRoute; issue 16, item
-// 2): which route wins, how text between parameters splits a segment, and that matching stays
+// The router's matching of path templates (runtime/dispatch.gen.ts, matchRoute): which route wins, how text between parameters splits a segment, and that matching stays
 // linear in the request whatever it holds (no regular expression, so no backtracking).
 
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// What one request costs the generated server beyond the work itself (issue 14): the listeners
+// What one request costs the generated server beyond the work itself: the listeners
 // Node calls and the promises made between a request's arrival and its answer. Counted, never
 // timed: a GET and a POST of a fixture whose handlers and token check answer at once, through the
 // compiled listener, with requests and responses made in this process (no socket, no client).

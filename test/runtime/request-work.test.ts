@@ -1,4 +1,4 @@
-// The per-request work of the generated server (issues 14, 15): what each shortcut must keep
+// The per-request work of the generated server: what each shortcut must keep
 // meaning what the longer way meant (same values, same key order, own properties whatever their
 // names), and the copies it no longer makes.
 import type { IncomingMessage } from "node:http";

@@ -127,7 +127,7 @@ describe("validateValue: the added keywords", () => {
   });
 });
 
-// Issue 16, item 4: the JSON Schema 2020-12 keywords real documents use (vercel's among them).
+// The JSON Schema 2020-12 keywords real documents use (vercel's among them).
 describe("validateValue: propertyNames, patternProperties, prefixItems, if/then/else, unevaluatedProperties, dependentRequired", () => {
   const headers: JsonSchema = {
     type: "object",
@@ -546,7 +546,7 @@ describe("unsupportedKeywords", () => {
       want: [],
     },
     {
-      name: "the 2020-12 keywords issue 16 added: nothing",
+      name: "the 2020-12 keywords: nothing",
       schema: {
         if: {},
         then: {},
@@ -627,7 +627,7 @@ describe("unsupportedKeywords", () => {
   });
 });
 
-// Issue 11: a recursive oneOf tried every branch at every level, so a 525-byte body 20 deep took
+// A recursive oneOf tried every branch at every level, so a 525-byte body 20 deep took
 // 8 s. The work is counted as lookups of named schemas: it must grow with the body, not double
 // with each level (and where every branch fails, the messages stay as they were).
 describe("validateValue: work on recursive oneOf and anyOf", () => {
