@@ -717,18 +717,31 @@ function rawResponse(status: number, body: ErrorBody): string {
 /** The cookies of a `Cookie` header (RFC 6265 section 5.4); the first of a repeated name counts. */
 export function parseCookies(header: string | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
+  for (const [name, values] of parseCookieLists(header)) cookies.set(name, decodeCookieText(values[0]!));
+  return cookies;
+}
+
+/** Every cookie of a Cookie header with all its values in order (`a=1; a=2`), unquoted and still percent-encoded. */
+export function parseCookieLists(header: string | undefined): Map<string, string[]> {
+  const cookies = new Map<string, string[]>();
   for (const pair of (header ?? "").split(";")) {
     const equals = pair.indexOf("=");
     if (equals === -1) continue;
     const name = pair.slice(0, equals).trim();
     let value = pair.slice(equals + 1).trim();
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-    try {
-      value = decodeURIComponent(value);
-    } catch {
-      // Not percent-encoded: the value as sent.
-    }
-    if (!cookies.has(name)) cookies.set(name, value);
+    const values = cookies.get(name);
+    if (values === undefined) cookies.set(name, [value]);
+    else values.push(value);
   }
   return cookies;
+}
+
+/** Decodes a cookie value; one that is not percent-encoded is the value as sent. */
+export function decodeCookieText(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { Principal, SecurityScopes } from "./guards.gen.js";
-import { ClientGoneError, DEFAULT_BODY_LIMIT, collectBody, mediaType, nestsDeeperThan, parseCookies, parseJson, refusal } from "./http.gen.js";
+import { ClientGoneError, DEFAULT_BODY_LIMIT, collectBody, decodeCookieText, mediaType, nestsDeeperThan, parseCookieLists, parseCookies, parseJson, refusal } from "./http.gen.js";
 import type { BodyOutcome, ParsedUrl, Refusal } from "./http.gen.js";
 import { defineOwn, own } from "./resources.gen.js";
 import type { Awaitable } from "./resources.gen.js";
@@ -452,30 +452,7 @@ function splitTexts(parameter: ParameterSpec, text: string, separator: string): 
   return separated;
 }
 
-/** Decodes a cookie value; one that is not percent-encoded is the value as sent (as parseCookies reads it). */
-function decodeCookieText(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
-/** Every cookie of a Cookie header with all its values in order (`a=1; a=2`), unquoted and still percent-encoded. */
-export function parseCookieLists(header: string | undefined): Map<string, string[]> {
-  const cookies = new Map<string, string[]>();
-  for (const pair of (header ?? "").split(";")) {
-    const equals = pair.indexOf("=");
-    if (equals === -1) continue;
-    const name = pair.slice(0, equals).trim();
-    let value = pair.slice(equals + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-    const values = cookies.get(name);
-    if (values === undefined) cookies.set(name, [value]);
-    else values.push(value);
-  }
-  return cookies;
-}
 
 /** How deep a JSON parameter (`content: application/json`) may nest arrays and objects. */
 export const PARAMETER_JSON_DEPTH = 32;
