@@ -20,6 +20,7 @@ import {
   tokenRequestSchema,
   tokenResponseSchema,
 } from "./schemas.js";
+import { servedUrl, withoutUnusedComponents } from "./tidy.js";
 
 /** The OpenAPI version the expansion writes. */
 export const OPENAPI_VERSION = "3.1.1";
@@ -531,7 +532,8 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
   };
 }
 
-function securityScheme(guard: Guard): Json {
+function securityScheme(guard: Guard, firstServer: string | undefined): Json {
+  const url = (value: string) => servedUrl(value, firstServer);
   const description = guard.description !== undefined ? { description: guard.description } : {};
   const own = { "x-codegen-guard": guard.kind, ...(guard.autoError ? {} : { "x-codegen-auto-error": false }), ...jsonData(guard.extensions) };
   switch (guard.kind) {
@@ -539,7 +541,7 @@ function securityScheme(guard: Guard): Json {
       return {
         type: "oauth2",
         ...description,
-        flows: { password: { tokenUrl: guard.tokenUrl, scopes: { ...guard.scopes } } },
+        flows: { password: { tokenUrl: url(guard.tokenUrl), scopes: { ...guard.scopes } } },
         "x-codegen-form": guard.form,
         ...own,
       };
@@ -549,17 +551,30 @@ function securityScheme(guard: Guard): Json {
         ...description,
         flows: {
           authorizationCode: {
-            authorizationUrl: guard.authorizationUrl,
-            tokenUrl: guard.tokenUrl,
-            ...(guard.refreshUrl !== undefined ? { refreshUrl: guard.refreshUrl } : {}),
+            authorizationUrl: url(guard.authorizationUrl),
+            tokenUrl: url(guard.tokenUrl),
+            ...(guard.refreshUrl !== undefined ? { refreshUrl: url(guard.refreshUrl) } : {}),
             scopes: { ...guard.scopes },
           },
         },
         ...own,
       };
     case "oauth2":
-      return { type: "oauth2", ...description, flows: jsonData(guard.flows), ...own };
+      return { type: "oauth2", ...description, flows: servedFlows(jsonData(guard.flows) as Json, url), ...own };
   }
+}
+
+/** A generic guard's flows with each of their URLs as servedUrl gives it. */
+function servedFlows(flows: Json, url: (value: string) => string): Json {
+  const keys = ["authorizationUrl", "tokenUrl", "refreshUrl"];
+  return Object.fromEntries(
+    Object.entries(flows).map(([name, flow]) => [
+      name,
+      typeof flow === "object" && flow !== null
+        ? Object.fromEntries(Object.entries(flow).map(([key, value]) => [key, keys.includes(key) && typeof value === "string" ? url(value) : value]))
+        : flow,
+    ]),
+  );
 }
 
 /** The documents expandDeclaration made (see isExpansion). */
@@ -638,13 +653,14 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
     components: {
       schemas,
       ...(Object.keys(responses).length > 0 ? { responses } : {}),
-      ...(guards.length > 0 ? { securitySchemes: Object.fromEntries(guards.map((g) => [g.name, securityScheme(g)])) } : {}),
+      ...(guards.length > 0 ? { securitySchemes: Object.fromEntries(guards.map((g) => [g.name, securityScheme(g, declaration.servers[0]?.url)])) } : {}),
     },
     ...jsonData(declaration.extensions),
   };
   // Why no deep copy of the whole: every part is built anew here and what comes from the
   // declaration's data passes jsonData, so no object is shared with the declaration, with another
   // run or between two places of the document (test/expand-json.test.ts checks all three).
+  withoutUnusedComponents(document);
   expansions.add(document);
   return document as unknown as OpenAPIV3_1.Document;
 }
