@@ -73,7 +73,7 @@ describe("OpenAPI documents written by others (@readme/oas-examples)", () => {
     } catch (error) {
       throw new Error(`tsc failed:\n${String((error as { stdout?: unknown }).stdout).slice(0, 20_000)}`);
     }
-  }, 120_000);
+  }, 600_000);
 
   it("names and texts of the hostile document stay inside the strings and comments they are put in", () => {
     expect(outcomes["fixtures/openapi/hostile/openapi.yaml"]).toBe("generates");

@@ -110,6 +110,7 @@ export const serveCommand: CommandDefinition = (program, { host, stages, exit, r
       });
       if (!server) return;
       for (const warning of server.warnings) host.stderr(`codegen: warning: ${warning}; not applied to ${options.db ?? ""}\n`);
+      for (const note of server.notes) host.stderr(`codegen: note: ${note}\n`);
       host.stdout(`serving ${file} on ${server.url}${server.basePath} (Ctrl-C stops it)\n`);
       // Why: with --watch, the exit code is that of Ctrl-C: an invalid edit is printed, not fatal.
       const stop = options.watch

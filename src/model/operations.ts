@@ -85,7 +85,7 @@ export class OperationCollector {
       resultName: this.gate.typeName(`${pascal}Result`, at, "the result type"),
       resultType: read.resultType,
     };
-    this.mockAnswers[operationId] = mockAnswer(model.responsesObject);
+    this.mockAnswers[operationId] = mockAnswer(model.responsesObject, model.pointer);
     this.groupOf(model.group, path).operations.push(view);
     return { operationId, kind: "operation", security: security.requirements, ...read.definition };
   }
@@ -473,35 +473,20 @@ function isStatusKey(key: string): boolean {
   return true;
 }
 
-/** A response `codegen serve` gives for an operation written by others. */
+/** The response `codegen serve` gives for an operation written by others (see src/serve/examples.ts). */
 export interface MockAnswer {
   readonly status: number;
-  readonly body?: unknown;
-  readonly contentType?: string;
+  /** JSON Pointer of the response object in the document, when the status has one. */
+  readonly responseAt?: string;
 }
 
-/**
- * The first declared success (a 2XX code, else a 2XX range or default as 200, else the first
- * code), with the document's example for it when there is one: media `example`, the first of
- * `examples`, or the schema's `example`.
- */
-function mockAnswer(responses: Json): MockAnswer {
+/** The first declared success: a 2XX code, else a 2XX range or default as 200, else the first code. */
+function mockAnswer(responses: Json, pointer: string): MockAnswer {
   const keys = Object.keys(responses);
   const key = keys.find((k) => /^2[0-9]{2}$/.test(k)) ?? keys.find((k) => /^2XX$/i.test(k) || k === "default") ?? keys.find((k) => /^[0-9]{3}$/.test(k));
   const status = key !== undefined && /^[0-9]{3}$/.test(key) ? Number(key) : 200;
   if (key === undefined || status === 204 || status === 304) return { status };
-  for (const [type, raw] of Object.entries(objectOf(objectOf(responses[key]).content))) {
-    const media = objectOf(raw);
-    const first = Object.values(objectOf(media.examples))
-      .map(objectOf)
-      .find((e) => e.value !== undefined);
-    const example = media.example ?? first?.value ?? objectOf(media.schema).example;
-    const contentType = type.split(",")[0]!.trim();
-    if (example === undefined || contentType.includes("*")) continue;
-    if (isJsonMediaType(contentType.split(";")[0]!.toLowerCase())) return { status, body: example, contentType };
-    if (typeof example === "string") return { status, body: example, contentType };
-  }
-  return { status };
+  return { status, responseAt: `${pointer}/responses/${key.replaceAll("~", "~0").replaceAll("/", "~1")}` };
 }
 
 const RESPONSE_HEADERS = word("ResponseHeaders");

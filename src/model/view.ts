@@ -162,5 +162,5 @@ export interface ApiView {
   readonly securityHooks: readonly SecurityHookView[];
   readonly hasSecurityHooks: boolean;
   /** What `codegen serve` answers for each operation written by others (not rendered). */
-  readonly mockAnswers: { readonly [operationId: string]: { readonly status: number; readonly body?: unknown; readonly contentType?: string } };
+  readonly mockAnswers: { readonly [operationId: string]: { readonly status: number; readonly responseAt?: string } };
 }

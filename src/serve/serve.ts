@@ -14,6 +14,7 @@ import { basePathOf } from "../run.js";
 import type { ApiView } from "../model/view.js";
 import type { GeneratedFile } from "../render/render.js";
 import { compileToJavaScript } from "./compile.js";
+import { type ExampleAnswer, exampleAnswers } from "./examples.js";
 
 /** A user of the built-in token issuer: `--user NAME:PASSWORD[:SCOPE,...]`. */
 export interface ServeUser {
@@ -137,6 +138,8 @@ export interface RunningServer {
   readonly tokenPaths: readonly string[];
   /** Destructive changes of the database's tables that were not applied (`--db`). */
   readonly warnings: readonly string[];
+  /** Operations of a document written by others whose example does not fit its schema, and what serve answers instead. */
+  readonly notes: readonly string[];
   /**
    * Serve other generated files on the same address (`serve --watch`): they are compiled and
    * loaded first; only then does the new server take the port over, and the old one finishes the
@@ -212,6 +215,7 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
       return [`${current.basePath}/_codegen/token`];
     },
     warnings: current.warnings,
+    notes: current.notes,
     replace: async (next) => {
       const fresh = await loadServer(next, options, tokens);
       const old = current;
@@ -245,6 +249,7 @@ interface LoadedServer {
   readonly basePath: string;
   /** Destructive changes of the database's tables that were not applied (`--db`). */
   readonly warnings: readonly string[];
+  readonly notes: readonly string[];
   /** Stops it listening, ends its connections (at once, or once idle within `graceMs`) and removes its folder. */
   dispose(graceMs?: number): Promise<void>;
 }
@@ -270,6 +275,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     // same checks in the same order, the same body reading and budget, the same error answers.
     api.routes.push(CODEGEN_TOKEN_ROUTE);
     const view = viewOf(files);
+    const examples = exampleAnswers(documentOf(files), view.mockAnswers);
     let store = generated.createMemoryHandlers();
     let warnings: readonly string[] = [];
     if (options.database !== undefined && generated.createPostgresStore !== undefined) {
@@ -279,7 +285,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     // Why: the log line is the generated server's own `onResponse`, which is told the principal
     // that serve's token check or hook answered, so serve needs no wrapper of its own.
     const server = generated.createServer({
-      handlers: withExampleHandlers(store, view.mockAnswers),
+      handlers: withExampleHandlers(store, examples.answers),
       verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) => tokens.verify(guard.kind === "oauth2" ? withoutBearer(token) : token),
       issueToken: (request: TokenRequest) => issue(options.users, tokens, request),
       securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: HookInput) => checkHook(input, options.users, tokens)])),
@@ -292,6 +298,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
       server,
       basePath: basePathOf(documentOf(files) as OpenAPIV3_1.Document),
       warnings,
+      notes: examples.notes,
       dispose: async (graceMs = 0) => {
         await server.shutdown({ timeoutMs: graceMs });
         await remove();
@@ -367,16 +374,15 @@ function checkHook(input: HookInput, users: readonly ServeUser[], tokens: TokenS
 
 /**
  * The in-memory store's handlers, and for operations of documents written by others (which no
- * store can implement) handlers that answer each operation's first declared success with the
- * document's example, if it gives one (README "codegen serve").
+ * store can implement) handlers that give the answers of src/serve/examples.ts; an operation
+ * without one has no handler (docs/openapi.md, "codegen serve with such a document").
  */
-function withExampleHandlers(memory: object, answers: ApiView["mockAnswers"]): object {
-  const example = (operationId: string) => () => {
-    const answer = Object.hasOwn(answers, operationId) ? answers[operationId] : undefined;
-    if (!answer) throw new Error(`serve has no answer for ${operationId}`);
-    return structuredClone(answer);
-  };
-  const group = new Proxy({}, { get: (_target, operationId) => (typeof operationId === "string" ? example(operationId) : undefined) });
+function withExampleHandlers(memory: object, answers: Readonly<Record<string, ExampleAnswer>>): object {
+  const example = (answer: ExampleAnswer) => () => structuredClone(answer);
+  const group = new Proxy(
+    {},
+    { get: (_target, operationId) => (typeof operationId === "string" && Object.hasOwn(answers, operationId) ? example(answers[operationId]!) : undefined) },
+  );
   return new Proxy(memory, { get: (target, name) => (Object.hasOwn(target, name) ? (target as Record<PropertyKey, unknown>)[name] : group) });
 }
 
