@@ -19,9 +19,14 @@ export default defineConfig({
   // dist/runtime/ everywhere else: tests run the code as written, with no build first.
   ssr: { resolve: { conditions: ["codegen-source", ...defaultServerConditions] } },
   test: {
-    testTimeout: 20_000,
-    // Servers started by tests listen on random ports of 127.0.0.1; files run in parallel on 2 cores.
+    // Generous: a loaded machine may run a test several times slower; a limit only stops a hang.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Servers started by tests listen on random ports of 127.0.0.1. Two files at once: vitest's
+    // default (one fewer than the cores) runs one at a time on CI's two cores, while most files
+    // spend much of their time waiting on a child process, a server or PostgreSQL.
     pool: "forks",
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "memory", include: ["test/**/*.test.ts"] } },
       { extends: true, test: { name: "pglite", include: ON_POSTGRES, env: { CODEGEN_TEST_STORE: "pglite" } } },
