@@ -3,7 +3,7 @@
  * folder. Apart from the pipeline (src/run.ts) so that what reads them (src/fresh.ts's key of a
  * run) needs no import of the pipeline itself.
  */
-import type { PatternOptions } from "./verify/patterns.js";
+import type { PatternOptions } from "./compile/verify/patterns.js";
 
 /** The OpenAPI versions codegen writes. */
 export type OpenApiVersion = "3.1" | "3.0";

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { codeFiles } from "../src/fresh.js";
+import { codeFiles } from "../src/write/fresh.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-fingerprint-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -7,10 +7,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { expandDeclaration, isExpansion } from "../src/expand/expand.js";
-import { prepareDocument } from "../src/model/foreign.js";
-import { checkDeclaration, documentFromText, viewOfDocument } from "../src/run.js";
-import { jsonToYaml } from "../src/write/yaml.js";
+import { expandDeclaration, isExpansion } from "../src/compile/expand/expand.js";
+import { prepareDocument } from "../src/compile/api/foreign.js";
+import { checkDeclaration, documentFromText, viewOfDocument } from "../src/pipeline.js";
+import { jsonToYaml } from "../src/emit/yaml.js";
 import { ROOT, declarationOf, fixtureCases } from "./support/fixtures.js";
 
 const HOSTILE = `codegen: 1

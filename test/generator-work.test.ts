@@ -9,12 +9,12 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { type Diagnostic, formatDiagnostics } from "../src/diagnostics/index.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { inlineReferences, prepareDocument } from "../src/model/foreign.js";
-import { compileSchemas } from "../src/verify/verify.js";
+import { inlineReferences, prepareDocument } from "../src/compile/api/foreign.js";
+import { compileSchemas } from "../src/compile/verify/verify.js";
 // @ts-expect-error: the benchmark's generator is plain JavaScript.
 import { declarationText } from "../bench/make-declarations.js";
 import { nodeHost } from "../src/host.js";
-import { generateIntoFolder, openapiFromText } from "../src/run.js";
+import { generateIntoFolder, openapiFromText } from "../src/pipeline.js";
 import { ROOT } from "./support/fixtures.js";
 
 /** Every text yaml's parse was given. */

@@ -4,10 +4,10 @@
 
 import type { OpenAPIV3_1 } from "openapi-types";
 import { describe, expect, it } from "vitest";
-import { UnsupportedConstructs, buildApiView } from "../src/model/build.js";
-import { MIN_EXPANDED_VALUES, prepareDocument } from "../src/model/foreign.js";
-import { SchemaTypeNames, UnsupportedConstruct, checkedIdentifier } from "../src/model/names.js";
-import { typeScriptType } from "../src/model/schema-code.js";
+import { UnsupportedConstructs, buildApiView } from "../src/compile/api/build.js";
+import { MIN_EXPANDED_VALUES, prepareDocument } from "../src/compile/api/foreign.js";
+import { SchemaTypeNames, UnsupportedConstruct, checkedIdentifier } from "../src/compile/api/names.js";
+import { typeScriptType } from "../src/compile/api/schema-code.js";
 
 type Json = { [key: string]: unknown };
 const ok = { "200": { description: "OK" } };

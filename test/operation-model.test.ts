@@ -11,9 +11,9 @@ import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { afterAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../src/host.js";
-import { UnsupportedConstructs, buildApiView } from "../src/model/build.js";
-import type { GeneratedFile } from "../src/render/render.js";
-import { generateFiles } from "../src/run.js";
+import { UnsupportedConstructs, buildApiView } from "../src/compile/api/build.js";
+import type { GeneratedFile } from "../src/emit/render.js";
+import { generateFiles } from "../src/pipeline.js";
 import { ROOT } from "./support/fixtures.js";
 import { compileTrees } from "./support/generated-code.js";
 

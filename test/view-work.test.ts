@@ -6,12 +6,12 @@ import { describe, expect, it, vi } from "vitest";
 import type { OpenAPIV3_1 } from "openapi-types";
 // @ts-expect-error: the benchmark's generator is plain JavaScript.
 import { declarationText } from "../bench/make-declarations.js";
-import { buildApiView } from "../src/model/build.js";
-import { responseObjects } from "../src/model/document.js";
-import { SchemaTypeNames } from "../src/model/names.js";
-import { ambiguousPaths, pathTemplate } from "../src/model/path-template.js";
-import { objectTypeExpression } from "../src/model/schema-code.js";
-import { openapiFromText } from "../src/run.js";
+import { buildApiView } from "../src/compile/api/build.js";
+import { responseObjects } from "../src/compile/api/document.js";
+import { SchemaTypeNames } from "../src/compile/api/names.js";
+import { ambiguousPaths, pathTemplate } from "../src/compile/api/path-template.js";
+import { objectTypeExpression } from "../src/compile/api/schema-code.js";
+import { openapiFromText } from "../src/pipeline.js";
 import { ROOT } from "./support/fixtures.js";
 
 /** How many doc comments the model made (each member text with a description makes one). */
@@ -35,8 +35,8 @@ vi.mock("../src/model/escape.js", async (original) => {
 
 /** How many Parameter Objects of the document were read. */
 const parameterReads = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../src/model/document.js", async (original) => {
-  const real = await original<typeof import("../src/model/document.js")>();
+vi.mock("../src/compile/api/document.js", async (original) => {
+  const real = await original<typeof import("../src/compile/api/document.js")>();
   return {
     ...real,
     parameterObject: (...args: Parameters<typeof real.parameterObject>) => {
@@ -48,8 +48,8 @@ vi.mock("../src/model/document.js", async (original) => {
 
 /** How many validator nodes of schemas the model asked for (each schema's own, not its subschemas'). */
 const nodes = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../src/model/schema-code.js", async (original) => {
-  const real = await original<typeof import("../src/model/schema-code.js")>();
+vi.mock("../src/compile/api/schema-code.js", async (original) => {
+  const real = await original<typeof import("../src/compile/api/schema-code.js")>();
   return {
     ...real,
     schemaNode: (...args: Parameters<typeof real.schemaNode>) => {

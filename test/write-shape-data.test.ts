@@ -8,9 +8,9 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { nodeHost } from "../src/host.js";
-import { generateFiles } from "../src/run.js";
+import { generateFiles } from "../src/pipeline.js";
 import { type DataFile, manifestText, shapeHashOf, shapeHashOfFile } from "../src/write/plan.js";
-import { jsonToYaml } from "../src/write/yaml.js";
+import { jsonToYaml } from "../src/emit/yaml.js";
 import { ROOT } from "./support/fixtures.js";
 
 /** Every text yaml's parse was given. */

@@ -5,7 +5,7 @@
 // wherever that text stands (a value of one line, of several lines, a key, at any depth), the
 // document is no longer known served as it is, and src/render/document-layout.ts checks it whole.
 import { describe, expect, it, vi } from "vitest";
-import { yamlOfDocument } from "../src/write/yaml.js";
+import { yamlOfDocument } from "../src/emit/yaml.js";
 
 const altered = vi.hoisted(() => ({ text: undefined as string | undefined }));
 vi.mock("../runtime/yaml.gen.js", async (original) => {

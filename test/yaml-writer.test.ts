@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { YamlUnsupported, yamlOfData } from "../runtime/yaml.gen.js";
-import { YAML_OPTIONS, isPlainSafe, jsonToYaml, oneLineScalar, yamlOfDocument } from "../src/write/yaml.js";
+import { YAML_OPTIONS, isPlainSafe, jsonToYaml, oneLineScalar, yamlOfDocument } from "../src/emit/yaml.js";
 
 const calls = vi.hoisted(() => ({ stringify: 0 }));
 vi.mock("yaml", async (original) => {

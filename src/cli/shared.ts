@@ -7,7 +7,7 @@ import type { Host } from "../host.js";
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 
 /** The stages: loaded when a command runs, not at start-up (see `CommandContext.stages`). */
-export type Stages = typeof import("../run.js");
+export type Stages = typeof import("../pipeline.js");
 
 /** Diagnostics as the stages report them. */
 export type Diagnostics = Parameters<Stages["reportDiagnostics"]>[1];

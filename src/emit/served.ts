@@ -1,4 +1,4 @@
-import type { DocumentView } from "../model/view.js";
+import type { DocumentView } from "../model/api-model.js";
 import { YamlUnsupported, yamlOfData } from "#runtime/yaml.gen.js";
 
 /**

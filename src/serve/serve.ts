@@ -7,12 +7,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { parse } from "yaml";
-import { buildApiView } from "../model/build.js";
+import { buildApiView } from "../compile/api/build.js";
 import { type Database, evolveSchema } from "../postgres/database.js";
-import { tablesOf } from "../postgres/tables.js";
-import { basePathOf } from "../run.js";
-import type { ApiView } from "../model/view.js";
-import type { GeneratedFile } from "../render/render.js";
+import { tablesOf } from "../compile/tables.js";
+import { basePathOf } from "../pipeline.js";
+import type { ApiView } from "../model/api-model.js";
+import type { GeneratedFile } from "../emit/render.js";
 import { compileToJavaScript } from "./compile.js";
 
 /** A user of the built-in token issuer: `--user NAME:PASSWORD[:SCOPE,...]`. */

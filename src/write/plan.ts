@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import type { GeneratedFile } from "../render/render.js";
+import type { GeneratedFile } from "../emit/render.js";
 
 /** The manifest's file name inside the output folder. */
 export const MANIFEST = ".codegen-manifest.json";

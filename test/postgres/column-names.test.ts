@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { applyMigrationFiles, type Database } from "../../src/postgres/database.js";
 import { folderMigrations } from "../../src/postgres/recorded.js";
-import { migrationText, schemaChange } from "../../src/postgres/migrations.js";
-import { type SchemaSnapshot, identifier, tablesOf } from "../../src/postgres/tables.js";
-import { generateIntoFolder } from "../../src/run.js";
+import { migrationText, schemaChange } from "../../src/emit/postgres/migrations.js";
+import { type SchemaSnapshot, identifier, tablesOf } from "../../src/compile/tables.js";
+import { generateIntoFolder } from "../../src/pipeline.js";
 import { pgliteDatabase } from "./store.js";
 
 /** An OpenAPI document with one resource (`items`) whose properties are `fields`, all strings. */

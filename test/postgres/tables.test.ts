@@ -5,8 +5,8 @@
 // kind is no change of its table: no migration.
 
 import { describe, expect, it } from "vitest";
-import { isEmpty, schemaChange } from "../../src/postgres/migrations.js";
-import { type SchemaSnapshot, tablesOf } from "../../src/postgres/tables.js";
+import { isEmpty, schemaChange } from "../../src/emit/postgres/migrations.js";
+import { type SchemaSnapshot, tablesOf } from "../../src/compile/tables.js";
 
 /** Each property, and the kind its column must have. */
 const CASES: readonly (readonly [string, unknown, "json" | "jsonb"])[] = [

@@ -1,5 +1,5 @@
 import { distance } from "fastest-levenshtein";
-import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, diagnostic } from "../../diagnostics/index.js";
 import type { LoadedDocument, Path } from "./load.js";
 
 /**

@@ -9,7 +9,7 @@ import { constants, promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type LoadedDocument, loadDocument } from "../declaration/load.js";
-import { type Diagnostic, type SourceLocation, diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, type SourceLocation, diagnostic } from "../../diagnostics/index.js";
 
 /**
  * The largest file a reference may read, and the most all of them may read together. Why: a

@@ -4,7 +4,7 @@
  * requirements, for codegen's own resource operations and for operations written by others alike.
  * What the runtime cannot check exactly is refused at its requirement, never approximated.
  */
-import { stringLiteral } from "./escape.js";
+import { stringLiteral } from "../../model/escape.js";
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});

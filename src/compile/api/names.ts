@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { isExpansion } from "../expand/expand.js";
-import { isIdentifier, stringLiteral } from "./escape.js";
+import { isIdentifier, stringLiteral } from "../../model/escape.js";
 import { hasAnyKey } from "./document.js";
 
 /** A construct the renderer cannot turn into code, at a JSON pointer. */

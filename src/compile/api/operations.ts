@@ -6,12 +6,12 @@
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
-import { docLines, inlineComment, stringLiteral } from "./escape.js";
+import { docLines, inlineComment, stringLiteral } from "../../model/escape.js";
 import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, fileNameOf, identifierOf, isMemberName, pointerOf } from "./names.js";
 import type { OperationModel } from "./operation.js";
 import { type JsonSchema, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
-import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "./type-expr.js";
-import type { OperationGroupView, OperationView } from "./view.js";
+import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
+import type { OperationGroupView, OperationView } from "../../model/api-model.js";
 
 export { UnsupportedConstruct, pointerOf, isJsonMediaType };
 

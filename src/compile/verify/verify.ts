@@ -2,8 +2,8 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
-import { schemaPlaces } from "../model/foreign.js";
+import { type Diagnostic, diagnostic } from "../../diagnostics/index.js";
+import { schemaPlaces } from "../api/foreign.js";
 
 /** OpenAPI's own schema keywords that are not JSON Schema vocabulary. */
 const OPENAPI_KEYWORDS = ["discriminator", "xml", "externalDocs", "example"];

@@ -3,7 +3,7 @@
  * tolerate what the shape check already reported, and the field reader that every place holding
  * fields shares (resource fields, nested fields, query parameters, action bodies).
  */
-import type { DiagnosticArgs, DiagnosticCode } from "../diagnostics/index.js";
+import type { DiagnosticArgs, DiagnosticCode } from "../../diagnostics/index.js";
 import type { Path } from "./load.js";
 import type { EnumValue, Extensions, Field, FieldType, StringFormat } from "./model.js";
 import { patternProblem } from "../verify/patterns.js";

@@ -1,7 +1,7 @@
 // Run by `npm run build` (after tsc): precompiles the templates (src/render/render.ts), so a run
 // loads Handlebars' runtime only and not its compiler. A script inside the package, so a build
 // from the packed sources (`prepare`) has it too.
-import { writePrecompiledTemplates } from "../render/render.js";
-import { loadTemplateSources } from "../run.js";
+import { writePrecompiledTemplates } from "./render.js";
+import { loadTemplateSources } from "../pipeline.js";
 
 writePrecompiledTemplates(loadTemplateSources());

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { GeneratedFile } from "../render/render.js";
+import type { GeneratedFile } from "./render.js";
 
 /** What formatting with the project's prettier needs of it (prettier 3's API). */
 interface ProjectPrettier {

@@ -4,7 +4,7 @@
  * in one walk over `paths`, into the same typed shape. The views (handler methods, routes,
  * operation definitions) are derived from it. Problems are collected, never thrown.
  */
-import { stringLiteral } from "./escape.js";
+import { stringLiteral } from "../../model/escape.js";
 import {
   type Json,
   type ParameterObject,

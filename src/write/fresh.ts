@@ -10,16 +10,16 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Host } from "./host.js";
-import type { TemplateSources } from "./render/render.js";
-import type { FolderOptions } from "./options.js";
-import { outputFolder, readCurrent, recover } from "./write/apply.js";
-import { type CurrentTree, hashOf, isAsWritten } from "./write/plan.js";
+import type { Host } from "../host.js";
+import type { TemplateSources } from "../emit/render.js";
+import type { FolderOptions } from "../options.js";
+import { outputFolder, readCurrent, recover } from "./apply.js";
+import { type CurrentTree, hashOf, isAsWritten } from "./plan.js";
 
 /** The package's own templates folder (beside `dist/` or `src/`). */
-const TEMPLATES = fileURLToPath(new URL("../templates/", import.meta.url));
+const TEMPLATES = fileURLToPath(new URL("../../templates/", import.meta.url));
 /** The runtime's sources, copied into every output (beside `dist/` or `src/`). */
-const RUNTIME = fileURLToPath(new URL("../runtime/", import.meta.url));
+const RUNTIME = fileURLToPath(new URL("../../runtime/", import.meta.url));
 let templateSources: TemplateSources | undefined;
 
 /** Read the templates once per process: every `.hbs` file and every runtime file. */
@@ -51,7 +51,7 @@ let codeFingerprint: string | undefined;
 export function fingerprintOfCode(): string {
   if (codeFingerprint === undefined) {
     const hash = createHash("sha256");
-    const here = path.dirname(fileURLToPath(import.meta.url));
+    const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
     for (const file of codeFiles(here))
       hash
         .update(`${path.relative(here, file)}\0`)

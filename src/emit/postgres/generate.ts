@@ -4,11 +4,11 @@
  * snapshot `migrations/schema.json`, the new snapshot, and the store template's view. Pure: what
  * the folder held comes in as `previous`.
  */
-import type { ApiView } from "../model/view.js";
-import type { GeneratedFile } from "../render/render.js";
-import type { DataFile } from "../write/plan.js";
+import type { ApiView } from "../../model/api-model.js";
+import type { GeneratedFile } from "../render.js";
+import type { DataFile } from "../../write/plan.js";
 import { MIGRATION_FILE, type Migration, isEmpty, migrationName, migrationText, schemaChange } from "./migrations.js";
-import { type SchemaSnapshot, tablesOf } from "./tables.js";
+import { type SchemaSnapshot, tablesOf } from "../../compile/tables.js";
 import { type PostgresView, postgresView } from "./view.js";
 
 /** The snapshot's path in the output folder. */

@@ -1,27 +1,27 @@
 import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
-import type { Declaration } from "./declaration/model.js";
-import { validateDeclaration } from "./declaration/validate.js";
+import { type LoadedDocument, type LoadResult, loadDocument } from "./compile/declaration/load.js";
+import type { Declaration } from "./compile/declaration/model.js";
+import { validateDeclaration } from "./compile/declaration/validate.js";
 import { type Diagnostic, asErrors, diagnostic, formatDiagnostics, sortDiagnostics, warning } from "./diagnostics/index.js";
-import { expandDeclaration } from "./expand/expand.js";
-import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder, loadTemplateSources } from "./fresh.js";
+import { expandDeclaration } from "./compile/expand/expand.js";
+import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder, loadTemplateSources } from "./write/fresh.js";
 import type { Host } from "./host.js";
-import { UnsupportedConstructs, buildApiView } from "./model/build.js";
-import { inlineReferences } from "./model/foreign.js";
-import type { ApiView } from "./model/view.js";
-import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./postgres/generate.js";
-import { MIGRATION_FILE } from "./postgres/migrations.js";
+import { UnsupportedConstructs, buildApiView } from "./compile/api/build.js";
+import { inlineReferences } from "./compile/api/foreign.js";
+import type { ApiView } from "./model/api-model.js";
+import { type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./emit/postgres/generate.js";
+import { MIGRATION_FILE } from "./emit/postgres/migrations.js";
 import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
-import type { PatternOptions } from "./verify/patterns.js";
-import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
+import type { PatternOptions } from "./compile/verify/patterns.js";
+import { fromOpenApi30, toOpenApi30 } from "./compile/openapi/versions.js";
 import { servedDocument } from "./emit/served.js";
-import type { GeneratedFile } from "./render/render.js";
+import type { GeneratedFile } from "./emit/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { notAFolder } from "./write/target.js";
 import { recordedMigrations } from "./postgres/recorded.js";
 import { type CurrentTree, type DataFile, MANIFEST, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
-import { jsonToYaml, yamlOfDocument } from "./write/yaml.js";
+import { jsonToYaml, yamlOfDocument } from "./emit/yaml.js";
 
 export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion };
 
@@ -76,7 +76,7 @@ export async function openapiFromText(
   // from nothing a valid declaration can cause (a failure is codegen's bug, never the user's).
   // `codegen validate` and the tests (every fixture, every fuzzed declaration) still run it.
   if (options.selfCheck !== true) return { value: document, diagnostics: [] };
-  const { verifyDocument } = await import("./verify/verify.js");
+  const { verifyDocument } = await import("./compile/verify/verify.js");
   const problems = await verifyDocument(document);
   return problems.length > 0 ? { diagnostics: problems } : { value: document, diagnostics: [] };
 }
@@ -105,7 +105,7 @@ export async function documentFromText(
   // `fromDeclaration`: the input was a declaration, whose text alone decides the files (src/fresh.ts).
   if (!loaded?.document || !isOpenApi) return { ...(await openapiFromText(file, text, loaded, options)), fromDeclaration: true };
   const swagger = "swagger" in (value as object) && !("openapi" in (value as object));
-  const { originalPointer } = swagger ? await import("./openapi/swagger2.js") : { originalPointer: undefined };
+  const { originalPointer } = swagger ? await import("./compile/openapi/swagger2.js") : { originalPointer: undefined };
   // A 2.0 document's diagnostics name places of its 3.0 conversion: they are shown where those came from.
   const at = (pointer: string) => locatePointer(loaded.document!, originalPointer ? originalPointer(pointer, value) : pointer);
   const version = String(swagger ? (value as { swagger: unknown }).swagger : (value as { openapi: unknown }).openapi);
@@ -114,7 +114,7 @@ export async function documentFromText(
   }
 
   const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
-  const { RefFiles, needsBundling } = await import("./openapi/ref-files.js");
+  const { RefFiles, needsBundling } = await import("./compile/openapi/ref-files.js");
   const input = path.resolve(cwd, file);
   const refs = new RefFiles(input, loaded.document, path.resolve(cwd, options.refRoot ?? path.dirname(input)), cwd);
   let bundled: Record<string, unknown>;
@@ -141,7 +141,7 @@ export async function documentFromText(
     };
   }
   if (swagger) {
-    const { fromSwagger2 } = await import("./openapi/swagger2.js");
+    const { fromSwagger2 } = await import("./compile/openapi/swagger2.js");
     try {
       bundled = fromSwagger2(bundled);
     } catch (error) {
@@ -152,7 +152,7 @@ export async function documentFromText(
       };
     }
   }
-  const { readLeniently } = await import("./openapi/lenient.js");
+  const { readLeniently } = await import("./compile/openapi/lenient.js");
   const lenient = readLeniently(bundled, swagger || version.startsWith("3.0") ? "3.0" : "3.1");
   bundled = lenient.document;
   const warnings = lenient.readings.map((r) => {
@@ -193,10 +193,10 @@ export async function documentFromText(
     return { diagnostics: [diagnostic("openapi/invalid", { message }, pointer ? at(pointer) : at("#"))] };
   }
   const document = (swagger || version.startsWith("3.0") ? fromOpenApi30(bundled) : bundled) as unknown as OpenAPIV3_1.Document;
-  const { compileSchemas } = await import("./verify/verify.js");
+  const { compileSchemas } = await import("./compile/verify/verify.js");
   const problems: Diagnostic[] = compileSchemas(document, "input").map((d) => ({ ...d, location: at(/#\/\S*/.exec(d.message)?.[0] ?? "#") }));
   if (options.allowUnsafePatterns !== true) {
-    const { unsafePatterns } = await import("./verify/patterns.js");
+    const { unsafePatterns } = await import("./compile/verify/patterns.js");
     for (const { pointer, pattern, reason } of unsafePatterns(document)) problems.push(diagnostic("schema/unsafe-pattern", { pattern, reason }, at(pointer)));
   }
   if (problems.length > 0) return { diagnostics: sortDiagnostics([...problems, ...warnings]) };
@@ -280,11 +280,11 @@ async function filesFromDocument(
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
-  const { renderFiles } = await import("./render/render.js");
+  const { renderFiles } = await import("./emit/render.js");
   const files = [openapiFile, ...renderFiles(filesView, loadTemplateSources()), ...data];
   if (options.prettier !== true) return { value: files, diagnostics: [], warnings };
   // `--prettier`: the project's own prettier and configuration have the last word.
-  const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./format/user-prettier.js");
+  const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./emit/prettier.js");
   try {
     return { value: await formatWithProjectPrettier(files, path.resolve(host.cwd, options.outDir)), diagnostics: [], warnings };
   } catch (error) {

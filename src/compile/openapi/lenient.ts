@@ -4,7 +4,7 @@
  * warning at its place; `--strict` makes these warnings errors. Only what cannot be rendered
  * soundly stays an error (elsewhere). Pure: the input is not changed.
  */
-import { rewriteSchemas } from "../model/foreign.js";
+import { rewriteSchemas } from "../api/foreign.js";
 
 type Json = { [key: string]: unknown };
 

@@ -3,9 +3,9 @@ import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type Handlebars from "handlebars";
-import { binderSignature, constDeclaration, printLiteral, quoted, typeAlias } from "../emit/print.js";
-import type { ApiData, ApiView, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/view.js";
-import type { PostgresView } from "../postgres/view.js";
+import { binderSignature, constDeclaration, printLiteral, quoted, typeAlias } from "./print.js";
+import type { ApiData, ApiView, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
+import type { PostgresView } from "./postgres/view.js";
 
 /** A generated file: its path inside the output folder (always `/`-separated) and its text. */
 export interface GeneratedFile {

@@ -14,7 +14,7 @@ import {
   type Alias,
   type Node as YamlNode,
 } from "yaml";
-import { type Diagnostic, type SourceLocation, diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, type SourceLocation, diagnostic } from "../../diagnostics/index.js";
 import { JsonPlaces, parseJson } from "./json.js";
 import { readYamlSubset } from "./yaml-subset.js";
 

@@ -3,9 +3,9 @@
  * its table spec and migrations as values (printed by src/emit/print.ts), and per resource
  * operation whether a change is guarded by the status the server checked.
  */
-import type { ApiView, HandlerMethodView, ResourceView } from "../model/view.js";
+import type { ApiView, HandlerMethodView, ResourceView } from "../../model/api-model.js";
 import { type Migration, statementsOf } from "./migrations.js";
-import type { SchemaSnapshot } from "./tables.js";
+import type { SchemaSnapshot } from "../../compile/tables.js";
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});

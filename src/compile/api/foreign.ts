@@ -13,7 +13,7 @@
  * `#/components/schemas/<identifier>`. In codegen's own documents (isExpansion) only the refs to
  * shared answers (`components/responses`) are replaced; their schemas and data are not walked.
  */
-import { messageFor } from "../diagnostics/index.js";
+import { messageFor } from "../../diagnostics/index.js";
 import { isExpansion } from "../expand/expand.js";
 import { statusMap } from "../expand/schemas.js";
 import { identifierOf, isTypeName, pointerOf } from "./names.js";

@@ -2,7 +2,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { camelCase, pascalCase } from "../declaration/names.js";
 import { NAME_LIMIT } from "../declaration/schema.js";
 import { type Json, listOf, objectOf, stringOf } from "./document.js";
-import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from "./escape.js";
+import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from "../../model/escape.js";
 import { prepareDocument } from "./foreign.js";
 import { NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
@@ -23,8 +23,8 @@ import {
   readonlyType,
   unionType,
   word,
-} from "./type-expr.js";
-import type { ApiView, HandlerMethodView, ResourceView, TypeView } from "./view.js";
+} from "../../model/type-expr.js";
+import type { ApiView, HandlerMethodView, ResourceView, TypeView } from "../../model/api-model.js";
 
 export { UnsupportedConstruct };
 

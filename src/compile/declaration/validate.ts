@@ -1,4 +1,4 @@
-import { type Diagnostic, type DiagnosticArgs, type DiagnosticCode, diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, type DiagnosticArgs, type DiagnosticCode, diagnostic } from "../../diagnostics/index.js";
 import type { LoadedDocument, Path } from "./load.js";
 import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, Server, StatusMachine } from "./model.js";
 import { guardScopes, servedTokenEndpoint } from "./model.js";

@@ -15,7 +15,7 @@ import {
   tupleType,
   unionType,
   word,
-} from "./type-expr.js";
+} from "../../model/type-expr.js";
 
 /** A JSON Schema as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
