@@ -1,4 +1,4 @@
-// What codegen hashes of its own code to key a generation (src/fresh.ts, codeFiles).
+// What codegen hashes of its own code to key a generation (src/write/fresh.ts, codeFiles).
 // Where the build's bundle (codegen.cjs) is not older than any module it was made of, it stands for
 // them (the modules are not read and hashed a second time); else every module is hashed.
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";

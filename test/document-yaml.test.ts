@@ -97,7 +97,7 @@ describe("the served document held once", () => {
         runs++;
         const { text: yaml, servedAsIs } = yamlOfDocument(document);
         expect(yaml).toBe(jsonToYaml(document));
-        // Known by construction (src/write/yaml.ts) exactly where the server's writer makes it: the
+        // Known by construction (src/emit/yaml.ts) exactly where the server's writer makes it: the
         // whole check is left for nothing but what it refuses.
         expect(servedAsIs).toBe(served(document) === yaml);
         if (servedAsIs) asIs++;

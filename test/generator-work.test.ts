@@ -30,7 +30,7 @@ vi.mock("yaml", async (original) => {
   };
 });
 // src/write/plan.ts requires yaml at first use (a run with nothing changed loads no YAML,
-// src/fresh.ts): its parses go through the CommonJS module, which no ESM mock sees.
+// src/write/fresh.ts): its parses go through the CommonJS module, which no ESM mock sees.
 const yamlRequired = createRequire(path.join(ROOT, "src/write/plan.ts"))("yaml") as typeof import("yaml");
 const requiredParse = yamlRequired.parse;
 yamlRequired.parse = ((...args: Parameters<typeof requiredParse>) => {
@@ -62,7 +62,7 @@ describe("formatDiagnostics", () => {
   });
 });
 
-describe("the document walk (src/model/foreign.ts)", () => {
+describe("the document walk (src/compile/api/foreign.ts)", () => {
   it("builds no JSON pointer for a value it finds no problem in", async () => {
     const { value: document } = await openapiFromText("api.yaml", (declarationText as (size: number) => string)(20));
     expect(document).toBeDefined();

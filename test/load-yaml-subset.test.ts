@@ -1,5 +1,5 @@
 // S6: YAML in the subset that declarations and OpenAPI documents use is read in one pass
-// (src/declaration/yaml-subset.ts); the yaml-package path (loadWithYamlParser) is the oracle: the
+// (src/compile/declaration/yaml-subset.ts); the yaml-package path (loadWithYamlParser) is the oracle: the
 // same values and the same place for every node, or the text is read by that path.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";

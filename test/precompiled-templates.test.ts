@@ -1,4 +1,4 @@
-// The templates are precompiled when the package is built (src/render/render.ts); a
+// The templates are precompiled when the package is built (src/emit/render.ts); a
 // run uses a precompiled template only when it was made from the very source it renders.
 import { createRequire } from "node:module";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

@@ -4,13 +4,23 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type Handlebars from "handlebars";
 import { binderSignature, constDeclaration, printLiteral, quoted, typeAlias } from "./print.js";
-import type { ApiData, ApiView, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
+import type { ApiData, ApiModel, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
 import type { PostgresView } from "./postgres/view.js";
 
 /** A generated file: its path inside the output folder (always `/`-separated) and its text. */
 export interface GeneratedFile {
   readonly path: string;
   readonly contents: string;
+}
+
+/**
+ * A generated file; a YAML or JSON one may carry the JSON data its text was written from
+ * (`jsonToYaml(data)` or `JSON.stringify(data)`), whose shape is then that data's.
+ */
+export interface DataFile extends GeneratedFile {
+  readonly data?: unknown;
+  /** Or that data's shape hash, made where its JSON text was at hand (`shapeOfJson`). */
+  readonly dataShape?: string;
 }
 
 /** The template sources: one `.hbs` per generated file, and the static runtime files. */
@@ -26,7 +36,7 @@ export interface TemplateSources {
 }
 
 /** The view of the API's own templates: the API and the document it serves. */
-export type ApiFilesView = ApiView & { readonly document: DocumentView; readonly postgres?: PostgresView };
+export type ApiFilesView = ApiModel & { readonly document: DocumentView; readonly postgres?: PostgresView };
 
 type Template = (view: object) => string;
 
@@ -92,14 +102,14 @@ function compiler(): typeof Handlebars {
 }
 
 /**
- * Precompile every template once, when the package is built (src/format/build-runtime.ts): a
+ * Precompile every template once, when the package is built (src/emit/precompile.ts): a
  * CommonJS module mapping each template's key to its compiled form, which `compile` uses when
  * the source still matches.
  */
 export function writePrecompiledTemplates(sources: TemplateSources, file = PRECOMPILED): void {
   const all = [...Object.values(sources.templates), ...Object.values(sources.perResource), ...Object.values(sources.perOperationGroup)];
   const entries = all.map((source) => `  ${JSON.stringify(templateKey(source))}: ${String(compiler().precompile(source, { ...COMPILE_OPTIONS }))},\n`);
-  writeFileSync(file, `// Written by \`npm run build\` (src/render/render.ts): the templates, precompiled.\nmodule.exports = {\n${entries.join("")}};\n`);
+  writeFileSync(file, `// Written by \`npm run build\` (src/emit/render.ts): the templates, precompiled.\nmodule.exports = {\n${entries.join("")}};\n`);
 }
 
 /**

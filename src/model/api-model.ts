@@ -1,10 +1,11 @@
 /**
- * The view model the emitters read: data, not code. Every string in it that lands in code is
- * already safe there (identifiers checked, literals escaped, comments defused); the types are
+ * The ApiModel, the one contract between compile/ and emit/ (docs/architecture.md): data, not code.
+ * Every string in it that lands in code is already safe there (identifiers checked, literals escaped, comments defused); the types are
  * type expressions (type-expr.ts) and the tables plain values, which the printer
  * (src/emit/print.ts) lays out when a file is rendered.
  */
 
+import type { SchemaSnapshot } from "./tables.js";
 import type { TypeExpr } from "./type-expr.js";
 
 /** The data of api.gen.ts, as values. */
@@ -140,7 +141,7 @@ export interface DocumentView {
 }
 
 /** Everything the templates of one API read. */
-export interface ApiView {
+export interface ApiModel {
   /** The first line of every generated file. */
   readonly header: string;
   readonly types: readonly TypeView[];
@@ -162,5 +163,7 @@ export interface ApiView {
   readonly securityHooks: readonly SecurityHookView[];
   readonly hasSecurityHooks: boolean;
   /** What `codegen serve` answers for each operation written by others (not rendered). */
+  /** The PostgreSQL tables of its resources (none without resources). */
+  readonly tables: SchemaSnapshot;
   readonly mockAnswers: { readonly [operationId: string]: { readonly status: number; readonly body?: unknown; readonly contentType?: string } };
 }

@@ -3,7 +3,7 @@
  * made without the pipeline (regeneration with nothing changed should cost little).
  * Why a module of its own: `codegen generate` asks it first and loads the stages (YAML, validation,
  * expansion, the model, the renderer: most of a run's start-up) only when the folder is not
- * current. So it imports nothing but Node and the folder's reader (src/write).
+ * current. So it imports nothing but Node, the folder's reader (src/write) and the templates' (src/emit/templates.ts).
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -11,36 +11,10 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Host } from "../host.js";
-import type { TemplateSources } from "../emit/render.js";
+import { loadTemplateSources } from "../emit/templates.js";
 import type { FolderOptions } from "../options.js";
 import { outputFolder, readCurrent, recover } from "./apply.js";
 import { type CurrentTree, hashOf, isAsWritten } from "./plan.js";
-
-/** The package's own templates folder (beside `dist/` or `src/`). */
-const TEMPLATES = fileURLToPath(new URL("../../templates/", import.meta.url));
-/** The runtime's sources, copied into every output (beside `dist/` or `src/`). */
-const RUNTIME = fileURLToPath(new URL("../../runtime/", import.meta.url));
-let templateSources: TemplateSources | undefined;
-
-/** Read the templates once per process: every `.hbs` file and every runtime file. */
-export function loadTemplateSources(): TemplateSources {
-  if (!templateSources) {
-    const read = (dir: string, suffix: string) =>
-      Object.fromEntries(
-        readdirSync(dir)
-          .filter((name) => name.endsWith(suffix))
-          .sort()
-          .map((name) => [name, readFileSync(path.join(dir, name), "utf8")]),
-      );
-    templateSources = {
-      templates: read(TEMPLATES, ".hbs"),
-      perResource: read(path.join(TEMPLATES, "resources"), ".hbs"),
-      perOperationGroup: read(path.join(TEMPLATES, "operations"), ".hbs"),
-      runtime: read(RUNTIME, ".gen.ts"),
-    };
-  }
-  return templateSources;
-}
 
 let codeFingerprint: string | undefined;
 
@@ -114,7 +88,7 @@ export function isUnsafeFolder(cwd: string, file: string, dir: string): boolean 
  * input's path as the headers name it). Why the text and not the expanded document: a declaration
  * refers to no other file, so its text decides everything, and the key is then known before
  * anything is parsed. (An OpenAPI document's `$ref`s may read other files: its key is of the
- * bundled document, src/run.ts.) A run that fails writes no manifest, so a matching key means a
+ * bundled document, src/pipeline.ts.) A run that fails writes no manifest, so a matching key means a
  * run that succeeded.
  */
 export function declarationKey(cwd: string, file: string, text: string, options: FolderOptions): string {
@@ -126,7 +100,7 @@ export function declarationKey(cwd: string, file: string, text: string, options:
     strict: options.strict === true,
     inputPath: inputPathOf(cwd, file, options.outDir),
   };
-  // "declaration": a key of this kind never equals one of a document (src/run.ts, generationKey).
+  // "declaration": a key of this kind never equals one of a document (src/pipeline.ts, generationKey).
   return hashOf(`declaration\n${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${text}`);
 }
 

@@ -1,6 +1,6 @@
 // For every schema of every valid fixture's document,
 // random JSON values (near the schema, mutated, or anything at all) are judged by the generated
-// validator (runtime/validate.gen.ts over the table src/model/schema-code.ts builds) and by ajv
+// validator (runtime/validate.gen.ts over the table src/compile/api/schema-code.ts builds) and by ajv
 // (JSON Schema 2020-12, with ajv-formats); the two must agree on every value. Hand-written schemas
 // do the same for the keywords our own documents never use (allOf, oneOf, const, multipleOf...).
 

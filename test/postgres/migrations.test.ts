@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { applyMigrationFiles, type Database } from "../../src/postgres/database.js";
 import { folderMigrations } from "../../src/postgres/recorded.js";
-import { identifier, quoteIdentifier } from "../../src/compile/tables.js";
+import { identifier, quoteIdentifier } from "../../src/model/tables.js";
 import { generateIntoFolder } from "../../src/pipeline.js";
 import { pgliteDatabase } from "./store.js";
 

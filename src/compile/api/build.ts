@@ -10,6 +10,7 @@ import { OperationCollector } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
 import { type JsonSchema, objectTypeExpression, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
+import { type TableHistory, tablesOf } from "../tables.js";
 import {
   type Member,
   type TypeExpr,
@@ -24,7 +25,7 @@ import {
   unionType,
   word,
 } from "../../model/type-expr.js";
-import type { ApiView, HandlerMethodView, ResourceView, TypeView } from "../../model/api-model.js";
+import type { ApiModel, HandlerMethodView, ResourceView, TypeView } from "../../model/api-model.js";
 
 export { UnsupportedConstruct };
 
@@ -112,19 +113,21 @@ export class UnsupportedConstructs extends Error {
   }
 }
 
-/** Options of the view model. */
+/** Options of the ApiModel. */
 export interface ModelOptions {
   /** The input file's path relative to the output folder, for the header line. */
   readonly inputPath: string;
+  /** What the output folder holds of earlier tables, so each keeps its names (src/compile/tables.ts). */
+  readonly tableHistory?: TableHistory;
 }
 
 /**
- * Build the view model of an OpenAPI document: what the templates of the server code read.
+ * Build the ApiModel of an OpenAPI document: what the emitters of the server code read.
  * Reads the document only (never the declaration); codegen's own facts come from `x-codegen-*`.
  * Every operation is read once into the operation model (operation.ts); the views derive from it.
  * Problems are collected on the way and thrown once, together, at the end.
  */
-export function buildApiView(input: OpenAPIV3_1.Document, options: ModelOptions): ApiView {
+export function buildApiModel(input: OpenAPIV3_1.Document, options: ModelOptions): ApiModel {
   const prepared = prepareDocument(input);
   const document = prepared.document as unknown as Json;
   const gate = new NameGate();
@@ -132,10 +135,10 @@ export function buildApiView(input: OpenAPIV3_1.Document, options: ModelOptions)
   const view = viewOf(document, options, gate, problems);
   problems.push(...gate.problems);
   if (problems.length > 0) throw new UnsupportedConstructs(problems);
-  return view;
+  return { ...view, tables: tablesOf(input, options.tableHistory) };
 }
 
-function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems: UnsupportedConstruct[]): ApiView {
+function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems: UnsupportedConstruct[]): Omit<ApiModel, "tables"> {
   const schemas = objectOf(objectOf(document.components).schemas) as Record<string, JsonSchema>;
   const typeNames = new SchemaTypeNames(schemas, gate.problems);
 

@@ -409,7 +409,7 @@ export class OperationCollector {
   }
 
   /**
-   * The operation's security requirements (src/model/security.ts, one reading for every kind of
+   * The operation's security requirements (src/compile/api/security.ts, one reading for every kind of
    * operation); their problems recorded, the schemes checked by hooks noted.
    */
   security(model: OperationModel): OperationModel["security"] {

@@ -7,7 +7,7 @@ import { readActions, readOperations } from "./operations.js";
 import { type Raw, type Report, asArray, asRecord, asString, defined, extensionsOf, readField, strings } from "./read.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
 import { checkShape, displayPath } from "./shape.js";
-import type { PatternOptions } from "../verify/patterns.js";
+import type { PatternOptions } from "../../options.js";
 
 /** The schema names codegen emits itself; a resource may not take them. */
 export const OWN_SCHEMA_NAMES = ["Error", "AuthError", "Link", "Index", "TokenRequest", "TokenResponse"] as const;

@@ -569,7 +569,7 @@ const expansions = new WeakSet<object>();
  * Whether a document is one expandDeclaration made, whose form is known by construction: every
  * `$ref` in a schema names a schema of `components/schemas`, every other one is a shared answer
  * of `components/responses` at an operation's response, and its size is linear in the
- * declaration's. Why: src/model/foreign.ts then skips walking its schemas and data.
+ * declaration's. Why: src/compile/api/foreign.ts then skips walking its schemas and data.
  */
 export function isExpansion(document: object): boolean {
   return expansions.has(document);

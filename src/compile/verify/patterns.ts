@@ -4,11 +4,6 @@ type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
 const token = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
-/** The user's opt-in (CLI --allow-unsafe-patterns) to patterns only V8's backtracking engine can run. */
-export interface PatternOptions {
-  readonly allowUnsafePatterns?: boolean;
-}
-
 /**
  * Why the generated validator cannot match `pattern` in time linear in the text (a backreference,
  * a lookaround, too many steps), or undefined when it can. An invalid pattern is reported on its

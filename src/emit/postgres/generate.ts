@@ -4,11 +4,11 @@
  * snapshot `migrations/schema.json`, the new snapshot, and the store template's view. Pure: what
  * the folder held comes in as `previous`.
  */
-import type { ApiView } from "../../model/api-model.js";
+import type { ApiModel } from "../../model/api-model.js";
 import type { GeneratedFile } from "../render.js";
-import type { DataFile } from "../../write/plan.js";
+import type { DataFile } from "../render.js";
 import { MIGRATION_FILE, type Migration, isEmpty, migrationName, migrationText, schemaChange } from "./migrations.js";
-import { type SchemaSnapshot, tablesOf } from "../../compile/tables.js";
+import type { SchemaSnapshot } from "../../model/tables.js";
 import { type PostgresView, postgresView } from "./view.js";
 
 /** The snapshot's path in the output folder. */
@@ -41,10 +41,15 @@ export function parseSnapshot(text: string | undefined): SchemaSnapshot | undefi
 /** The snapshot file, with its data: the manifest hashes its shape from that, not by parsing it back (src/write/plan.ts). */
 const snapshotFile = (snapshot: SchemaSnapshot): DataFile => ({ path: SNAPSHOT, contents: JSON.stringify(snapshot, null, 2) + "\n", data: snapshot });
 
-/** The migrations, snapshot and store view of a document, after what the folder held. */
-export function postgresFiles(view: ApiView, document: unknown, previous: PreviousMigrations = { migrations: [] }): PostgresFiles {
-  const kept = previous.migrations.filter((m) => MIGRATION_FILE.test(m.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const snapshot = tablesOf(document, { snapshot: previous.snapshot, migrations: kept.map((m) => m.contents) });
+/** The migrations an earlier run left that count (their file names say so), in their order. */
+export function keptMigrations(previous: PreviousMigrations): GeneratedFile[] {
+  return previous.migrations.filter((m) => MIGRATION_FILE.test(m.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The migrations, snapshot and store view of a model (whose tables were named after `previous`), after what the folder held. */
+export function postgresFiles(view: ApiModel, document: unknown, previous: PreviousMigrations = { migrations: [] }): PostgresFiles {
+  const kept = keptMigrations(previous);
+  const snapshot = view.tables;
   // Why: without a snapshot, a folder whose migrations were kept still has its tables; only a
   // folder with neither starts from an empty database.
   const change = kept.length > 0 && previous.snapshot === undefined ? undefined : schemaChange(previous.snapshot, snapshot);

@@ -4,7 +4,7 @@
  * a changed type, a column that becomes required) is written commented out and named as a
  * warning, never applied. Pure.
  */
-import { type ColumnSnapshot, ID_TYPES, type SchemaSnapshot, type TableSnapshot, identifier, quoteIdentifier } from "../../compile/tables.js";
+import { type ColumnSnapshot, ID_TYPES, type SchemaSnapshot, type TableSnapshot, identifier, quoteIdentifier } from "../../model/tables.js";
 
 /** One migration: its file name (`0002_add_loans.sql`) and its SQL text. */
 export interface Migration {

@@ -3,14 +3,14 @@
  * its table spec and migrations as values (printed by src/emit/print.ts), and per resource
  * operation whether a change is guarded by the status the server checked.
  */
-import type { ApiView, HandlerMethodView, ResourceView } from "../../model/api-model.js";
+import type { ApiModel, HandlerMethodView, ResourceView } from "../../model/api-model.js";
 import { type Migration, statementsOf } from "./migrations.js";
-import type { SchemaSnapshot } from "../../compile/tables.js";
+import type { SchemaSnapshot } from "../../model/tables.js";
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
 
-/** What templates/postgres.gen.ts.hbs reads beside the ApiView. */
+/** What templates/postgres.gen.ts.hbs reads beside the ApiModel. */
 export interface PostgresView {
   /** `{ collection: TableSpec }`. */
   readonly tables: { readonly [collection: string]: unknown };
@@ -19,11 +19,11 @@ export interface PostgresView {
   readonly resources: readonly (ResourceView & { readonly methods: readonly (HandlerMethodView & { readonly guarded: boolean })[] })[];
 }
 
-/** An ApiView with the PostgreSQL store's part. */
-export type ApiViewWithPostgres = ApiView & { readonly postgres: PostgresView };
+/** An ApiModel with the PostgreSQL store's part. */
+export type ApiModelWithPostgres = ApiModel & { readonly postgres: PostgresView };
 
 /** The PostgreSQL part of the view of a document whose tables are `snapshot` and whose migrations are `migrations`. */
-export function postgresView(view: ApiView, document: unknown, snapshot: SchemaSnapshot, migrations: readonly Migration[]): PostgresView {
+export function postgresView(view: ApiModel, document: unknown, snapshot: SchemaSnapshot, migrations: readonly Migration[]): PostgresView {
   // Why: an action whose state some status refuses declares 409; only then may a change that
   // lost a race be refused (an action every state allows simply applies).
   const declares409 = new Set<string>();
