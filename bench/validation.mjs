@@ -27,7 +27,7 @@ const median = (xs) => {
 
 /** The generated runtime of the validation fixture, compiled to JavaScript in a scratch folder. */
 async function compiledRuntime(dir) {
-  const { generateFiles } = await import(pathToFileURL(path.join(root, "dist", "run.js")).href);
+  const { generateFiles } = await import(pathToFileURL(path.join(root, "dist", "pipeline.js")).href);
   const { compileToJavaScript } = await import(pathToFileURL(path.join(root, "dist", "serve", "compile.js")).href);
   const text = readFileSync(path.join(root, DOCUMENT), "utf8");
   const result = await generateFiles({ cwd: root }, DOCUMENT, text, { outDir: "generated", format: false, allowUnsafePatterns: true });
@@ -59,7 +59,7 @@ async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "codegen-bench-validation-"));
   try {
     const runtime = await compiledRuntime(dir);
-    const { schemaNode } = await import(pathToFileURL(path.join(root, "dist", "model", "schema-code.js")).href);
+    const { schemaNode } = await import(pathToFileURL(path.join(root, "dist", "compile", "api", "schema-code.js")).href);
     const schemas = parse(readFileSync(path.join(root, DOCUMENT), "utf8")).components.schemas;
     const table = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema)]));
     const rows = [];

@@ -22,7 +22,7 @@ const CONNECTIONS = 16;
 const BODY_LIMIT = 4096;
 const TOKEN = "soak-token";
 
-const { generateFiles } = await import(pathToFileURL(path.join(root, "dist/run.js")).href);
+const { generateFiles } = await import(pathToFileURL(path.join(root, "dist/pipeline.js")).href);
 const { compileToJavaScript } = await import(pathToFileURL(path.join(root, "dist/serve/compile.js")).href);
 
 /** The child: the generated server with the in-memory store, reporting its memory and errors. */

@@ -21,7 +21,7 @@ const corpus = (sample) =>
 const sample = process.argv.includes("--sample");
 const outAt = process.argv.indexOf("--out");
 const checkFinal = process.argv.includes("--final");
-const { generateFiles } = await import(path.join(ROOT, "dist/run.js"));
+const { generateFiles } = await import(path.join(ROOT, "dist/pipeline.js"));
 const { nodeHost } = await import(path.join(ROOT, "dist/host.js"));
 const { PRETTIER_OPTIONS, filepathFor } = await import(path.join(ROOT, "dist/format/format.js"));
 

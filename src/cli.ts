@@ -23,7 +23,7 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
   const context: CommandContext = {
     host,
     version,
-    stages: async () => (stages ??= await import("./run.js")),
+    stages: async () => (stages ??= await import("./pipeline.js")),
     exit: (code) => {
       exitCode = code;
     },

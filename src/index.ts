@@ -6,12 +6,12 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { Diagnostic } from "./diagnostics/index.js";
-import type { GeneratedFile } from "./render/render.js";
-import { generateFiles, openapiFromText } from "./run.js";
+import type { GeneratedFile } from "./emit/render.js";
+import { generateFiles, openapiFromText } from "./pipeline.js";
 
 export type { Diagnostic, SourceLocation } from "./diagnostics/index.js";
 export { formatDiagnostics } from "./diagnostics/index.js";
-export type { GeneratedFile } from "./render/render.js";
+export type { GeneratedFile } from "./emit/render.js";
 
 /** What to generate from. */
 export interface GenerateOptions {

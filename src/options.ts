@@ -1,9 +1,13 @@
 /**
  * The options of a run, by stage: reading an input, generating its files, writing them into a
- * folder. Apart from the pipeline (src/run.ts) so that what reads them (src/fresh.ts's key of a
- * run) needs no import of the pipeline itself.
+ * folder. Apart from the pipeline (src/pipeline.ts) so that what reads them (src/write/fresh.ts's
+ * key of a run) needs no import of the pipeline itself, and the stages import none of it either.
  */
-import type { PatternOptions } from "./verify/patterns.js";
+
+/** The user's opt-in (CLI --allow-unsafe-patterns) to patterns only V8's backtracking engine can run (src/compile/verify/patterns.ts). */
+export interface PatternOptions {
+  readonly allowUnsafePatterns?: boolean;
+}
 
 /** The OpenAPI versions codegen writes. */
 export type OpenApiVersion = "3.1" | "3.0";

@@ -1,11 +1,11 @@
-// What codegen hashes of its own code to key a generation (src/fresh.ts, codeFiles).
+// What codegen hashes of its own code to key a generation (src/write/fresh.ts, codeFiles).
 // Where the build's bundle (codegen.cjs) is not older than any module it was made of, it stands for
 // them (the modules are not read and hashed a second time); else every module is hashed.
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { codeFiles } from "../src/fresh.js";
+import { codeFiles } from "../src/write/fresh.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-fingerprint-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { nodeHost } from "../src/host.js";
 import { servedDocument } from "../src/emit/served.js";
-import { generateFiles } from "../src/run.js";
+import { generateFiles } from "../src/pipeline.js";
 import { YamlUnsupported, yamlOfJson } from "../runtime/yaml.gen.js";
-import { jsonToYaml, yamlOfDocument } from "../src/write/yaml.js";
+import { jsonToYaml, yamlOfDocument } from "../src/emit/yaml.js";
 import { serveWithTestStore } from "./support/generated.js";
 import { ROOT, declarationOf, fixtureCases } from "./support/fixtures.js";
 
@@ -97,7 +97,7 @@ describe("the served document held once", () => {
         runs++;
         const { text: yaml, servedAsIs } = yamlOfDocument(document);
         expect(yaml).toBe(jsonToYaml(document));
-        // Known by construction (src/write/yaml.ts) exactly where the server's writer makes it: the
+        // Known by construction (src/emit/yaml.ts) exactly where the server's writer makes it: the
         // whole check is left for nothing but what it refuses.
         expect(servedAsIs).toBe(served(document) === yaml);
         if (servedAsIs) asIs++;

@@ -7,10 +7,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { expandDeclaration, isExpansion } from "../src/expand/expand.js";
-import { prepareDocument } from "../src/model/foreign.js";
-import { checkDeclaration, documentFromText, viewOfDocument } from "../src/run.js";
-import { jsonToYaml } from "../src/write/yaml.js";
+import { expandDeclaration, isExpansion } from "../src/compile/expand/expand.js";
+import { prepareDocument } from "../src/compile/api/foreign.js";
+import { checkDeclaration, documentFromText, modelOfDocument } from "../src/pipeline.js";
+import { jsonToYaml } from "../src/emit/yaml.js";
 import { ROOT, declarationOf, fixtureCases } from "./support/fixtures.js";
 
 const HOSTILE = `codegen: 1
@@ -125,7 +125,7 @@ describe.each(cases)("what reads the expansion of %s", (_name, file, text) => {
     const expanded = await documentFromText(file, text, ROOT, { selfCheck: true });
     const document = deepFreeze(expanded.value!);
     expect(isExpansion(document)).toBe(true);
-    expect(viewOfDocument(file, text, document, "../api.yaml").diagnostics).toEqual([]);
+    expect(modelOfDocument(file, text, document, "../api.yaml").diagnostics).toEqual([]);
     expect(jsonToYaml(document).length).toBeGreaterThan(0);
   });
 });

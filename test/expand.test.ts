@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandDeclaration } from "../src/expand/expand.js";
+import { expandDeclaration } from "../src/compile/expand/expand.js";
 import { baseDeclaration, validDeclaration } from "./support/declare.js";
 
 const expand = (value: Record<string, unknown>) => expandDeclaration(validDeclaration(value)) as any;

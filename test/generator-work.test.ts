@@ -9,12 +9,12 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { type Diagnostic, formatDiagnostics } from "../src/diagnostics/index.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { inlineReferences, prepareDocument } from "../src/model/foreign.js";
-import { compileSchemas } from "../src/verify/verify.js";
+import { inlineReferences, prepareDocument } from "../src/compile/api/foreign.js";
+import { compileSchemas } from "../src/compile/verify/verify.js";
 // @ts-expect-error: the benchmark's generator is plain JavaScript.
 import { declarationText } from "../bench/make-declarations.js";
 import { nodeHost } from "../src/host.js";
-import { generateIntoFolder, openapiFromText } from "../src/run.js";
+import { generateIntoFolder, openapiFromText } from "../src/pipeline.js";
 import { ROOT } from "./support/fixtures.js";
 
 /** Every text yaml's parse was given. */
@@ -30,7 +30,7 @@ vi.mock("yaml", async (original) => {
   };
 });
 // src/write/plan.ts requires yaml at first use (a run with nothing changed loads no YAML,
-// src/fresh.ts): its parses go through the CommonJS module, which no ESM mock sees.
+// src/write/fresh.ts): its parses go through the CommonJS module, which no ESM mock sees.
 const yamlRequired = createRequire(path.join(ROOT, "src/write/plan.ts"))("yaml") as typeof import("yaml");
 const requiredParse = yamlRequired.parse;
 yamlRequired.parse = ((...args: Parameters<typeof requiredParse>) => {
@@ -62,7 +62,7 @@ describe("formatDiagnostics", () => {
   });
 });
 
-describe("the document walk (src/model/foreign.ts)", () => {
+describe("the document walk (src/compile/api/foreign.ts)", () => {
   it("builds no JSON pointer for a value it finds no problem in", async () => {
     const { value: document } = await openapiFromText("api.yaml", (declarationText as (size: number) => string)(20));
     expect(document).toBeDefined();

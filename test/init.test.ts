@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { declarationJsonSchema } from "../src/declaration/schema.js";
+import { declarationJsonSchema } from "../src/compile/declaration/schema.js";
 import { memoryHost } from "../src/host.js";
 import { hostIn } from "./support/host-in.js";
 import { initFiles, initProject, projectName } from "../src/init/init.js";

@@ -15,7 +15,7 @@ vi.mock("yaml", async (original) => {
   return { ...yaml, Parser: CountedParser };
 });
 
-const { loadDocument, loadWithYamlParser } = await import("../src/declaration/load.js");
+const { loadDocument, loadWithYamlParser } = await import("../src/compile/declaration/load.js");
 
 /** Every path to a node of a value, the root first. */
 function pathsOf(value: unknown, path: (string | number)[] = []): (string | number)[][] {

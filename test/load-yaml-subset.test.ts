@@ -1,5 +1,5 @@
 // S6: YAML in the subset that declarations and OpenAPI documents use is read in one pass
-// (src/declaration/yaml-subset.ts); the yaml-package path (loadWithYamlParser) is the oracle: the
+// (src/compile/declaration/yaml-subset.ts); the yaml-package path (loadWithYamlParser) is the oracle: the
 // same values and the same place for every node, or the text is read by that path.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -18,8 +18,8 @@ vi.mock("yaml", async (original) => {
   }
   return { ...yaml, Parser: CountedParser };
 });
-const { loadDocument, loadWithYamlParser } = await import("../src/declaration/load.js");
-const { readYamlSubset } = await import("../src/declaration/yaml-subset.js");
+const { loadDocument, loadWithYamlParser } = await import("../src/compile/declaration/load.js");
+const { readYamlSubset } = await import("../src/compile/declaration/yaml-subset.js");
 const { stringify } = await vi.importActual<typeof import("yaml")>("yaml");
 
 /** A value written so that -0, NaN, the infinities and prototypes show. */
@@ -338,7 +338,7 @@ describe("the YAML subset reader", () => {
 
 describe("resolvePlain", () => {
   it("reads a scalar that starts with any letter as the yaml package does (words skip the core schema's tests)", async () => {
-    const { resolvePlain } = await import("../src/declaration/yaml-subset.js");
+    const { resolvePlain } = await import("../src/compile/declaration/yaml-subset.js");
     const { parse } = await vi.importActual<typeof import("yaml")>("yaml");
     const letters = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"];
     const tails = ["", "ull", "ULL", "rue", "RUE", "alse", "ALSE", "x1F", "o17", "e5", "1", ".5", "nf", "an", "-b"];

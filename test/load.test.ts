@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadDocument } from "../src/declaration/load.js";
+import { loadDocument } from "../src/compile/declaration/load.js";
 
 describe("loadDocument", () => {
   it("reads YAML into plain values and knows where every node stands", () => {

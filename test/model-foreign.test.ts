@@ -1,13 +1,13 @@
-// The model of OpenAPI documents written by others (src/model/foreign.ts, src/model/operations.ts):
+// The model of OpenAPI documents written by others (src/compile/api/foreign.ts, src/compile/api/operations.ts):
 // names made safe and stable, refs resolved, handler groups, and every construct it cannot render
 // reported at its pointer.
 
 import type { OpenAPIV3_1 } from "openapi-types";
 import { describe, expect, it } from "vitest";
-import { UnsupportedConstructs, buildApiView } from "../src/model/build.js";
-import { MIN_EXPANDED_VALUES, prepareDocument } from "../src/model/foreign.js";
-import { SchemaTypeNames, UnsupportedConstruct, checkedIdentifier } from "../src/model/names.js";
-import { typeScriptType } from "../src/model/schema-code.js";
+import { UnsupportedConstructs, buildApiModel } from "../src/compile/api/build.js";
+import { MIN_EXPANDED_VALUES, prepareDocument } from "../src/compile/api/foreign.js";
+import { SchemaTypeNames, UnsupportedConstruct, checkedIdentifier } from "../src/compile/api/names.js";
+import { typeScriptType } from "../src/compile/api/schema-code.js";
 
 type Json = { [key: string]: unknown };
 const ok = { "200": { description: "OK" } };
@@ -16,7 +16,7 @@ function doc(paths: Json, extra: Json = {}): OpenAPIV3_1.Document {
   return { openapi: "3.1.0", info: { title: "t", version: "1" }, paths, ...extra } as unknown as OpenAPIV3_1.Document;
 }
 
-const view = (document: OpenAPIV3_1.Document) => buildApiView(document, { inputPath: "api.yaml" });
+const view = (document: OpenAPIV3_1.Document) => buildApiModel(document, { inputPath: "api.yaml" });
 
 function problems(document: OpenAPIV3_1.Document): string[] {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { camelCase, pascalCase } from "../src/declaration/names.js";
+import { camelCase, pascalCase } from "../src/compile/declaration/names.js";
 
 describe("pascalCase and camelCase", () => {
   const rows: [given: string, pascal: string, camel: string][] = [

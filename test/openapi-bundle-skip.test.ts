@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it, vi } from "vitest";
-import { needsBundling } from "../src/openapi/ref-files.js";
+import { needsBundling } from "../src/compile/openapi/ref-files.js";
 import { ROOT } from "./support/fixtures.js";
 
 // Counts swagger-parser's bundlings: a document whose refs are all plain local pointers needs none
@@ -18,7 +18,7 @@ vi.mock("@apidevtools/swagger-parser", async (original) => {
   return { default: counted };
 });
 
-const { documentFromText } = await import("../src/run.js");
+const { documentFromText } = await import("../src/pipeline.js");
 
 const schema = (extra: Record<string, unknown> = {}) => ({
   openapi: "3.0.3",

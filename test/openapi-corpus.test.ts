@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../src/host.js";
-import { generateFiles } from "../src/run.js";
+import { generateFiles } from "../src/pipeline.js";
 import { ROOT, expectGolden } from "./support/fixtures.js";
 
 const all = JSON.parse(readFileSync(path.join(ROOT, "fixtures/openapi-corpus/documents.json"), "utf8")) as { name: string; file: string; version: string }[];

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../src/host.js";
-import { generateFiles } from "../src/run.js";
+import { generateFiles } from "../src/pipeline.js";
 import { ROOT, expectGolden } from "./support/fixtures.js";
 import { payloadInCode } from "./support/generated-code.js";
 

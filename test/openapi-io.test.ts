@@ -9,7 +9,7 @@ import { ROOT, declarationOf, fixtureCases, runCli } from "./support/fixtures.js
 import { generateFixture } from "./support/generated.js";
 import { serveFiles } from "../src/serve/serve.js";
 import { nodeHost } from "../src/host.js";
-import { generateFiles } from "../src/run.js";
+import { generateFiles } from "../src/pipeline.js";
 
 const cases = fixtureCases("valid");
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-openapi-io-"));

@@ -10,8 +10,8 @@ import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../src/diagnostics/index.js";
 import { nodeHost } from "../src/host.js";
-import { unicodePattern } from "../src/openapi/lenient.js";
-import { generateFiles } from "../src/run.js";
+import { unicodePattern } from "../src/compile/openapi/lenient.js";
+import { generateFiles } from "../src/pipeline.js";
 import { compileTrees } from "./support/generated-code.js";
 import { runCli } from "./support/fixtures.js";
 

@@ -11,9 +11,9 @@ import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { afterAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../src/host.js";
-import { UnsupportedConstructs, buildApiView } from "../src/model/build.js";
-import type { GeneratedFile } from "../src/render/render.js";
-import { generateFiles } from "../src/run.js";
+import { UnsupportedConstructs, buildApiModel } from "../src/compile/api/build.js";
+import type { GeneratedFile } from "../src/emit/render.js";
+import { generateFiles } from "../src/pipeline.js";
 import { ROOT } from "./support/fixtures.js";
 import { compileTrees } from "./support/generated-code.js";
 
@@ -150,7 +150,7 @@ describe("the operation model's problems", () => {
     } as unknown as OpenAPIV3_1.Document;
     let problems: string[] = [];
     try {
-      buildApiView(document, { inputPath: "api.json" });
+      buildApiModel(document, { inputPath: "api.json" });
     } catch (error) {
       if (!(error instanceof UnsupportedConstructs)) throw error;
       problems = error.problems.map((p) => `${p.pointer}: ${p.reason}`);
@@ -188,7 +188,7 @@ describe("parameters no style can carry (item 3)", () => {
     } as unknown as OpenAPIV3_1.Document;
     let problems: string[] = [];
     try {
-      buildApiView(document, { inputPath: "api.json" });
+      buildApiModel(document, { inputPath: "api.json" });
     } catch (error) {
       if (!(error instanceof UnsupportedConstructs)) throw error;
       problems = error.problems.map((p) => `${p.pointer}: ${p.reason}`);

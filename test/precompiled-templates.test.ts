@@ -1,4 +1,4 @@
-// The templates are precompiled when the package is built (src/render/render.ts); a
+// The templates are precompiled when the package is built (src/emit/render.ts); a
 // run uses a precompiled template only when it was made from the very source it renders.
 import { createRequire } from "node:module";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,8 +12,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("precompiled templates", () => {
   it("are written one per template, each under the key its source has at run time", async () => {
-    const { loadTemplateSources } = await import("../src/run.js");
-    const { templateKey, writePrecompiledTemplates } = await import("../src/render/render.js");
+    const { loadTemplateSources } = await import("../src/pipeline.js");
+    const { templateKey, writePrecompiledTemplates } = await import("../src/emit/render.js");
     const sources = loadTemplateSources();
     const file = path.join(scratch, "precompiled.cjs");
     writePrecompiledTemplates(sources, file);
@@ -25,7 +25,7 @@ describe("precompiled templates", () => {
 
   it("are not used for a template edited since the build: it is compiled as it stands", async () => {
     vi.resetModules();
-    const run = await import("../src/run.js");
+    const run = await import("../src/pipeline.js");
     const { nodeHost } = await import("../src/host.js");
     const templates = run.loadTemplateSources().templates as Record<string, string>;
     templates["index.gen.ts.hbs"] = `${templates["index.gen.ts.hbs"]}// edited since the build\n`;

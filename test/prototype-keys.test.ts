@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from "vitest";
 import { printLiteral } from "../src/emit/print.js";
-import { schemaNode, unsupportedKeywords } from "../src/model/schema-code.js";
-import { fromOpenApi30, toOpenApi30 } from "../src/openapi/versions.js";
+import { schemaNode, unsupportedKeywords } from "../src/compile/api/schema-code.js";
+import { fromOpenApi30, toOpenApi30 } from "../src/compile/openapi/versions.js";
 
 /** A schema with an own `__proto__` key holding keywords, as JSON.parse reads it. */
 const schemaWithProtoKey = () => JSON.parse('{"type": "object", "__proto__": {"required": ["x"], "pattern": "y"}}') as Record<string, unknown>;

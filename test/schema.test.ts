@@ -3,7 +3,7 @@ import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { declarationJsonSchema } from "../src/declaration/schema.js";
+import { declarationJsonSchema } from "../src/compile/declaration/schema.js";
 import { ROOT, declarationOf, fixtureCases, runCli } from "./support/fixtures.js";
 
 /** Diagnostic codes that only say the declaration's shape is wrong: the JSON Schema must catch them too. */

@@ -4,8 +4,8 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { declarationOf, fixtureCases, runCli } from "./support/fixtures.js";
 
 const calls = vi.hoisted(() => ({ verify: 0 }));
-vi.mock("../src/verify/verify.js", async (original) => {
-  const real = await original<typeof import("../src/verify/verify.js")>();
+vi.mock("../src/compile/verify/verify.js", async (original) => {
+  const real = await original<typeof import("../src/compile/verify/verify.js")>();
   return {
     ...real,
     verifyDocument: (...args: Parameters<typeof real.verifyDocument>) => {
@@ -42,9 +42,9 @@ describe("modules loaded only by the commands that need them", () => {
   it("openapi and validate do not load the renderer (Handlebars); generate does", async () => {
     vi.resetModules();
     const loads = { renderer: 0 };
-    vi.doMock("../src/render/render.js", async () => {
+    vi.doMock("../src/emit/render.js", async () => {
       loads.renderer++;
-      return await vi.importActual("../src/render/render.js");
+      return await vi.importActual("../src/emit/render.js");
     });
     const { runCli: fresh } = await import("./support/fixtures.js");
     const file = declarationOf("valid", "blog");
@@ -53,6 +53,6 @@ describe("modules loaded only by the commands that need them", () => {
     expect(loads.renderer).toBe(0);
     expect((await fresh(["generate", file, "--check", "-o", "fixtures/valid/blog/expected"])).code).toBe(0);
     expect(loads.renderer).toBe(1);
-    vi.doUnmock("../src/render/render.js");
+    vi.doUnmock("../src/emit/render.js");
   });
 });

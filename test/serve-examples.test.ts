@@ -10,7 +10,7 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { nodeHost } from "../src/host.js";
-import { generateFiles } from "../src/run.js";
+import { generateFiles } from "../src/pipeline.js";
 import { type RunningServer, serveFiles } from "../src/serve/serve.js";
 import { START_TIMEOUT, call } from "./http/support.js";
 

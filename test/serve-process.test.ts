@@ -115,7 +115,7 @@ describe("codegen serve, a real process", () => {
     const script = `
       import { readFileSync } from "node:fs";
       import { nodeHost } from ${module("host.js")};
-      import { generateFiles } from ${module("run.js")};
+      import { generateFiles } from ${module("pipeline.js")};
       import { serveFiles } from ${module("serve/serve.js")};
       const file = "fixtures/valid/blog/declaration.yaml";
       const result = await generateFiles(nodeHost(), file, readFileSync(file, "utf8"), { outDir: ".", format: false });

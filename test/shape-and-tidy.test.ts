@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tidy } from "../src/render/render.js";
+import { tidy } from "../src/emit/render.js";
 import { shapeHashOf } from "../src/write/plan.js";
 
 /** The shape rule of src/write/plan.ts as the rule reads: eight passes. */

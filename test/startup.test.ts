@@ -1,5 +1,5 @@
 // `codegen generate` into a folder already current for the declaration's text
-// tells so before it loads the stages (src/fresh.ts), and every other run still goes through them.
+// tells so before it loads the stages (src/write/fresh.ts), and every other run still goes through them.
 // Run as the installed command (bin/ over dist/), in child processes: what a process loads is the point.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

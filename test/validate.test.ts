@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDeclaration } from "../src/run.js";
+import { checkDeclaration } from "../src/pipeline.js";
 import { baseDeclaration, declare, validDeclaration } from "./support/declare.js";
 
 describe("validateDeclaration", () => {

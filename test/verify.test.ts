@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { expandDeclaration } from "../src/expand/expand.js";
-import { compileSchemas, verifyDocument } from "../src/verify/verify.js";
+import { expandDeclaration } from "../src/compile/expand/expand.js";
+import { compileSchemas, verifyDocument } from "../src/compile/verify/verify.js";
 import { baseDeclaration, validDeclaration } from "./support/declare.js";
 
 const document = () => expandDeclaration(validDeclaration(baseDeclaration())) as any;

@@ -6,12 +6,12 @@ import { describe, expect, it, vi } from "vitest";
 import type { OpenAPIV3_1 } from "openapi-types";
 // @ts-expect-error: the benchmark's generator is plain JavaScript.
 import { declarationText } from "../bench/make-declarations.js";
-import { buildApiView } from "../src/model/build.js";
-import { responseObjects } from "../src/model/document.js";
-import { SchemaTypeNames } from "../src/model/names.js";
-import { ambiguousPaths, pathTemplate } from "../src/model/path-template.js";
-import { objectTypeExpression } from "../src/model/schema-code.js";
-import { openapiFromText } from "../src/run.js";
+import { buildApiModel } from "../src/compile/api/build.js";
+import { responseObjects } from "../src/compile/api/document.js";
+import { SchemaTypeNames } from "../src/compile/api/names.js";
+import { ambiguousPaths, pathTemplate } from "../src/compile/api/path-template.js";
+import { objectTypeExpression } from "../src/compile/api/schema-code.js";
+import { openapiFromText } from "../src/pipeline.js";
 import { ROOT } from "./support/fixtures.js";
 
 /** How many doc comments the model made (each member text with a description makes one). */
@@ -35,8 +35,8 @@ vi.mock("../src/model/escape.js", async (original) => {
 
 /** How many Parameter Objects of the document were read. */
 const parameterReads = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../src/model/document.js", async (original) => {
-  const real = await original<typeof import("../src/model/document.js")>();
+vi.mock("../src/compile/api/document.js", async (original) => {
+  const real = await original<typeof import("../src/compile/api/document.js")>();
   return {
     ...real,
     parameterObject: (...args: Parameters<typeof real.parameterObject>) => {
@@ -48,8 +48,8 @@ vi.mock("../src/model/document.js", async (original) => {
 
 /** How many validator nodes of schemas the model asked for (each schema's own, not its subschemas'). */
 const nodes = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../src/model/schema-code.js", async (original) => {
-  const real = await original<typeof import("../src/model/schema-code.js")>();
+vi.mock("../src/compile/api/schema-code.js", async (original) => {
+  const real = await original<typeof import("../src/compile/api/schema-code.js")>();
   return {
     ...real,
     schemaNode: (...args: Parameters<typeof real.schemaNode>) => {
@@ -70,7 +70,7 @@ describe("the view model's work", () => {
   it("makes no type text of codegen's own operations for the dispatcher's table (their handler types come from the resource)", async () => {
     const document = await documentOf("api-20.yaml", declarationText(20) as string);
     docComments.count = 0;
-    const view = buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+    const view = buildApiModel(structuredClone(document), { inputPath: "api-20.yaml" });
     expect(view.resources).toHaveLength(20);
     // Per resource: its schemas' and handlers' doc comments (70), not also one per parameter and
     // response of each of its six operations (the dispatcher's entries made those: 128 in all).
@@ -81,7 +81,7 @@ describe("the view model's work", () => {
     const document = await documentOf("api-20.yaml", declarationText(20) as string);
     const asked = vi.spyOn(SchemaTypeNames.prototype, "typeNameFor");
     try {
-      buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+      buildApiModel(structuredClone(document), { inputPath: "api-20.yaml" });
       // Per resource 34: its handlers' and types' references, its operations' own responses, and the
       // shared error responses' once in all (64 when each operation asked for each of them again).
       expect(asked.mock.calls.length / 20).toBeLessThan(40);
@@ -93,7 +93,7 @@ describe("the view model's work", () => {
   it("asks for the variants of the schemas in the same order, so types.gen.ts declares the same types", async () => {
     // guard-password's task input has a writeOnly field and its tasks readOnly ones: variants of both.
     const file = path.join(ROOT, "fixtures/valid/guard-password/declaration.yaml");
-    const view = buildApiView(await documentOf(file, readFileSync(file, "utf8")), { inputPath: "declaration.yaml" });
+    const view = buildApiModel(await documentOf(file, readFileSync(file, "utf8")), { inputPath: "declaration.yaml" });
     const expected = readFileSync(path.join(ROOT, "fixtures/valid/guard-password/expected/types.gen.ts"), "utf8");
     expect(view.types.map((type) => type.name)).toEqual([...expected.matchAll(/^export type (\w+)/gm)].map((match) => match[1]));
     expect(view.types.map((type) => type.name)).toContain("TaskInputRequest");
@@ -162,7 +162,7 @@ describe("the view model's work", () => {
     identifiers.count = 0;
     const asked = vi.spyOn(SchemaTypeNames.prototype, "typeNameFor");
     try {
-      buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+      buildApiModel(structuredClone(document), { inputPath: "api-20.yaml" });
       // Per resource its operations' and handlers' names and its schemas' once (35; 70 when each
       // reference to a schema checked its name again).
       expect(identifiers.count / 20).toBeLessThan(50);
@@ -177,7 +177,7 @@ describe("the view model's work", () => {
     const document = await documentOf("api-20.yaml", declarationText(20) as string);
     nodes.count = 0;
     parameterReads.count = 0;
-    buildApiView(structuredClone(document), { inputPath: "api-20.yaml" });
+    buildApiModel(structuredClone(document), { inputPath: "api-20.yaml" });
     // Per resource: its schemas' nodes (6), its bodies' (3), its list's query parameters' (2) and
     // its `id` once (13: at each of its four operations).
     expect(nodes.count / 20).toBeLessThan(12);

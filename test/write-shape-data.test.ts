@@ -1,16 +1,17 @@
 // The manifest hashes the shape of the OpenAPI document codegen writes from the data it
 // wrote it from, never by parsing its own openapi.yaml back (6 of 16 s at 1000 resources). The
 // hash must stay the one the text gives (old manifests, and the user's reformatted file, compare
-// with it): proven here on every fixture, in both versions, and on random data (src/write/yaml.ts
+// with it): proven here on every fixture, in both versions, and on random data (src/emit/yaml.ts
 // writes only text that reads back as the data).
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { nodeHost } from "../src/host.js";
-import { generateFiles } from "../src/run.js";
-import { type DataFile, manifestText, shapeHashOf, shapeHashOfFile } from "../src/write/plan.js";
-import { jsonToYaml } from "../src/write/yaml.js";
+import { generateFiles } from "../src/pipeline.js";
+import type { DataFile } from "../src/emit/render.js";
+import { manifestText, shapeHashOf, shapeHashOfFile } from "../src/write/plan.js";
+import { jsonToYaml } from "../src/emit/yaml.js";
 import { ROOT } from "./support/fixtures.js";
 
 /** Every text yaml's parse was given. */

@@ -1,11 +1,11 @@
 // Openapi.yaml is known to be what the generated server's YAML writer makes of the
-// document (src/write/yaml.ts, yamlOfDocument) by asking that writer about each distinct scalar
+// document (src/emit/yaml.ts, yamlOfDocument) by asking that writer about each distinct scalar
 // and key, not by comparing the whole; a string of one line without control characters or a
 // document marker is known by the rules both writers share (test/yaml-writer.test.ts holds them). Here the writer is made to differ on one text at a time:
 // wherever that text stands (a value of one line, of several lines, a key, at any depth), the
 // document is no longer known served as it is, and src/render/document-layout.ts checks it whole.
 import { describe, expect, it, vi } from "vitest";
-import { yamlOfDocument } from "../src/write/yaml.js";
+import { yamlOfDocument } from "../src/emit/yaml.js";
 
 const altered = vi.hoisted(() => ({ text: undefined as string | undefined }));
 vi.mock("../runtime/yaml.gen.js", async (original) => {

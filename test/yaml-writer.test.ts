@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { YamlUnsupported, yamlOfData } from "../runtime/yaml.gen.js";
-import { YAML_OPTIONS, isPlainSafe, jsonToYaml, oneLineScalar, yamlOfDocument } from "../src/write/yaml.js";
+import { YAML_OPTIONS, isPlainSafe, jsonToYaml, oneLineScalar, yamlOfDocument } from "../src/emit/yaml.js";
 
 const calls = vi.hoisted(() => ({ stringify: 0 }));
 vi.mock("yaml", async (original) => {
@@ -82,7 +82,7 @@ const value = fc.letrec((tie) => ({
 }));
 
 describe("a string of one line, as the server's writer writes it", () => {
-  // src/write/yaml.ts does not ask the server's writer (runtime/yaml.gen.ts) about a
+  // src/emit/yaml.ts does not ask the server's writer (runtime/yaml.gen.ts) about a
   // string of one line without control characters or a document marker: both write it by the same
   // rules. Held here at every place such a string stands: a map's value, a sequence's item, nested.
   it("is oneLineScalar's text, at the top and nested, in a map and a sequence", () => {

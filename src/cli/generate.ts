@@ -1,7 +1,7 @@
 // `codegen generate` (the default command): the OpenAPI document and the server code of an input,
 // written into a folder, once or on every change (docs/cli.md#codegen-generate).
 import { Option } from "commander";
-import type { OpenApiVersion } from "../run.js";
+import type { OpenApiVersion } from "../pipeline.js";
 import { type CommandDefinition, EXIT, type InputOptions, STRICT, UNSAFE_PATTERNS, elapsed, example, refRootOption } from "./shared.js";
 
 type GenerateOptions = InputOptions & {
@@ -67,7 +67,7 @@ export const generateCommand: CommandDefinition = (program, { host, stages, exit
         // takes a hash of the input and the folder's files, not YAML, validation and the renderer.
         const text = await host.readFile(file).catch(() => undefined);
         if (text !== undefined && !options.check) {
-          const { currentFiles } = await import("../fresh.js");
+          const { currentFiles } = await import("../write/fresh.js");
           const unchanged = currentFiles(host, file, text, folderOptions);
           if (unchanged !== undefined) return done({ written: 0, unchanged, removed: 0 });
         }

@@ -2,7 +2,7 @@
 // (docs/cli.md#codegen-openapi).
 import path from "node:path";
 import { Option } from "commander";
-import type { OpenApiVersion } from "../run.js";
+import type { OpenApiVersion } from "../pipeline.js";
 import { type CommandDefinition, type InputOptions, example, withInputOptions } from "./shared.js";
 
 type OpenApiOptions = InputOptions & { output?: string; format?: "yaml" | "json"; openapiVersion: OpenApiVersion };

@@ -12,7 +12,7 @@ export const schemaCommand: CommandDefinition = (program, { host }) => {
       ),
     )
     .action(async () => {
-      const { declarationJsonSchema } = await import("../declaration/schema.js");
+      const { declarationJsonSchema } = await import("../compile/declaration/schema.js");
       host.stdout(JSON.stringify(declarationJsonSchema(), null, 2) + "\n");
     });
 };

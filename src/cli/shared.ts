@@ -7,7 +7,7 @@ import type { Host } from "../host.js";
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 
 /** The stages: loaded when a command runs, not at start-up (see `CommandContext.stages`). */
-export type Stages = typeof import("../run.js");
+export type Stages = typeof import("../pipeline.js");
 
 /** Diagnostics as the stages report them. */
 export type Diagnostics = Parameters<Stages["reportDiagnostics"]>[1];
@@ -41,10 +41,10 @@ export const UNSAFE_PATTERNS = [
   "let patterns the linear matcher cannot take (backreferences, groups repeated past 1,000 instructions) run on V8's backtracking engine, whose time a request can make explode",
 ] as const;
 
-/** `--strict`, on every command that reads an OpenAPI document (src/openapi/lenient.ts). */
+/** `--strict`, on every command that reads an OpenAPI document (src/compile/openapi/lenient.ts). */
 export const STRICT = ["--strict", "treat warnings (schema mistakes of an OpenAPI document read leniently) as errors"] as const;
 
-/** `--ref-root`, on every command that reads an OpenAPI document (src/openapi/ref-files.ts). */
+/** `--ref-root`, on every command that reads an OpenAPI document (src/compile/openapi/ref-files.ts). */
 export const refRootOption = () => new Option("--ref-root <dir>", "the folder an OpenAPI document's $refs may read files in (default: the document's folder)");
 
 /** The options of every command that reads an input: the unsafe patterns' opt-in, --ref-root and --strict. */

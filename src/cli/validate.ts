@@ -11,13 +11,13 @@ export const validateCommand: CommandDefinition = (program, { host, stages, repo
   )
     .addHelpText("after", example("  $ codegen validate api.yaml && echo valid"))
     .action(async (file: string, options: InputOptions) => {
-      const { readInput, documentFromText, viewOfDocument } = await stages();
+      const { readInput, documentFromText, modelOfDocument } = await stages();
       const input = await readInput(host, file);
       if (input.value === undefined) return void fail(input.diagnostics, {});
       const result = await documentFromText(file, input.value, host.cwd, { ...options, selfCheck: true });
       if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return;
       // What generate would refuse to render is invalid here too.
-      const modelled = viewOfDocument(file, input.value, result.value, file);
+      const modelled = modelOfDocument(file, input.value, result.value, file);
       if (!modelled.value) fail(modelled.diagnostics, { [file]: input.value });
     });
 };

@@ -1,4 +1,4 @@
-import type { DocumentView } from "../model/view.js";
+import type { DocumentView } from "../model/api-model.js";
 import { YamlUnsupported, yamlOfData } from "#runtime/yaml.gen.js";
 
 /**
@@ -6,7 +6,7 @@ import { YamlUnsupported, yamlOfData } from "#runtime/yaml.gen.js";
  * text, and openapi.yaml's text only where the generated server's writer
  * (runtime/yaml.gen.ts) would not make exactly it from the JSON at its first request,
  * so a large document is not held twice in the generated file. `servedAsIs`: openapi.yaml was
- * written by the server's writer's rules throughout (src/write/yaml.ts, yamlOfDocument), so the
+ * written by the server's writer's rules throughout (src/emit/yaml.ts, yamlOfDocument), so the
  * server makes it by construction; else that is checked on `data`.
  */
 export function servedDocument(basePath: string, data: unknown, json: string, yaml: string, servedAsIs: boolean): DocumentView {

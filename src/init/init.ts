@@ -1,6 +1,6 @@
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { declarationJsonSchema } from "../declaration/schema.js";
+import { declarationJsonSchema } from "../compile/declaration/schema.js";
 import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import { type Host, TargetRefused } from "../host.js";
 

@@ -17,9 +17,9 @@ import {
   underMigrationLock,
 } from "#runtime/migrate.gen.js";
 import { poolQuery } from "#runtime/postgres.gen.js";
-import { schemaChange } from "./migrations.js";
+import { schemaChange } from "../emit/postgres/migrations.js";
 import { notAFolder } from "../write/target.js";
-import type { SchemaSnapshot } from "./tables.js";
+import type { SchemaSnapshot } from "../model/tables.js";
 
 /** An open database: `query` for the store (a pool with pg), `session` for work that needs one connection. */
 export interface Database {

@@ -12,7 +12,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import type { MigrationSpec } from "#runtime/migrate.gen.js";
 import { outputFolder, readCurrent } from "../write/apply.js";
 import { type CurrentTree, isAsWritten } from "../write/plan.js";
-import { MIGRATION_FILE, statementsOf } from "./migrations.js";
+import { MIGRATION_FILE, statementsOf } from "../emit/postgres/migrations.js";
 
 /** The folder of migrations inside an output folder. */
 const FOLDER = "migrations";

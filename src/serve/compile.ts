@@ -1,4 +1,4 @@
-import type { GeneratedFile } from "../render/render.js";
+import type { GeneratedFile } from "../emit/render.js";
 
 /**
  * Turn the generated TypeScript into JavaScript modules Node runs as they are: each file is

@@ -4,8 +4,10 @@
 // Checked with ajv (JSON Schema 2020-12, ajv-formats), a validator independent of the generated one.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { isJsonMediaType } from "../model/document.js";
-import type { MockAnswer } from "../model/operations.js";
+import { isJsonMediaType } from "../compile/api/document.js";
+import type { ApiModel } from "../model/api-model.js";
+
+type MockAnswer = ApiModel["mockAnswers"][string];
 
 type Json = Record<string, unknown>;
 

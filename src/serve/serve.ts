@@ -7,12 +7,11 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { parse } from "yaml";
-import { buildApiView } from "../model/build.js";
+import { buildApiModel } from "../compile/api/build.js";
 import { type Database, evolveSchema } from "../postgres/database.js";
-import { tablesOf } from "../postgres/tables.js";
-import { basePathOf } from "../run.js";
-import type { ApiView } from "../model/view.js";
-import type { GeneratedFile } from "../render/render.js";
+import { basePathOf } from "../compile/compile.js";
+import type { ApiModel } from "../model/api-model.js";
+import type { GeneratedFile } from "../emit/render.js";
 import { compileToJavaScript } from "./compile.js";
 import { type ExampleAnswer, exampleAnswers } from "./examples.js";
 
@@ -279,7 +278,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     let store = generated.createMemoryHandlers();
     let warnings: readonly string[] = [];
     if (options.database !== undefined && generated.createPostgresStore !== undefined) {
-      warnings = (await evolveSchema(options.database, tablesOf(documentOf(files)))).warnings;
+      warnings = (await evolveSchema(options.database, view.tables)).warnings;
       store = generated.createPostgresStore({ query: options.database.query });
     }
     // Why: the log line is the generated server's own `onResponse`, which is told the principal
@@ -344,8 +343,8 @@ function removeAllOnExit(): void {
 }
 
 /** The view of the served document (openapi.yaml among the files), for what serve answers itself. */
-function viewOf(files: readonly GeneratedFile[]): ApiView {
-  return buildApiView(documentOf(files) as Parameters<typeof buildApiView>[0], { inputPath: "" });
+function viewOf(files: readonly GeneratedFile[]): ApiModel {
+  return buildApiModel(documentOf(files) as Parameters<typeof buildApiModel>[0], { inputPath: "" });
 }
 
 /** The served document (openapi.yaml among the files), parsed. */

@@ -18,7 +18,7 @@ import {
   type Stats,
 } from "node:fs";
 import path from "node:path";
-import type { GeneratedFile } from "../render/render.js";
+import type { GeneratedFile } from "../emit/render.js";
 import { type CurrentTree, type Found, MANIFEST, type WritePlan, manifestText, parseManifest } from "./plan.js";
 
 /** A file larger than this is not read: codegen never wrote one (a manifest larger is no manifest). */

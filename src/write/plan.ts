@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import type { GeneratedFile } from "../render/render.js";
+import type { DataFile, GeneratedFile } from "../emit/render.js";
 
 /** The manifest's file name inside the output folder. */
 export const MANIFEST = ".codegen-manifest.json";
@@ -9,7 +9,7 @@ export const MANIFEST = ".codegen-manifest.json";
 export interface Manifest {
   /** Path inside the folder -> hash; a map, so a path such as `constructor` is no inherited key. */
   readonly files: ReadonlyMap<string, string>;
-  /** The hash of everything the files were generated from (src/run.ts, generationKey). */
+  /** The hash of everything the files were generated from (src/pipeline.ts, generationKey). */
   readonly input?: string;
   /** Path -> `hashOf` the very bytes written (absent in manifests written by older versions of codegen). */
   readonly bytes: ReadonlyMap<string, string>;
@@ -90,16 +90,6 @@ export const SHAPE_PIECE = 256 * 1024;
 const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
 
 /**
- * A generated file; a YAML or JSON one may carry the JSON data its text was written from
- * (`jsonToYaml(data)` or `JSON.stringify(data)`), whose shape is then that data's.
- */
-export interface DataFile extends GeneratedFile {
-  readonly data?: unknown;
-  /** Or that data's shape hash, made where its JSON text was at hand (`shapeOfJson`). */
-  readonly dataShape?: string;
-}
-
-/**
  * The shape hash of a YAML or JSON file written from data whose `JSON.stringify` text is `json`.
  * Why: openapi.yaml's data is stringified for document.gen.ts anyway; stringifying it
  * again for the manifest was ~50 ms at 1000 resources.
@@ -138,7 +128,7 @@ export function shapeHashOfFile(file: DataFile): string {
 
 /**
  * The YAML parser, loaded at first use. Why not imported: a run that finds its folder current
- * (src/fresh.ts) reads the manifest through this module and compares hashes of bytes; only a
+ * (src/write/fresh.ts) reads the manifest through this module and compares hashes of bytes; only a
  * file that is not as written needs its shape, and `yaml` is some 70 modules to load.
  */
 const yaml = () => createRequire(import.meta.url)("yaml") as typeof import("yaml");

@@ -10,8 +10,8 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
-import { generateFiles } from "../../src/run.js";
-import type { GeneratedFile } from "../../src/render/render.js";
+import { generateFiles } from "../../src/pipeline.js";
+import type { GeneratedFile } from "../../src/emit/render.js";
 import { ROOT, declarationOf, fixtureCases } from "../support/fixtures.js";
 import { compileTrees } from "../support/generated-code.js";
 

@@ -12,8 +12,8 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import type { GeneratedFile } from "../../src/render/render.js";
-import { generateFiles } from "../../src/run.js";
+import type { GeneratedFile } from "../../src/emit/render.js";
+import { generateFiles } from "../../src/pipeline.js";
 import { ROOT } from "../support/fixtures.js";
 import { compileTrees, payloadInCode } from "../support/generated-code.js";
 

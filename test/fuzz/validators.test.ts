@@ -1,6 +1,6 @@
 // For every schema of every valid fixture's document,
 // random JSON values (near the schema, mutated, or anything at all) are judged by the generated
-// validator (runtime/validate.gen.ts over the table src/model/schema-code.ts builds) and by ajv
+// validator (runtime/validate.gen.ts over the table src/compile/api/schema-code.ts builds) and by ajv
 // (JSON Schema 2020-12, with ajv-formats); the two must agree on every value. Hand-written schemas
 // do the same for the keywords our own documents never use (allOf, oneOf, const, multipleOf...).
 
@@ -12,8 +12,8 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { schemaNode } from "../../src/model/schema-code.js";
-import type { JsonSchema } from "../../src/model/schema-code.js";
+import { schemaNode } from "../../src/compile/api/schema-code.js";
+import type { JsonSchema } from "../../src/compile/api/schema-code.js";
 import { hasFormat, validateValue } from "../../runtime/validate.gen.js";
 import type { FieldErrors, SchemaNode, SchemaPart, SchemaTable } from "../../runtime/validate.gen.js";
 import { ROOT, fixtureCases } from "../support/fixtures.js";

@@ -3,7 +3,7 @@
 // and a duplicate key at its end is still reported at its place.
 
 import { describe, expect, it } from "vitest";
-import { loadDocument } from "../../src/declaration/load.js";
+import { loadDocument } from "../../src/compile/declaration/load.js";
 
 describe("a declaration with a very large map", () => {
   it("60,000 fields load in a few seconds; the duplicate at the end is reported with its line", () => {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generate } from "../../src/index.js";
-import { MAX_REF_FILE_BYTES } from "../../src/openapi/ref-files.js";
+import { MAX_REF_FILE_BYTES } from "../../src/compile/openapi/ref-files.js";
 import { ROOT, runCli } from "../support/fixtures.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-refs-"));

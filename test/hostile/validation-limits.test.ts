@@ -15,7 +15,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { generate } from "../../src/index.js";
-import { generateFiles } from "../../src/run.js";
+import { generateFiles } from "../../src/pipeline.js";
 import { compileToJavaScript } from "../../src/serve/compile.js";
 import { START_TIMEOUT, call, expectError } from "../http/support.js";
 import { ROOT, runCli } from "../support/fixtures.js";

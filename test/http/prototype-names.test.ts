@@ -14,7 +14,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
-import { generateFiles } from "../../src/run.js";
+import { generateFiles } from "../../src/pipeline.js";
 import { compileToJavaScript } from "../../src/serve/compile.js";
 import type { RunningServer } from "../../src/serve/serve.js";
 import { ROOT } from "../support/fixtures.js";

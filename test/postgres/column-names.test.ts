@@ -1,4 +1,4 @@
-// Column names are unique by construction (src/postgres/tables.ts, tablesOf): PostgreSQL cuts
+// Column names are unique by construction (src/compile/tables.ts, tablesOf): PostgreSQL cuts
 // identifiers at 63 bytes and holds no lone surrogate (UTF-8 turns each into U+FFFD), so a long
 // name is written as a cut prefix and a hash. No two fields may meet in one column: not a name
 // crafted to equal another's cut-and-hash form, not names that differ only in lone surrogates,
@@ -14,9 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { applyMigrationFiles, type Database } from "../../src/postgres/database.js";
 import { folderMigrations } from "../../src/postgres/recorded.js";
-import { migrationText, schemaChange } from "../../src/postgres/migrations.js";
-import { type SchemaSnapshot, identifier, tablesOf } from "../../src/postgres/tables.js";
-import { generateIntoFolder } from "../../src/run.js";
+import { migrationText, schemaChange } from "../../src/emit/postgres/migrations.js";
+import type { SchemaSnapshot } from "../../src/model/tables.js";
+import { identifier } from "../../src/model/tables.js";
+import { tablesOf } from "../../src/compile/tables.js";
+import { generateIntoFolder } from "../../src/pipeline.js";
 import { pgliteDatabase } from "./store.js";
 
 /** An OpenAPI document with one resource (`items`) whose properties are `fields`, all strings. */

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrationFiles, openDatabase } from "../../src/postgres/database.js";
-import { MIGRATION_FILE, statementsOf } from "../../src/postgres/migrations.js";
+import { MIGRATION_FILE, statementsOf } from "../../src/emit/postgres/migrations.js";
 import { serveFiles } from "../../src/serve/serve.js";
 import { type MigrationSpec, applyMigrations } from "#runtime/migrate.gen.js";
 import { call, issueToken, obj } from "../http/support.js";

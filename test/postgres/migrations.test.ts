@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { applyMigrationFiles, type Database } from "../../src/postgres/database.js";
 import { folderMigrations } from "../../src/postgres/recorded.js";
-import { identifier, quoteIdentifier } from "../../src/postgres/tables.js";
-import { generateIntoFolder } from "../../src/run.js";
+import { identifier, quoteIdentifier } from "../../src/model/tables.js";
+import { generateIntoFolder } from "../../src/pipeline.js";
 import { pgliteDatabase } from "./store.js";
 
 /** The migrations `codegen migrate` applies from a folder, which must hold nothing it refuses. */

@@ -1,12 +1,13 @@
-// Which jsonb columns may hold JSON `null` (src/postgres/tables.ts): those are read as their
+// Which jsonb columns may hold JSON `null` (src/compile/tables.ts): those are read as their
 // text (kind `json`), so that `null` stays apart from SQL NULL; every other jsonb column is read
 // plainly (kind `jsonb`), which saves PostgreSQL a `::text` per row. The decision is
 // conservative (anything not surely free of `null` keeps its text), and changing a column's
 // kind is no change of its table: no migration.
 
 import { describe, expect, it } from "vitest";
-import { isEmpty, schemaChange } from "../../src/postgres/migrations.js";
-import { type SchemaSnapshot, tablesOf } from "../../src/postgres/tables.js";
+import { isEmpty, schemaChange } from "../../src/emit/postgres/migrations.js";
+import type { SchemaSnapshot } from "../../src/model/tables.js";
+import { tablesOf } from "../../src/compile/tables.js";
 
 /** Each property, and the kind its column must have. */
 const CASES: readonly (readonly [string, unknown, "json" | "jsonb"])[] = [

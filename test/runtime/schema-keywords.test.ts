@@ -9,9 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { SchemaTypeNames } from "../../src/model/names.js";
-import { schemaNode, typeScriptType, unsupportedKeywords } from "../../src/model/schema-code.js";
-import type { JsonSchema } from "../../src/model/schema-code.js";
+import { SchemaTypeNames } from "../../src/compile/api/names.js";
+import { schemaNode, typeScriptType, unsupportedKeywords } from "../../src/compile/api/schema-code.js";
+import type { JsonSchema } from "../../src/compile/api/schema-code.js";
 import { validateValue, withDefaults } from "../../runtime/validate.gen.js";
 import type { FieldErrors, SchemaNode, SchemaTable } from "../../runtime/validate.gen.js";
 

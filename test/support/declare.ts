@@ -1,6 +1,6 @@
 import { stringify } from "yaml";
-import type { Declaration } from "../../src/declaration/model.js";
-import { checkDeclaration } from "../../src/run.js";
+import type { Declaration } from "../../src/compile/declaration/model.js";
+import { checkDeclaration } from "../../src/pipeline.js";
 
 /** A small valid declaration as plain data; tests change one part of it. */
 export function baseDeclaration(): Record<string, unknown> {

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import type { GeneratedFile } from "../../src/render/render.js";
+import type { GeneratedFile } from "../../src/emit/render.js";
 import { ROOT } from "./fixtures.js";
 
 /** The words hostile payloads call (console.log, process.exit, evil(), ...) and that no generated file uses. */

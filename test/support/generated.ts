@@ -1,8 +1,8 @@
 import path from "node:path";
 import { nodeHost } from "../../src/host.js";
-import type { GeneratedFile } from "../../src/render/render.js";
+import type { GeneratedFile } from "../../src/emit/render.js";
 import { declarationOf, ROOT } from "./fixtures.js";
-import { generateFiles } from "../../src/run.js";
+import { generateFiles } from "../../src/pipeline.js";
 import { readFileSync } from "node:fs";
 import { type RunningServer, type ServeUser, serveFiles } from "../../src/serve/serve.js";
 import { testDatabase } from "../postgres/store.js";

@@ -1,0 +1,490 @@
+import type { OpenAPIV3_1 } from "openapi-types";
+import { camelCase, pascalCase } from "../declaration/names.js";
+import { NAME_LIMIT } from "../declaration/schema.js";
+import { type Json, listOf, objectOf, stringOf } from "./document.js";
+import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from "../../model/escape.js";
+import { prepareDocument } from "./foreign.js";
+import { NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
+import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
+import { OperationCollector } from "./operations.js";
+import { type Discriminator, ambiguousPaths } from "./path-template.js";
+import { type JsonSchema, objectTypeExpression, refName, schemaNode, typeExpression } from "./schema-code.js";
+import { schemeTable } from "./security.js";
+import { type TableHistory, tablesOf } from "../tables.js";
+import {
+  type Member,
+  type TypeExpr,
+  arrayType,
+  genericType,
+  indexMember,
+  intersectionType,
+  literalType,
+  member,
+  objectType,
+  readonlyType,
+  unionType,
+  word,
+} from "../../model/type-expr.js";
+import type { ApiModel, HandlerMethodView, ResourceView, TypeView } from "../../model/api-model.js";
+
+export { UnsupportedConstruct };
+
+/**
+ * A route's operation per method and, where paths of one URL differ after `#`, the variants the
+ * dispatcher tells apart by the request (runtime RouteSpec `variants`): in the document's order;
+ * the method's operation is the one without a `#`, else the first (whose own parameters then
+ * refuse a request no variant takes, such as a missing `X-Amz-Target`).
+ */
+function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discriminator?: Discriminator | undefined }[]>): {
+  methods: Record<string, unknown>;
+  variants?: Record<string, unknown>;
+} {
+  const chosen: Record<string, unknown> = {};
+  const variants: Record<string, unknown> = {};
+  for (const [method, entries] of methods) {
+    // Most methods have one operation (two thousand routes).
+    if (entries.length === 1) {
+      chosen[method] = entries[0]!.spec;
+      continue;
+    }
+    chosen[method] = (entries.find((e) => e.discriminator === undefined) ?? entries[0]!).spec;
+    const told = entries.filter((e) => e.discriminator !== undefined);
+    if (entries.length > 1 && told.length > 0) variants[method] = told.map((e) => ({ ...e.discriminator, operation: e.spec }));
+  }
+  return Object.keys(variants).length > 0 ? { methods: chosen, variants } : { methods: chosen };
+}
+
+/** The input members and the result of a resource handler that differ per operation kind (members keep these names: stores rely on them). */
+const SIGNATURES: Record<ResourceKind, { input: (t: Types) => Member[]; result: (t: Types) => TypeExpr }> = {
+  list: { input: (t) => [member("query", t.query)], result: (t) => readonlyType(arrayType(t.stored)) },
+  get: { input: (t) => [member("id", t.id)], result: (t) => unionType([t.stored, UNDEFINED]) },
+  create: { input: (t) => [member("body", t.body)], result: (t) => t.stored },
+  replace: { input: (t) => [member("id", t.id), member("body", t.body), member("current", t.stored)], result: (t) => t.stored },
+  update: { input: (t) => [member("id", t.id), member("patch", t.body), member("current", t.stored)], result: (t) => t.stored },
+  delete: { input: (t) => [member("id", t.id), member("current", t.stored)], result: () => word("void") },
+  // Why: the handler stores the object after the action, in its `to` state (given as `to`), in one
+  // write of its own; the server checks that it did (http-behaviour, actions).
+  action: {
+    input: (t) => [
+      member("id", t.id),
+      ...(t.body.text === "never" ? [] : [member("body", t.body)]),
+      member("current", t.stored),
+      ...(t.to === undefined ? [] : [member("to", t.to)]),
+    ],
+    result: (t) => t.stored,
+  },
+};
+const UNDEFINED = word("undefined");
+/** A list's page in its handler's input. */
+const PAGE_TYPE = objectType([
+  member("limit", word("number"), { readonly: true }),
+  member("cursor", unionType([word("string"), UNDEFINED]), { readonly: true }),
+]);
+/** The principal's type of each of security.ts's kinds (its text), and the handlers' last input member. */
+const PRINCIPALS = new Map(["Principal", "Principal | undefined", "undefined"].map((text) => [text, unionType(text.split(" | ").map(word))]));
+const SCOPES = member("scopes", word("SecurityScopes"));
+/** What a resource handler's result is, for its doc comment (without the refusal). */
+const RESULT_DOCS: Record<ResourceKind, (paged: boolean) => string> = {
+  list: (paged) => (paged ? "A page of the stored objects and, when more remain, the handler's own cursor of the next page" : "The stored objects"),
+  get: () => "The stored object (the server adds its links), or undefined when none has the id",
+  create: () => "The object as stored (the server adds its links)",
+  replace: () => "The object as stored (the server adds its links)",
+  update: () => "The object as stored (the server adds its links)",
+  delete: () => "Nothing once the object is deleted",
+  action: () => "The object as stored after the action (the server adds its links)",
+};
+interface Types {
+  /** The query members with their doc comments. */
+  query: TypeExpr;
+  id: TypeExpr;
+  body: TypeExpr;
+  stored: TypeExpr;
+  /** An action's `to` state as a literal type, when it declares one. */
+  to?: TypeExpr;
+}
+
+/**
+ * Every part of the document the renderer cannot turn into code, each at its JSON pointer.
+ * Thrown by the model and reported by the orchestrator as diagnostics at those places of the input.
+ */
+export class UnsupportedConstructs extends Error {
+  constructor(readonly problems: readonly UnsupportedConstruct[]) {
+    super(problems.map((p) => p.message).join("\n"));
+  }
+}
+
+/** Options of the ApiModel. */
+export interface ModelOptions {
+  /** The input file's path relative to the output folder, for the header line. */
+  readonly inputPath: string;
+  /** What the output folder holds of earlier tables, so each keeps its names (src/compile/tables.ts). */
+  readonly tableHistory?: TableHistory;
+}
+
+/**
+ * Build the ApiModel of an OpenAPI document: what the emitters of the server code read.
+ * Reads the document only (never the declaration); codegen's own facts come from `x-codegen-*`.
+ * Every operation is read once into the operation model (operation.ts); the views derive from it.
+ * Problems are collected on the way and thrown once, together, at the end.
+ */
+export function buildApiModel(input: OpenAPIV3_1.Document, options: ModelOptions): ApiModel {
+  const prepared = prepareDocument(input);
+  const document = prepared.document as unknown as Json;
+  const gate = new NameGate();
+  const problems = [...overlongNames(input), ...prepared.problems.map((p) => new UnsupportedConstruct(p.pointer, p.reason))];
+  const view = viewOf(document, options, gate, problems);
+  problems.push(...gate.problems);
+  if (problems.length > 0) throw new UnsupportedConstructs(problems);
+  return { ...view, tables: tablesOf(input, options.tableHistory) };
+}
+
+function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems: UnsupportedConstruct[]): Omit<ApiModel, "tables"> {
+  const schemas = objectOf(objectOf(document.components).schemas) as Record<string, JsonSchema>;
+  const typeNames = new SchemaTypeNames(schemas, gate.problems);
+
+  const resourceSchemas = Object.entries(schemas).filter(([, s]) => s["x-codegen-resource"] !== undefined);
+  const singularOf = new Map(
+    resourceSchemas.map(([, s]) => {
+      const ext = objectOf(s["x-codegen-resource"]);
+      return [String(ext.collection), String(ext.singular)] as const;
+    }),
+  );
+  const model = buildOperations(document, singularOf);
+  problems.push(...model.problems);
+
+  const operationsByCollection = new Map<string, OperationModel[]>();
+  // The dispatcher's routes as values, printed into api.gen.ts.
+  const routes: unknown[] = [];
+  // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
+  const collectionLinks: { rel: string; method: string; href: string }[] = [];
+  const tokenLinks: { rel: string; method: string; href: string }[] = [];
+  let hasTokenEndpoint = false;
+  let hasGuards = false;
+  const collector = new OperationCollector(
+    document,
+    resourceSchemas.map(([, s]) => camelCase(String(objectOf(s["x-codegen-resource"]).collection))),
+    typeNames,
+    gate,
+  );
+
+  // Why: paths that differ only after a `#` are one URL on the wire: one route answers all their
+  // methods; where two paths would answer one request alike, the later is refused at its place.
+  const ambiguous = ambiguousPaths(
+    model.paths.map(({ path, discriminator, segments, operations }) => ({ path, discriminator, segments, methods: operations.map((o) => o.method) })),
+  );
+  for (const [i, reason] of ambiguous) problems.push(new UnsupportedConstruct(pointerOf("paths", model.paths[i]!.path), reason));
+  // Each route's operations per method, with what tells apart those of one URL (variantsOf).
+  const pending = new Map<string, { segments: unknown; methods: Map<string, { spec: unknown; discriminator?: Discriminator | undefined }[]> }>();
+  for (const { wirePath, discriminator, segments, operations } of model.paths) {
+    const key = JSON.stringify(segments);
+    const methods = pending.get(key)?.methods ?? new Map<string, { spec: unknown; discriminator?: Discriminator | undefined }[]>();
+    if (!pending.has(key)) pending.set(key, { segments, methods });
+    const add = (method: string, spec: unknown) => {
+      const entries = methods.get(method.toUpperCase()) ?? [];
+      methods.set(method.toUpperCase(), [...entries, { spec, discriminator }]);
+    };
+    for (const operation of operations) {
+      const { behaviour, method } = operation;
+      if (behaviour.kind === "operation") {
+        const spec = collector.add(operation);
+        if (spec) add(method, spec);
+        continue;
+      }
+      if (collector.security(operation).requirements.some((requirement) => requirement.length > 0)) hasGuards = true;
+      add(method, routeEntry(operation, collector));
+      if (behaviour.kind === "token") {
+        hasTokenEndpoint = true;
+        tokenLinks.push({ rel: "token", method: "POST", href: wirePath });
+      }
+      if (!isResourceBehaviour(behaviour)) continue;
+      if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: wirePath });
+      const list = operationsByCollection.get(behaviour.collection) ?? [];
+      list.push(operation);
+      operationsByCollection.set(behaviour.collection, list);
+    }
+  }
+  for (const { segments, methods } of pending.values()) {
+    routes.push({ segments, ...variantsOf(methods) });
+  }
+  problems.push(...collector.problems);
+  // Why: the server checks that a `ref` names an existing object through the referenced resource's
+  // `get` (declaration, the `ref` paragraph); without one it could not, and a silent skip would
+  // store references to nothing, so such a document is refused where the reference is declared.
+  for (const [name, schema] of resourceSchemas) {
+    for (const [field, property] of Object.entries(objectOf(schema.properties))) {
+      const target = stringOf(objectOf(property)["x-codegen-ref"]);
+      if (target === undefined || (operationsByCollection.get(target) ?? []).some((o) => o.behaviour.kind === "get")) continue;
+      const collection = String(objectOf(schema["x-codegen-resource"]).collection);
+      problems.push(
+        new UnsupportedConstruct(
+          pointerOf("components", "schemas", name, "properties", field, "x-codegen-ref"),
+          `the reference to ${stringLiteral(target)} cannot be checked: ${stringLiteral(target)} offers no \`get\`; offer it, or drop \`ref\``,
+          pointerOf("resources", collection, "fields", field, "ref"),
+        ),
+      );
+    }
+  }
+  const operationGroups = collector.groupViews();
+  const resources: ResourceView[] = resourceSchemas.flatMap(([name, schema]) => {
+    const view = resourceView(name, schema, schemas, singularOf, operationsByCollection, typeNames, gate);
+    return view === undefined ? [] : [view];
+  });
+
+  // After every handler type: the named types, then the variants those asked for (each may ask for more).
+  const types: TypeView[] = Object.entries(schemas).map(([name, schema]) =>
+    typeView(typeNames.typeName(name), stringOf(schema.description), typeExpression(schema, "", typeNames)),
+  );
+  for (let i = 0; i < typeNames.variants().length; i++) {
+    const variant = typeNames.variants()[i]!;
+    const without = variant.use === "request" ? "`readOnly`" : "`writeOnly`";
+    const text = `\`${variant.schema}\` as ${variant.use === "request" ? "sent in requests" : "answered in responses"}: without its ${without} properties.`;
+    types.push(typeView(variant.name, text, typeExpression(schemas[variant.schema]!, "", typeNames, variant.use)));
+  }
+  const indexLinks = [...collectionLinks, ...tokenLinks];
+  const nodes = Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema)] as const);
+  const api = {
+    schemas: nodes,
+    resources: resources.map((resource) => [resource.fileName, resource.specValue] as const),
+    routes,
+    securitySchemes: schemeTable(document),
+    index: indexLinks,
+  };
+
+  return {
+    header: `// Generated by codegen from ${lineComment(options.inputPath)}. Do not edit.`,
+    hasResources: resources.length > 0,
+    usesHandlers: resources.length > 0 || operationGroups.length > 0,
+    types,
+    resources,
+    api,
+    hasTokenEndpoint,
+    hasGuards,
+    hasOperations: operationGroups.length > 0,
+    operationGroups,
+    ...(operationGroups.length === 0
+      ? {}
+      : { resourceHandlers: genericType("Omit", [word("Handlers"), unionType(operationGroups.map((g) => literalType(g.property)))]) }),
+    securityHooks: [...collector.hookSchemes].map((name) => ({ name, key: propertyKey(name), comment: inlineComment(name) })),
+    hasSecurityHooks: collector.hookSchemes.size > 0,
+    mockAnswers: collector.mockAnswers,
+  };
+}
+
+/** A named type of types.gen.ts with its doc comment. */
+function typeView(name: string, description: string | undefined, type: TypeExpr): TypeView {
+  const lines = docLines(description);
+  return { name, docLines: lines, hasDoc: lines.length > 0, type };
+}
+
+/**
+ * The dispatcher's entry of one of codegen's own operations (resource operations, index, token
+ * endpoint): the one definition every operation is read by (parameters, body, responses), from
+ * the same reading as an operation written by others; a list's `sort`, `limit` and `cursor` are
+ * its listing's, not parameters. Then what its kind adds.
+ */
+function routeEntry(operation: OperationModel, collector: OperationCollector): Record<string, unknown> {
+  const { behaviour } = operation;
+  const query = handlerQuery(operation);
+  const parameters = operation.parameters.filter((p) => p.in !== "query" || query.includes(p));
+  const spec: Record<string, unknown> = {
+    operationId: operation.operationId,
+    kind: behaviour.kind,
+    security: operation.security.requirements,
+    ...collector.definition(operation, parameters),
+  };
+  if (isResourceBehaviour(behaviour)) {
+    spec.resource = behaviour.collection;
+    if (behaviour.page) spec.page = behaviour.page;
+    if (behaviour.sort) spec.sort = behaviour.sort;
+    if (behaviour.action) spec.action = behaviour.action;
+    if (behaviour.errors.length > 0) spec.errors = behaviour.errors;
+  }
+  if (behaviour.kind === "token") spec.form = behaviour.form;
+  return spec;
+}
+
+/** The named schema of an operation's `application/json` body, when it has one. */
+function jsonBodyName(operation: OperationModel): string | undefined {
+  const schema = operation.body?.content.find((entry) => entry.type === "application/json")?.schema;
+  return schema === undefined ? undefined : refName(schema);
+}
+
+/** The fields a resource may be filtered on (`x-codegen-filter`, and `status` with a state machine). */
+function filterFields(schema: JsonSchema): string[] {
+  const filters = Object.entries(objectOf(schema.properties))
+    .filter(([, p]) => objectOf(p)["x-codegen-filter"] === true)
+    .map(([k]) => k);
+  return objectOf(schema["x-codegen-resource"]).status !== undefined && !filters.includes("status") ? [...filters, "status"] : filters;
+}
+
+/** The query parameters handed to the handler: filters and declared `query`; `sort`, `limit` and `cursor` are the server's. */
+function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
+  const query = operation.parameters.filter((p) => p.in === "query");
+  // Most operations have no query (it is read twice of each of six thousand).
+  if (query.length === 0) return query;
+  const behaviour = operation.behaviour;
+  const listing = isResourceBehaviour(behaviour) ? behaviour : undefined;
+  const reserved = [...(listing?.page ? ["limit", "cursor"] : []), ...(listing?.sort ? ["sort"] : [])];
+  return reserved.length === 0 ? query : query.filter((p) => !reserved.includes(p.name));
+}
+
+/** Whether generated type text refers to a named schema through the `T.` namespace. */
+const refersToTypes = (text: string) => /\bT\./.test(text);
+
+function resourceView(
+  name: string,
+  schema: JsonSchema,
+  schemas: Record<string, JsonSchema>,
+  singularOf: ReadonlyMap<string, string>,
+  operationsByCollection: ReadonlyMap<string, readonly OperationModel[]>,
+  typeNames: SchemaTypeNames,
+  gate: NameGate,
+): ResourceView | undefined {
+  const ext = objectOf(schema["x-codegen-resource"]);
+  const collection = String(ext.collection);
+  const at = pointerOf("components", "schemas", name, "x-codegen-resource");
+  if (collection.length > NAME_LIMIT) {
+    gate.problems.push(new UnsupportedConstruct(at, `collection ${stringLiteral(`${collection.slice(0, 32)}…`)} is longer than ${NAME_LIMIT} characters`));
+    return undefined;
+  }
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(collection)) {
+    gate.problems.push(new UnsupportedConstruct(at, `collection ${stringLiteral(collection)} is not a lower-case path segment`));
+    return undefined;
+  }
+  const properties = objectOf(schema.properties);
+  const inputProperties = objectOf(objectOf(schemas[`${name}Input`]).properties);
+  const status = objectOf(ext.status);
+  const spec = {
+    collection,
+    singular: String(ext.singular),
+    idKind: ext.id === "uuid" || ext.id === "string" ? ext.id : "integer",
+    readOnly: Object.entries(properties)
+      .filter(([k, p]) => k !== "id" && k !== "links" && objectOf(p).readOnly === true)
+      .map(([k]) => k),
+    writeOnly: Object.entries(inputProperties)
+      .filter(([, p]) => objectOf(p).writeOnly === true)
+      .map(([k]) => k),
+    ...(ext.status !== undefined ? { status: { initial: status.initial, transitions: status.transitions ?? {} } } : {}),
+    refs: Object.entries(properties)
+      .filter(([, p]) => typeof objectOf(p)["x-codegen-ref"] === "string")
+      .map(([field, p]) => {
+        const target = String(objectOf(p)["x-codegen-ref"]);
+        return { field, rel: singularOf.get(target) ?? target, collection: target };
+      }),
+    links: listOf(ext.links).map((l) => {
+      const link = objectOf(l);
+      return {
+        rel: link.rel,
+        method: link.method,
+        ...(link.when ? { when: link.when } : {}),
+        ...(link.href ? { href: link.href } : {}),
+        ...(typeof link.action === "string" ? { action: link.action } : {}),
+      };
+    }),
+  };
+
+  const storedName = gate.identifier(`Stored${typeNames.typeName(name)}`, at, "the stored type");
+  const stored = word(storedName);
+  const writeOnlyMembers = Object.entries(inputProperties)
+    .filter(([, p]) => objectOf(p).writeOnly === true)
+    .map(([k, p]) => member(k, typeExpression(objectOf(p), "T.", typeNames), { optional: true, description: stringOf(objectOf(p).description) }));
+  const base = objectTypeExpression(schema, "T.", typeNames, ["links"]);
+  const storedType = writeOnlyMembers.length === 0 ? base : intersectionType([base, objectType(writeOnlyMembers)]);
+  const idType = word(ext.id === "uuid" || ext.id === "string" ? "string" : "number");
+  const filters = filterFields(schema);
+
+  const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map((operation) => {
+    const behaviour = operation.behaviour as ResourceBehaviour;
+    const kind = behaviour.kind;
+    const query = handlerQuery(operation);
+    const queryMembers = query.map((p) => member(p.name, typeExpression(objectOf(p.schema), "T.", typeNames), { optional: true, description: p.description }));
+    const bodyRef = jsonBodyName(operation);
+    const types: Types = {
+      query: queryMembers.length > 0 ? objectType(queryMembers) : NO_QUERY,
+      id: idType,
+      body: bodyRef !== undefined ? word(`T.${typeNames.typeNameFor(bodyRef, "request")}`) : word("never"),
+      stored,
+      ...(behaviour.action?.to !== undefined ? { to: literalType(behaviour.action.to) } : {}),
+    };
+    const before = gate.problems.length;
+    const operationId = gate.identifier(operation.operationId, operation.pointer, "operationId");
+    // Names made of a refused operationId would only repeat its problem.
+    const named = (name: string, what: string) => (gate.problems.length === before ? gate.typeName(name, operation.pointer, what) : name);
+    const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
+    const signature = SIGNATURES[kind];
+    // A list's order and page (http-behaviour, "Lists: pagination and sorting"): typed in its input, a page its result.
+    const declaredQuery = query.some((p) => !filters.includes(p.name));
+    const listing = [...(behaviour.sort ? [member("sort", sortType(behaviour.sort))] : []), ...(behaviour.page ? [member("page", PAGE_TYPE)] : [])];
+    const result = behaviour.page
+      ? objectType([member("items", readonlyType(arrayType(stored)), { readonly: true }), member("next", word("string"), { readonly: true, optional: true })])
+      : signature.result(types);
+    const principal = member("principal", PRINCIPALS.get(operation.security.principal)!);
+    const inputName = named(`${pascal}Input`, "the input type");
+    const inputType = objectType([...signature.input(types), ...listing, principal, SCOPES]);
+    const resultName = named(`${pascal}Result`, "the result type");
+    const resultType = refusable(result, behaviour.errors);
+    return {
+      operationId,
+      docLines: handlerDoc(operation.summary ?? operationId, operation),
+      inputName,
+      inputType,
+      resultName,
+      resultType,
+      resultDoc: RESULT_DOCS[kind](behaviour.page !== undefined) + (behaviour.errors.length > 0 ? ", or a refusal with a declared status" : "") + ".",
+      hasSort: behaviour.sort !== undefined,
+      hasPage: behaviour.page !== undefined,
+      hasListing: behaviour.sort !== undefined || behaviour.page !== undefined || declaredQuery,
+      isList: kind === "list",
+      isGet: kind === "get",
+      isCreate: kind === "create",
+      isReplace: kind === "replace",
+      isUpdate: kind === "update",
+      isDelete: kind === "delete",
+      isAction: kind === "action",
+      toLiteral: types.to?.text ?? "",
+    };
+  });
+
+  return {
+    fileName: collection,
+    usesTypes: refersToTypes(storedType.text) || methods.some((m) => refersToTypes(m.inputType.text)),
+    usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType.text)),
+    usesRefusal: methods.some((m) => /\bHandlerRefusal\b/.test(m.resultType.text)),
+    binderName: gate.identifier(`bind${pascalCase(collection)}`, at, "the binder"),
+    storeUsesStored: methods.some((m) => !m.isDelete),
+    property: gate.identifier(camelCase(collection), at, "the resource property"),
+    interfaceName: gate.identifier(`${pascalCase(collection)}Handlers`, at, "the handler interface"),
+    storedName,
+    storedType,
+    collectionLiteral: stringLiteral(collection),
+    collectionComment: inlineComment(collection),
+    specValue: spec,
+    filters,
+    methods,
+  };
+}
+
+/** A handler method's JSDoc: the summary, the description, and each declared refusal with its reason. */
+function handlerDoc(summary: string, operation: OperationModel): string[] {
+  const errors = isResourceBehaviour(operation.behaviour) ? operation.behaviour.errors : [];
+  const refusals = errors.map((status) => {
+    const reason = operation.responses.find((r) => r.status === String(status))?.description;
+    return `May refuse with ${status}${reason !== undefined ? `: ${reason}` : ""}.`.replace(/\.\.$/, ".");
+  });
+  const paragraphs = [summary, operation.description, refusals.join("\n")].filter((text): text is string => text !== undefined && text.trim() !== "");
+  return paragraphs.flatMap((text, i) => [...(i === 0 ? [] : [""]), ...docLines(text)]);
+}
+
+/** A handler's result type, or a typed refusal with one of the declared statuses (http-behaviour, "Handlers that refuse"). */
+function refusable(result: TypeExpr, errors: readonly number[]): TypeExpr {
+  return errors.length === 0 ? result : unionType([result, genericType("HandlerRefusal", [unionType(errors.map(literalType))])]);
+}
+
+/** A list's order in its handler's input: `readonly { readonly field: "a" | "b"; readonly descending: boolean }[]`. */
+function sortType(fields: readonly string[]): TypeExpr {
+  const field = fields.length === 0 ? word("never") : unionType(fields.map(literalType));
+  return readonlyType(arrayType(objectType([member("field", field, { readonly: true }), member("descending", word("boolean"), { readonly: true })])));
+}
+
+/** The query of a handler without query parameters: no members. */
+const NO_QUERY = objectType([indexMember("name", word("string"), word("never"), true)]);

@@ -1,0 +1,562 @@
+/**
+ * Preparing an OpenAPI document written by others for the model. The document is walked knowing
+ * its grammar (OpenAPI 3.0 and 3.1 objects, JSON Schema): at each place a key is a keyword, a name
+ * (of a property, a path, a status, a media type, a component...) or data (examples, defaults,
+ * enums, extensions), and only where the grammar expects an object is a `$ref` a reference. So a
+ * property named `examples` is a schema, and a `$ref` inside an example is data.
+ *
+ * Every schema name becomes an identifier. A ref at a schema's place that names a schema of
+ * `components/schemas` stays a ref (to the new name); every other ref (a parameter, a response, a
+ * part of another schema, a place swagger-parser bundled an external file into) is replaced by
+ * what it points at: one shared copy for all its uses, and the size of the document this expands
+ * to is bounded (expansionLimit). What the model then reads has refs of one form only:
+ * `#/components/schemas/<identifier>`. In codegen's own documents (isExpansion) only the refs to
+ * shared answers (`components/responses`) are replaced; their schemas and data are not walked.
+ */
+import { messageFor } from "../../diagnostics/index.js";
+import { isExpansion } from "../expand/expand.js";
+import { statusMap } from "../expand/schemas.js";
+import { identifierOf, isTypeName, pointerOf } from "./names.js";
+
+type Json = { [key: string]: unknown };
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A ref the preparation could not follow, at the JSON pointer of the `$ref` (or of what grew too large). */
+export interface RefProblem {
+  readonly pointer: string;
+  readonly reason: string;
+  /** `missing`: points at nothing; `cycle`: refers to itself; `external`: not bundled; `too-large`: expands past the bound. */
+  readonly kind: "missing" | "cycle" | "external" | "too-large";
+  /** For `too-large`: the bound (see expansionLimit). */
+  readonly limit?: number;
+}
+
+/**
+ * How many values (objects, arrays, scalars) the prepared document may hold, counting each shared
+ * copy at each of its uses, as the validator, the model and the generated code go through them:
+ * twice the document's own, and at least MIN_EXPANDED_VALUES. Why: a few kilobytes of refs that
+ * each use the previous one twice expand to 2^30 values, and the time to generate code grows with
+ * the expanded size (a 0.8 MB document of 48,000 values takes 20 s to generate; the same number of
+ * values inlined from refs costs as much). Real documents inline far less than their own size.
+ */
+export const MIN_EXPANDED_VALUES = 50_000;
+export const expansionLimit = (ownValues: number): number => Math.max(MIN_EXPANDED_VALUES, 2 * ownValues);
+
+const SCHEMA_PREFIX = "#/components/schemas/";
+
+/** Where a value stands in the grammar: an object of a kind, a map of names or a list of such, or data. */
+type Kind =
+  "document" | "components" | "pathItem" | "operation" | "parameter" | "requestBody" | "response" | "mediaType" | "encoding" | "plain" | "callback" | "schema";
+type Place = Kind | "data" | { readonly map: Place; readonly extensions: boolean } | { readonly list: Place };
+
+/** A map of names to `place`; with `extensions`, its `x-` keys are extensions (data), not names. */
+const mapOf = (place: Place, extensions = false): Place => ({ map: place, extensions });
+const listOf = (place: Place): Place => ({ list: place });
+const keysOf = (keys: readonly string[], place: Place) => Object.fromEntries(keys.map((key) => [key, place]));
+
+/** JSON Schema (2020-12, and the drafts OpenAPI 3.0 reads): the keywords whose values are schemas. */
+const SCHEMA_KEYWORDS: Record<string, Place> = {
+  ...keysOf(
+    [
+      "items",
+      "additionalProperties",
+      "additionalItems",
+      "not",
+      "if",
+      "then",
+      "else",
+      "contains",
+      "propertyNames",
+      "unevaluatedItems",
+      "unevaluatedProperties",
+      "contentSchema",
+    ],
+    "schema",
+  ),
+  ...keysOf(["allOf", "anyOf", "oneOf", "prefixItems"], listOf("schema")),
+  ...keysOf(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"], mapOf("schema")),
+};
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * The keys of each kind of object that hold OpenAPI objects or schemas (OpenAPI 3.1 section 4.8;
+ * 3.0 is a subset); every other key of an object holds data. A header is read as a parameter
+ * (it is one without `name` and `in`); examples, links and security schemes hold only data, but
+ * may be refs; a callback maps expressions to path items.
+ */
+const GRAMMAR: Record<Kind, { readonly keys: Readonly<Record<string, Place>>; readonly rest?: Place }> = {
+  document: { keys: { paths: mapOf("pathItem", true), webhooks: mapOf("pathItem"), components: "components" } },
+  components: {
+    keys: {
+      schemas: mapOf("schema"),
+      responses: mapOf("response"),
+      parameters: mapOf("parameter"),
+      headers: mapOf("parameter"),
+      requestBodies: mapOf("requestBody"),
+      pathItems: mapOf("pathItem"),
+      callbacks: mapOf("callback"),
+      ...keysOf(["examples", "links", "securitySchemes"], mapOf("plain")),
+    },
+  },
+  pathItem: { keys: { parameters: listOf("parameter"), ...keysOf(METHODS, "operation") } },
+  operation: { keys: { parameters: listOf("parameter"), requestBody: "requestBody", responses: mapOf("response", true), callbacks: mapOf("callback") } },
+  parameter: { keys: { schema: "schema", content: mapOf("mediaType"), examples: mapOf("plain") } },
+  requestBody: { keys: { content: mapOf("mediaType") } },
+  response: { keys: { headers: mapOf("parameter"), content: mapOf("mediaType"), links: mapOf("plain") } },
+  mediaType: { keys: { schema: "schema", examples: mapOf("plain"), encoding: mapOf("encoding") } },
+  encoding: { keys: { headers: mapOf("parameter") } },
+  plain: { keys: {} },
+  callback: { keys: {}, rest: "pathItem" },
+  schema: { keys: SCHEMA_KEYWORDS },
+};
+
+/** The size of data below which sizeOfData does not remember a value's size (see there). */
+const SMALL_DATA = 32;
+
+/** The document with identifier schema names and component-schema refs only; the input is not changed. */
+export function prepareDocument<D extends object>(document: D): { document: D; problems: RefProblem[] } {
+  return prepare(document, true);
+}
+
+/**
+ * The document with every ref but those to named schemas (at a schema's place) replaced by what it
+ * points at, names unchanged: what a validator can check in place without following refs.
+ */
+export function inlineReferences<D extends object>(document: D): { document: D; problems: RefProblem[] } {
+  return prepare(document, false);
+}
+
+function prepare<D extends object>(document: D, rename: boolean): { document: D; problems: RefProblem[] } {
+  const source = document as unknown as Json;
+  const schemas = isObject(source.components) && isObject(source.components.schemas) ? source.components.schemas : {};
+  const names = rename ? renamedSchemas(schemas) : new Map<string, string>();
+  // Why: in a document codegen expanded, every ref at a schema's place names a schema
+  // of components/schemas, data holds none, and the size is linear in the declaration's (see
+  // isExpansion): the walk would only replace the operations' refs to shared answers, at the cost
+  // of going through every schema and example. A schema name that needs a new name walks it all.
+  const own = rename && names.size === 0 && isExpansion(document) ? inlineSharedAnswers(source) : undefined;
+  if (own) return { document: own as unknown as D, problems: [] };
+  const problems = new Map<string, RefProblem>();
+  const fail = (at: At, kind: RefProblem["kind"], reason: string, limit?: number): [unknown, number] => {
+    const pointer = pointerAt(at);
+    problems.set(`${pointer}\0${reason}`, { pointer, reason, kind, ...(limit !== undefined ? { limit } : {}) });
+    return [{}, 1];
+  };
+  // Why: one walk of each ref's target (per kind of place), shared by all its uses, so the work
+  // is linear in the document; `pending` holds the refs being walked, to find one in its own target.
+  const walked = new Map<string, [unknown, number]>();
+  // The schema name of each distinct ref, decoded once: a document refers to each schema many times.
+  const refNames = new Map<string, string | undefined>();
+  const nameOf = (ref: string): string | undefined => {
+    if (!refNames.has(ref)) refNames.set(ref, schemaName(ref));
+    return refNames.get(ref);
+  };
+  const pending = new Set<string>();
+  // Why (codat): a ref to a part of a schema that holds a ref to itself cannot be
+  // inlined (it would never end); that part becomes a schema of its own in components/schemas
+  // (named after its place), and the ref, and every other use of it, refers to it by name.
+  const hoisted = new Map<string, string>();
+  const hoistedSchemas: [string, unknown][] = [];
+  const taken = new Set(Object.keys(schemas).map((name) => names.get(name) ?? name));
+  const hoistedRef = (key: string, ref: string): Json => {
+    let name = hoisted.get(key);
+    if (name === undefined) {
+      const parts = tokensOf(ref) ?? [];
+      const base = identifierOf((ref.startsWith(SCHEMA_PREFIX) ? parts.slice(2) : parts).join("/"));
+      name = base;
+      for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+      taken.add(name);
+      hoisted.set(key, name);
+    }
+    return objectOf([["$ref", SCHEMA_PREFIX + name]]);
+  };
+  const dataSizes = new WeakMap<object, number>();
+  // Per kind of place, not per object: a map for every object walked was most of the walk's garbage.
+  const walkedObjects = new Map<Kind, WeakMap<object, [unknown, number]>>();
+
+  const sizeOfData = (value: unknown): number => {
+    if (typeof value !== "object" || value === null) return 1;
+    const known = dataSizes.get(value);
+    if (known !== undefined) return known;
+    let size = 1;
+    // Why loops, not Object.values: an array of the values of every object of the document was garbage.
+    if (Array.isArray(value)) for (const item of value as unknown[]) size += sizeOfData(item);
+    else for (const key in value) if (Object.hasOwn(value, key)) size += sizeOfData((value as Json)[key]);
+    // Why only sizes above a few dozen: an entry per small object was most of the walk's
+    // time and garbage; a small object given at many places is measured again at little cost, and
+    // every object whose repetition could multiply the work (nested aliases) is large and kept.
+    if (size > SMALL_DATA) dataSizes.set(value, size);
+    return size;
+  };
+
+  /** A value at a place of the grammar, prepared, and how many values it expands to. */
+  const walk = (value: unknown, place: Place, pointer: At): [unknown, number] => {
+    if (place === "data" || typeof value !== "object" || value === null) return [value, sizeOfData(value)];
+    if (typeof place !== "string") {
+      if ("list" in place)
+        return Array.isArray(value)
+          ? bounded(
+              walkEntries(value, pointer, () => place.list),
+              pointer,
+            )
+          : [value, sizeOfData(value)];
+      if (Array.isArray(value)) return [value, sizeOfData(value)];
+      return bounded(
+        walkEntries(value as Json, pointer, (key) => (place.extensions && key.startsWith("x-") ? "data" : place.map)),
+        pointer,
+      );
+    }
+    // Why: a parser may give one object at several places (YAML aliases in a referenced file);
+    // it is walked once per kind of place, like a ref's target.
+    let ofKind = walkedObjects.get(place);
+    const known = ofKind?.get(value);
+    if (known !== undefined) return known;
+    const result = walkObject(value, place, pointer);
+    if (!ofKind) walkedObjects.set(place, (ofKind = new WeakMap()));
+    ofKind.set(value, result);
+    return result;
+  };
+
+  const walkObject = (value: object, kind: Kind, pointer: At): [unknown, number] => {
+    // An array where the grammar wants an object (a tuple `items`) holds objects of that kind.
+    if (Array.isArray(value))
+      return bounded(
+        walkEntries(value, pointer, () => kind),
+        pointer,
+      );
+    const object = value as Json;
+    if (typeof object.$ref === "string") return reference(object as Json & { $ref: string }, kind, pointer);
+    const grammar = GRAMMAR[kind];
+    return bounded(
+      walkEntries(object, pointer, (key) =>
+        key.startsWith("x-") ? "data" : ((Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data"),
+      ),
+      pointer,
+    );
+  };
+
+  /** Every entry walked at its place; the same object when nothing changed (codegen's own documents). */
+  const walkEntries = (value: Json | unknown[], pointer: At, placeOf: (key: string) => Place): [unknown, number] => {
+    let size = 1;
+    // Why no array of entries up front: a pair per entry of every object, thrown away
+    // when nothing changed (codegen's own documents), was much of the walk's garbage; the items
+    // are gathered only from the first one that changed.
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(value);
+    let items: unknown[] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const item = record[key];
+      // Why: a value that is no object is itself, of size 1, wherever it stands; its pointer is not built.
+      if (typeof item !== "object" || item === null) {
+        size += 1;
+        items?.push(item);
+        continue;
+      }
+      const [prepared, itemSize] = walk(item, placeOf(key), { parent: pointer, key });
+      size += itemSize;
+      if (prepared !== item && items === undefined) items = keys.slice(0, i).map((earlier) => record[earlier]);
+      items?.push(prepared);
+    }
+    if (items === undefined) return [value, size];
+    if (Array.isArray(value)) return [items, size];
+    return [objectOfKeys(keys, items), size];
+  };
+
+  /**
+   * A value that holds more than the bound is cut off (an empty object). The first is reported: the
+   * walk goes depth first, so it is the deepest such value, whose parts each hold less; the values
+   * that hold it are then cut too, but say nothing new.
+   */
+  let tooLarge = false;
+  const limit = expansionLimit(sizeOfData(source));
+  const bounded = ([value, size]: [unknown, number], pointer: At): [unknown, number] => {
+    if (size <= limit) return [value, size];
+    if (tooLarge) return [{}, 1];
+    tooLarge = true;
+    return fail(pointer, "too-large", messageFor("openapi/ref-expansion", { limit }), limit);
+  };
+
+  const reference = (value: Json & { $ref: string }, kind: Kind, pointer: At): [unknown, number] => {
+    const ref = value.$ref;
+    // Why a ref alone is not copied without its `$ref` and walked: most refs have no
+    // other keys, and a copy of each (and its entry in walkedObjects) was garbage per ref.
+    const alone = onlyRef(value);
+    const rest = alone ? NO_SIBLINGS : siblingsOf(value);
+    const [siblings, siblingsSize] = alone ? [rest, 1] : (walk(rest, kind, pointer) as [Json, number]);
+    const named = kind === "schema" ? nameOf(ref) : undefined;
+    if (named !== undefined) {
+      if (!Object.hasOwn(schemas, named)) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
+      const renamed = names.has(named) ? SCHEMA_PREFIX + names.get(named)! : ref;
+      if (renamed === ref && siblings === rest) return [value, siblingsSize];
+      return [objectOf([...Object.entries(siblings), ["$ref", renamed]]), siblingsSize];
+    }
+    if (!ref.startsWith("#")) return fail(pointer, "external", `the reference ${JSON.stringify(ref)} was not bundled into the document`);
+    const key = `${kind} ${ref}`;
+    let inlined = walked.get(key);
+    if (inlined === undefined) {
+      // Resolved once per ref and kind, like its walk: later uses find both in `walked`.
+      const parts = tokensOf(ref);
+      const resolved = parts === undefined ? undefined : resolve(source, parts);
+      if (parts === undefined || resolved === undefined) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
+      if (pending.has(key)) {
+        if (kind === "schema") return [hoistedRef(key, ref), 1];
+        return fail(pointer, "cycle", `the reference ${JSON.stringify(ref)} refers to itself; move the schema into components/schemas and refer to it by name`);
+      }
+      pending.add(key);
+      // Walked at its own place, so that what it holds is reported where it is written.
+      inlined = walk(resolved, kind, parts.length === 0 ? "#" : pointerOf(...parts));
+      pending.delete(key);
+      if (hoisted.has(key)) {
+        hoistedSchemas.push([hoisted.get(key)!, inlined[0]]);
+        inlined = [hoistedRef(key, ref), 1];
+      }
+      walked.set(key, inlined);
+    }
+    if (Object.keys(siblings).length === 0 || !isObject(inlined[0])) return inlined;
+    // The Reference Object's own keys (3.1 `summary`, `description`) win over the target's.
+    return bounded([objectOf([...Object.entries(inlined[0]), ...Object.entries(siblings)]), inlined[1] + siblingsSize - 1], pointer);
+  };
+
+  const [prepared] = walk(source, "document", "#") as [Json, number];
+  const result = { document: prepared as unknown as D, problems: [...problems.values()] };
+  if (names.size === 0 && hoistedSchemas.length === 0) return result;
+  const components = isObject(prepared.components) ? prepared.components : {};
+  const table = isObject(components.schemas) ? components.schemas : {};
+  const renamedTable = objectOf([...Object.entries(table).map(([name, schema]): [string, unknown] => [names.get(name) ?? name, schema]), ...hoistedSchemas]);
+  return {
+    ...result,
+    document: objectOf([...Object.entries(prepared), ["components", objectOf([...Object.entries(components), ["schemas", renamedTable]])]]) as unknown as D,
+  };
+}
+
+/**
+ * An expansion (isExpansion) as prepare's walk makes it: each operation's refs to shared answers
+ * replaced by the answer in `components/responses` (one object for all its uses), the objects on
+ * the way copied, all else as it is. Undefined when a response's ref is not of that form, so the
+ * document is walked after all. test/expand-json.test.ts holds the two ways equal.
+ */
+function inlineSharedAnswers(document: Json): Json | undefined {
+  const components = isObject(document.components) ? document.components : {};
+  const answers = isObject(components.responses) ? components.responses : {};
+  if (!isObject(document.paths)) return document;
+  // The answer of each ref (undefined: not of that form), found once: an API has a handful.
+  const found = new Map<unknown, unknown>();
+  const answerOf = (ref: unknown): unknown => {
+    if (found.has(ref)) return found.get(ref);
+    const name = typeof ref === "string" && ref.startsWith(RESPONSE_PREFIX) ? ref.slice(RESPONSE_PREFIX.length) : undefined;
+    const answer = name === undefined || /[~/%]/.test(name) || !Object.hasOwn(answers, name) ? undefined : answers[name];
+    found.set(ref, answer);
+    return answer;
+  };
+  let paths: Json | undefined;
+  for (const path of Object.keys(document.paths)) {
+    const item = document.paths[path];
+    if (!isObject(item)) continue;
+    let itemCopy: Json | undefined;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isObject(operation) || !isObject(operation.responses)) continue;
+      const responses = operation.responses;
+      let responsesCopy: Json | undefined;
+      for (const status of Object.keys(responses)) {
+        const response = responses[status];
+        if (!isObject(response) || !("$ref" in response)) continue;
+        const answer = answerOf(response.$ref);
+        if (answer === undefined || !onlyRef(response)) return undefined;
+        (responsesCopy ??= Object.assign(statusMap(), responses))[status] = answer;
+      }
+      if (responsesCopy) (itemCopy ??= { ...item })[method] = { ...operation, responses: responsesCopy };
+    }
+    if (itemCopy) (paths ??= { ...document.paths })[path] = itemCopy;
+  }
+  return paths ? { ...document, paths } : document;
+}
+
+const RESPONSE_PREFIX = "#/components/responses/";
+
+/**
+ * Every schema at a place where the grammar expects one (components, parameters, bodies,
+ * responses, headers, callbacks, webhooks), outermost ones only, with its JSON pointer. Refs are
+ * not followed; examples and extensions are data, so a `schema` key inside them is no schema.
+ */
+export function schemaPlaces(document: object): { pointer: string; schema: Json }[] {
+  const found: { pointer: string; schema: Json }[] = [];
+  const visit = (value: unknown, place: Place, pointer: string): void => {
+    if (place === "data" || typeof value !== "object" || value === null) return;
+    if (place === "schema") {
+      if (isObject(value)) found.push({ pointer, schema: value });
+      return;
+    }
+    const entries = Object.entries(value);
+    if (typeof place !== "string") {
+      if ("list" in place) {
+        if (Array.isArray(value)) for (const [key, item] of entries) visit(item, place.list, `${pointer}/${key}`);
+      } else if (!Array.isArray(value)) {
+        for (const [key, item] of entries) if (!(place.extensions && key.startsWith("x-"))) visit(item, place.map, `${pointer}/${token(key)}`);
+      }
+      return;
+    }
+    if (Array.isArray(value)) return;
+    const grammar = GRAMMAR[place];
+    for (const [key, item] of entries) {
+      if (key.startsWith("x-")) continue;
+      visit(item, (Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data", `${pointer}/${token(key)}`);
+    }
+  };
+  visit(document, "document", "#");
+  return found;
+}
+
+/**
+ * The document with `rewrite` applied to every schema, outer and nested (found as schemaPlaces
+ * finds them, then through the keywords whose values are schemas), each with its JSON pointer;
+ * `rewrite` returns a new schema or undefined to keep it. Refs are not followed. Objects are
+ * copied only on the way to a change; the input is not changed.
+ */
+export function rewriteSchemas<D extends object>(document: D, rewrite: (schema: Json, pointer: string) => Json | undefined): D {
+  const inSchema = (schema: Json, pointer: string): Json => {
+    const own = rewrite(schema, pointer) ?? schema;
+    let changed = own !== schema;
+    const entries = Object.entries(own).map(([key, value]): [string, unknown] => {
+      const place = Object.hasOwn(SCHEMA_KEYWORDS, key) ? SCHEMA_KEYWORDS[key] : undefined;
+      if (place === undefined || typeof value !== "object" || value === null) return [key, value];
+      const at = `${pointer}/${token(key)}`;
+      const each = (item: unknown, itemAt: string) => (isObject(item) ? inSchema(item, itemAt) : item);
+      let next: unknown = value;
+      if (place === "schema") next = Array.isArray(value) ? value.map((item, i) => each(item, `${at}/${i}`)) : each(value, at);
+      else if (typeof place === "object" && "list" in place && Array.isArray(value)) next = value.map((item, i) => each(item, `${at}/${i}`));
+      else if (typeof place === "object" && "map" in place && isObject(value)) {
+        const mapped = Object.entries(value).map(([name, item]): [string, unknown] => [name, each(item, `${at}/${token(name)}`)]);
+        next = mapped.some(([name, item]) => item !== value[name]) ? objectOf(mapped) : value;
+      }
+      if (Array.isArray(next) && Array.isArray(value) && next.every((item, i) => item === value[i])) next = value;
+      if (next !== value) changed = true;
+      return [key, next];
+    });
+    return changed ? objectOf(entries) : own;
+  };
+  let result: unknown = document;
+  for (const { pointer } of schemaPlaces(document)) {
+    const parts = tokensOf(pointer)!;
+    const schema = resolve(result as Json, parts) as Json;
+    const rewritten = inSchema(schema, pointer);
+    if (rewritten !== schema) result = replaceAt(result, parts, rewritten);
+  }
+  return result as D;
+}
+
+/** A copy of `value` with what stands at `parts` replaced, copying only the objects on the way. */
+function replaceAt(value: unknown, parts: readonly string[], replacement: unknown): unknown {
+  if (parts.length === 0) return replacement;
+  const [first, ...rest] = parts as [string, ...string[]];
+  if (Array.isArray(value)) return value.map((item, i) => (String(i) === first ? replaceAt(item, rest, replacement) : item));
+  return objectOf(Object.entries(value as Json).map(([key, item]) => [key, key === first ? replaceAt(item, rest, replacement) : item]));
+}
+
+/** The other keys of a ref that has none. */
+const NO_SIBLINGS: Json = Object.freeze({});
+
+/** A ref's other keys (3.1 `summary`, `description`, or a 3.0 sibling), without its `$ref`. */
+function siblingsOf(value: Json): Json {
+  const { $ref: _, ...rest } = value;
+  return rest;
+}
+
+/** Whether an object has no own key but `$ref`. */
+function onlyRef(value: Json): boolean {
+  for (const key in value) if (key !== "$ref" && Object.hasOwn(value, key)) return false;
+  return true;
+}
+
+/** An object of these entries; a `__proto__` key becomes an own property, as JSON.parse makes it. */
+function objectOf(entries: readonly (readonly [string, unknown])[]): Json {
+  const copy: Json = {};
+  for (const [key, item] of entries) setOwn(copy, key, item);
+  return copy;
+}
+
+/** An object of `keys` with the values `items` (objectOf without the entries). */
+function objectOfKeys(keys: readonly string[], items: readonly unknown[]): Json {
+  const copy: Json = {};
+  for (let i = 0; i < keys.length; i++) setOwn(copy, keys[i]!, items[i]);
+  return copy;
+}
+
+/**
+ * Sets an own property. Why assignment but for `__proto__`: defining each property was
+ * a good part of copying the objects that hold an inlined ref; only `__proto__` is an accessor of
+ * Object.prototype that an assignment would call.
+ */
+function setOwn(object: Json, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
+/** A JSON Pointer reference token (RFC 6901 section 3). */
+const token = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/**
+ * A place in the document: a JSON pointer, or a key under a place. Why: the walk passes one to
+ * every value it visits, and only a problem needs its text; built eagerly, the pointers of a
+ * large document were a good part of the walk's time and garbage.
+ */
+type At = string | { readonly parent: At; readonly key: string };
+
+/** The JSON pointer of a place. */
+function pointerAt(at: At): string {
+  const keys: string[] = [];
+  let place = at;
+  while (typeof place !== "string") {
+    keys.push(token(place.key));
+    place = place.parent;
+  }
+  return keys.length === 0 ? place : `${place}/${keys.reverse().join("/")}`;
+}
+
+/** The reference tokens of a `#/...` fragment, decoded; undefined when it is malformed. */
+function tokensOf(ref: string): string[] | undefined {
+  if (ref === "#") return [];
+  if (!ref.startsWith("#/")) return undefined;
+  try {
+    return ref
+      .slice(2)
+      .split("/")
+      .map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the tokens lead to in the document: own keys and array indexes only. */
+function resolve(document: Json, parts: readonly string[]): unknown {
+  let node: unknown = document;
+  for (const part of parts) {
+    if (Array.isArray(node) ? !/^(0|[1-9][0-9]*)$/.test(part) || Number(part) >= node.length : !isObject(node) || !Object.hasOwn(node, part)) return undefined;
+    node = (node as Json)[part];
+  }
+  return node;
+}
+
+/** The schema a ref names, when it is exactly `#/components/schemas/<name>`. */
+function schemaName(ref: string): string | undefined {
+  if (!ref.startsWith(SCHEMA_PREFIX)) return undefined;
+  const parts = tokensOf(ref);
+  return parts?.length === 3 ? parts[2] : undefined;
+}
+
+/** Schema names that cannot be type names -> unique type names made of their words. */
+function renamedSchemas(schemas: Json): Map<string, string> {
+  const taken = new Set(Object.keys(schemas).filter(isTypeName));
+  const names = new Map<string, string>();
+  for (const name of Object.keys(schemas)) {
+    if (isTypeName(name)) continue;
+    const base = identifierOf(name);
+    let candidate = base;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${base}${n}`;
+    taken.add(candidate);
+    names.set(name, candidate);
+  }
+  return names;
+}

@@ -1,0 +1,500 @@
+/**
+ * The view of operations written by others (no `x-codegen-operation`): one handler interface per
+ * tag (or first path segment), a method per operation with typed input and a typed union of the
+ * declared responses; and for every operation of any kind the definition the dispatcher reads it by
+ * (runtime/requests.gen.ts). Anything it cannot render safely is an
+ * UnsupportedConstruct at its JSON pointer, never silently dropped.
+ */
+import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
+import { docLines, inlineComment, stringLiteral } from "../../model/escape.js";
+import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, fileNameOf, identifierOf, isMemberName, pointerOf } from "./names.js";
+import type { OperationModel } from "./operation.js";
+import { type JsonSchema, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
+import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
+import type { OperationGroupView, OperationView } from "../../model/api-model.js";
+
+export { UnsupportedConstruct, pointerOf, isJsonMediaType };
+
+/** What the model collects of every operation written by others, grouped for the templates. */
+export class OperationCollector {
+  readonly problems: UnsupportedConstruct[] = [];
+  private readonly groups = new Map<string, { view: Omit<OperationGroupView, "operations">; operations: OperationView[] }>();
+  /** operationId -> what `codegen serve` answers for it (see mockAnswer). */
+  readonly mockAnswers: Record<string, MockAnswer> = {};
+  private readonly usedProperties: Set<string>;
+  readonly hookSchemes = new Set<string>();
+  /** The spec of each parameter read without problems (a path item's is read at each of its operations). */
+  private readonly specs = new WeakMap<ParameterObject, object>();
+  /** The validator node of each schema read. */
+  private readonly nodes = new WeakMap<object, Record<string, unknown>>();
+  /** The schemas checked that hold no keyword the validator cannot check (checked once). */
+  private readonly checked = new WeakSet<object>();
+  /** The schemas whose types (and so their variants) were already asked for per use: each object, and a named one by its name too. */
+  private readonly asked = { request: new Set<unknown>(), response: new Set<unknown>() };
+
+  constructor(
+    private readonly document: Json,
+    takenProperties: Iterable<string>,
+    private readonly typeNames: SchemaTypeNames,
+    private readonly gate: NameGate,
+  ) {
+    this.usedProperties = new Set(takenProperties);
+  }
+
+  /** The TypeScript type of a schema, its named schemas as `T.<name>` through the gate, as `use`d. */
+  private typeOf(schema: Json | undefined, use?: SchemaUse): TypeExpr {
+    return schema === undefined ? word("unknown") : typeExpression(schema as JsonSchema, "T.", this.typeNames, use);
+  }
+
+  /**
+   * Asks for the type of a schema as `use`d, for the variants it names, once per schema. Why by
+   * name: a `$ref` to a named schema is a new object at each operation (each of a
+   * thousand resources' error responses), and asking for the same type again asks for nothing new.
+   */
+  private askFor(schema: Json | undefined, use: SchemaUse): void {
+    const asked = this.asked[use];
+    // The object first: most are the schemas of an API's shared answers, one object each.
+    if (schema === undefined || asked.has(schema)) return;
+    asked.add(schema);
+    const name = refName(schema as JsonSchema);
+    if (name !== undefined && asked.has(name)) return;
+    if (name !== undefined) asked.add(name);
+    this.typeOf(schema, use);
+  }
+
+  /**
+   * Adds one operation of the model; answers its entry of the route's methods, or undefined (its
+   * problems recorded) when it cannot be rendered.
+   */
+  add(model: OperationModel): object | undefined {
+    const { operationId, method, path, pointer: at } = model;
+    const before = this.problems.length;
+    const read = this.read(model);
+    const security = this.security(model);
+    if (this.problems.length > before) return undefined;
+
+    const principal = member("principal", unionType(security.principal.split(" | ").map(word)));
+    const members = [...read.parameterMembers, ...read.bodyMembers, principal, member("scopes", word("SecurityScopes"))];
+    const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
+    const summary = [model.summary, model.description].filter((text): text is string => text !== undefined).join("\n\n");
+    const view: OperationView = {
+      operationId: this.gate.identifier(operationId, at, "operationId"),
+      docLines: [...docLines(summary), ...(summary === "" ? [] : [""]), `\`${method.toUpperCase()} ${inlineComment(path)}\``],
+      inputName: this.gate.typeName(`${pascal}Input`, at, "the input type"),
+      inputType: objectType(members),
+      resultName: this.gate.typeName(`${pascal}Result`, at, "the result type"),
+      resultType: read.resultType,
+    };
+    this.mockAnswers[operationId] = mockAnswer(model.responsesObject, model.pointer);
+    this.groupOf(model.group, path).operations.push(view);
+    return { operationId, kind: "operation", security: security.requirements, ...read.definition };
+  }
+
+  /**
+   * How the dispatcher reads an operation of any kind (runtime/requests.gen.ts,
+   * OperationDefinition): its parameters by location and style, its body by media type, its
+   * responses by status; with the type members of its parameters and body and the union of its
+   * responses. Problems are recorded.
+   */
+  read(model: OperationModel): { definition: object; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
+    return this.readAs(model, true);
+  }
+
+  /**
+   * The dispatcher's definition of an operation alone (codegen's own operations, whose handler
+   * types the resource gives: build.ts), read as `read` reads it with its problems recorded, and
+   * the variants its body and responses ask for asked for in the same order (types.gen.ts
+   * declares them so). Why no type texts: made for every operation and dropped, they
+   * were a good part of the model's time and garbage. `parameters`: those of the model it reads
+   * (a list's own `sort`, `limit` and `cursor` are not).
+   */
+  definition(model: OperationModel, parameters: OperationModel["parameters"] = model.parameters): object {
+    return this.readAs(model, false, parameters).definition;
+  }
+
+  /** `read` (of `own`: the model's parameters unless given), with the type members and result type made only when `typed` (else empty). */
+  private readAs(
+    model: OperationModel,
+    typed: boolean,
+    own: OperationModel["parameters"] = model.parameters,
+  ): { definition: object; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
+    const parameters = this.parameters(model, own, typed);
+    const body = this.requestBody(model.body, `${model.pointer}/requestBody`, typed);
+    const responses = this.responses(model.responses, `${model.pointer}/responses`, typed);
+    return {
+      definition: { parameters: parameters.specs, ...(body.spec ? { body: body.spec } : {}), responses: responses.media, jsonOnly: responses.jsonOnly },
+      parameterMembers: parameters.members,
+      bodyMembers: body.members,
+      resultType: responses.type,
+    };
+  }
+
+  /** The groups in order of first appearance. */
+  groupViews(): OperationGroupView[] {
+    return [...this.groups.values()].map(({ view, operations }) => {
+      const text = operations.map((o) => `${o.inputType.text} ${o.resultType.text}`).join(" ");
+      return { ...view, operations, usesTypes: /\bT\./.test(text), usesPrincipal: /\bPrincipal\b/.test(text), usesRawBody: /\bRawBody\b/.test(text) };
+    });
+  }
+
+  private groupOf(label: string, path: string): { view: Omit<OperationGroupView, "operations">; operations: OperationView[] } {
+    const existing = this.groups.get(label);
+    if (existing) return existing;
+    const pascal = identifierOf(label);
+    let property = pascal[0] === "_" ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
+    if (!isMemberName(property)) property = `${property}Operations`;
+    const base = property;
+    for (let n = 2; this.usedProperties.has(property); n++) property = `${base}${n}`;
+    this.usedProperties.add(property);
+    const typeBase = property[0]!.toUpperCase() + property.slice(1);
+    const at = pointerOf("paths", path);
+    const group = {
+      view: {
+        property: this.gate.identifier(property, at, "the handler group"),
+        interfaceName: this.gate.identifier(`${typeBase}Handlers`, at, "the handler interface"),
+        binderName: this.gate.identifier(`bind${typeBase}`, at, "the binder"),
+        fileName: fileNameOf(
+          property
+            .replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+            .replace(/^[-_]+/, "")
+            .replace(/_/g, "-") || "default",
+        ),
+        labelComment: inlineComment(label),
+        usesTypes: false,
+        usesPrincipal: false,
+        usesRawBody: false,
+      },
+      operations: [],
+    };
+    this.groups.set(label, group);
+    return group;
+  }
+
+  private parameters(model: OperationModel, parameters: OperationModel["parameters"], typed: boolean): { specs: object[]; members: Member[] } {
+    const order = model.pathNames;
+    const specs: { spec: object; location: string; order: number }[] = [];
+    const members: Record<string, Member[]> = { path: [], query: [], header: [], cookie: [] };
+    for (const parameter of parameters) {
+      const { name, in: location } = parameter;
+      // OpenAPI 3.1 section 4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored.
+      if (location === "header" && ["accept", "content-type", "authorization"].includes(name.toLowerCase())) continue;
+      const spec = this.specOf(parameter);
+      if (spec === undefined) continue;
+      if (typed) {
+        // Why only typed: a parameter's type (no `use`) asks for no variant.
+        const schema = objectOf(parameter.schema ?? parameter.content[0]?.schema);
+        const optional = location !== "path" && !parameter.required && this.resolve(schema).default === undefined;
+        members[location]!.push(member(name, this.typeOf(schema), { optional, description: parameter.description }));
+      }
+      // Why once per occurrence: the router hands the readers one value per template expression;
+      // a name the template uses twice (`/{id}/x/{id}`, as RFC 6570 allows) is read at each, the last one given.
+      if (location !== "path") specs.push({ spec, location, order: order.length });
+      else for (const [i, n] of order.entries()) if (n === name) specs.push({ spec, location, order: i });
+    }
+    const parts = [
+      ["path", "path"],
+      ["query", "query"],
+      ["header", "headers"],
+      ["cookie", "cookies"],
+    ] as const;
+    return {
+      specs: specs.sort((a, b) => a.order - b.order).map((s) => s.spec),
+      members: parts.filter(([location]) => members[location]!.length > 0).map(([location, key]) => member(key, objectType(members[location]!))),
+    };
+  }
+
+  /** parameter(), once per parameter object where it has no problems (their problems are reported at each operation). */
+  private specOf(parameter: OperationModel["parameters"][number]): object | undefined {
+    const known = this.specs.get(parameter);
+    if (known !== undefined) return known;
+    const before = this.problems.length;
+    const spec = this.parameter(parameter, parameter.pointer);
+    if (spec !== undefined && this.problems.length === before) this.specs.set(parameter, spec);
+    return spec;
+  }
+
+  /**
+   * How the dispatcher reads one parameter (ParameterSpec): by its location, style and explode
+   * (OpenAPI 3.1 section 4.8.12.4), or as JSON text when `content` describes it.
+   */
+  private parameter(parameter: ParameterObject, pointer: string): object | undefined {
+    const { name, in: location } = parameter;
+    const required = location === "path" || parameter.required;
+    if (parameter.hasContent) return this.contentParameter(parameter, pointer, required);
+    if (parameter.schema === undefined) return this.fail(pointer, "a parameter needs a `schema` or a `content`");
+    const schema = parameter.schema;
+    this.checkSchema(schema, `${pointer}/schema`);
+    const resolved = this.resolve(schema);
+    const types = schemaTypes(resolved as JsonSchema);
+    const style = parameter.style ?? (location === "query" || location === "cookie" ? "form" : "simple");
+    const explode = parameter.explode ?? style === "form";
+    const isArray = types.includes("array");
+    const isObject = types.includes("object") || (types.length === 0 && resolved.properties !== undefined);
+    const spec = { name, in: location, required, schema: this.nodeOf(schema) };
+    if (location === "path") return this.pathParameter(spec, style, explode, isArray ? "array" : isObject ? "object" : "scalar", resolved, pointer);
+    const supported = SUPPORTED_STYLES[location];
+    if (!(supported ?? []).includes(style)) {
+      return this.fail(
+        pointer,
+        `the style ${stringLiteral(style)} of the ${location} parameter ${stringLiteral(name)} is not supported; codegen reads ${(supported ?? []).join(", ")} ${location} parameters`,
+      );
+    }
+    if (isObject) return this.objectParameter(parameter, spec, resolved, style, explode, pointer);
+    const items = this.resolve(objectOf(resolved.items));
+    if (isArray && schemaTypes(items as JsonSchema).some((t) => t === "array" || t === "object")) {
+      return this.fail(
+        pointer,
+        `the ${location} parameter ${stringLiteral(name)} is an array of arrays or objects, which no ${style} parameter can carry unambiguously; describe it with \`content: application/json\`, make it a field of a deepObject parameter, or use a JSON body`,
+      );
+    }
+    // Why: deepObject is defined for objects only; a primitive or array declared with it is read as form (`?name=x`, `?name=1&name=2`).
+    if (!isArray) return spec;
+    const separator = style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",";
+    // Why: an exploded cookie array is a cookie per value (`a=1; a=2`), as the Cookie header repeats names (RFC 6265 section 4.2.1).
+    const repeat =
+      (location === "query" && (style === "form" || style === "deepObject") && explode) ||
+      (location === "cookie" && explode) ||
+      (location === "query" && style === "deepObject");
+    return { ...spec, array: repeat ? "repeat" : separator };
+  }
+
+  /** An object-valued parameter: deepObject, exploded fields, or key,value pairs joined by the style's separator. */
+  private objectParameter(parameter: ParameterObject, spec: object, resolved: Json, style: string, explode: boolean, pointer: string): object | undefined {
+    if (style === "deepObject") return { ...spec, object: "deep" };
+    if (!explode) return { ...spec, object: style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : "," };
+    if (style === "spaceDelimited" || style === "pipeDelimited") {
+      return this.fail(
+        pointer,
+        `the ${style} style does not define exploded objects (OpenAPI 3.1 section 4.8.12.4); set \`explode: false\` or use deepObject for ${stringLiteral(parameter.name)}`,
+      );
+    }
+    if (parameter.in !== "query" && parameter.in !== "cookie") return { ...spec, object: "explode" };
+    // Why: an exploded query or cookie object's fields are names of their own (`?a=1&b=2`): it reads
+    // its declared fields, and names no other parameter reads only when its schema asks for them
+    // (`additionalProperties`) or declares no fields at all (a free-form map); otherwise an unknown
+    // name stays an error, as for any operation.
+    const fields = this.objectFields(resolved);
+    const extra = resolved.additionalProperties;
+    const open = extra !== false && (extra !== undefined || fields.length === 0);
+    return { ...spec, object: "explode", fields, ...(open ? { open: true } : {}) };
+  }
+
+  /** The declared fields of an object schema: its `properties`, and those of its `allOf` parts. */
+  private objectFields(schema: Json): string[] {
+    const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.map((part) => this.resolve(objectOf(part))) : [])];
+    return [...new Set(parts.flatMap((part) => Object.keys(objectOf(part.properties))))];
+  }
+
+  /** A parameter described by `content`: one JSON media type, its value JSON text validated against the media type's schema. */
+  private contentParameter(parameter: ParameterObject, pointer: string, required: boolean): object | undefined {
+    const [entry, ...others] = parameter.content;
+    if (entry === undefined || others.length > 0 || !isJsonMediaType(entry.type)) {
+      return this.fail(
+        `${pointer}/content`,
+        `the ${parameter.in} parameter ${stringLiteral(parameter.name)} must have exactly one media type in \`content\`, and codegen reads JSON ones (application/json)`,
+      );
+    }
+    const schema = entry.schema ?? {};
+    this.checkSchema(schema, `${pointer}/content/${entry.key.replace(/~/g, "~0").replace(/\//g, "~1")}/schema`);
+    return { name: parameter.name, in: parameter.in, required, schema: this.nodeOf(schema), json: true };
+  }
+
+  /**
+   * A path parameter in `simple`, `label` or `matrix` style (OpenAPI 3.1 section 4.8.12.4): a
+   * scalar, an array of scalars, or an object whose properties are scalars. Its spec carries the
+   * style only when it is not the default (simple, not exploded), so definitions stay as they were.
+   */
+  private pathParameter(
+    spec: { name: string },
+    style: string,
+    explode: boolean,
+    shape: "scalar" | "array" | "object",
+    resolved: Json,
+    pointer: string,
+  ): object | undefined {
+    const { name } = spec;
+    if (!["simple", "label", "matrix"].includes(style)) {
+      return this.fail(
+        pointer,
+        `the style ${stringLiteral(style)} of the path parameter ${stringLiteral(name)} is not supported; codegen reads simple, label, matrix path parameters`,
+      );
+    }
+    const nested = (schema: Json) => schemaTypes(this.resolve(schema) as JsonSchema).some((t) => t === "array" || t === "object");
+    const members = shape === "array" ? [objectOf(resolved.items)] : shape === "object" ? Object.values(objectOf(resolved.properties)).map(objectOf) : [];
+    if (shape === "object" && resolved.additionalProperties !== undefined && resolved.additionalProperties !== false)
+      members.push(objectOf(resolved.additionalProperties));
+    if (members.some(nested)) {
+      return this.fail(
+        pointer,
+        `the path parameter ${stringLiteral(name)} holds arrays or objects inside its ${shape}, which no path style can carry unambiguously; use a JSON body`,
+      );
+    }
+    const plain = style === "simple" && !explode && shape !== "object";
+    return {
+      ...spec,
+      ...(shape === "array" ? { array: "," } : {}),
+      ...(plain ? {} : { path: { style, explode, shape } }),
+    };
+  }
+
+  private requestBody(body: RequestBodyObject | undefined, pointer: string, typed: boolean): { spec?: object; members: Member[] } {
+    if (body === undefined) return { members: [] };
+    const required = body.required;
+    const json = body.content.filter((t) => isJsonMediaType(t.type));
+    const raw = body.content.filter((t) => !isJsonMediaType(t.type));
+    const schema = json.find((t) => t.schema !== undefined)?.schema;
+    if (schema) this.checkSchema(schema, `${pointer}/content/${json[0]!.type.replace(/\//g, "~1")}/schema`);
+    const members: Member[] = [];
+    // The body's type is made, or untyped asked for: it asks for the request variants of its schemas.
+    if (!typed && json.length > 0) this.askFor(schema, "request");
+    const description = body.description;
+    if (typed && json.length > 0) members.push(member("body", this.typeOf(schema, "request"), { optional: !(required && raw.length === 0), description }));
+    if (typed && raw.length > 0) members.push(member("rawBody", word("RawBody"), { optional: !(required && json.length === 0), description }));
+    return {
+      spec: { required, json: json.map((t) => t.type), ...(schema ? { schema: this.nodeOf(schema) } : {}), raw: raw.map((t) => t.type) },
+      members,
+    };
+  }
+
+  private responses(
+    responses: readonly ResponseObject[],
+    pointer: string,
+    typed: boolean,
+  ): { media: Record<string, readonly string[]>; type: TypeExpr; jsonOnly: boolean } {
+    const media: Record<string, readonly string[]> = {};
+    let anyJson = false;
+    let anyRaw = false;
+    const members: TypeExpr[] = [];
+    const comments: string[][] = [];
+    for (const response of responses) {
+      const status = response.status;
+      if (!isStatusKey(status)) {
+        this.fail(`${pointer}/${status}`, `${stringLiteral(status)} is not a status code, a range like 4XX, or default`);
+        continue;
+      }
+      // Read once per response object (responseObjects): most are an API's shared answers.
+      const { content: types, json, raw } = response;
+      media[status] = response.types;
+      if (json.length > 0) anyJson = true;
+      if (raw.length > 0) anyRaw = true;
+      // The JSON body's type is made, or untyped asked for: it asks for the response variants of its schemas.
+      const schema = response.jsonSchema;
+      if (!typed) {
+        this.askFor(schema, "response");
+        continue;
+      }
+      const statusMember = member("status", word(/^[0-9]{3}$/.test(status) ? status : "number"));
+      // The response's description documents its member of the union.
+      const doc = docComments(response.description);
+      const headers = member("headers", RESPONSE_HEADERS, { optional: true });
+      const add = (type: TypeExpr) => {
+        members.push(type);
+        comments.push(doc);
+      };
+      if (types.length === 0) add(objectType([statusMember, headers]));
+      if (json.length > 0) {
+        const contentTypes = unionType([...new Set(json.map((t) => t.type))].map(literalType));
+        add(objectType([statusMember, member("body", this.typeOf(schema, "response")), member("contentType", contentTypes, { optional: true }), headers]));
+      }
+      if (raw.length > 0) {
+        const exact = raw.every((t) => !t.type.includes("*"));
+        const contentTypes = exact ? unionType([...new Set(raw.map((t) => t.type))].map(literalType)) : word("string");
+        add(objectType([statusMember, member("contentType", contentTypes), member("body", BYTES), headers]));
+      }
+    }
+    // Why: OpenAPI 3.1 lets an operation declare no responses; its handler may then answer any
+    // status, with a JSON body, bytes of a type it names, or nothing (README, "OpenAPI as input").
+    if (responses.length === 0) return { media: { default: ["*/*"] }, type: ANY_RESPONSE, jsonOnly: false };
+    return { media, type: members.length === 0 ? word("never") : documentedUnion(members, comments), jsonOnly: anyJson && !anyRaw };
+  }
+
+  /**
+   * The operation's security requirements (src/compile/api/security.ts, one reading for every kind of
+   * operation); their problems recorded, the schemes checked by hooks noted.
+   */
+  security(model: OperationModel): OperationModel["security"] {
+    for (const problem of model.security.problems) this.fail(problem.pointer, problem.reason);
+    for (const name of model.security.hooks) this.hookSchemes.add(name);
+    return model.security;
+  }
+
+  /** A schema with its `$ref` followed (to a named schema of the document). */
+  private resolve(schema: Json): Json {
+    const name = refName(schema as JsonSchema);
+    if (name === undefined) return schema;
+    const schemas = objectOf(objectOf(this.document.components).schemas);
+    return objectOf(Object.hasOwn(schemas, name) ? schemas[name] : undefined);
+  }
+
+  /** The validator node of a schema (schemaNode), made once per schema object. */
+  private nodeOf(schema: Json): Record<string, unknown> {
+    let node = this.nodes.get(schema);
+    if (node === undefined) {
+      node = schemaNode(schema as JsonSchema);
+      this.nodes.set(schema, node);
+    }
+    return node;
+  }
+
+  private checkSchema(schema: Json, pointer: string): void {
+    // A schema found clean is clean at any place; one with problems is reported at each.
+    if (this.checked.has(schema)) return;
+    const problems = unsupportedKeywords(schema as JsonSchema, pointer);
+    if (problems.length === 0) this.checked.add(schema);
+    for (const problem of problems) {
+      this.fail(
+        problem.pointer,
+        `the keyword \`${problem.keyword}\` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler`,
+      );
+    }
+  }
+
+  private fail(pointer: string, reason: string): undefined {
+    this.problems.push(new UnsupportedConstruct(pointer, reason));
+    return undefined;
+  }
+}
+
+/** The styles codegen reads of a parameter by location (but path: pathParameter). */
+const SUPPORTED_STYLES: { readonly [location: string]: readonly string[] | undefined } = {
+  query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+  header: ["simple"],
+  cookie: ["form"],
+};
+
+/** The status keys seen to be valid (most documents use a dozen): looked up, not matched again. */
+const STATUS_KEYS = new Set<string>();
+
+/** Whether a key of `responses` is a status code, a range like `4XX`, or `default`. */
+function isStatusKey(key: string): boolean {
+  if (STATUS_KEYS.has(key)) return true;
+  if (!/^(?:[1-5](?:[0-9]{2}|XX)|default)$/i.test(key)) return false;
+  STATUS_KEYS.add(key);
+  return true;
+}
+
+/** The response `codegen serve` gives for an operation written by others (see src/serve/examples.ts). */
+export interface MockAnswer {
+  readonly status: number;
+  /** JSON Pointer of the response object in the document, when the status has one. */
+  readonly responseAt?: string;
+}
+
+/** The first declared success: a 2XX code, else a 2XX range or default as 200, else the first code. */
+function mockAnswer(responses: Json, pointer: string): MockAnswer {
+  const keys = Object.keys(responses);
+  const key = keys.find((k) => /^2[0-9]{2}$/.test(k)) ?? keys.find((k) => /^2XX$/i.test(k) || k === "default") ?? keys.find((k) => /^[0-9]{3}$/.test(k));
+  const status = key !== undefined && /^[0-9]{3}$/.test(key) ? Number(key) : 200;
+  if (key === undefined || status === 204 || status === 304) return { status };
+  return { status, responseAt: `${pointer}/responses/${key.replaceAll("~", "~0").replaceAll("/", "~1")}` };
+}
+
+const RESPONSE_HEADERS = word("ResponseHeaders");
+const BYTES = unionType([word("string"), word("Uint8Array")]);
+/** The result of an operation that declares no responses. */
+const ANY_RESPONSE = objectType([
+  member("status", word("number")),
+  member("body", word("unknown"), { optional: true }),
+  member("contentType", word("string"), { optional: true }),
+  member("headers", RESPONSE_HEADERS, { optional: true }),
+]);

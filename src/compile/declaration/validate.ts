@@ -1,0 +1,475 @@
+import { type Diagnostic, type DiagnosticArgs, type DiagnosticCode, diagnostic } from "../../diagnostics/index.js";
+import type { LoadedDocument, Path } from "./load.js";
+import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, Server, StatusMachine } from "./model.js";
+import { guardScopes, servedTokenEndpoint } from "./model.js";
+import { type Inflection, actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
+import { readActions, readOperations } from "./operations.js";
+import { type Raw, type Report, asArray, asRecord, asString, defined, extensionsOf, readField, strings } from "./read.js";
+import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
+import { checkShape, displayPath } from "./shape.js";
+import type { PatternOptions } from "../../options.js";
+
+/** The schema names codegen emits itself; a resource may not take them. */
+export const OWN_SCHEMA_NAMES = ["Error", "AuthError", "Link", "Index", "TokenRequest", "TokenResponse"] as const;
+
+/** Default security scheme name per guard kind (seed: "the guard's own kind name"). */
+const DEFAULT_GUARD_NAMES = {
+  password: "OAuth2PasswordBearer",
+  authorizationCode: "OAuth2AuthorizationCodeBearer",
+  oauth2: "OAuth2",
+} as const;
+
+/** The operation a link's method calls on the object's address. */
+const OPERATION_OF_METHOD = { GET: "get", POST: "create", PUT: "replace", PATCH: "update", DELETE: "delete" } as const;
+
+/** Result of validation: the normalized declaration when there were no problems. */
+export interface ValidateResult {
+  readonly declaration?: Declaration;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Check a loaded declaration against every rule of the format and build the normalized
+ * declaration. Shape and meaning are both checked in one run, so every problem is reported.
+ */
+export function validateDeclaration(document: LoadedDocument, options: PatternOptions = {}): ValidateResult {
+  const diagnostics: Diagnostic[] = checkShape(document, declarationShape, declarationDefs);
+  diagnostics.push(...notFinite(document, diagnostics));
+  const report = <C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, path: Path, part: "value" | "key" = "value") => {
+    // The user's explicit opt-in lets patterns through that only V8's backtracking engine can run.
+    if (code === "schema/unsafe-pattern" && options.allowUnsafePatterns === true) return;
+    diagnostics.push(diagnostic(code, args, document.locate(path, part)));
+  };
+  const root = asRecord(document.value);
+  const shapeOk = diagnostics.length === 0;
+
+  const guards = readGuards(asArray(root.auth), report);
+  // A guard the shape check refused is missing here: its scopes cannot be judged undeclared.
+  const guardsComplete = guards.length === asArray(root.auth).length;
+  const resourceNames = Object.keys(asRecord(root.resources)).filter((k) => !k.startsWith("x-"));
+  const rawResources = asRecord(root.resources);
+  const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(asRecord(rawResources[name]))]));
+  // Why remembered: inflecting runs pluralize's few hundred rules four times, and a
+  // resource's inflection is asked here and again when it is read.
+  const inflections = new Map<string, Inflection>();
+  const inflect = (name: string): Inflection => {
+    let inflection = inflections.get(name);
+    if (inflection === undefined) inflections.set(name, (inflection = inflectCollection(name)));
+    return inflection;
+  };
+  const singulars = new Map(resourceNames.map((name) => [name, asString(asRecord(rawResources[name]).singular) ?? inflect(name).singular]));
+
+  const resources: Resource[] = [];
+  const names = new NameRegistry(report);
+  // The token endpoint's and the index's operationIds come first: a resource or action that
+  // would take one of them is the one to rename.
+  names.takeOperationId("getIndex", "the index (`GET /`)");
+  if (servedTokenEndpoint(guards.map((g) => g.guard))) names.takeOperationId("issueToken", "the token endpoint");
+  for (const name of resourceNames) {
+    const raw = asRecord(rawResources[name]);
+    const path = ["resources", name];
+    const resource = readResource(name, raw, path, { report, idTypes, singulars, inflect, hasAuth: "auth" in root, guards, guardsComplete });
+    if (!resource) continue;
+    resources.push(resource);
+    names.resource(resource, raw, path);
+  }
+  checkTokenEndpoints(guards, resourceNames, report);
+  checkGuardNames(guards, report);
+  checkLicense(asRecord(root.info).license, report);
+
+  if (diagnostics.length > 0 || !shapeOk) return { diagnostics };
+  const info = root.info as Declaration["info"];
+  const servers: Server[] = asArray(root.servers).map((s) =>
+    typeof s === "string"
+      ? { url: s, extensions: {} }
+      : defined({ url: asString(asRecord(s).url) ?? "", description: asString(asRecord(s).description), extensions: extensionsOf(asRecord(s)) }),
+  );
+  return {
+    declaration: { info, servers, guards: guards.map((g) => g.guard), resources, extensions: extensionsOf(root) },
+    diagnostics: [],
+  };
+}
+
+/**
+ * Every `.inf`, `-.inf` and `.nan` of a declaration, at any depth (extensions and examples too),
+ * but where the shape check already refused the value. Why: the OpenAPI document must be JSON,
+ * which has no such numbers; they would become `null` in it (`maximum: null`, a document that
+ * breaks its own schema).
+ */
+function notFinite(document: LoadedDocument, reported: readonly Diagnostic[]): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const taken = new Set(reported.map((d) => `${d.location?.line}:${d.location?.column}`));
+  // One path, grown and shrunk on the way: copied only for a value to report.
+  const path: (string | number)[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "number") {
+      if (Number.isFinite(value)) return;
+      const location = document.locate([...path]);
+      if (taken.has(`${location.line}:${location.column}`)) return;
+      // `1e999` reads as infinite too.
+      const written = Number.isNaN(value) ? "not a number (`.nan`)" : `infinite (\`${value > 0 ? "" : "-"}.inf\` or a number too large)`;
+      found.push(diagnostic("decl/not-finite", { where: displayPath([...path]), value: written }, location));
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    const record = value as Raw;
+    for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
+      path.push(key);
+      walk(record[key]);
+      path.pop();
+    }
+  };
+  walk(document.value);
+  return found;
+}
+
+/**
+ * The one gate for the names the expansion derives that must be unique in the document: schema
+ * names (`components.schemas`) and operationIds. Resources, their operations and their actions
+ * take their names here in declaration order; the first to take a name keeps it, and every later
+ * one is reported where it was declared.
+ */
+class NameRegistry {
+  /** Schema name -> who has it, in words. */
+  private readonly schemas = new Map<string, string>();
+  /** operationId -> who has it, in words. */
+  private readonly operationIds = new Map<string, string>();
+
+  constructor(private readonly report: Report) {}
+
+  /** Takes an operationId; answers who had it already, if anyone did. */
+  takeOperationId(operationId: string, owner: string): string | undefined {
+    const other = this.operationIds.get(operationId);
+    if (other === undefined) this.operationIds.set(operationId, owner);
+    return other;
+  }
+
+  /** Takes every name a resource brings: its schemas, its operationIds, its actions' names. */
+  resource(resource: Resource, raw: Raw, path: Path): void {
+    const { name, typeName } = resource;
+    // Every schema name the resource brings must be free (openapi.md: components.schemas).
+    const derived = [typeName, `${typeName}Input`, `${typeName}Patch`];
+    if (resource.status) derived.push(`${typeName}Status`);
+    const declared = "singular" in raw;
+    const at: Path = declared ? [...path, "singular"] : path;
+    const isOwn = (schema: string) => (OWN_SCHEMA_NAMES as readonly string[]).includes(schema);
+    const taken = derived.find((schema) => isOwn(schema) || this.schemas.has(schema));
+    const other = taken === undefined ? undefined : this.schemas.get(taken);
+    for (const schema of derived) if (!this.schemas.has(schema)) this.schemas.set(schema, `resource \`${name}\``);
+    if (taken !== undefined) {
+      if (other === undefined || isOwn(taken)) this.report("decl/reserved-type-name", { typeName: taken, name }, at, declared ? "value" : "key");
+      else this.report("decl/duplicate-type-name", { typeName: taken, name, other }, at, declared ? "value" : "key");
+      // The operationIds come from the same singular: one message for the one cause.
+      return;
+    }
+    for (const operation of resource.operations) {
+      const what = `the \`${operation}\` operation of \`${name}\``;
+      const operationId = operationIdOf(operation, resource);
+      const other = this.takeOperationId(operationId, what);
+      if (other !== undefined) this.report("decl/duplicate-operation-id", { what, operationId, other }, path, "key");
+    }
+    for (const action of resource.actions) {
+      const at = [...path, "actions", action.name];
+      const what = `action \`${action.name}\` of \`${name}\``;
+      if (action.body) {
+        const schema = actionRequestName(typeName, action.name);
+        const other = isOwn(schema) ? "codegen's own schema" : this.schemas.get(schema);
+        if (other !== undefined) this.report("decl/action-type-name-taken", { typeName: schema, action: action.name, name, other }, at, "key");
+        else this.schemas.set(schema, what);
+      }
+      const operationId = actionOperationId(action.name, resource.singular);
+      const other = this.takeOperationId(operationId, what);
+      if (other !== undefined) this.report("decl/duplicate-operation-id", { what, operationId, other }, at, "key");
+    }
+  }
+}
+
+interface ReadGuard {
+  readonly guard: Guard;
+  readonly path: Path;
+  readonly named: boolean;
+}
+
+function readGuards(raw: unknown[], report: Report): ReadGuard[] {
+  const out: ReadGuard[] = [];
+  raw.forEach((entry, i) => {
+    const g = asRecord(entry);
+    const kind = g.guard;
+    if (kind !== "password" && kind !== "authorizationCode" && kind !== "oauth2") return;
+    const path = ["auth", i];
+    const base = defined({
+      name: asString(g.name) ?? DEFAULT_GUARD_NAMES[kind],
+      description: asString(g.description),
+      autoError: g.autoError !== false,
+      extensions: extensionsOf(g),
+    });
+    const url = (key: string, tokenUrl: boolean): string => {
+      const value = asString(g[key]);
+      // A missing or mistyped URL is the shape check's to report.
+      if (value === undefined) return "";
+      if (!isUrl(value, true)) {
+        report(tokenUrl ? "decl/bad-token-url" : "decl/bad-url", { url: value }, [...path, key]);
+      }
+      return value;
+    };
+    const scopes = Object.fromEntries(Object.entries(asRecord(g.scopes)).map(([k, v]) => [k, asString(v) ?? ""]));
+    let guard: Guard;
+    if (kind === "password") {
+      guard = { ...base, kind, tokenUrl: url("tokenUrl", true), form: g.form === "strict" ? "strict" : "permissive", scopes };
+    } else if (kind === "authorizationCode") {
+      guard = defined({
+        ...base,
+        kind,
+        authorizationUrl: url("authorizationUrl", false),
+        tokenUrl: url("tokenUrl", true),
+        refreshUrl: "refreshUrl" in g ? url("refreshUrl", false) : undefined,
+        scopes,
+      });
+    } else {
+      guard = { ...base, kind, flows: asRecord(g.flows) };
+    }
+    out.push({ guard, path, named: "name" in g });
+  });
+  return out;
+}
+
+/** An absolute http(s) URL, or (where allowed) a path served by this API. */
+function isUrl(value: string, pathAllowed: boolean): boolean {
+  if (pathAllowed && value.startsWith("/") && !value.startsWith("//")) return !/[\s?#]/.test(value);
+  try {
+    const parsed = new URL(value);
+    return parsed.protocol === "https:" || parsed.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `info.license` names exactly one of `identifier` and `url`. Why (found by the fuzz test of issue
+ * 14): OpenAPI 3.1 makes them exclusive, and the schema published with it (which swagger-parser
+ * checks, and `codegen validate` with it) asks for one: a license with a name alone made a
+ * document codegen's own check called a bug in codegen.
+ */
+function checkLicense(license: unknown, report: Report): void {
+  if (typeof license !== "object" || license === null || Array.isArray(license)) return;
+  const given = ["identifier", "url"].filter((key) => Object.hasOwn(license, key)).length;
+  if (given !== 1) report("decl/license-identifier-or-url", { given: given === 0 ? "neither" : "both" }, ["info", "license"]);
+}
+
+function checkGuardNames(guards: readonly ReadGuard[], report: Report): void {
+  const seen = new Set<string>();
+  for (const { guard, path, named } of guards) {
+    if (seen.has(guard.name)) report("decl/duplicate-guard-name", { name: guard.name }, named ? [...path, "name"] : path);
+    seen.add(guard.name);
+  }
+}
+
+function checkTokenEndpoints(guards: readonly ReadGuard[], resourceNames: readonly string[], report: Report): void {
+  let served = false;
+  for (const { guard, path } of guards) {
+    if (guard.kind !== "password" || !guard.tokenUrl.startsWith("/")) continue;
+    if (served) {
+      report("decl/second-token-endpoint", {}, [...path, "tokenUrl"]);
+      continue;
+    }
+    served = true;
+    const segment = guard.tokenUrl.split("/")[1] ?? "";
+    if (guard.tokenUrl === "/") report("decl/token-path-taken", { path: guard.tokenUrl, by: "the index (`GET /`)" }, [...path, "tokenUrl"]);
+    else if (resourceNames.includes(segment)) {
+      report("decl/token-path-taken", { path: guard.tokenUrl, by: `under resource \`${segment}\`` }, [...path, "tokenUrl"]);
+    }
+  }
+}
+
+function idTypeOf(raw: Raw): Resource["id"] {
+  return raw.id === "uuid" || raw.id === "string" ? raw.id : "integer";
+}
+
+interface ResourceContext {
+  readonly report: Report;
+  readonly idTypes: ReadonlyMap<string, Resource["id"]>;
+  /** Collection name -> singular (declared, or derived). */
+  readonly singulars: ReadonlyMap<string, string>;
+  /** A collection name's inflection (inflectCollection, remembered). */
+  readonly inflect: (name: string) => Inflection;
+  readonly hasAuth: boolean;
+  readonly guards: readonly ReadGuard[];
+  readonly guardsComplete: boolean;
+}
+
+function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext): Resource | undefined {
+  const { report } = ctx;
+  const inflection = ctx.inflect(name);
+  const declaredSingular = asString(raw.singular);
+  // Why: declaration.md "Resources": a declared `singular` that differs from the name is taken
+  // as given (`articles0` with `singular: article0`); the plural check judges derived singulars.
+  // A name that is no path segment is the shape check's to report; its grammar is not judged too.
+  if (declaredSingular !== undefined) {
+    if (declaredSingular === name) report("decl/singular-same-as-name", { name }, [...path, "singular"]);
+  } else if (new RegExp(RESOURCE_NAME.regex).test(name)) {
+    if (!inflection.isPlural) {
+      report("decl/not-plural", { name, singular: inflection.singular, plural: inflection.plural }, path, "key");
+    } else if (inflection.sameWord) {
+      report("decl/singular-equals-plural", { name }, path, "key");
+    }
+  }
+  const singular = ctx.singulars.get(name) ?? inflection.singular;
+
+  const status = readStatus(asRecord(raw.status), [...path, "status"], "status" in raw, report);
+  const reserved = new Set(["id", "links", ...(status ? ["status"] : [])]);
+  const rawFields = asRecord(raw.fields);
+  const fields: Field[] = [];
+  for (const fieldName of Object.keys(rawFields)) {
+    if (fieldName.startsWith("x-")) continue;
+    const fieldPath = [...path, "fields", fieldName];
+    if (reserved.has(fieldName)) report("decl/reserved-field", { field: fieldName }, fieldPath, "key");
+    const field = readField(fieldName, rawFields[fieldName], fieldPath, report, "resource");
+    if (!field) continue;
+    fields.push(field);
+    if (field.ref !== undefined) checkRef(field, fieldPath, ctx);
+  }
+
+  const { operations, options, extensions: operationsExtensions } = readOperations(raw, path, fields, report);
+  // The rel of a `ref` link is the referenced resource's singular, declared or derived.
+  const refSingulars = fields.filter((f) => f.ref !== undefined).map((f) => ctx.singulars.get(f.ref!) ?? ctx.inflect(f.ref!).singular);
+  const access = readAccess(raw, path, operations, ctx);
+  const actions = readActions(raw.actions, [...path, "actions"], {
+    status,
+    reservedRels: ["self", ...refSingulars],
+    writeAccess: access.write,
+    hasAuth: ctx.hasAuth,
+    parseAccess: (value, at) => parseAccess(value, at, ctx),
+    report,
+  });
+  const links = readLinks(asRecord(raw.links), [...path, "links"], { operations, status, refSingulars, actionNames: actions.map((a) => a.name), report });
+
+  return defined({
+    name,
+    singular,
+    typeName: pascalCase(singular),
+    pluralTypeName: pascalCase(name),
+    description: asString(raw.description),
+    id: idTypeOf(raw),
+    fields,
+    status,
+    links,
+    operations,
+    options,
+    access: access.operations,
+    actions,
+    extensions: extensionsOf(raw),
+    // `x-` keys of `access` and of the map form of `operations` go onto every operation.
+    accessExtensions: { ...extensionsOf(asRecord(raw.access)), ...operationsExtensions },
+  });
+}
+
+function readStatus(raw: Raw, path: Path, declared: boolean, report: Report): StatusMachine | undefined {
+  if (!declared) return undefined;
+  const values = strings(raw.values);
+  // Without a list of states (the shape check reports that), no state can be judged unknown.
+  const statesKnown = Array.isArray(raw.values) && values.length > 0;
+  const seen = new Set<string>();
+  values.forEach((v, i) => {
+    if (seen.has(v)) report("decl/duplicate-state", { state: v }, [...path, "values", i]);
+    seen.add(v);
+  });
+  const known = (state: string, at: Path, part: "value" | "key" = "value") => {
+    if (statesKnown && !seen.has(state)) report("decl/unknown-state", { state, known: values }, at, part);
+  };
+  const initial = asString(raw.initial) ?? values[0] ?? "";
+  if ("initial" in raw) known(initial, [...path, "initial"]);
+  const transitions = new Map<string, string[]>();
+  for (const [from, to] of Object.entries(asRecord(raw.transitions))) {
+    if (from.startsWith("x-")) continue;
+    known(from, [...path, "transitions", from], "key");
+    const targets = strings(to);
+    targets.forEach((state, i) => known(state, [...path, "transitions", from, i]));
+    transitions.set(from, targets);
+  }
+  return defined({ values, initial, transitions, description: asString(raw.description), extensions: extensionsOf(raw) });
+}
+
+interface LinkContext {
+  readonly operations: readonly Operation[];
+  readonly status: StatusMachine | undefined;
+  readonly refSingulars: readonly string[];
+  /** An action of the same name replaces a link (declaration.md, "Actions"): its method is the action's. */
+  readonly actionNames: readonly string[];
+  readonly report: Report;
+}
+
+function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
+  const out: LinkRule[] = [];
+  for (const [rel, value] of Object.entries(raw)) {
+    if (rel.startsWith("x-")) continue;
+    const link = asRecord(value);
+    const at = [...path, rel];
+    if (rel === "self" || ctx.refSingulars.includes(rel)) ctx.report("decl/link-rel-reserved", { rel }, at, "key");
+    const method = link.method;
+    if (method !== "GET" && method !== "POST" && method !== "PUT" && method !== "PATCH" && method !== "DELETE") continue;
+    if (!ctx.actionNames.includes(rel) && !ctx.operations.includes(OPERATION_OF_METHOD[method])) {
+      ctx.report("decl/link-method-not-offered", { method, rel }, [...at, "method"]);
+    }
+    const when = "when" in link ? strings(link.when) : undefined;
+    if (when && !ctx.status) ctx.report("decl/when-without-status", { key: "when" }, [...at, "when"], "key");
+    else if (when && ctx.status && ctx.status.values.length > 0) {
+      const states = ctx.status.values;
+      when.forEach((state, i) => {
+        if (!states.includes(state)) ctx.report("decl/unknown-state", { state, known: states }, [...at, "when", i]);
+      });
+    }
+    out.push(defined({ rel, method, when, href: asString(link.href), description: asString(link.description), extensions: extensionsOf(link) }));
+  }
+  return out;
+}
+
+/** Access per offered operation, and the resource's `write` access (the default of its actions). */
+function readAccess(raw: Raw, path: Path, operations: readonly Operation[], ctx: ResourceContext): { operations: Resource["access"]; write: Access } {
+  const declared = asRecord(raw.access);
+  const at = [...path, "access"];
+  if ("access" in raw && !ctx.hasAuth) ctx.report("decl/access-without-auth", {}, at, "key");
+  for (const key of Object.keys(declared)) {
+    if ((OPERATIONS as readonly string[]).includes(key) && !operations.includes(key as Operation)) {
+      ctx.report("decl/access-operation-absent", { operation: key }, [...at, key], "key");
+    }
+  }
+  const parsed = new Map<string, Access | undefined>();
+  for (const key of ACCESS_KEYS) if (key in declared) parsed.set(key, parseAccess(declared[key], [...at, key], ctx));
+  const fallback: Access = ctx.hasAuth ? { kind: "authenticated" } : { kind: "public" };
+  const out: Partial<Record<Operation, Access>> = {};
+  for (const op of operations) {
+    // The most specific key wins: the operation, then read/write, then all.
+    const group = op === "list" || op === "get" ? "read" : "write";
+    out[op] = parsed.get(op) ?? parsed.get(group) ?? parsed.get("all") ?? fallback;
+  }
+  return { operations: out, write: parsed.get("write") ?? parsed.get("all") ?? fallback };
+}
+
+/** One `access` value; its scopes must be declared, and declared together by one guard. */
+function parseAccess(value: unknown, valuePath: Path, ctx: ResourceContext): Access | undefined {
+  if (value === "public" || value === "optional" || value === "authenticated") return { kind: value };
+  if (!Array.isArray(value)) return undefined;
+  const scopes = strings(value);
+  if (!ctx.guardsComplete) return { kind: "scopes", scopes: [...new Set(scopes)] };
+  scopes.forEach((scope, i) => {
+    if (!ctx.guards.some((g) => guardScopes(g.guard).has(scope))) ctx.report("decl/undeclared-scope", { scope }, [...valuePath, i]);
+  });
+  const allKnown = scopes.every((s) => ctx.guards.some((g) => guardScopes(g.guard).has(s)));
+  if (allKnown && !ctx.guards.some((g) => scopes.every((s) => guardScopes(g.guard).has(s)))) {
+    ctx.report("decl/scopes-split-across-guards", { scopes }, valuePath);
+  }
+  return { kind: "scopes", scopes: [...new Set(scopes)] };
+}
+
+function checkRef(field: Field, path: Path, ctx: ResourceContext): void {
+  const target = field.ref!;
+  const idType = ctx.idTypes.get(target);
+  if (idType === undefined) {
+    ctx.report("decl/unknown-ref", { ref: target, known: [...ctx.idTypes.keys()] }, [...path, "ref"]);
+    return;
+  }
+  const fits =
+    idType === "integer" ? field.type === "integer" : idType === "uuid" ? field.type === "string" && field.format === "uuid" : field.type === "string";
+  const expected = idType === "integer" ? "`type: integer`" : idType === "uuid" ? "`type: string` with `format: uuid`" : "`type: string`";
+  if (!fits) ctx.report("decl/ref-type-mismatch", { ref: target, idType, expected }, [...path, "ref"]);
+}

@@ -1,0 +1,48 @@
+/**
+ * The part of the view model the PostgreSQL store's template reads (templates/postgres.gen.ts.hbs):
+ * its table spec and migrations as values (printed by src/emit/print.ts), and per resource
+ * operation whether a change is guarded by the status the server checked.
+ */
+import type { ApiModel, HandlerMethodView, ResourceView } from "../../model/api-model.js";
+import { type Migration, statementsOf } from "./migrations.js";
+import type { SchemaSnapshot } from "../../model/tables.js";
+
+type Json = { readonly [key: string]: unknown };
+const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
+
+/** What templates/postgres.gen.ts.hbs reads beside the ApiModel. */
+export interface PostgresView {
+  /** `{ collection: TableSpec }`. */
+  readonly tables: { readonly [collection: string]: unknown };
+  /** `[{ name, statements }]`. */
+  readonly migrations: readonly unknown[];
+  readonly resources: readonly (ResourceView & { readonly methods: readonly (HandlerMethodView & { readonly guarded: boolean })[] })[];
+}
+
+/** An ApiModel with the PostgreSQL store's part. */
+export type ApiModelWithPostgres = ApiModel & { readonly postgres: PostgresView };
+
+/** The PostgreSQL part of the view of a document whose tables are `snapshot` and whose migrations are `migrations`. */
+export function postgresView(view: ApiModel, document: unknown, snapshot: SchemaSnapshot, migrations: readonly Migration[]): PostgresView {
+  // Why: an action whose state some status refuses declares 409; only then may a change that
+  // lost a race be refused (an action every state allows simply applies).
+  const declares409 = new Set<string>();
+  for (const item of Object.values(asJson(asJson(document).paths))) {
+    for (const operation of Object.values(asJson(item))) {
+      if (Object.hasOwn(asJson(asJson(operation).responses), "409")) declares409.add(String(asJson(operation).operationId));
+    }
+  }
+  return {
+    tables: Object.fromEntries(
+      snapshot.tables.map((t) => [
+        t.collection,
+        { table: t.table, idKind: t.idKind, columns: t.columns.map((c) => ({ field: c.field, column: c.column, kind: c.kind })) },
+      ]),
+    ),
+    migrations: migrations.map((m) => ({ name: m.name.replace(/\.sql$/, ""), statements: statementsOf(m.sql) })),
+    resources: view.resources.map((resource) => ({
+      ...resource,
+      methods: resource.methods.map((method) => ({ ...method, guarded: declares409.has(method.operationId) })),
+    })),
+  };
+}

@@ -1,0 +1,226 @@
+import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type Handlebars from "handlebars";
+import { binderSignature, constDeclaration, printLiteral, quoted, typeAlias } from "./print.js";
+import type { ApiData, ApiModel, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
+import type { PostgresView } from "./postgres/view.js";
+
+/** A generated file: its path inside the output folder (always `/`-separated) and its text. */
+export interface GeneratedFile {
+  readonly path: string;
+  readonly contents: string;
+}
+
+/**
+ * A generated file; a YAML or JSON one may carry the JSON data its text was written from
+ * (`jsonToYaml(data)` or `JSON.stringify(data)`), whose shape is then that data's.
+ */
+export interface DataFile extends GeneratedFile {
+  readonly data?: unknown;
+  /** Or that data's shape hash, made where its JSON text was at hand (`shapeOfJson`). */
+  readonly dataShape?: string;
+}
+
+/** The template sources: one `.hbs` per generated file, and the static runtime files. */
+export interface TemplateSources {
+  /** `types.gen.ts.hbs` -> its source; each renders to the file named without `.hbs`. */
+  readonly templates: Readonly<Record<string, string>>;
+  /** `resource.gen.ts.hbs` -> its source; rendered once per resource into `resources/<collection>.gen.ts`. */
+  readonly perResource: Readonly<Record<string, string>>;
+  /** `operations.gen.ts.hbs` -> its source; rendered once per group of operations written by others into `operations/<group>.gen.ts`. */
+  readonly perOperationGroup: Readonly<Record<string, string>>;
+  /** `http.gen.ts` -> its source; copied into `runtime/` with the header line replaced. */
+  readonly runtime: Readonly<Record<string, string>>;
+}
+
+/** The view of the API's own templates: the API and the document it serves. */
+export type ApiFilesView = ApiModel & { readonly document: DocumentView; readonly postgres?: PostgresView };
+
+type Template = (view: object) => string;
+
+/**
+ * How every template is compiled (style.md rule 7): strict, no helpers but the built-in blocks.
+ * Handlebars adds to the options it is given: it gets a copy, and these stay as hashed.
+ */
+const COMPILE_OPTIONS = Object.freeze({ strict: true, noEscape: true, preventIndent: true, knownHelpersOnly: true, explicitPartialContext: true });
+
+const requireCjs = createRequire(import.meta.url);
+/**
+ * One isolated Handlebars environment of the runtime alone. Why: the compiler (and
+ * source-map, which it loads) was a fifth of a run; the templates are compiled when the package
+ * is built, and the compiler loads only for a template without its precompiled copy.
+ */
+const handlebars = (requireCjs("handlebars/runtime") as typeof Handlebars).create();
+const compiled = new Map<string, Template>();
+
+/**
+ * Where `npm run build` puts the precompiled templates (`dist/precompiled-templates.cjs`, the
+ * same file seen from `src/` and from `dist/`): a CommonJS module, so it loads synchronously.
+ */
+const PRECOMPILED = fileURLToPath(new URL("../../dist/precompiled-templates.cjs", import.meta.url));
+
+/** The key of a template's compiled form: Handlebars' version, the options and the source. */
+export const templateKey = (source: string): string =>
+  createHash("sha256")
+    .update(`${handlebars.VERSION}\n${JSON.stringify(COMPILE_OPTIONS)}\n${source}`)
+    .digest("hex");
+
+/** Template key -> precompiled template, from the build; read once per process. */
+let precompiled: Readonly<Record<string, TemplateSpecification>> | undefined;
+type TemplateSpecification = Parameters<typeof Handlebars.template>[0];
+
+function readPrecompiled(): Readonly<Record<string, TemplateSpecification>> {
+  try {
+    return requireCjs(PRECOMPILED) as Record<string, TemplateSpecification>;
+  } catch {
+    // A checkout without a build (the tests run from src/): every template is compiled here.
+    return {};
+  }
+}
+
+function compile(source: string): Template {
+  let template = compiled.get(source);
+  if (!template) {
+    precompiled ??= readPrecompiled();
+    // Only a copy made from this very source (and Handlebars, and options) is used; any other
+    // template (one edited since the build) is compiled as it stands.
+    const key = templateKey(source);
+    const spec = Object.hasOwn(precompiled, key) ? precompiled[key] : undefined;
+    template = spec ? handlebars.template<object>(spec) : compiler().compile<object>(source, { ...COMPILE_OPTIONS });
+    compiled.set(source, template);
+  }
+  return template;
+}
+
+let fullHandlebars: typeof Handlebars | undefined;
+/** Handlebars with its compiler, in an isolated environment, loaded on first need. */
+function compiler(): typeof Handlebars {
+  fullHandlebars ??= (requireCjs("handlebars") as typeof Handlebars).create();
+  return fullHandlebars;
+}
+
+/**
+ * Precompile every template once, when the package is built (src/emit/precompile.ts): a
+ * CommonJS module mapping each template's key to its compiled form, which `compile` uses when
+ * the source still matches.
+ */
+export function writePrecompiledTemplates(sources: TemplateSources, file = PRECOMPILED): void {
+  const all = [...Object.values(sources.templates), ...Object.values(sources.perResource), ...Object.values(sources.perOperationGroup)];
+  const entries = all.map((source) => `  ${JSON.stringify(templateKey(source))}: ${String(compiler().precompile(source, { ...COMPILE_OPTIONS }))},\n`);
+  writeFileSync(file, `// Written by \`npm run build\` (src/emit/render.ts): the templates, precompiled.\nmodule.exports = {\n${entries.join("")}};\n`);
+}
+
+/**
+ * Blank comment lines and template indentation leave trailing spaces, and the template's first
+ * (comment) line leaves a blank line. No string literal in generated code spans lines (escape.ts
+ * escapes every line terminator), so trimming line ends is safe.
+ */
+export function tidy(text: string): string {
+  return text.replace(/[ \t]+$/gm, "").replace(/^\n+/, "");
+}
+
+/** The PostgreSQL store's template and runtime: rendered only with the view's `postgres` part (APIs with resources). */
+const POSTGRES_TEMPLATE = "postgres.gen.ts.hbs";
+const POSTGRES_RUNTIME = ["postgres.gen.ts", "migrate.gen.ts"];
+
+/** The first line of a static runtime file, replaced by the view's header. */
+const RUNTIME_HEADER = /^\/\/ Generated by codegen\. Do not edit\.\n/;
+
+/** A resource as the stores' templates read it: with its filters as a literal. */
+const withFilters = <R extends ResourceView>(resource: R) => ({ ...resource, listFilters: printLiteral(resource.filters) });
+
+/** api.gen.ts's five declarations, printed from the API's data. */
+function apiStatements(api: ApiData) {
+  return {
+    schemas: constDeclaration("schemas: SchemaTable", Object.fromEntries(api.schemas)),
+    resources: constDeclaration("resources", Object.fromEntries(api.resources), "{ readonly [collection: string]: ResourceSpec }"),
+    routes: constDeclaration("routes: readonly RouteSpec[]", api.routes),
+    securitySchemes: constDeclaration("securitySchemes", api.securitySchemes, "{ readonly [name: string]: SchemeSpec }"),
+    index: constDeclaration("index: readonly Link[]", api.index),
+  };
+}
+
+/** document.gen.ts's members as string literals; `yaml` empty where the server makes it. */
+const documentLiterals = (document: DocumentView) => ({
+  basePath: quoted(document.basePath),
+  json: quoted(document.json),
+  yaml: document.yaml === undefined ? "" : quoted(document.yaml),
+});
+
+/** What each API template reads: the view, with what it prints from the view's data printed. */
+const CONTEXTS: Readonly<Record<string, (view: ApiFilesView) => object>> = {
+  "api.gen.ts.hbs": (view) => ({ header: view.header, api: apiStatements(view.api) }),
+  "types.gen.ts.hbs": (view) => ({ ...view, types: view.types.map((type) => ({ ...type, declaration: typeAlias(type.name, type.type) })) }),
+  "handlers.gen.ts.hbs": (view) => ({
+    ...view,
+    resourceHandlersDeclaration: view.resourceHandlers === undefined ? "" : typeAlias("ResourceHandlers", view.resourceHandlers),
+  }),
+  "document.gen.ts.hbs": (view) => ({ header: view.header, document: documentLiterals(view.document) }),
+  "store.gen.ts.hbs": (view) => ({ ...view, resources: view.resources.map(withFilters) }),
+  [POSTGRES_TEMPLATE]: (view) => ({
+    ...view,
+    postgres: {
+      tablesStatement: constDeclaration("tables: { readonly [collection: string]: TableSpec }", view.postgres!.tables),
+      migrationsStatement: constDeclaration("migrations: readonly MigrationSpec[]", view.postgres!.migrations),
+      resources: view.postgres!.resources.map(withFilters),
+    },
+  }),
+};
+
+/** An operation's (or resource method's) input and result declarations. */
+const withDeclarations = <O extends Pick<OperationView, "inputName" | "inputType" | "resultName" | "resultType">>(operation: O) => ({
+  ...operation,
+  inputDeclaration: typeAlias(operation.inputName, operation.inputType),
+  resultDeclaration: typeAlias(operation.resultName, operation.resultType),
+});
+
+/** A resource's own file as its template reads it. */
+const resourceFile = (header: string, resource: ResourceView) => ({
+  header,
+  resource: {
+    ...resource,
+    storedDeclaration: typeAlias(resource.storedName, resource.storedType),
+    binderSignature: binderSignature(resource.binderName, resource.interfaceName),
+    methods: resource.methods.map(withDeclarations),
+  },
+});
+
+/** A group of operations' own file as its template reads it. */
+const operationGroupFile = (header: string, group: OperationGroupView) => ({
+  header,
+  group: { ...group, binderSignature: binderSignature(group.binderName, group.interfaceName), operations: group.operations.map(withDeclarations) },
+});
+
+/**
+ * Render every file of the server code from the view model. Pure: the same view and sources
+ * give the same files, in the same order (templates, then runtime, each by name).
+ */
+export function renderFiles(view: ApiFilesView, sources: TemplateSources): GeneratedFile[] {
+  const files: GeneratedFile[] = [];
+  for (const name of Object.keys(sources.templates).sort()) {
+    if (name === POSTGRES_TEMPLATE && view.postgres === undefined) continue;
+    const context = Object.hasOwn(CONTEXTS, name) ? CONTEXTS[name]!(view) : view;
+    files.push({ path: name.replace(/\.hbs$/, ""), contents: tidy(compile(sources.templates[name]!)(context)) });
+  }
+  for (const name of Object.keys(sources.perResource).sort()) {
+    for (const resource of view.resources) {
+      const text = compile(sources.perResource[name]!)(resourceFile(view.header, resource));
+      files.push({ path: `resources/${resource.fileName}.gen.ts`, contents: tidy(text) });
+    }
+  }
+  for (const name of Object.keys(sources.perOperationGroup).sort()) {
+    for (const group of view.operationGroups) {
+      const text = compile(sources.perOperationGroup[name]!)(operationGroupFile(view.header, group));
+      files.push({ path: `operations/${group.fileName}.gen.ts`, contents: tidy(text) });
+    }
+  }
+  for (const name of Object.keys(sources.runtime).sort()) {
+    if (POSTGRES_RUNTIME.includes(name) && view.postgres === undefined) continue;
+    const source = sources.runtime[name]!;
+    if (!RUNTIME_HEADER.test(source)) throw new Error(`runtime file ${name} lacks its header line`);
+    files.push({ path: `runtime/${name}`, contents: source.replace(RUNTIME_HEADER, `${view.header}\n`) });
+  }
+  return files;
+}

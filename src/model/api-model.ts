@@ -1,0 +1,169 @@
+/**
+ * The ApiModel, the one contract between compile/ and emit/ (docs/architecture.md): data, not code.
+ * Every string in it that lands in code is already safe there (identifiers checked, literals escaped, comments defused); the types are
+ * type expressions (type-expr.ts) and the tables plain values, which the printer
+ * (src/emit/print.ts) lays out when a file is rendered.
+ */
+
+import type { SchemaSnapshot } from "./tables.js";
+import type { TypeExpr } from "./type-expr.js";
+
+/** The data of api.gen.ts, as values. */
+export interface ApiData {
+  readonly schemas: readonly (readonly [name: string, node: unknown])[];
+  readonly resources: readonly (readonly [collection: string, spec: unknown])[];
+  readonly routes: readonly unknown[];
+  readonly securitySchemes: unknown;
+  readonly index: unknown;
+}
+
+/** A named type of types.gen.ts. */
+export interface TypeView {
+  readonly name: string;
+  readonly docLines: readonly string[];
+  readonly hasDoc: boolean;
+  readonly type: TypeExpr;
+}
+
+/** One operation of a resource's handler interface and its binding in the server. */
+export interface HandlerMethodView {
+  readonly operationId: string;
+  readonly docLines: readonly string[];
+  /** The names (`ListLoansInput`, `ListLoansResult`) and types of its input and its result. */
+  readonly inputName: string;
+  readonly inputType: TypeExpr;
+  readonly resultName: string;
+  readonly resultType: TypeExpr;
+  /** The result type's doc comment. */
+  readonly resultDoc: string;
+  /** Its kind, for the stores' templates; exactly one is true. */
+  readonly isList: boolean;
+  readonly isGet: boolean;
+  readonly isCreate: boolean;
+  readonly isReplace: boolean;
+  readonly isUpdate: boolean;
+  readonly isDelete: boolean;
+  /** An action (declaration `actions`), and its `to` state as a literal ("" when none). */
+  readonly isAction: boolean;
+  readonly toLiteral: string;
+  /** A list's `sort` and `page` (declaration operation options), and whether it has either or declared `query`. */
+  readonly hasSort: boolean;
+  readonly hasPage: boolean;
+  readonly hasListing: boolean;
+}
+
+/** A resource: its handler interface, its store and its spec for the dispatcher. */
+export interface ResourceView {
+  /** The handlers' property name (`blogPosts`). */
+  readonly property: string;
+  /** Interface name (`BlogPostsHandlers`). */
+  readonly interfaceName: string;
+  /** The stored object's type name (`StoredBlogPost`) and type. */
+  readonly storedName: string;
+  readonly storedType: TypeExpr;
+  /** The collection as a string literal, and as text for a comment. */
+  readonly collectionLiteral: string;
+  readonly collectionComment: string;
+  /** The dispatcher's ResourceSpec, as a value (printed into api.gen.ts). */
+  readonly specValue: unknown;
+  /** The field names the stores filter a list on (not declared `query`). */
+  readonly filters: readonly string[];
+  readonly methods: readonly HandlerMethodView[];
+  /** The file name under resources/ (the collection name, a safe path segment). */
+  readonly fileName: string;
+  /** Whether its file refers to named schemas (`T.`) and to `Principal`. */
+  readonly usesTypes: boolean;
+  /** Whether store.gen.ts names it (every method but delete casts to it). */
+  readonly storeUsesStored: boolean;
+  readonly usesPrincipal: boolean;
+  /** Whether some handler may return a HandlerRefusal (declared `errors`). */
+  readonly usesRefusal: boolean;
+  /** Its binder (`bindLoans`): the handlers as the dispatcher calls them, by operationId. */
+  readonly binderName: string;
+}
+
+/** The view of one resource's own file. */
+export interface ResourceFileView {
+  readonly header: string;
+  readonly resource: ResourceView;
+}
+
+/** An operation of a document written by others: a method of its group's handler interface. */
+export interface OperationView {
+  readonly operationId: string;
+  readonly docLines: readonly string[];
+  /** Names and types of its input and of the union of its declared responses. */
+  readonly inputName: string;
+  readonly inputType: TypeExpr;
+  readonly resultName: string;
+  readonly resultType: TypeExpr;
+}
+
+/** A handler interface of operations written by others: one per tag (or first path segment). */
+export interface OperationGroupView {
+  /** The handlers' property name (`pets`), interface (`PetsHandlers`) and binder (`bindPets`). */
+  readonly property: string;
+  readonly interfaceName: string;
+  readonly binderName: string;
+  /** The file name under operations/ (a safe path segment). */
+  readonly fileName: string;
+  /** The tag or path segment, as text for a comment. */
+  readonly labelComment: string;
+  readonly operations: readonly OperationView[];
+  /** Whether its file refers to named schemas (`T.`), to `Principal` and to `RawBody`. */
+  readonly usesTypes: boolean;
+  readonly usesPrincipal: boolean;
+  readonly usesRawBody: boolean;
+}
+
+/** The per-group file's view. */
+export interface OperationGroupFileView {
+  readonly header: string;
+  readonly group: OperationGroupView;
+}
+
+/** A security scheme the application checks with a hook (API keys, HTTP schemes but bearer, others). */
+export interface SecurityHookView {
+  /** The scheme's name, and as a property key of generated code. */
+  readonly name: string;
+  readonly key: string;
+  readonly comment: string;
+}
+
+/** The emitted document as document.gen.ts holds it (served at `/openapi.json`, `/openapi.yaml`, `/docs`). */
+export interface DocumentView {
+  /** The path of the first server URL (`"/v1"`, or `""`). */
+  readonly basePath: string;
+  /** The document's JSON text. */
+  readonly json: string;
+  /** openapi.yaml's text, only where the server's own writer would not make it from the JSON. */
+  readonly yaml?: string;
+}
+
+/** Everything the templates of one API read. */
+export interface ApiModel {
+  /** The first line of every generated file. */
+  readonly header: string;
+  readonly types: readonly TypeView[];
+  readonly resources: readonly ResourceView[];
+  /** api.gen.ts's data: schemas, resources, routes, security schemes and index links. */
+  readonly api: ApiData;
+  /** Whether the API has a token endpoint (so createServer takes `issueToken`). */
+  readonly hasTokenEndpoint: boolean;
+  /** Whether any operation has guards (so createServer needs `verifyToken`). */
+  readonly hasGuards: boolean;
+  readonly hasResources: boolean;
+  /** Whether createServer reads `options.handlers` (an API with neither resources nor operations does not). */
+  readonly usesHandlers: boolean;
+  /** Operations written by others (documents without `x-codegen-operation`). */
+  readonly hasOperations: boolean;
+  readonly operationGroups: readonly OperationGroupView[];
+  /** handlers.gen.ts's `ResourceHandlers`: `Omit<Handlers, ...>` of the operation groups (APIs with operations). */
+  readonly resourceHandlers?: TypeExpr;
+  readonly securityHooks: readonly SecurityHookView[];
+  readonly hasSecurityHooks: boolean;
+  /** What `codegen serve` answers for each operation written by others (not rendered). */
+  /** The PostgreSQL tables of its resources (none without resources). */
+  readonly tables: SchemaSnapshot;
+  readonly mockAnswers: { readonly [operationId: string]: { readonly status: number; readonly responseAt?: string } };
+}

@@ -1,0 +1,220 @@
+/**
+ * The pipeline: orders the stages and owns the I/O. Input text goes through compile/ (a verified
+ * document, then the ApiModel), emit/ (the files, as text) and write/ (the output folder under
+ * the manifest's rules). Only this module and write/ touch the disk; the stages are pure.
+ */
+import path from "node:path";
+import type { OpenAPIV3_1 } from "openapi-types";
+import { type Outcome, basePathOf, documentFromText, modelOfDocument } from "./compile/compile.js";
+import { toOpenApi30 } from "./compile/openapi/versions.js";
+import { type Diagnostic, diagnostic, formatDiagnostics } from "./diagnostics/index.js";
+import { type PreviousMigrations, SNAPSHOT, keptMigrations, parseSnapshot, postgresFiles } from "./emit/postgres/generate.js";
+import { MIGRATION_FILE } from "./emit/postgres/migrations.js";
+import type { DataFile, GeneratedFile } from "./emit/render.js";
+import { servedDocument } from "./emit/served.js";
+import { loadTemplateSources } from "./emit/templates.js";
+import { jsonToYaml, yamlOfDocument } from "./emit/yaml.js";
+import type { Host } from "./host.js";
+import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
+import { recordedMigrations } from "./postgres/recorded.js";
+import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
+import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder } from "./write/fresh.js";
+import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
+import { notAFolder } from "./write/target.js";
+
+export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion, Outcome };
+/** The compile stage, for the commands (src/cli/) that stop after it. */
+export { basePathOf, checkDeclaration, documentFromText, modelOfDocument, openapiFromText } from "./compile/compile.js";
+
+/** Read an input file, turning the ways it can fail into diagnostics. */
+export async function readInput(host: Host, file: string): Promise<Outcome<string>> {
+  try {
+    return { value: await host.readFile(file), diagnostics: [] };
+  } catch (error) {
+    // Reported at 1:1 of the file, so every diagnostic reads FILE:LINE:COLUMN.
+    const at = { file, line: 1, column: 1, length: 1 };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { diagnostics: [diagnostic("input/not-found", { path: file }, at)] };
+    if (code === "EISDIR") return { diagnostics: [diagnostic("input/is-directory", { path: file }, at)] };
+    if (code === "ENOTTEXT") return { diagnostics: [diagnostic("input/not-text", {}, at)] };
+    return { diagnostics: [diagnostic("input/unreadable", { path: file, reason: (error as Error).message }, at)] };
+  }
+}
+
+/** The document as text: YAML (no anchors, no folding) or JSON, always ending in a newline. */
+export function serializeDocument(document: unknown, format: "yaml" | "json", version: OpenApiVersion = "3.1"): string {
+  if (version === "3.0") document = toOpenApi30(document as Record<string, unknown>);
+  if (format === "json") return JSON.stringify(document, null, 2) + "\n";
+  return jsonToYaml(document);
+}
+
+/** Print diagnostics to stderr with excerpts of the files they point into. */
+export function reportDiagnostics(host: Host, diagnostics: readonly Diagnostic[], sources: Record<string, string>): void {
+  if (diagnostics.length === 0) return;
+  host.stderr(formatDiagnostics(diagnostics, { sources: new Map(Object.entries(sources)), colour: host.colour }));
+}
+
+/** Read the templates once per process (src/emit/templates.ts). */
+export { loadTemplateSources };
+
+/**
+ * Input text to every generated file (the OpenAPI document and the server code), without
+ * touching the disk: load, validate, expand, verify, model, render, format.
+ */
+export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
+  const expanded = await documentFromText(file, text, host.cwd, options);
+  if (!expanded.value) return { diagnostics: expanded.diagnostics };
+  const files = await filesFromDocument(host, file, text, expanded.value, options);
+  return { ...files, diagnostics: [...expanded.diagnostics, ...files.diagnostics] };
+}
+
+/**
+ * A verified document to every generated file: model, render, and with `--prettier` the
+ * project's own formatter. `previous`: the migrations an earlier run left in the output folder
+ * (none: the first migration creates every table).
+ */
+async function filesFromDocument(
+  host: Pick<Host, "cwd">,
+  file: string,
+  text: string,
+  document: OpenAPIV3_1.Document,
+  options: GenerateOptions,
+  previous?: PreviousMigrations,
+): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[] }> {
+  // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
+  const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
+  // openapi.yaml, and whether the server's own writer makes it by construction (src/emit/yaml.ts).
+  const { text: openapi, servedAsIs } = yamlOfDocument(written);
+  // Each table keeps the names the folder's snapshot and migrations gave it (src/compile/tables.ts).
+  const kept = keptMigrations(previous ?? { migrations: [] });
+  const tableHistory = { snapshot: previous?.snapshot, migrations: kept.map((m) => m.contents) };
+  const modelled = modelOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir), tableHistory);
+  if (!modelled.value) return { diagnostics: modelled.diagnostics };
+  const view = modelled.value;
+  // Why compact JSON: the served text is read by programs; indented, it is half whitespace. The
+  // manifest hashes openapi.yaml's shape from the same text.
+  const json = JSON.stringify(written);
+  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written, dataShape: shapeOfJson(json) };
+  const served = servedDocument(basePathOf(document), written, json, openapi, servedAsIs);
+  // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
+  const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
+  const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
+  const warnings = postgres?.warnings ?? [];
+  const data = postgres?.files ?? [];
+  // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
+  const { renderFiles } = await import("./emit/render.js");
+  const files = [openapiFile, ...renderFiles(filesView, loadTemplateSources()), ...data];
+  if (options.prettier !== true) return { value: files, diagnostics: [], warnings };
+  // `--prettier`: the project's own prettier and configuration have the last word.
+  const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./emit/prettier.js");
+  try {
+    return { value: await formatWithProjectPrettier(files, path.resolve(host.cwd, options.outDir)), diagnostics: [], warnings };
+  } catch (error) {
+    if (!(error instanceof ProjectPrettierMissing)) throw error;
+    return { diagnostics: [diagnostic("output/no-prettier", { dir: options.outDir })] };
+  }
+}
+
+/** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists. */
+function previousMigrations(current: CurrentTree): PreviousMigrations {
+  const text = (path: string) => {
+    const found = current.look(path);
+    return found.kind === "file" ? found.text : undefined;
+  };
+  // Why: only what an earlier run wrote counts as history (a folder without a manifest, such as a
+  // copy of the output, has none): its migrations are those its manifest lists, and so its snapshot.
+  const snapshot = current.manifest.files.has(SNAPSHOT) ? parseSnapshot(text(SNAPSHOT)) : undefined;
+  const migrations = [...current.manifest.files.keys()]
+    .filter((p) => MIGRATION_FILE.test(p))
+    .flatMap((p) => {
+      const contents = text(p);
+      return contents === undefined ? [] : [{ path: p, contents }];
+    });
+  return { ...(snapshot ? { snapshot } : {}), migrations };
+}
+
+/** What a generation into a folder did, or (with `check`) would do. */
+export interface FolderOutcome {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly summary?: { readonly written: number; readonly unchanged: number; readonly removed: number };
+  /** With `check`, when the folder is not current: the files and diffs to print. */
+  readonly drift?: string;
+  /** Destructive changes of the tables, written commented out in a migration and not applied. */
+  readonly warnings?: readonly string[];
+}
+
+/**
+ * Generate into a folder under the manifest's rules (src/write/plan.ts), swapping the new tree in
+ * as a whole; with `check`, only tell what would change.
+ */
+export async function generateIntoFolder(host: Host, file: string, text: string, options: FolderOptions): Promise<FolderOutcome> {
+  // The document is expanded and verified on every run, whatever the folder holds.
+  const expanded = await documentFromText(file, text, host.cwd, options);
+  if (!expanded.value) return { diagnostics: expanded.diagnostics };
+  // Warnings of a lenient reading are reported with whatever the run does.
+  const warnings = expanded.diagnostics;
+  const dir = outputFolder(path.resolve(host.cwd, options.outDir));
+  // A run swaps the whole folder: it must be one of its own, not the project or what holds it.
+  if (isUnsafeFolder(host.cwd, file, dir)) return { diagnostics: [diagnostic("output/unsafe-folder", { dir: options.outDir })] };
+  // Why: a file, device or pipe named as the folder is never renamed away for a folder in its place.
+  const what = notAFolder(dir);
+  if (what !== undefined) return { diagnostics: [diagnostic("output/not-a-folder", { dir: options.outDir, what })] };
+
+  // Why: regeneration with nothing changed should cost little. The files are a pure
+  // function of the verified document, the input's path, the options and codegen's own code and
+  // templates; the manifest records the hash of all of these. When it matches and every file the
+  // manifest lists is there as written, this run would write the same bytes: nothing to render.
+  // A declaration's key is of its text (src/write/fresh.ts), which `codegen generate` checks before it
+  // loads this module at all.
+  // Why not with --check: the manifest is input (anyone can commit one), so trusting it there would
+  // let a commit that changed a generated file and its manifest entries pass CI's check. --check
+  // renders and formats everything and compares bytes.
+  const key = expanded.fromDeclaration
+    ? declarationKey(host.cwd, file, text, options)
+    : generationKey(expanded.value, inputPathOf(host.cwd, file, options.outDir), options);
+  const before = options.check ? undefined : readCurrent(dir);
+  // Why not with --prettier: the files then depend on the project's prettier and its configuration
+  // too, which the key does not hold (an edited .prettierrc must format the files again).
+  if (before && options.prettier !== true && before.manifest.input === key && isIntact(before)) {
+    recover(dir);
+    return { diagnostics: warnings, summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
+  }
+
+  if (!options.check) recover(dir);
+  const current = readCurrent(dir);
+  const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current));
+  if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
+  const files = result.value;
+  const plan = planWrite(current, files, options.force, options.prettier !== true);
+  const shown = (relative: string) => path.join(options.outDir, relative);
+  const links = [...new Set(plan.foreign.filter((p) => p.link).map((p) => p.at))];
+  const blocked = [
+    ...links.map((link) => diagnostic("output/symbolic-link", { path: shown(link) })),
+    ...plan.foreign.filter((p) => !p.link).map((p) => diagnostic("output/not-ours", { path: shown(p.at) })),
+    ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p) })),
+  ];
+  // Why: `codegen migrate` and the generated migrate() apply only the recorded migrations; a folder
+  // holding another (added by hand, a link) is refused here too, so --check and migrate agree.
+  const said = new Set(blocked.map((d) => d.message));
+  const written = new Set(files.map((f) => f.path));
+  blocked.push(...recordedMigrations(dir, current, options.outDir, options.force, written).refused.filter((d) => !said.has(d.message)));
+  if (blocked.length > 0) return { diagnostics: [...warnings, ...blocked] };
+  const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
+  if (options.check) {
+    if (!hasChanges(plan)) return { diagnostics: warnings, summary };
+    const count = summary.written + summary.removed;
+    // The differ (the `diff` package, some 30 modules) is loaded only for a folder that is not current.
+    const { describeDrift } = await import("./write/report.js");
+    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count })], drift: describeDrift(plan, options.outDir) };
+  }
+  // Nothing to change and the manifest already right: touch nothing at all.
+  const manifest = current.look(MANIFEST);
+  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key)) applyPlan(dir, plan, files, key);
+  return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
+}
+
+/** The hash of everything a generation's files depend on (see generateIntoFolder). */
+function generationKey(document: OpenAPIV3_1.Document, inputPath: string, options: GenerateOptions): string {
+  const settings = { format: options.format !== false, prettier: options.prettier === true, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
+  return hashOf(`${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${JSON.stringify(document)}`);
+}
