@@ -81,7 +81,8 @@ afterAll(async () => {
 async function created(target: string, json: Json, at = base): Promise<{ id: number; etag: string }> {
   const reply = await call(at, "POST", target, { json });
   expect(reply.status, reply.text).toBe(201);
-  return { id: obj(reply).id as number, etag: etagOf(reply) };
+  // (Not etagOf: the races below check their own answers, whatever the ETag.)
+  return { id: obj(reply).id as number, etag: reply.headers.get("etag") ?? "" };
 }
 
 /** A reply's ETag: present, and strong (RFC 9110 section 8.8.3: no `W/`). */
@@ -93,7 +94,8 @@ function etagOf(reply: Reply): string {
 
 describe("ETag", () => {
   it("comes with every answer carrying one object, changes with every change and only then", async () => {
-    const { id, etag } = await created("/tasks", { title: "a" });
+    const made = await call(base, "POST", "/tasks", { json: { title: "a" } });
+    const [id, etag] = [obj(made).id as number, etagOf(made)];
     const read = await call(base, "GET", `/tasks/${id}`);
     expect(etagOf(read)).toBe(etag);
     expect((await fetch(`${base}/tasks/${id}`, { method: "HEAD" })).headers.get("etag")).toBe(etag);
@@ -204,58 +206,9 @@ describe("requireIfMatch", () => {
   });
 });
 
-describe("races", () => {
-  it("a change racing a delete is 404 (or applied before it), never 409 or 5xx; the object stays deleted", async () => {
-    for (let round = 0; round < 15; round++) {
-      const { id } = await created("/counters", { name: `r${round}`, count: 0 });
-      const [patch, put, remove] = await Promise.all([
-        call(base, "PATCH", `/counters/${id}`, { json: { count: 1 } }),
-        call(base, "PUT", `/counters/${id}`, { json: { name: "x", count: 2 } }),
-        call(base, "DELETE", `/counters/${id}`),
-      ]);
-      expect(remove.status, remove.text).toBe(204);
-      for (const change of [patch, put]) {
-        expect([200, 404], change.text).toContain(change.status);
-        if (change.status === 404) expect(Object.keys(obj(change).detail as Json)).toEqual(["id"]);
-      }
-      expect((await call(base, "GET", `/counters/${id}`)).status).toBe(404);
-    }
-  });
-
-  it("an action racing a delete is 404 (or applied before it)", async () => {
-    for (let round = 0; round < 15; round++) {
-      const { id } = await created("/tasks", { title: `r${round}` });
-      const [close, touch, remove] = await Promise.all([
-        call(base, "POST", `/tasks/${id}/close`),
-        call(base, "POST", `/tasks/${id}/touch`),
-        call(base, "DELETE", `/tasks/${id}`),
-      ]);
-      expect(remove.status, remove.text).toBe(204);
-      expect([200, 404], close.text).toContain(close.status);
-      expect([200, 404], touch.text).toContain(touch.status);
-      expect((await call(base, "GET", `/tasks/${id}`)).status).toBe(404);
-    }
-  });
-
-  it("a write racing the delete of what it refers to is 409 naming the field (or 400 when the check saw it gone)", async () => {
-    for (let round = 0; round < 15; round++) {
-      const { id: person } = await created("/people", { name: `p${round}` });
-      const { id: task } = await created("/tasks", { title: "moved" });
-      const [create, move, remove] = await Promise.all([
-        call(base, "POST", "/tasks", { json: { title: "t", personId: person } }),
-        call(base, "PATCH", `/tasks/${task}`, { json: { personId: person } }),
-        call(base, "DELETE", `/people/${person}`),
-      ]);
-      for (const write of [create, move]) {
-        expect([200, 201, 400, 409], write.text).toContain(write.status);
-        if (write.status === 400) expect(obj(write).detail).toEqual({ personId: `no person has the id ${person}` });
-        if (write.status === 409) expect(obj(write).detail).toEqual({ personId: `no person has the id ${person}: it was deleted meanwhile` });
-      }
-      expect([204, 409], remove.text).toContain(remove.status);
-    }
-  });
-});
-
+// Why staged, not raced: the window between the server's lookup and the store's write is too
+// short for concurrent requests to hit it reliably (in memory, never); a handler that does what a
+// concurrent request would, then the store's own write, hits it on every run and every store.
 describe("a race staged between the server's checks and the store's write", () => {
   /** The store's handler `resource.operation`. */
   const real = (resource: string, operation: string) => (input: Json) => store[resource]![operation]!(input);
