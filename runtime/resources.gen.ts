@@ -2,6 +2,7 @@
 // What the server computes for every resource, whatever the handlers do: links, the status
 // machine, defaults, the fields a client may not set, and an in-memory collection.
 
+import * as nodeCrypto from "node:crypto";
 import { createHash, randomUUID } from "node:crypto";
 
 /** A value, or a promise of it: what a handler may return. */
@@ -112,8 +113,16 @@ export function isStoreRefusal(value: unknown): value is HandlerRefusal<404 | 40
  * counter to keep; any change of a field changes it.
  */
 export function etagOf(object: StoredObject): string {
-  return `"${createHash("sha256").update(canonicalJson(object, true)).digest("base64url").slice(0, 27)}"`;
+  return `"${sha256(canonicalJson(object, true)).slice(0, 27)}"`;
 }
+
+/**
+ * SHA-256 in base64url. Why the one-shot `hash` where the host has it (Node 20.12 and later): a
+ * third of createHash's cost per call, on every answer; read from the module, not imported by
+ * name, so a host without it (another runtime's `node:crypto`) still loads this file.
+ */
+const oneShot = (nodeCrypto as { readonly hash?: (algorithm: string, data: string, encoding: "base64url") => string }).hash;
+const sha256 = oneShot === undefined ? (text: string) => createHash("sha256").update(text).digest("base64url") : (text: string) => oneShot("sha256", text, "base64url");
 
 /** JSON text with every object's keys sorted (so equal values give equal text); `top`: without `links`. */
 function canonicalJson(value: unknown, top = false): string {
