@@ -12,6 +12,7 @@ const ON_POSTGRES = [
   "test/http/errors.test.ts",
   "test/http/storable-strings.test.ts",
   "test/http/references.test.ts",
+  "test/http/conditional.test.ts",
 ];
 
 export default defineConfig({

@@ -14,7 +14,22 @@ import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody,
 import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { HandlerResultError, answerOf, declaredResponse, fromRefusal, readParameters, readRequestBody, validatedBody } from "./requests.gen.js";
 import type { Answer, BodyRead, OperationDefinition, OperationHandler, OperationInput } from "./requests.gen.js";
-import { defineOwn, isLostRace, isPromiseLike, isStoreRefusal, objectHref, own, prepareOwnCreate, represent, transitionProblem, withoutIgnored } from "./resources.gen.js";
+import {
+  defineOwn,
+  etagOf,
+  ifMatchHolds,
+  ifNoneMatchMatches,
+  isBrokenReference,
+  isLostRace,
+  isPromiseLike,
+  isStoreRefusal,
+  objectHref,
+  own,
+  prepareOwnCreate,
+  represent,
+  transitionProblem,
+  withoutIgnored,
+} from "./resources.gen.js";
 import type { Awaitable, HandlerRefusal, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
@@ -116,6 +131,12 @@ export type DispatchOptions = HttpServerOptions & {
    * key per process, so a cursor outlives no restart.
    */
   readonly cursorKey?: string | Uint8Array | undefined;
+  /**
+   * Refuse a change (PUT, PATCH, DELETE, an action) that carries no `If-Match` with 428
+   * Precondition Required (RFC 6585), so no client can overwrite a version it has not seen;
+   * default false (http-behaviour, "Conditional requests").
+   */
+  readonly requireIfMatch?: boolean | undefined;
 };
 
 /** The generated API: its routes, schemas, security schemes, resources, index links and bound handlers. */
@@ -869,10 +890,10 @@ function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, 
   if (operation.kind === "get") {
     const found = lookUp(request, resource.collection, request.id);
     // Why: an object found at once is shown at once, with no closure and no lookup record.
-    if (isStoredObject(found)) return shown(resource, found);
+    if (isStoredObject(found)) return readAnswer(resource, found, request.req);
     return andThen(found, (value) => {
       const looked = currentObject(operation, resource, value, request.id!);
-      return looked.ok ? shown(resource, looked.current) : looked.answer;
+      return looked.ok ? readAnswer(resource, looked.current, request.req) : looked.answer;
     });
   }
   if (operation.kind === "create" && resource.refs.length === 0) {
@@ -885,18 +906,57 @@ function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, 
 
 /**
  * A store's refusal whose status the server declares itself (resources.gen.ts): the delete of an
- * object others refer to (409, declared on every delete of a resource another refers to), or a
- * write whose reference was deleted after the check, answered as the check answers a missing
- * reference (400 naming the field), found by looking the references up again.
+ * object others refer to (409), a change of an object deleted meanwhile (404) or no longer in the
+ * version `If-Match` named (412), or a write whose reference was deleted after the check (409
+ * naming the field; when the store could not tell which, found by looking the references up
+ * again). Each is declared by the operations that can answer it (openapi.md).
  */
-async function storeRefused(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest, refused: HandlerRefusal<400 | 409>): Promise<Answer> {
-  const problem = refused.status === 400 ? await referenceProblem(operation, resource, request) : undefined;
-  return problem ?? fromRefusal(refusal(refused.status, refused.error, { ...refused.detail }));
+async function storeRefused(operation: OperationSpec, resource: ResourceSpec, request: ResourceRequest, refused: HandlerRefusal): Promise<Answer> {
+  if (isBrokenReference(refused) && refused.detail !== undefined && Object.hasOwn(refused.detail, "body")) {
+    const missing = await missingReferences(operation, resource, request);
+    if (!isAnswer(missing) && hasErrors(missing)) return fromRefusal(refusal(409, refused.error, missing));
+  }
+  return fromRefusal(refusal(refused.status, refused.error, { ...refused.detail }));
 }
 
-/** A representation answered: its status, the object with its links. */
+/** A representation answered: its status, the object with its links, and its ETag (http-behaviour, "Conditional requests"). */
 function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answer {
-  return { status, body: represent(resource, object), headers: {} };
+  return { status, body: represent(resource, object), headers: { ETag: etagOf(object) } };
+}
+
+/**
+ * A GET's answer: 304 with the ETag and no body when `If-None-Match` names the object's current
+ * version (RFC 9110 section 13.1.2, weak comparison), else the object.
+ */
+function readAnswer(resource: ResourceSpec, object: StoredObject, req: IncomingMessage): Answer {
+  const header = req.headers["if-none-match"];
+  if (header === undefined) return shown(resource, object);
+  const etag = etagOf(object);
+  if (ifNoneMatchMatches(header, etag)) return { status: 304, headers: { ETag: etag } };
+  return { status: 200, body: represent(resource, object), headers: { ETag: etag } };
+}
+
+/**
+ * The precondition of a change of `current` (RFC 9110 section 13.1.1; http-behaviour,
+ * "Conditional requests"): 428 without `If-Match` while `requireIfMatch` is on, 412 when it names
+ * no current version; else the ETag the write must be conditional on (undefined: no condition,
+ * or `*`, which any existing object meets). Why the store checks again: another change may come
+ * between this check and the write; the store compares in the write's own atomic step.
+ */
+function precondition(request: ResourceRequest, current: StoredObject): { ok: true; ifMatch: string | undefined } | { ok: false; answer: Answer } {
+  const header = request.req.headers["if-match"];
+  if (header === undefined) {
+    if (request.options.requireIfMatch === true) {
+      return { ok: false, answer: fromRefusal(refusal(428, "Precondition required", { "If-Match": "is required: send the ETag of the version you read" })) };
+    }
+    return { ok: true, ifMatch: undefined };
+  }
+  if (header.trim() === "*") return { ok: true, ifMatch: undefined };
+  const etag = etagOf(current);
+  if (!ifMatchHolds(header, etag)) {
+    return { ok: false, answer: fromRefusal(refusal(412, "Precondition failed", { "If-Match": "matches no current version of the object; read it again" })) };
+  }
+  return { ok: true, ifMatch: etag };
 }
 
 /** The answer of a create handler's result: its refusal, or 201 with the object and its Location. */
@@ -910,7 +970,7 @@ function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result:
     if (refused) return refused;
     created = storedObject(result, handler);
   }
-  return { status: 201, body: represent(resource, created), headers: { Location: objectHref(resource, created["id"]) } };
+  return { status: 201, body: represent(resource, created), headers: { Location: objectHref(resource, created["id"]), ETag: etagOf(created) } };
 }
 
 /** The lookup of an operation on one object: the object found, or the answer (a refusal of the lookup, or 404). */
@@ -962,11 +1022,14 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
   const looked = currentObject(operation, resource, await lookUp(request, resource.collection, id), id);
   if (!looked.ok) return looked.answer;
   const current = looked.current;
+  if (kind === "get") return readAnswer(resource, current, request.req);
+  // http-behaviour, the check order: lookup (404), then the request's precondition (428, 412).
+  const condition = precondition(request, current);
+  if (!condition.ok) return condition.answer;
+  const conditional = condition.ifMatch === undefined ? {} : { ifMatch: condition.ifMatch };
   switch (kind) {
-    case "get":
-      return ok(current);
     case "delete": {
-      const result = await run({ id, current });
+      const result = await run({ id, current, ...conditional });
       if (isStoreRefusal(result)) return storeRefused(operation, resource, request, result);
       return refusalAnswer(operation, result, `the ${name} handler`) ?? { status: 204, headers: {} };
     }
@@ -977,7 +1040,7 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
       if (problem) return problem;
       const transition = transitionProblem(resource, current, data["status"]);
       if (transition !== undefined) return fromRefusal(refusal(409, "Conflict", { status: transition }));
-      const changed = await run({ id, [kind === "replace" ? "body" : "patch"]: data, current });
+      const changed = await run({ id, [kind === "replace" ? "body" : "patch"]: data, current, ...conditional });
       if (resource.status !== undefined && isLostRace(changed)) return fromRefusal(refusal(409, changed.error, { ...changed.detail }));
       if (isStoreRefusal(changed)) return storeRefused(operation, resource, request, changed);
       return refusalAnswer(operation, changed, `the ${name} handler`) ?? ok(storedObject(changed, `the ${name} handler`));
@@ -989,9 +1052,10 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
       if (action.when !== undefined && !action.when.includes(state)) {
         return fromRefusal(refusal(409, "Conflict", { status: `${action.name} is allowed only in ${action.when.join(", ")}; the status is ${state}` }));
       }
-      const result = await run({ id, ...(operation.body !== undefined ? { body: data } : {}), current, ...(action.to !== undefined ? { to: action.to } : {}) });
+      const result = await run({ id, ...(operation.body !== undefined ? { body: data } : {}), current, ...(action.to !== undefined ? { to: action.to } : {}), ...conditional });
       // Why: a store's change lost to a concurrent one (a 409 the action declares when some state refuses it).
       if (resource.status !== undefined && action.when !== undefined && isLostRace(result)) return fromRefusal(refusal(409, result.error, { ...result.detail }));
+      if (isStoreRefusal(result)) return storeRefused(operation, resource, request, result);
       const refused = refusalAnswer(operation, result, `the ${name} handler`);
       if (refused) return refused;
       const after = storedObject(result, `the ${name} handler`);

@@ -76,8 +76,8 @@ export type ServedDocument = { readonly basePath: string; readonly json: string;
 /** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** The headers a browser on an allowed origin may read besides the simple ones. */
-const EXPOSED_HEADERS = "Location, Link, WWW-Authenticate";
+/** The headers a browser on an allowed origin may read besides the simple ones (ETag: for If-Match, http-behaviour "Conditional requests"). */
+const EXPOSED_HEADERS = "Location, Link, WWW-Authenticate, ETag";
 
 /** How long a browser may cache a preflight's answer: 10 minutes. */
 const PREFLIGHT_MAX_AGE = "600";

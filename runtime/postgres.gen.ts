@@ -16,8 +16,13 @@ import {
   type StoredObject,
   brokenReference,
   defineOwn,
+  deletedMeanwhile,
   eachReference,
+  etagOf,
+  isStoreRefusal,
   lostRace,
+  own,
+  preconditionFailed,
   stillReferred,
 } from "./resources.gen.js";
 
@@ -184,7 +189,7 @@ export class PostgresCollection {
   }
 
   /** Stores a new object under a fresh id; brokenReference when an object it refers to was deleted meanwhile. */
-  async create(fields: { readonly [field: string]: unknown }): Promise<StoredObject | HandlerRefusal<400>> {
+  async create(fields: { readonly [field: string]: unknown }): Promise<StoredObject | HandlerRefusal<409>> {
     const params: unknown[] = this.#table.idKind === "integer" ? [] : [randomUUID()];
     // Why in the table's order: the set of columns given decides the statement's text, one text
     // per set (cached below), whatever order the request's fields came in.
@@ -205,22 +210,37 @@ export class PostgresCollection {
       // many optional fields must not let them grow the cache without end. Past 31 columns, no cache.
       if (set !== -1 && this.#inserts.size < INSERTS_CACHED) this.#inserts.set(set, text);
     }
-    const rows = await this.#write(text, params);
-    return rows === undefined ? brokenReference() : this.#object(rows[0]!);
+    const rows = await this.#write(text, params, fields);
+    return isStoreRefusal(rows) ? rows : this.#object(rows[0]!);
   }
 
   /**
-   * An INSERT or UPDATE: its rows, or undefined when a foreign key refused it. Why no 500: the
-   * server checked the references before, so the object referred to was deleted meanwhile,
-   * which is the client's race to retry, not a fault.
+   * An INSERT or UPDATE: its rows, or brokenReference naming the field when a foreign key refused
+   * it. Why no 500: the server checked the references before, so the object referred to was
+   * deleted meanwhile, which is the client's race to retry (409), not a fault.
    */
-  async #write(text: string, params: unknown[]): Promise<readonly { readonly [column: string]: unknown }[] | undefined> {
+  async #write(text: string, params: unknown[], fields: { readonly [field: string]: unknown }): Promise<readonly { readonly [column: string]: unknown }[] | HandlerRefusal<409>> {
     try {
       return (await this.#query(text, params)).rows;
     } catch (error) {
       if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
-      return undefined;
+      const field = this.#violatedField(error);
+      const target = field === undefined ? undefined : this.#spec.refs.find((ref) => ref.field === field);
+      return brokenReference(field, target === undefined ? undefined : { singular: target.rel, id: own(fields, target.field) });
     }
+  }
+
+  /**
+   * The field whose foreign key a violation names: PostgreSQL's detail reads `Key (column)=(value)
+   * is not present in table ...`, the column quoted where it needs quotes. Undefined when it
+   * cannot be told (the server then looks the references up again).
+   */
+  #violatedField(error: unknown): string | undefined {
+    const detail = (error as { detail?: unknown }).detail;
+    const named = typeof detail === "string" ? /^Key \((.+?)\)=\(/.exec(detail)?.[1] : undefined;
+    if (named === undefined) return undefined;
+    for (const column of this.#table.columns) if (column.column === named || quoteIdentifier(column.column) === named) return column.field;
+    return undefined;
   }
 
   /** The INSERT of the columns `fields` sets (in the table's order), answering the new row. */
@@ -234,35 +254,84 @@ export class PostgresCollection {
       : `INSERT INTO ${this.#name} (${names.join(", ")}) VALUES (${names.map((_, i) => `$${i + 1}`).join(", ")}) RETURNING ${this.#select}`;
   }
 
-  /** Replaces an object whole (absent optional fields are cleared), keeping its read-only fields. */
-  async replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject): Promise<StoredObject | HandlerRefusal<400 | 409>> {
+  /**
+   * Replaces an object whole (absent optional fields are cleared), keeping its read-only fields.
+   * `ifMatch`: the ETag `current` has, which the object must still have (see #change).
+   */
+  async replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject, ifMatch?: string): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
     const values = new Map<string, unknown>();
     for (const column of this.#table.columns) {
       if (this.#spec.readOnly.includes(column.field) || (column.field === "status" && this.#spec.status)) continue;
       values.set(column.field, Object.hasOwn(fields, column.field) ? fields[column.field] : undefined);
     }
     if (this.#spec.status && fields["status"] !== undefined) values.set("status", fields["status"]);
-    return this.#change(id, values, current);
+    return this.#change(id, values, current, true, ifMatch);
   }
 
   /**
    * Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. `guarded`
    * false: whatever the status is now (an action every state allows, which declares no 409).
+   * `ifMatch`: see replace.
    */
-  async update(id: string | number, patch: { readonly [field: string]: unknown }, current: StoredObject, guarded = true): Promise<StoredObject | HandlerRefusal<400 | 409>> {
+  async update(
+    id: string | number,
+    patch: { readonly [field: string]: unknown },
+    current: StoredObject,
+    guarded = true,
+    ifMatch?: string,
+  ): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
     const values = new Map<string, unknown>();
     for (const [field, value] of Object.entries(patch)) values.set(field, value === null ? undefined : value);
-    return this.#change(id, values, current, guarded);
+    return this.#change(id, values, current, guarded, ifMatch);
   }
 
-  /** Removes an object; one that others refer to stays, refused with 409 naming a reference (stillReferred). */
-  async delete(id: string | number): Promise<void | HandlerRefusal<409>> {
+  /**
+   * Removes an object; one that others refer to stays, refused with 409 naming a reference
+   * (stillReferred). With `ifMatch` (the ETag of `current`), only while the row still holds
+   * `current` (see #change): 412 when it changed, 404 when it is gone.
+   */
+  async delete(id: string | number, current?: StoredObject, ifMatch?: string): Promise<void | HandlerRefusal<404 | 409 | 412>> {
+    const params: unknown[] = [id];
+    const conditional = ifMatch !== undefined && current !== undefined;
+    if (conditional && etagOf(current) !== ifMatch) return preconditionFailed();
+    const condition = conditional ? this.#unchanged(current, params) : "";
+    let rows: readonly unknown[];
     try {
-      await this.#query(`DELETE FROM ${this.#name} WHERE "id" = $1`, [id]);
+      ({ rows } = await this.#query(`DELETE FROM ${this.#name} WHERE "id" = $1${condition}${conditional ? ' RETURNING "id"' : ""}`, params));
     } catch (error) {
       if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
       return stillReferred(this.#spec, await this.#referrerOf(id));
     }
+    if (conditional && rows.length === 0) return (await this.get(id)) === undefined ? deletedMeanwhile(this.#spec, id) : preconditionFailed();
+  }
+
+  /**
+   * ` AND` every column still holds `current`'s value (its parameters added to `params`): the
+   * condition that makes a conditional write one atomic step, the version the client named
+   * compared in the statement that writes (http-behaviour, "Conditional requests"). Why by value,
+   * not by a version column: the ETag is derived from the stored values, so the row holds the
+   * version the client named exactly when it holds those values. Numbers are compared as the
+   * doubles the store reads them as (its ETag was computed from those).
+   */
+  #unchanged(current: StoredObject, params: unknown[]): string {
+    let condition = "";
+    for (const column of this.#table.columns) {
+      const name = quoteIdentifier(column.column);
+      const value = own(current, column.field);
+      if (value === undefined) {
+        condition += ` AND ${name} IS NULL`;
+        continue;
+      }
+      params.push(toParameter(column.kind, value));
+      const bound = `$${params.length}`;
+      condition +=
+        column.kind === "integer" || column.kind === "number"
+          ? ` AND ${name}::float8 = ${bound}::float8`
+          : isJson(column.kind)
+            ? ` AND ${name} = ${bound}::jsonb`
+            : ` AND ${name} = ${bound}`;
+    }
+    return condition;
   }
 
   /** A reference to the object with this id, looked for in the tables that may hold one (after a foreign key refused its delete). */
@@ -278,9 +347,18 @@ export class PostgresCollection {
 
   /**
    * One UPDATE of the given fields (undefined: cleared), only while the object has the status
-   * the server checked; no row changed means another change came first: a lost race.
+   * the server checked and, with `ifMatch`, only while it still holds `current` (#unchanged). No
+   * row changed: the object was deleted meanwhile (404), changed (412 with `ifMatch`), or moved
+   * to another status (a lost race, 409).
    */
-  async #change(id: string | number, values: ReadonlyMap<string, unknown>, current: StoredObject, guard = true): Promise<StoredObject | HandlerRefusal<400 | 409>> {
+  async #change(
+    id: string | number,
+    values: ReadonlyMap<string, unknown>,
+    current: StoredObject,
+    guard: boolean,
+    ifMatch: string | undefined,
+  ): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
+    if (ifMatch !== undefined && etagOf(current) !== ifMatch) return preconditionFailed();
     const params: unknown[] = [id];
     const sets: string[] = [];
     for (const [field, value] of values) {
@@ -291,14 +369,18 @@ export class PostgresCollection {
     }
     const guarded = guard && this.#spec.status !== undefined && this.#columns.has("status");
     if (guarded) params.push(current["status"]);
-    const condition = guarded ? ` AND ${quoteIdentifier(this.#columns.get("status")!.column)} = $${params.length}` : "";
+    let condition = guarded ? ` AND ${quoteIdentifier(this.#columns.get("status")!.column)} = $${params.length}` : "";
+    if (ifMatch !== undefined) condition += this.#unchanged(current, params);
     // Why: with nothing to set, the statement still checks the status and answers the row.
     const assignment = sets.length > 0 ? sets.join(", ") : '"id" = "id"';
-    const rows = await this.#write(`UPDATE ${this.#name} SET ${assignment} WHERE "id" = $1${condition} RETURNING ${this.#select}`, params);
-    if (rows === undefined) return brokenReference();
+    const patch: { [field: string]: unknown } = {};
+    for (const [field, value] of values) defineOwn(patch, field, value);
+    const rows = await this.#write(`UPDATE ${this.#name} SET ${assignment} WHERE "id" = $1${condition} RETURNING ${this.#select}`, params, patch);
+    if (isStoreRefusal(rows)) return rows;
     if (rows[0] !== undefined) return this.#object(rows[0]);
-    // Why: a change may also find the object deleted meanwhile; that too is a change that came first.
-    return lostRace(this.#spec);
+    // Why a second look, which writes nothing: it only chooses the answer of a change that did not apply.
+    if ((await this.get(id)) === undefined) return deletedMeanwhile(this.#spec, id);
+    return ifMatch !== undefined ? preconditionFailed() : lostRace(this.#spec);
   }
 
   /** `"field" = $n` for each filter given (jsonb compared as JSON). */

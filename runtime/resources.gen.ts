@@ -2,7 +2,8 @@
 // What the server computes for every resource, whatever the handlers do: links, the status
 // machine, defaults, the fields a client may not set, and an in-memory collection.
 
-import { randomUUID } from "node:crypto";
+import * as nodeCrypto from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 
 /** A value, or a promise of it: what a handler may return. */
 export type Awaitable<V> = V | Promise<V>;
@@ -58,19 +59,115 @@ export function stillReferred(spec: ResourceSpec, referrer: Referrer | undefined
   return Object.defineProperty({ status: 409 as const, error: "Conflict", detail: { id: detail } }, STORE_REFUSAL, { value: true, enumerable: false });
 }
 
+/** Marks brokenReference's refusal, whose field the server may have to name (see isBrokenReference). */
+const BROKEN_REFERENCE = Symbol("codegen.brokenReference");
+
 /**
  * A store's refusal of a write whose `ref` field names an object that is gone: the server checked
- * it before, so another request deleted it meanwhile. The server looks the references up again
- * and answers 400 naming the field, as it does when the check itself finds one missing.
+ * it before, so another request deleted it meanwhile. 409 naming the field (http-behaviour,
+ * "Running in production": a race's answer is the client's to retry, not a fault). `field`
+ * undefined: the store could not tell which; the server then looks the references up again.
  */
-export function brokenReference(): HandlerRefusal<400> {
-  const refusal = { status: 400 as const, error: "Invalid request", detail: { body: "an object it refers to was deleted meanwhile" } };
+export function brokenReference(field?: string, target?: { readonly singular: string; readonly id: unknown }): HandlerRefusal<409> {
+  const detail =
+    field === undefined
+      ? { body: "an object it refers to was deleted meanwhile" }
+      : { [field]: target === undefined ? "the object it names was deleted meanwhile" : `no ${target.singular} has the id ${String(target.id)}: it was deleted meanwhile` };
+  const refusal = Object.defineProperty({ status: 409 as const, error: "Conflict", detail }, STORE_REFUSAL, { value: true, enumerable: false });
+  return Object.defineProperty(refusal, BROKEN_REFERENCE, { value: true, enumerable: false });
+}
+
+/** Whether a store's refusal is brokenReference's. */
+export function isBrokenReference(value: unknown): value is HandlerRefusal<409> {
+  return typeof value === "object" && value !== null && Object.hasOwn(value, BROKEN_REFERENCE);
+}
+
+/**
+ * A store's refusal of a change to an object that another request deleted after the server found
+ * it: 404, as the lookup would answer now (http-behaviour, "Running in production").
+ */
+export function deletedMeanwhile(spec: ResourceSpec, id: unknown): HandlerRefusal<404> {
+  const refusal = { status: 404 as const, error: "Not found", detail: { id: `no ${spec.singular} has the id ${String(id)}: it was deleted meanwhile` } };
   return Object.defineProperty(refusal, STORE_REFUSAL, { value: true, enumerable: false });
 }
 
-/** Whether a handler's result is stillReferred's or brokenReference's refusal. */
-export function isStoreRefusal(value: unknown): value is HandlerRefusal<400 | 409> {
+/**
+ * A store's refusal of a conditional write (`If-Match`) whose object no longer has the ETag the
+ * request named: 412 and nothing changed (RFC 9110 section 13.1.1; http-behaviour, "Conditional
+ * requests").
+ */
+export function preconditionFailed(): HandlerRefusal<412> {
+  const refusal = { status: 412 as const, error: "Precondition failed", detail: { "If-Match": "matches no current version of the object; read it again" } };
+  return Object.defineProperty(refusal, STORE_REFUSAL, { value: true, enumerable: false });
+}
+
+/** Whether a handler's result is a store's refusal whose status the server declares itself (stillReferred, brokenReference, deletedMeanwhile, preconditionFailed). */
+export function isStoreRefusal(value: unknown): value is HandlerRefusal<404 | 409 | 412> {
   return typeof value === "object" && value !== null && Object.hasOwn(value, STORE_REFUSAL);
+}
+
+/**
+ * The strong ETag of a stored object (http-behaviour, "Conditional requests"): a digest of its
+ * fields and status with their keys sorted, never its links. Why derived, not counted: every
+ * instance and every store computes the same tag for the same stored state, with no column or
+ * counter to keep; any change of a field changes it.
+ */
+export function etagOf(object: StoredObject): string {
+  return `"${sha256(canonicalJson(object, true)).slice(0, 27)}"`;
+}
+
+/**
+ * SHA-256 in base64url. Why the one-shot `hash` where the host has it (Node 20.12 and later): a
+ * third of createHash's cost per call, on every answer; read from the module, not imported by
+ * name, so a host without it (another runtime's `node:crypto`) still loads this file.
+ */
+const oneShot = (nodeCrypto as { readonly hash?: (algorithm: string, data: string, encoding: "base64url") => string }).hash;
+const sha256 = oneShot === undefined ? (text: string) => createHash("sha256").update(text).digest("base64url") : (text: string) => oneShot("sha256", text, "base64url");
+
+/** JSON text with every object's keys sorted (so equal values give equal text); `top`: without `links`. */
+function canonicalJson(value: unknown, top = false): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(",")}]`;
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
+  const record = value as { readonly [key: string]: unknown };
+  const parts: string[] = [];
+  for (const key of Object.keys(record).sort()) {
+    if ((top && key === "links") || record[key] === undefined) continue;
+    parts.push(`${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
+/** An `If-Match` or `If-None-Match` value read (RFC 9110 section 8.8.3): `*`, or its entity tags. */
+type EntityTags = "*" | readonly { readonly weak: boolean; readonly tag: string }[];
+
+/** The entity tags of a header value (a list, RFC 9110 section 5.6.1); malformed members are skipped, so they match nothing. */
+function entityTags(header: string): EntityTags {
+  if (header.trim() === "*") return "*";
+  const tags: { weak: boolean; tag: string }[] = [];
+  const pattern = /\s*(W\/)?("[^"]*")\s*(?:,|$)|[^,]*(?:,|$)/gy;
+  for (let match = pattern.exec(header); match !== null && match[0] !== ""; match = pattern.exec(header)) {
+    if (match[2] !== undefined) tags.push({ weak: match[1] !== undefined, tag: match[2] });
+  }
+  return tags;
+}
+
+/**
+ * Whether `If-Match` lets a write of an object with this ETag go ahead: `*` (any current object)
+ * or one of its tags equal by the strong comparison, which a weak tag never passes (RFC 9110
+ * sections 13.1.1 and 8.8.3.2).
+ */
+export function ifMatchHolds(header: string, etag: string): boolean {
+  const tags = entityTags(header);
+  return tags === "*" || tags.some((t) => !t.weak && t.tag === etag);
+}
+
+/**
+ * Whether `If-None-Match` names the object's current version, so a GET answers 304: `*`, or one
+ * of its tags equal by the weak comparison (RFC 9110 sections 13.1.2 and 8.8.3.2).
+ */
+export function ifNoneMatchMatches(header: string, etag: string): boolean {
+  const tags = entityTags(header);
+  return tags === "*" || tags.some((t) => t.tag === etag);
 }
 
 /**
@@ -290,12 +387,26 @@ export class MemoryCollection {
   }
 
   /** brokenReference when a `ref` field of `fields` names no object (checked at the write: one may be deleted after the server's check). */
-  #brokenReference(fields: { readonly [field: string]: unknown }): HandlerRefusal<400> | undefined {
+  #brokenReference(fields: { readonly [field: string]: unknown }): HandlerRefusal<409> | undefined {
     for (const [field, target] of this.#targets) {
       const value = own(fields, field);
-      if (value !== undefined && value !== null && !target.#objects.has(String(value))) return brokenReference();
+      if (value !== undefined && value !== null && !target.#objects.has(String(value))) return brokenReference(field, { singular: target.#spec.singular, id: value });
     }
     return undefined;
+  }
+
+  /**
+   * The object a change applies to, as stored now, or the change's refusal: deletedMeanwhile when
+   * another request deleted it after the server found it, preconditionFailed when `ifMatch` (the
+   * ETag the request's `If-Match` named) is no longer its ETag. Why here, in the same synchronous
+   * step as the write: nothing else runs between this check and the write, so of two requests
+   * that read one version, exactly one writes (http-behaviour, "Conditional requests").
+   */
+  #still(id: string | number, ifMatch: string | undefined): StoredObject | HandlerRefusal<404 | 412> {
+    const stored = this.#objects.get(String(id));
+    if (stored === undefined) return deletedMeanwhile(this.#spec, id);
+    if (ifMatch !== undefined && etagOf(stored) !== ifMatch) return preconditionFailed();
+    return stored;
   }
 
   /**
@@ -329,7 +440,7 @@ export class MemoryCollection {
   }
 
   /** Stores a new object under a fresh id. */
-  create(fields: { readonly [field: string]: unknown }): StoredObject | HandlerRefusal<400> {
+  create(fields: { readonly [field: string]: unknown }): StoredObject | HandlerRefusal<409> {
     const broken = this.#brokenReference(fields);
     if (broken !== undefined) return broken;
     const id = this.#spec.idKind === "integer" ? this.#nextId++ : randomUUID();
@@ -338,8 +449,14 @@ export class MemoryCollection {
     return object;
   }
 
-  /** Replaces an object whole (absent optional fields are cleared), keeping its read-only fields. */
-  replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject): StoredObject | HandlerRefusal<400> {
+  /**
+   * Replaces an object whole (absent optional fields are cleared), keeping its read-only fields.
+   * `ifMatch`: the ETag the object must still have (see #still).
+   */
+  replace(id: string | number, fields: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string): StoredObject | HandlerRefusal<404 | 409 | 412> {
+    // Why the stored object, not the server's `current`: another change may have come since.
+    const current = this.#still(id, ifMatch);
+    if (isStoreRefusal(current)) return current;
     const broken = this.#brokenReference(fields);
     if (broken !== undefined) return broken;
     const kept = Object.fromEntries(this.#spec.readOnly.filter((key) => Object.hasOwn(current, key)).map((key) => [key, current[key]]));
@@ -348,8 +465,10 @@ export class MemoryCollection {
     return object;
   }
 
-  /** Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. */
-  update(id: string | number, patch: { readonly [field: string]: unknown }, current: StoredObject): StoredObject | HandlerRefusal<400> {
+  /** Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. `ifMatch`: see #still. */
+  update(id: string | number, patch: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string): StoredObject | HandlerRefusal<404 | 409 | 412> {
+    const current = this.#still(id, ifMatch);
+    if (isStoreRefusal(current)) return current;
     const broken = this.#brokenReference(patch);
     if (broken !== undefined) return broken;
     const object: { [field: string]: unknown } = copyOwn(current);
@@ -361,9 +480,16 @@ export class MemoryCollection {
     return object;
   }
 
-  /** Removes an object; one that others refer to stays, refused with 409 (stillReferred). */
-  delete(id: string | number): void | HandlerRefusal<409> {
+  /**
+   * Removes an object; one that others refer to stays, refused with 409 (stillReferred). With
+   * `ifMatch` (see #still), only the object that still has that ETag.
+   */
+  delete(id: string | number, ifMatch?: string): void | HandlerRefusal<404 | 409 | 412> {
     const key = String(id);
+    if (ifMatch !== undefined) {
+      const still = this.#still(id, ifMatch);
+      if (isStoreRefusal(still)) return still;
+    }
     for (const { from, field } of this.#referrers) {
       for (const object of from.#objects.values()) {
         // Why not the object itself: deleting an object that refers to itself leaves no reference behind.

@@ -17,18 +17,22 @@ describe("expandDeclaration", () => {
   const operations = [
     { method: "get", path: "/products", want: { operationId: "listProducts", success: "200", errors: ["400", "406", "500"] } },
     { method: "post", path: "/products", want: { operationId: "createProduct", success: "201", errors: ["400", "401", "403", "406", "413", "415", "500"] } },
-    { method: "get", path: "/products/{id}", want: { operationId: "getProduct", success: "200", errors: ["400", "404", "406", "500"] } },
+    { method: "get", path: "/products/{id}", want: { operationId: "getProduct", success: "200", errors: ["304", "400", "404", "406", "500"] } },
     {
       method: "put",
       path: "/products/{id}",
-      want: { operationId: "replaceProduct", success: "200", errors: ["400", "401", "403", "404", "406", "413", "415", "500"] },
+      want: { operationId: "replaceProduct", success: "200", errors: ["400", "401", "403", "404", "406", "412", "413", "415", "428", "500"] },
     },
     {
       method: "patch",
       path: "/products/{id}",
-      want: { operationId: "updateProduct", success: "200", errors: ["400", "401", "403", "404", "406", "413", "415", "500"] },
+      want: { operationId: "updateProduct", success: "200", errors: ["400", "401", "403", "404", "406", "412", "413", "415", "428", "500"] },
     },
-    { method: "delete", path: "/products/{id}", want: { operationId: "deleteProduct", success: "204", errors: ["400", "401", "403", "404", "406", "500"] } },
+    {
+      method: "delete",
+      path: "/products/{id}",
+      want: { operationId: "deleteProduct", success: "204", errors: ["400", "401", "403", "404", "406", "412", "428", "500"] },
+    },
   ];
   it.each(operations)("$method $path answers every status it can give", ({ method, path, want }) => {
     const operation = expand(baseDeclaration()).paths[path][method];
@@ -232,7 +236,16 @@ describe("expandDeclaration: what docs portals read", () => {
 
   it("defines each shared answer once, only when an operation refers to it", () => {
     const withAuth = expand(lending()).components.responses;
-    expect(Object.keys(withAuth)).toEqual(["Unauthorized", "Forbidden", "NotAcceptable", "ContentTooLarge", "UnsupportedMediaType", "InternalServerError"]);
+    expect(Object.keys(withAuth)).toEqual([
+      "Unauthorized",
+      "Forbidden",
+      "NotAcceptable",
+      "PreconditionFailed",
+      "ContentTooLarge",
+      "UnsupportedMediaType",
+      "PreconditionRequired",
+      "InternalServerError",
+    ]);
     const value = baseDeclaration();
     delete value.auth;
     delete (value.resources as any).products.access;
@@ -297,7 +310,7 @@ describe("expandDeclaration: actions", () => {
     expect(publish.description).toBe(
       "Runs `publish` on the product with this id and answers the product. Allowed while its status is `draft`. Afterwards its status is `live`.",
     );
-    expect(Object.keys(publish.responses)).toEqual(["200", "400", "401", "403", "404", "406", "409", "413", "415", "422", "500"]);
+    expect(Object.keys(publish.responses)).toEqual(["200", "400", "401", "403", "404", "406", "409", "412", "413", "415", "422", "428", "500"]);
     expect(publish.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Product" });
     expect(publish.responses["409"].content["application/json"].examples.state.value).toEqual({
       error: "Conflict",
@@ -314,7 +327,7 @@ describe("expandDeclaration: actions", () => {
   it("takes no body, no 409 and the action's own access when it declares none of them", () => {
     const retire = expand(lending()).paths["/products/{id}/retire"].delete;
     expect(retire.requestBody).toBeUndefined();
-    expect(Object.keys(retire.responses)).toEqual(["200", "400", "404", "406", "500"]);
+    expect(Object.keys(retire.responses)).toEqual(["200", "400", "404", "406", "412", "428", "500"]);
     expect(retire.security).toEqual([]);
     expect(retire["x-codegen-action"]).toEqual({ name: "retire" });
   });

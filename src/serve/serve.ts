@@ -90,6 +90,8 @@ export interface ServeOptions {
   readonly onResponse?: (entry: RequestLogEntry) => void;
   /** The origins whose browsers may call the API (`--cors`), or `*` for any: the generated server's `cors` option. */
   readonly cors?: "*" | readonly string[];
+  /** Refuse every change without `If-Match` with 428: the generated server's `requireIfMatch`. */
+  readonly requireIfMatch?: boolean;
 }
 
 /** One answered request, as `serve` logs it: what the generated server's `onResponse` is told (runtime/host.gen.ts `ResponseEvent`). */
@@ -290,6 +292,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
       securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: HookInput) => checkHook(input, options.users, tokens)])),
       ...(options.onResponse === undefined ? {} : { onResponse: options.onResponse }),
       ...(options.cors === undefined ? {} : { cors: options.cors }),
+      ...(options.requireIfMatch === undefined ? {} : { requireIfMatch: options.requireIfMatch }),
       // `/readyz` asks the database (one cheap query) when serve keeps the data there.
       ...(options.database === undefined ? {} : { ready: () => options.database!.query("SELECT 1") }),
     });

@@ -141,7 +141,7 @@ describe.each(MODES)("%s", (mode) => {
     ]) {
       expect(reply.headers.get("access-control-allow-origin")).toBe(ALLOWED);
       expect(reply.headers.get("vary")).toBe("Origin");
-      expect(reply.headers.get("access-control-expose-headers")).toBe("Location, Link, WWW-Authenticate");
+      expect(reply.headers.get("access-control-expose-headers")).toBe("Location, Link, WWW-Authenticate, ETag");
     }
     const other = [
       await call(base, "OPTIONS", "/v1/loans", { headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" } }),

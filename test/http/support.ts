@@ -15,7 +15,7 @@ import { nodeHost } from "../../src/host.js";
 import type { GeneratedFile } from "../../src/emit/render.js";
 import { type Outcome, generateFiles } from "../../src/pipeline.js";
 import { compileToJavaScript } from "../../src/serve/compile.js";
-import type { RunningServer, ServeUser } from "../../src/serve/serve.js";
+import type { RunningServer, ServeOptions, ServeUser } from "../../src/serve/serve.js";
 import { exchange } from "../runtime/wire.js";
 import type { Exchange } from "../runtime/wire.js";
 import { ROOT } from "../support/fixtures.js";
@@ -79,10 +79,10 @@ export async function call(base: string, method: string, target: string, options
   return reply;
 }
 
-/** A body is JSON with `Content-Type: application/json`; only 204 has none. */
+/** A body is JSON with `Content-Type: application/json`; only 204 and 304 have none. */
 function expectWellFormed(status: number, contentType: string | null | undefined, text: string): void {
-  if (status === 204) {
-    expect(text, "204 carries no body").toBe("");
+  if (status === 204 || status === 304) {
+    expect(text, `${status} carries no body`).toBe("");
     return;
   }
   expect(text, `a ${status} answer carries a body`).not.toBe("");
@@ -214,8 +214,8 @@ async function generatedFiles(yaml: string): Promise<GeneratedFile[]> {
  * Starts, as `codegen serve` does, a server generated from a declaration or an OpenAPI document
  * given as YAML text (for guards no fixture has).
  */
-export async function startDeclaredServer(yaml: string, users: readonly ServeUser[]): Promise<RunningServer> {
-  return serveWithTestStore(await generatedFiles(yaml), users);
+export async function startDeclaredServer(yaml: string, users: readonly ServeUser[], extra: Partial<ServeOptions> = {}): Promise<RunningServer> {
+  return serveWithTestStore(await generatedFiles(yaml), users, extra);
 }
 
 /** A fixture's expected OpenAPI document, parsed. */
@@ -242,6 +242,7 @@ export type CompiledApi = {
     maxConnections?: number;
     basePath?: string;
     cursorKey?: string | Uint8Array;
+    requireIfMatch?: boolean;
   }): Server;
   createMemoryHandlers(): { [resource: string]: { [operation: string]: HandlerFunction } };
 };

@@ -1,8 +1,8 @@
 // References on the stores themselves (runtime/postgres.gen.ts, resources.gen.ts), on
 // PGlite, on a real PostgreSQL server through pg and in memory: a write whose reference names an
-// object that is gone (deleted after the server checked it) is brokenReference's refusal, never
-// a thrown database error nor a reference to nothing; the delete of an object still referred to
-// is stillReferred's 409 naming the reference. Both stores answer alike.
+// object that is gone (deleted after the server checked it) is brokenReference's 409 naming the
+// field, never a thrown database error nor a reference to nothing; the delete of an object still
+// referred to is stillReferred's 409 naming the reference. Both stores answer alike.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Query } from "../../runtime/migrate.gen.js";
@@ -51,12 +51,12 @@ function checks(open: () => Promise<{ people: Store; tasks: Store }>): void {
     ({ people, tasks } = await open());
   }, 60_000);
 
-  it("a write referring to an object that is gone is brokenReference's 400, and nothing is written", async () => {
+  it("a write referring to an object that is gone is brokenReference's 409 naming the field, and nothing is written", async () => {
     const gone = (await people.create({ name: "gone" })) as StoredObject;
     expect(await people.delete(gone.id as number)).toBeUndefined();
     const create = await tasks.create({ title: "t", personId: gone.id });
     expect(isStoreRefusal(create)).toBe(true);
-    expect(create).toMatchObject({ status: 400, error: "Invalid request" });
+    expect(create).toEqual({ status: 409, error: "Conflict", detail: { personId: `no person has the id ${String(gone.id)}: it was deleted meanwhile` } });
     const task = (await tasks.create({ title: "kept" })) as StoredObject;
     for (const write of [
       () => tasks.replace(task.id as number, { title: "t", personId: gone.id }, task),
@@ -64,7 +64,7 @@ function checks(open: () => Promise<{ people: Store; tasks: Store }>): void {
     ]) {
       const refused = await write();
       expect(isStoreRefusal(refused)).toBe(true);
-      expect(refused).toMatchObject({ status: 400 });
+      expect(refused).toMatchObject({ status: 409, detail: { personId: `no person has the id ${String(gone.id)}: it was deleted meanwhile` } });
     }
     expect(await tasks.get(task.id as number)).toEqual(task);
   });

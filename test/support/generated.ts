@@ -4,7 +4,7 @@ import type { GeneratedFile } from "../../src/emit/render.js";
 import { declarationOf, ROOT } from "./fixtures.js";
 import { generateFiles } from "../../src/pipeline.js";
 import { readFileSync } from "node:fs";
-import { type RunningServer, type ServeUser, serveFiles } from "../../src/serve/serve.js";
+import { type RunningServer, type ServeOptions, type ServeUser, serveFiles } from "../../src/serve/serve.js";
 import { testDatabase } from "../postgres/store.js";
 
 /** Generate a valid fixture's files in memory, as `codegen generate -o fixtures/valid/<name>/expected` would. */
@@ -25,10 +25,14 @@ export async function startFixtureServer(name: string, users: readonly ServeUser
  * Serves generated files as `codegen serve` does, with this run's store (test/postgres/store.ts):
  * the in-memory one, or a fresh PostgreSQL database (`--db`), closed with the server.
  */
-export async function serveWithTestStore(files: readonly GeneratedFile[], users: readonly ServeUser[]): Promise<RunningServer> {
+export async function serveWithTestStore(
+  files: readonly GeneratedFile[],
+  users: readonly ServeUser[],
+  extra: Partial<ServeOptions> = {},
+): Promise<RunningServer> {
   const database = await testDatabase();
-  if (database === undefined) return serveFiles(files, { port: 0, host: "127.0.0.1", users });
-  const server = await serveFiles(files, { port: 0, host: "127.0.0.1", users, database }).catch(async (error: unknown) => {
+  if (database === undefined) return serveFiles(files, { port: 0, host: "127.0.0.1", users, ...extra });
+  const server = await serveFiles(files, { port: 0, host: "127.0.0.1", users, ...extra, database }).catch(async (error: unknown) => {
     await database.close();
     throw error;
   });

@@ -54,14 +54,24 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discr
   return Object.keys(variants).length > 0 ? { methods: chosen, variants } : { methods: chosen };
 }
 
+/**
+ * A change's `ifMatch`: set when the request's `If-Match` named the object's current ETag, which
+ * the write must then be conditional on (http-behaviour, "Conditional requests").
+ */
+const IF_MATCH = member("ifMatch", word("string"), {
+  optional: true,
+  description:
+    "The ETag of `current` that the request's `If-Match` named: write only while the object still has it (compared in the same atomic step as the write), else refuse with 412 (the stores' `preconditionFailed()`). Absent: the request named no version.",
+});
+
 /** The input members and the result of a resource handler that differ per operation kind (members keep these names: stores rely on them). */
 const SIGNATURES: Record<ResourceKind, { input: (t: Types) => Member[]; result: (t: Types) => TypeExpr }> = {
   list: { input: (t) => [member("query", t.query)], result: (t) => readonlyType(arrayType(t.stored)) },
   get: { input: (t) => [member("id", t.id)], result: (t) => unionType([t.stored, UNDEFINED]) },
   create: { input: (t) => [member("body", t.body)], result: (t) => t.stored },
-  replace: { input: (t) => [member("id", t.id), member("body", t.body), member("current", t.stored)], result: (t) => t.stored },
-  update: { input: (t) => [member("id", t.id), member("patch", t.body), member("current", t.stored)], result: (t) => t.stored },
-  delete: { input: (t) => [member("id", t.id), member("current", t.stored)], result: () => word("void") },
+  replace: { input: (t) => [member("id", t.id), member("body", t.body), member("current", t.stored), IF_MATCH], result: (t) => t.stored },
+  update: { input: (t) => [member("id", t.id), member("patch", t.body), member("current", t.stored), IF_MATCH], result: (t) => t.stored },
+  delete: { input: (t) => [member("id", t.id), member("current", t.stored), IF_MATCH], result: () => word("void") },
   // Why: the handler stores the object after the action, in its `to` state (given as `to`), in one
   // write of its own; the server checks that it did (http-behaviour, actions).
   action: {
@@ -70,6 +80,7 @@ const SIGNATURES: Record<ResourceKind, { input: (t: Types) => Member[]; result: 
       ...(t.body.text === "never" ? [] : [member("body", t.body)]),
       member("current", t.stored),
       ...(t.to === undefined ? [] : [member("to", t.to)]),
+      IF_MATCH,
     ],
     result: (t) => t.stored,
   },
@@ -276,6 +287,9 @@ function typeView(name: string, description: string | undefined, type: TypeExpr)
   return { name, docLines: lines, hasDoc: lines.length > 0, type };
 }
 
+/** The request headers of conditional requests (RFC 9110 section 13.1) that the server reads itself. */
+const CONDITIONAL_HEADERS = new Set(["if-match", "if-none-match"]);
+
 /**
  * The dispatcher's entry of one of codegen's own operations (resource operations, index, token
  * endpoint): the one definition every operation is read by (parameters, body, responses), from
@@ -285,7 +299,11 @@ function typeView(name: string, description: string | undefined, type: TypeExpr)
 function routeEntry(operation: OperationModel, collector: OperationCollector): Record<string, unknown> {
   const { behaviour } = operation;
   const query = handlerQuery(operation);
-  const parameters = operation.parameters.filter((p) => p.in !== "query" || query.includes(p));
+  // Why not the conditional headers: If-Match and If-None-Match are the server's own (it answers
+  // 304, 412 and 428 itself), read by the dispatcher, not handed to a handler as parameters.
+  const parameters = operation.parameters.filter(
+    (p) => (p.in !== "query" || query.includes(p)) && !(p.in === "header" && CONDITIONAL_HEADERS.has(p.name.toLowerCase())),
+  );
   const spec: Record<string, unknown> = {
     operationId: operation.operationId,
     kind: behaviour.kind,

@@ -2,6 +2,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import type { Access, Action, DeclaredError, Declaration, Field, Guard, Operation, OperationOptions, Resource, StatusMachine } from "../declaration/model.js";
 import { guardScopes, servedTokenEndpoint } from "../declaration/model.js";
 import { actionOperationId, actionRequestName, operationIdOf, withArticle, words } from "../declaration/names.js";
+import { etagHeader, ifMatchParameter, ifNoneMatchParameter, notModifiedResponse, referenceGoneCase, withEtag } from "./conditional.js";
 import { type ErrorCase, type Example, SharedResponses, caseResponse, declaredCase, errorBody, exampleResponse, isShared } from "./responses.js";
 import {
   type JsonSchema,
@@ -280,9 +281,9 @@ function operationResponses(
   return out;
 }
 
-/** The shared statuses an operation can answer: the guards', 406, the body's and 500. */
-function sharedStatuses(access: Access, hasBody: boolean): string[] {
-  return [...(access.kind !== "public" ? ["401", "403"] : []), "406", ...(hasBody ? ["413", "415"] : []), "500"];
+/** The shared statuses an operation can answer: the guards', 406, the body's, a change's preconditions (`If-Match`) and 500. */
+function sharedStatuses(access: Access, hasBody: boolean, change = false): string[] {
+  return [...(access.kind !== "public" ? ["401", "403"] : []), "406", ...(hasBody ? ["413", "415"] : []), ...(change ? ["412", "428"] : []), "500"];
 }
 
 /** The list's query parameters: filters, `status`, declared `query`, then `sort`, `limit` and `cursor`. */
@@ -381,7 +382,9 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
   const options = resource.options[operation] ?? { errors: [], query: [], extensions: {} };
   const access = resource.access[operation]!;
   const [status, plain] = spec.success(resource);
-  const parameters = operation === "list" ? listParameters(resource, options) : [];
+  const changes = operation === "replace" || operation === "update" || operation === "delete";
+  const parameters =
+    operation === "list" ? listParameters(resource, options) : operation === "get" ? [ifNoneMatchParameter()] : changes ? [ifMatchParameter()] : [];
   // Why: http-behaviour "Lists": the body stays the JSON array; the next page is in `Link` (RFC 8288).
   const link = options.page
     ? {
@@ -391,13 +394,17 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
         },
       }
     : undefined;
-  const success = link ? { description: plain.description, headers: link, content: plain.content } : plain;
+  const linked = link ? { description: plain.description, headers: link, content: plain.content } : plain;
+  // Why: every answer that carries one object carries its ETag (http-behaviour, "Conditional requests").
+  const success = operation === "list" || operation === "delete" ? linked : withEtag(linked);
   const body = spec.body ? (operation === "update" ? [] : resource.fields) : undefined;
   const own = new Map([["400", [invalidCase(resource, body, spec.item, parameters)]]]);
   if (spec.item) own.set("404", [notFoundCase(resource)]);
   const transition = resource.status && (operation === "replace" || operation === "update") ? transitionCase(resource.status) : undefined;
   if (transition) own.set("409", [transition]);
   if (operation === "delete" && referrers.length > 0) own.set("409", [referredCase(resource, referrers)]);
+  const gone = operation === "create" || operation === "replace" || operation === "update" ? referenceGoneCase(resource) : undefined;
+  if (gone) own.set("409", [...(own.get("409") ?? []), gone]);
   const bodySchema = spec.body?.(resource);
   return operationObject(
     {
@@ -417,7 +424,10 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
             },
           }
         : {}),
-      responses: operationResponses([status, success], own, sharedStatuses(access, spec.body !== undefined), options.errors, shared),
+      responses: withNotModified(
+        operation === "get",
+        operationResponses([status, success], own, sharedStatuses(access, spec.body !== undefined, changes), options.errors, shared),
+      ),
       access,
       codegen: {
         "x-codegen-operation": operation,
@@ -429,6 +439,12 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
     },
     guards,
   );
+}
+
+/** A read's responses with its 304 (`If-None-Match`), in status order. */
+function withNotModified(read: boolean, responses: Json): Json {
+  if (read) responses["304"] = notModifiedResponse();
+  return responses;
 }
 
 /** `Renew a loan`: the action's words and the object. */
@@ -457,12 +473,12 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
       summary: action.summary ?? actionSummary(resource, action),
       description: action.description ?? description,
       operationId: actionOperationId(action.name, resource.singular),
-      parameters: [],
+      parameters: [ifMatchParameter()],
       ...(action.body ? { requestBody: { required: true, content: json(schemaRef(actionRequestName(resource.typeName, action.name))) } } : {}),
       responses: operationResponses(
-        ["200", { description: `The ${singular} after the action.`, content: json(schemaRef(resource.typeName)) }],
+        ["200", { description: `The ${singular} after the action.`, headers: etagHeader(), content: json(schemaRef(resource.typeName)) }],
         own,
-        sharedStatuses(action.access, action.body !== undefined),
+        sharedStatuses(action.access, action.body !== undefined, true),
         action.errors,
         shared,
       ),

@@ -56,6 +56,8 @@ const SHARED = {
   "406": "NotAcceptable",
   "413": "ContentTooLarge",
   "415": "UnsupportedMediaType",
+  "412": "PreconditionFailed",
+  "428": "PreconditionRequired",
   "500": "InternalServerError",
 } as const;
 
@@ -121,6 +123,26 @@ function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSch
           description: "The body is not JSON.",
           name: "notJson",
           example: { summary: "`Content-Type: text/plain`", value: errorBody("Unsupported media type", { "content-type": "must be application/json" }) },
+        },
+      ]);
+    // The bodies of runtime/dispatch.gen.ts's precondition (http-behaviour.md, "Conditional requests").
+    case "412":
+      return caseResponse([
+        {
+          description: "`If-Match` names no current version of the object (another change came first); nothing changed. Read it again.",
+          name: "preconditionFailed",
+          example: {
+            summary: "A stale ETag",
+            value: errorBody("Precondition failed", { "If-Match": "matches no current version of the object; read it again" }),
+          },
+        },
+      ]);
+    case "428":
+      return caseResponse([
+        {
+          description: "The server requires `If-Match` on every change (`requireIfMatch`) and the request has none.",
+          name: "preconditionRequired",
+          example: { summary: "No If-Match", value: errorBody("Precondition required", { "If-Match": "is required: send the ETag of the version you read" }) },
         },
       ]);
     case "500":

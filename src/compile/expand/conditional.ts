@@ -1,0 +1,70 @@
+/**
+ * What the document says of conditional requests (http-behaviour.md, "Conditional requests"; RFC
+ * 9110 section 13): the `ETag` of every answer that carries one object, `If-None-Match` and 304 on
+ * a read, `If-Match` on every change (its 412 and 428 are shared answers, responses.ts), and the
+ * 409 of a reference deleted while a write was under way (http-behaviour.md, "Running in production").
+ */
+import type { Resource } from "../declaration/model.js";
+import { type ErrorCase, errorBody } from "./responses.js";
+import type { JsonSchema } from "./schemas.js";
+
+type Json = Record<string, unknown>;
+
+/** The `ETag` response header of an answer carrying one object. */
+export function etagHeader(): Json {
+  return {
+    ETag: {
+      description:
+        "The object's version: a strong entity tag that changes with every change of its fields or status. Send it back in `If-Match` to change only this version.",
+      schema: { type: "string" },
+    },
+  };
+}
+
+/** A success response with the `ETag` header added (after any header it has). */
+export function withEtag(response: Json): Json {
+  const { description, headers, content, ...rest } = response;
+  return { description, headers: { ...((headers as Json | undefined) ?? {}), ...etagHeader() }, ...(content === undefined ? {} : { content }), ...rest };
+}
+
+/** The `If-Match` parameter of a change (PUT, PATCH, DELETE, an action). */
+export function ifMatchParameter(): JsonSchema {
+  return {
+    name: "If-Match",
+    in: "header",
+    required: false,
+    description:
+      "Apply the change only while the object's `ETag` is one of these (or `*`: while it exists); otherwise 412 and nothing changes. Required (428 without it) when the server runs with `requireIfMatch`.",
+    schema: { type: "string" },
+  };
+}
+
+/** The `If-None-Match` parameter of a read of one object. */
+export function ifNoneMatchParameter(): JsonSchema {
+  return {
+    name: "If-None-Match",
+    in: "header",
+    required: false,
+    description: "Answer 304 with no body when the object's `ETag` is one of these (weak comparison) or `*`.",
+    schema: { type: "string" },
+  };
+}
+
+/** The 304 of a read whose `If-None-Match` names the object's current version. */
+export function notModifiedResponse(): Json {
+  return { description: "The object has not changed since the version `If-None-Match` names; no body.", headers: etagHeader() };
+}
+
+/**
+ * The 409 of a write whose `ref` field names an object deleted after the server checked it
+ * (resources.gen.ts, brokenReference), for the example the resource's first `ref` field.
+ */
+export function referenceGoneCase(resource: Resource): ErrorCase | undefined {
+  const field = resource.fields.find((f) => f.ref !== undefined);
+  if (field === undefined) return undefined;
+  return {
+    description: "An object a `ref` field names was deleted while this write was under way; the field is named in `detail`.",
+    name: "referenceGone",
+    example: { summary: "A reference deleted meanwhile", value: errorBody("Conflict", { [field.name]: "the object it names was deleted meanwhile" }) },
+  };
+}
