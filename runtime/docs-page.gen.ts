@@ -297,7 +297,7 @@ const HOW = {
 const securitySection = () => {
   const entries = Object.entries(schemes());
   if (entries.length === 0) return undefined;
-  const section = h("section", "security", h("h2", "", "Authentication"));
+  const section = h("section", "security", h("h2", "", "Security schemes"));
   section.id = "security";
   for (const [name, raw] of entries) {
     const s = obj(deref(raw));
@@ -446,7 +446,7 @@ const render = () => {
     }
   }
   const toc = h("ul", "toc");
-  if (security) toc.append(h("li", "", anchor("security", "Authentication")));
+  if (security) toc.append(h("li", "", anchor("security", "Security schemes")));
   for (const [tag, { about, ops }] of groups) {
     if (ops.length === 0) continue;
     const section = h("section", "tag", h("h2", "", tag));

@@ -266,7 +266,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI === undefined)("the /doc
         expect(await scheme.locator("dd.authorizationUrl").textContent()).toBe("https://login.clinic.example.org/authorize");
         expect(await scheme.locator("dd.tokenUrl").textContent()).toBe("https://login.clinic.example.org/token");
         expect(await scheme.locator("table.scopes td code").allTextContents()).toEqual(["clinic:read", "clinic:write", "appointments:write"]);
-        expect(await page.locator("nav .toc > li > a").allTextContents()).toEqual(["Authentication", "Index", "owners", "pets", "appointments", "Schemas"]);
+        expect(await page.locator("nav .toc > li > a").allTextContents()).toEqual(["Security schemes", "Index", "owners", "pets", "appointments", "Schemas"]);
 
         await expandAll(page);
         const doc = (await (await fetch(`${clinic.url}/api/openapi.json`)).json()) as Json;
