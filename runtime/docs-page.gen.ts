@@ -161,7 +161,9 @@ const facts = (raw) => {
   if (Array.isArray(s.enum)) out.push("one of " + s.enum.map((v) => JSON.stringify(v)).join(", "));
   if (own(s, "const")) out.push("always " + JSON.stringify(s.const));
   if (own(s, "default")) out.push("default " + JSON.stringify(s.default));
-  for (const [key, before, after] of FACTS) if (typeof s[key] === "number" || typeof s[key] === "string") out.push(before + s[key] + (after || ""));
+  // Why: OpenAPI 3.0 writes an exclusive bound as a boolean beside minimum/maximum; 3.1 as the number.
+  const exclusive = { minimum: s.exclusiveMinimum === true ? "> " : undefined, maximum: s.exclusiveMaximum === true ? "< " : undefined };
+  for (const [key, before, after] of FACTS) if (typeof s[key] === "number" || typeof s[key] === "string") out.push((exclusive[key] || before) + s[key] + (after || ""));
   if (s.uniqueItems === true) out.push("unique items");
   for (const key of ["readOnly", "writeOnly", "deprecated"]) if (s[key] === true) out.push(key === "readOnly" ? "read-only" : key === "writeOnly" ? "write-only" : "deprecated");
   return out.length > 0 ? h("span", "facts", out.join("; ")) : undefined;
@@ -234,7 +236,7 @@ const sample = (raw, mode, stack = []) => {
     return "string".padEnd(typeof s.minLength === "number" ? Math.min(s.minLength, 64) : 0, "x");
   }
   if (type === "integer" || type === "number") {
-    let n = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : 1;
+    let n = typeof s.minimum === "number" ? s.minimum + (s.exclusiveMinimum === true ? 1 : 0) : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1 : 1;
     if (typeof s.maximum === "number" && n > s.maximum) n = s.maximum;
     return type === "integer" ? Math.ceil(n) : n;
   }
