@@ -129,8 +129,9 @@ const markdown = (text) => {
   return box;
 };
 
-// Schemas: a type line, its facts, and the fields below; a named schema met again inside itself
-// is a link to it (never expanded twice on one branch).
+// Schemas: a type line, its facts, and the fields below. A schema met again inside itself (by any
+// reference, named or a deeper pointer) is not expanded again on that branch: the enclosing schemas
+// are kept as objects, and a named one becomes a link.
 const typeOf = (s) => (Array.isArray(s.type) ? s.type.filter((t) => t !== "null") : s.type !== undefined ? [s.type] : []);
 const label = (raw, depth = 0) => {
   const name = schemaName(raw);
@@ -169,12 +170,15 @@ const facts = (raw) => {
   return out.length > 0 ? h("span", "facts", out.join("; ")) : undefined;
 };
 const partsOf = (s) => [s, ...list(s.allOf).map(deref)].map(obj);
+// Why: schemas that share parts without a cycle can still multiply on expansion; one block shows
+// at most this many fields, and a named schema cut short is a link to its own entry.
+let room = 0;
 const fields = (raw, stack, depth) => {
   const name = schemaName(raw);
-  if (name !== undefined && stack.includes(name)) return h("p", "cycle", "Refers back to ", anchor("schema-" + name, name), " (shown above).");
-  if (depth > 12) return undefined;
-  if (name !== undefined) stack = [...stack, name];
   const s = obj(deref(raw));
+  if (stack.includes(s)) return h("p", "cycle", "Refers back to ", name !== undefined ? anchor("schema-" + name, name) : "an enclosing schema", " (shown above).");
+  if (depth > 12 || room <= 0) return name !== undefined ? h("p", "cycle", "Fields: see ", anchor("schema-" + name, name), ".") : undefined;
+  stack = [...stack, s];
   const types = typeOf(s);
   if (types.includes("array") || (types.length === 0 && s.items !== undefined)) return fields(s.items, stack, depth + 1);
   const ul = h("ul", "fields");
@@ -187,6 +191,7 @@ const fields = (raw, stack, depth) => {
   return ul.childElementCount > 0 ? ul : undefined;
 };
 const field = (key, raw, required, stack, depth) => {
+  room--;
   const li = h("li", "field", h("code", "name", key), " ", label(raw));
   if (required) li.append(" ", h("span", "required", "required"));
   const f = facts(raw);
@@ -199,6 +204,7 @@ const field = (key, raw, required, stack, depth) => {
 };
 const schemaBlock = (raw) => {
   const box = h("div", "schema", h("p", "schema-type", "Schema: ", label(raw), " ", facts(raw)));
+  room = 2000;
   const below = fields(raw, [], 0);
   if (below) box.append(below);
   return box;
@@ -207,17 +213,21 @@ const schemaBlock = (raw) => {
 // Examples: the declared ones, else one made from the schema (readOnly left out of requests,
 // writeOnly out of responses); a schema met again inside itself stops the branch.
 const FORMATS = { date: "2026-01-31", "date-time": "2026-01-31T09:30:00Z", time: "09:30:00", email: "user@example.org", uuid: "3fa85f64-5717-4562-b3fc-2c963f66afa6", uri: "https://example.org/", url: "https://example.org/", hostname: "example.org", ipv4: "192.0.2.1", ipv6: "2001:db8::1", byte: "aGVsbG8=" };
-const sample = (raw, mode, stack = []) => {
-  const name = schemaName(raw);
-  if (name !== undefined) { if (stack.includes(name) || stack.length > 8) return undefined; stack = [...stack, name]; }
+let sampleRoom = 0;
+const sample = (raw, mode) => {
+  sampleRoom = 2000;
+  return sampleIn(raw, mode, []);
+};
+const sampleIn = (raw, mode, stack) => {
   const s = deref(raw);
-  if (s === null || typeof s !== "object" || s.unresolved) return undefined;
+  if (s === null || typeof s !== "object" || s.unresolved || stack.includes(s) || stack.length > 12 || --sampleRoom < 0) return undefined;
+  stack = [...stack, s];
   if (own(s, "example")) return s.example;
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
   if (own(s, "const")) return s.const;
   if (own(s, "default")) return s.default;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
-  for (const key of ["oneOf", "anyOf"]) if (Array.isArray(s[key]) && s[key].length > 0) return sample(s[key][0], mode, stack);
+  for (const key of ["oneOf", "anyOf"]) if (Array.isArray(s[key]) && s[key].length > 0) return sampleIn(s[key][0], mode, stack);
   const types = typeOf(s);
   const type = types[0];
   if (type === "object" || (type === undefined && (s.properties || s.allOf))) {
@@ -225,12 +235,12 @@ const sample = (raw, mode, stack = []) => {
     for (const part of partsOf(s)) for (const [key, prop] of Object.entries(obj(part.properties))) {
       const p = obj(deref(prop));
       if ((mode === "write" && p.readOnly === true) || (mode === "read" && p.writeOnly === true)) continue;
-      const v = sample(prop, mode, stack);
+      const v = sampleIn(prop, mode, stack);
       if (v !== undefined) entries.push([key, v]);
     }
     return Object.fromEntries(entries);
   }
-  if (type === "array" || s.items !== undefined) { const v = sample(s.items, mode, stack); return v === undefined ? [] : [v]; }
+  if (type === "array" || s.items !== undefined) { const v = sampleIn(s.items, mode, stack); return v === undefined ? [] : [v]; }
   if (type === "string") {
     if (own(FORMATS, s.format)) return FORMATS[s.format];
     return "string".padEnd(typeof s.minLength === "number" ? Math.min(s.minLength, 64) : 0, "x");

@@ -332,7 +332,10 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI === undefined)("the /doc
               properties: {
                 "<img src=x onerror=window.pwned=12>": { type: "string", enum: ["</script><script>window.pwned=13</script>"] },
                 self: { $ref: "#/components/schemas/Note" },
+                // A cycle through a deeper pointer than a component's name.
+                next: { $ref: "#/components/schemas/Note/definitions/link" },
               },
+              definitions: { link: { type: "object", properties: { after: { $ref: "#/components/schemas/Note/definitions/link" } } } },
             },
           },
           securitySchemes: {
@@ -340,7 +343,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI === undefined)("the /doc
           },
         },
       };
-      const { page } = await open(`${lending.url}/v1/docs`, { bypassCSP: true, document: hostile });
+      const { page, errors } = await open(`${lending.url}/v1/docs`, { bypassCSP: true, document: hostile });
       try {
         // Markdown applied around the hostile text: a safe link and a fragment are links.
         const links = await page.locator("header .md a").evaluateAll((nodes) => nodes.map((a) => [a.textContent, a.getAttribute("href")]));
@@ -369,7 +372,11 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI === undefined)("the /doc
         expect(await page.locator("header .md strong").textContent()).toBe("strong");
         expect(await page.locator(".response .md code").textContent()).toBe("<img src=x onerror=window.pwned=11>");
         expect(await page.locator(".scheme dd.authorizationUrl").textContent()).toBe("javascript:window.pwned=14");
-        expect(await page.locator("#schema-Note .cycle").textContent()).toBe("Refers back to Note (shown above).");
+        expect(await page.locator("#schema-Note .cycle").allTextContents()).toEqual([
+          "Refers back to Note (shown above).",
+          "Refers back to an enclosing schema (shown above).",
+        ]);
+        expect(errors).toEqual([]);
       } finally {
         await page.context().close();
       }
