@@ -191,8 +191,12 @@ export function refusalShapes(responses: readonly ResponseObject[], document: Js
     }
     const text = response.content.find((t) => t.type.startsWith("text/") && !t.type.includes("*"));
     if (text !== undefined) shapes[key] = { template: { k: "message" }, contentType: text.type };
-    else if (response.content.some((t) => t.type === "*/*" || t.type === "application/*"))
-      shapes[key] = { template: { k: "message" }, contentType: "application/json" };
+    else {
+      // A range that admits JSON (`*/*`, HubSpot's errors): JSON built from its schema.
+      const range = response.content.find((t) => t.type === "*/*" || t.type === "application/*");
+      const template = range === undefined ? undefined : range.schema === undefined ? { k: "message" as const } : templateOf(range.schema, document);
+      if (template !== undefined) shapes[key] = { template, contentType: "application/json" };
+    }
   }
   return shapes;
 }
