@@ -10,8 +10,10 @@ import type { IncomingMessage } from "node:http";
 import { performance } from "node:perf_hooks";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
 import type { Access, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
-import { DEFAULT_BODY_LIMIT, acceptsJson, isFormContentType, parseUrl, readBody, refusal, splitPath } from "./http.gen.js";
+import { DEFAULT_BODY_LIMIT, acceptsJson, acceptsSome, isFormContentType, parseUrl, readBody, refusal, splitPath } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
+import { shapeRefusal } from "./problems.gen.js";
+import type { FormatError, RefusalShapes } from "./problems.gen.js";
 import { HandlerResultError, answerOf, declaredResponse, fromRefusal, readParameters, readRequestBody, validatedBody } from "./requests.gen.js";
 import type { Answer, BodyRead, OperationDefinition, OperationHandler, OperationInput } from "./requests.gen.js";
 import {
@@ -67,6 +69,12 @@ export type OperationSpec = OperationDefinition & {
   readonly errors?: readonly number[];
   /** Token endpoint: its form. */
   readonly form?: TokenForm;
+  /**
+   * An operation of a document written by others: how the server's own refusals of its requests
+   * are answered, per declared error response (runtime/problems.gen.ts). Absent for codegen's own
+   * operations, which answer `{error, detail}` (http-behaviour "Errors").
+   */
+  readonly refusals?: RefusalShapes;
 };
 
 /**
@@ -137,6 +145,13 @@ export type DispatchOptions = HttpServerOptions & {
    * default false (http-behaviour, "Conditional requests").
    */
   readonly requireIfMatch?: boolean | undefined;
+  /**
+   * A server from a document written by others: shapes the body of each of the server's own
+   * refusals (validation, guards, 404, 405, 406, 413, 415, 501) for the status answered, before
+   * the generated mapping of the document's error schemas; undefined keeps that mapping
+   * (docs/openapi.md). Codegen's own declarations always answer `{error, detail}`.
+   */
+  readonly formatError?: FormatError | undefined;
 };
 
 /** The generated API: its routes, schemas, security schemes, resources, index links and bound handlers. */
@@ -434,7 +449,10 @@ export function answerRequest(
     return fromRefusal(refusal(400, "Malformed HTTP request", { version: "must be HTTP/1.0 or HTTP/1.1" }), true);
   }
   const url = parseUrl(target.url);
-  if (!url.ok) return fromRefusal(url);
+  if (!url.ok) {
+    const shapes = documentShapes(api.routes);
+    return shapes === undefined ? fromRefusal(url) : shapeRefusal(fromRefusal(url), shapes, undefined, options.formatError);
+  }
   return answerRouted(api, options, req, target.method, url.value, routeOf(api.routes, url.value, target.method), notes);
 }
 
@@ -450,6 +468,44 @@ export function routeOf(routes: readonly RouteSpec[], url: ParsedUrl, method: st
  * takes its route instead of parsing and matching the same URL a second time.
  */
 export function answerRouted(
+  api: ApiSpec,
+  options: DispatchOptions,
+  req: IncomingMessage,
+  method: string,
+  url: ParsedUrl,
+  matched: { route: RouteSpec; values: string[] } | undefined,
+  notes?: RequestNotes,
+): Awaitable<Answer> {
+  const answer = answerMatched(api, options, req, method, url, matched, notes);
+  const shapes = documentShapes(api.routes);
+  if (shapes === undefined) return answer;
+  // A server from a document written by others: its refusals as the operation (or, where none
+  // answers, the document) describes its errors (docs/openapi.md, "How a server from a document answers errors").
+  const operation = matched === undefined ? undefined : (variantOf(matched.route, method, req, url) ?? own(matched.route.methods, method) ?? Object.values(matched.route.methods)[0]);
+  const answered = operation?.refusals ?? shapes;
+  return andThen(answer, (done) => (done.status < 400 ? done : shapeRefusal(done, answered, operation?.operationId, options.formatError)));
+}
+
+const documentShapesOf = new WeakMap<readonly RouteSpec[], { readonly shapes: RefusalShapes | undefined }>();
+
+/**
+ * The refusal shapes of a server from a document (undefined for codegen's own declarations),
+ * used where no operation answers (404, a URL that does not parse): those of the first operation
+ * that declares a 404, else of the first operation. Found once per route table.
+ */
+function documentShapes(routes: readonly RouteSpec[]): RefusalShapes | undefined {
+  let found = documentShapesOf.get(routes);
+  if (found === undefined) {
+    const operations = routes.flatMap((route) => Object.values(route.methods)).filter((operation) => operation.refusals !== undefined);
+    const chosen = operations.find((operation) => Object.hasOwn(operation.refusals!, "404")) ?? operations[0];
+    found = { shapes: chosen?.refusals };
+    documentShapesOf.set(routes, found);
+  }
+  return found.shapes;
+}
+
+/** answerRouted's answer, before a server from a document shapes its refusals. */
+function answerMatched(
   api: ApiSpec,
   options: DispatchOptions,
   req: IncomingMessage,
@@ -513,7 +569,14 @@ type Dispatch = {
 /** answerRequest once the request is let in: Accept, the token endpoint, then the body read. */
 function answerGranted(dispatch: Dispatch): Awaitable<Answer> {
   const { options, req, operation } = dispatch;
-  if (operation.jsonOnly && !acceptsJson(req.headers.accept)) {
+  if (operation.kind === "operation") {
+    // RFC 9110 section 12.5.1: a client that accepts none of the media types the operation answers
+    // with is told so at once (406), before its body is read or its handler is called.
+    const produces = operationFacts(operation, dispatch.api).produces;
+    if (produces.length > 0 && !acceptsSome(req.headers.accept, produces)) {
+      return fromRefusal(refusal(406, "Not acceptable", { accept: `must admit ${produces.length === 1 ? produces[0]! : `one of ${produces.join(", ")}`}` }));
+    }
+  } else if (operation.jsonOnly && !acceptsJson(req.headers.accept)) {
     return fromRefusal(refusal(406, "Not acceptable", { accept: "must admit application/json" }));
   }
   if (operation.kind === "token") return issueToken(req, operation, options);
@@ -543,6 +606,11 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
       if (body !== undefined) input["body"] = body;
     }
     if (hasErrors(errors)) return fromRefusal(refusal(400, "Invalid request", errors));
+    // Why 501 (RFC 9110 section 15.6.2), not a fault: the handlers object may leave operations out
+    // (docs/openapi.md, "Partial handlers"); a valid request to one is told it is not implemented.
+    if (!Object.hasOwn(api.handlers, operation.operationId)) {
+      return fromRefusal(refusal(501, "Not implemented", { operation: `${operation.operationId} is not implemented by this server` }));
+    }
     const result = call(api, options, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
     return andThen(result, (value) => answerOf(`the ${operation.operationId} handler`, operation, value));
   }
@@ -574,6 +642,8 @@ type OperationFacts = {
   readonly queryNames: ReadonlySet<string>;
   /** The name of the path parameter a resource operation's id is read from. */
   readonly idName: string | undefined;
+  /** The media types an operation of a document answers with (its success responses'; all its responses' when it declares none): what `Accept` must admit. */
+  readonly produces: readonly string[];
 };
 
 const operationFactsOf = new WeakMap<OperationSpec, WeakMap<ApiSpec["schemes"], OperationFacts>>();
@@ -586,10 +656,17 @@ function operationFacts(operation: OperationSpec, api: ApiSpec): OperationFacts 
   if (facts === undefined) {
     const securityQuery = securityQueryNames(operation.security, api.schemes);
     const queryNames = new Set([...operation.parameters.filter((p) => p.in === "query").map((p) => p.name), ...securityQuery]);
-    facts = { securityQuery, queryNames, idName: operation.parameters.find((p) => p.in === "path")?.name };
+    facts = { securityQuery, queryNames, idName: operation.parameters.find((p) => p.in === "path")?.name, produces: producedTypes(operation) };
     byScheme.set(api.schemes, facts);
   }
   return facts;
+}
+
+/** The media types of an operation's success responses (`2XX`, 2xx codes), else of all its responses, each once. */
+function producedTypes(operation: OperationSpec): string[] {
+  const success = Object.keys(operation.responses).filter((status) => status[0] === "2");
+  const keys = success.length > 0 ? success : Object.keys(operation.responses);
+  return [...new Set(keys.flatMap((status) => operation.responses[status] ?? []))];
 }
 
 /** Calls the handler of an operation (any kind) with its input, within `handlerTimeout`. */

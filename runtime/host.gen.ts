@@ -143,6 +143,11 @@ function prepare(api: ApiSpec, document: ServedDocument, options: HostedOptions)
   const readyPath = health && matchRoute(routes, [...prefix, "readyz"], "GET") === undefined ? `${base}/readyz` : undefined;
   const rebase = (href: string) => (href.startsWith("/") ? base + href : href);
   const verifyToken = options.verifyToken;
+  // Why at start: without verifyToken every token would be refused, each call a 401 nobody is told the reason of.
+  const needed = verifyToken === undefined ? tokenScheme(api) : undefined;
+  if (needed !== undefined) {
+    throw new TypeError(`the security scheme "${needed}" checks bearer tokens, and no verifyToken option was given: pass a function that checks a token and answers its principal`);
+  }
   return {
     api: {
       ...api,
@@ -151,14 +156,29 @@ function prepare(api: ApiSpec, document: ServedDocument, options: HostedOptions)
       // Why: RFC 8631: the index names the document (`service-desc`) and its page (`service-doc`).
       index: [...api.index.map((link) => ({ ...link, href: rebase(link.href) })), ...served],
     },
-    // Why: an API without guards never calls verifyToken, so its options need not give one;
-    // should a guard still ask, no credential is valid.
+    // Why: an API whose operations require no token never calls verifyToken, so its options need
+    // not give one (one that does was refused above); should a guard still ask, no token is valid.
     options: { ...options, verifyToken: verifyToken ?? (() => undefined) },
     host: options,
     extras,
     readyPath,
     lifecycle: { draining: false },
   };
+}
+
+/** A security scheme whose tokens verifyToken checks (bearer, OAuth2) that some operation requires; undefined when none does. */
+function tokenScheme(api: ApiSpec): string | undefined {
+  for (const route of api.routes) {
+    for (const operation of Object.values(route.methods)) {
+      for (const requirement of operation.security) {
+        for (const { scheme } of requirement) {
+          const kind = api.schemes[scheme]?.kind;
+          if (kind === "bearer" || kind === "oauth2") return scheme;
+        }
+      }
+    }
+  }
+  return undefined;
 }
 
 const UNREADY: Answer = { status: 503, body: { status: "unavailable" }, headers: { "Cache-Control": "no-store", "Retry-After": "1" } };

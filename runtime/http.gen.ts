@@ -381,6 +381,44 @@ export function acceptsJson(accept: string | undefined): boolean {
   return best !== undefined && best.quality > 0;
 }
 
+/**
+ * Whether an `Accept` header admits one of `types`, the media types (or ranges, `image/*`,
+ * `*\/*`) an operation answers with: absent or blank admits anything; else a type is acceptable
+ * when the most specific range of the header that covers it (`*\/*`, `type/*`, `type/subtype`)
+ * has a quality above 0, and a declared range when a range of quality above 0 overlaps it (RFC
+ * 9110 section 12.5.1). Ranges that do not parse are skipped.
+ */
+export function acceptsSome(accept: string | undefined, types: readonly string[]): boolean {
+  if (accept === undefined || accept === "*/*" || accept.trim() === "") return true;
+  const ranges: { type: string; quality: number }[] = [];
+  for (const text of accept.split(",")) {
+    const range = parseMediaRange(text);
+    if (range !== undefined) ranges.push(range);
+  }
+  for (const declared of types) {
+    const type = declared.toLowerCase();
+    const [major = ""] = type.split("/");
+    if (type === "*/*") {
+      if (ranges.some((range) => range.quality > 0)) return true;
+      continue;
+    }
+    if (type.endsWith("/*")) {
+      if (ranges.some((range) => range.quality > 0 && (range.type === "*/*" || range.type.startsWith(`${major}/`)))) return true;
+      continue;
+    }
+    // The most specific range covering the type decides its quality.
+    let best: { specificity: number; quality: number } | undefined;
+    for (const range of ranges) {
+      const specificity = range.type === type ? 2 : range.type === `${major}/*` ? 1 : range.type === "*/*" ? 0 : -1;
+      if (specificity < 0) continue;
+      if (best === undefined || specificity > best.specificity) best = { specificity, quality: range.quality };
+      else if (specificity === best.specificity) best.quality = Math.max(best.quality, range.quality);
+    }
+    if (best !== undefined && best.quality > 0) return true;
+  }
+  return false;
+}
+
 /** The media ranges that admit application/json, by specificity. */
 const JSON_RANGES: ReadonlyMap<string, number> = new Map([
   ["*/*", 0],

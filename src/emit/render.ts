@@ -190,7 +190,12 @@ const resourceFile = (header: string, resource: ResourceView) => ({
 /** A group of operations' own file as its template reads it. */
 const operationGroupFile = (header: string, group: OperationGroupView) => ({
   header,
-  group: { ...group, binderSignature: binderSignature(group.binderName, group.interfaceName), operations: group.operations.map(withDeclarations) },
+  // Why Partial: the application may leave operations out; those answer 501 (docs/openapi.md, "Partial handlers").
+  group: {
+    ...group,
+    binderSignature: binderSignature(group.binderName, `Partial<${group.interfaceName}> = {}`),
+    operations: group.operations.map(withDeclarations),
+  },
 });
 
 /**

@@ -198,6 +198,11 @@ function wire(lines: readonly string[]): Promise<WireReply> {
 const valuesOf = (reply: WireReply, name: string): string[] => reply.headers.filter(([key]) => key === name).map(([, value]) => value);
 
 const apiKey = { "X-Api-Key": API_KEY };
+/**
+ * listItems declares its errors (`default`) as application/problem+json: the server's own
+ * refusals of its requests carry that type (docs/openapi.md, "How a server from a document answers errors").
+ */
+const PROBLEM_ERRORS = { errorType: "application/problem+json" };
 const basic = { Authorization: `Basic ${BASIC}` };
 
 describe("routing", () => {
@@ -247,7 +252,11 @@ describe("routing", () => {
       ["PUT", "/shops/7/items/featured", "GET, HEAD, OPTIONS"],
     ];
     for (const [method, target, allow] of cases) {
-      const reply = await call(base, method, target, { ...(method === "GET" ? {} : { json: {} }), token: "writer-token" });
+      const reply = await call(base, method, target, {
+        ...(method === "GET" ? {} : { json: {} }),
+        token: "writer-token",
+        ...(target === "/items" ? PROBLEM_ERRORS : {}),
+      });
       expectError(reply, 405, ["method"]);
       expect(reply.headers.get("allow"), `${method} ${target}`).toBe(allow);
     }
@@ -302,7 +311,13 @@ describe("security", () => {
       [undefined, NO_SCOPES],
     ]);
     seen.length = 0;
-    expectAuthError(await call(base, "GET", "/items", { token: "forged" }), 401, "Bearer", "Could not validate credentials");
+    // (listItems declares its errors as `default`: the guard's refusal takes that shape and type.)
+    const forged = await call(base, "GET", "/items", { token: "forged", ...PROBLEM_ERRORS });
+    expect([forged.status, forged.headers.get("www-authenticate"), forged.body]).toEqual([
+      401,
+      "Bearer",
+      { error: "Could not validate credentials", detail: {} },
+    ]);
     expect(seen).toEqual([]);
   });
 
@@ -412,9 +427,9 @@ describe("parameters", () => {
     expect((await call(base, "GET", "/items?step=10&ids=3,1")).status).toBe(200);
     expect(onlyInput("listItems").query).toEqual({ step: 10, ids: [3, 1], limit: 20 });
     seen.length = 0;
-    expect(expectError(await call(base, "GET", "/items?step=7"), 400, ["step"]).step).toBe("must be a multiple of 5");
-    expect(expectError(await call(base, "GET", "/items?ids=1,1"), 400, ["ids"]).ids).toMatch(/duplicate items/);
-    expectError(await call(base, "GET", "/items?step=x"), 400, ["step"]);
+    expect(expectError(await call(base, "GET", "/items?step=7", PROBLEM_ERRORS), 400, ["step"]).step).toBe("must be a multiple of 5");
+    expect(expectError(await call(base, "GET", "/items?ids=1,1", PROBLEM_ERRORS), 400, ["ids"]).ids).toMatch(/duplicate items/);
+    expectError(await call(base, "GET", "/items?step=x", PROBLEM_ERRORS), 400, ["step"]);
     expect(seen).toEqual([]);
   });
 
@@ -423,18 +438,18 @@ describe("parameters", () => {
     expect((await call(base, "GET", "/items?limit=5")).status).toBe(200);
     expect(inputs("listItems").map((input) => input.query)).toEqual([{ limit: 20 }, { limit: 5 }]);
     seen.length = 0;
-    const zero = expectError(await call(base, "GET", "/items?limit=0"), 400, ["limit"]);
+    const zero = expectError(await call(base, "GET", "/items?limit=0", PROBLEM_ERRORS), 400, ["limit"]);
     expect(zero.limit).toMatch(/at least 1/);
-    expectError(await call(base, "GET", "/items?limit=abc"), 400, ["limit"]);
-    expectError(await call(base, "GET", "/items?limit=101"), 400, ["limit"]);
-    expectError(await call(base, "GET", "/items?limit=2.5"), 400, ["limit"]);
+    expectError(await call(base, "GET", "/items?limit=abc", PROBLEM_ERRORS), 400, ["limit"]);
+    expectError(await call(base, "GET", "/items?limit=101", PROBLEM_ERRORS), 400, ["limit"]);
+    expectError(await call(base, "GET", "/items?limit=2.5", PROBLEM_ERRORS), 400, ["limit"]);
     expect(seen).toEqual([]);
   });
 
   it("an unknown query parameter, or a scalar given twice, is a validation error", async () => {
-    const unknown = expectError(await call(base, "GET", "/items?colour=red"), 400, ["colour"]);
+    const unknown = expectError(await call(base, "GET", "/items?colour=red", PROBLEM_ERRORS), 400, ["colour"]);
     expect(unknown.colour).toBe("is not a known query parameter");
-    const twice = expectError(await call(base, "GET", "/items?limit=1&limit=2"), 400, ["limit"]);
+    const twice = expectError(await call(base, "GET", "/items?limit=1&limit=2", PROBLEM_ERRORS), 400, ["limit"]);
     expect(twice.limit).toBe("must be given once");
     expectError(await call(base, "GET", "/shops/7/items/featured?limit=1"), 400, ["limit"]);
     expect(seen).toEqual([]);
@@ -445,7 +460,7 @@ describe("parameters", () => {
     expect((await call(base, "GET", "/items", { headers: { "X-Flags": "false" } })).status).toBe(200);
     expect(inputs("listItems").map((input) => input.headers)).toEqual([{ "X-Flags": [true, false] }, { "X-Flags": [false] }]);
     seen.length = 0;
-    expectError(await call(base, "GET", "/items", { headers: { "X-Flags": "true, maybe" } }), 400, ["X-Flags[1]"]);
+    expectError(await call(base, "GET", "/items", { headers: { "X-Flags": "true, maybe" }, ...PROBLEM_ERRORS }), 400, ["X-Flags[1]"]);
     expect(seen).toEqual([]);
   });
 

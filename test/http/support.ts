@@ -55,6 +55,8 @@ export type CallOptions = {
   body?: string | Uint8Array;
   /** A bearer token: sent as `Authorization: Bearer <token>`. */
   token?: string;
+  /** The media type an error answer carries: a document's own (`application/problem+json`); default application/json. */
+  errorType?: string;
 };
 
 /**
@@ -75,18 +77,18 @@ export async function call(base: string, method: string, target: string, options
   });
   const text = await response.text();
   const reply: Reply = { status: response.status, headers: response.headers, text, body: text === "" ? undefined : (JSON.parse(text) as unknown) };
-  expectWellFormed(reply.status, reply.headers.get("content-type"), text);
+  expectWellFormed(reply.status, reply.headers.get("content-type"), text, reply.status >= 400 ? options.errorType : undefined);
   return reply;
 }
 
-/** A body is JSON with `Content-Type: application/json`; only 204 and 304 have none. */
-function expectWellFormed(status: number, contentType: string | null | undefined, text: string): void {
+/** A body is JSON with `Content-Type: application/json` (or the document's error type); only 204 and 304 have none. */
+function expectWellFormed(status: number, contentType: string | null | undefined, text: string, type = "application/json"): void {
   if (status === 204 || status === 304) {
     expect(text, `${status} carries no body`).toBe("");
     return;
   }
   expect(text, `a ${status} answer carries a body`).not.toBe("");
-  expect(contentType, `the ${status} answer is JSON`).toBe("application/json");
+  expect(contentType, `the ${status} answer is JSON`).toBe(type);
 }
 
 /** The body of a reply as an object (fails when it is not one). */

@@ -6,6 +6,7 @@
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
+import { refusalShapes } from "./error-shapes.js";
 import { docLines, inlineComment, stringLiteral } from "../../model/escape.js";
 import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, fileNameOf, identifierOf, isMemberName, pointerOf } from "./names.js";
 import type { OperationModel } from "./operation.js";
@@ -87,7 +88,8 @@ export class OperationCollector {
     };
     this.mockAnswers[operationId] = mockAnswer(model.responsesObject, model.pointer);
     this.groupOf(model.group, path).operations.push(view);
-    return { operationId, kind: "operation", security: security.requirements, ...read.definition };
+    // How the server's own refusals of its requests are answered (src/model/error-shapes.ts).
+    return { operationId, kind: "operation", security: security.requirements, ...read.definition, refusals: refusalShapes(model.responses, this.document) };
   }
 
   /**

@@ -1,0 +1,202 @@
+/**
+ * How a server rendered from a document written by others answers its own refusals
+ * (runtime/problems.gen.ts; docs/openapi.md, "How a server from a document answers errors"): for
+ * each error response an operation declares, a template that builds a body its schema accepts
+ * from the server's problem (status, title, a message per field), found by the names and types of
+ * the schema's properties. The common shapes fall out of it: RFC 9457 problem details,
+ * `{code, message}`, `{message}`, `{error: {code, message}}`, FastAPI's `{detail: [...]}`,
+ * `{message, errors}`, and the required fields of others (HubSpot's `{category, correlationId, message}`).
+ */
+
+import type { ErrorTemplate, RefusalShapes } from "#runtime/problems.gen.js";
+import type { Json, ResponseObject } from "./document.js";
+import { isObject, listOf, objectOf, stringOf, stringsOf } from "./document.js";
+
+/** The names a property holding the problem's sentence goes by. */
+const MESSAGE = /^(message|msg|detail|details|description|error_?description|error_?message|reason|summary|text)$/i;
+/** The names of a code: a word for the kind of problem (`not_found`). */
+const CODE = /^(code|error_?code|type|category|error_?type|kind|name|key|reason_?code|sub_?code)$/i;
+/** The names of the HTTP status. */
+const STATUS = /^(status|status_?code|http_?status|http_?code|code)$/i;
+/** The names of a list of one item per offending field. */
+const LIST =
+  /^(errors|details|detail|issues|violations|fields|field_?errors|invalid_?params|invalid-params|validation_?errors|causes|problems|messages|error_?details)$/i;
+/** The names of an offending field in a list item. */
+const FIELD = /^(field|name|param|parameter|property|path|location|target|attribute|source|key)$/i;
+/** The names of an RFC 6901 pointer in a list item. */
+const POINTER = /^(pointer|json_?pointer)$/i;
+
+/** Follows `$ref`s (to places of the document) and merges an `allOf`'s objects; undefined where it cannot. */
+function resolved(schema: unknown, document: Json, depth = 0): Json | undefined {
+  let node = objectOf(schema);
+  for (let hops = 0; typeof node.$ref === "string"; hops++) {
+    const ref = node.$ref;
+    if (hops > 32 || !ref.startsWith("#/")) return undefined;
+    let at: unknown = document;
+    for (const step of ref.slice(2).split("/")) at = objectOf(at)[step.replace(/~1/g, "/").replace(/~0/g, "~")];
+    if (!isObject(at)) return undefined;
+    node = at;
+  }
+  const parts = listOf(node.allOf);
+  if (parts.length === 0 || depth > 8) return node;
+  // Why merged: `allOf: [Base, {properties: ...}]` is how documents extend an error schema.
+  const properties: { [name: string]: unknown } = { ...objectOf(node.properties) };
+  const required = new Set(stringsOf(node.required));
+  let type = node.type;
+  for (const part of parts) {
+    const merged = resolved(part, document, depth + 1);
+    if (merged === undefined) return undefined;
+    Object.assign(properties, objectOf(merged.properties));
+    for (const name of stringsOf(merged.required)) required.add(name);
+    type ??= merged.type;
+  }
+  return { ...node, type: type ?? "object", properties, required: [...required] };
+}
+
+/** The JSON types a schema admits (`type`, or what its keywords imply). */
+function typesOf(schema: Json): string[] {
+  const type = schema.type;
+  if (typeof type === "string") return [type];
+  if (Array.isArray(type)) return stringsOf(type);
+  if (isObject(schema.properties)) return ["object"];
+  if (isObject(schema.items)) return ["array"];
+  return [];
+}
+
+/** Where in the problem a template is built: the problem, or one item of a list of offending fields. */
+type Place = "problem" | "item";
+
+/**
+ * The template of a schema, or undefined when no body built from the problem would pass it.
+ * `name` is the property it is the value of.
+ */
+export function templateOf(schema: unknown, document: Json, name = "", place: Place = "problem", depth = 0): ErrorTemplate | undefined {
+  const node = resolved(schema, document);
+  if (node === undefined || depth > 8) return undefined;
+  if ("const" in node) return { k: "c", value: node.const };
+  const choices = [...listOf(node.oneOf), ...listOf(node.anyOf)];
+  if (choices.length > 0 && !isObject(node.properties)) {
+    // Why the first that yields: a `oneOf` of error shapes takes any one of them.
+    for (const choice of choices) {
+      const found = templateOf(choice, document, name, place, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  const values = listOf(node.enum);
+  if (values.length > 0) return { k: "c", value: values[0] };
+  const types = typesOf(node);
+  const admits = (type: string) => types.length === 0 || types.includes(type) || (type === "integer" && types.includes("number"));
+  if (admits("object") && (isObject(node.properties) || types.includes("object"))) return objectTemplate(node, document, place, depth);
+  if (admits("array") && (types.includes("array") || LIST.test(name))) {
+    if (place === "item" && /^loc$/i.test(name)) return { k: "loc" };
+    const item = templateOf(node.items ?? {}, document, "", "item", depth + 1);
+    return item === undefined ? undefined : { k: "list", item };
+  }
+  if (admits("integer") && (types.includes("integer") || types.includes("number"))) {
+    if (STATUS.test(name) && place === "problem") return { k: "status" };
+    const minimum = typeof node.minimum === "number" ? node.minimum : 0;
+    return { k: "c", value: Math.ceil(minimum) };
+  }
+  if (admits("string")) return stringTemplate(node, name, place);
+  if (admits("boolean")) return { k: "c", value: false };
+  if (admits("null")) return { k: "c", value: null };
+  return undefined;
+}
+
+/** The template of a string by its format, then by its name. */
+function stringTemplate(node: Json, name: string, place: Place): ErrorTemplate | undefined {
+  const format = stringOf(node.format);
+  if (format === "uuid") return { k: "uuid" };
+  if (format === "date-time") return { k: "now" };
+  // Why `about:blank` (RFC 9457 section 4.2.1): the problem has no type of its own beyond its status.
+  if (format === "uri" || format === "uri-reference") return { k: "c", value: "about:blank" };
+  if (format !== undefined && format !== "string") return undefined;
+  if (place === "item") {
+    if (POINTER.test(name)) return { k: "pointer" };
+    if (FIELD.test(name)) return { k: "field" };
+    if (MESSAGE.test(name)) return { k: "fieldMessage" };
+    if (CODE.test(name)) return { k: "c", value: "invalid" };
+  } else {
+    // (`error` as text is a title: codegen's own `{error, detail}` and OAuth's `error` hold one.)
+    if (/^(title|error)$/i.test(name)) return { k: "title" };
+    if (name === "type") return { k: "c", value: "about:blank" };
+    if (STATUS.test(name) && name !== "code") return { k: "statusText" };
+    if (CODE.test(name)) return { k: "code" };
+    if (MESSAGE.test(name)) return { k: "message" };
+  }
+  // Why a sentence for any other text: a string the problem has no word for still says what happened.
+  return typeof node.pattern === "string" || typeof node.maxLength === "number" ? undefined : { k: place === "item" ? "fieldMessage" : "message" };
+}
+
+/** An object's template: its required properties, and the optional ones the problem has a value for. */
+function objectTemplate(node: Json, document: Json, place: Place, depth: number): ErrorTemplate | undefined {
+  const properties = objectOf(node.properties);
+  const required = new Set(stringsOf(node.required));
+  const fields: [string, ErrorTemplate][] = [];
+  for (const [name, schema] of Object.entries(properties)) {
+    const known =
+      MESSAGE.test(name) ||
+      CODE.test(name) ||
+      STATUS.test(name) ||
+      LIST.test(name) ||
+      /^(title|error)$/i.test(name) ||
+      (place === "item" && (FIELD.test(name) || POINTER.test(name) || /^loc$/i.test(name)));
+    if (!required.has(name) && !known) continue;
+    const template = templateOf(schema, document, name, place, depth + 1);
+    if (template === undefined) {
+      if (required.has(name)) return undefined;
+      continue;
+    }
+    fields.push([name, template]);
+  }
+  // A required property the schema does not describe: an open object may still hold it as text.
+  for (const name of required) {
+    if (Object.hasOwn(properties, name)) continue;
+    const extra = node.additionalProperties;
+    if (extra === false) return undefined;
+    const template = isObject(extra) ? templateOf(extra, document, name, place, depth + 1) : { k: "message" as const };
+    if (template === undefined) return undefined;
+    fields.push([name, template]);
+  }
+  // Why `map` for our own `detail` and its kind: an object of strings by field is what it holds.
+  if (fields.length === 0 && isObject(node.additionalProperties) && typesOf(objectOf(node.additionalProperties)).includes("string")) return { k: "map" };
+  return { k: "o", fields };
+}
+
+/** Whether a status key is an error's: `4XX`, `5XX`, a 4xx or 5xx code, or `default`. */
+const isErrorKey = (status: string): boolean => status === "default" || /^[45]([0-9]{2}|XX)$/i.test(status);
+
+/**
+ * The shapes of an operation's refusals: per declared error status, the template of its JSON
+ * schema (the problem+json entry first), a sentence for text, or no body where none is declared.
+ * A response whose schema no template fits is left out: the server answers it with its own body
+ * (or the application's `formatError`).
+ */
+export function refusalShapes(responses: readonly ResponseObject[], document: Json): RefusalShapes {
+  const shapes: { [status: string]: RefusalShapes[string] } = {};
+  for (const response of responses) {
+    if (!isErrorKey(response.status)) continue;
+    const key = response.status === "default" ? "default" : response.status.toUpperCase();
+    if (response.content.length === 0) {
+      shapes[key] = { template: null, contentType: "" };
+      continue;
+    }
+    const json = [...response.json].sort((a, b) => Number(b.type === "application/problem+json") - Number(a.type === "application/problem+json"));
+    const entry = json.find((t) => !t.type.includes("*"));
+    if (entry !== undefined) {
+      const template = entry.schema === undefined ? { k: "message" as const } : templateOf(entry.schema, document);
+      if (template !== undefined) shapes[key] = { template, contentType: entry.type };
+      continue;
+    }
+    const text = response.content.find((t) => t.type.startsWith("text/") && !t.type.includes("*"));
+    if (text !== undefined) shapes[key] = { template: { k: "message" }, contentType: text.type };
+    else {
+      // A range that admits JSON (`*/*`, HubSpot's errors): JSON built from its schema.
+      const range = response.content.find((t) => t.type === "*/*" || t.type === "application/*");
+      const template = range === undefined ? undefined : range.schema === undefined ? { k: "message" as const } : templateOf(range.schema, document);
+      if (template !== undefined) shapes[key] = { template, contentType: "application/json" };
+    }
+  }
+  return shapes;
+}
