@@ -271,8 +271,8 @@ export interface WritePlan {
   readonly unchanged: readonly GeneratedFile[];
   /** Generated files no longer generated, still as the generator wrote them: deleted. */
   readonly removed: readonly { readonly path: string; readonly before: string }[];
-  /** Generated files edited by hand: the run stops unless forced. */
-  readonly edited: readonly string[];
+  /** Generated files edited by hand: the run stops unless forced. `after`: what codegen writes there (undefined: no longer generated). */
+  readonly edited: readonly { readonly path: string; readonly before: string; readonly after: string | undefined }[];
   /** Entries the generator did not write where it would write (a file, a symbolic link on the way): always an error. */
   readonly foreign: readonly Blocked[];
 }
@@ -289,7 +289,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
   const changed: (GeneratedFile & { before: string })[] = [];
   const unchanged: GeneratedFile[] = [];
   const removed: { path: string; before: string }[] = [];
-  const edited: string[] = [];
+  const edited: { path: string; before: string; after: string | undefined }[] = [];
   const foreign: Blocked[] = [];
   const owned = current.manifest.files;
   const isEdited = (path: string, text: string) => owned.has(path) && !isAsWritten(current.manifest, path, text);
@@ -314,7 +314,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
       if (found.text === file.contents) unchanged.push(file);
       else foreign.push({ path: file.path, at: file.path, link: false });
     } else if (found.text === file.contents || reformatted(found.text, file)) unchanged.push(file);
-    else if (isEdited(file.path, found.text) && !force) edited.push(file.path);
+    else if (isEdited(file.path, found.text) && !force) edited.push({ path: file.path, before: found.text, after: file.contents });
     else changed.push({ ...file, before: found.text });
   }
   const generated = new Set(files.map((f) => f.path));
@@ -323,7 +323,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
     // Only a file the manifest names, standing as a plain file, is ever deleted; a link is left alone.
     const found = current.look(path);
     if (found.kind !== "file") continue;
-    if (isEdited(path, found.text) && !force) edited.push(path);
+    if (isEdited(path, found.text) && !force) edited.push({ path, before: found.text, after: undefined });
     else removed.push({ path, before: found.text });
   }
   return { added, changed, unchanged, removed, edited, foreign };
