@@ -16,6 +16,7 @@ import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } fro
 import type { PatternOptions } from "./verify/patterns.js";
 import { fromOpenApi30, toOpenApi30 } from "./openapi/versions.js";
 import { servedDocument } from "./emit/served.js";
+import { printJson } from "./emit/print.js";
 import type { GeneratedFile } from "./render/render.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { notAFolder } from "./write/target.js";
@@ -269,11 +270,10 @@ async function filesFromDocument(
   const modelled = viewOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir));
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
-  // Why compact JSON: the served text is read by programs; indented, it is half whitespace. The
-  // manifest hashes openapi.yaml's shape from the same text.
+  // The manifest hashes openapi.yaml's shape from the compact JSON text.
   const json = JSON.stringify(written);
   const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written, dataShape: shapeOfJson(json) };
-  const served = servedDocument(basePathOf(document), written, json, openapi, servedAsIs);
+  const served = servedDocument(basePathOf(document), written, printJson(written), openapi, servedAsIs);
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
   const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type Handlebars from "handlebars";
 import { binderSignature, constDeclaration, printLiteral, quoted, typeAlias } from "../emit/print.js";
+import { templateLiteral } from "../model/escape.js";
 import type { ApiData, ApiView, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/view.js";
 import type { PostgresView } from "../postgres/view.js";
 
@@ -135,7 +136,9 @@ function apiStatements(api: ApiData) {
 /** document.gen.ts's members as string literals; `yaml` empty where the server makes it. */
 const documentLiterals = (document: DocumentView) => ({
   basePath: quoted(document.basePath),
-  json: quoted(document.json),
+  // Why a template literal of the text in codegen's layout: a change of the document is a change
+  // of the lines it touches, in review and in `--check`'s diff, not of one line of the whole.
+  json: templateLiteral(document.json),
   yaml: document.yaml === undefined ? "" : quoted(document.yaml),
 });
 
