@@ -12,6 +12,7 @@ import { type PreviousMigrations, SNAPSHOT, keptMigrations, parseSnapshot, postg
 import { MIGRATION_FILE } from "./emit/postgres/migrations.js";
 import type { DataFile, GeneratedFile } from "./emit/render.js";
 import { servedDocument } from "./emit/served.js";
+import { printJson } from "./emit/print.js";
 import { loadTemplateSources } from "./emit/templates.js";
 import { jsonToYaml, yamlOfDocument } from "./emit/yaml.js";
 import type { Host } from "./host.js";
@@ -91,11 +92,10 @@ async function filesFromDocument(
   const modelled = modelOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir), tableHistory);
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
-  // Why compact JSON: the served text is read by programs; indented, it is half whitespace. The
-  // manifest hashes openapi.yaml's shape from the same text.
+  // The manifest hashes openapi.yaml's shape from the compact JSON text.
   const json = JSON.stringify(written);
   const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written, dataShape: shapeOfJson(json) };
-  const served = servedDocument(basePathOf(document), written, json, openapi, servedAsIs);
+  const served = servedDocument(basePathOf(document), written, printJson(written), openapi, servedAsIs);
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
   const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
   const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
@@ -191,21 +191,23 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const blocked = [
     ...links.map((link) => diagnostic("output/symbolic-link", { path: shown(link) })),
     ...plan.foreign.filter((p) => !p.link).map((p) => diagnostic("output/not-ours", { path: shown(p.at) })),
-    ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p) })),
+    ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p.path) })),
   ];
   // Why: `codegen migrate` and the generated migrate() apply only the recorded migrations; a folder
   // holding another (added by hand, a link) is refused here too, so --check and migrate agree.
   const said = new Set(blocked.map((d) => d.message));
   const written = new Set(files.map((f) => f.path));
   blocked.push(...recordedMigrations(dir, current, options.outDir, options.force, written).refused.filter((d) => !said.has(d.message)));
-  if (blocked.length > 0) return { diagnostics: [...warnings, ...blocked] };
+  // The differ (the `diff` package, some 30 modules) is loaded only for a folder that is not current.
+  // Why with a refusal too: --check shows what differs in every file, a hand-edited one included.
+  const drift = async () =>
+    options.check && (hasChanges(plan) || plan.edited.length > 0) ? { drift: (await import("./write/report.js")).describeDrift(plan, options.outDir) } : {};
+  if (blocked.length > 0) return { diagnostics: [...warnings, ...blocked], ...(await drift()) };
   const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
   if (options.check) {
     if (!hasChanges(plan)) return { diagnostics: warnings, summary };
     const count = summary.written + summary.removed;
-    // The differ (the `diff` package, some 30 modules) is loaded only for a folder that is not current.
-    const { describeDrift } = await import("./write/report.js");
-    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count })], drift: describeDrift(plan, options.outDir) };
+    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count })], ...(await drift()) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);

@@ -45,6 +45,13 @@ describe("the served document held once", () => {
     const openapi = contentsOf(files, "openapi.yaml");
     const data = (files.find((f) => f.path === "openapi.yaml") as { data?: unknown }).data;
     expect(yamlOfJson(JSON.stringify(data, null, 2) + "\n")).toBe(openapi);
+    // The JSON is laid out a member per line where a value does not fit in 100 columns (a diff
+    // shows the lines a change touches); only a long string makes a line longer.
+    const literal = /^ {2}json: (`(?:[^`\\]|\\.)*`),$/ms.exec(documentFile)![1]!;
+    const json = new Function(`return ${literal};`)() as string;
+    expect(JSON.parse(json)).toEqual(data);
+    expect(json.split("\n").length).toBeGreaterThan(20);
+    for (const line of json.split("\n")) expect(line.replace(/"(?:[^"\\]|\\.)*"/g, '""').length, line).toBeLessThanOrEqual(100);
   });
 
   it("is the writer of `yaml` for JSON values fuzzed with YAML's awkward texts, else codegen keeps the YAML", () => {

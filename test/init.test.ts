@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -106,15 +106,44 @@ describe("initProject", () => {
   it("writes every file into the folder and lists them", async () => {
     const host = memoryHost();
     const result = await initProject(host, "app", { name: "app", codegenSpec: "^1.0.0" });
-    expect(result).toEqual({ written: FILES, kept: [], merged: [], conflicts: [] });
+    expect(result).toEqual({ written: FILES, kept: [], skipped: [], merged: [], conflicts: [] });
     expect([...host.files.keys()]).toEqual(FILES.map((f) => `/work/app/${f}`));
   });
 
-  it.each(FILES.filter((f) => f !== "package.json" && f !== ".prettierignore"))("keeps %s when it exists and writes the rest", async (existing) => {
+  // Why not api.yaml, store.ts and the handlers: another api.yaml, or a file that does not export
+  // what others import from it, changes what init writes (the tests below).
+  const independent = FILES.filter((f) => !["package.json", ".prettierignore", "api.yaml"].includes(f) && !f.startsWith("src/handlers/"));
+  it.each(independent)("keeps %s when it exists and writes the rest", async (existing) => {
     const host = memoryHost({ [`/work/app/${existing}`]: "mine\n" });
     const result = await initProject(host, "app", { name: "app", codegenSpec: "^1.0.0" });
-    expect(result).toEqual({ written: FILES.filter((f) => f !== existing), kept: [existing], merged: [], conflicts: [] });
+    expect(result).toEqual({ written: FILES.filter((f) => f !== existing), kept: [existing], skipped: [], merged: [], conflicts: [] });
     expect(host.files.get(`/work/app/${existing}`)).toBe("mine\n");
+  });
+
+  it("writes no handlers and no server for an api.yaml that does not validate, and says why", async () => {
+    const host = memoryHost({ "/work/app/api.yaml": "codegen: 1\nresources: 3\n" });
+    const result = await initProject(host, "app", { name: "app", codegenSpec: "^1.0.0" });
+    const why = "api.yaml is not a valid declaration (`codegen validate api.yaml` says why); run init again once it is";
+    expect(result.skipped).toEqual([
+      { path: "README.md", reason: "it describes init's example API, and api.yaml is your own" },
+      { path: "src/main.ts", reason: why },
+      { path: "src/handlers/", reason: why },
+    ]);
+    expect([...host.files.keys()].filter((f) => f.startsWith("/work/app/src/"))).toEqual([]);
+  });
+
+  it("writes no file whose imports a file of the user's would not give, and no file that imports that one", async () => {
+    // store.ts is the user's and exports no `store`: the handlers would not compile, nor main.ts without them.
+    const host = memoryHost({ "/work/app/src/handlers/store.ts": "export const db = {};\n" });
+    const result = await initProject(host, "app", { name: "app", codegenSpec: "^1.0.0" });
+    const unmet = "it would import store from src/handlers/store.ts, which exists and does not export it";
+    expect(result.skipped).toEqual([
+      { path: "src/main.ts", reason: "it would import closeStore, storeReady from src/handlers/store.ts, which exists and does not export it" },
+      { path: "src/handlers/projects.ts", reason: unmet },
+      { path: "src/handlers/tasks.ts", reason: unmet },
+    ]);
+    expect(result.kept).toEqual(["src/handlers/store.ts"]);
+    expect([...host.files.keys()].filter((f) => f.startsWith("/work/app/src/"))).toEqual(["/work/app/src/handlers/store.ts"]);
   });
 
   it("keeps a folder that stands where a file would go", async () => {
@@ -251,7 +280,7 @@ describe("the project init writes", () => {
     } catch (error) {
       throw new Error(`tsc failed:\n${(error as { stdout: string }).stdout}`);
     }
-  });
+  }, 60_000);
 
   /** Starts the built project (dist/main.js) with `env`; its output, a wait for a line of it, and its end. */
   function startProject(env: Record<string, string>) {
@@ -340,4 +369,77 @@ describe("the project init writes", () => {
     },
     120_000,
   );
+});
+
+describe("init run again in a project made the user's own", () => {
+  const dir = path.join(scratch, "adapted");
+
+  it("after api.yaml and the handlers were made the user's own: scaffolds its resources only, overwrites nothing, and compiles", async () => {
+    // A project init wrote, adapted as a team would: resources renamed, removed
+    // and added, other scopes, a handler file of their own, the example's server and handlers
+    // and its README deleted.
+    mkdirSync(dir);
+    expect(await main(["init"], hostIn(dir))).toBe(0);
+    const clinic = [
+      "codegen: 1",
+      "info: { title: Clinic, version: 1.0.0 }",
+      "auth:",
+      "  - guard: password",
+      "    tokenUrl: /token",
+      "    scopes: { clinic:write: Change the clinic's records }",
+      "resources:",
+      "  owners:",
+      "    fields: { name: { type: string, required: true } }",
+      "    access: { read: authenticated, write: [clinic:write] }",
+      "  pets:",
+      "    fields: { name: { type: string, required: true }, ownerId: { type: integer, ref: owners, required: true } }",
+      "    access: { read: public, write: [clinic:write] }",
+      "  visit-notes:",
+      "    fields: { text: string }",
+      "",
+    ].join("\n");
+    writeFileSync(path.join(dir, "api.yaml"), clinic);
+    for (const file of ["src/main.ts", "src/handlers/projects.ts", "src/handlers/tasks.ts", "README.md"]) rmSync(path.join(dir, file));
+    const owners = [
+      'import type { OwnersHandlers } from "../generated/index.gen.js";',
+      'import { store } from "./store.js";',
+      "",
+      "export const owners: OwnersHandlers = { ...store.owners, deleteOwner: async () => undefined };",
+      "",
+    ].join("\n");
+    writeFileSync(path.join(dir, "src/handlers/owners.ts"), owners);
+    const before = new Map(listFiles(dir).map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
+
+    const result = spawnSync(process.execPath, [path.join(ROOT, "bin/codegen.js"), "init"], { cwd: dir, encoding: "utf8" });
+    expect(result.status).toBe(0);
+    const created = [...result.stdout.matchAll(/^created (\S+)$/gm)].map((m) => m[1]);
+    expect(created).toEqual(["src/main.ts", "src/handlers/pets.ts", "src/handlers/visit-notes.ts"]);
+    expect(result.stderr).toContain("codegen: kept src/handlers/owners.ts: it exists (init overwrites nothing)\n");
+    expect(result.stderr).toContain("codegen: skipped README.md: it describes init's example API, and api.yaml is your own\n");
+    // Every file that was there is as it was.
+    for (const [file, text] of before) expect(readFileSync(path.join(dir, file), "utf8"), file).toBe(text);
+    expect(existsSync(path.join(dir, "src/handlers/projects.ts"))).toBe(false);
+    expect(existsSync(path.join(dir, "src/handlers/tasks.ts"))).toBe(false);
+    const server = readFileSync(path.join(dir, "src/main.ts"), "utf8");
+    expect(server).toContain("handlers: { owners, pets, visitNotes },");
+    expect(server).toContain('scopes: ["clinic:write"]');
+    expect(readFileSync(path.join(dir, "src/handlers/visit-notes.ts"), "utf8")).toContain(
+      "export const visitNotes: VisitNotesHandlers = {\n  ...store.visitNotes,\n};",
+    );
+
+    // What `npm run check` does: generate, then tsc over the whole project under its own tsconfig
+    // (@types found in this repository, as in the test of the first run above).
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const check = { extends: "./tsconfig.json", compilerOptions: { noEmit: true, typeRoots: [path.join(ROOT, "node_modules/@types")] } };
+    writeFileSync(path.join(dir, "tsconfig.check.json"), JSON.stringify(check));
+    execFileSync(process.execPath, [path.join(ROOT, "bin/codegen.js"), "generate", "api.yaml", "-o", "src/generated", "--no-format", "--quiet"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    try {
+      execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.check.json"], { cwd: dir, encoding: "utf8" });
+    } catch (error) {
+      throw new Error(`tsc failed:\n${(error as { stdout: string }).stdout}`);
+    }
+  }, 60_000);
 });

@@ -165,6 +165,43 @@ describe("regeneration", () => {
     expect(drift.stderr).toMatch(/`out` is not up to date: \d+ files would change/);
     expect(tree(path.join(dir, "out"))).toEqual(before);
   });
+
+  it("--check shows the diff of a file edited by hand, and of one no longer generated, with the refusal", () => {
+    const dir = project("check-edited", two);
+    codegen(dir, ["api.yaml", "-o", "out"]);
+    const types = path.join(dir, "out/types.gen.ts");
+    writeFileSync(types, readFileSync(types, "utf8").replace(/^export /m, "// my note\nexport "));
+    const orders = path.join(dir, "out/resources/orders.gen.ts");
+    writeFileSync(orders, readFileSync(orders, "utf8") + "// mine too\n");
+    writeFileSync(path.join(dir, "api.yaml"), stringify(one));
+    const before = tree(path.join(dir, "out"));
+    const result = codegen(dir, ["api.yaml", "-o", "out", "--check"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("`out/types.gen.ts` was edited by hand");
+    expect(result.stderr).toContain("`out/resources/orders.gen.ts` was edited by hand");
+    expect(result.stdout).toMatch(/^edited by hand out\/types\.gen\.ts \(codegen writes otherwise; --force overwrites it\)$/m);
+    expect(result.stdout).toMatch(/^edited by hand out\/resources\/orders\.gen\.ts \(no longer generated; --force overwrites it\)$/m);
+    expect(result.stdout).toMatch(/^--- a\/out\/types\.gen\.ts\n\+\+\+ b\/out\/types\.gen\.ts\n@@[^\n]*\n(?: [^\n]*\n)*-\/\/ my note\n/m);
+    expect(result.stdout).toMatch(/^--- a\/out\/resources\/orders\.gen\.ts\n/m);
+    // The files still generated but changed by the edit of api.yaml are shown too.
+    expect(result.stdout).toMatch(/^would change {2}out\/handlers\.gen\.ts$/m);
+    expect(result.stdout).toMatch(/^--- a\/out\/handlers\.gen\.ts$/m);
+    expect(tree(path.join(dir, "out"))).toEqual(before);
+  });
+
+  it("--check names every file that differs and bounds the diff, saying how many lines it left out", () => {
+    const dir = project("check-bounded", two);
+    const result = codegen(dir, ["api.yaml", "-o", "out", "--check"]);
+    expect(result.code).toBe(1);
+    const added = [...result.stdout.matchAll(/^would add {5}(\S+)$/gm)].map((m) => m[1]);
+    expect(added.length).toBeGreaterThan(20);
+    const diffLines = result.stdout.split("\n").filter((line) => /^[-+ @]/.test(line) && !/^(---|\+\+\+) /.test(line));
+    expect(diffLines.length).toBeLessThanOrEqual(400);
+    // Every file has its diff, or a line saying how much of it was left out.
+    for (const file of added)
+      expect(result.stdout).toMatch(new RegExp(`^(\\+\\+\\+ b/${file}|\\.\\.\\. \\(\\d+ more diff lines? of ${file} left out\\))$`, "m"));
+    expect(result.stdout).toMatch(/^\.\.\. \(\d+ more diff lines of out\/openapi\.yaml left out\)$/m);
+  });
 });
 
 describe("links and a manifest inside the output folder are never followed", () => {

@@ -109,7 +109,7 @@ describe("the shape of a generated YAML or JSON file", () => {
         openapiVersion,
       });
       const openapi = result.value?.find((f) => f.path === "openapi.yaml") as DataFile | undefined;
-      // Its data's shape, hashed from the JSON text document.gen.ts is made of (shapeOfJson).
+      // Its data's shape, hashed from the data's compact JSON text (shapeOfJson).
       expect(openapi?.dataShape).toBeDefined();
       parsed.length = 0;
       const manifest = JSON.parse(manifestText(result.value!)) as { files: Record<string, string> };

@@ -10,7 +10,7 @@ export const initCommand: CommandDefinition = (program, { host, version, stages,
   program
     .command("init")
     .description(
-      "start a project in DIR, or add to the one there: an example declaration, handler files that use the in-memory store, package.json scripts (start, dev, generate, check); overwrites nothing",
+      "start a project in DIR, or add to the one there: an example declaration (or the api.yaml there), handler files for its resources that use the in-memory store, package.json scripts (start, dev, generate, check); overwrites nothing",
     )
     .argument("[dir]", "the project folder (created when missing)", ".")
     .option("--codegen <spec>", "the codegen-rest-ts version the project depends on (a semver range, or file:PATH of a packed tarball)", `^${version}`)
@@ -21,7 +21,8 @@ export const initCommand: CommandDefinition = (program, { host, version, stages,
           "  $ cd my-api && npm install && npm run dev\n" +
           "  writes package.json, tsconfig.json, api.yaml, src/main.ts and src/handlers/*.ts; in a project that\n" +
           "  exists, adds what is missing: a file that exists is kept, package.json gets the scripts\n" +
-          "  and dependencies it lacks (an entry that is there is never changed)",
+          "  and dependencies it lacks (an entry that is there is never changed); with an api.yaml of\n" +
+          "  your own there, the server and handlers are written for its resources",
       ),
     )
     .action(async (dir: string, options: { codegen: string }) => {
@@ -42,6 +43,7 @@ export const initCommand: CommandDefinition = (program, { host, version, stages,
       for (const entry of outcome.merged) host.stdout(`added ${entry.replace(/^([^:]+)/, (file) => shown(file))}\n`);
       // docs/cli.md: init overwrites nothing, and names what it left as it was.
       for (const file of outcome.kept) host.stderr(`codegen: kept ${shown(file)}: it exists (init overwrites nothing)\n`);
+      for (const { path: file, reason } of outcome.skipped) host.stderr(`codegen: skipped ${shown(file)}: ${reason}\n`);
       for (const { key, theirs, ours } of outcome.conflicts) {
         host.stderr(`codegen: kept ${shown("package.json")} ${key} = ${JSON.stringify(theirs)}; init would set ${JSON.stringify(ours)}\n`);
       }

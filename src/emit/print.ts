@@ -34,30 +34,47 @@ function endColumn(text: string, column: number): number {
  * such a property by Object's member, not by the index signature it belongs to. Members that are
  * `undefined` or functions are left out, as JSON.stringify leaves them.
  */
-export function printLiteral(value: unknown, indent = 0, column = indent, tail = 0): string {
-  if (typeof value !== "object" || value === null) return scalar(value);
-  const flat = flatLiteral(value, WIDTH - column - tail);
+export function printLiteral(value: unknown, indent = 0, column = indent, tail = 0, syntax: LiteralSyntax = TYPESCRIPT): string {
+  if (typeof value !== "object" || value === null) return syntax.scalar(value);
+  const flat = flatLiteral(value, WIDTH - column - tail, syntax);
   if (flat !== undefined) return flat;
   const inner = indent + 2;
+  // The separator after each member; JSON has none after the last.
+  const after = (i: number, count: number) => (i < count - 1 || syntax.trailingComma ? "," : "");
   if (Array.isArray(value)) {
-    const lines = value.map((item) => `${pad(inner)}${printLiteral(arrayItem(item), inner, inner, 1)},`);
+    const lines = value.map((item, i) => `${pad(inner)}${printLiteral(arrayItem(item), inner, inner, 1, syntax)}${after(i, value.length)}`);
     return `[\n${lines.join("\n")}\n${pad(indent)}]`;
   }
-  const lines: string[] = [];
-  for (const [key, item] of Object.entries(value)) {
-    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
-    const head = `${pad(inner)}${propertyKey(key)}: `;
-    const suffix = asConst(key, item) ? " as const" : "";
-    lines.push(`${head}${printLiteral(item, inner, head.length, suffix.length + 1)}${suffix},`);
-  }
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol");
+  const lines = entries.map(([key, item], i) => {
+    const head = `${pad(inner)}${syntax.key(key)}: `;
+    const suffix = syntax.asConst(key, item) ? " as const" : "";
+    return `${head}${printLiteral(item, inner, head.length, suffix.length + 1, syntax)}${suffix}${after(i, entries.length)}`;
+  });
   return `{\n${lines.join("\n")}\n${pad(indent)}}`;
 }
 
+/** How printLiteral spells keys and scalars: as TypeScript (TYPESCRIPT) or as JSON text (JSON_TEXT). */
+interface LiteralSyntax {
+  readonly key: (key: string) => string;
+  readonly scalar: (value: unknown) => string;
+  readonly asConst: (key: string, value: unknown) => boolean;
+  readonly trailingComma: boolean;
+}
+
+/**
+ * A JSON value as JSON text in codegen's layout (a value flat where it fits in WIDTH columns,
+ * else a member per line): the same data as JSON.stringify's, readable and diffable line by line.
+ */
+export function printJson(value: unknown): string {
+  return printLiteral(value, 0, 0, 0, JSON_TEXT);
+}
+
 /** A value's literal on one line, or undefined once it is longer than `budget` (so a large value is not printed flat only to be dropped). */
-function flatLiteral(value: unknown, budget: number): string | undefined {
+function flatLiteral(value: unknown, budget: number, syntax: LiteralSyntax): string | undefined {
   if (budget < 2) return undefined;
   if (typeof value !== "object" || value === null) {
-    const text = scalar(value);
+    const text = syntax.scalar(value);
     return text.length <= budget ? text : undefined;
   }
   const entries = Array.isArray(value)
@@ -68,9 +85,9 @@ function flatLiteral(value: unknown, budget: number): string | undefined {
   // `{ ` and ` }`, or `[` and `]`, and a `, ` between members.
   let used = Array.isArray(value) ? 2 : 4;
   for (const [key, item] of entries) {
-    const head = Array.isArray(value) ? "" : `${propertyKey(key)}: `;
-    const suffix = !Array.isArray(value) && asConst(key, item) ? " as const" : "";
-    const printed = flatLiteral(item, budget - used - head.length - suffix.length);
+    const head = Array.isArray(value) ? "" : `${syntax.key(key)}: `;
+    const suffix = !Array.isArray(value) && syntax.asConst(key, item) ? " as const" : "";
+    const printed = flatLiteral(item, budget - used - head.length - suffix.length, syntax);
     if (printed === undefined) return undefined;
     parts.push(head + printed + suffix);
     used += head.length + printed.length + suffix.length + (parts.length > 1 ? 2 : 0);
@@ -109,6 +126,15 @@ const arrayItem = (item: unknown): unknown => (item === undefined || typeof item
 
 /** Whether the value under `key` needs `as const` (see printLiteral). */
 const asConst = (key: string, value: unknown): boolean => key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null;
+
+const TYPESCRIPT: LiteralSyntax = { key: propertyKey, scalar, asConst, trailingComma: true };
+// JSON.stringify of a scalar JSON has no value for (undefined) is `null`, as in an array.
+const JSON_TEXT: LiteralSyntax = {
+  key: (key) => JSON.stringify(key),
+  scalar: (value) => JSON.stringify(value) ?? "null",
+  asConst: () => false,
+  trailingComma: false,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Type expressions

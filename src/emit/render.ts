@@ -6,6 +6,7 @@ import type Handlebars from "handlebars";
 import { binderSignature, constDeclaration, printLiteral, quoted, typeAlias } from "./print.js";
 import type { ApiData, ApiModel, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
 import type { PostgresView } from "./postgres/view.js";
+import { templateLiteral } from "../model/escape.js";
 
 /** A generated file: its path inside the output folder (always `/`-separated) and its text. */
 export interface GeneratedFile {
@@ -145,7 +146,9 @@ function apiStatements(api: ApiData) {
 /** document.gen.ts's members as string literals; `yaml` empty where the server makes it. */
 const documentLiterals = (document: DocumentView) => ({
   basePath: quoted(document.basePath),
-  json: quoted(document.json),
+  // Why a template literal of the text in codegen's layout: a change of the document is a change
+  // of the lines it touches, in review and in `--check`'s diff, not of one line of the whole.
+  json: templateLiteral(document.json),
   yaml: document.yaml === undefined ? "" : quoted(document.yaml),
 });
 

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import { declarationJsonSchema } from "../compile/declaration/schema.js";
 import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import { type Host, TargetRefused } from "../host.js";
+import { type ApiOutline, demoUser, handlerSource, mainSource, outlineOf } from "./scaffold.js";
 
 /** What `codegen init` needs to know: the new package's name and the codegen-rest-ts version spec it depends on. */
 export interface InitOptions {
@@ -16,6 +17,14 @@ export interface InitOptions {
 export interface InitFile {
   readonly path: string;
   readonly contents: string;
+  /** What it imports from other files of the project: written only where each of them will export it. */
+  readonly needs?: readonly { readonly file: string; readonly names: readonly string[] }[];
+}
+
+/** A file init does not write, and why (a sentence). */
+export interface Skipped {
+  readonly path: string;
+  readonly reason: string;
 }
 
 /** An npm package name for a project folder: its base name, lower-cased, other characters as `-`. */
@@ -31,49 +40,135 @@ export function projectName(dir: string): string {
 
 /** The files of a new project, in the order they are written and listed. Pure. */
 export function initFiles(options: InitOptions): InitFile[] {
-  return [
-    { path: "package.json", contents: packageJson(options) },
+  return projectFiles(options, undefined).files;
+}
+
+/** The declaration of the project, where init finds it and writes its example. */
+const DECLARATION = "api.yaml";
+
+/**
+ * The files of the project for the declaration that stands in the folder, in the order they are
+ * written and listed, and those init does not write with why. Pure. `existing`: api.yaml's text,
+ * undefined when there is none (init writes its example), null when what stands there is no
+ * regular file. Why from the declaration there: a project whose api.yaml the user has made their
+ * own needs a server and handlers for its resources, not the example's (which would not compile
+ * against the code generated from it).
+ */
+export function projectFiles(options: InitOptions, existing: string | null | undefined): { files: InitFile[]; skipped: Skipped[] } {
+  const example = declaration(options.name);
+  const isExample = existing === undefined || existing === example;
+  const outline = existing === null ? `${DECLARATION} is not a regular file init reads` : outlineOf(DECLARATION, isExample ? example : existing);
+  if (isExample && typeof outline === "string") throw new Error(`init's example declaration is refused: ${outline}`);
+  const skipped: Skipped[] = [];
+  const files: InitFile[] = [
+    { path: "package.json", contents: packageJson(options, typeof outline === "string" ? undefined : outline) },
     { path: "tsconfig.json", contents: json(TSCONFIG) },
     { path: ".gitignore", contents: GITIGNORE },
     { path: ".prettierignore", contents: PRETTIERIGNORE },
-    { path: "README.md", contents: readme(options.name) },
-    { path: "api.yaml", contents: declaration(options.name) },
-    { path: "codegen.schema.json", contents: json(declarationJsonSchema()) },
-    { path: "src/main.ts", contents: MAIN },
-    { path: "src/handlers/store.ts", contents: STORE_HANDLERS },
-    { path: "src/handlers/projects.ts", contents: PROJECTS_HANDLERS },
-    { path: "src/handlers/tasks.ts", contents: TASKS_HANDLERS },
   ];
+  if (isExample) files.push({ path: "README.md", contents: readme(options.name) });
+  else skipped.push({ path: "README.md", reason: `it describes init's example API, and ${DECLARATION} is your own` });
+  files.push({ path: DECLARATION, contents: example }, { path: "codegen.schema.json", contents: json(declarationJsonSchema()) });
+  const why = typeof outline === "string" ? outline : outline.resources.length === 0 ? `${DECLARATION} declares no resources to write handlers for` : undefined;
+  if (typeof outline === "string" || why !== undefined) {
+    skipped.push({ path: "src/main.ts", reason: why! }, { path: "src/handlers/", reason: why! });
+    return { files, skipped };
+  }
+  const handlerFile = (fileName: string) => `src/handlers/${fileName}.ts`;
+  const resources = outline.resources.filter((r) => {
+    // Why: the store's own file holds the store, not a resource's handlers.
+    if (handlerFile(r.fileName) !== STORE) return true;
+    skipped.push({ path: STORE, reason: `it is the store's file, so the handlers of \`${r.fileName}\` are yours to write` });
+    return false;
+  });
+  if (outline.hasSecurityHooks)
+    skipped.push({ path: "src/main.ts", reason: `${DECLARATION}'s API has security schemes without a guard: its server needs your securityHooks` });
+  else
+    files.push({
+      path: "src/main.ts",
+      contents: mainSource(outline),
+      needs: [...outline.resources.map((r) => ({ file: handlerFile(r.fileName), names: [r.property] })), { file: STORE, names: ["closeStore", "storeReady"] }],
+    });
+  files.push({ path: STORE, contents: STORE_HANDLERS });
+  for (const resource of resources) {
+    // The example's tasks show a method of your own; any other resource starts from the store's.
+    const contents = isExample && resource.fileName === "tasks" ? TASKS_HANDLERS : handlerSource(resource);
+    files.push({ path: handlerFile(resource.fileName), contents, needs: [{ file: STORE, names: ["store"] }] });
+  }
+  return { files, skipped };
 }
+
+/** The store's file, which every handler file imports. */
+const STORE = "src/handlers/store.ts";
 
 /** What `initProject` did: files written, files kept as they were, and what it merged or could not. */
 export interface InitOutcome {
   readonly written: string[];
   /** Files that exist already and are left as they are (init overwrites nothing). */
   readonly kept: string[];
+  /** Files init does not write, with why: the declaration there is not init's example, or a file one would import does not export it. */
+  readonly skipped: Skipped[];
   /** What was added to files that exist (`package.json: scripts.dev`, `.prettierignore: src/generated/`). */
   readonly merged: string[];
   /** Entries of an existing package.json that differ from what init would write, left as they are. */
   readonly conflicts: { readonly key: string; readonly theirs: unknown; readonly ours: unknown }[];
 }
 
+/** Whether a module's text exports every one of `names` (a declaration, or an `export { ... }` list). */
+function exportsAll(text: string, names: readonly string[]): boolean {
+  return names.every((name) => {
+    const n = name.replace(/[$]/g, "\\$");
+    return new RegExp(`\\bexport\\s+(?:(?:const|let|var|class|function|async\\s+function)\\s+${n}\\b|\\{[^}]*(?<![\\w$])${n}(?![\\w$]))`).test(text);
+  });
+}
+
 /**
  * Write the project's files into `dir` (relative to the host's folder), or what is missing of them
  * in a folder that holds a project already (cli.md, `init`): a file that exists is kept, except
  * that package.json gets the scripts, dependencies and keys it lacks (`mergePackageJson`) and
- * .prettierignore the generated folder. Throws when package.json is there but is no JSON object.
+ * .prettierignore the generated folder. The server and handlers are those of the api.yaml there
+ * (`projectFiles`), and a file is written only where what it imports will be there (`needs`):
+ * init leaves no file that does not compile. Throws when package.json is there but is no JSON object.
  */
 export async function initProject(host: Host, dir: string, options: InitOptions): Promise<InitOutcome> {
   const root = path.resolve(host.cwd, dir);
-  const outcome: InitOutcome = { written: [], kept: [], merged: [], conflicts: [] };
-  const files = initFiles(options);
+  const outcome: InitOutcome = { written: [], kept: [], skipped: [], merged: [], conflicts: [] };
+  const planned = projectFiles(options, await existingText(host, path.join(root, DECLARATION)));
+  outcome.skipped.push(...planned.skipped);
   // Why before any write: a refused project is left as it was, not half written.
-  const outside = await linkOutside(host, root, files);
+  const outside = await linkOutside(host, root, planned.files);
   if (outside !== undefined) throw new LinkOutside(path.join(dir, outside.folder), outside.to);
-  for (const file of files) {
+  const found = new Map<string, string | null | undefined>();
+  for (const file of planned.files) found.set(file.path, await existingText(host, path.join(root, file.path)));
+  // A file to write whose imports will not be there is not written; that may leave another's
+  // import unmet (main.ts needs the handler files), hence until nothing more drops out.
+  const unmet = new Map<string, string>();
+  const toWrite = new Set(planned.files.filter((f) => found.get(f.path) === undefined).map((f) => f.path));
+  for (let dropped = true; dropped;) {
+    dropped = false;
+    for (const file of planned.files) {
+      if (!toWrite.has(file.path)) continue;
+      for (const need of file.needs ?? []) {
+        if (toWrite.has(need.file)) continue;
+        const text = found.has(need.file) ? found.get(need.file) : await existingText(host, path.join(root, need.file));
+        if (typeof text === "string" && exportsAll(text, need.names)) continue;
+        const what =
+          text === undefined ? "which init does not write" : typeof text === "string" ? "which exists and does not export it" : "which is no regular file";
+        unmet.set(file.path, `it would import ${need.names.join(", ")} from ${need.file}, ${what}`);
+        toWrite.delete(file.path);
+        dropped = true;
+        break;
+      }
+    }
+  }
+  for (const file of planned.files) {
     const target = path.join(root, file.path);
-    const existing = await existingText(host, target);
+    const existing = found.get(file.path);
     if (existing === undefined) {
+      if (!toWrite.has(file.path)) {
+        outcome.skipped.push({ path: file.path, reason: unmet.get(file.path)! });
+        continue;
+      }
       await host.writeFile(target, file.contents);
       outcome.written.push(file.path);
     } else if (file.path === "package.json" && existing !== null) {
@@ -214,7 +309,7 @@ const asRecord = (value: unknown): Record<string, unknown> =>
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
 
-function packageJson({ name, codegenSpec }: InitOptions): string {
+function packageJson({ name, codegenSpec }: InitOptions, outline: ApiOutline | undefined): string {
   return json({
     name,
     version: "0.1.0",
@@ -227,7 +322,7 @@ function packageJson({ name, codegenSpec }: InitOptions): string {
       start: "npm run build && node dist/main.js",
       // Why codegen serve: it regenerates, recompiles and restarts on every change of api.yaml in
       // one process; it answers with the in-memory store and a demo user, not src/main.ts.
-      dev: `codegen serve api.yaml --watch --user ${DEMO_USER}`,
+      dev: `codegen serve api.yaml --watch --user ${demoUser(outline)}`,
       check: "codegen api.yaml -o src/generated --check && tsc -p tsconfig.json --noEmit",
     },
     // Why pg: DATABASE_URL (src/handlers/store.ts) selects the PostgreSQL store, which takes its
@@ -264,9 +359,6 @@ const TSCONFIG = {
   },
   include: ["src"],
 };
-
-/** The demo user of the project's main.ts, as `codegen serve --user` takes it, for `npm run dev`. */
-const DEMO_USER = "demo:demo-password:projects:write,tasks:write";
 
 // Why: formatting the generated code is codegen's; a project's `prettier --write .` leaves it alone
 // (codegen would take a reformatted file for unchanged anyway, src/write/plan.ts shapeHashOf).
@@ -323,65 +415,6 @@ resources:
 `;
 }
 
-const MAIN = `// The server: the generated API (src/generated, written by \`npm run generate\`) with your
-// handlers and your token check. This file is yours; codegen never writes it.
-import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { createServer } from "./generated/index.gen.js";
-import type { Principal } from "./generated/index.gen.js";
-import { projects } from "./handlers/projects.js";
-import { tasks } from "./handlers/tasks.js";
-import { closeStore, storeReady } from "./handlers/store.js";
-
-// DEMO ONLY, REPLACE BEFORE USE: one hard-coded user holding every scope, and tokens kept in
-// memory. Check users against your user store and issue real tokens (or verify the tokens of
-// your identity provider in verifyToken).
-const demoUser = { username: "demo", password: "demo-password", scopes: ["projects:write", "tasks:write"] };
-const sessions = new Map<string, Principal>();
-
-const server = createServer({
-  handlers: { projects, tasks },
-  // Called with the bearer token: the principal with the scopes it grants, or undefined (401).
-  // The server then checks the operation's scopes itself (403 when one is missing).
-  verifyToken: (token) => sessions.get(token),
-  // POST /token (the password guard's tokenUrl): a token, or an RFC 6749 error.
-  issueToken: ({ username, password, scopes }) => {
-    if (username !== demoUser.username || password !== demoUser.password) return { error: "invalid_grant" };
-    if (!scopes.every((scope) => demoUser.scopes.includes(scope))) return { error: "invalid_scope" };
-    const token = randomBytes(32).toString("base64url");
-    sessions.set(token, { subject: username, scopes });
-    return { access_token: token, token_type: "bearer", scope: scopes.join(" ") };
-  },
-  onError: (error) => console.error(error),
-  // GET /readyz asks the store (the database when there is one); GET /healthz is the process.
-  ready: () => storeReady(),
-  // One line per request, as \`codegen serve\` prints it: \`POST /tasks 201 4 ms demo\`. Delete this
-  // option to turn it off, or send the event to your own logger or metrics instead.
-  onResponse: ({ method, path, status, duration, principal, aborted }) =>
-    console.log(printable(\`\${method} \${path} \${status} \${Math.round(duration)} ms\${principal ? \` \${principal.subject}\` : ""}\${aborted ? " (aborted)" : ""}\`)),
-});
-
-/** The line with control and non-ASCII characters as \`\\u{...}\`: a request's path cannot forge a log line. */
-function printable(line: string): string {
-  return line.replace(/[^\\x20-\\x7e]/gu, (c) => \`\\\\u{\${c.codePointAt(0)!.toString(16)}}\`);
-}
-
-const port = Number(process.env.PORT ?? 8080);
-server.listen(port, "127.0.0.1", () => {
-  const { address, port: bound } = server.address() as AddressInfo;
-  console.log(\`listening on http://\${address}:\${bound}\`);
-});
-
-// A deploy or Ctrl-C: stop accepting, answer the requests in flight (10 s at most), then end the
-// store's pool; the process then exits by itself.
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
-    console.log(\`\${signal}: finishing the requests in flight\`);
-    void server.shutdown({ timeoutMs: 10_000, close: () => closeStore() });
-  });
-}
-`;
-
 const STORE_HANDLERS = `// The store the resource handlers start from, chosen by one setting: without DATABASE_URL,
 // the in-memory store codegen generates (the data kept until the process ends); with
 // DATABASE_URL=postgres://user:password@host:5432/db, codegen's PostgreSQL store through \`pg\`,
@@ -413,21 +446,6 @@ async function postgresStore(url: string): Promise<ReturnType<typeof createPostg
   closeStore = () => pool.end();
   return createPostgresStore({ pool });
 }
-`;
-
-const PROJECTS_HANDLERS = `import type { ProjectsHandlers } from "../generated/index.gen.js";
-import { store } from "./store.js";
-
-/**
- * The operations on \`projects\`: the store's for now (./store.ts). Replace them one method at a time
- * (listProjects, getProject, createProject, replaceProject, updateProject, deleteProject) with
- * your own, e.g. over a database; ProjectsHandlers in ../generated/handlers.gen.ts says what each
- * one receives and returns. The generated server has already checked the token, the scopes and
- * the request before calling them.
- */
-export const projects: ProjectsHandlers = {
-  ...store.projects,
-};
 `;
 
 const TASKS_HANDLERS = `import type { TasksHandlers } from "../generated/index.gen.js";

@@ -134,7 +134,7 @@ export interface SecurityHookView {
 export interface DocumentView {
   /** The path of the first server URL (`"/v1"`, or `""`). */
   readonly basePath: string;
-  /** The document's JSON text. */
+  /** The document's JSON text, in codegen's layout (printJson): the server answers it compact. */
   readonly json: string;
   /** openapi.yaml's text, only where the server's own writer would not make it from the JSON. */
   readonly yaml?: string;

@@ -14,6 +14,17 @@ export function stringLiteral(value: string): string {
 }
 
 /**
+ * A template literal for TypeScript source holding `value` as it is, its lines (`\n`) as lines: a
+ * backslash, a backtick and the `$` of `${` escaped, and every other line terminator as its escape
+ * (a template literal reads a bare `\r` as a line feed, and no other line end may stand in
+ * generated code: render.ts's tidy trims spaces before each).
+ */
+export function templateLiteral(value: string): string {
+  return `\`${value.replace(/[\\`\r\u2028\u2029]|\$(?=\{)/g, (c) => TEMPLATE_ESCAPES[c] ?? `\\${c}`)}\``;
+}
+const TEMPLATE_ESCAPES: Readonly<Record<string, string>> = { "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+
+/**
  * A value as a TypeScript type literal (JSON data only), as JSON writes it. A `__proto__` key is
  * written computed (`["__proto__"]`), as in literal(); never `as const`, which no type may carry.
  */

@@ -91,8 +91,8 @@ const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
 
 /**
  * The shape hash of a YAML or JSON file written from data whose `JSON.stringify` text is `json`.
- * Why: openapi.yaml's data is stringified for document.gen.ts anyway; stringifying it
- * again for the manifest was ~50 ms at 1000 resources.
+ * Why: the caller stringifies openapi.yaml's data once for this; stringifying it for every
+ * manifest text built was ~50 ms at 1000 resources.
  */
 export function shapeOfJson(json: string): string {
   return shapeHash(json);
@@ -261,8 +261,8 @@ export interface WritePlan {
   readonly unchanged: readonly GeneratedFile[];
   /** Generated files no longer generated, still as the generator wrote them: deleted. */
   readonly removed: readonly { readonly path: string; readonly before: string }[];
-  /** Generated files edited by hand: the run stops unless forced. */
-  readonly edited: readonly string[];
+  /** Generated files edited by hand: the run stops unless forced. `after`: what codegen writes there (undefined: no longer generated). */
+  readonly edited: readonly { readonly path: string; readonly before: string; readonly after: string | undefined }[];
   /** Entries the generator did not write where it would write (a file, a symbolic link on the way): always an error. */
   readonly foreign: readonly Blocked[];
 }
@@ -279,7 +279,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
   const changed: (GeneratedFile & { before: string })[] = [];
   const unchanged: GeneratedFile[] = [];
   const removed: { path: string; before: string }[] = [];
-  const edited: string[] = [];
+  const edited: { path: string; before: string; after: string | undefined }[] = [];
   const foreign: Blocked[] = [];
   const owned = current.manifest.files;
   const isEdited = (path: string, text: string) => owned.has(path) && !isAsWritten(current.manifest, path, text);
@@ -304,7 +304,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
       if (found.text === file.contents) unchanged.push(file);
       else foreign.push({ path: file.path, at: file.path, link: false });
     } else if (found.text === file.contents || reformatted(found.text, file)) unchanged.push(file);
-    else if (isEdited(file.path, found.text) && !force) edited.push(file.path);
+    else if (isEdited(file.path, found.text) && !force) edited.push({ path: file.path, before: found.text, after: file.contents });
     else changed.push({ ...file, before: found.text });
   }
   const generated = new Set(files.map((f) => f.path));
@@ -313,7 +313,7 @@ export function planWrite(current: CurrentTree, files: readonly GeneratedFile[],
     // Only a file the manifest names, standing as a plain file, is ever deleted; a link is left alone.
     const found = current.look(path);
     if (found.kind !== "file") continue;
-    if (isEdited(path, found.text) && !force) edited.push(path);
+    if (isEdited(path, found.text) && !force) edited.push({ path, before: found.text, after: undefined });
     else removed.push({ path, before: found.text });
   }
   return { added, changed, unchanged, removed, edited, foreign };

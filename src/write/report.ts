@@ -1,30 +1,40 @@
 import { createTwoFilesPatch } from "diff";
 import type { WritePlan } from "./plan.js";
 
-/** Lines of diff shown per file, and files shown with a diff, in `--check` output. */
+/** Lines of diff shown per file, and in all, in `--check` output (docs/cli.md, `--check`). */
 const DIFF_LINES = 40;
-const DIFF_FILES = 10;
+const TOTAL_LINES = 400;
 
 /**
  * What `--check` prints for a folder that is not current: each file that would be added,
- * changed or removed, then a short unified diff of the first differences, for a CI log.
+ * changed or removed, and each generated file edited by hand, then a unified diff of every one of
+ * them, bounded (DIFF_LINES a file, TOTAL_LINES in all) and saying how many lines it left out.
+ * Why every file: a CI log is often all a reviewer sees, and a hand edit is what most needs showing.
  */
 export function describeDrift(plan: WritePlan, dir: string): string {
   const lines: string[] = [];
   for (const file of plan.added) lines.push(`would add     ${dir}/${file.path}`);
   for (const file of plan.changed) lines.push(`would change  ${dir}/${file.path}`);
   for (const file of plan.removed) lines.push(`would remove  ${dir}/${file.path}`);
+  for (const file of plan.edited)
+    lines.push(`edited by hand ${dir}/${file.path} (${file.after === undefined ? "no longer generated" : "codegen writes otherwise"}; --force overwrites it)`);
   const diffs = [
     ...plan.changed.map((f) => ({ path: f.path, before: f.before, after: f.contents })),
+    ...plan.edited.map((f) => ({ path: f.path, before: f.before, after: f.after ?? "" })),
     ...plan.added.map((f) => ({ path: f.path, before: "", after: f.contents })),
     ...plan.removed.map((f) => ({ path: f.path, before: f.before, after: "" })),
   ];
-  for (const { path, before, after } of diffs.slice(0, DIFF_FILES)) {
-    const patch = createTwoFilesPatch(`a/${dir}/${path}`, `b/${dir}/${path}`, before, after, undefined, undefined, { context: 2 }).split("\n").slice(1); // the `====` line
-    const shown = patch.slice(0, DIFF_LINES);
-    lines.push("", ...shown.filter((line, i) => i < shown.length - 1 || line !== ""));
-    if (patch.length > DIFF_LINES) lines.push(`... (${patch.length - DIFF_LINES} more diff lines)`);
+  let budget = TOTAL_LINES;
+  for (const { path, before, after } of diffs) {
+    const patch = createTwoFilesPatch(`a/${dir}/${path}`, `b/${dir}/${path}`, before, after, undefined, undefined, { context: 2 })
+      .split("\n")
+      .slice(1) // the `====` line
+      .filter((line, i, all) => i < all.length - 1 || line !== "");
+    const shown = patch.slice(0, Math.min(DIFF_LINES, budget));
+    budget -= shown.length;
+    lines.push("", ...shown);
+    const left = patch.length - shown.length;
+    if (left > 0) lines.push(`... (${left} more diff line${left === 1 ? "" : "s"} of ${dir}/${path} left out)`);
   }
-  if (diffs.length > DIFF_FILES) lines.push("", `... (${diffs.length - DIFF_FILES} more files differ)`);
   return lines.join("\n") + "\n";
 }
