@@ -273,7 +273,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     let store = generated.createMemoryHandlers();
     let warnings: readonly string[] = [];
     if (options.database !== undefined && generated.createPostgresStore !== undefined) {
-      warnings = (await evolveSchema(options.database, tablesOf(documentOf(files)))).warnings;
+      warnings = (await evolveSchema(options.database, (last) => tablesOf(documentOf(files), { snapshot: last }))).warnings;
       store = generated.createPostgresStore({ query: options.database.query });
     }
     // Why: the log line is the generated server's own `onResponse`, which is told the principal
