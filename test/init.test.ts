@@ -262,7 +262,7 @@ describe("the project init writes", () => {
     } catch (error) {
       throw new Error(`tsc failed:\n${(error as { stdout: string }).stdout}`);
     }
-  });
+  }, 60_000);
 
   /** Starts the built project (dist/main.js) with `env`; its output, a wait for a line of it, and its end. */
   function startProject(env: Record<string, string>) {
