@@ -2,7 +2,8 @@
 // "Safe to evolve"): `codegen migrate new` writes each migration, the generated `migrate()` applies
 // it on PGlite and on a real PostgreSQL server, and the rows version N wrote are read, listed,
 // updated and deleted over HTTP through version N+1. A change stored rows would not survive is
-// refused at its line; `generate` writes no migration and `generate --check` names the change.
+// refused at its line; `generate` writes no migration and `generate --check` names the change;
+// `serve --db` brings its own database along by the same rules, without files.
 
 import type { Server } from "node:http";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -11,8 +12,9 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
-import type { Database } from "../../src/postgres/database.js";
-import { generateIntoFolder } from "../../src/run.js";
+import { type Database, DatabaseProblem, evolveSchema } from "../../src/postgres/database.js";
+import { tablesOf } from "../../src/postgres/tables.js";
+import { generateIntoFolder, openapiFromText } from "../../src/run.js";
 import { compileToJavaScript } from "../../src/serve/compile.js";
 import { type Json, call, list, obj } from "../http/support.js";
 import { listen, stop } from "../runtime/wire.js";
@@ -270,4 +272,36 @@ describe("changes no migration may make, and migrations only on request", () => 
     expect(refused.diagnostics[1]!.message).toMatch(/changes from text to numeric/);
     expect(await migrations()).toEqual(before);
   });
+});
+
+describe("serve --db brings its own database to the declaration by the same rules, without files", () => {
+  it("renames for renamedFrom, keeping the data; refuses a change the rows would not survive, leaving the table as it was; applies it to a table without rows", async () => {
+    const database = await pgliteDatabase();
+    try {
+      const evolve = async (...fields: string[]) => {
+        const text = declaration(...fields) + "  owners:\n    fields:\n      name: string\n";
+        const document = (await openapiFromText("api.yaml", text)).value!;
+        return evolveSchema(database, (last) => tablesOf(document, { snapshot: last }));
+      };
+      const columns = async (table: string) =>
+        (await database.query("SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY column_name", [table])).rows.map(
+          (r) => r.column_name,
+        );
+      expect((await evolve(NAME, "colour: string")).applied).toBe(true);
+      await database.query(`INSERT INTO "pets" ("name", "colour") VALUES ('Rex', 'brown')`);
+      await evolve(NAME, "color: { type: string, renamedFrom: colour }");
+      expect((await database.query(`SELECT "name", "color" FROM "pets"`)).rows).toEqual([{ name: "Rex", color: "brown" }]);
+      const refused = await evolve(NAME, "color: string", "chip: { type: string, required: true }").catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DatabaseProblem);
+      expect((refused as DatabaseProblem).reason).toMatch(/^`chip` is new and required, but the rows `pets` already holds have no value for it/);
+      expect(await columns("pets")).toEqual(["color", "id", "name"]);
+      // `owners` holds no rows: a new required field without a default loses nothing there.
+      const text = declaration(NAME, "color: string") + "  owners:\n    fields:\n      name: string\n      phone: { type: string, required: true }\n";
+      const document = (await openapiFromText("api.yaml", text)).value!;
+      expect((await evolveSchema(database, (last) => tablesOf(document, { snapshot: last }))).applied).toBe(true);
+      expect(await columns("owners")).toEqual(["id", "name", "phone"]);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
 });
