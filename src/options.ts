@@ -42,6 +42,8 @@ export interface GenerateOptions extends InputOptions {
   readonly prettier?: boolean;
   /** The version of the OpenAPI document written beside the code (default 3.1). */
   readonly openapiVersion?: OpenApiVersion;
+  /** Write the next migration of the tables (`codegen migrate new`); `name`: its file name's words. */
+  readonly migration?: { readonly name?: string | undefined } | undefined;
 }
 
 /** Options of a generation into a folder. */

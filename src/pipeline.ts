@@ -5,10 +5,19 @@
  */
 import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { type Outcome, basePathOf, documentFromText, modelOfDocument } from "./compile/compile.js";
+import { type Outcome, basePathOf, declarationLocator, documentFromText, modelOfDocument } from "./compile/compile.js";
 import { toOpenApi30 } from "./compile/openapi/versions.js";
-import { type Diagnostic, diagnostic, formatDiagnostics } from "./diagnostics/index.js";
-import { type PreviousMigrations, SNAPSHOT, keptMigrations, parseSnapshot, postgresFiles } from "./emit/postgres/generate.js";
+import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
+import {
+  type MigrationRequest,
+  type PostgresFiles,
+  type PreviousMigrations,
+  SNAPSHOT,
+  keptMigrations,
+  parseSnapshot,
+  postgresFiles,
+} from "./emit/postgres/generate.js";
+import { refusalDiagnostic, uncapturedDiagnostics } from "./postgres/evolution.js";
 import { MIGRATION_FILE } from "./emit/postgres/migrations.js";
 import type { DataFile, GeneratedFile } from "./emit/render.js";
 import { servedDocument } from "./emit/served.js";
@@ -65,7 +74,7 @@ export { loadTemplateSources };
 export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
   const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
-  const files = await filesFromDocument(host, file, text, expanded.value, options);
+  const files = await filesFromDocument(host, file, text, expanded.value, options, undefined, options.migration);
   return { ...files, diagnostics: [...expanded.diagnostics, ...files.diagnostics] };
 }
 
@@ -81,7 +90,8 @@ async function filesFromDocument(
   document: OpenAPIV3_1.Document,
   options: GenerateOptions,
   previous?: PreviousMigrations,
-): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[] }> {
+  request?: MigrationRequest,
+): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[]; readonly postgres?: PostgresFiles }> {
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
   // openapi.yaml, and whether the server's own writer makes it by construction (src/emit/yaml.ts).
@@ -97,18 +107,23 @@ async function filesFromDocument(
   const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written, dataShape: shapeOfJson(json) };
   const served = servedDocument(basePathOf(document), written, printJson(written), openapi, servedAsIs);
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
-  const postgres = view.hasResources ? postgresFiles(view, document, previous) : undefined;
+  const postgres = view.hasResources ? postgresFiles(view, document, previous, request) : undefined;
   const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
   const { renderFiles } = await import("./emit/render.js");
   const files = [openapiFile, ...renderFiles(filesView, loadTemplateSources()), ...data];
-  if (options.prettier !== true) return { value: files, diagnostics: [], warnings };
+  if (options.prettier !== true) return { value: files, diagnostics: [], warnings, ...(postgres ? { postgres } : {}) };
   // `--prettier`: the project's own prettier and configuration have the last word.
   const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./emit/prettier.js");
   try {
-    return { value: await formatWithProjectPrettier(files, path.resolve(host.cwd, options.outDir)), diagnostics: [], warnings };
+    return {
+      value: await formatWithProjectPrettier(files, path.resolve(host.cwd, options.outDir)),
+      diagnostics: [],
+      warnings,
+      ...(postgres ? { postgres } : {}),
+    };
   } catch (error) {
     if (!(error instanceof ProjectPrettierMissing)) throw error;
     return { diagnostics: [diagnostic("output/no-prettier", { dir: options.outDir })] };
@@ -141,6 +156,8 @@ export interface FolderOutcome {
   readonly drift?: string;
   /** Destructive changes of the tables, written commented out in a migration and not applied. */
   readonly warnings?: readonly string[];
+  /** With `migration`: the migration written (`migrations/0002_add_pets_color.sql`), absent when the tables did not change. */
+  readonly migration?: string;
 }
 
 /**
@@ -175,16 +192,31 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const before = options.check ? undefined : readCurrent(dir);
   // Why not with --prettier: the files then depend on the project's prettier and its configuration
   // too, which the key does not hold (an edited .prettierrc must format the files again).
-  if (before && options.prettier !== true && before.manifest.input === key && isIntact(before)) {
+  // Why not for `migrate new`: the migration depends on the folder's snapshot, not on the key alone.
+  if (before && options.migration === undefined && options.prettier !== true && before.manifest.input === key && isIntact(before)) {
     recover(dir);
     return { diagnostics: warnings, summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
   }
 
   if (!options.check) recover(dir);
   const current = readCurrent(dir);
-  const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current));
+  const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current), options.migration);
   if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
   const files = result.value;
+  const pending = result.postgres?.pending;
+  const locate = declarationLocator(file, text);
+  // A change stored rows would not survive is never written (docs/migrations.md, "Safe to evolve").
+  if (options.migration !== undefined && pending !== undefined && pending.refused.length > 0) {
+    return { diagnostics: [...warnings, ...sortDiagnostics(pending.refused.map((r) => refusalDiagnostic(r, locate)))] };
+  }
+  // Why --check fails on it even when every file is current: CI must not ship tables no migration makes.
+  const uncaptured = options.check && pending !== undefined ? sortDiagnostics(uncapturedDiagnostics(pending, options.outDir, locate)) : [];
+  const notice =
+    !options.check && options.migration === undefined && pending !== undefined
+      ? [
+          `the declaration ${pending.named[0]!.text}${pending.named.length > 1 ? ` (and ${pending.named.length - 1} more change${pending.named.length > 2 ? "s" : ""})` : ""}, which no migration captures: \`codegen migrate new\` writes it`,
+        ]
+      : [];
   const plan = planWrite(current, files, options.force, options.prettier !== true);
   const shown = (relative: string) => path.join(options.outDir, relative);
   const links = [...new Set(plan.foreign.filter((p) => p.link).map((p) => p.at))];
@@ -205,14 +237,15 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   if (blocked.length > 0) return { diagnostics: [...warnings, ...blocked], ...(await drift()) };
   const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
   if (options.check) {
-    if (!hasChanges(plan)) return { diagnostics: warnings, summary };
+    if (!hasChanges(plan)) return { diagnostics: [...warnings, ...uncaptured], summary };
     const count = summary.written + summary.removed;
-    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count })], ...(await drift()) };
+    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count }), ...uncaptured], ...(await drift()) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
   if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key)) applyPlan(dir, plan, files, key);
-  return { diagnostics: warnings, summary, warnings: result.warnings ?? [] };
+  const migration = result.postgres?.written;
+  return { diagnostics: warnings, summary, warnings: [...(result.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };
 }
 
 /** The hash of everything a generation's files depend on (see generateIntoFolder). */

@@ -56,6 +56,7 @@ describe("initFiles", () => {
         start: "npm run build && node dist/main.js",
         dev: "codegen serve api.yaml --watch --user demo:demo-password:projects:write,tasks:write",
         check: "codegen api.yaml -o src/generated --check && tsc -p tsconfig.json --noEmit",
+        "migrate:new": "codegen migrate new api.yaml -o src/generated",
       },
       dependencies: { pg: expect.stringMatching(/^\^8\./) },
       devDependencies: { "codegen-rest-ts": "file:../codegen-rest-ts-0.1.0.tgz", typescript: "6.0.3", "@types/node": "^20", "@types/pg": expect.any(String) },
@@ -169,7 +170,14 @@ describe("initProject", () => {
     expect(merged).toEqual({
       ...theirs,
       engines: { node: "^20.19.0 || >=22.12.0" },
-      scripts: { ...theirs.scripts, generate: expect.any(String), build: expect.any(String), dev: expect.any(String), check: expect.any(String) },
+      scripts: {
+        ...theirs.scripts,
+        generate: expect.any(String),
+        build: expect.any(String),
+        dev: expect.any(String),
+        check: expect.any(String),
+        "migrate:new": expect.any(String),
+      },
       dependencies: { ...theirs.dependencies, pg: expect.any(String) },
       devDependencies: { typescript: "^5.9.0", "@types/node": "^20", "@types/pg": expect.any(String) },
     });
@@ -185,6 +193,7 @@ describe("initProject", () => {
       "package.json: scripts.build",
       "package.json: scripts.dev",
       "package.json: scripts.check",
+      "package.json: scripts.migrate:new",
       "package.json: dependencies.pg",
       "package.json: devDependencies.@types/node",
       "package.json: devDependencies.@types/pg",
@@ -269,6 +278,8 @@ describe("the project init writes", () => {
       encoding: "utf8",
     });
     expect(existsSync(path.join(dir, "src/generated/index.gen.ts"))).toBe(true);
+    // What `npm run migrate:new -- initial` does: the first migration, which the DATABASE_URL test below applies.
+    execFileSync(process.execPath, [bin, "migrate", "new", "api.yaml", "initial", "-o", "src/generated"], { cwd: dir, encoding: "utf8" });
     const check = {
       extends: "./tsconfig.json",
       compilerOptions: { noEmit: true, typeRoots: [path.join(ROOT, "node_modules/@types")] },

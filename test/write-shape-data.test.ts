@@ -107,6 +107,7 @@ describe("the shape of a generated YAML or JSON file", () => {
         outDir: path.join("fixtures/valid", fixture, "expected"),
         format: false,
         openapiVersion,
+        migration: { name: "initial" },
       });
       const openapi = result.value?.find((f) => f.path === "openapi.yaml") as DataFile | undefined;
       // Its data's shape, hashed from the data's compact JSON text (shapeOfJson).

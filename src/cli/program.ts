@@ -21,6 +21,9 @@ export function createProgram(context: CommandContext): Command {
     .version(context.version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help for a command")
     .showSuggestionAfterError(true)
+    // Why: commander gives a nested command (`migrate new`) its own options only when every
+    // command above it reads its options before the subcommand's name.
+    .enablePositionalOptions()
     // Why: commander leaves a description unwrapped when less than 40 columns remain beside the
     // options, and the terminal then breaks it mid-word; at 20 it wraps at words down to 70 columns.
     .configureHelp({ minWidthToWrap: 20 })

@@ -9,7 +9,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
-import { type Diagnostic, asErrors, diagnostic, sortDiagnostics, warning } from "../diagnostics/index.js";
+import { type Diagnostic, type SourceLocation, asErrors, diagnostic, sortDiagnostics, warning } from "../diagnostics/index.js";
 import { expandDeclaration } from "./expand/expand.js";
 import { UnsupportedConstructs, buildApiModel } from "./api/build.js";
 import { inlineReferences } from "./api/foreign.js";
@@ -244,4 +244,13 @@ export function modelOfDocument(
       }),
     };
   }
+}
+
+/** Where a path of the declaration `text` stands, read only when a diagnostic needs it; nothing for an OpenAPI input. */
+export function declarationLocator(file: string, text: string): (path: readonly (string | number)[]) => SourceLocation | undefined {
+  let source: LoadedDocument | undefined | null = null;
+  return (at) => {
+    if (source === null) source = loadDocument(file, text).document;
+    return source !== undefined && isDeclarationValue(source.value) ? source.locate([...at]) : undefined;
+  };
 }

@@ -100,17 +100,30 @@ export function tablesOf(document: unknown, history: TableHistory = {}): SchemaS
         recordedNames(before, "field", "column"),
         new Set(["id", ...(created.get(table) ?? []), ...before.map((c) => c.column).filter(isRecordable)]),
       );
-      const columns = properties.map(([field, property]) =>
-        columnOf(field, columnNames.get(field)!, asJson(property), schemas, {
+      const columns = properties.map(([field, property]) => {
+        const column = columnOf(field, columnNames.get(field)!, asJson(property), schemas, {
           required: required.has(field) || (field === "status" && ext.status !== undefined),
           indexed: filters.has(field) || lists.has(field) || (field === "status" && ext.status !== undefined),
           idKindOf,
           tableOf,
-        }),
-      );
+        });
+        const renamedFrom = renamedColumn(field, asJson(property)["x-codegen-renamed-from"], before, properties);
+        return renamedFrom === undefined ? column : { ...column, renamedFrom };
+      });
       return { collection, table, idKind: idKind(schema), columns };
     }),
   };
+}
+
+/**
+ * The recorded column of the field `from` that `field` (declaring `renamedFrom: from`) takes over,
+ * or undefined when there is nothing to rename: the recorded tables already have `field`, lack
+ * `from`, or `from` is still declared.
+ */
+function renamedColumn(field: string, from: unknown, recorded: readonly Json[], properties: readonly (readonly [string, unknown])[]): string | undefined {
+  if (typeof from !== "string" || recorded.some((c) => c.field === field) || properties.some(([name]) => name === from)) return undefined;
+  const column = recorded.find((c) => c.field === from)?.column;
+  return isRecordable(column) ? column : undefined;
 }
 
 /** Whether a recorded value can be an identifier as it is (a hand-edited snapshot may hold anything). */

@@ -65,7 +65,6 @@ export const catalogue = {
   "decl/ref-type-mismatch": (a: { ref: string; idType: string; expected: string }) => `\`ref\` to ${q(a.ref)} (whose ids are ${a.idType}) needs ${a.expected}`,
   "decl/filter-not-scalar": (a: { type: string }) => `\`filter\` works on scalar fields only, not on an ${a.type}`,
   "decl/default-invalid": (a: { problem: string }) => `\`default\` does not fit its own field: ${a.problem}`,
-  "decl/default-with-required": () => "`default` never applies to a `required` field (create and replace must give it): drop `default`, or `required`",
   "decl/bad-enum-value": (a: { problem: string }) => `this \`enum\` value does not fit its own field: ${a.problem}`,
   "decl/only-top-level": (a: { key: string }) => `${q(a.key)} applies to a resource's own fields, not to nested fields or array items`,
   "decl/items-required": () => "an `array` field needs `items`",
@@ -154,6 +153,20 @@ export const catalogue = {
     `${q(a.path)} is a symbolic link to ${q(a.to)}, outside the project, and codegen init writes nothing through it; make it a folder of the project, or init another folder`,
   "output/out-of-date": (a: { dir: string; count: number }) =>
     `${q(a.dir)} is not up to date: ${a.count} file${a.count === 1 ? "" : "s"} would change; run codegen without --check to update it`,
+
+  // Migrations: written on request, safe to evolve (docs/migrations.md).
+  "migrate/not-captured": (a: { change: string; dir: string }) =>
+    `the declaration ${a.change}, which no migration in ${q(a.dir)} captures: run \`codegen migrate new\` to write it (docs/migrations.md)`,
+  "migrate/required-added": (a: { field: string; resource: string }) =>
+    `${q(a.field)} is new and required, but the rows ${q(a.resource)} already holds have no value for it: give it a \`default\` (every stored row gets it), or declare it optional`,
+  "migrate/became-required": (a: { field: string; resource: string }) =>
+    `${q(a.field)} becomes required, but rows of ${q(a.resource)} stored without it would then be unreadable: give it a \`default\` (stored rows without it get it), or keep it optional`,
+  "migrate/lossy-type": (a: { field: string; from: string; to: string }) =>
+    `${q(a.field)} changes from ${a.from} to ${a.to}, which would lose stored values that do not convert: declare a new field of the new type, copy the values your code can convert through the API, then remove ${q(a.field)}`,
+  "migrate/id-type": (a: { resource: string; from: string; to: string }) =>
+    `the ids of ${q(a.resource)} change from ${a.from} to ${a.to}, which stored ids and every \`ref\` to them would not survive: keep \`id: ${a.from}\`, or declare a new resource and move the objects over`,
+  "decl/renamed-from-declared": (a: { name: string }) =>
+    `\`renamedFrom\` names ${q(a.name)}, a field this resource still declares: a field is renamed from a name it no longer has`,
 
   // The database of `--db` (serve, migrate).
   "db/unavailable": (a: { db: string; reason: string }) => `cannot open the database ${q(a.db)}: ${a.reason}`,

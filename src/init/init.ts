@@ -324,6 +324,8 @@ function packageJson({ name, codegenSpec }: InitOptions, outline: ApiOutline | u
       // one process; it answers with the in-memory store and a demo user, not src/main.ts.
       dev: `codegen serve api.yaml --watch --user ${demoUser(outline)}`,
       check: "codegen api.yaml -o src/generated --check && tsc -p tsconfig.json --noEmit",
+      // Why a script: migrations are written on request, one per change of the tables (docs/migrations.md).
+      "migrate:new": "codegen migrate new api.yaml -o src/generated",
     },
     // Why pg: DATABASE_URL (src/handlers/store.ts) selects the PostgreSQL store, which takes its
     // client from the application; it is loaded only when the variable is set.
@@ -502,12 +504,15 @@ curl -s "http://127.0.0.1:8080/tasks?projectId=1" -H "Authorization: Bearer $TOK
 \`src/handlers/store.ts\` picks the store by one setting, the environment variable \`DATABASE_URL\`:
 unset, the objects are kept in memory until the server stops; a \`postgres://\` URL keeps them in
 that PostgreSQL database through \`pg\`. At start the server then creates or updates the tables
-(the migrations \`npm run generate\` writes into \`src/generated/migrations/\`, each applied once and
-recorded in the table \`_codegen_migrations\`). Several servers on one database are one API once
+(the migrations \`npm run migrate:new -- NAME\` writes into \`src/generated/migrations/\`, one per
+run, each applied once and recorded in the table \`_codegen_migrations\`; write the first,
+\`npm run migrate:new -- initial\`, before the first start on PostgreSQL, and one after each change
+of the fields that \`npm run check\` names). Several servers on one database are one API once
 they share their tokens and list cursors: the demo tokens of \`src/main.ts\` live in one process,
 so sign tokens with \`issueJwt\` and check them with \`verifyJwt\` under one key, and give
-\`createServer\` the same \`cursorKey\` on each (codegen-rest-ts's README, "JWT guards"). A migration that would lose data (a dropped or renamed field) is written commented
-out and never applied: run it by hand when you mean it.
+\`createServer\` the same \`cursorKey\` on each (codegen-rest-ts's README, "JWT guards"). A migration never drops data: a
+dropped field's \`DROP COLUMN\` is written commented out (run it by hand when you mean it), and a
+renamed field keeps its data when it says \`renamedFrom: oldName\`.
 
 In CI, \`npx codegen api.yaml -o src/generated --check\` fails when the committed generated code
 is not what api.yaml gives.

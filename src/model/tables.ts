@@ -30,6 +30,11 @@ export interface ColumnSnapshot {
   readonly references?: string;
   /** Whether lists filter or sort on it: it has an index. */
   readonly indexed: boolean;
+  /**
+   * The column this field's data stands in until the next migration renames it: the column of
+   * the field its `renamedFrom` names, when the recorded tables have that field and not this one.
+   */
+  readonly renamedFrom?: string;
 }
 
 /** A resource's table. */

@@ -17,6 +17,7 @@ import {
   underMigrationLock,
 } from "#runtime/migrate.gen.js";
 import { poolQuery } from "#runtime/postgres.gen.js";
+import { refusalDiagnostic } from "./evolution.js";
 import { schemaChange } from "../emit/postgres/migrations.js";
 import { notAFolder } from "../write/target.js";
 import type { SchemaSnapshot } from "../model/tables.js";
@@ -168,23 +169,44 @@ async function guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Brings the tables of a database `codegen serve` keeps to `snapshot`: the change from the last
- * snapshot recorded there (none: an empty database), applied in one transaction with its record.
- * Destructive changes are not applied: answered as warnings.
+ * Brings the tables of a database `codegen serve` keeps to the declaration's, `tablesAfter` the
+ * last snapshot recorded there (none: an empty database): the change between them, by the rules
+ * of migrations (docs/migrations.md), applied in one transaction with its record, and no file
+ * written. Destructive changes are not applied: answered as warnings. A change refused for
+ * migrations is applied only to a table without rows (nothing stored can be lost); on one with
+ * rows it fails, naming the fix, and the database stays as it was.
  */
-export async function evolveSchema(database: Database, snapshot: SchemaSnapshot): Promise<{ applied: boolean; warnings: readonly string[] }> {
+export async function evolveSchema(
+  database: Database,
+  tablesAfter: (last: SchemaSnapshot | undefined) => SchemaSnapshot,
+): Promise<{ applied: boolean; warnings: readonly string[] }> {
   const table = quoteIdentifier(MIGRATIONS_TABLE);
-  const text = JSON.stringify(snapshot);
-  return guarded("bringing the tables to the declaration failed", () => evolve(database, snapshot, table, text));
+  return guarded("bringing the tables to the declaration failed", () => evolve(database, tablesAfter, table));
 }
 
-async function evolve(database: Database, snapshot: SchemaSnapshot, table: string, text: string): Promise<{ applied: boolean; warnings: readonly string[] }> {
+/** What refuses a change: the tables it would break hold rows. */
+const REFUSED = "the declaration changes tables that hold rows in a way their rows would not survive";
+
+async function evolve(
+  database: Database,
+  tablesAfter: (last: SchemaSnapshot | undefined) => SchemaSnapshot,
+  table: string,
+): Promise<{ applied: boolean; warnings: readonly string[] }> {
   return database.session((query) =>
     underMigrationLock(query, async () => {
       const { rows } = await query(`SELECT "schema" FROM ${table} WHERE "schema" IS NOT NULL ORDER BY "applied_at" DESC, "name" DESC LIMIT 1`);
       const last = rows[0]?.schema as SchemaSnapshot | undefined;
+      const snapshot = tablesAfter(last);
+      const text = JSON.stringify(snapshot);
       if (last !== undefined && JSON.stringify(last) === text) return { applied: false, warnings: [] };
       const change = schemaChange(last, snapshot);
+      const blocking: string[] = [];
+      for (const refusal of change.refused) {
+        const name = last?.tables.find((t) => t.collection === refusal.collection)?.table;
+        const holdsRows = refusal.rule === "id-type" || name === undefined || (await query(`SELECT 1 FROM ${quoteIdentifier(name)} LIMIT 1`)).rows.length > 0;
+        if (holdsRows) blocking.push(refusalDiagnostic(refusal, () => undefined).message);
+      }
+      if (blocking.length > 0) throw new DatabaseProblem(REFUSED, blocking.join("; "));
       // Why tolerant without a snapshot but with migrations recorded: `codegen migrate` or the
       // generated `migrate()` created the tables (they record no snapshot); what stands is kept.
       // A table of the same name that codegen never recorded is someone else's: refused.

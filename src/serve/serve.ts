@@ -10,6 +10,7 @@ import { parse } from "yaml";
 import { buildApiModel } from "../compile/api/build.js";
 import { type Database, evolveSchema } from "../postgres/database.js";
 import { basePathOf } from "../compile/compile.js";
+import { tablesOf } from "../compile/tables.js";
 import type { ApiModel } from "../model/api-model.js";
 import type { GeneratedFile } from "../emit/render.js";
 import { compileToJavaScript } from "./compile.js";
@@ -280,7 +281,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     let store = generated.createMemoryHandlers();
     let warnings: readonly string[] = [];
     if (options.database !== undefined && generated.createPostgresStore !== undefined) {
-      warnings = (await evolveSchema(options.database, view.tables)).warnings;
+      warnings = (await evolveSchema(options.database, (last) => tablesOf(documentOf(files), { snapshot: last }))).warnings;
       store = generated.createPostgresStore({ query: options.database.query });
     }
     // Why: the log line is the generated server's own `onResponse`, which is told the principal

@@ -171,7 +171,7 @@ describe("on PGlite, through generate's folder", () => {
           .map(([field, type]) => `      ${field}: ${type}\n`)
           .join("");
       await writeFile(path.join(dir, "api.yaml"), text);
-      const outcome = await generateIntoFolder(host, "api.yaml", text, { outDir: "out", check: false, force: false, format: false });
+      const outcome = await generateIntoFolder(host, "api.yaml", text, { outDir: "out", check: false, force: false, format: false, migration: {} });
       expect(outcome.diagnostics, step.name).toEqual([]);
       await applyMigrationFiles(database, folderMigrations(path.join(dir, "out")).migrations);
       const snapshot = JSON.parse(await readFile(path.join(dir, "out", "migrations", "schema.json"), "utf8")) as SchemaSnapshot;

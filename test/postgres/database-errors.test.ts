@@ -25,6 +25,7 @@ async function project(): Promise<string> {
   mkdirSync(dir);
   writeFileSync(path.join(dir, "api.yaml"), DECLARATION);
   expect(await main(["api.yaml", "-o", "gen", "--quiet"], hostIn(dir))).toBe(0);
+  expect(await main(["migrate", "new", "api.yaml", "initial", "-o", "gen"], hostIn(dir))).toBe(0);
   return dir;
 }
 

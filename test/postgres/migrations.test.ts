@@ -1,5 +1,5 @@
 // A declaration walks through five edits (add a resource, add a field, add
-// a filter, rename a field, drop a field); each run of generate writes one migration beside the
+// a filter, rename a field, drop a field); each `migrate new` writes one migration beside the
 // kept ones, each applies on the database the ones before left, and the destructive changes are
 // written commented out, named as warnings and not applied.
 
@@ -84,7 +84,7 @@ describe("migrations across five edits, each applied on the database the ones be
     const seen = new Map<string, string>();
     for (const [i, step] of STEPS.entries()) {
       await writeFile(path.join(dir, "api.yaml"), step.text);
-      const outcome = await generateIntoFolder(host, "api.yaml", step.text, { outDir: "out", check: false, force: false, format: false });
+      const outcome = await generateIntoFolder(host, "api.yaml", step.text, { outDir: "out", check: false, force: false, format: false, migration: {} });
       expect(outcome.diagnostics, step.name).toEqual([]);
       const files = (await readdir(path.join(dir, "out", "migrations"))).filter((f) => f.endsWith(".sql")).sort();
       expect(files.length, `${step.name}: ${files.join(", ")}`).toBe(i + 1);
@@ -121,7 +121,7 @@ describe("migrations across five edits, each applied on the database the ones be
     await database.query('INSERT INTO "books" ("title") VALUES ($1)', ["Kept"]);
     expect((await database.query('SELECT "title" FROM "books"')).rows).toEqual([{ title: "Kept" }]);
     // A run with nothing changed writes no migration.
-    await generateIntoFolder(host, "api.yaml", STEPS[STEPS.length - 1]!.text, { outDir: "out", check: false, force: false, format: false });
+    await generateIntoFolder(host, "api.yaml", STEPS[STEPS.length - 1]!.text, { outDir: "out", check: false, force: false, format: false, migration: {} });
     expect((await readdir(path.join(dir, "out", "migrations"))).filter((f) => f.endsWith(".sql"))).toHaveLength(STEPS.length);
   }, 120_000);
 });
@@ -134,7 +134,13 @@ describe("values in migrations", () => {
       const hostile = 'a\';\nDROP TABLE "notes"; --\\';
       const text = `${head}  notes:\n    fields:\n      mood: { type: string, enum: ${JSON.stringify([hostile, "b"])}, default: ${JSON.stringify(hostile)} }\n`;
       await writeFile(path.join(dir, "api.yaml"), text);
-      const outcome = await generateIntoFolder({ ...nodeHost(), cwd: dir }, "api.yaml", text, { outDir: "out", check: false, force: false, format: false });
+      const outcome = await generateIntoFolder({ ...nodeHost(), cwd: dir }, "api.yaml", text, {
+        outDir: "out",
+        check: false,
+        force: false,
+        format: false,
+        migration: {},
+      });
       expect(outcome.diagnostics).toEqual([]);
       await applyMigrationFiles(database, recorded(path.join(dir, "out")));
       const inserted = await database.query('INSERT INTO "notes" DEFAULT VALUES RETURNING "mood"');

@@ -11,7 +11,11 @@ import { testDatabase } from "../postgres/store.js";
 export async function generateFixture(name: string): Promise<GeneratedFile[]> {
   const file = declarationOf("valid", name);
   const host = { ...nodeHost(), cwd: ROOT };
-  const result = await generateFiles(host, file, readFileSync(path.join(ROOT, file), "utf8"), { outDir: `fixtures/valid/${name}/expected` });
+  const result = await generateFiles(host, file, readFileSync(path.join(ROOT, file), "utf8"), {
+    outDir: `fixtures/valid/${name}/expected`,
+    // The goldens are a project's first generation and its first migration (`codegen migrate new`).
+    migration: { name: "initial" },
+  });
   if (!result.value) throw new Error(result.diagnostics.map((d) => d.message).join("\n"));
   return result.value;
 }

@@ -41,6 +41,8 @@ export interface Field extends Constraints {
   readonly filter: boolean;
   /** Collection name of the resource whose id this field holds. */
   readonly ref?: string;
+  /** The field's previous name: the next migration renames its column (docs/migrations.md). */
+  readonly renamedFrom?: string;
   readonly description?: string;
   readonly example?: { readonly value: unknown };
   readonly extensions: Extensions;

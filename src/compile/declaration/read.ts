@@ -60,8 +60,8 @@ export type FieldPlace = "resource" | "nested" | "query" | "body";
 
 /** Keys that mean nothing at a place, and how the place reads in the message. */
 const NOT_AT_PLACE: Partial<Record<FieldPlace, { readonly keys: readonly string[]; readonly words: string }>> = {
-  query: { keys: ["filter", "ref", "nullable", "readOnly", "writeOnly"], words: "a query parameter" },
-  body: { keys: ["filter", "ref"], words: "a field of an action's body" },
+  query: { keys: ["filter", "ref", "renamedFrom", "nullable", "readOnly", "writeOnly"], words: "a query parameter" },
+  body: { keys: ["filter", "ref", "renamedFrom"], words: "a field of an action's body" },
 };
 
 /** Which constraint keys apply to which field types. */
@@ -109,7 +109,7 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
   if (type === "array" && !("items" in raw)) report("decl/items-required", {}, [...path, "type"]);
   if (type === "object" && !("fields" in raw)) report("decl/fields-required", {}, [...path, "type"]);
   if (place === "nested") {
-    for (const key of ["filter", "ref"]) if (key in raw) report("decl/only-top-level", { key }, [...path, key], "key");
+    for (const key of ["filter", "ref", "renamedFrom"]) if (key in raw) report("decl/only-top-level", { key }, [...path, key], "key");
   }
   const notHere = NOT_AT_PLACE[place];
   if (notHere) {
@@ -150,6 +150,7 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
     writeOnly: raw.writeOnly === true,
     filter: raw.filter === true,
     ref: asString(raw.ref),
+    renamedFrom: asString(raw.renamedFrom),
     description: asString(raw.description),
     example: "example" in raw ? { value: raw.example } : undefined,
     extensions: extensionsOf(raw),
@@ -171,9 +172,6 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
   if (field.default) {
     const problem = checkValue(field, field.default.value);
     if (problem) report("decl/default-invalid", { problem }, [...path, "default"]);
-    // Why: declaration.md, the server stores a default when the field is absent on create, and a
-    // required field is never absent there.
-    if (field.required) report("decl/default-with-required", {}, [...path, "default"]);
   }
   return field;
 }

@@ -199,6 +199,11 @@ export const declarationDefs: ShapeDefs = {
         maxItems: opt(count("JSON Schema maxItems")),
         filter: opt(bool("the list operation takes ?<field>=<value>")),
         ref: opt(str("name of another resource whose id this field holds")),
+        renamedFrom: opt({
+          kind: "string",
+          pattern: FIELD_NAME,
+          description: "the field's previous name: the next migration renames its column and keeps its data",
+        }),
         description: opt(str()),
         example: opt({ kind: "any" }),
       }),

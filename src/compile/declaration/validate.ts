@@ -328,6 +328,11 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
     fields.push(field);
     if (field.ref !== undefined) checkRef(field, fieldPath, ctx);
   }
+  // Why: a field still declared keeps its own column; renaming it away would leave it none.
+  for (const field of fields) {
+    if (field.renamedFrom !== undefined && Object.hasOwn(rawFields, field.renamedFrom))
+      report("decl/renamed-from-declared", { name: field.renamedFrom }, [...path, "fields", field.name, "renamedFrom"]);
+  }
 
   const { operations, options, extensions: operationsExtensions } = readOperations(raw, path, fields, report);
   // The rel of a `ref` link is the referenced resource's singular, declared or derived.

@@ -66,6 +66,7 @@ export function fieldSchema(field: Field, role: SchemaRole): JsonSchema {
   if (field.example !== undefined) schema.examples = [jsonData(field.example.value)];
   if (field.ref !== undefined) schema["x-codegen-ref"] = field.ref;
   if (field.filter) schema["x-codegen-filter"] = true;
+  if (field.renamedFrom !== undefined) schema["x-codegen-renamed-from"] = field.renamedFrom;
   Object.assign(schema, jsonData(field.extensions));
   return schema;
 }

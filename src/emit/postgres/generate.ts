@@ -1,13 +1,13 @@
 /**
  * The PostgreSQL files of a generation: the migrations kept in the output folder
- * (`migrations/NNNN_<words>.sql`, never rewritten), a new one when the tables changed since the
- * snapshot `migrations/schema.json`, the new snapshot, and the store template's view. Pure: what
- * the folder held comes in as `previous`.
+ * (`migrations/NNNN_<words>.sql`, never rewritten), a new one when `codegen migrate new` asks
+ * for it, the snapshot `migrations/schema.json` of the tables they reach, and the store
+ * template's view. Pure: what the folder held comes in as `previous`.
  */
 import type { ApiModel } from "../../model/api-model.js";
 import type { GeneratedFile } from "../render.js";
 import type { DataFile } from "../render.js";
-import { MIGRATION_FILE, type Migration, isEmpty, migrationName, migrationText, schemaChange } from "./migrations.js";
+import { MIGRATION_FILE, type Migration, type SchemaChange, isEmpty, migrationName, migrationText, schemaChange } from "./migrations.js";
 import type { SchemaSnapshot } from "../../model/tables.js";
 import { type PostgresView, postgresView } from "./view.js";
 
@@ -25,6 +25,10 @@ export interface PostgresFiles {
   readonly view: PostgresView;
   readonly files: readonly GeneratedFile[];
   readonly warnings: readonly string[];
+  /** The change of the tables the declaration holds beyond the folder's migrations (absent: none). */
+  readonly pending?: SchemaChange;
+  /** The migration written on request (`migrations/0002_add_pets_color.sql`). */
+  readonly written?: string;
 }
 
 /** Reads a snapshot's text; anything that is not one is no snapshot (a first migration then creates every table). */
@@ -46,19 +50,36 @@ export function keptMigrations(previous: PreviousMigrations): GeneratedFile[] {
   return previous.migrations.filter((m) => MIGRATION_FILE.test(m.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The migrations, snapshot and store view of a model (whose tables were named after `previous`), after what the folder held. */
-export function postgresFiles(view: ApiModel, document: unknown, previous: PreviousMigrations = { migrations: [] }): PostgresFiles {
+/** `codegen migrate new`'s request: write the next migration, named `name` (default: words of the change). */
+export interface MigrationRequest {
+  readonly name?: string | undefined;
+}
+
+/**
+ * The migrations, snapshot and store view of a document, after what the folder held. Without
+ * `request` no migration is written: the folder's migrations and snapshot are kept as they are,
+ * and `pending` is what the declaration changes beyond them (none for a folder without any
+ * migration, which has not taken up PostgreSQL). With `request`, the next migration captures
+ * that change and the snapshot becomes the declaration's, unless the change is refused.
+ */
+export function postgresFiles(view: ApiModel, document: unknown, previous: PreviousMigrations = { migrations: [] }, request?: MigrationRequest): PostgresFiles {
   const kept = keptMigrations(previous);
+  // The model's tables were named after the folder's history (snapshot and migrations).
   const snapshot = view.tables;
   // Why: without a snapshot, a folder whose migrations were kept still has its tables; only a
   // folder with neither starts from an empty database.
   const change = kept.length > 0 && previous.snapshot === undefined ? undefined : schemaChange(previous.snapshot, snapshot);
+  const write = request !== undefined && change !== undefined && !isEmpty(change) && change.refused.length === 0;
   const last = kept.length === 0 ? 0 : Number(MIGRATION_FILE.exec(kept[kept.length - 1]!.path)![1]);
-  const added = change !== undefined && !isEmpty(change) ? [{ path: `migrations/${migrationName(last, change)}`, contents: migrationText(change) }] : [];
+  const added = write ? [{ path: `migrations/${migrationName(last, change, request.name)}`, contents: migrationText(change) }] : [];
   const migrations: Migration[] = [...kept, ...added].map((m) => ({ name: m.path.slice("migrations/".length), sql: m.contents }));
+  const recorded = write ? snapshot : previous.snapshot;
+  const opted = kept.length > 0 || previous.snapshot !== undefined;
   return {
     view: postgresView(view, document, snapshot, migrations),
-    files: [...kept, ...added, snapshotFile(snapshot)],
-    warnings: added.length > 0 ? change!.warnings.map((w) => `${w} (written commented out in ${added[0]!.path}, not applied)`) : [],
+    files: [...kept, ...added, ...(recorded !== undefined ? [snapshotFile(recorded)] : [])],
+    warnings: write ? change.warnings.map((w) => `${w} (written commented out in ${added[0]!.path}, not applied)`) : [],
+    ...(change !== undefined && !isEmpty(change) && (opted || request !== undefined) ? { pending: change } : {}),
+    ...(write ? { written: added[0]!.path } : {}),
   };
 }
