@@ -419,7 +419,7 @@ describe("operations written by others", () => {
     const api = view(doc(remove([{ Bearer: ["write"], ApiKey: [] }]), { components }));
     // The routes as api.gen.ts declares them.
     const routes = api.api.routes;
-    const route = routes.find((r) => JSON.stringify(r).includes("deleteNote")) as { methods: { DELETE: Json } };
+    const route = routes.find((r) => JSON.stringify(r).includes("deleteNote")) as unknown as { methods: { DELETE: Json } };
     expect(route.methods.DELETE.security).toEqual([
       [
         { scheme: "Bearer", scopes: ["write"] },

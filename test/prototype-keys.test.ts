@@ -54,7 +54,7 @@ describe("schemaNode: a property or pattern named `__proto__` stays an own membe
     const schema = JSON.parse(
       `{"type": "object", "${keyword}": {"a": {"type": "string"}, "__proto__": {"type": "integer", "minimum": 1}, "1": {"type": "boolean"}}}`,
     ) as Record<string, unknown>;
-    const node = schemaNode(schema);
+    const node = schemaNode(schema) as Record<string, unknown>;
     // patternProperties lives in the node's first allOf part (the runtime's SchemaPart).
     const holder = keyword === "properties" ? node : (node.allOf as Record<string, unknown>[])[0]!;
     const members = holder[keyword] as Record<string, unknown>;
