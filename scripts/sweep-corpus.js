@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-/** The pinned corpus; the CI sample (test/openapi-corpus.test.ts) is every fourth document and every 2.0 one. */
+/** The pinned corpus; the CI sample (test/compile/openapi/corpus.test.ts) is every fourth document and every 2.0 one. */
 const corpus = (sample) =>
   JSON.parse(readFileSync(path.join(ROOT, "fixtures/openapi-corpus/documents.json"), "utf8"))
     .filter((d, i) => !sample || i % 4 === 0 || d.version === "2.0")

@@ -25,7 +25,7 @@ const MAX_CACHED = 200_000;
  * words of letters, digits, `_`, `.`, `/` and `-` parted by single spaces, the first a letter, not
  * one of the words YAML reads as null or a boolean, and short enough for a plain key.
  * Why: at 1000 resources most of a document's scalars are such names, and asking `yaml`
- * for each distinct one cost a second. test/yaml-writer.test.ts holds the rule to `yaml` byte for byte.
+ * for each distinct one cost a second. test/emit/yaml-writer.test.ts holds the rule to `yaml` byte for byte.
  */
 export function isPlainSafe(text: string): boolean {
   // Why the length first: the reserved words are 4 or 5 letters, and most names are not (a regexp call fewer per scalar).
@@ -52,7 +52,7 @@ export function jsonToYaml(value: unknown): string {
  * not known, src/render/document-layout.ts then checks the whole). Why: running the
  * server's writer over the whole document to compare its text was a second writing of it (50 ms
  * at 100 resources). Both writers lay out the block structure alike (maps, sequences, indentation:
- * test/document-yaml.test.ts); so the texts are equal when every scalar and key is: plain names
+ * test/emit/document-yaml.test.ts); so the texts are equal when every scalar and key is: plain names
  * and JSON's numbers are written alike by the rules of both, and each other distinct scalar is
  * asked of the server's writer itself, once, at the indentation it stands at.
  */
@@ -181,7 +181,7 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
     // server's writer writes alike by its rules too (runtime/yaml.gen.ts, stringText): the
     // same tests choose plain, single or double quotes, and JSON's double quotes hold no escape both
     // write apart. Why not asked: asking the server's writer for each distinct one (12,000
-    // at 1000 resources) was a quarter of the writer's time. test/yaml-writer.test.ts holds the rule.
+    // at 1000 resources) was a quarter of the writer's time. test/emit/yaml-writer.test.ts holds the rule.
     if (asIs && typeof v === "string" && !(line !== undefined && !FORCE_DOUBLE.test(v))) {
       // A scalar of one line is asked with the others at the end, all at once (serverAgreesOnAll).
       const known = agreements.get(v);
@@ -329,7 +329,7 @@ function writeYaml(value: unknown, check: boolean): { text: string; servedAsIs: 
  * rest, which `yaml` lays out: a line break (block scalars, which `faithfully` checks) and a text
  * with a line that starts like a document marker (`---`, `...`, `%`), laid out apart at the top level.
  * Why (S6): asking `yaml` for each distinct scalar was 80 ms of the 100-resource document.
- * test/yaml-writer.test.ts holds it to `yaml` byte for byte.
+ * test/emit/yaml-writer.test.ts holds it to `yaml` byte for byte.
  */
 export function oneLineScalar(v: unknown): string | undefined {
   if (v === null) return "null";

@@ -1,20 +1,26 @@
 /**
  * The ApiModel, the one contract between compile/ and emit/ (docs/architecture.md): data, not code.
- * Every string in it that lands in code is already safe there (identifiers checked, literals escaped, comments defused); the types are
+ * What the generated server reads as data (schema nodes, routes, resource specs, schemes, index
+ * links, tables) has the runtime's own types, so those values are type-checked where they cross
+ * into the runtime. Every string in it that lands in code is already safe there (identifiers checked, literals escaped, comments defused); the types are
  * type expressions (type-expr.ts) and the tables plain values, which the printer
  * (src/emit/print.ts) lays out when a file is rendered.
  */
 
+import type { RouteSpec } from "#runtime/dispatch.gen.js";
+import type { SchemeSpec } from "#runtime/guards.gen.js";
+import type { Link, ResourceSpec } from "#runtime/resources.gen.js";
+import type { SchemaNode } from "#runtime/validate.gen.js";
 import type { SchemaSnapshot } from "./tables.js";
 import type { TypeExpr } from "./type-expr.js";
 
 /** The data of api.gen.ts, as values. */
 export interface ApiData {
-  readonly schemas: readonly (readonly [name: string, node: unknown])[];
-  readonly resources: readonly (readonly [collection: string, spec: unknown])[];
-  readonly routes: readonly unknown[];
-  readonly securitySchemes: unknown;
-  readonly index: unknown;
+  readonly schemas: readonly (readonly [name: string, node: SchemaNode])[];
+  readonly resources: readonly (readonly [collection: string, spec: ResourceSpec])[];
+  readonly routes: readonly RouteSpec[];
+  readonly securitySchemes: { readonly [name: string]: SchemeSpec };
+  readonly index: readonly Link[];
 }
 
 /** A named type of types.gen.ts. */
@@ -65,7 +71,7 @@ export interface ResourceView {
   readonly collectionLiteral: string;
   readonly collectionComment: string;
   /** The dispatcher's ResourceSpec, as a value (printed into api.gen.ts). */
-  readonly specValue: unknown;
+  readonly specValue: ResourceSpec;
   /** The field names the stores filter a list on (not declared `query`). */
   readonly filters: readonly string[];
   readonly methods: readonly HandlerMethodView[];

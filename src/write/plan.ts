@@ -108,7 +108,7 @@ const generatedBytes = new WeakMap<GeneratedFile, string>();
  * `shapeHashOf` a generated file. Why from its data when it has some: parsing our own
  * 16 MB openapi.yaml back with `yaml` was 6 of 16 s at 1000 resources. Reading back what
  * `jsonToYaml` or `JSON.stringify` wrote gives the same data, so the hash is the same
- * (test/write-shape.test.ts proves it on every fixture and on random data).
+ * (test/write/shape.test.ts proves it on every fixture and on random data).
  */
 export function shapeHashOfFile(file: DataFile): string {
   let hash = generatedShapes.get(file);

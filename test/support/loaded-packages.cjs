@@ -1,4 +1,4 @@
-// Preloaded with --require by test/generator-work.test.ts: at exit, print the packages the process
+// Preloaded with --require by test/compile/generator-work.test.ts: at exit, print the packages the process
 // loaded (Node's CommonJS cache lists each, whether imported from ESM or required).
 process.on("exit", () => {
   const names = Object.keys(require.cache)

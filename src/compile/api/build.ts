@@ -25,6 +25,8 @@ import {
   unionType,
   word,
 } from "../../model/type-expr.js";
+import type { OperationSpec, RouteSegment, RouteSpec, RouteVariant } from "#runtime/dispatch.gen.js";
+import type { ResourceSpec } from "#runtime/resources.gen.js";
 import type { ApiModel, HandlerMethodView, ResourceView, TypeView } from "../../model/api-model.js";
 
 export { UnsupportedConstruct };
@@ -35,12 +37,12 @@ export { UnsupportedConstruct };
  * the method's operation is the one without a `#`, else the first (whose own parameters then
  * refuse a request no variant takes, such as a missing `X-Amz-Target`).
  */
-function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discriminator?: Discriminator | undefined }[]>): {
-  methods: Record<string, unknown>;
-  variants?: Record<string, unknown>;
+function variantsOf(methods: ReadonlyMap<string, readonly { spec: OperationSpec; discriminator?: Discriminator | undefined }[]>): {
+  methods: Record<string, OperationSpec>;
+  variants?: Record<string, RouteVariant[]>;
 } {
-  const chosen: Record<string, unknown> = {};
-  const variants: Record<string, unknown> = {};
+  const chosen: Record<string, OperationSpec> = {};
+  const variants: Record<string, RouteVariant[]> = {};
   for (const [method, entries] of methods) {
     // Most methods have one operation (two thousand routes).
     if (entries.length === 1) {
@@ -49,7 +51,7 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: unknown; discr
     }
     chosen[method] = (entries.find((e) => e.discriminator === undefined) ?? entries[0]!).spec;
     const told = entries.filter((e) => e.discriminator !== undefined);
-    if (entries.length > 1 && told.length > 0) variants[method] = told.map((e) => ({ ...e.discriminator, operation: e.spec }));
+    if (entries.length > 1 && told.length > 0) variants[method] = told.map((e) => ({ ...e.discriminator!, operation: e.spec }));
   }
   return Object.keys(variants).length > 0 ? { methods: chosen, variants } : { methods: chosen };
 }
@@ -165,7 +167,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
 
   const operationsByCollection = new Map<string, OperationModel[]>();
   // The dispatcher's routes as values, printed into api.gen.ts.
-  const routes: unknown[] = [];
+  const routes: RouteSpec[] = [];
   // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
   const collectionLinks: { rel: string; method: string; href: string }[] = [];
   const tokenLinks: { rel: string; method: string; href: string }[] = [];
@@ -185,12 +187,15 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   );
   for (const [i, reason] of ambiguous) problems.push(new UnsupportedConstruct(pointerOf("paths", model.paths[i]!.path), reason));
   // Each route's operations per method, with what tells apart those of one URL (variantsOf).
-  const pending = new Map<string, { segments: unknown; methods: Map<string, { spec: unknown; discriminator?: Discriminator | undefined }[]> }>();
+  const pending = new Map<
+    string,
+    { segments: readonly RouteSegment[]; methods: Map<string, { spec: OperationSpec; discriminator?: Discriminator | undefined }[]> }
+  >();
   for (const { wirePath, discriminator, segments, operations } of model.paths) {
     const key = JSON.stringify(segments);
-    const methods = pending.get(key)?.methods ?? new Map<string, { spec: unknown; discriminator?: Discriminator | undefined }[]>();
+    const methods = pending.get(key)?.methods ?? new Map<string, { spec: OperationSpec; discriminator?: Discriminator | undefined }[]>();
     if (!pending.has(key)) pending.set(key, { segments, methods });
-    const add = (method: string, spec: unknown) => {
+    const add = (method: string, spec: OperationSpec) => {
       const entries = methods.get(method.toUpperCase()) ?? [];
       methods.set(method.toUpperCase(), [...entries, { spec, discriminator }]);
     };
@@ -296,7 +301,7 @@ const CONDITIONAL_HEADERS = new Set(["if-match", "if-none-match"]);
  * the same reading as an operation written by others; a list's `sort`, `limit` and `cursor` are
  * its listing's, not parameters. Then what its kind adds.
  */
-function routeEntry(operation: OperationModel, collector: OperationCollector): Record<string, unknown> {
+function routeEntry(operation: OperationModel, collector: OperationCollector): OperationSpec {
   const { behaviour } = operation;
   const query = handlerQuery(operation);
   // Why not the conditional headers: If-Match and If-None-Match are the server's own (it answers
@@ -304,7 +309,7 @@ function routeEntry(operation: OperationModel, collector: OperationCollector): R
   const parameters = operation.parameters.filter(
     (p) => (p.in !== "query" || query.includes(p)) && !(p.in === "header" && CONDITIONAL_HEADERS.has(p.name.toLowerCase())),
   );
-  const spec: Record<string, unknown> = {
+  const spec: { -readonly [K in keyof OperationSpec]: OperationSpec[K] } = {
     operationId: operation.operationId,
     kind: behaviour.kind,
     security: operation.security.requirements,
@@ -372,7 +377,9 @@ function resourceView(
   const properties = objectOf(schema.properties);
   const inputProperties = objectOf(objectOf(schemas[`${name}Input`]).properties);
   const status = objectOf(ext.status);
-  const spec = {
+  // The extension's values as the runtime reads them: the document was verified against the
+  // x-codegen-resource schema (docs/openapi.md), so each value has the type asserted here.
+  const spec: ResourceSpec = {
     collection,
     singular: String(ext.singular),
     idKind: ext.id === "uuid" || ext.id === "string" ? ext.id : "integer",
@@ -382,7 +389,9 @@ function resourceView(
     writeOnly: Object.entries(inputProperties)
       .filter(([, p]) => objectOf(p).writeOnly === true)
       .map(([k]) => k),
-    ...(ext.status !== undefined ? { status: { initial: status.initial, transitions: status.transitions ?? {} } } : {}),
+    ...(ext.status !== undefined
+      ? { status: { initial: status.initial as string, transitions: (status.transitions ?? {}) as { readonly [from: string]: readonly string[] } } }
+      : {}),
     refs: Object.entries(properties)
       .filter(([, p]) => typeof objectOf(p)["x-codegen-ref"] === "string")
       .map(([field, p]) => {
@@ -392,10 +401,10 @@ function resourceView(
     links: listOf(ext.links).map((l) => {
       const link = objectOf(l);
       return {
-        rel: link.rel,
-        method: link.method,
-        ...(link.when ? { when: link.when } : {}),
-        ...(link.href ? { href: link.href } : {}),
+        rel: link.rel as string,
+        method: link.method as string,
+        ...(link.when ? { when: link.when as readonly string[] } : {}),
+        ...(link.href ? { href: link.href as string } : {}),
         ...(typeof link.action === "string" ? { action: link.action } : {}),
       };
     }),

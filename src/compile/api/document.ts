@@ -65,7 +65,8 @@ export function mediaEntries(content: unknown): MediaEntry[] {
 /** A Parameter Object, read. */
 export interface ParameterObject {
   readonly name: string;
-  readonly in: string;
+  /** One of OpenAPI's four locations: the document was validated against OpenAPI's schema. */
+  readonly in: "path" | "query" | "header" | "cookie";
   readonly required: boolean;
   readonly schema: Json | undefined;
   /** Whether it is described by `content` (instead of `schema`). */
@@ -82,7 +83,7 @@ export function parameterObject(value: unknown): ParameterObject {
   const parameter = objectOf(value);
   return {
     name: String(parameter.name),
-    in: String(parameter.in),
+    in: String(parameter.in) as ParameterObject["in"],
     required: parameter.required === true,
     schema: parameter.schema === undefined ? undefined : objectOf(parameter.schema),
     hasContent: parameter.content !== undefined,

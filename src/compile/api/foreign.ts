@@ -335,7 +335,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
  * An expansion (isExpansion) as prepare's walk makes it: each operation's refs to shared answers
  * replaced by the answer in `components/responses` (one object for all its uses), the objects on
  * the way copied, all else as it is. Undefined when a response's ref is not of that form, so the
- * document is walked after all. test/expand-json.test.ts holds the two ways equal.
+ * document is walked after all. test/compile/expand/expand-json.test.ts holds the two ways equal.
  */
 function inlineSharedAnswers(document: Json): Json | undefined {
   const components = isObject(document.components) ? document.components : {};

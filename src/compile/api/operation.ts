@@ -4,6 +4,7 @@
  * in one walk over `paths`, into the same typed shape. The views (handler methods, routes,
  * operation definitions) are derived from it. Problems are collected, never thrown.
  */
+import type { TokenForm } from "#runtime/token-form.gen.js";
 import { stringLiteral } from "../../model/escape.js";
 import {
   type Json,
@@ -47,7 +48,7 @@ export interface ResourceBehaviour {
 }
 
 /** What an operation does: written by others, codegen's index or token endpoint, or a resource operation. */
-export type Behaviour = { readonly kind: "operation" } | { readonly kind: "index" } | { readonly kind: "token"; readonly form: unknown } | ResourceBehaviour;
+export type Behaviour = { readonly kind: "operation" } | { readonly kind: "index" } | { readonly kind: "token"; readonly form: TokenForm } | ResourceBehaviour;
 
 /** A parameter of an operation, where it is written. */
 export interface ParameterModel extends ParameterObject {
@@ -163,7 +164,8 @@ function behaviourOf(path: string, method: string, operation: Json, ours: boolea
   const kind = (RESOURCE_KINDS as readonly string[]).find((k) => k === declared) ?? (isAction ? "action" : undefined);
   if (kind === undefined) {
     if (operation["x-codegen-token-endpoint"] !== undefined)
-      return { kind: "token", form: objectOf(operation["x-codegen-token-endpoint"]).form ?? "permissive" };
+      // The extension was validated against its schema (docs/openapi.md): `form` is one of the two.
+      return { kind: "token", form: (objectOf(operation["x-codegen-token-endpoint"]).form ?? "permissive") as TokenForm };
     if (ours && path === "/" && method === "get" && operation.operationId === "getIndex") return { kind: "index" };
     return { kind: "operation" };
   }
@@ -234,7 +236,7 @@ function parametersOf(path: string, method: string, itemParameters: readonly Par
     if (all.has(`path:${name}`)) continue;
     const implicit = {
       name,
-      in: "path",
+      in: "path" as const,
       required: true,
       schema: { type: "string" },
       hasContent: false,

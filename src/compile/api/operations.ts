@@ -5,6 +5,9 @@
  * (runtime/requests.gen.ts). Anything it cannot render safely is an
  * UnsupportedConstruct at its JSON pointer, never silently dropped.
  */
+import type { OperationSpec } from "#runtime/dispatch.gen.js";
+import type { BodySpec, OperationDefinition, ParameterSpec, PathStyle } from "#runtime/requests.gen.js";
+import type { SchemaNode } from "#runtime/validate.gen.js";
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
 import { refusalShapes } from "./error-shapes.js";
 import { docLines, inlineComment, stringLiteral } from "../../model/escape.js";
@@ -25,9 +28,9 @@ export class OperationCollector {
   private readonly usedProperties: Set<string>;
   readonly hookSchemes = new Set<string>();
   /** The spec of each parameter read without problems (a path item's is read at each of its operations). */
-  private readonly specs = new WeakMap<ParameterObject, object>();
+  private readonly specs = new WeakMap<ParameterObject, ParameterSpec>();
   /** The validator node of each schema read. */
-  private readonly nodes = new WeakMap<object, Record<string, unknown>>();
+  private readonly nodes = new WeakMap<object, SchemaNode>();
   /** The schemas checked that hold no keyword the validator cannot check (checked once). */
   private readonly checked = new WeakSet<object>();
   /** The schemas whose types (and so their variants) were already asked for per use: each object, and a named one by its name too. */
@@ -67,7 +70,7 @@ export class OperationCollector {
    * Adds one operation of the model; answers its entry of the route's methods, or undefined (its
    * problems recorded) when it cannot be rendered.
    */
-  add(model: OperationModel): object | undefined {
+  add(model: OperationModel): OperationSpec | undefined {
     const { operationId, method, path, pointer: at } = model;
     const before = this.problems.length;
     const read = this.read(model);
@@ -98,7 +101,7 @@ export class OperationCollector {
    * responses by status; with the type members of its parameters and body and the union of its
    * responses. Problems are recorded.
    */
-  read(model: OperationModel): { definition: object; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
+  read(model: OperationModel): { definition: OperationDefinition; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
     return this.readAs(model, true);
   }
 
@@ -110,7 +113,7 @@ export class OperationCollector {
    * were a good part of the model's time and garbage. `parameters`: those of the model it reads
    * (a list's own `sort`, `limit` and `cursor` are not).
    */
-  definition(model: OperationModel, parameters: OperationModel["parameters"] = model.parameters): object {
+  definition(model: OperationModel, parameters: OperationModel["parameters"] = model.parameters): OperationDefinition {
     return this.readAs(model, false, parameters).definition;
   }
 
@@ -119,7 +122,7 @@ export class OperationCollector {
     model: OperationModel,
     typed: boolean,
     own: OperationModel["parameters"] = model.parameters,
-  ): { definition: object; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
+  ): { definition: OperationDefinition; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
     const parameters = this.parameters(model, own, typed);
     const body = this.requestBody(model.body, `${model.pointer}/requestBody`, typed);
     const responses = this.responses(model.responses, `${model.pointer}/responses`, typed);
@@ -172,9 +175,9 @@ export class OperationCollector {
     return group;
   }
 
-  private parameters(model: OperationModel, parameters: OperationModel["parameters"], typed: boolean): { specs: object[]; members: Member[] } {
+  private parameters(model: OperationModel, parameters: OperationModel["parameters"], typed: boolean): { specs: ParameterSpec[]; members: Member[] } {
     const order = model.pathNames;
-    const specs: { spec: object; location: string; order: number }[] = [];
+    const specs: { spec: ParameterSpec; location: string; order: number }[] = [];
     const members: Record<string, Member[]> = { path: [], query: [], header: [], cookie: [] };
     for (const parameter of parameters) {
       const { name, in: location } = parameter;
@@ -206,7 +209,7 @@ export class OperationCollector {
   }
 
   /** parameter(), once per parameter object where it has no problems (their problems are reported at each operation). */
-  private specOf(parameter: OperationModel["parameters"][number]): object | undefined {
+  private specOf(parameter: OperationModel["parameters"][number]): ParameterSpec | undefined {
     const known = this.specs.get(parameter);
     if (known !== undefined) return known;
     const before = this.problems.length;
@@ -219,7 +222,7 @@ export class OperationCollector {
    * How the dispatcher reads one parameter (ParameterSpec): by its location, style and explode
    * (OpenAPI 3.1 section 4.8.12.4), or as JSON text when `content` describes it.
    */
-  private parameter(parameter: ParameterObject, pointer: string): object | undefined {
+  private parameter(parameter: ParameterObject, pointer: string): ParameterSpec | undefined {
     const { name, in: location } = parameter;
     const required = location === "path" || parameter.required;
     if (parameter.hasContent) return this.contentParameter(parameter, pointer, required);
@@ -261,7 +264,14 @@ export class OperationCollector {
   }
 
   /** An object-valued parameter: deepObject, exploded fields, or key,value pairs joined by the style's separator. */
-  private objectParameter(parameter: ParameterObject, spec: object, resolved: Json, style: string, explode: boolean, pointer: string): object | undefined {
+  private objectParameter(
+    parameter: ParameterObject,
+    spec: ParameterSpec,
+    resolved: Json,
+    style: string,
+    explode: boolean,
+    pointer: string,
+  ): ParameterSpec | undefined {
     if (style === "deepObject") return { ...spec, object: "deep" };
     if (!explode) return { ...spec, object: style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : "," };
     if (style === "spaceDelimited" || style === "pipeDelimited") {
@@ -288,7 +298,7 @@ export class OperationCollector {
   }
 
   /** A parameter described by `content`: one JSON media type, its value JSON text validated against the media type's schema. */
-  private contentParameter(parameter: ParameterObject, pointer: string, required: boolean): object | undefined {
+  private contentParameter(parameter: ParameterObject, pointer: string, required: boolean): ParameterSpec | undefined {
     const [entry, ...others] = parameter.content;
     if (entry === undefined || others.length > 0 || !isJsonMediaType(entry.type)) {
       return this.fail(
@@ -307,15 +317,15 @@ export class OperationCollector {
    * style only when it is not the default (simple, not exploded), so definitions stay as they were.
    */
   private pathParameter(
-    spec: { name: string },
+    spec: ParameterSpec,
     style: string,
     explode: boolean,
     shape: "scalar" | "array" | "object",
     resolved: Json,
     pointer: string,
-  ): object | undefined {
+  ): ParameterSpec | undefined {
     const { name } = spec;
-    if (!["simple", "label", "matrix"].includes(style)) {
+    if (!isPathStyle(style)) {
       return this.fail(
         pointer,
         `the style ${stringLiteral(style)} of the path parameter ${stringLiteral(name)} is not supported; codegen reads simple, label, matrix path parameters`,
@@ -339,7 +349,7 @@ export class OperationCollector {
     };
   }
 
-  private requestBody(body: RequestBodyObject | undefined, pointer: string, typed: boolean): { spec?: object; members: Member[] } {
+  private requestBody(body: RequestBodyObject | undefined, pointer: string, typed: boolean): { spec?: BodySpec; members: Member[] } {
     if (body === undefined) return { members: [] };
     const required = body.required;
     const json = body.content.filter((t) => isJsonMediaType(t.type));
@@ -429,7 +439,7 @@ export class OperationCollector {
   }
 
   /** The validator node of a schema (schemaNode), made once per schema object. */
-  private nodeOf(schema: Json): Record<string, unknown> {
+  private nodeOf(schema: Json): SchemaNode {
     let node = this.nodes.get(schema);
     if (node === undefined) {
       node = schemaNode(schema as JsonSchema);
@@ -500,3 +510,6 @@ const ANY_RESPONSE = objectType([
   member("contentType", word("string"), { optional: true }),
   member("headers", RESPONSE_HEADERS, { optional: true }),
 ]);
+
+/** The path styles codegen reads (OpenAPI 3.1 section 4.8.12.4): simple, label and matrix. */
+const isPathStyle = (style: string): style is PathStyle["style"] => style === "simple" || style === "label" || style === "matrix";

@@ -1,4 +1,5 @@
 import { compilePattern } from "#runtime/pattern.gen.js";
+import type { SchemaNode } from "#runtime/validate.gen.js";
 import { hasAnyKey } from "./document.js";
 import type { SchemaTypeNames, SchemaUse } from "./names.js";
 import {
@@ -230,7 +231,7 @@ export function objectTypeExpression(schema: JsonSchema, prefix: string, names: 
 const STRING = word("string");
 
 /** A validator node (see the runtime's `SchemaNode`) for a schema, as plain data. */
-export function schemaNode(schema: JsonSchema): Record<string, unknown> {
+export function schemaNode(schema: JsonSchema): SchemaNode {
   const ref = refName(schema);
   if (ref !== undefined) return { ref };
   const node: Record<string, unknown> = {};

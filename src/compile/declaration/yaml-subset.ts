@@ -6,7 +6,7 @@
  * Anything outside the subset, and anything the yaml package would report (a repeated key, a key
  * that is not a string, nesting too deep, any syntax error), is handed back: `readYamlSubset`
  * returns undefined and the caller reads the text with the yaml package, which stays the oracle
- * for values and places (test/load-yaml-subset.test.ts holds the two together).
+ * for values and places (test/compile/declaration/yaml-subset.test.ts holds the two together).
  */
 
 /** A span of the text: its first offset and the offset after it (the yaml package's `range`). */

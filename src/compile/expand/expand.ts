@@ -675,7 +675,7 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
   };
   // Why no deep copy of the whole: every part is built anew here and what comes from the
   // declaration's data passes jsonData, so no object is shared with the declaration, with another
-  // run or between two places of the document (test/expand-json.test.ts checks all three).
+  // run or between two places of the document (test/compile/expand/expand-json.test.ts checks all three).
   withoutUnusedComponents(document);
   expansions.add(document);
   return document as unknown as OpenAPIV3_1.Document;

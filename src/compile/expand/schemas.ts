@@ -13,7 +13,7 @@ export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/sc
  * and `.nan`, which validation refuses, as null). Every value of the expanded document that comes from the declaration's
  * loaded data passes here; the rest codegen builds itself, fresh, from strings and booleans.
  * Why: the whole document went through JSON text for this (and a structuredClone of
- * its schemas), half of the expansion's time; test/expand-json.test.ts holds the two equal.
+ * its schemas), half of the expansion's time; test/compile/expand/expand-json.test.ts holds the two equal.
  */
 export function jsonData<T>(value: T): T {
   if (typeof value === "number") return (Number.isFinite(value) ? value + 0 : null) as T;

@@ -4,6 +4,8 @@
  * operation whether a change is guarded by the status the server checked.
  */
 import type { ApiModel, HandlerMethodView, ResourceView } from "../../model/api-model.js";
+import type { MigrationSpec } from "#runtime/migrate.gen.js";
+import type { TableSpec } from "#runtime/postgres.gen.js";
 import { type Migration, statementsOf } from "./migrations.js";
 import type { SchemaSnapshot } from "../../model/tables.js";
 
@@ -13,9 +15,9 @@ const asJson = (value: unknown): Json => (typeof value === "object" && value !==
 /** What templates/postgres.gen.ts.hbs reads beside the ApiModel. */
 export interface PostgresView {
   /** `{ collection: TableSpec }`. */
-  readonly tables: { readonly [collection: string]: unknown };
+  readonly tables: { readonly [collection: string]: TableSpec };
   /** `[{ name, statements }]`. */
-  readonly migrations: readonly unknown[];
+  readonly migrations: readonly MigrationSpec[];
   readonly resources: readonly (ResourceView & { readonly methods: readonly (HandlerMethodView & { readonly guarded: boolean })[] })[];
 }
 

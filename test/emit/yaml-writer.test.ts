@@ -1,0 +1,342 @@
+// The OpenAPI document is written as YAML without building `yaml`'s node tree, byte-
+// identical to `yaml`'s own output (the goldens in fixtures/valid/*/expected/openapi.yaml are
+// compared by test/golden-openapi.test.ts; here any JSON data is).
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { YamlUnsupported, yamlOfData } from "../../runtime/yaml.gen.js";
+import { YAML_OPTIONS, isPlainSafe, jsonToYaml, oneLineScalar, yamlOfDocument } from "../../src/emit/yaml.js";
+
+const calls = vi.hoisted(() => ({ stringify: 0 }));
+vi.mock("yaml", async (original) => {
+  const real = await original<typeof import("yaml")>();
+  return {
+    ...real,
+    stringify: (...args: Parameters<typeof real.stringify>) => {
+      calls.stringify++;
+      return real.stringify(...args);
+    },
+  };
+});
+/** yaml's own stringify, not counted. */
+const { parse, stringify } = await vi.importActual<typeof import("yaml")>("yaml");
+/** yaml's reading of a text, or undefined where it reads none. */
+const tryParse = (text: string): unknown => {
+  try {
+    return parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Strings built from what makes YAML quote, fold or block a scalar. */
+const text = fc
+  .array(
+    fc.constantFrom(
+      "a",
+      "Z",
+      " ",
+      "\n",
+      "\n\n",
+      ":",
+      ": ",
+      " #",
+      "#",
+      "-",
+      "- ",
+      "'",
+      '"',
+      "\\",
+      "\t",
+      "{",
+      "[",
+      "*",
+      "&",
+      "!",
+      "|",
+      ">",
+      "%",
+      "@",
+      "`",
+      "~",
+      "null",
+      "true",
+      "1",
+      "0x1",
+      "1.5",
+      "é",
+      "\u0085",
+      "\u2028",
+      "?",
+      ",",
+    ),
+    {
+      maxLength: 12,
+    },
+  )
+  .map((parts) => parts.join(""));
+const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.constant(-0));
+const value = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: "small" }, scalar, tie("array"), tie("object")),
+  array: fc.array(tie("node"), { maxLength: 4 }),
+  object: fc.dictionary(text, tie("node"), { maxKeys: 4 }),
+}));
+
+describe("a string of one line, as the server's writer writes it", () => {
+  // src/emit/yaml.ts does not ask the server's writer (runtime/yaml.gen.ts) about a
+  // string of one line without control characters or a document marker: both write it by the same
+  // rules. Held here at every place such a string stands: a map's value, a sequence's item, nested.
+  it("is oneLineScalar's text, at the top and nested, in a map and a sequence", () => {
+    const line = fc.oneof(
+      text,
+      fc.string({
+        unit: fc.constantFrom(
+          "a",
+          " ",
+          ":",
+          "#",
+          "-",
+          "'",
+          '"',
+          "\\",
+          "\t",
+          "%",
+          "?",
+          "|",
+          ">",
+          "{",
+          "[",
+          ",",
+          "&",
+          "*",
+          "!",
+          "@",
+          "`",
+          "~",
+          ".",
+          "0",
+          "1",
+          "e",
+          "x",
+          "\u0085",
+          "\u00a0",
+          "\u2028",
+          "\u00e9",
+          "\ud83d\ude00",
+          "\u007f",
+          "\u0001",
+        ),
+        maxLength: 14,
+      }),
+      fc.constantFrom(
+        "true",
+        "Null",
+        "~",
+        "0x1F",
+        "0o17",
+        "1e3",
+        "-.5",
+        ".inf",
+        "12",
+        "+3",
+        "- a",
+        "? a",
+        "a: b",
+        "a #b",
+        "#a",
+        "",
+        " ",
+        "a ",
+        "'a'",
+        '"a"',
+        "'\"",
+        "\"'",
+      ),
+    );
+    let tried = 0;
+    fc.assert(
+      fc.property(line, (v) => {
+        const written = oneLineScalar(v);
+        if (written === undefined || /[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]/.test(v)) return;
+        tried++;
+        expect(yamlOfData({ k: v, l: [v], m: { n: v, o: [[v]] } })).toBe(`k: ${written}\nl:\n  - ${written}\nm:\n  n: ${written}\n  o:\n    - - ${written}\n`);
+      }),
+      { numRuns: 20000 },
+    );
+    expect(tried).toBeGreaterThan(10000);
+  });
+});
+
+describe("jsonToYaml", () => {
+  it("writes any JSON data byte-identically to yaml's stringify wherever that reads back as the data, and always text that does", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.dictionary(text, value.node, { minKeys: 0, maxKeys: 5 }), value.node), (data) => {
+        const written = jsonToYaml(data);
+        expect(JSON.stringify(parse(written))).toBe(JSON.stringify(data));
+        const theirs = stringify(data, YAML_OPTIONS);
+        if (written !== theirs) {
+          expect(JSON.stringify(tryParse(theirs))).not.toBe(JSON.stringify(data));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // (Whether the random texts meet a lossy block scalar depends on the seed; the next test always does.)
+  });
+
+  it("writes the same few texts alike wherever they stand: keys and values at the top, nested, first in a sequence's item, in sequences of sequences", () => {
+    // The writer remembers each text's line start and value per run; a text whose layout
+    // depends on its place (a document marker at the top, a block scalar's indentation) must not be
+    // taken from another place. A pool of a few texts makes every one of them stand at many places.
+    const shared = fc
+      .array(fc.oneof(text, fc.constantFrom("%a", "---", "... x", "a\n---", " \nb", "a: b", "#x")), { minLength: 1, maxLength: 4 })
+      .chain((pool) => {
+        const one = fc.constantFrom(...pool);
+        const node = fc.letrec((tie) => ({
+          node: fc.oneof({ depthSize: "small" }, one, tie("array"), tie("object")),
+          array: fc.array(tie("node"), { maxLength: 3 }),
+          object: fc.dictionary(one, tie("node"), { maxKeys: 3 }),
+        })).node;
+        return fc.dictionary(one, node, { minKeys: 1, maxKeys: 4 });
+      });
+    fc.assert(
+      fc.property(shared, (data) => {
+        const { text: written, servedAsIs } = yamlOfDocument(data);
+        expect(JSON.stringify(parse(written))).toBe(JSON.stringify(data));
+        const theirs = stringify(data, YAML_OPTIONS);
+        if (written !== theirs) expect(JSON.stringify(tryParse(theirs))).not.toBe(JSON.stringify(data));
+        if (servedAsIs) expect(yamlOfData(data)).toBe(written);
+      }),
+      { numRuns: 3000 },
+    );
+    // And the same scalar in a map, first in a sequence's item and in a sequence of sequences, at several depths.
+    for (const v of ["%a", "a\n---", " \nb", "x\ny", "#x", "plain"]) {
+      const data = { [v]: v, a: [v, [v, [v]], { [v]: v, b: { [v]: [v] } }], [`${v}2`]: { [v]: v } };
+      expect(jsonToYaml(data), JSON.stringify(data)).toBe(stringify(data, YAML_OPTIONS));
+      let served: string | undefined;
+      try {
+        served = yamlOfData(data);
+      } catch (error) {
+        if (!(error instanceof YamlUnsupported)) throw error;
+      }
+      if (yamlOfDocument(data).servedAsIs) expect(served).toBe(jsonToYaml(data));
+    }
+  });
+
+  it("writes a string whose first line is only spaces so that it reads back (yaml's block scalar loses the spaces)", () => {
+    for (const lossy of [" \n", "  \nx", " #&%\n", " \n \n"]) {
+      for (const data of [{ description: lossy }, { list: [lossy] }, { a: { b: lossy } }, { [lossy]: 1 }]) {
+        expect(parse(jsonToYaml(data)), JSON.stringify(data)).toEqual(data);
+      }
+    }
+  });
+
+  it("falls back to yaml whole for what it does not write itself", () => {
+    const long = { ["k".repeat(1100)]: 1, date: "x" };
+    expect(jsonToYaml(long)).toBe(stringify(long, YAML_OPTIONS));
+    const odd = { when: new Date(0), gone: undefined, list: [1] };
+    expect(jsonToYaml(odd)).toBe(stringify(odd, YAML_OPTIONS));
+    expect(jsonToYaml([1, { a: 2 }])).toBe(stringify([1, { a: 2 }], YAML_OPTIONS));
+    expect(jsonToYaml({})).toBe(stringify({}, YAML_OPTIONS));
+  });
+
+  it("writes the strings it judges plain-safe as yaml does, as keys and values at every depth", () => {
+    const word = fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9_./ -]{0,12}$/),
+      fc.constantFrom("null", "NULL", "True", "false", "yes", "No", "on", "y", "n", "e1", "a.b", "a/b", "x-", "-x", "_a", "inf", "nan"),
+    );
+    const plainish = fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(" "));
+    let judged = 0;
+    fc.assert(
+      fc.property(plainish, (text) => {
+        if (!isPlainSafe(text)) return;
+        judged++;
+        for (const data of [{ [text]: text }, { a: { [text]: [text, { [text]: text }] } }, { list: [text] }]) {
+          expect(jsonToYaml(data)).toBe(stringify(data, YAML_OPTIONS));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    // The property judged strings, not only refused them.
+    expect(judged).toBeGreaterThan(200);
+    expect(["null", "True", "a: b", " a", "a ", "1a", "a  b", "x".repeat(1001)].filter(isPlainSafe)).toEqual([]);
+  });
+
+  it("lays out each distinct scalar and key once", () => {
+    // Bounded work: 10,000 operations sharing their texts cost a handful of calls into yaml, not one per text.
+    const operation = (i: number) => ({
+      description: "Line one.\nLine two.",
+      responses: { "404": { $ref: "#/components/responses/NotFound" } },
+      tags: [i % 2 ? "a" : "b"],
+    });
+    const document = { openapi: "3.1.0", operations: Array.from({ length: 10_000 }, (_, i) => operation(i)) };
+    calls.stringify = 0;
+    const text = jsonToYaml(document);
+    expect(calls.stringify).toBeLessThan(20);
+    expect(text).toBe(stringify(document, YAML_OPTIONS));
+  });
+
+  it("writes every one-line scalar itself, byte-identically to yaml, as a key, a value and an item at every depth", () => {
+    // Any code unit (control characters, lone surrogates, unicode), and the pieces that make yaml quote.
+    const piece = fc.constantFrom(
+      " ",
+      ": ",
+      " #",
+      "#",
+      "-",
+      "- ",
+      "?",
+      "'",
+      '"',
+      "\\",
+      "\t",
+      "{",
+      "]",
+      ",",
+      "&",
+      "*",
+      "!",
+      "|",
+      ">",
+      "%",
+      "@",
+      "`",
+      "~",
+      "1",
+      "0x1",
+      "1e3",
+      ".inf",
+      "null",
+      "True",
+      "é",
+      "\u0085",
+      "\u2028",
+      "\u00a0",
+      "\u0000",
+      "\u001b",
+      "\ud800",
+    );
+    const line = fc
+      .oneof(
+        fc.string({ unit: "binary", maxLength: 12 }),
+        fc.string({ unit: "grapheme", minLength: 80, maxLength: 1500 }),
+        fc.array(fc.oneof(piece, fc.string({ unit: "grapheme-ascii", maxLength: 3 })), { maxLength: 6 }).map((p) => p.join("")),
+      )
+      .filter((t) => !t.includes("\n"));
+    const scalar = fc.oneof(line, line, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(-0));
+    let written = 0;
+    fc.assert(
+      fc.property(line, scalar, (k, v) => {
+        const data = { [k]: v, list: [v, { [k]: [v] }], a: { b: { [k]: v } } };
+        calls.stringify = 0;
+        const ours = jsonToYaml(data);
+        expect(ours).toBe(stringify(data, YAML_OPTIONS));
+        if (oneLineScalar(k) !== undefined && oneLineScalar(v) !== undefined) {
+          written++;
+          // Laid out without asking yaml.
+          expect(calls.stringify).toBe(0);
+        }
+      }),
+      { numRuns: 2500 },
+    );
+    expect(written).toBeGreaterThan(1250);
+  });
+});

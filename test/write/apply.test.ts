@@ -1,0 +1,59 @@
+// applyPlan (src/write/apply.ts) writes the new tree beside the folder and swaps it in.
+// Each folder of the new tree is made and looked at once, not once per file in it; a link that
+// stands where a folder goes is still refused.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+
+const calls = vi.hoisted(() => ({ mkdir: [] as string[] }));
+vi.mock("node:fs", async (original) => {
+  const real = await original<typeof import("node:fs")>();
+  return {
+    ...real,
+    mkdirSync: (...args: Parameters<typeof real.mkdirSync>) => {
+      calls.mkdir.push(String(args[0]));
+      return real.mkdirSync(...args);
+    },
+  };
+});
+const { applyPlan } = await import("../../src/write/apply.js");
+
+const scratch = mkdtempSync(path.join(tmpdir(), "codegen-apply-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const nothing = { changed: [], unchanged: [], removed: [], edited: [], foreign: [] };
+
+describe("applyPlan", () => {
+  it("makes each folder of the new tree once, however many files it holds", () => {
+    const dir = path.join(scratch, "many");
+    const files = [
+      { path: "index.gen.ts", contents: "export {};\n" },
+      ...Array.from({ length: 300 }, (_, i) => ({ path: `resources/deep/r${i}.gen.ts`, contents: `export const r${i} = ${i};\n` })),
+      ...Array.from({ length: 50 }, (_, i) => ({ path: `runtime/f${i}.gen.ts`, contents: `// ${i}\n` })),
+    ];
+    calls.mkdir = [];
+    applyPlan(dir, { ...nothing, added: files }, files);
+    for (const file of files) expect(readFileSync(path.join(dir, file.path), "utf8")).toBe(file.contents);
+    // The new tree itself, resources, resources/deep and runtime: each once (351 files).
+    expect(calls.mkdir).toHaveLength(4);
+    expect(new Set(calls.mkdir).size).toBe(4);
+  });
+
+  it("still refuses to write through a link that stands where a folder goes, and leaves the folder as it was", () => {
+    const dir = path.join(scratch, "linked");
+    const victim = path.join(scratch, "victim");
+    mkdirSync(victim);
+    mkdirSync(dir);
+    // A link in the old tree is copied into the new one as the link it is (linkTree).
+    symlinkSync(victim, path.join(dir, "runtime"));
+    const files = [
+      { path: "a.gen.ts", contents: "1\n" },
+      { path: "runtime/b.gen.ts", contents: "2\n" },
+      { path: "runtime/c.gen.ts", contents: "3\n" },
+    ];
+    expect(() => applyPlan(dir, { ...nothing, added: files }, files)).toThrow(/is not a folder/);
+    expect(existsSync(path.join(victim, "b.gen.ts"))).toBe(false);
+    expect(existsSync(path.join(dir, "a.gen.ts"))).toBe(false);
+  });
+});
