@@ -259,6 +259,8 @@ export function transitionProblem(spec: ResourceSpec, current: StoredObject, req
 /**
  * An in-memory collection: the store behind a generated server that runs at once. Ids are
  * assigned per the resource's id type; list filters on exact values; PUT replaces, PATCH merges.
+ * A write given a request's signal that has aborted (its deadline passed, its client went away)
+ * throws the signal's reason and changes nothing (http-behaviour "Deadlines").
  */
 export class MemoryCollection {
   readonly #spec: ResourceSpec;
@@ -329,7 +331,8 @@ export class MemoryCollection {
   }
 
   /** Stores a new object under a fresh id. */
-  create(fields: { readonly [field: string]: unknown }): StoredObject | HandlerRefusal<400> {
+  create(fields: { readonly [field: string]: unknown }, signal?: AbortSignal): StoredObject | HandlerRefusal<400> {
+    signal?.throwIfAborted();
     const broken = this.#brokenReference(fields);
     if (broken !== undefined) return broken;
     const id = this.#spec.idKind === "integer" ? this.#nextId++ : randomUUID();
@@ -339,7 +342,8 @@ export class MemoryCollection {
   }
 
   /** Replaces an object whole (absent optional fields are cleared), keeping its read-only fields. */
-  replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject): StoredObject | HandlerRefusal<400> {
+  replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject, signal?: AbortSignal): StoredObject | HandlerRefusal<400> {
+    signal?.throwIfAborted();
     const broken = this.#brokenReference(fields);
     if (broken !== undefined) return broken;
     const kept = Object.fromEntries(this.#spec.readOnly.filter((key) => Object.hasOwn(current, key)).map((key) => [key, current[key]]));
@@ -349,7 +353,8 @@ export class MemoryCollection {
   }
 
   /** Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. */
-  update(id: string | number, patch: { readonly [field: string]: unknown }, current: StoredObject): StoredObject | HandlerRefusal<400> {
+  update(id: string | number, patch: { readonly [field: string]: unknown }, current: StoredObject, signal?: AbortSignal): StoredObject | HandlerRefusal<400> {
+    signal?.throwIfAborted();
     const broken = this.#brokenReference(patch);
     if (broken !== undefined) return broken;
     const object: { [field: string]: unknown } = copyOwn(current);
@@ -362,7 +367,8 @@ export class MemoryCollection {
   }
 
   /** Removes an object; one that others refer to stays, refused with 409 (stillReferred). */
-  delete(id: string | number): void | HandlerRefusal<409> {
+  delete(id: string | number, signal?: AbortSignal): void | HandlerRefusal<409> {
+    signal?.throwIfAborted();
     const key = String(id);
     for (const { from, field } of this.#referrers) {
       for (const object of from.#objects.values()) {
