@@ -75,6 +75,8 @@ export type PoolLike = {
   readonly waitingCount?: number;
   /** One connection of the pool (pg's `pool.connect()`): a statement under a request's deadline runs on one. */
   connect?(): Promise<PoolClientLike>;
+  /** The pool's options (pg's): its size bounds the connections writes waiting for a locked row may take. */
+  readonly options?: { readonly max?: number };
 };
 
 /** What of a pg `PoolClient` the store uses: its query, its release, and its server process id (pg's `processID`). */
@@ -105,7 +107,8 @@ export function poolQuery(pool: PoolLike, options: { readonly maxQueue?: number;
   const bounded = unavailableAsSuch(query);
   if (typeof pool.connect === "function") {
     const connecting = pool as PoolLike & { connect(): Promise<PoolClientLike> };
-    const signalled: SignalledQuery = (text, params, options) => signalledStatement(connecting, maxQueue, text, params, options);
+    const retries: Retries = { running: 0, slots: Math.max(1, Math.floor((pool.options?.max ?? 10) / 4)) };
+    const signalled: SignalledQuery = (text, params, options) => signalledStatement(connecting, maxQueue, retries, text, params, options);
     Object.defineProperty(bounded, SIGNALLED, { value: signalled });
   }
   return bounded;
@@ -159,6 +162,7 @@ const codeOf = (error: unknown): unknown => (typeof error === "object" && error 
 async function signalledStatement(
   pool: PoolLike & { connect(): Promise<PoolClientLike> },
   maxQueue: number,
+  retries: Retries,
   text: string,
   params: unknown[],
   options: StatementOptions,
@@ -167,13 +171,24 @@ async function signalledStatement(
   for (let attempt = 0; ; attempt++) {
     signal.throwIfAborted();
     if ((pool.waitingCount ?? 0) >= maxQueue) throw new StoreUnavailableError("the database's connection pool is full");
-    const client = await connectWithin(pool, signal);
-    const outcome = await attemptOn(pool, client, text, params, options);
-    if (outcome !== LOCKED) return outcome;
+    // Why a slot: writes that found their row locked try again on at most a quarter of the
+    // pool, however many they are; the rest of the pool answers the requests on other rows.
+    if (attempt > 0) retries.running++;
+    try {
+      const client = await connectWithin(pool, signal);
+      const outcome = await attemptOn(pool, client, text, params, options);
+      if (outcome !== LOCKED) return outcome;
+    } finally {
+      if (attempt > 0) retries.running--;
+    }
     // Why a growing pause with jitter: waiters of one row must not retry in step.
-    await pause(Math.min(LOCK_RETRY_MAX_MS, 10 * 2 ** attempt) * (0.5 + Math.random() / 2), signal);
+    do await pause(Math.min(LOCK_RETRY_MAX_MS, 10 * 2 ** attempt) * (0.5 + Math.random() / 2), signal);
+    while (retries.running >= retries.slots);
   }
 }
+
+/** The writes of a pool trying again after finding their row locked: how many run now, and how many may. */
+type Retries = { running: number; readonly slots: number };
 
 /** What attemptOn answers when the row stayed locked for LOCK_WAIT_MS: try again. */
 const LOCKED = Symbol("locked");
