@@ -79,10 +79,12 @@ export type PoolLike = {
   readonly options?: { readonly max?: number };
 };
 
-/** What of a pg `PoolClient` the store uses: its query, its release, and its server process id (pg's `processID`). */
+/** What of a pg `PoolClient` the store uses: its query, its release, its events, and its server process id (pg's `processID`). */
 export type PoolClientLike = {
   query: Query;
   release(destroy?: boolean | Error): void;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  removeListener?(event: "error", listener: (error: Error) => void): unknown;
   readonly processID?: number | null;
 };
 
@@ -204,6 +206,13 @@ async function attemptOn(pool: PoolLike, client: PoolClientLike, text: string, p
   };
   let destroy: boolean | Error = false;
   let begun = false;
+  // Why: pg's pool listens for a connection's errors only while it is idle; one lost while this
+  // attempt holds it (a restart between two statements) would otherwise be an unhandled 'error'
+  // that ends the process. Its query then fails, and the connection is not given back to the pool.
+  const lost = (error: Error): void => {
+    destroy = error;
+  };
+  client.on?.("error", lost);
   try {
     if (write) {
       const left = deadline === undefined ? undefined : Math.floor(deadline - performance.now() - STATEMENT_MARGIN_MS);
@@ -245,6 +254,7 @@ async function attemptOn(pool: PoolLike, client: PoolClientLike, text: string, p
     if (code === QUERY_CANCELED) throw new DeadlineExceededError("the statement ran into the request's deadline", { cause: error });
     throw error;
   } finally {
+    client.removeListener?.("error", lost);
     client.release(destroy);
   }
 }
