@@ -10,7 +10,7 @@ import type { IncomingMessage } from "node:http";
 import { performance } from "node:perf_hooks";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
 import type { Access, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
-import { DEFAULT_BODY_LIMIT, acceptsJson, acceptsSome, isFormContentType, parseUrl, readBody, refusal, splitPath } from "./http.gen.js";
+import { ClientGoneError, DEFAULT_BODY_LIMIT, acceptsJson, acceptsSome, isClientGone, isDeadlineExceeded, isFormContentType, parseUrl, readBody, refusal, setSignalDeadline, splitPath } from "./http.gen.js";
 import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { shapeRefusal } from "./problems.gen.js";
 import type { FormatError, RefusalShapes } from "./problems.gen.js";
@@ -337,20 +337,114 @@ export class HandlerTimeoutError extends Error {
 }
 
 /**
- * The result of an application hook, or a HandlerTimeoutError once `handlerTimeout` passes. The
- * hook cannot be stopped; what it answers later is ignored. Why a value where the hook answers
- * one: a hook that returns (or throws) at once costs no promise and no timer.
+ * How long a handler may still take once its request's signal has aborted before the answer is
+ * 504 (or nothing, for a client gone) whatever it does: time for a store to roll its work back,
+ * or for a commit already under way to be answered as it happened (http-behaviour "Deadlines":
+ * a request answered 504 changes nothing afterwards, and an answer after a commit reflects the
+ * commit). At most a quarter of `handlerTimeout`.
  */
-export function inTime<T>(options: DispatchOptions, what: string, work: () => Promise<T> | T): Promise<T> | T {
+export const ABORT_GRACE_MS = 1_000;
+
+/**
+ * A request's deadline and the signal its handlers and stores are given (http-behaviour
+ * "Running in production", "Deadlines"), made when its first hook or handler is called: the
+ * signal aborts with a HandlerTimeoutError at the deadline, or a ClientGoneError when the client
+ * goes away while a hook is awaited.
+ */
+type RequestWork = {
+  readonly controller: AbortController;
+  /** `handlerTimeout` (0: none) and when the deadline was set (performance.now()). */
+  readonly limit: number;
+  readonly started: number;
+  /** What is awaited now, for the HandlerTimeoutError's message. */
+  what: string;
+  /** The request's place in the deadline queue, once a hook is awaited. */
+  waiting: Waiting | undefined;
+  /** The listener of the client's connection closing, once a hook is awaited. */
+  gone: (() => void) | undefined;
+};
+
+const requestWork = new WeakMap<IncomingMessage, RequestWork>();
+
+/** The request's work (RequestWork), made on its first hook or handler. */
+function workOf(req: IncomingMessage, options: DispatchOptions): RequestWork {
+  let work = requestWork.get(req);
+  if (work === undefined) {
+    const limit = options.handlerTimeout ?? DEFAULT_HANDLER_TIMEOUT;
+    const timed = limit > 0 && Number.isFinite(limit);
+    work = { controller: new AbortController(), limit: timed ? limit : 0, started: performance.now(), what: "the request", waiting: undefined, gone: undefined };
+    if (timed) setSignalDeadline(work.controller.signal, work.started + limit);
+    requestWork.set(req, work);
+  }
+  return work;
+}
+
+/**
+ * The signal of a request (aborted at its deadline or when its client goes away), as handlers
+ * are given it in their input (`signal`): hand it to every store call and other slow work.
+ */
+export function requestSignal(req: IncomingMessage, options: DispatchOptions): AbortSignal {
+  return workOf(req, options).controller.signal;
+}
+
+/** Aborts the work of a request whose client went away (the fetch host tells of it; node:http's connection closing is watched here). */
+export function abortRequest(req: IncomingMessage, reason: unknown): void {
+  requestWork.get(req)?.controller.abort(reason);
+}
+
+/**
+ * Ends the watch of a request once it is answered (its deadline and its client's connection);
+ * true when its client went away, so nothing is written to a closed connection.
+ */
+export function endRequest(req: IncomingMessage): boolean {
+  const work = requestWork.get(req);
+  if (work === undefined) return false;
+  requestWork.delete(req);
+  work.waiting?.settle();
+  if (work.gone !== undefined) req.socket?.removeListener("close", work.gone);
+  const signal = work.controller.signal;
+  return signal.aborted && isClientGone(signal.reason);
+}
+
+/**
+ * The result of an application hook, within the request's deadline (`handlerTimeout`, counted
+ * from its first hook or handler). At the deadline, or when the client goes away, the request's
+ * signal aborts; the hook then has ABORT_GRACE_MS to settle: what it answers is the answer (a
+ * commit under way is reported as done), what it throws is the signal's reason (504, or nothing
+ * for a client gone), and past the grace the reason all the same. Why a value where the hook
+ * answers one: a hook that returns (or throws) at once costs no promise and no timer.
+ */
+export function inTime<T>(options: DispatchOptions, req: IncomingMessage, what: string, work: () => Promise<T> | T): Promise<T> | T {
   const result = work();
   if (!isPromiseLike(result)) return result;
-  const limit = options.handlerTimeout ?? DEFAULT_HANDLER_TIMEOUT;
-  if (!(limit > 0 && Number.isFinite(limit))) return result;
+  const job = workOf(req, options);
+  job.what = what;
+  const signal = job.controller.signal;
+  if (job.limit > 0 && job.waiting === undefined && !signal.aborted) {
+    job.waiting = awaitDeadline(job.limit, job.started + job.limit, () => job.controller.abort(new HandlerTimeoutError(`${job.what} did not answer within the request's deadline of ${job.limit} ms`)));
+  }
+  const socket = req.socket as IncomingMessage["socket"] | undefined;
+  if (job.gone === undefined && socket !== undefined && socket !== null) {
+    job.gone = () => job.controller.abort(new ClientGoneError("the client went away before its answer"));
+    socket.once("close", job.gone);
+  }
   return new Promise<T>((resolve, reject) => {
-    const waiting = awaitDeadline(limit, () => reject(new HandlerTimeoutError(`${what} did not answer within ${limit} ms`)));
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const expired = (): void => {
+      grace = setTimeout(() => reject(signal.reason), job.limit > 0 ? Math.min(ABORT_GRACE_MS, job.limit / 4) : ABORT_GRACE_MS);
+      grace.unref();
+    };
+    if (signal.aborted) expired();
+    else signal.addEventListener("abort", expired, { once: true });
+    const done = (): void => {
+      clearTimeout(grace);
+      signal.removeEventListener("abort", expired);
+    };
     Promise.resolve(result).then(
-      (value) => (waiting.settle(), resolve(value)),
-      (error: unknown) => (waiting.settle(), reject(error)),
+      (value) => (done(), resolve(value)),
+      // Why the reason: what a hook throws once its work was cancelled (a query cancelled, a fetch
+      // aborted) is the cancellation, answered as the deadline or the client gone says.
+      (error: unknown) => (done(), reject(signal.aborted && !isDeadlineExceeded(error) ? signal.reason : error)),
     );
   });
 }
@@ -364,16 +458,17 @@ type DeadlineQueue = { first: Waiting | undefined; last: Waiting | undefined; ti
 const deadlineQueues = new Map<number, DeadlineQueue>();
 
 /**
- * Waits for a hook with a time limit. Why one timer per limit, not one per request: every
- * waiting hook of a limit expires in the order it started, so a queue and one timer armed for
- * its oldest deadline do what a timer each would; settling is unlinking, with no timer to clear.
+ * Waits for a request's deadline (`deadline`, its start plus `limit`). Why one timer per limit,
+ * not one per request: the requests of a limit reach their deadlines in the order they started
+ * (give or take the work done at once before their first hook), so a queue and one timer armed
+ * for its oldest deadline do what a timer each would; settling is unlinking, with no timer to clear.
  */
-function awaitDeadline(limit: number, expire: () => void): Waiting {
+function awaitDeadline(limit: number, deadline: number, expire: () => void): Waiting {
   let queue = deadlineQueues.get(limit);
   if (queue === undefined) deadlineQueues.set(limit, (queue = { first: undefined, last: undefined, timer: undefined }));
   const owner = queue;
   const waiting: Waiting = {
-    deadline: performance.now() + limit,
+    deadline,
     expire,
     previous: owner.last,
     next: undefined,
@@ -529,7 +624,7 @@ function answerMatched(
   const checked = checkSecurity(operation.security, security, req, url.query);
   // Why no closure for a check that answered at once: every request with a bearer token is one.
   if (!isPromiseLike(checked)) return answerAccess(api, options, req, url, matched, operation, checked);
-  return andThen(inTime(options, "the security check", () => checked), (granted) => answerAccess(api, options, req, url, matched, operation, granted));
+  return andThen(inTime(options, req, "the security check", () => checked), (granted) => answerAccess(api, options, req, url, matched, operation, granted));
 }
 
 /** answerRouted once the security check has decided: its refusal, or the request answered. */
@@ -611,7 +706,7 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
     if (!Object.hasOwn(api.handlers, operation.operationId)) {
       return fromRefusal(refusal(501, "Not implemented", { operation: `${operation.operationId} is not implemented by this server` }));
     }
-    const result = call(api, options, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
+    const result = call(api, options, req, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
     return andThen(result, (value) => answerOf(`the ${operation.operationId} handler`, operation, value));
   }
 
@@ -669,14 +764,18 @@ function producedTypes(operation: OperationSpec): string[] {
   return [...new Set(keys.flatMap((status) => operation.responses[status] ?? []))];
 }
 
-/** Calls the handler of an operation (any kind) with its input, within `handlerTimeout`. */
-function call(api: ApiSpec, options: DispatchOptions, operationId: string, input: OperationInput): Awaitable<unknown> {
+/**
+ * Calls the handler of an operation (any kind) with its input and the request's signal, within
+ * the request's deadline. `input` is the caller's own object: the signal is set on it.
+ */
+function call(api: ApiSpec, options: DispatchOptions, req: IncomingMessage, operationId: string, input: Omit<OperationInput, "signal">): Awaitable<unknown> {
   const handler = own(api.handlers, operationId);
   if (handler === undefined) throw new Error(`the ${operationId} handler is missing`);
+  (input as { signal?: AbortSignal }).signal = requestSignal(req, options);
   // Why the handler is called here: an answer given at once costs no closure, and no name for a
   // deadline it cannot miss (inTime calls its work at once too).
-  const result = handler(input);
-  return isPromiseLike(result) ? inTime(options, `the ${operationId} handler`, () => result) : result;
+  const result = handler(input as OperationInput);
+  return isPromiseLike(result) ? inTime(options, req, `the ${operationId} handler`, () => result) : result;
 }
 
 /**
@@ -842,7 +941,7 @@ function getOperationOf(api: ApiSpec, collection: string): OperationSpec {
 function lookUp(request: ResourceRequest, collection: string, id: unknown, granted: RequestContext = request.context): Awaitable<unknown> {
   const get = getOperationOf(request.api, collection);
   const principal = get.security.length === 0 ? undefined : granted.principal;
-  return call(request.api, request.options, get.operationId, { id, principal, scopes: granted.scopes });
+  return call(request.api, request.options, request.req, get.operationId, { id, principal, scopes: granted.scopes });
 }
 
 /**
@@ -880,7 +979,9 @@ async function missingReferences(operation: OperationSpec, resource: ResourceSpe
 /** What a `get` operation's security grants a request (checked as for a request to it, without telling `onResponse`). */
 async function readAccess(request: ResourceRequest, get: OperationSpec): Promise<Access> {
   const { api, options } = request;
-  return inTime(options, "the security check", () => checkSecurity(get.security, { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken }, request.req, request.url.query));
+  return inTime(options, request.req, "the security check", () =>
+    checkSecurity(get.security, { schemes: api.schemes, hooks: api.hooks, verifyToken: options.verifyToken }, request.req, request.url.query),
+  );
 }
 
 /** Whether two operations have the same security requirements (so one's access decision is the other's). */
@@ -974,7 +1075,7 @@ function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, 
     });
   }
   if (operation.kind === "create" && resource.refs.length === 0) {
-    const result = call(request.api, request.options, name, { body: prepareOwnCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
+    const result = call(request.api, request.options, request.req, name, { body: prepareOwnCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
     // (An object created at once is answered at once, with no closure.)
     return result instanceof Promise ? result.then((value) => createdAnswer(operation, resource, value)) : createdAnswer(operation, resource, result);
   }
@@ -1068,7 +1169,7 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
   const name = operation.operationId;
   const who = { principal: context.principal, scopes: context.scopes };
   const ok = (object: StoredObject): Answer => shown(resource, object);
-  const run = (input: Json): Awaitable<unknown> => call(request.api, request.options, name, { ...input, ...who });
+  const run = (input: Json): Awaitable<unknown> => call(request.api, request.options, request.req, name, { ...input, ...who });
   if (kind === "list") {
     const listing = request.listing!;
     const result = await run({ query, ...(operation.sort ? { sort: listing.sort } : {}), ...(operation.page ? { page: listing.page } : {}) });
@@ -1163,7 +1264,7 @@ async function issueToken(req: IncomingMessage, operation: OperationSpec, option
   if (!form.ok) return fromRefusal(form);
   if (!options.issueToken) throw new Error("the token endpoint needs an issueToken hook");
   const issue = options.issueToken;
-  const result = await inTime(options, "issueToken", () => issue(form.value));
+  const result = await inTime(options, req, "issueToken", () => issue(form.value));
   if ("error" in result) {
     const field = result.error === "invalid_scope" ? "scope" : result.error === "invalid_grant" ? "password" : "grant_type";
     return fromRefusal(tokenError(result.error, { [field]: result.message ?? describeTokenError(result.error) }));

@@ -10,11 +10,24 @@ import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { DOCS_PAGE, DOCS_PAGE_POLICY } from "./docs-page.gen.js";
-import { HandlerTimeoutError, answerRequest, answerRouted, fromRefusal, matchRoute, routeOf } from "./dispatch.gen.js";
+import { abortRequest, answerRequest, answerRouted, endRequest, fromRefusal, matchRoute, routeOf } from "./dispatch.gen.js";
 import { hasBody } from "./requests.gen.js";
 import type { Answer, ApiSpec, DispatchOptions, RequestNotes, RouteSpec } from "./dispatch.gen.js";
 import type { Principal, VerifyToken } from "./guards.gen.js";
-import { DEFAULT_REQUEST_TIMEOUT, bodyLost, createBodyBudget, createHttpServer, isClientGone, isStoreUnavailable, joinBodyBudget, parseUrl, refusal, withBodyBudget } from "./http.gen.js";
+import {
+  ClientGoneError,
+  DEFAULT_REQUEST_TIMEOUT,
+  bodyLost,
+  createBodyBudget,
+  createHttpServer,
+  isClientGone,
+  isDeadlineExceeded,
+  isStoreUnavailable,
+  joinBodyBudget,
+  parseUrl,
+  refusal,
+  withBodyBudget,
+} from "./http.gen.js";
 import type { ParsedUrl } from "./http.gen.js";
 import { copyOwn } from "./resources.gen.js";
 import type { Awaitable, Link } from "./resources.gen.js";
@@ -318,9 +331,9 @@ function faultAnswer(hosted: Hosted, req: IncomingMessage, error: unknown): Answ
   // Why: a client that goes away mid-body is no fault of the server: nothing to answer or log.
   if (isClientGone(error)) return undefined;
   hosted.options.onError?.(error, req);
-  // Why: http-behaviour "Errors": a handler fault answers 500 (504 when it took too long)
-  // with the fixed error body; nothing of the error reaches the client.
-  if (error instanceof HandlerTimeoutError) return { status: 504, body: { error: "Gateway timeout", detail: {} }, headers: {}, close: true };
+  // Why: http-behaviour "Errors": a handler fault answers 500 (504 when the request's deadline
+  // passed, its work cancelled) with the fixed error body; nothing of the error reaches the client.
+  if (isDeadlineExceeded(error)) return { status: 504, body: { error: "Gateway timeout", detail: {} }, headers: {}, close: true };
   // Why not 500: a database that is away or a full pool is no bug; the client may retry (RFC 9110 section 10.2.3).
   if (isStoreUnavailable(error)) {
     return { status: 503, body: { error: "Service unavailable", detail: { store: error.message } }, headers: { "Retry-After": String(error.retryAfter) } };
@@ -396,9 +409,12 @@ function serve<R>(hosted: Hosted, req: IncomingMessage, fetched: FetchState, del
   const taken = fetched.bodyUsed === true || bodyLost(req);
   // Why one closure that hands on what it served: the answer's one continuation, however it comes.
   const finish = (done: Answer | undefined): R => {
+    // Why: a client that went away while its handler ran gets nothing: its work was cancelled,
+    // and nothing is written to a closed connection (http-behaviour "Deadlines").
+    const gone = endRequest(req);
     // Why: http-behaviour "Errors": a client too slow to send its request gets 408, whatever was
     // read of its body by then; it is decided here so that it gets CORS and `onResponse` as every answer does.
-    const answered = fetched.timedOut?.() === true ? fromRefusal(refusal(408, "Request timeout")) : done;
+    const answered = gone ? undefined : fetched.timedOut?.() === true ? fromRefusal(refusal(408, "Request timeout")) : done;
     // (No closure for a hook that is not set.)
     const respond =
       onResponse === undefined
@@ -589,6 +605,9 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
   return async (request) => {
     const { req, cancel } = incomingOf(request);
     const release = joinBodyBudget(req, budget);
+    // Why: a web host aborts the request's signal when its client goes away; its work is cancelled.
+    const gone = (): void => abortRequest(req, new ClientGoneError("the client went away before its answer"));
+    request.signal.addEventListener("abort", gone, { once: true });
     let timedOut = false;
     const timer =
       requestTimeout > 0 && Number.isFinite(requestTimeout)
@@ -609,6 +628,7 @@ export function createHostedFetchHandler(api: ApiSpec, document: ServedDocument,
       return new Response(empty ? null : fetchBody(bytes), { status: answer.status, headers });
     } finally {
       clearTimeout(timer);
+      request.signal.removeEventListener("abort", gone);
       release();
       cancel();
     }

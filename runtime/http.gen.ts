@@ -121,6 +121,37 @@ export function isClientGone(error: unknown): boolean {
 }
 
 /**
+ * A store's statement ran into the request's deadline (PostgreSQL cancelled it at the statement
+ * timeout the store set below the deadline): the work was rolled back, and the client gets 504
+ * (http-behaviour "Running in production", "Deadlines").
+ */
+export class DeadlineExceededError extends Error {
+  override readonly name = "DeadlineExceededError";
+}
+
+/**
+ * Whether `error` means the request's deadline passed: a DeadlineExceededError or the
+ * dispatcher's HandlerTimeoutError, told by their names (a store built from another copy of this
+ * runtime, as `codegen serve` opens one, has its own classes; see isStoreUnavailable).
+ */
+export function isDeadlineExceeded(error: unknown): boolean {
+  return error instanceof Error && (error.name === "DeadlineExceededError" || error.name === "HandlerTimeoutError");
+}
+
+/** The deadline of each request's signal (performance.now() milliseconds), for a store's statement timeout. */
+const signalDeadlines = new WeakMap<AbortSignal, number>();
+
+/** Records the deadline of a request's signal (the dispatcher's, one per request). */
+export function setSignalDeadline(signal: AbortSignal, at: number): void {
+  signalDeadlines.set(signal, at);
+}
+
+/** When a request's signal aborts at its deadline (performance.now() milliseconds); undefined for a signal without one. */
+export function signalDeadline(signal: AbortSignal): number | undefined {
+  return signalDeadlines.get(signal);
+}
+
+/**
  * The store cannot answer now: its database is unreachable, restarting, or its pool is full (and
  * its waiting queue too). Not a bug: answered 503 with `Retry-After` (http-behaviour "Running in
  * production"), and the server recovers by itself when the database returns.

@@ -5,7 +5,8 @@
 // migrate.gen.ts's quoteIdentifier.
 
 import { randomUUID } from "node:crypto";
-import { StoreUnavailableError, isStoreUnavailable } from "./http.gen.js";
+import { performance } from "node:perf_hooks";
+import { DeadlineExceededError, StoreUnavailableError, isStoreUnavailable, signalDeadline } from "./http.gen.js";
 import { type Query, quoteIdentifier } from "./migrate.gen.js";
 import {
   type HandlerRefusal,
@@ -72,11 +73,24 @@ export function unavailableAsSuch(query: Query): Query {
   };
 }
 
-/** What of a pg `Pool` the store uses beside `query`: its events and counts (pg's Pool has them all). */
+/** What of a pg `Pool` the store uses beside `query`: its events, counts and connections (pg's Pool has them all). */
 export type PoolLike = {
   query: Query;
   on(event: "error", listener: (error: Error) => void): unknown;
   readonly waitingCount?: number;
+  /** One connection of the pool (pg's `pool.connect()`): a statement under a request's deadline runs on one. */
+  connect?(): Promise<PoolClientLike>;
+  /** The pool's options (pg's): its size bounds the connections writes waiting for a locked row may take. */
+  readonly options?: { readonly max?: number };
+};
+
+/** What of a pg `PoolClient` the store uses: its query, its release, its events, and its server process id (pg's `processID`). */
+export type PoolClientLike = {
+  query: Query;
+  release(destroy?: boolean | Error): void;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  removeListener?(event: "error", listener: (error: Error) => void): unknown;
+  readonly processID?: number | null;
 };
 
 /** How many queries may wait for a pool's connection before more are refused at once (503). */
@@ -97,7 +111,193 @@ export function poolQuery(pool: PoolLike, options: { readonly maxQueue?: number;
     if ((pool.waitingCount ?? 0) >= maxQueue) return Promise.reject(new StoreUnavailableError("the database's connection pool is full"));
     return pool.query(text, params);
   };
-  return unavailableAsSuch(query);
+  const bounded = unavailableAsSuch(query);
+  if (typeof pool.connect === "function") {
+    const connecting = pool as PoolLike & { connect(): Promise<PoolClientLike> };
+    const retries: Retries = { running: 0, slots: Math.max(1, Math.floor((pool.options?.max ?? 10) / 4)) };
+    const signalled: SignalledQuery = (text, params, options) => signalledStatement(connecting, maxQueue, retries, text, params, options);
+    Object.defineProperty(bounded, SIGNALLED, { value: signalled });
+  }
+  return bounded;
+}
+
+/** How a statement runs under a request's signal: whether it writes, and the request's deadline (performance.now() milliseconds). */
+export type StatementOptions = { readonly signal: AbortSignal; readonly write: boolean; readonly deadline: number | undefined };
+
+/** A query that runs one statement under a request's signal (poolQuery's, found on it by SIGNALLED). */
+export type SignalledQuery = (text: string, params: unknown[], options: StatementOptions) => ReturnType<Query>;
+
+/**
+ * The key of poolQuery's SignalledQuery on the query it answers. Why Symbol.for: `codegen serve`
+ * opens the pool with its own copy of this runtime, and the generated store must find it too.
+ */
+const SIGNALLED = Symbol.for("codegen.signalledQuery");
+
+/** The SignalledQuery poolQuery put on a query, if any. */
+function signalledOf(query: Query): SignalledQuery | undefined {
+  const found: unknown = (query as unknown as { [SIGNALLED]?: unknown })[SIGNALLED];
+  return typeof found === "function" ? (found as SignalledQuery) : undefined;
+}
+
+/**
+ * How long one attempt of a write waits for a row lock (`lock_timeout`) before it lets its
+ * connection go and tries again. Why short: a row held locked by another session must not let
+ * its waiters take the whole pool (http-behaviour "Deadlines": one slow row never blocks
+ * requests that do not touch it); the waiter keeps trying until its deadline, holding no
+ * connection between attempts.
+ */
+export const LOCK_WAIT_MS = 100;
+/** The longest pause between two attempts of a write that found its row locked. */
+const LOCK_RETRY_MAX_MS = 250;
+/** How far below the request's deadline a write's `statement_timeout` is set: time to roll back and answer 504 in time. */
+const STATEMENT_MARGIN_MS = 50;
+/** PostgreSQL's codes of a statement cancelled (a timeout or pg_cancel_backend) and of a lock not acquired within `lock_timeout`. */
+const QUERY_CANCELED = "57014";
+const LOCK_NOT_AVAILABLE = "55P03";
+
+const codeOf = (error: unknown): unknown => (typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined);
+
+/**
+ * One statement of a request on a pool connection of its own (http-behaviour "Deadlines"). A
+ * write runs in a transaction of its own with `statement_timeout` below the request's deadline
+ * and a short `lock_timeout`: a row locked elsewhere is tried again, without holding a
+ * connection in between, until the deadline. When the request's signal aborts (its deadline, its
+ * client gone), the statement is cancelled (`pg_cancel_backend` from another connection) and a
+ * write rolled back: a write is committed only while the signal has not aborted, so a request
+ * answered 504 changes nothing, and one whose COMMIT was sent is answered as committed.
+ */
+async function signalledStatement(
+  pool: PoolLike & { connect(): Promise<PoolClientLike> },
+  maxQueue: number,
+  retries: Retries,
+  text: string,
+  params: unknown[],
+  options: StatementOptions,
+): ReturnType<Query> {
+  const { signal } = options;
+  for (let attempt = 0; ; attempt++) {
+    signal.throwIfAborted();
+    if ((pool.waitingCount ?? 0) >= maxQueue) throw new StoreUnavailableError("the database's connection pool is full");
+    // Why a slot: writes that found their row locked try again on at most a quarter of the
+    // pool, however many they are; the rest of the pool answers the requests on other rows.
+    if (attempt > 0) retries.running++;
+    try {
+      const client = await connectWithin(pool, signal);
+      const outcome = await attemptOn(pool, client, text, params, options);
+      if (outcome !== LOCKED) return outcome;
+    } finally {
+      if (attempt > 0) retries.running--;
+    }
+    // Why a growing pause with jitter: waiters of one row must not retry in step.
+    do await pause(Math.min(LOCK_RETRY_MAX_MS, 10 * 2 ** attempt) * (0.5 + Math.random() / 2), signal);
+    while (retries.running >= retries.slots);
+  }
+}
+
+/** The writes of a pool trying again after finding their row locked: how many run now, and how many may. */
+type Retries = { running: number; readonly slots: number };
+
+/** What attemptOn answers when the row stayed locked for LOCK_WAIT_MS: try again. */
+const LOCKED = Symbol("locked");
+
+/** One attempt of signalledStatement on a connection, which it releases: the rows, LOCKED, or what it throws. */
+async function attemptOn(pool: PoolLike, client: PoolClientLike, text: string, params: unknown[], options: StatementOptions): Promise<Awaited<ReturnType<Query>> | typeof LOCKED> {
+  const { signal, write, deadline } = options;
+  let cancelling: Promise<unknown> | undefined;
+  const cancel = (): void => {
+    // Why from another connection: this one is busy with the statement. Why awaited before the
+    // connection goes on (below): a late cancel must not hit the next statement it runs.
+    if (typeof client.processID === "number") cancelling = pool.query("SELECT pg_cancel_backend($1)", [client.processID]).catch(() => undefined);
+  };
+  let destroy: boolean | Error = false;
+  let begun = false;
+  // Why: pg's pool listens for a connection's errors only while it is idle; one lost while this
+  // attempt holds it (a restart between two statements) would otherwise be an unhandled 'error'
+  // that ends the process. Its query then fails, and the connection is not given back to the pool.
+  const lost = (error: Error): void => {
+    destroy = error;
+  };
+  client.on?.("error", lost);
+  try {
+    if (write) {
+      const left = deadline === undefined ? undefined : Math.floor(deadline - performance.now() - STATEMENT_MARGIN_MS);
+      if (left !== undefined && left < 1) throw new DeadlineExceededError("the request's deadline passed before its statement could run");
+      await client.query(`BEGIN; SET LOCAL lock_timeout = ${LOCK_WAIT_MS}${left === undefined ? "" : `; SET LOCAL statement_timeout = ${left}`}`);
+      begun = true;
+    }
+    signal.throwIfAborted();
+    signal.addEventListener("abort", cancel, { once: true });
+    let result: Awaited<ReturnType<Query>>;
+    try {
+      result = await client.query(text, params);
+    } finally {
+      signal.removeEventListener("abort", cancel);
+      await cancelling;
+    }
+    if (write) {
+      // Why: the deadline passed (or the client went away) while the statement ran: rolled back, never committed.
+      if (signal.aborted) throw signal.reason;
+      await client.query("COMMIT");
+      begun = false;
+    }
+    return result;
+  } catch (error) {
+    if (begun) {
+      try {
+        await client.query("ROLLBACK");
+      } catch (failed) {
+        destroy = failed instanceof Error ? failed : true;
+      }
+    }
+    if (isDatabaseUnavailable(error)) {
+      destroy = true;
+      throw new StoreUnavailableError("the database cannot be reached now", 1, { cause: error });
+    }
+    const code = codeOf(error);
+    if (code === LOCK_NOT_AVAILABLE && !signal.aborted) return LOCKED;
+    if (signal.aborted) throw signal.reason;
+    if (code === QUERY_CANCELED) throw new DeadlineExceededError("the statement ran into the request's deadline", { cause: error });
+    throw error;
+  } finally {
+    client.removeListener?.("error", lost);
+    client.release(destroy);
+  }
+}
+
+/** A connection of the pool, or the signal's reason once it aborts while waiting for one (the connection is then released when it comes). */
+function connectWithin(pool: { connect(): Promise<PoolClientLike> }, signal: AbortSignal): Promise<PoolClientLike> {
+  return new Promise((resolve, reject) => {
+    const aborted = (): void => reject(signal.reason);
+    signal.addEventListener("abort", aborted, { once: true });
+    pool.connect().then(
+      (client) => {
+        signal.removeEventListener("abort", aborted);
+        if (signal.aborted) {
+          client.release();
+          reject(signal.reason);
+        } else resolve(client);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", aborted);
+        reject(isDatabaseUnavailable(error) ? new StoreUnavailableError("the database cannot be reached now", 1, { cause: error }) : error);
+      },
+    );
+  });
+}
+
+/** Waits `ms`, or rejects with the signal's reason once it aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", aborted);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", aborted, { once: true });
+  });
 }
 
 /** PostgreSQL's code of a foreign key violation. */
@@ -127,11 +327,14 @@ export class PostgresCollection {
   readonly #byId: string;
   /** The text of an INSERT by the set of columns it sets (bit i: column i), made once per set (INSERTS_CACHED at most). */
   readonly #inserts = new Map<number, string>();
+  /** poolQuery's statements under a request's signal, when the store was given a pool (see #run). */
+  readonly #signalled: SignalledQuery | undefined;
   /** The collections whose `ref` fields refer to this one's rows (PostgresCollection.join), to name one in a refusal. */
   readonly #referrers: { readonly from: PostgresCollection; readonly field: string }[] = [];
 
   constructor(query: Query, spec: ResourceSpec, table: TableSpec) {
     this.#query = unavailableAsSuch(query);
+    this.#signalled = signalledOf(query);
     this.#spec = spec;
     this.#table = table;
     this.#name = quoteIdentifier(table.table);
@@ -157,10 +360,10 @@ export class PostgresCollection {
   }
 
   /** Every object whose fields equal the filters (`only`: the names that are filters), in creation order or by `sort`. */
-  async list(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[] = [], only?: readonly string[]): Promise<StoredObject[]> {
+  async list(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[] = [], only?: readonly string[], signal?: AbortSignal): Promise<StoredObject[]> {
     const params: unknown[] = [];
     const where = this.#filters(filters, only, params);
-    const { rows } = await this.#query(`SELECT ${this.#select} FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)}`, params);
+    const { rows } = await this.#run(`SELECT ${this.#select} FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)}`, params, signal, false);
     return rows.map((row) => this.#object(row));
   }
 
@@ -168,28 +371,28 @@ export class PostgresCollection {
    * A page: the first `limit` objects after the cursor (keyset: the last object's sort values
    * and id, never an offset), one more fetched to know whether more remain.
    */
-  async page(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, only?: readonly string[]): Promise<Page<StoredObject>> {
+  async page(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, only?: readonly string[], signal?: AbortSignal): Promise<Page<StoredObject>> {
     const params: unknown[] = [];
     const where = this.#filters(filters, only, params);
     const after = page.cursor === undefined ? undefined : this.#parseCursor(page.cursor, sort);
     if (after !== undefined) where.push(this.#after(sort, after, params));
     params.push(page.limit + 1);
     const text = `SELECT ${this.#select} FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)} LIMIT $${params.length}`;
-    const { rows } = await this.#query(text, params);
+    const { rows } = await this.#run(text, params, signal, false);
     const items = rows.slice(0, page.limit).map((row) => this.#object(row));
     const last = items[items.length - 1];
     return rows.length > page.limit && last !== undefined ? { items, next: JSON.stringify(this.#keyOf(last, sort)) } : { items };
   }
 
   /** The object with this id, if any. */
-  async get(id: string | number): Promise<StoredObject | undefined> {
+  async get(id: string | number, signal?: AbortSignal): Promise<StoredObject | undefined> {
     if (!this.#validId(id)) return undefined;
-    const { rows } = await this.#query(this.#byId, [id]);
+    const { rows } = await this.#run(this.#byId, [id], signal, false);
     return rows[0] === undefined ? undefined : this.#object(rows[0]);
   }
 
   /** Stores a new object under a fresh id; brokenReference when an object it refers to was deleted meanwhile. */
-  async create(fields: { readonly [field: string]: unknown }): Promise<StoredObject | HandlerRefusal<409>> {
+  async create(fields: { readonly [field: string]: unknown }, signal?: AbortSignal): Promise<StoredObject | HandlerRefusal<409>> {
     const params: unknown[] = this.#table.idKind === "integer" ? [] : [randomUUID()];
     // Why in the table's order: the set of columns given decides the statement's text, one text
     // per set (cached below), whatever order the request's fields came in.
@@ -210,8 +413,20 @@ export class PostgresCollection {
       // many optional fields must not let them grow the cache without end. Past 31 columns, no cache.
       if (set !== -1 && this.#inserts.size < INSERTS_CACHED) this.#inserts.set(set, text);
     }
-    const rows = await this.#write(text, params, fields);
+    const rows = await this.#write(text, params, fields, signal);
     return isStoreRefusal(rows) ? rows : this.#object(rows[0]!);
+  }
+
+  /**
+   * One statement under the request's signal (http-behaviour "Deadlines"): nothing is sent once
+   * it has aborted; through a pool (poolQuery) the statement gets its deadline's timeouts and is
+   * cancelled when the signal aborts (signalledStatement); without a signal, as it is.
+   */
+  #run(text: string, params: unknown[], signal: AbortSignal | undefined, write: boolean): ReturnType<Query> {
+    if (signal === undefined) return this.#query(text, params);
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    if (this.#signalled === undefined) return this.#query(text, params);
+    return this.#signalled(text, params, { signal, write, deadline: signalDeadline(signal) });
   }
 
   /**
@@ -219,9 +434,14 @@ export class PostgresCollection {
    * it. Why no 500: the server checked the references before, so the object referred to was
    * deleted meanwhile, which is the client's race to retry (409), not a fault.
    */
-  async #write(text: string, params: unknown[], fields: { readonly [field: string]: unknown }): Promise<readonly { readonly [column: string]: unknown }[] | HandlerRefusal<409>> {
+  async #write(
+    text: string,
+    params: unknown[],
+    fields: { readonly [field: string]: unknown },
+    signal: AbortSignal | undefined,
+  ): Promise<readonly { readonly [column: string]: unknown }[] | HandlerRefusal<409>> {
     try {
-      return (await this.#query(text, params)).rows;
+      return (await this.#run(text, params, signal, true)).rows;
     } catch (error) {
       if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
       const field = this.#violatedField(error);
@@ -256,16 +476,17 @@ export class PostgresCollection {
 
   /**
    * Replaces an object whole (absent optional fields are cleared), keeping its read-only fields.
-   * `ifMatch`: the ETag `current` has, which the object must still have (see #change).
+   * `ifMatch`: the ETag `current` has, which the object must still have (see #change); `signal`:
+   * the request's (see #run).
    */
-  async replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject, ifMatch?: string): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
+  async replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject, ifMatch?: string, signal?: AbortSignal): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
     const values = new Map<string, unknown>();
     for (const column of this.#table.columns) {
       if (this.#spec.readOnly.includes(column.field) || (column.field === "status" && this.#spec.status)) continue;
       values.set(column.field, Object.hasOwn(fields, column.field) ? fields[column.field] : undefined);
     }
     if (this.#spec.status && fields["status"] !== undefined) values.set("status", fields["status"]);
-    return this.#change(id, values, current, true, ifMatch);
+    return this.#change(id, values, current, true, ifMatch, signal);
   }
 
   /**
@@ -279,10 +500,11 @@ export class PostgresCollection {
     current: StoredObject,
     guarded = true,
     ifMatch?: string,
+    signal?: AbortSignal,
   ): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
     const values = new Map<string, unknown>();
     for (const [field, value] of Object.entries(patch)) values.set(field, value === null ? undefined : value);
-    return this.#change(id, values, current, guarded, ifMatch);
+    return this.#change(id, values, current, guarded, ifMatch, signal);
   }
 
   /**
@@ -290,17 +512,17 @@ export class PostgresCollection {
    * (stillReferred). With `ifMatch` (the ETag of `current`), only while the row still holds
    * `current` (see #change): 412 when it changed, 404 when it is gone.
    */
-  async delete(id: string | number, current?: StoredObject, ifMatch?: string): Promise<void | HandlerRefusal<404 | 409 | 412>> {
+  async delete(id: string | number, current?: StoredObject, ifMatch?: string, signal?: AbortSignal): Promise<void | HandlerRefusal<404 | 409 | 412>> {
     const params: unknown[] = [id];
     const conditional = ifMatch !== undefined && current !== undefined;
     if (conditional && etagOf(current) !== ifMatch) return preconditionFailed();
     const condition = conditional ? this.#unchanged(current, params) : "";
     let rows: readonly unknown[];
     try {
-      ({ rows } = await this.#query(`DELETE FROM ${this.#name} WHERE "id" = $1${condition}${conditional ? ' RETURNING "id"' : ""}`, params));
+      ({ rows } = await this.#run(`DELETE FROM ${this.#name} WHERE "id" = $1${condition}${conditional ? ' RETURNING "id"' : ""}`, params, signal, true));
     } catch (error) {
       if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
-      return stillReferred(this.#spec, await this.#referrerOf(id));
+      return stillReferred(this.#spec, await this.#referrerOf(id, signal));
     }
     if (conditional && rows.length === 0) return (await this.get(id)) === undefined ? deletedMeanwhile(this.#spec, id) : preconditionFailed();
   }
@@ -335,11 +557,11 @@ export class PostgresCollection {
   }
 
   /** A reference to the object with this id, looked for in the tables that may hold one (after a foreign key refused its delete). */
-  async #referrerOf(id: string | number): Promise<{ readonly collection: string; readonly field: string } | undefined> {
+  async #referrerOf(id: string | number, signal: AbortSignal | undefined): Promise<{ readonly collection: string; readonly field: string } | undefined> {
     for (const { from, field } of this.#referrers) {
       const column = from.#columns.get(field);
       if (column === undefined) continue;
-      const { rows } = await this.#query(`SELECT 1 FROM ${from.#name} WHERE ${quoteIdentifier(column.column)} = $1 LIMIT 1`, [id]);
+      const { rows } = await this.#run(`SELECT 1 FROM ${from.#name} WHERE ${quoteIdentifier(column.column)} = $1 LIMIT 1`, [id], signal, false);
       if (rows.length > 0) return { collection: from.#spec.collection, field };
     }
     return undefined;
@@ -357,6 +579,7 @@ export class PostgresCollection {
     current: StoredObject,
     guard: boolean,
     ifMatch: string | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
     if (ifMatch !== undefined && etagOf(current) !== ifMatch) return preconditionFailed();
     const params: unknown[] = [id];
@@ -375,7 +598,7 @@ export class PostgresCollection {
     const assignment = sets.length > 0 ? sets.join(", ") : '"id" = "id"';
     const patch: { [field: string]: unknown } = {};
     for (const [field, value] of values) defineOwn(patch, field, value);
-    const rows = await this.#write(`UPDATE ${this.#name} SET ${assignment} WHERE "id" = $1${condition} RETURNING ${this.#select}`, params, patch);
+    const rows = await this.#write(`UPDATE ${this.#name} SET ${assignment} WHERE "id" = $1${condition} RETURNING ${this.#select}`, params, patch, signal);
     if (isStoreRefusal(rows)) return rows;
     if (rows[0] !== undefined) return this.#object(rows[0]);
     // Why a second look, which writes nothing: it only chooses the answer of a change that did not apply.

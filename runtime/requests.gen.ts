@@ -68,11 +68,13 @@ export type OperationDefinition = {
 /** A request body of a type other than JSON: its media type and its bytes, as sent. */
 export type RawBody = { readonly contentType: string; readonly bytes: Uint8Array };
 
-/** What a handler is given: its parameters or resource parts, its body, the principal and the scopes. */
+/** What a handler is given: its parameters or resource parts, its body, the principal, the scopes and the request's signal. */
 export type OperationInput = {
   readonly [part: string]: unknown;
   readonly principal: Principal | undefined;
   readonly scopes: SecurityScopes;
+  /** Aborted when the request's deadline passes or its client goes away: hand it to store calls and other slow work. */
+  readonly signal: AbortSignal;
 };
 
 /** What a handler of an operation written by others answers: a declared status, and a JSON body or bytes of a declared type. */

@@ -356,6 +356,8 @@ export function transitionProblem(spec: ResourceSpec, current: StoredObject, req
 /**
  * An in-memory collection: the store behind a generated server that runs at once. Ids are
  * assigned per the resource's id type; list filters on exact values; PUT replaces, PATCH merges.
+ * A write given a request's signal that has aborted (its deadline passed, its client went away)
+ * throws the signal's reason and changes nothing (http-behaviour "Deadlines").
  */
 export class MemoryCollection {
   readonly #spec: ResourceSpec;
@@ -440,7 +442,8 @@ export class MemoryCollection {
   }
 
   /** Stores a new object under a fresh id. */
-  create(fields: { readonly [field: string]: unknown }): StoredObject | HandlerRefusal<409> {
+  create(fields: { readonly [field: string]: unknown }, signal?: AbortSignal): StoredObject | HandlerRefusal<409> {
+    signal?.throwIfAborted();
     const broken = this.#brokenReference(fields);
     if (broken !== undefined) return broken;
     const id = this.#spec.idKind === "integer" ? this.#nextId++ : randomUUID();
@@ -451,9 +454,10 @@ export class MemoryCollection {
 
   /**
    * Replaces an object whole (absent optional fields are cleared), keeping its read-only fields.
-   * `ifMatch`: the ETag the object must still have (see #still).
+   * `ifMatch`: the ETag the object must still have (see #still); `signal`: no change once it has aborted.
    */
-  replace(id: string | number, fields: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string): StoredObject | HandlerRefusal<404 | 409 | 412> {
+  replace(id: string | number, fields: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string, signal?: AbortSignal): StoredObject | HandlerRefusal<404 | 409 | 412> {
+    signal?.throwIfAborted();
     // Why the stored object, not the server's `current`: another change may have come since.
     const current = this.#still(id, ifMatch);
     if (isStoreRefusal(current)) return current;
@@ -465,8 +469,9 @@ export class MemoryCollection {
     return object;
   }
 
-  /** Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. `ifMatch`: see #still. */
-  update(id: string | number, patch: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string): StoredObject | HandlerRefusal<404 | 409 | 412> {
+  /** Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. `ifMatch`: see #still; `signal`: no change once it has aborted. */
+  update(id: string | number, patch: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string, signal?: AbortSignal): StoredObject | HandlerRefusal<404 | 409 | 412> {
+    signal?.throwIfAborted();
     const current = this.#still(id, ifMatch);
     if (isStoreRefusal(current)) return current;
     const broken = this.#brokenReference(patch);
@@ -482,9 +487,10 @@ export class MemoryCollection {
 
   /**
    * Removes an object; one that others refer to stays, refused with 409 (stillReferred). With
-   * `ifMatch` (see #still), only the object that still has that ETag.
+   * `ifMatch` (see #still), only the object that still has that ETag; none once `signal` has aborted.
    */
-  delete(id: string | number, ifMatch?: string): void | HandlerRefusal<404 | 409 | 412> {
+  delete(id: string | number, ifMatch?: string, signal?: AbortSignal): void | HandlerRefusal<404 | 409 | 412> {
+    signal?.throwIfAborted();
     const key = String(id);
     if (ifMatch !== undefined) {
       const still = this.#still(id, ifMatch);

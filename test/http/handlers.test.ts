@@ -197,7 +197,8 @@ describe("what the token check and the handlers receive", () => {
     ]);
   });
 
-  it("handlers get the principal (or none with optional access) and the scopes helper", async () => {
+  it("handlers get the principal (or none with optional access), the scopes helper and the request's signal", async () => {
+    const signal = expect.any(AbortSignal) as unknown;
     seen.length = 0;
     await call(base, "POST", "/articles", { json: { title: "p", status: "published", id: 9 }, token: "good" });
     await call(base, "GET", "/articles?published=false");
@@ -205,11 +206,20 @@ describe("what the token check and the handlers receive", () => {
     expect(seen).toEqual([
       {
         name: "createArticle",
-        input: { body: { title: "p", published: false, status: "draft" }, principal, scopes: { scopes: ["articles:write"], scopeStr: "articles:write" } },
+        input: {
+          body: { title: "p", published: false, status: "draft" },
+          principal,
+          scopes: { scopes: ["articles:write"], scopeStr: "articles:write" },
+          signal,
+        },
       },
-      { name: "listArticles", input: { query: { published: false }, principal: undefined, scopes: { scopes: [], scopeStr: "" } } },
-      { name: "listArticles", input: { query: {}, principal, scopes: { scopes: [], scopeStr: "" } } },
+      { name: "listArticles", input: { query: { published: false }, principal: undefined, scopes: { scopes: [], scopeStr: "" }, signal } },
+      { name: "listArticles", input: { query: {}, principal, scopes: { scopes: [], scopeStr: "" }, signal } },
     ]);
+    // Each request's own signal, not aborted once it is answered.
+    const signals = seen.map((s) => (s.input as { signal: AbortSignal }).signal);
+    expect(new Set(signals).size).toBe(3);
+    expect(signals.some((s) => s.aborted)).toBe(false);
   });
 
   it("the issuer's answers: a token with no-store, or an RFC 6749 error", async () => {

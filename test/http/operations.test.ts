@@ -96,7 +96,10 @@ const DEFAULT_ANSWERS: { [op: string]: (input: Input) => Result } = {
 
 function handler(op: string): Handler {
   return (input) => {
-    seen.push({ op, input });
+    // Every handler gets its request's signal; what else it gets is compared below.
+    const { signal, ...rest } = input;
+    expect(signal).toBeInstanceOf(AbortSignal);
+    seen.push({ op, input: rest });
     return (answers[op] ?? DEFAULT_ANSWERS[op]!)(input);
   };
 }

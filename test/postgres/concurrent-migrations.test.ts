@@ -54,6 +54,31 @@ describe.skipIf(skip !== undefined)(`migrations on a fresh PostgreSQL database${
     }
   }, 60_000);
 
+  it("two instances started at once on one fresh database both start, migrate it once and answer", async () => {
+    const url = await postgres.createDatabase("two_instances");
+    const files = await generateFixture("lending");
+    const databases = await Promise.all([openDatabase(url, ROOT), openDatabase(url, ROOT)]);
+    const servers = await Promise.allSettled(databases.map((database) => serveFiles(files, { port: 0, host: "127.0.0.1", users: [user], database })));
+    try {
+      expect(servers.filter((s) => s.status === "rejected").map((s) => String((s as PromiseRejectedResult).reason))).toEqual([]);
+      const ids: number[] = [];
+      for (const started of servers) {
+        const server = (started as PromiseFulfilledResult<Awaited<ReturnType<typeof serveFiles>>>).value;
+        const base = server.url + server.basePath;
+        const token = await issueToken(base, user, user.scopes);
+        const book = await call(base, "POST", "/books", { token, json: { title: "Dune", author: "Herbert" } });
+        expect(book.status, book.text).toBe(201);
+        ids.push(obj(book).id as number);
+      }
+      // One table for both: each instance reads what the other wrote.
+      const { rows } = await databases[0]!.query(`SELECT "id" FROM "books" ORDER BY "id"`);
+      expect(rows.map((r) => Number(r.id))).toEqual(ids.sort((a, b) => a - b));
+    } finally {
+      for (const started of servers) if (started.status === "fulfilled") await started.value.close();
+      for (const database of databases) await database.close();
+    }
+  }, 60_000);
+
   it("serve --db works on a database codegen migrate prepared", async () => {
     const url = await postgres.createDatabase("migrate_then_serve");
     const migrating = await openDatabase(url, ROOT);

@@ -11,6 +11,7 @@ import { StoreUnavailableError } from "#runtime/http.gen.js";
 import { poolQuery } from "#runtime/postgres.gen.js";
 import { call, issueToken, obj } from "../http/support.js";
 import { ROOT } from "../support/fixtures.js";
+import { open, statusOf } from "../support/raw-connection.js";
 import { generateFixture } from "../support/generated.js";
 import { type PostgresServer, postgresSkipReason, startPostgres } from "./server.js";
 
@@ -33,8 +34,11 @@ describe.skipIf(skip !== undefined)(`a PostgreSQL restart under load${skip ? ` (
     token = await issueToken(base, user, user.scopes);
   }, 120_000);
 
+  /** Whether the last test shut the server down already. */
+  let closed = false;
+
   afterAll(async () => {
-    await server?.close();
+    if (!closed) await server?.close();
     await database?.close();
     await postgres?.stop();
   });
@@ -58,13 +62,13 @@ describe.skipIf(skip !== undefined)(`a PostgreSQL restart under load${skip ? ` (
     };
     const writers = Array.from({ length: 8 }, (_, w) => writer(w));
     while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
-    postgres.halt();
+    await postgres.halt();
     // While the database is away: every request touching it is 503 at once, never 500.
     const away = await call(base, "GET", "/books", { token });
     expect(away.status, away.text).toBe(503);
     expect(away.headers.get("retry-after")).toMatch(/^[0-9]+$/);
     const before = acknowledged.length;
-    postgres.resume();
+    await postgres.resume();
     // The same process answers again by itself.
     for (let tries = 0; tries < 200; tries++) {
       if ((await call(base, "GET", "/books?limit=1", { token })).status === 200) break;
@@ -107,5 +111,33 @@ describe.skipIf(skip !== undefined)(`a PostgreSQL restart under load${skip ? ` (
     } finally {
       await pool.end();
     }
+  }, 60_000);
+  // Last: it shuts the server down.
+  it("a shutdown with writes in flight answers every one 201, and each is in the database", async () => {
+    const url = new URL(base);
+    const body = JSON.stringify({ title: "In flight at shutdown", author: "Herbert" });
+    const half = Math.floor(body.length / 2);
+    // 20 writes whose bodies are half sent when the shutdown begins (codegen serve's SIGTERM).
+    const writes = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const connection = await open(url);
+        connection.socket.write(
+          `POST ${url.pathname.replace(/\/$/, "")}/books HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+        );
+        return connection;
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    closed = true;
+    const closing = server.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const { socket } of writes) socket.write(body.slice(half));
+    const answers = await Promise.all(writes.map((w) => w.answer));
+    expect(answers.map(statusOf), answers[0]).toEqual(Array.from({ length: 20 }, () => 201));
+    await closing;
+    const ids = answers.map((answer) => (JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { id: number }).id);
+    const { rows } = await database.query(`SELECT "id" FROM "books" WHERE "id" = ANY($1::bigint[])`, [ids]);
+    expect(rows.length).toBe(20);
   }, 60_000);
 });

@@ -2,7 +2,8 @@
 // temporary folder, listening on a free port of 127.0.0.1 only, stopped and removed afterwards.
 // As root (CI) the server runs as the `postgres` user: initdb refuses root.
 
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { chownSync, existsSync, readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -35,9 +36,9 @@ export interface PostgresServer {
   url(name: string): string;
   createDatabase(name: string): Promise<string>;
   /** Stops the server (`pg_ctl stop -m fast`: sessions ended) and keeps its data, to be started again. */
-  halt(): void;
+  halt(): Promise<void>;
   /** Starts the server halted, on the same port and data. */
-  resume(): void;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,27 +63,27 @@ export async function startPostgres(): Promise<PostgresServer> {
   // Why: initdb and postgres refuse to run as root; as root the server runs as `postgres`.
   if (asRoot)
     chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), Number(execFileSync("id", ["-g", "postgres"]).toString().trim()));
-  const run = (tool: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : path.join(bin, tool), asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 60_000,
-    });
+  const command = (tool: string, args: string[]): [string, string[]] =>
+    asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
+  const run = (tool: string, args: string[]) => execFileSync(...command(tool, args), { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+  // Why without blocking: a restart under load must leave the servers under test answering (503)
+  // while pg_ctl waits; a blocked event loop would stall every request in flight instead.
+  const runAsync = (tool: string, args: string[]) => promisify(execFile)(...command(tool, args), { timeout: 60_000 });
   const port = await freePort();
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]);
-  const start = () =>
-    run("pg_ctl", [
-      "-D",
-      data,
-      "-l",
-      path.join(dir, "log"),
-      "-w",
-      "-t",
-      "60",
-      "-o",
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-      "start",
-    ]);
-  start();
+  const startArgs = () => [
+    "-D",
+    data,
+    "-l",
+    path.join(dir, "log"),
+    "-w",
+    "-t",
+    "60",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    "start",
+  ];
+  run("pg_ctl", startArgs());
   const url = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
   return {
     url,
@@ -97,8 +98,8 @@ export async function startPostgres(): Promise<PostgresServer> {
       }
       return url(name);
     },
-    halt: () => void run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
-    resume: () => void start(),
+    halt: async () => void (await runAsync("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])),
+    resume: async () => void (await runAsync("pg_ctl", startArgs())),
     stop: async () => {
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);

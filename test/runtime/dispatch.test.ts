@@ -9,6 +9,8 @@ import type { IncomingMessage } from "node:http";
 
 const options = (handlerTimeout: number) => ({ verifyToken: () => undefined, handlerTimeout }) as DispatchOptions;
 const never = () => new Promise<never>(() => undefined);
+/** A request of its own for each hook: the deadline is per request. */
+const request = () => ({}) as IncomingMessage;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 afterEach(() => {
@@ -17,14 +19,14 @@ afterEach(() => {
 
 describe("inTime", () => {
   it("answers a hook's value at once when the hook answers at once", () => {
-    const value = inTime(options(1000), "the hook", () => 42);
+    const value = inTime(options(1000), request(), "the hook", () => 42);
     expect(value).toBe(42);
-    expect(() => inTime(options(1000), "the hook", () => JSON.parse("{"))).toThrow(SyntaxError);
+    expect(() => inTime(options(1000), request(), "the hook", () => JSON.parse("{"))).toThrow(SyntaxError);
   });
 
   it("arms one timer for many awaited hooks of one limit, not one each", async () => {
     const spy = vi.spyOn(globalThis, "setTimeout");
-    const waits = Array.from({ length: 500 }, () => inTime(options(60_000), "the hook", () => Promise.resolve(1)));
+    const waits = Array.from({ length: 500 }, () => inTime(options(60_000), request(), "the hook", () => Promise.resolve(1)));
     expect(spy.mock.calls.length).toBeLessThanOrEqual(1);
     expect(await Promise.all(waits)).toEqual(Array.from({ length: 500 }, () => 1));
   });
@@ -36,13 +38,13 @@ describe("inTime", () => {
         () => order.push(`${name} answered`),
         (error: unknown) => order.push(error instanceof HandlerTimeoutError ? `${name} expired` : `${name} failed`),
       );
-    const slow = watch("slow", inTime(options(300), "slow", never));
+    const slow = watch("slow", inTime(options(300), request(), "slow", never));
     await sleep(20);
-    const late = watch("late", inTime(options(300), "late", never));
-    const quick = watch("quick", inTime(options(60), "quick", never));
+    const late = watch("late", inTime(options(300), request(), "late", never));
+    const quick = watch("quick", inTime(options(60), request(), "quick", never));
     const inTimeHook = watch(
       "in time",
-      inTime(options(300), "in time", () => sleep(30)),
+      inTime(options(300), request(), "in time", () => sleep(30)),
     );
     await Promise.all([slow, late, quick, inTimeHook]);
     expect(order).toEqual(["in time answered", "quick expired", "slow expired", "late expired"]);
@@ -50,8 +52,10 @@ describe("inTime", () => {
 
   it("a hook that answers after its deadline is ignored; one settled before it is not expired", async () => {
     const errors: unknown[] = [];
-    const settled = await inTime(options(50), "settled", () => sleep(5).then(() => "done"));
-    const expired = Promise.resolve(inTime(options(50), "expired", () => sleep(150).then(() => "late"))).catch((error: unknown) => errors.push(error));
+    const settled = await inTime(options(50), request(), "settled", () => sleep(5).then(() => "done"));
+    const expired = Promise.resolve(inTime(options(50), request(), "expired", () => sleep(150).then(() => "late"))).catch((error: unknown) =>
+      errors.push(error),
+    );
     await expired;
     await sleep(150);
     expect(settled).toBe("done");

@@ -2,13 +2,13 @@
 // SIGTERM with writes in flight answers every one of them (their bodies still arriving when the
 // signal comes), `/readyz` then says 503, and the process exits 0. Also `/healthz` and `/readyz`.
 
-import { connect, type Socket } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuiltCli, type CliProcess, buildCli, startCli, waitForOutput } from "../support/cli-process.js";
 import { ROOT } from "../support/fixtures.js";
+import { open, statusOf } from "../support/raw-connection.js";
 
 let cli: BuiltCli;
 const started: CliProcess[] = [];
@@ -32,23 +32,6 @@ async function serveBlog(): Promise<{ server: CliProcess; url: string }> {
   started.push(server);
   const [, url] = await waitForOutput(server, /on (http:\/\/127\.0\.0\.1:\d+\S*) \(Ctrl-C/, 30_000);
   return { server, url: url! };
-}
-
-/** A raw HTTP/1.1 connection: write what you like, read the whole answer once the server closes or answers. */
-function open(url: URL): Promise<{ socket: Socket; answer: Promise<string> }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => {
-      let text = "";
-      socket.setEncoding("utf8");
-      socket.on("data", (chunk: string) => (text += chunk));
-      const answer = new Promise<string>((done) => {
-        socket.on("close", () => done(text));
-        socket.on("error", () => done(text));
-      });
-      resolve({ socket, answer });
-    });
-    socket.once("error", reject);
-  });
 }
 
 describe("codegen serve: health and graceful shutdown", () => {
@@ -86,7 +69,7 @@ describe("codegen serve: health and graceful shutdown", () => {
     for (const { socket } of writes) socket.write(body.slice(half));
     const answers = await Promise.all(writes.map((w) => w.answer));
     // Each in-flight write was answered (not reset), and told to close its connection.
-    const statuses = answers.map((a) => Number(/^HTTP\/1\.1 (\d{3})/.exec(a)?.[1] ?? 0));
+    const statuses = answers.map(statusOf);
     expect(statuses, answers[0]).toEqual(Array.from({ length: 20 }, () => 201));
     for (const answer of answers) expect(answer.toLowerCase()).toContain("connection: close");
     expect(await server.exited).toBe(0);

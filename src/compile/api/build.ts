@@ -6,7 +6,7 @@ import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from
 import { prepareDocument } from "./foreign.js";
 import { NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
-import { OperationCollector } from "./operations.js";
+import { OperationCollector, SIGNAL } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
 import { type JsonSchema, objectTypeExpression, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
@@ -447,7 +447,7 @@ function resourceView(
       : signature.result(types);
     const principal = member("principal", PRINCIPALS.get(operation.security.principal)!);
     const inputName = named(`${pascal}Input`, "the input type");
-    const inputType = objectType([...signature.input(types), ...listing, principal, SCOPES]);
+    const inputType = objectType([...signature.input(types), ...listing, principal, SCOPES, SIGNAL]);
     const resultName = named(`${pascal}Result`, "the result type");
     const resultType = refusable(result, behaviour.errors);
     return {

@@ -17,6 +17,11 @@ import { type JsonSchema, refName, schemaNode, schemaTypes, typeExpression, unsu
 import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
 import type { OperationGroupView, OperationView } from "../../model/api-model.js";
 
+/** The request's signal, the last member of every handler's input (runtime/dispatch.gen.ts, RequestWork). */
+export const SIGNAL = member("signal", word("AbortSignal"), {
+  description: "Aborted when the request's deadline passes or its client goes away: hand it to store calls and other slow work.",
+});
+
 export { UnsupportedConstruct, pointerOf, isJsonMediaType };
 
 /** What the model collects of every operation written by others, grouped for the templates. */
@@ -78,7 +83,7 @@ export class OperationCollector {
     if (this.problems.length > before) return undefined;
 
     const principal = member("principal", unionType(security.principal.split(" | ").map(word)));
-    const members = [...read.parameterMembers, ...read.bodyMembers, principal, member("scopes", word("SecurityScopes"))];
+    const members = [...read.parameterMembers, ...read.bodyMembers, principal, member("scopes", word("SecurityScopes")), SIGNAL];
     const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
     const summary = [model.summary, model.description].filter((text): text is string => text !== undefined).join("\n\n");
     const view: OperationView = {

@@ -281,9 +281,21 @@ function operationResponses(
   return out;
 }
 
-/** The shared statuses an operation can answer: the guards', 406, the body's, a change's preconditions (`If-Match`) and 500. */
+/**
+ * The shared statuses a resource operation can answer: the guards', 406, the body's, a change's
+ * preconditions (`If-Match`), 500, and the store's 503 and the deadline's 504 (http-behaviour.md
+ * "Running in production").
+ */
 function sharedStatuses(access: Access, hasBody: boolean, change = false): string[] {
-  return [...(access.kind !== "public" ? ["401", "403"] : []), "406", ...(hasBody ? ["413", "415"] : []), ...(change ? ["412", "428"] : []), "500"];
+  return [
+    ...(access.kind !== "public" ? ["401", "403"] : []),
+    "406",
+    ...(hasBody ? ["413", "415"] : []),
+    ...(change ? ["412", "428"] : []),
+    "500",
+    "503",
+    "504",
+  ];
 }
 
 /** The list's query parameters: filters, `status`, declared `query`, then `sort`, `limit` and `cursor`. */
@@ -542,6 +554,8 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
         },
       }),
       "500": shared.ref("500"),
+      // The application's issueToken hook runs within the request's deadline.
+      "504": shared.ref("504"),
     },
     security: [],
     "x-codegen-token-endpoint": { guard: guard.name, form: guard.form },

@@ -59,6 +59,8 @@ const SHARED = {
   "412": "PreconditionFailed",
   "428": "PreconditionRequired",
   "500": "InternalServerError",
+  "503": "ServiceUnavailable",
+  "504": "GatewayTimeout",
 } as const;
 
 /** An error status whose answer is shared by every operation that can give it. */
@@ -151,6 +153,27 @@ function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSch
           description: "The server failed; no internals are shown.",
           name: "failed",
           example: { summary: "A handler threw", value: errorBody("Internal server error") },
+        },
+      ]);
+    case "503":
+      // http-behaviour.md "Running in production": database trouble is no bug; the client may retry (RFC 9110 section 10.2.3).
+      return exampleResponse(
+        "The database is unreachable or restarting, or the server's connection pool is full; retry after `Retry-After` seconds.",
+        {
+          unavailable: {
+            summary: "The database cannot be reached",
+            value: errorBody("Service unavailable", { store: "the database cannot be reached now" }),
+          },
+        },
+        schemaRef("Error"),
+        { "Retry-After": { description: "Seconds to wait before retrying (RFC 9110 section 10.2.3).", schema: { type: "string" } } },
+      );
+    case "504":
+      return caseResponse([
+        {
+          description: "The request's deadline passed (`handlerTimeout`, 30 s by default); its work was cancelled and nothing was changed.",
+          name: "deadline",
+          example: { summary: "The deadline passed", value: errorBody("Gateway timeout") },
         },
       ]);
   }

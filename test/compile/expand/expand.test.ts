@@ -15,23 +15,27 @@ describe("expandDeclaration", () => {
   });
 
   const operations = [
-    { method: "get", path: "/products", want: { operationId: "listProducts", success: "200", errors: ["400", "406", "500"] } },
-    { method: "post", path: "/products", want: { operationId: "createProduct", success: "201", errors: ["400", "401", "403", "406", "413", "415", "500"] } },
-    { method: "get", path: "/products/{id}", want: { operationId: "getProduct", success: "200", errors: ["304", "400", "404", "406", "500"] } },
+    { method: "get", path: "/products", want: { operationId: "listProducts", success: "200", errors: ["400", "406", "500", "503", "504"] } },
+    {
+      method: "post",
+      path: "/products",
+      want: { operationId: "createProduct", success: "201", errors: ["400", "401", "403", "406", "413", "415", "500", "503", "504"] },
+    },
+    { method: "get", path: "/products/{id}", want: { operationId: "getProduct", success: "200", errors: ["304", "400", "404", "406", "500", "503", "504"] } },
     {
       method: "put",
       path: "/products/{id}",
-      want: { operationId: "replaceProduct", success: "200", errors: ["400", "401", "403", "404", "406", "412", "413", "415", "428", "500"] },
+      want: { operationId: "replaceProduct", success: "200", errors: ["400", "401", "403", "404", "406", "412", "413", "415", "428", "500", "503", "504"] },
     },
     {
       method: "patch",
       path: "/products/{id}",
-      want: { operationId: "updateProduct", success: "200", errors: ["400", "401", "403", "404", "406", "412", "413", "415", "428", "500"] },
+      want: { operationId: "updateProduct", success: "200", errors: ["400", "401", "403", "404", "406", "412", "413", "415", "428", "500", "503", "504"] },
     },
     {
       method: "delete",
       path: "/products/{id}",
-      want: { operationId: "deleteProduct", success: "204", errors: ["400", "401", "403", "404", "406", "412", "428", "500"] },
+      want: { operationId: "deleteProduct", success: "204", errors: ["400", "401", "403", "404", "406", "412", "428", "500", "503", "504"] },
     },
   ];
   it.each(operations)("$method $path answers every status it can give", ({ method, path, want }) => {
@@ -245,14 +249,23 @@ describe("expandDeclaration: what docs portals read", () => {
       "UnsupportedMediaType",
       "PreconditionRequired",
       "InternalServerError",
+      "ServiceUnavailable",
+      "GatewayTimeout",
     ]);
     const value = baseDeclaration();
     delete value.auth;
     delete (value.resources as any).products.access;
     (value.resources as any).products.operations = ["list", "get"];
-    expect(Object.keys(expand(value).components.responses)).toEqual(["NotAcceptable", "InternalServerError"]);
+    expect(Object.keys(expand(value).components.responses)).toEqual(["NotAcceptable", "InternalServerError", "ServiceUnavailable", "GatewayTimeout"]);
     const refs = JSON.stringify(expand(value).paths).match(/#\/components\/responses\/\w+/g);
-    expect(new Set(refs)).toEqual(new Set(["#/components/responses/NotAcceptable", "#/components/responses/InternalServerError"]));
+    expect(new Set(refs)).toEqual(
+      new Set([
+        "#/components/responses/NotAcceptable",
+        "#/components/responses/InternalServerError",
+        "#/components/responses/ServiceUnavailable",
+        "#/components/responses/GatewayTimeout",
+      ]),
+    );
   });
 });
 
@@ -260,7 +273,7 @@ describe("expandDeclaration: operation options", () => {
   it("adds declared errors with their descriptions and the Error schema, merged with the server's own", () => {
     const doc = expand(lending());
     const create = doc.paths["/products"].post;
-    expect(Object.keys(create.responses)).toEqual(["201", "400", "401", "403", "406", "409", "413", "415", "422", "500"]);
+    expect(Object.keys(create.responses)).toEqual(["201", "400", "401", "403", "406", "409", "413", "415", "422", "500", "503", "504"]);
     expect(create.responses["409"]).toMatchObject({
       description: "The name is taken",
       content: {
@@ -310,7 +323,7 @@ describe("expandDeclaration: actions", () => {
     expect(publish.description).toBe(
       "Runs `publish` on the product with this id and answers the product. Allowed while its status is `draft`. Afterwards its status is `live`.",
     );
-    expect(Object.keys(publish.responses)).toEqual(["200", "400", "401", "403", "404", "406", "409", "412", "413", "415", "422", "428", "500"]);
+    expect(Object.keys(publish.responses)).toEqual(["200", "400", "401", "403", "404", "406", "409", "412", "413", "415", "422", "428", "500", "503", "504"]);
     expect(publish.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Product" });
     expect(publish.responses["409"].content["application/json"].examples.state.value).toEqual({
       error: "Conflict",
@@ -327,7 +340,7 @@ describe("expandDeclaration: actions", () => {
   it("takes no body, no 409 and the action's own access when it declares none of them", () => {
     const retire = expand(lending()).paths["/products/{id}/retire"].delete;
     expect(retire.requestBody).toBeUndefined();
-    expect(Object.keys(retire.responses)).toEqual(["200", "400", "404", "406", "412", "428", "500"]);
+    expect(Object.keys(retire.responses)).toEqual(["200", "400", "404", "406", "412", "428", "500", "503", "504"]);
     expect(retire.security).toEqual([]);
     expect(retire["x-codegen-action"]).toEqual({ name: "retire" });
   });
