@@ -280,7 +280,7 @@ async function main() {
   const inputs = writeInputs(work, serverOnly ? [serverSize] : sizes);
   if (serverOnly) {
     measure(...codegen("generate", inputs[serverSize].declaration, "-o", path.join(work, `generated-${serverSize}`), "--quiet"));
-    await serverRounds();
+    await serverRounds(inputs[serverSize].declaration);
     return report();
   }
 
@@ -343,7 +343,7 @@ async function main() {
 
   settleFolders();
   if (!withServer) return report();
-  await serverRounds();
+  await serverRounds(inputs[serverSize].declaration);
   report();
 
   // Request validation's worst cases, in the same run.
@@ -383,10 +383,13 @@ function settleFolders() {
   freshFolders.clear();
 }
 
-/** The generated server beside the hand-written one: in memory, then on PostgreSQL. */
-async function serverRounds() {
+/** The generated server (of `declaration`) beside the hand-written one: in memory, then on PostgreSQL. */
+async function serverRounds(declaration) {
   const compiled = path.join(work, `server-${serverSize}`);
-  await compileServer(path.join(work, `generated-${serverSize}`), compiled);
+  // The tables' first migration, as a project writes it before its first deploy (`generate` writes none).
+  const generated = path.join(work, `generated-${serverSize}`);
+  measure(...codegen("migrate", "new", declaration, "initial", "-o", generated));
+  await compileServer(generated, compiled);
   if (withMemoryServer) await compareServers("server", [compiled], []);
   const binaries = withPostgres ? postgresBinaries() : undefined;
   postgresSkipped = !withPostgres

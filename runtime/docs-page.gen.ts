@@ -74,10 +74,15 @@ const link = (href, text) => {
   a.rel = "noopener noreferrer";
   return a;
 };
-// A URL of the document (tokenUrl, authorizationUrl, ...): a path is under this API's base URL.
+// A URL of the document (tokenUrl, authorizationUrl, ...): a path is under this API's base URL,
+// and so is one under the document's first server URL (codegen writes a served tokenUrl joined to
+// it): the page shows the endpoint of the server it is served from.
 const absolute = (u) => {
   if (typeof u !== "string") return "";
   if (u.startsWith("/")) return base + u;
+  const first = obj(list(doc.servers)[0]).url;
+  const server = typeof first === "string" ? first.replace(/\/+$/, "") : "";
+  if (/^https?:/.test(server) && u.startsWith(server + "/")) return base + u.slice(server.length);
   try { return new URL(u, base + "/").href; } catch { return u; }
 };
 

@@ -22,10 +22,10 @@ describe("generate --prettier", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const server = readFileSync(path.join(out, "server.gen.ts"), "utf8");
-    expect(server).toContain("import { document } from '../document.gen.js'\n");
+    expect(server).toContain("import { document } from './document.gen.js'\n");
     const plain = await runCli(["generate", declarationOf("valid", "blog"), "-o", path.join(scratch, "plain"), "-q"]);
     expect(plain.code).toBe(0);
-    expect(readFileSync(path.join(scratch, "plain/server.gen.ts"), "utf8")).toContain('import { document } from "../document.gen.js";\n');
+    expect(readFileSync(path.join(scratch, "plain/server.gen.ts"), "utf8")).toContain('import { document } from "./document.gen.js";\n');
   }, 120_000);
 
   it("formats again after the project's .prettierrc changes, the declaration unchanged", async () => {
@@ -37,12 +37,12 @@ describe("generate --prettier", () => {
     const out = path.join(project, "src/generated");
     const args = ["generate", declarationOf("valid", "blog"), "-o", out, "--prettier", "-q"];
     expect((await runCli(args)).code).toBe(0);
-    expect(readFileSync(path.join(out, "server.gen.ts"), "utf8")).toContain("from '../document.gen.js';\n");
+    expect(readFileSync(path.join(out, "server.gen.ts"), "utf8")).toContain("from './document.gen.js';\n");
     writeFileSync(path.join(project, ".prettierrc"), JSON.stringify({ singleQuote: false, semi: false }));
     const again = await runCli(args);
     expect(again.stderr).toBe("");
     expect(again.code).toBe(0);
-    expect(readFileSync(path.join(out, "server.gen.ts"), "utf8")).toContain('from "../document.gen.js"\n');
+    expect(readFileSync(path.join(out, "server.gen.ts"), "utf8")).toContain('from "./document.gen.js"\n');
   }, 120_000);
 
   it("refuses clearly where the project has no prettier", async () => {

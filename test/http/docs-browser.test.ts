@@ -215,7 +215,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI === undefined)("the /doc
         const renew = page.locator("#op-renewLoan");
         expect(await renew.locator(".needs").textContent()).toBe("Needs: OAuth2PasswordBearer with scope loans:write");
         // The action's path parameter (declared on the path item), with its description.
-        expect(lines(await renew.locator("tr.parameter").innerText())).toBe("id required\tpath\tinteger\nThe loan's id.\n>= 1\nExample: 1");
+        expect(lines(await renew.locator("tr.parameter").first().innerText())).toBe("id required\tpath\tinteger\nThe loan's id.\n>= 1\nExample: 1");
         // The request body's $ref resolved to its fields, and an example made from the schema.
         expect(lines(await renew.locator(".content").first().locator("li.field").innerText())).toContain(
           "days integer required >= 1; <= 30\nDays added to the due date",

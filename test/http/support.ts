@@ -13,7 +13,7 @@ import { expect } from "vitest";
 import { parse } from "yaml";
 import { nodeHost } from "../../src/host.js";
 import type { GeneratedFile } from "../../src/emit/render.js";
-import { type Outcome, generateFiles } from "../../src/pipeline.js";
+import { type GenerateOptions, type Outcome, generateFiles } from "../../src/pipeline.js";
 import { compileToJavaScript } from "../../src/serve/compile.js";
 import type { RunningServer, ServeOptions, ServeUser } from "../../src/serve/serve.js";
 import { exchange } from "../runtime/wire.js";
@@ -195,11 +195,11 @@ export async function issueToken(base: string, user: ServeUser, scopes: readonly
  * Generates from input text (a declaration or an OpenAPI document, as YAML), written to
  * `api.yaml` in a temporary folder first (an OpenAPI document is bundled from its file).
  */
-export async function generateText(yaml: string): Promise<Outcome<GeneratedFile[]>> {
+export async function generateText(yaml: string, options: Pick<GenerateOptions, "migration"> = {}): Promise<Outcome<GeneratedFile[]>> {
   const dir = await mkdtemp(path.join(tmpdir(), "codegen-input-"));
   try {
     await writeFile(path.join(dir, "api.yaml"), yaml);
-    return await generateFiles({ ...nodeHost(), cwd: dir }, "api.yaml", yaml, { outDir: "generated" });
+    return await generateFiles({ ...nodeHost(), cwd: dir }, "api.yaml", yaml, { outDir: "generated", ...options });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -207,7 +207,8 @@ export async function generateText(yaml: string): Promise<Outcome<GeneratedFile[
 
 /** The files generated from input text; its diagnostics thrown. */
 async function generatedFiles(yaml: string): Promise<GeneratedFile[]> {
-  const result = await generateText(yaml);
+  // With its first migration (`codegen migrate new`), so the PostgreSQL store's migrate() makes its tables.
+  const result = await generateText(yaml, { migration: { name: "initial" } });
   if (!result.value) throw new Error(result.diagnostics.map((d) => d.message).join("\n"));
   return result.value;
 }

@@ -94,9 +94,9 @@ beforeAll(async () => {
   // every optional option takes (under exactOptionalPropertyTypes too).
   writeFileSync(
     path.join(project, "src/from-env.ts"),
-    `import { createServer, verifyJwt } from "../generated/index.gen.js";
-import { projects } from "../handlers/projects.js";
-import { tasks } from "../handlers/tasks.js";
+    `import { createServer, verifyJwt } from "./generated/index.gen.js";
+import { projects } from "./handlers/projects.js";
+import { tasks } from "./handlers/tasks.js";
 
 const origin = process.env.CORS_ORIGIN;
 export const server = createServer({

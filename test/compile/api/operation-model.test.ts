@@ -60,12 +60,13 @@ const pets = {
 };
 
 const CHECK = `
-import type { CreatePetInput, CreatePetResult, ListPetsInput, ListPetsResult } from "../../index.gen.js";
+import type { CreatePetInput, CreatePetResult, ListPetsInput, ListPetsResult } from "./index.gen.js";
 
 const scopes = [] as never;
-export const good: CreatePetInput = { body: { name: "Rex", password: "secret" }, principal: undefined, scopes };
+const signal = new AbortController().signal;
+export const good: CreatePetInput = { body: { name: "Rex", password: "secret" }, principal: undefined, scopes, signal };
 // @ts-expect-error a readOnly field is no part of a request body
-export const withId: CreatePetInput = { body: { id: 1, name: "Rex", password: "secret" }, principal: undefined, scopes };
+export const withId: CreatePetInput = { body: { id: 1, name: "Rex", password: "secret" }, principal: undefined, scopes, signal };
 export const answered: CreatePetResult = { status: 201, body: { id: 1, name: "Rex" } };
 // @ts-expect-error a writeOnly field is no part of a response body
 export const leaked: CreatePetResult = { status: 201, body: { id: 1, name: "Rex", password: "secret" } };
@@ -74,11 +75,11 @@ export const leakedDeep: ListPetsResult = { status: 200, body: [{ pet: { id: 1, 
 export const refused: CreatePetResult = { status: 409 };
 // @ts-expect-error an undeclared status is no result
 export const undeclared: CreatePetResult = { status: 418 };
-export const query: ListPetsInput = { query: { species: "cat" }, principal: undefined, scopes };
+export const query: ListPetsInput = { query: { species: "cat" }, principal: undefined, scopes, signal };
 `;
 
 const LENDING_CHECK = `
-import type { CreateLoanInput, CreateLoanResult, GetLoanInput, ListLoansInput, LoansHandlers, RenewLoanInput } from "../../index.gen.js";
+import type { CreateLoanInput, CreateLoanResult, GetLoanInput, ListLoansInput, LoansHandlers, RenewLoanInput } from "./index.gen.js";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // Every handler method takes its named input and answers its named result.

@@ -181,7 +181,9 @@ describe("the view model's work", () => {
     // Per resource: its schemas' nodes (6), its bodies' (3), its list's query parameters' (2) and
     // its `id` once (13: at each of its four operations).
     expect(nodes.count / 20).toBeLessThan(12);
-    // Per resource its list's two query parameters and its `id` once (6: at each of its four operations).
-    expect(parameterReads.count / 20).toBe(3);
+    // Per resource its list's two query parameters and its `id` once (6: at each of its four
+    // operations), and the conditional headers, each its operation's own: `If-None-Match` of the
+    // read, `If-Match` of the replace, update and delete.
+    expect(parameterReads.count / 20).toBe(7);
   });
 });
