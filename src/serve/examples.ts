@@ -99,7 +99,7 @@ export function exampleAnswers(document: unknown, mocks: Readonly<Record<string,
         : validate?.errors?.[0]
           ? `${validate.errors[0].instancePath || "the body"} ${validate.errors[0].message ?? "does not fit"}`
           : "it does not fit";
-    const made = sampleOf(document, media["schema"], 0);
+    const made = sampleOf(document, media["schema"], 0, { left: SAMPLE_VALUES });
     if (validate !== undefined && fits(made)) {
       answers[operationId] = { status: mock.status, body: made, contentType: json };
       if (why !== undefined) notes.push(`${operationId}: the document's example does not fit its schema (${why}); serve answers a value made from the schema`);
@@ -123,6 +123,9 @@ function exampleOf(document: unknown, media: Json): { value: unknown } | undefin
   const schema = objectOf(media["schema"]);
   return Object.hasOwn(schema, "example") ? { value: schema["example"] } : undefined;
 }
+
+/** The most values one made example may hold (a larger one is not made: the operation answers 501). */
+const SAMPLE_VALUES = 10_000;
 
 /** Sample strings of the formats ajv-formats checks. */
 const FORMAT_SAMPLES: Readonly<Record<string, string>> = {
@@ -157,7 +160,10 @@ const FORMAT_SAMPLES: Readonly<Record<string, string>> = {
  * required properties. Not every schema has one this finds (a `pattern`, a `not`): the caller
  * checks the result.
  */
-function sampleOf(document: unknown, raw: unknown, depth: number): unknown {
+function sampleOf(document: unknown, raw: unknown, depth: number, budget: { left: number }): unknown {
+  // Why a budget: nested `minItems` multiply (100 items of 100 items of ...); a document's schema
+  // must not make serve's start cost more than a bounded number of values.
+  if (--budget.left < 0) return null;
   let schema = objectOf(raw);
   for (let hops = 0; typeof schema["$ref"] === "string" && hops < 32; hops++) schema = objectOf(at(document, schema["$ref"]));
   if (depth > 16) return null;
@@ -167,11 +173,11 @@ function sampleOf(document: unknown, raw: unknown, depth: number): unknown {
   if (Object.hasOwn(schema, "example")) return schema["example"];
   if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) return schema["enum"][0];
   const choice = [schema["oneOf"], schema["anyOf"]].find((list) => Array.isArray(list) && list.length > 0) as unknown[] | undefined;
-  if (choice !== undefined) return sampleOf(document, choice[0], depth + 1);
+  if (choice !== undefined) return sampleOf(document, choice[0], depth + 1, budget);
   if (Array.isArray(schema["allOf"]) && schema["allOf"].length > 0) {
-    const parts = schema["allOf"].map((part) => sampleOf(document, part, depth + 1));
+    const parts = schema["allOf"].map((part) => sampleOf(document, part, depth + 1, budget));
     if (parts.every((part) => typeof part === "object" && part !== null && !Array.isArray(part)))
-      return Object.assign({}, ...parts, objectOf(sampleOf(document, { ...schema, allOf: undefined }, depth + 1)));
+      return Object.assign({}, ...parts, objectOf(sampleOf(document, { ...schema, allOf: undefined }, depth + 1, budget)));
     return parts[0];
   }
   const types = Array.isArray(schema["type"]) ? (schema["type"] as unknown[]) : [schema["type"]];
@@ -216,7 +222,7 @@ function sampleOf(document: unknown, raw: unknown, depth: number): unknown {
     }
     case "array": {
       const count = typeof schema["minItems"] === "number" ? Math.min(schema["minItems"], 100) : 0;
-      return Array.from({ length: count }, () => sampleOf(document, schema["items"], depth + 1));
+      return Array.from({ length: count }, () => sampleOf(document, schema["items"], depth + 1, budget));
     }
     case "object": {
       const properties = objectOf(schema["properties"]);
@@ -224,7 +230,7 @@ function sampleOf(document: unknown, raw: unknown, depth: number): unknown {
       const value: Json = {};
       for (const name of required)
         Object.defineProperty(value, name, {
-          value: sampleOf(document, Object.hasOwn(properties, name) ? properties[name] : {}, depth + 1),
+          value: sampleOf(document, Object.hasOwn(properties, name) ? properties[name] : {}, depth + 1, budget),
           enumerable: true,
           writable: true,
           configurable: true,

@@ -30,10 +30,17 @@ const DOCUMENT = {
     "/shared": get("shared", { "201": { $ref: "#/components/responses/Made" } }),
     "/no-example": get("noExample", json({ schema: { $ref: "#/components/schemas/Pet" } })),
     "/impossible": get("impossible", json({ schema: { type: "string", pattern: "^[0-9]{4}$" } })),
+    // 100 items of 100 items of ... 8 deep: 10^16 values if made whole; serve makes at most a bounded number.
+    "/nested-arrays": get("nestedArrays", json({ schema: { $ref: "#/components/schemas/Deep" } })),
     "/text": get("text", { "200": { description: "ok", content: { "text/plain": { schema: { type: "string" }, example: "hello" } } } }),
   },
   components: {
     schemas: {
+      Deep: ((): unknown => {
+        let schema: unknown = { type: "integer" };
+        for (let i = 0; i < 8; i++) schema = { type: "array", items: schema, minItems: 100 };
+        return schema;
+      })(),
       Pet: {
         type: "object",
         properties: {
@@ -102,6 +109,7 @@ describe("serve's answers for a document's operations", () => {
   });
 
   it("answers 501 with an error body where no value fits, and a text example as text", async () => {
+    expect((await call(base, "GET", "/nested-arrays")).status).toBe(501);
     const impossible = await call(base, "GET", "/impossible");
     expect(impossible.status).toBe(501);
     expect(impossible.body).toMatchObject({ error: "Not implemented" });
