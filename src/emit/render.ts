@@ -119,7 +119,10 @@ export function writePrecompiledTemplates(sources: TemplateSources, file = PRECO
  * escapes every line terminator), so trimming line ends is safe.
  */
 export function tidy(text: string): string {
-  return text.replace(/[ \t]+$/gm, "").replace(/^\n+/, "");
+  // Why the lookbehind: without it a run of spaces not at a line's end (every indentation) was
+  // tried from each of its spaces, each try backtracking through the rest of the run: quadratic
+  // in the run. A match can only start where a run starts, and from there it is read once.
+  return text.replace(/(?<![ \t])[ \t]+$/gm, "").replace(/^\n+/, "");
 }
 
 /** The PostgreSQL store's template and runtime: rendered only with the view's `postgres` part (APIs with resources). */
