@@ -6,7 +6,7 @@
  * prints the same text. Escaping is escape.ts's (no name or string leaves its literal, no text
  * leaves its comment); this module only lays out.
  */
-import { propertyKey, stringLiteral } from "../model/escape.js";
+import { propertyKey, stringLiteral, templateText } from "../model/escape.js";
 import type { Member, TypeExpr } from "../model/type-expr.js";
 
 /** The width lines are kept within where the content allows (a long string is never split). */
@@ -52,8 +52,16 @@ class TextBuffer {
   /** Each indentation, made once (a large literal indents a million lines). */
   private readonly pads: string[] = [];
 
+  /** `escape`: what each chunk becomes as it is joined (printJsonTemplateLiteral). */
+  constructor(private readonly escape?: (text: string) => string) {}
+
   add(piece: string): void {
-    if (this.pieces.push(piece) === 4096) this.chunks.push(this.pieces.splice(0).join(""));
+    if (this.pieces.push(piece) === 4096) this.flush();
+  }
+
+  private flush(): void {
+    const chunk = this.pieces.splice(0).join("");
+    this.chunks.push(this.escape ? this.escape(chunk) : chunk);
   }
 
   pad(indent: number): string {
@@ -61,7 +69,7 @@ class TextBuffer {
   }
 
   text(): string {
-    this.chunks.push(this.pieces.splice(0).join(""));
+    this.flush();
     return this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join("");
   }
 }
@@ -125,6 +133,19 @@ export function printJson(value: unknown): string {
   return printLiteral(value, 0, 0, 0, JSON_TEXT);
 }
 
+/**
+ * printJson's text as a template literal (escape.ts, templateLiteral), escaped as it is printed:
+ * the served document's JSON (23 MB at 1000 resources) is made once, not printed and then copied
+ * escaped. Laid out by the unescaped text, so the lines are printJson's. Escaped a chunk at a
+ * time: the only escape of two characters (`${`) cannot span two pieces, since a piece never ends
+ * in `$` (a `$` stands only inside a string, whose piece ends in its quote).
+ */
+export function printJsonTemplateLiteral(value: unknown): string {
+  const out = new TextBuffer(templateText);
+  writeLiteral(out, value, 0, 0, 0, JSON_TEXT);
+  return `\`${out.text()}\``;
+}
+
 /** A value's literal on one line, or undefined once it is longer than `budget` (so a large value is not printed flat only to be dropped). */
 function flatLiteral(value: unknown, budget: number, syntax: LiteralSyntax): string | undefined {
   if (budget < 2) return undefined;
@@ -132,23 +153,40 @@ function flatLiteral(value: unknown, budget: number, syntax: LiteralSyntax): str
     const text = syntax.scalar(value);
     return text.length <= budget ? text : undefined;
   }
-  const entries = Array.isArray(value)
-    ? value.map((item) => ["", arrayItem(item)] as const)
-    : Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol");
-  if (entries.length === 0) return Array.isArray(value) ? "[]" : "{}";
-  const parts: string[] = [];
-  // `{ ` and ` }`, or `[` and `]`, and a `, ` between members.
-  let used = Array.isArray(value) ? 2 : 4;
-  for (const [key, item] of entries) {
-    const head = Array.isArray(value) ? "" : `${syntax.key(key)}: `;
-    const suffix = !Array.isArray(value) && syntax.asConst(key, item) ? " as const" : "";
+  // Why member by member, with no list of the members made first: a value of thousands of members
+  // (the paths, the schemas) is tried flat by each of its ancestors and by itself, and gives up
+  // within the budget, after a few of them.
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    // `[` and `]`, and a `, ` between items.
+    let text = "[";
+    let used = 2;
+    for (let i = 0; i < value.length; i++) {
+      const printed = flatLiteral(arrayItem(value[i]), budget - used, syntax);
+      if (printed === undefined) return undefined;
+      text += i === 0 ? printed : `, ${printed}`;
+      used += printed.length + (i > 0 ? 2 : 0);
+      if (used > budget) return undefined;
+    }
+    return `${text}]`;
+  }
+  // `{ ` and ` }`, and a `, ` between members.
+  let text = "";
+  let used = 4;
+  let count = 0;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+    const head = `${syntax.key(key)}: `;
+    const suffix = syntax.asConst(key, item) ? " as const" : "";
     const printed = flatLiteral(item, budget - used - head.length - suffix.length, syntax);
     if (printed === undefined) return undefined;
-    parts.push(head + printed + suffix);
-    used += head.length + printed.length + suffix.length + (parts.length > 1 ? 2 : 0);
+    text += `${count === 0 ? "" : ", "}${head}${printed}${suffix}`;
+    count++;
+    used += head.length + printed.length + suffix.length + (count > 1 ? 2 : 0);
     if (used > budget) return undefined;
   }
-  return Array.isArray(value) ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
+  return count === 0 ? "{}" : `{ ${text} }`;
 }
 
 /** A scalar of JSON as a literal (quoted by quoted()); `undefined` where JSON has no value. */

@@ -46,6 +46,20 @@ describe("printLiteral", () => {
     expect(evaluate(text)).toEqual(value);
   });
 
+  it("tries a value of thousands of members flat member by member, listing its members only where it prints them", () => {
+    const members = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key${i}`, i]));
+    const entries = vi.spyOn(Object, "entries");
+    try {
+      const text = printLiteral({ outer: { members } });
+      expect(text.split("\n")).toHaveLength(5000 + 6);
+      const listed = entries.mock.results.reduce((sum, result) => sum + (Array.isArray(result.value) ? result.value.length : 0), 0);
+      // Once, where its members are printed a line each; not again for every flat try of it and of its ancestors.
+      expect(listed).toBeLessThanOrEqual(5000 + 10);
+    } finally {
+      entries.mockRestore();
+    }
+  });
+
   it("keeps a `__proto__` key a property and types a value under Object.prototype's names by itself", () => {
     const text = printLiteral({ ["__proto__"]: { a: 1 }, constructor: { types: ["string"] }, plain: 1 });
     expect(text).toBe('{ ["__proto__"]: { a: 1 }, constructor: { types: ["string"] } as const, plain: 1 }');
