@@ -3,10 +3,9 @@ import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type Handlebars from "handlebars";
-import { binderSignature, constDeclaration, printLiteral, quoted, typeAlias } from "./print.js";
+import { binderSignature, constDeclaration, printJsonTemplateLiteral, printLiteral, quoted, typeAlias } from "./print.js";
 import type { ApiData, ApiModel, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
 import type { PostgresView } from "./postgres/view.js";
-import { templateLiteral } from "../model/escape.js";
 
 /** A generated file: its path inside the output folder (always `/`-separated) and its text. */
 export interface GeneratedFile {
@@ -151,7 +150,7 @@ const documentLiterals = (document: DocumentView) => ({
   basePath: quoted(document.basePath),
   // Why a template literal of the text in codegen's layout: a change of the document is a change
   // of the lines it touches, in review and in `--check`'s diff, not of one line of the whole.
-  json: templateLiteral(document.json),
+  json: printJsonTemplateLiteral(document.data),
   yaml: document.yaml === undefined ? "" : quoted(document.yaml),
 });
 
