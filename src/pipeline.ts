@@ -21,7 +21,6 @@ import { refusalDiagnostic, uncapturedDiagnostics } from "./postgres/evolution.j
 import { MIGRATION_FILE } from "./emit/postgres/migrations.js";
 import type { DataFile, GeneratedFile } from "./emit/render.js";
 import { servedDocument } from "./emit/served.js";
-import { printJson } from "./emit/print.js";
 import { loadTemplateSources } from "./emit/templates.js";
 import { jsonToYaml, yamlOfDocument } from "./emit/yaml.js";
 import type { Host } from "./host.js";
@@ -102,10 +101,10 @@ async function filesFromDocument(
   const modelled = modelOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir), tableHistory);
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
-  // The manifest hashes openapi.yaml's shape from the compact JSON text.
-  const json = JSON.stringify(written);
-  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, data: written, dataShape: shapeOfJson(json) };
-  const served = servedDocument(basePathOf(document), written, printJson(written), openapi, servedAsIs);
+  // The manifest hashes openapi.yaml's shape from the compact JSON text. Why the shape and not
+  // the data: the files outlive the model; the document need not.
+  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, dataShape: shapeOfJson(JSON.stringify(written)) };
+  const served = servedDocument(basePathOf(document), written, openapi, servedAsIs);
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
   const postgres = view.hasResources ? postgresFiles(view, document, previous, request) : undefined;
   const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };

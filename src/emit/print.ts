@@ -6,7 +6,7 @@
  * prints the same text. Escaping is escape.ts's (no name or string leaves its literal, no text
  * leaves its comment); this module only lays out.
  */
-import { propertyKey, stringLiteral } from "../model/escape.js";
+import { propertyKey, stringLiteral, templateText } from "../model/escape.js";
 import type { Member, TypeExpr } from "../model/type-expr.js";
 
 /** The width lines are kept within where the content allows (a long string is never split). */
@@ -35,23 +35,86 @@ function endColumn(text: string, column: number): number {
  * `undefined` or functions are left out, as JSON.stringify leaves them.
  */
 export function printLiteral(value: unknown, indent = 0, column = indent, tail = 0, syntax: LiteralSyntax = TYPESCRIPT): string {
-  if (typeof value !== "object" || value === null) return syntax.scalar(value);
+  const out = new TextBuffer();
+  writeLiteral(out, value, indent, column, tail, syntax);
+  return out.text();
+}
+
+/**
+ * The text of a literal as it is printed, in one buffer. Why: joining each member's lines into its
+ * parent's text copied every line once per level of nesting (the served document's JSON, 23 MB at
+ * 1000 resources, ten times over); and holding every piece until the end held millions of small
+ * strings. Pieces are joined a few thousand at a time into chunks, the chunks once at the end.
+ */
+class TextBuffer {
+  private readonly pieces: string[] = [];
+  private readonly chunks: string[] = [];
+  /** Each indentation, made once (a large literal indents a million lines). */
+  private readonly pads: string[] = [];
+
+  /** `escape`: what each chunk becomes as it is joined (printJsonTemplateLiteral). */
+  constructor(private readonly escape?: (text: string) => string) {}
+
+  add(piece: string): void {
+    if (this.pieces.push(piece) === 4096) this.flush();
+  }
+
+  private flush(): void {
+    const chunk = this.pieces.splice(0).join("");
+    this.chunks.push(this.escape ? this.escape(chunk) : chunk);
+  }
+
+  pad(indent: number): string {
+    return (this.pads[indent] ??= pad(indent));
+  }
+
+  text(): string {
+    this.flush();
+    return this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join("");
+  }
+}
+
+/** printLiteral's work, adding the text to `out` piece by piece. */
+function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: number, tail: number, syntax: LiteralSyntax): void {
+  if (typeof value !== "object" || value === null) {
+    out.add(syntax.scalar(value));
+    return;
+  }
   const flat = flatLiteral(value, WIDTH - column - tail, syntax);
-  if (flat !== undefined) return flat;
+  if (flat !== undefined) {
+    out.add(flat);
+    return;
+  }
   const inner = indent + 2;
+  const innerPad = out.pad(inner);
+  const closing = out.pad(indent);
   // The separator after each member; JSON has none after the last.
-  const after = (i: number, count: number) => (i < count - 1 || syntax.trailingComma ? "," : "");
+  const after = (i: number, count: number) => (i < count - 1 || syntax.trailingComma ? ",\n" : "\n");
   if (Array.isArray(value)) {
-    const lines = value.map((item, i) => `${pad(inner)}${printLiteral(arrayItem(item), inner, inner, 1, syntax)}${after(i, value.length)}`);
-    return `[\n${lines.join("\n")}\n${pad(indent)}]`;
+    out.add("[\n");
+    value.forEach((item, i) => {
+      out.add(innerPad);
+      writeLiteral(out, arrayItem(item), inner, inner, 1, syntax);
+      out.add(after(i, value.length));
+    });
+    out.add(closing);
+    out.add("]");
+    return;
   }
   const entries = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol");
-  const lines = entries.map(([key, item], i) => {
-    const head = `${pad(inner)}${syntax.key(key)}: `;
+  out.add("{\n");
+  entries.forEach(([key, item], i) => {
+    const name = syntax.key(key);
     const suffix = syntax.asConst(key, item) ? " as const" : "";
-    return `${head}${printLiteral(item, inner, head.length, suffix.length + 1, syntax)}${suffix}${after(i, entries.length)}`;
+    out.add(innerPad);
+    out.add(name);
+    out.add(": ");
+    writeLiteral(out, item, inner, inner + name.length + 2, suffix.length + 1, syntax);
+    if (suffix !== "") out.add(suffix);
+    out.add(after(i, entries.length));
   });
-  return `{\n${lines.join("\n")}\n${pad(indent)}}`;
+  out.add(closing);
+  out.add("}");
 }
 
 /** How printLiteral spells keys and scalars: as TypeScript (TYPESCRIPT) or as JSON text (JSON_TEXT). */
@@ -70,6 +133,19 @@ export function printJson(value: unknown): string {
   return printLiteral(value, 0, 0, 0, JSON_TEXT);
 }
 
+/**
+ * printJson's text as a template literal (escape.ts, templateLiteral), escaped as it is printed:
+ * the served document's JSON (23 MB at 1000 resources) is made once, not printed and then copied
+ * escaped. Laid out by the unescaped text, so the lines are printJson's. Escaped a chunk at a
+ * time: the only escape of two characters (`${`) cannot span two pieces, since a piece never ends
+ * in `$` (a `$` stands only inside a string, whose piece ends in its quote).
+ */
+export function printJsonTemplateLiteral(value: unknown): string {
+  const out = new TextBuffer(templateText);
+  writeLiteral(out, value, 0, 0, 0, JSON_TEXT);
+  return `\`${out.text()}\``;
+}
+
 /** A value's literal on one line, or undefined once it is longer than `budget` (so a large value is not printed flat only to be dropped). */
 function flatLiteral(value: unknown, budget: number, syntax: LiteralSyntax): string | undefined {
   if (budget < 2) return undefined;
@@ -77,23 +153,40 @@ function flatLiteral(value: unknown, budget: number, syntax: LiteralSyntax): str
     const text = syntax.scalar(value);
     return text.length <= budget ? text : undefined;
   }
-  const entries = Array.isArray(value)
-    ? value.map((item) => ["", arrayItem(item)] as const)
-    : Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol");
-  if (entries.length === 0) return Array.isArray(value) ? "[]" : "{}";
-  const parts: string[] = [];
-  // `{ ` and ` }`, or `[` and `]`, and a `, ` between members.
-  let used = Array.isArray(value) ? 2 : 4;
-  for (const [key, item] of entries) {
-    const head = Array.isArray(value) ? "" : `${syntax.key(key)}: `;
-    const suffix = !Array.isArray(value) && syntax.asConst(key, item) ? " as const" : "";
+  // Why member by member, with no list of the members made first: a value of thousands of members
+  // (the paths, the schemas) is tried flat by each of its ancestors and by itself, and gives up
+  // within the budget, after a few of them.
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    // `[` and `]`, and a `, ` between items.
+    let text = "[";
+    let used = 2;
+    for (let i = 0; i < value.length; i++) {
+      const printed = flatLiteral(arrayItem(value[i]), budget - used, syntax);
+      if (printed === undefined) return undefined;
+      text += i === 0 ? printed : `, ${printed}`;
+      used += printed.length + (i > 0 ? 2 : 0);
+      if (used > budget) return undefined;
+    }
+    return `${text}]`;
+  }
+  // `{ ` and ` }`, and a `, ` between members.
+  let text = "";
+  let used = 4;
+  let count = 0;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+    const head = `${syntax.key(key)}: `;
+    const suffix = syntax.asConst(key, item) ? " as const" : "";
     const printed = flatLiteral(item, budget - used - head.length - suffix.length, syntax);
     if (printed === undefined) return undefined;
-    parts.push(head + printed + suffix);
-    used += head.length + printed.length + suffix.length + (parts.length > 1 ? 2 : 0);
+    text += `${count === 0 ? "" : ", "}${head}${printed}${suffix}`;
+    count++;
+    used += head.length + printed.length + suffix.length + (count > 1 ? 2 : 0);
     if (used > budget) return undefined;
   }
-  return Array.isArray(value) ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
+  return count === 0 ? "{}" : `{ ${text} }`;
 }
 
 /** A scalar of JSON as a literal (quoted by quoted()); `undefined` where JSON has no value. */

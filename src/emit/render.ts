@@ -3,10 +3,9 @@ import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type Handlebars from "handlebars";
-import { binderSignature, constDeclaration, printLiteral, quoted, typeAlias } from "./print.js";
+import { binderSignature, constDeclaration, printJsonTemplateLiteral, printLiteral, quoted, typeAlias } from "./print.js";
 import type { ApiData, ApiModel, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
 import type { PostgresView } from "./postgres/view.js";
-import { templateLiteral } from "../model/escape.js";
 
 /** A generated file: its path inside the output folder (always `/`-separated) and its text. */
 export interface GeneratedFile {
@@ -119,7 +118,10 @@ export function writePrecompiledTemplates(sources: TemplateSources, file = PRECO
  * escapes every line terminator), so trimming line ends is safe.
  */
 export function tidy(text: string): string {
-  return text.replace(/[ \t]+$/gm, "").replace(/^\n+/, "");
+  // Why the lookbehind: without it a run of spaces not at a line's end (every indentation) was
+  // tried from each of its spaces, each try backtracking through the rest of the run: quadratic
+  // in the run. A match can only start where a run starts, and from there it is read once.
+  return text.replace(/(?<![ \t])[ \t]+$/gm, "").replace(/^\n+/, "");
 }
 
 /** The PostgreSQL store's template and runtime: rendered only with the view's `postgres` part (APIs with resources). */
@@ -148,7 +150,7 @@ const documentLiterals = (document: DocumentView) => ({
   basePath: quoted(document.basePath),
   // Why a template literal of the text in codegen's layout: a change of the document is a change
   // of the lines it touches, in review and in `--check`'s diff, not of one line of the whole.
-  json: templateLiteral(document.json),
+  json: printJsonTemplateLiteral(document.data),
   yaml: document.yaml === undefined ? "" : quoted(document.yaml),
 });
 

@@ -3,14 +3,14 @@ import { YamlUnsupported, yamlOfData } from "#runtime/yaml.gen.js";
 
 /**
  * What document.gen.ts holds of the served document: the path of its first server URL, its JSON
- * text, and openapi.yaml's text only where the generated server's writer
+ * data (printed as JSON text when document.gen.ts is rendered), and openapi.yaml's text only where the generated server's writer
  * (runtime/yaml.gen.ts) would not make exactly it from the JSON at its first request,
  * so a large document is not held twice in the generated file. `servedAsIs`: openapi.yaml was
  * written by the server's writer's rules throughout (src/emit/yaml.ts, yamlOfDocument), so the
  * server makes it by construction; else that is checked on `data`.
  */
-export function servedDocument(basePath: string, data: unknown, json: string, yaml: string, servedAsIs: boolean): DocumentView {
-  return servedAsIs || servesYaml(data, yaml) ? { basePath, json } : { basePath, json, yaml };
+export function servedDocument(basePath: string, data: unknown, yaml: string, servedAsIs: boolean): DocumentView {
+  return servedAsIs || servesYaml(data, yaml) ? { basePath, data } : { basePath, data, yaml };
 }
 
 /**

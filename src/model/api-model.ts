@@ -140,8 +140,11 @@ export interface SecurityHookView {
 export interface DocumentView {
   /** The path of the first server URL (`"/v1"`, or `""`). */
   readonly basePath: string;
-  /** The document's JSON text, in codegen's layout (printJson): the server answers it compact. */
-  readonly json: string;
+  /**
+   * The document as JSON data: document.gen.ts holds its JSON text in codegen's layout (printJson),
+   * printed as that file is rendered; the server answers it compact.
+   */
+  readonly data: unknown;
   /** openapi.yaml's text, only where the server's own writer would not make it from the JSON. */
   readonly yaml?: string;
 }

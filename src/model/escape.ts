@@ -20,7 +20,12 @@ export function stringLiteral(value: string): string {
  * generated code: render.ts's tidy trims spaces before each).
  */
 export function templateLiteral(value: string): string {
-  return `\`${value.replace(/[\\`\r\u2028\u2029]|\$(?=\{)/g, (c) => TEMPLATE_ESCAPES[c] ?? `\\${c}`)}\``;
+  return `\`${templateText(value)}\``;
+}
+
+/** What templateLiteral puts between the backticks. */
+export function templateText(value: string): string {
+  return value.replace(/[\\`\r\u2028\u2029]|\$(?=\{)/g, (c) => TEMPLATE_ESCAPES[c] ?? `\\${c}`);
 }
 const TEMPLATE_ESCAPES: Readonly<Record<string, string>> = { "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029" };
 

@@ -3,7 +3,7 @@
 // escaping that keeps input inside its string or comment.
 import fc from "fast-check";
 import ts from "typescript";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WIDTH, constDeclaration, printLiteral, printType, quoted, typeAlias } from "../../src/emit/print.js";
 import { arrayType, docComments, documentedUnion, genericType, literalType, member, objectType, unionType, word } from "../../src/model/type-expr.js";
 
@@ -27,6 +27,37 @@ describe("printLiteral", () => {
     );
     expect(printLiteral({})).toBe("{}");
     expect(printLiteral([])).toBe("[]");
+  });
+
+  it("prints a deeply nested value into one buffer: its text is joined about twice, not once per level", () => {
+    const nested = (level: number): unknown =>
+      level === 0 ? Array.from({ length: 6 }, (_, i) => `leaf ${i} ${"x".repeat(20)}`) : { [`a${level}`]: nested(level - 1), [`b${level}`]: nested(level - 1) };
+    const value = nested(10);
+    const join = vi.spyOn(Array.prototype, "join");
+    let text: string;
+    try {
+      text = printLiteral(value);
+      const joined = join.mock.results.reduce((sum, result) => sum + (typeof result.value === "string" ? result.value.length : 0), 0);
+      // Joining each member's lines into its parent's copied the text once per level (ten here).
+      expect(joined).toBeLessThanOrEqual(3 * text.length);
+    } finally {
+      join.mockRestore();
+    }
+    expect(evaluate(text)).toEqual(value);
+  });
+
+  it("tries a value of thousands of members flat member by member, listing its members only where it prints them", () => {
+    const members = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key${i}`, i]));
+    const entries = vi.spyOn(Object, "entries");
+    try {
+      const text = printLiteral({ outer: { members } });
+      expect(text.split("\n")).toHaveLength(5000 + 6);
+      const listed = entries.mock.results.reduce((sum, result) => sum + (Array.isArray(result.value) ? result.value.length : 0), 0);
+      // Once, where its members are printed a line each; not again for every flat try of it and of its ancestors.
+      expect(listed).toBeLessThanOrEqual(5000 + 10);
+    } finally {
+      entries.mockRestore();
+    }
   });
 
   it("keeps a `__proto__` key a property and types a value under Object.prototype's names by itself", () => {

@@ -159,6 +159,12 @@ describe("tidy", () => {
     );
   });
 
+  it("reads a long run of spaces inside a line once, not once from each of its spaces", () => {
+    // Tried from each space, each try backtracking through the rest of the run: 2 * 10^10 steps here.
+    const line = `${" ".repeat(200_000)}x`;
+    expect(tidy(`${line}  \n${line}\t`)).toBe(`${line}\n${line}`);
+  });
+
   it("does the same where `\\n` is the only line end (the texts it finds line ends in by indexOf)", () => {
     const lines = fc.array(fc.constantFrom(" ", "\t", "\n", "a", ";", "\u00a0", "  \n"), { maxLength: 30 }).map((parts) => parts.join(""));
     fc.assert(

@@ -20,26 +20,31 @@ export function servedUrl(url: string, firstServer: string | undefined): string 
   return url;
 }
 
-/** Every `$ref` to `#/components/<kind>/<name>` under `value`, by kind. */
-function collectRefs(value: unknown, into: Map<string, Set<string>>, seen: Set<object>): void {
-  if (typeof value !== "object" || value === null || seen.has(value)) return;
-  seen.add(value);
+/**
+ * Every `$ref` to `#/components/<kind>/<name>` under `value`, by kind. Why no set of the objects
+ * walked: the expansion shares no object between two places of its document (expandDeclaration,
+ * checked by test/compile/expand/expand-json.test.ts), so each is met once; keeping a third of a
+ * million of them in a set to be sure cost twice the walk itself at 1000 resources.
+ */
+function collectRefs(value: object, into: Map<string, Set<string>>): void {
   if (Array.isArray(value)) {
-    for (const item of value) collectRefs(item, into, seen);
+    for (const item of value as unknown[]) if (typeof item === "object" && item !== null) collectRefs(item, into);
     return;
   }
-  for (const [key, item] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const item = (value as Json)[key];
     if (key === "$ref" && typeof item === "string") {
       const match = /^#\/components\/([^/]+)\/([^/]+)$/.exec(item);
       if (match) into.get(match[1]!)?.add(match[2]!.replaceAll("~1", "/").replaceAll("~0", "~"));
-    } else collectRefs(item, into, seen);
+    } else if (typeof item === "object" && item !== null) collectRefs(item, into);
   }
 }
 
 /**
  * The document without the schemas and responses no operation reaches (a `PetPatch` where the
  * resource offers no update): linters count each as an unused component. A schema that carries
- * `x-codegen-resource` stays: the renderer reads the resource from it.
+ * `x-codegen-resource` stays: the renderer reads the resource from it. For an expansion only
+ * (see collectRefs).
  */
 export function withoutUnusedComponents(document: Json): Json {
   const components = document["components"] as Json | undefined;
@@ -47,13 +52,13 @@ export function withoutUnusedComponents(document: Json): Json {
   const pruned = ["schemas", "responses"] as const;
   const used = new Map<string, Set<string>>(pruned.map((kind) => [kind, new Set<string>()]));
   const roots = Object.entries(document).filter(([key]) => key !== "components");
-  const seen = new Set<object>();
   collectRefs(
     roots.map(([, value]) => value),
     used,
-    seen,
   );
-  for (const [kind, value] of Object.entries(components)) if (!(pruned as readonly string[]).includes(kind)) collectRefs(value, used, seen);
+  for (const [kind, value] of Object.entries(components)) {
+    if (!(pruned as readonly string[]).includes(kind) && typeof value === "object" && value !== null) collectRefs(value, used);
+  }
   const schemas = (components["schemas"] ?? {}) as Record<string, Json>;
   for (const [name, schema] of Object.entries(schemas)) if (schema["x-codegen-resource"] !== undefined) used.get("schemas")!.add(name);
   // A reached component may reach others: follow until nothing new is reached.
@@ -65,7 +70,8 @@ export function withoutUnusedComponents(document: Json): Json {
       for (const name of [...used.get(kind)!]) {
         if (visited.get(kind)!.has(name) || !Object.hasOwn(table, name)) continue;
         visited.get(kind)!.add(name);
-        collectRefs(table[name], used, seen);
+        const component = table[name];
+        if (typeof component === "object" && component !== null) collectRefs(component, used);
         grew = true;
       }
     }
