@@ -354,6 +354,14 @@ function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
 const refersToTypes = (text: string) => /\bT\./.test(text);
 
+/** The spec's `instants`: the fields of format `date-time`, which the stores keep in one form (runtime/instants.gen.ts); nothing when none. */
+function instantsOf(properties: Record<string, unknown>): { instants?: readonly string[] } {
+  const instants = Object.entries(properties)
+    .filter(([k, p]) => k !== "id" && objectOf(p).format === "date-time")
+    .map(([k]) => k);
+  return instants.length === 0 ? {} : { instants };
+}
+
 function resourceView(
   name: string,
   schema: JsonSchema,
@@ -398,6 +406,7 @@ function resourceView(
         const target = String(objectOf(p)["x-codegen-ref"]);
         return { field, rel: singularOf.get(target) ?? target, collection: target };
       }),
+    ...instantsOf({ ...inputProperties, ...properties }),
     links: listOf(ext.links).map((l) => {
       const link = objectOf(l);
       return {
