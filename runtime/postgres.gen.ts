@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { DeadlineExceededError, StoreUnavailableError, isStoreUnavailable, signalDeadline } from "./http.gen.js";
-import { withInstants } from "./instants.gen.js";
+import { instantText, withInstants } from "./instants.gen.js";
 import { type Query, quoteIdentifier } from "./migrate.gen.js";
 import {
   type HandlerRefusal,
@@ -739,8 +739,13 @@ function isJson(kind: ColumnKind | undefined): boolean {
   return kind === "json" || kind === "jsonb";
 }
 
-/** A JSON value as a bind parameter of a column of this kind (jsonb as its JSON text, so a string stays a JSON string). */
+/**
+ * A JSON value as a bind parameter of a column of this kind (jsonb as its JSON text, so a string
+ * stays a JSON string; an instant in instants.gen.ts's form, which PostgreSQL reads whatever its
+ * offset, where its own reading refuses one past 15:59).
+ */
 function toParameter(kind: ColumnKind, value: unknown): unknown {
+  if (kind === "instant") return (typeof value === "string" ? instantText(value) : undefined) ?? value;
   return isJson(kind) ? JSON.stringify(value) : value;
 }
 

@@ -394,6 +394,16 @@ function holdsNull(property: Json, schemas: Json, depth = 0, known = new Map<Jso
 }
 
 /** A property with its `$ref` (to a named schema) followed, once. */
+/**
+ * The fields of a resource's properties that are `date-time`s (through a `$ref` too, as columnOf
+ * reads them): each store keeps them as instants (runtime/instants.gen.ts, ResourceSpec.instants).
+ */
+export function instantFields(properties: Json, schemas: Json): string[] {
+  return Object.entries(properties)
+    .filter(([field, property]) => field !== "id" && field !== "links" && resolved(asJson(property), schemas).format === "date-time")
+    .map(([field]) => field);
+}
+
 function resolved(property: Json, schemas: Json): Json {
   const ref = property.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return property;
