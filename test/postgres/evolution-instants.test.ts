@@ -205,7 +205,7 @@ describe("date-time, status and enum changes on tables whose rows an earlier ver
 });
 
 describe("serve --db: the same rules on its own database", () => {
-  it("a date-time stored as text becomes a timestamptz; an enum narrowed under rows that hold the value is refused, naming the fix", async () => {
+  it("a date-time stored as text becomes a timestamptz; an enum or the status values narrowed under rows that hold a removed value is refused, naming the fix", async () => {
     const database = await pgliteDatabase();
     try {
       const evolve = async (text: string) => {
@@ -225,6 +225,12 @@ describe("serve --db: the same rules on its own database", () => {
       expect(refused).toBeInstanceOf(DatabaseProblem);
       expect((refused as DatabaseProblem).reason).toMatch(/^visits\.kind holds values the declaration no longer allows/);
       expect((await database.query(`SELECT "kind" FROM "visits" WHERE "pet" = 'B'`)).rows).toEqual([{ kind: "surgery" }]);
+      // Status values narrowed the same way: a row in the removed state stops the change.
+      await database.query(`UPDATE "visits" SET "status" = 'done' WHERE "pet" = 'A'`);
+      const states = VERSIONS[2].text.replace("values: [booked, done]", "values: [booked, cancelled]").replace("booked: [done]", "booked: [cancelled]");
+      const stopped = await evolve(states).catch((error: unknown) => error);
+      expect((stopped as DatabaseProblem).reason).toMatch(/^visits\.status holds values the declaration no longer allows/);
+      expect((await database.query(`SELECT "status" FROM "visits" WHERE "pet" = 'A'`)).rows).toEqual([{ status: "done" }]);
     } finally {
       await database.close();
     }
