@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { DeadlineExceededError, StoreUnavailableError, isStoreUnavailable, signalDeadline } from "./http.gen.js";
+import { instantText, withInstants } from "./instants.gen.js";
 import { type Query, quoteIdentifier } from "./migrate.gen.js";
 import {
   type HandlerRefusal,
@@ -30,9 +31,17 @@ import {
 /**
  * How a column's value is converted between JSON and PostgreSQL. `json` and `jsonb` are both
  * jsonb columns: a `json` one may hold JSON `null` (read as its text), a `jsonb` one never does
- * (read as the driver parses jsonb: pg and PGlite both answer it as its JSON value).
+ * (read as the driver parses jsonb: pg and PGlite both answer it as its JSON value). `instant`: a
+ * `date-time` field in a timestamptz column, written and read in instants.gen.ts's form.
  */
-export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json" | "jsonb";
+export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json" | "jsonb" | "instant";
+
+/**
+ * A timestamptz column read in instants.gen.ts's form. Why to_char in UTC, not the driver's
+ * Date: a Date holds milliseconds, the column microseconds, and the session's TimeZone and
+ * DateStyle must not change what a client reads.
+ */
+const instantColumn = (name: string) => `to_char(${name} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** A resource's table as the generator laid it out (src/postgres/tables.ts): every name already a PostgreSQL identifier. */
 export type TableSpec = {
@@ -344,7 +353,7 @@ export class PostgresCollection {
       // Why text: PostgreSQL writes jsonb as text either way; a wrapper array built per row was
       // work on the database's side for each row read, only to tell JSON null from SQL NULL. Why
       // only `json`: a `jsonb` column never holds JSON null, and its plain value costs less still.
-      return kind === "json" ? `${name}::text AS ${name}` : name;
+      return kind === "json" ? `${name}::text AS ${name}` : kind === "instant" ? `${instantColumn(name)} AS ${name}` : name;
     });
     this.#select = ['"id"', ...columns].join(", ");
     this.#byId = `SELECT ${this.#select} FROM ${this.#name} WHERE "id" = $1`;
@@ -362,7 +371,7 @@ export class PostgresCollection {
   /** Every object whose fields equal the filters (`only`: the names that are filters), in creation order or by `sort`. */
   async list(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[] = [], only?: readonly string[], signal?: AbortSignal): Promise<StoredObject[]> {
     const params: unknown[] = [];
-    const where = this.#filters(filters, only, params);
+    const where = this.#filters(withInstants(filters, this.#spec.instants), only, params);
     const { rows } = await this.#run(`SELECT ${this.#select} FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)}`, params, signal, false);
     return rows.map((row) => this.#object(row));
   }
@@ -373,7 +382,7 @@ export class PostgresCollection {
    */
   async page(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, only?: readonly string[], signal?: AbortSignal): Promise<Page<StoredObject>> {
     const params: unknown[] = [];
-    const where = this.#filters(filters, only, params);
+    const where = this.#filters(withInstants(filters, this.#spec.instants), only, params);
     const after = page.cursor === undefined ? undefined : this.#parseCursor(page.cursor, sort);
     if (after !== undefined) where.push(this.#after(sort, after, params));
     params.push(page.limit + 1);
@@ -392,7 +401,8 @@ export class PostgresCollection {
   }
 
   /** Stores a new object under a fresh id; brokenReference when an object it refers to was deleted meanwhile. */
-  async create(fields: { readonly [field: string]: unknown }, signal?: AbortSignal): Promise<StoredObject | HandlerRefusal<409>> {
+  async create(given: { readonly [field: string]: unknown }, signal?: AbortSignal): Promise<StoredObject | HandlerRefusal<409>> {
+    const fields = withInstants(given, this.#spec.instants);
     const params: unknown[] = this.#table.idKind === "integer" ? [] : [randomUUID()];
     // Why in the table's order: the set of columns given decides the statement's text, one text
     // per set (cached below), whatever order the request's fields came in.
@@ -479,7 +489,8 @@ export class PostgresCollection {
    * `ifMatch`: the ETag `current` has, which the object must still have (see #change); `signal`:
    * the request's (see #run).
    */
-  async replace(id: string | number, fields: { readonly [field: string]: unknown }, current: StoredObject, ifMatch?: string, signal?: AbortSignal): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
+  async replace(id: string | number, given: { readonly [field: string]: unknown }, current: StoredObject, ifMatch?: string, signal?: AbortSignal): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
+    const fields = withInstants(given, this.#spec.instants);
     const values = new Map<string, unknown>();
     for (const column of this.#table.columns) {
       if (this.#spec.readOnly.includes(column.field) || (column.field === "status" && this.#spec.status)) continue;
@@ -503,7 +514,7 @@ export class PostgresCollection {
     signal?: AbortSignal,
   ): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
     const values = new Map<string, unknown>();
-    for (const [field, value] of Object.entries(patch)) values.set(field, value === null ? undefined : value);
+    for (const [field, value] of Object.entries(withInstants(patch, this.#spec.instants))) values.set(field, value === null ? undefined : value);
     return this.#change(id, values, current, guarded, ifMatch, signal);
   }
 
@@ -728,8 +739,13 @@ function isJson(kind: ColumnKind | undefined): boolean {
   return kind === "json" || kind === "jsonb";
 }
 
-/** A JSON value as a bind parameter of a column of this kind (jsonb as its JSON text, so a string stays a JSON string). */
+/**
+ * A JSON value as a bind parameter of a column of this kind (jsonb as its JSON text, so a string
+ * stays a JSON string; an instant in instants.gen.ts's form, which PostgreSQL reads whatever its
+ * offset, where its own reading refuses one past 15:59).
+ */
 function toParameter(kind: ColumnKind, value: unknown): unknown {
+  if (kind === "instant") return (typeof value === "string" ? instantText(value) : undefined) ?? value;
   return isJson(kind) ? JSON.stringify(value) : value;
 }
 

@@ -4,6 +4,7 @@
 
 import * as nodeCrypto from "node:crypto";
 import { createHash, randomUUID } from "node:crypto";
+import { withInstants } from "./instants.gen.js";
 
 /** A value, or a promise of it: what a handler may return. */
 export type Awaitable<V> = V | Promise<V>;
@@ -228,6 +229,8 @@ export type ResourceSpec = {
   /** Fields that hold another resource's id: a link to it (rel = its singular) when set. */
   readonly refs: readonly { readonly field: string; readonly rel: string; readonly collection: string }[];
   readonly links: readonly LinkRule[];
+  /** The fields of format `date-time`: each store keeps them in one form, UTC, so they sort by instant (instants.gen.ts). Absent: none. */
+  readonly instants?: readonly string[];
   /**
    * The path every address of the API starts with (`/v1`, from the document's first server URL;
    * absent: none): links and `Location` carry it. Set by the host, never by the document.
@@ -417,7 +420,7 @@ export class MemoryCollection {
    * parameters are for the application's handler, and ignored here).
    */
   list(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[] = [], only?: readonly string[]): StoredObject[] {
-    const entries = Object.entries(filters).filter(([key, value]) => value !== undefined && (only === undefined || only.includes(key)));
+    const entries = Object.entries(withInstants(filters, this.#spec.instants)).filter(([key, value]) => value !== undefined && (only === undefined || only.includes(key)));
     const found = [...this.#objects.values()].filter((object) => entries.every(([key, value]) => own(object, key) === value));
     return sort.length === 0 ? found : found.sort((a, b) => compareKeys(sortKeyOf(a, sort), sortKeyOf(b, sort), sort));
   }
@@ -442,8 +445,9 @@ export class MemoryCollection {
   }
 
   /** Stores a new object under a fresh id. */
-  create(fields: { readonly [field: string]: unknown }, signal?: AbortSignal): StoredObject | HandlerRefusal<409> {
+  create(given: { readonly [field: string]: unknown }, signal?: AbortSignal): StoredObject | HandlerRefusal<409> {
     signal?.throwIfAborted();
+    const fields = withInstants(given, this.#spec.instants);
     const broken = this.#brokenReference(fields);
     if (broken !== undefined) return broken;
     const id = this.#spec.idKind === "integer" ? this.#nextId++ : randomUUID();
@@ -456,8 +460,9 @@ export class MemoryCollection {
    * Replaces an object whole (absent optional fields are cleared), keeping its read-only fields.
    * `ifMatch`: the ETag the object must still have (see #still); `signal`: no change once it has aborted.
    */
-  replace(id: string | number, fields: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string, signal?: AbortSignal): StoredObject | HandlerRefusal<404 | 409 | 412> {
+  replace(id: string | number, given: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string, signal?: AbortSignal): StoredObject | HandlerRefusal<404 | 409 | 412> {
     signal?.throwIfAborted();
+    const fields = withInstants(given, this.#spec.instants);
     // Why the stored object, not the server's `current`: another change may have come since.
     const current = this.#still(id, ifMatch);
     if (isStoreRefusal(current)) return current;
@@ -470,8 +475,9 @@ export class MemoryCollection {
   }
 
   /** Applies a JSON merge patch (RFC 7396) at the top level: `null` clears a field. `ifMatch`: see #still; `signal`: no change once it has aborted. */
-  update(id: string | number, patch: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string, signal?: AbortSignal): StoredObject | HandlerRefusal<404 | 409 | 412> {
+  update(id: string | number, given: { readonly [field: string]: unknown }, _current: StoredObject, ifMatch?: string, signal?: AbortSignal): StoredObject | HandlerRefusal<404 | 409 | 412> {
     signal?.throwIfAborted();
+    const patch = withInstants(given, this.#spec.instants);
     const current = this.#still(id, ifMatch);
     if (isStoreRefusal(current)) return current;
     const broken = this.#brokenReference(patch);

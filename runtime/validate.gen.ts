@@ -3,6 +3,7 @@
 // checked here by a small interpreter. No eval, no dependency; every bad field is reported.
 
 import { numberFormat, stringFormat } from "./formats.gen.js";
+import { instantText } from "./instants.gen.js";
 import { compilePattern } from "./pattern.gen.js";
 import type { LinearPattern } from "./pattern.gen.js";
 import { copyOwn, defineOwn } from "./resources.gen.js";
@@ -248,7 +249,8 @@ export function hasFormat(format: string, text: string): boolean {
       return isCalendarDate(text);
     case "date-time": {
       const t = text.search(/[Tt]/);
-      return t === 10 && isCalendarDate(text.slice(0, t)) && isTime(text.slice(t + 1));
+      // Why the instant too: a store holds it in UTC, within the years 0001 to 9999 (instants.gen.ts).
+      return t === 10 && isCalendarDate(text.slice(0, t)) && isTime(text.slice(t + 1)) && instantText(text) !== undefined;
     }
     case "time":
       return isTime(text);

@@ -3,6 +3,7 @@
  * `x-codegen-resource` schemas, as a snapshot that migrations compare (src/emit/postgres/migrations.ts)
  * and the generated store reads (its column table). Pure: the document in, plain data out.
  */
+import { instantText } from "#runtime/instants.gen.js";
 import { MIGRATIONS_TABLE } from "#runtime/migrate.gen.js";
 import {
   type ColumnKind,
@@ -40,6 +41,11 @@ function sqlValue(value: unknown, kind: ColumnKind): string | undefined {
   if (kind === "json" || kind === "jsonb") {
     const text = sqlString(JSON.stringify(value));
     return text && `${text}::jsonb`;
+  }
+  if (kind === "instant" && typeof value === "string") {
+    // The stores' own form (runtime/instants.gen.ts), so a default reads back as a written value does.
+    const instant = instantText(value);
+    return instant && sqlString(instant);
   }
   if (typeof value === "string") return sqlString(value);
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
@@ -108,7 +114,8 @@ export function tablesOf(document: unknown, history: TableHistory = {}): SchemaS
           tableOf,
         });
         const renamedFrom = renamedColumn(field, asJson(property)["x-codegen-renamed-from"], before, properties);
-        return renamedFrom === undefined ? column : { ...column, renamedFrom };
+        const initial = field === "status" && typeof asJson(ext.status).initial === "string" ? sqlValue(asJson(ext.status).initial, column.kind) : undefined;
+        return { ...column, ...(renamedFrom === undefined ? {} : { renamedFrom }), ...(initial === undefined ? {} : { initial }) };
       });
       return { collection, table, idKind: idKind(schema), columns };
     }),
@@ -320,7 +327,10 @@ function columnOf(
   const { kind, type } = references
     ? { kind: ID_KINDS[context.idKindOf.get(references)!], type: ID_TYPES[context.idKindOf.get(references)!] }
     : scalar === "string"
-      ? { kind: "text" as const, type: "text" }
+      ? // Why timestamptz for a date-time without an enum: its lists sort and filter by instant, whatever offsets clients send.
+        schema.format === "date-time" && schema.enum === undefined
+        ? { kind: "instant" as const, type: "timestamptz" }
+        : { kind: "text" as const, type: "text" }
       : scalar === "integer"
         ? { kind: "integer" as const, type: bounded(schema) ? "bigint" : "numeric" }
         : scalar === "number"
@@ -384,6 +394,16 @@ function holdsNull(property: Json, schemas: Json, depth = 0, known = new Map<Jso
 }
 
 /** A property with its `$ref` (to a named schema) followed, once. */
+/**
+ * The fields of a resource's properties that are `date-time`s (through a `$ref` too, as columnOf
+ * reads them): each store keeps them as instants (runtime/instants.gen.ts, ResourceSpec.instants).
+ */
+export function instantFields(properties: Json, schemas: Json): string[] {
+  return Object.entries(properties)
+    .filter(([field, property]) => field !== "id" && field !== "links" && resolved(asJson(property), schemas).format === "date-time")
+    .map(([field]) => field);
+}
+
 function resolved(property: Json, schemas: Json): Json {
   const ref = property.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return property;

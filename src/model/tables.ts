@@ -10,20 +10,27 @@ import { quoteIdentifier as quote } from "#runtime/migrate.gen.js";
 /**
  * How the store converts a column's value: what PostgreSQL type holds it. Both `json` and
  * `jsonb` are jsonb columns; a `json` one may hold JSON `null` (read as its text, so `null` stays
- * apart from SQL NULL), a `jsonb` one never does (read as the driver parses it).
+ * apart from SQL NULL), a `jsonb` one never does (read as the driver parses it). `instant`: a
+ * `date-time` field, in a timestamptz column (docs/migrations.md, "Dates and times").
  */
-export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json" | "jsonb";
+export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json" | "jsonb" | "instant";
 
 /** A column of a resource's table (every name already a PostgreSQL identifier of at most 63 bytes). */
 export interface ColumnSnapshot {
   readonly field: string;
   readonly column: string;
   readonly kind: ColumnKind;
-  /** The SQL type: `text`, `bigint`, `numeric`, `double precision`, `boolean`, `jsonb`, `uuid`. */
+  /** The SQL type: `text`, `bigint`, `numeric`, `double precision`, `boolean`, `jsonb`, `timestamptz`. */
   readonly type: string;
   readonly notNull: boolean;
   /** A SQL literal, from the field's `default`. */
   readonly default?: string;
+  /**
+   * A SQL literal: a status's initial state, which rows already stored get when the status
+   * column arrives (or becomes required) without a `default`. Never the column's default: a
+   * create always gives the status.
+   */
+  readonly initial?: string;
   /** A CHECK expression (enums and status values). */
   readonly check?: string;
   /** The table a `ref` field refers to (its `id`). */

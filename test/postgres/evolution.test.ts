@@ -5,21 +5,19 @@
 // refused at its line; `generate` writes no migration and `generate --check` names the change;
 // `serve --db` brings its own database along by the same rules, without files.
 
-import type { Server } from "node:http";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { type Database, DatabaseProblem, evolveSchema } from "../../src/postgres/database.js";
 import { tablesOf } from "../../src/compile/tables.js";
 import { generateIntoFolder, openapiFromText } from "../../src/pipeline.js";
-import { compileToJavaScript } from "../../src/serve/compile.js";
 import { type Json, call, list, obj } from "../http/support.js";
 import { listen, stop } from "../runtime/wire.js";
 import { postgresSkipReason, type PostgresServer, startPostgres } from "./server.js";
 import { pgliteDatabase, serverDatabase } from "./store.js";
+import { type VersionApi, importGenerated } from "./versions.js";
 
 const head = 'codegen: 1\ninfo: { title: Clinic, version: "1.0.0" }\nresources:\n  pets:\n    fields:\n';
 const declaration = (...fields: string[]) => head + fields.map((f) => `      ${f}\n`).join("");
@@ -70,12 +68,6 @@ const VERSIONS = [
   },
 ] as const;
 
-type Api = {
-  migrate(options: { query: Database["query"] }): Promise<string[]>;
-  createPostgresStore(options: { query: Database["query"] }): unknown;
-  createServer(options: { handlers: unknown }): Server;
-};
-
 const skip = postgresSkipReason();
 
 describe("the clinic's tables evolve, version by version, and every operation works on the rows of the version before", () => {
@@ -104,19 +96,7 @@ describe("the clinic's tables evolve, version by version, and every operation wo
   });
 
   /** The output folder's generated server, compiled to a folder of its own and imported. */
-  async function compiled(version: number): Promise<Api> {
-    const out = path.join(dir, "out");
-    const files = [];
-    for (const entry of await readdir(out, { recursive: true })) {
-      if (entry.endsWith(".ts")) files.push({ path: entry.split(path.sep).join("/"), contents: await readFile(path.join(out, entry), "utf8") });
-    }
-    const target = path.join(dir, `compiled-${version}`);
-    for (const file of await compileToJavaScript(files)) {
-      await mkdir(path.dirname(path.join(target, file.path)), { recursive: true });
-      await writeFile(path.join(target, file.path), file.contents);
-    }
-    return (await import(pathToFileURL(path.join(target, "index.gen.js")).href)) as Api;
-  }
+  const compiled = (version: number): Promise<VersionApi> => importGenerated(path.join(dir, "out"), path.join(dir, `compiled-${version}`));
 
   /** Writes version `i`'s migration, migrates every store with the generated migrate(), and runs `work` on each over HTTP. */
   async function atVersion(i: number, work: (base: string, ids: Map<string, unknown>) => Promise<void>): Promise<void> {

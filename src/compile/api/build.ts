@@ -10,7 +10,7 @@ import { OperationCollector, SIGNAL } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
 import { type JsonSchema, objectTypeExpression, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
-import { type TableHistory, tablesOf } from "../tables.js";
+import { type TableHistory, instantFields, tablesOf } from "../tables.js";
 import {
   type Member,
   type TypeExpr,
@@ -354,6 +354,12 @@ function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
 const refersToTypes = (text: string) => /\bT\./.test(text);
 
+/** The spec's `instants`: the fields of format `date-time`, which the stores keep in one form (runtime/instants.gen.ts); nothing when none. */
+function instantsOf(properties: Record<string, unknown>, schemas: Record<string, JsonSchema>): { instants?: readonly string[] } {
+  const instants = instantFields(properties, schemas);
+  return instants.length === 0 ? {} : { instants };
+}
+
 function resourceView(
   name: string,
   schema: JsonSchema,
@@ -398,6 +404,7 @@ function resourceView(
         const target = String(objectOf(p)["x-codegen-ref"]);
         return { field, rel: singularOf.get(target) ?? target, collection: target };
       }),
+    ...instantsOf({ ...inputProperties, ...properties }, schemas),
     links: listOf(ext.links).map((l) => {
       const link = objectOf(l);
       return {

@@ -1,3 +1,4 @@
+import { instantText } from "#runtime/instants.gen.js";
 import { compilePattern } from "#runtime/pattern.gen.js";
 import type { Field } from "./model.js";
 
@@ -21,7 +22,8 @@ export function hasFormat(format: NonNullable<Field["format"]>, text: string): b
     }
     case "date-time": {
       const m = DATE_TIME.exec(text);
-      return m !== null && validDate(m[1]!, m[2]!, m[3]!) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61;
+      // Why the instant too: the server refuses one outside the years 0001 to 9999 in UTC (runtime/instants.gen.ts).
+      return m !== null && validDate(m[1]!, m[2]!, m[3]!) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61 && instantText(text) !== undefined;
     }
     case "email":
       return EMAIL.test(text);

@@ -57,6 +57,26 @@ function checkStatement(table: string, column: ColumnSnapshot): string[] {
   return column.check === undefined ? [] : [`ALTER TABLE ${q(table)} ADD CONSTRAINT ${q(objectName(table, column.column, "check"))} CHECK (${column.check});`];
 }
 
+/** The values a check allows, as its text lists them (`'a', 'b'`): a check without its column's name. */
+const allowed = (check: string) => check.slice(check.indexOf(" IN ("));
+
+/**
+ * A statement that stops the migration, before anything else of it is kept, when a stored row
+ * holds a value the column's new check refuses (an enum or status values narrowed, or an enum
+ * given to a field that had none): PostgreSQL's own refusal of the CHECK would name only the
+ * constraint, and never the fix. Why a DO block: it is the one statement that can test the rows
+ * and raise, on every PostgreSQL and on PGlite; its dollar quote is a tag the body does not hold.
+ */
+function valuesGuard(table: TableSnapshot, column: ColumnSnapshot): string {
+  const at = `${table.collection}.${column.field}`.replace(/[^A-Za-z0-9_.-]/g, "?");
+  // The fix in the message itself: the CLI shows an error's first line, never its hint.
+  const message = `${at} holds values the declaration no longer allows: change them through the API to an allowed one, then apply again (or keep them in the declaration)`;
+  const body = `BEGIN IF EXISTS (SELECT 1 FROM ${q(table.table)} WHERE NOT (${column.check})) THEN RAISE EXCEPTION '${message}' USING ERRCODE = 'check_violation'; END IF; END`;
+  let tag = "$codegen$";
+  for (let i = 1; body.includes(tag); i++) tag = `$codegen${i}$`;
+  return `DO ${tag} ${body} ${tag};`;
+}
+
 function foreignKeyStatement(table: string, column: ColumnSnapshot): string[] {
   return column.references === undefined
     ? []
@@ -86,6 +106,16 @@ function createTable(table: TableSnapshot): string {
  */
 function conversion(from: string, to: string, column: string): string | undefined {
   const c = q(column);
+  // A timestamptz leaves as the text the store answers (runtime/instants.gen.ts), not in the session's DateStyle.
+  const instant = `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  if (from === "timestamptz" && to === "text") return instant;
+  if (from === "timestamptz" && to === "jsonb") return `to_jsonb(${instant})`;
+  // Why text may become timestamptz: the API stored RFC 3339 date-times as text (its `date-time`
+  // fields before they were instants). Why an offset is taken apart: PostgreSQL reads one of at
+  // most 15:59, RFC 3339 writes up to 23:59. A value it cannot read stops the migration, rolled
+  // back, and nothing is lost (docs/migrations.md).
+  if (from === "text" && to === "timestamptz")
+    return `CASE WHEN ${c} ~ '[+-][0-9]{2}:[0-9]{2}$' THEN (left(${c}, -6)::timestamp AT TIME ZONE 'UTC') - right(${c}, 6)::interval ELSE ${c}::timestamptz END`;
   if (to === "jsonb" && from !== "jsonb") return `to_jsonb(${c})`;
   if (to === "text" && ["bigint", "numeric", "double precision", "boolean"].includes(from)) return `${c}::text`;
   if (from === "bigint" && (to === "numeric" || to === "double precision")) return `${c}::${to}`;
@@ -132,10 +162,13 @@ export function schemaChange(before: SchemaSnapshot | undefined, after: SchemaSn
       const renamed = !columns.has(column.column) && column.renamedFrom !== undefined ? columns.get(column.renamedFrom) : undefined;
       let was = columns.get(column.column) ?? renamed;
       if (was === undefined) {
-        if (column.notNull && column.default === undefined) refused.push({ rule: "required-added", collection, field: column.field });
+        // A status arriving on a table with rows: they get its initial state.
+        const fill = column.default ?? column.initial;
+        if (column.notNull && fill === undefined) refused.push({ rule: "required-added", collection, field: column.field });
         // Why the default with NOT NULL in one statement: PostgreSQL fills the rows already stored with it.
         statements.push(
-          `ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${columnDefinition(column)};`,
+          `ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${columnDefinition({ ...column, ...(fill === undefined ? {} : { default: fill }) })};`,
+          ...(column.default === undefined && fill !== undefined ? [`ALTER TABLE ${t} ALTER COLUMN ${q(column.column)} DROP DEFAULT;`] : []),
           ...checkStatement(table.table, column),
           ...indexStatement(table.table, column),
         );
@@ -178,20 +211,26 @@ export function schemaChange(before: SchemaSnapshot | undefined, after: SchemaSn
       if (was.references !== undefined && (was.references !== column.references || typeChanged))
         statements.push(`ALTER TABLE ${t} DROP CONSTRAINT IF EXISTS ${q(objectName(table.table, column.column, "fkey"))};`);
       if (was.default !== undefined && (was.default !== column.default || typeChanged)) statements.push(`ALTER TABLE ${t} ALTER COLUMN ${c} DROP DEFAULT;`);
+      // Why the index too: its key is the old type's (text's COLLATE "C", which a timestamptz refuses), so it is made anew below.
+      if (was.indexed && (typeChanged || !column.indexed)) statements.push(`DROP INDEX IF EXISTS ${q(objectName(table.table, column.column, "idx"))};`);
       if (typeChanged) statements.push(`ALTER TABLE ${t} ALTER COLUMN ${c} TYPE ${column.type} USING ${using};`);
       if (column.default !== undefined && (was.default !== column.default || typeChanged))
         statements.push(`ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT ${column.default};`);
       if (was.notNull && !column.notNull) statements.push(`ALTER TABLE ${t} ALTER COLUMN ${c} DROP NOT NULL;`);
       if (!was.notNull && column.notNull) {
         // Why the default fills the rows stored without the field first: SET NOT NULL refuses them.
-        if (column.default === undefined) refused.push({ rule: "became-required", collection, field: column.field });
-        else statements.push(`UPDATE ${t} SET ${c} = ${column.default} WHERE ${c} IS NULL;`);
+        const fill = column.default ?? column.initial;
+        if (fill === undefined) refused.push({ rule: "became-required", collection, field: column.field });
+        else statements.push(`UPDATE ${t} SET ${c} = ${fill} WHERE ${c} IS NULL;`);
         statements.push(`ALTER TABLE ${t} ALTER COLUMN ${c} SET NOT NULL;`);
       }
-      if (column.check !== undefined && (was.check !== column.check || typeChanged)) statements.push(...checkStatement(table.table, column));
+      if (column.check !== undefined && (was.check !== column.check || typeChanged)) {
+        // Why a guard first: the rows were written under the old values, which may allow more.
+        if (was.check === undefined || allowed(was.check) !== allowed(column.check)) statements.push(valuesGuard(table, column));
+        statements.push(...checkStatement(table.table, column));
+      }
       if (column.references !== undefined && (was.references !== column.references || typeChanged))
         constraints.push(...foreignKeyStatement(table.table, column));
-      if (was.indexed && !column.indexed) statements.push(`DROP INDEX IF EXISTS ${q(objectName(table.table, column.column, "idx"))};`);
       if ((!was.indexed || typeChanged) && column.indexed) statements.push(...indexStatement(table.table, column));
       const changed =
         typeChanged ||
