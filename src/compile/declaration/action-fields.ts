@@ -13,16 +13,16 @@ const UPPER = ["maxLength", "maximum", "maxItems"] as const;
 
 /**
  * Why a body field may not be stored in the resource field of its name, or undefined when every
- * value it accepts fits that field: the same type, format and `ref`, an `enum` within the
+ * value it accepts fits that field: the same type and format, an `enum` within the
  * field's, `null` only where the field may hold it, bounds and `pattern` at least as strict;
- * array items and object fields alike, recursively.
+ * array items and object fields alike, recursively. A body declares no `ref`: the id a `ref`
+ * field is given is checked by the store's write (409 naming the field when no object has it).
  */
 export function incompatibility(body: Field, field: Field, at = body.name): string | undefined {
   // Why an integer may go into a number: every integer is one (JSON Schema's `integer`).
   if (body.type !== field.type && !(body.type === "integer" && field.type === "number"))
     return `\`${at}\` is ${article(body.type)} here and ${article(field.type)} on the resource`;
   if (body.format !== field.format) return `\`${at}\` has the format ${body.format ?? "(none)"} here and ${field.format ?? "(none)"} on the resource`;
-  if (body.ref !== field.ref) return `\`${at}\` refers to ${body.ref ?? "nothing"} here and to ${field.ref ?? "nothing"} on the resource`;
   if (body.nullable && !field.nullable) return `\`${at}\` accepts null here, which the resource field may not hold`;
   if (field.enum !== undefined) {
     const outside = body.enum === undefined ? undefined : body.enum.find((value) => !field.enum!.includes(value));

@@ -36,6 +36,7 @@ describe("an action's body fields named like resource fields", () => {
     ["an enum within the field's", "{ type: string, enum: [a, b, c] }", "{ type: string, enum: [a, c] }"],
     ["null where the field holds it", "{ type: string, nullable: true }", "{ type: string, nullable: true }"],
     ["arrays of compatible items", "{ type: array, items: { type: string, maxLength: 3 } }", "{ type: array, items: { type: string, maxLength: 2 } }"],
+    ["the id of a `ref` field (the store checks it at the write)", "{ type: integer, ref: items }", "integer"],
     ["the same pattern", '{ type: string, pattern: "^a" }', '{ type: string, pattern: "^a" }'],
   ])("are stored when compatible: %s", (_case, field, body) => {
     expect(outcome(field, body)).toEqual(["x"]);
