@@ -6,6 +6,8 @@
 // one winner. vitest.config.ts runs this file on the in-memory store, PGlite and PostgreSQL.
 
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { clinicHandlers } from "../../examples/clinic/booking.js";
@@ -21,6 +23,7 @@ import {
   openPostgresStore,
 } from "../../fixtures/valid/clinic/expected/index.gen.js";
 import { TEST_STORE } from "../postgres/store.js";
+import { ROOT } from "../support/fixtures.js";
 import { call, closeLocal, expectError, listenLocal, obj } from "./support.js";
 
 /** One row's write of `appointments`, as the trigger records it. */
@@ -237,6 +240,14 @@ describe.skipIf(skipped)(`actions and the typed store API (${TEST_STORE})`, () =
     const onto = await call(base, "POST", `/appointments/${other.id}/reschedule`, { json: { startsAt } });
     expectError(onto, 409, ["startsAt"]);
     expect((await opened.store.appointments.get(other.id as number))?.startsAt).toBe(other.startsAt);
+  });
+});
+
+describe("the example of docs/http-behaviour.md", () => {
+  it("is examples/clinic/booking.ts, the code the tests above run, from its import on", () => {
+    const example = readFileSync(path.join(ROOT, "examples/clinic/booking.ts"), "utf8");
+    const docs = readFileSync(path.join(ROOT, "docs/http-behaviour.md"), "utf8");
+    expect(docs).toContain("```ts\n" + example.slice(example.indexOf("import type")) + "```");
   });
 });
 
