@@ -480,6 +480,9 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
   const { when } = action;
   const refusedIn = when && resource.status?.values.find((s) => !when.includes(s));
   if (when && refusedIn !== undefined) own.set("409", [actionStateCase(resource, action.name, when, refusedIn)]);
+  // A `ref` field the action stores may name an object deleted meanwhile: the store refuses that write (409 naming it).
+  const gone = action.stores?.some((name) => resource.fields.some((f) => f.name === name && f.ref !== undefined)) ? referenceGoneCase(resource) : undefined;
+  if (gone) own.set("409", [...(own.get("409") ?? []), gone]);
   return operationObject(
     {
       resource,

@@ -3,7 +3,7 @@
 // stored when every value it accepts fits that field, and refused with a located diagnostic
 // otherwise; a field of another name reaches only the handler.
 import { describe, expect, it } from "vitest";
-import { checkDeclaration } from "../../../src/compile/compile.js";
+import { checkDeclaration, openapiFromText } from "../../../src/compile/compile.js";
 
 /** The declaration of a resource with `field` and an action whose body has `body` under the same name `x`. */
 function declaring(field: string, body: string): string {
@@ -54,5 +54,16 @@ describe("an action's body fields named like resource fields", () => {
     ["incompatible items", "{ type: array, items: string }", "{ type: array, items: integer }"],
   ])("are refused at the body field when not: %s", (_case, field, body) => {
     expect(outcome(field, body)).toEqual(["decl/action-field-incompatible@10:11"]);
+  });
+});
+
+describe("the document of an action that stores fields", () => {
+  it("names them in its description and x-codegen-action, and declares the 409 of a stored `ref` whose object is gone", async () => {
+    const text = declaring("{ type: integer, ref: items }", "integer");
+    const { value } = await openapiFromText("api.yaml", text, undefined, { selfCheck: true });
+    const operation = value!.paths!["/items/{id}/act"]!.post! as unknown as { [key: string]: unknown };
+    expect(operation.description).toContain("Stores `x` of the body on the item.");
+    expect(operation["x-codegen-action"]).toEqual({ name: "act", stores: ["x"] });
+    expect(Object.keys(operation.responses as object)).toContain("409");
   });
 });
