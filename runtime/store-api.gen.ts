@@ -80,8 +80,11 @@ export interface ResourceStore<S extends { readonly id: unknown }> {
 /** Options of a transaction: the request's signal; once it aborts, the transaction rolls back and throws its reason. */
 export type TransactionOptions = CallOptions;
 
-/** Whether a store's answer is a refusal (`{ status, error, detail }`) rather than an object. */
-export function isRefusal(value: unknown): value is HandlerRefusal {
+/**
+ * Whether a store's answer (or a handler's) is a refusal (`{ status, error, detail }`) rather than
+ * an object: narrowed to the refusals its type allows, so a handler may answer it as it is.
+ */
+export function isRefusal<T>(value: T): value is Extract<T, HandlerRefusal> {
   return typeof value === "object" && value !== null && typeof (value as { status?: unknown }).status === "number" && typeof (value as { error?: unknown }).error === "string";
 }
 
