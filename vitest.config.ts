@@ -13,6 +13,7 @@ const ON_POSTGRES = [
   "test/http/storable-strings.test.ts",
   "test/http/references.test.ts",
   "test/http/conditional.test.ts",
+  "test/http/action-store.test.ts",
 ];
 
 export default defineConfig({

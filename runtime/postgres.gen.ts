@@ -126,8 +126,21 @@ export function poolQuery(pool: PoolLike, options: { readonly maxQueue?: number;
     const retries: Retries = { running: 0, slots: Math.max(1, Math.floor((pool.options?.max ?? 10) / 4)) };
     const signalled: SignalledQuery = (text, params, options) => signalledStatement(connecting, maxQueue, retries, text, params, options);
     Object.defineProperty(bounded, SIGNALLED, { value: signalled });
+    Object.defineProperty(bounded, POOL, { value: { pool: connecting, maxQueue } satisfies PoolOf });
   }
   return bounded;
+}
+
+/** The pool behind poolQuery's query, and its bound of waiting queries: a transaction takes one connection of it (postgres-store.gen.ts). */
+export type PoolOf = { readonly pool: PoolLike & { connect(): Promise<PoolClientLike> }; readonly maxQueue: number };
+
+/** The key of poolQuery's PoolOf on the query it answers (Symbol.for: see SIGNALLED). */
+const POOL = Symbol.for("codegen.poolOf");
+
+/** The pool poolQuery put on a query, if any. */
+export function poolOf(query: Query): PoolOf | undefined {
+  const found: unknown = (query as unknown as { [POOL]?: unknown })[POOL];
+  return typeof found === "object" && found !== null ? (found as PoolOf) : undefined;
 }
 
 /** How a statement runs under a request's signal: whether it writes, and the request's deadline (performance.now() milliseconds). */
@@ -140,7 +153,7 @@ export type SignalledQuery = (text: string, params: unknown[], options: Statemen
  * The key of poolQuery's SignalledQuery on the query it answers. Why Symbol.for: `codegen serve`
  * opens the pool with its own copy of this runtime, and the generated store must find it too.
  */
-const SIGNALLED = Symbol.for("codegen.signalledQuery");
+export const SIGNALLED = Symbol.for("codegen.signalledQuery");
 
 /** The SignalledQuery poolQuery put on a query, if any. */
 function signalledOf(query: Query): SignalledQuery | undefined {
@@ -161,7 +174,7 @@ const LOCK_RETRY_MAX_MS = 250;
 /** How far below the request's deadline a write's `statement_timeout` is set: time to roll back and answer 504 in time. */
 const STATEMENT_MARGIN_MS = 50;
 /** PostgreSQL's codes of a statement cancelled (a timeout or pg_cancel_backend) and of a lock not acquired within `lock_timeout`. */
-const QUERY_CANCELED = "57014";
+export const QUERY_CANCELED = "57014";
 const LOCK_NOT_AVAILABLE = "55P03";
 
 const codeOf = (error: unknown): unknown => (typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined);
@@ -274,7 +287,7 @@ async function attemptOn(pool: PoolLike, client: PoolClientLike, text: string, p
 }
 
 /** A connection of the pool, or the signal's reason once it aborts while waiting for one (the connection is then released when it comes). */
-function connectWithin(pool: { connect(): Promise<PoolClientLike> }, signal: AbortSignal): Promise<PoolClientLike> {
+export function connectWithin(pool: { connect(): Promise<PoolClientLike> }, signal: AbortSignal): Promise<PoolClientLike> {
   return new Promise((resolve, reject) => {
     const aborted = (): void => reject(signal.reason);
     signal.addEventListener("abort", aborted, { once: true });
@@ -295,7 +308,7 @@ function connectWithin(pool: { connect(): Promise<PoolClientLike> }, signal: Abo
 }
 
 /** Waits `ms`, or rejects with the signal's reason once it aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const aborted = (): void => {
       clearTimeout(timer);
@@ -357,6 +370,18 @@ export class PostgresCollection {
     });
     this.#select = ['"id"', ...columns].join(", ");
     this.#byId = `SELECT ${this.#select} FROM ${this.#name} WHERE "id" = $1`;
+  }
+
+  /** What the server knows of the resource (the typed store API reads its status machine). */
+  get spec(): ResourceSpec {
+    return this.#spec;
+  }
+
+  /** This collection on another connection (a transaction's), its references shared. */
+  on(query: Query): PostgresCollection {
+    const other = new PostgresCollection(query, this.#spec, this.#table);
+    other.#referrers.push(...this.#referrers);
+    return other;
   }
 
   /** Tells a store's collections of the references among them (their foreign keys), so a refused delete names one. */

@@ -27,6 +27,17 @@ export type HandlerRefusal<S extends number = number> = {
   readonly detail?: { readonly [field: string]: string };
 };
 
+/** The brand of StoreRefusal: a type only, so that a handler cannot make one, only a store. */
+declare const storeRefusalBrand: unique symbol;
+
+/**
+ * A store's refusal of a write (the typed store API's, store-api.gen.ts): the object is gone
+ * (404), a reference is gone, it is still referred to or its status changed meanwhile (409),
+ * `ifMatch` no longer holds (412). A handler may answer it as it is, whatever its operation
+ * declares: the server declares these itself (http-behaviour, "Running in production").
+ */
+export type StoreRefusal = HandlerRefusal<404 | 409 | 412> & { readonly [storeRefusalBrand]: true };
+
 /** Marks a store's refusal of a change that lost a race (see lostRace). */
 const LOST_RACE = Symbol("codegen.lostRace");
 
@@ -102,7 +113,15 @@ export function preconditionFailed(): HandlerRefusal<412> {
   return Object.defineProperty(refusal, STORE_REFUSAL, { value: true, enumerable: false });
 }
 
-/** Whether a handler's result is a store's refusal whose status the server declares itself (stillReferred, brokenReference, deletedMeanwhile, preconditionFailed). */
+/**
+ * A store's refusal of a change of status along no declared transition (the typed store API's
+ * `transition`): 409 naming `status`, as the server answers such a change (declaration, "Status").
+ */
+export function undeclaredTransition(problem: string): HandlerRefusal<409> {
+  return Object.defineProperty({ status: 409 as const, error: "Conflict", detail: { status: problem } }, STORE_REFUSAL, { value: true, enumerable: false });
+}
+
+/** Whether a handler's result is a store's refusal whose status the server declares itself (stillReferred, brokenReference, deletedMeanwhile, preconditionFailed, undeclaredTransition). */
 export function isStoreRefusal(value: unknown): value is HandlerRefusal<404 | 409 | 412> {
   return typeof value === "object" && value !== null && Object.hasOwn(value, STORE_REFUSAL);
 }
@@ -343,6 +362,17 @@ export function prepareOwnCreate(spec: ResourceSpec, body: { [field: string]: un
 }
 
 /**
+ * The change an action writes in one step (declaration.md, "Actions"): the body fields `stores`
+ * names that the request carries (`null` clears, as in a merge patch), and `to` as the status.
+ */
+export function actionChange(body: { readonly [field: string]: unknown } | undefined, stores: readonly string[], to?: string): { [field: string]: unknown } {
+  const change: { [field: string]: unknown } = {};
+  for (const field of stores) if (body !== undefined && Object.hasOwn(body, field) && body[field] !== undefined) defineOwn(change, field, body[field]);
+  if (to !== undefined) change["status"] = to;
+  return change;
+}
+
+/**
  * Why a requested status is refused, or undefined when it may be taken: staying in the current
  * state is no transition; anything else must be a declared transition (declaration, "Status").
  */
@@ -373,6 +403,20 @@ export class MemoryCollection {
 
   constructor(spec: ResourceSpec) {
     this.#spec = spec;
+  }
+
+  /** What the server knows of the resource (the typed store API reads its status machine). */
+  get spec(): ResourceSpec {
+    return this.#spec;
+  }
+
+  /**
+   * Puts an object back as it was before a write (undefined: it did not exist), with no check:
+   * a failed transaction's undo of its own writes (store-api.gen.ts, memoryStore).
+   */
+  restore(id: string | number, object: StoredObject | undefined): void {
+    if (object === undefined) this.#objects.delete(String(id));
+    else this.#objects.set(String(id), object);
   }
 
   /**

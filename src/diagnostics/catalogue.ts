@@ -95,6 +95,8 @@ export const catalogue = {
   "decl/key-not-for-place": (a: { key: string; place: string }) => `${q(a.key)} has no meaning for ${a.place}`,
   "decl/action-transition-undeclared": (a: { to: string; from: readonly string[] }) =>
     `\`to: ${a.to}\` is no declared transition from ${oneOf(a.from)}; add it under \`status.transitions\` or narrow \`when\``,
+  "decl/action-field-incompatible": (a: { field: string; action: string; problem: string }) =>
+    `the body field ${q(a.field)} of action ${q(a.action)} is named like a field of the resource, so it is stored there, but ${a.problem}; give it a compatible type or another name`,
   "decl/action-type-name-taken": (a: { typeName: string; action: string; name: string; other: string }) =>
     `action ${q(a.action)} of ${q(a.name)} gives the schema name ${q(a.typeName)}, which ${a.other} already uses; rename the action`,
 

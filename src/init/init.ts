@@ -450,7 +450,7 @@ async function postgresStore(url: string): Promise<ReturnType<typeof createPostg
 }
 `;
 
-const TASKS_HANDLERS = `import type { TasksHandlers } from "../generated/index.gen.js";
+const TASKS_HANDLERS = `import { type TasksHandlers, isRefusal } from "../generated/index.gen.js";
 import { store } from "./store.js";
 
 /**
@@ -463,6 +463,8 @@ export const tasks: TasksHandlers = {
   createTask: async (request) => {
     // The body is validated and typed; \`principal\` is the verified caller (tasks:write).
     const task = await store.tasks.createTask(request);
+    // A refusal (its project deleted meanwhile: 409) is answered as it is.
+    if (isRefusal(task)) return task;
     console.log(\`\${request.principal.subject} created task \${task.id} in project \${task.projectId}\`);
     return task;
   },

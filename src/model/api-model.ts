@@ -52,6 +52,8 @@ export interface HandlerMethodView {
   /** An action (declaration `actions`), and its `to` state as a literal ("" when none). */
   readonly isAction: boolean;
   readonly toLiteral: string;
+  /** An action's body fields the stores write with `to`, as an array literal (`["notes"]`); "" when none. */
+  readonly storesLiteral: string;
   /** A list's `sort` and `page` (declaration operation options), and whether it has either or declared `query`. */
   readonly hasSort: boolean;
   readonly hasPage: boolean;
@@ -84,6 +86,8 @@ export interface ResourceView {
   readonly usesPrincipal: boolean;
   /** Whether some handler may return a HandlerRefusal (declared `errors`). */
   readonly usesRefusal: boolean;
+  /** Whether some handler may return a store's refusal (every write's). */
+  readonly usesStoreRefusal: boolean;
   /** Its binder (`bindLoans`): the handlers as the dispatcher calls them, by operationId. */
   readonly binderName: string;
 }
@@ -162,6 +166,8 @@ export interface ApiModel {
   /** Whether any operation has guards (so createServer needs `verifyToken`). */
   readonly hasGuards: boolean;
   readonly hasResources: boolean;
+  /** Whether some action stores body fields (so the stores import actionChange). */
+  readonly actionsStoreFields: boolean;
   /** Whether createServer reads `options.handlers` (an API with neither resources nor operations does not). */
   readonly usesHandlers: boolean;
   /** Operations written by others (documents without `x-codegen-operation`). */

@@ -42,7 +42,8 @@ export interface ResourceBehaviour {
   /** A sortable list: the fields `?sort=` may name (`x-codegen-sort`). */
   readonly sort?: readonly string[];
   /** An action: its name, the states that allow it (absent: all) and the state after it. */
-  readonly action?: { readonly name: string; readonly when?: readonly string[]; readonly to?: string };
+  /** `stores`: the body fields the stores write onto the object with `to` (declaration.md, "Actions"). */
+  readonly action?: { readonly name: string; readonly when?: readonly string[]; readonly to?: string; readonly stores?: readonly string[] };
   /** The statuses its handler may refuse with (`x-codegen-errors`). */
   readonly errors: readonly number[];
 }
@@ -182,6 +183,7 @@ function behaviourOf(path: string, method: string, operation: Json, ours: boolea
             name: String(action.name),
             ...(action.when !== undefined ? { when: stringsOf(action.when) } : {}),
             ...(typeof action.to === "string" ? { to: action.to } : {}),
+            ...(action.stores !== undefined ? { stores: stringsOf(action.stores) } : {}),
           },
         }
       : {}),

@@ -115,6 +115,8 @@ export interface Action {
   readonly to?: string;
   /** The request body's fields; absent: the action takes no body. */
   readonly body?: readonly Field[];
+  /** The body fields stored on the object (with `to`, in one write): those named like a resource field. */
+  readonly stores?: readonly string[];
   readonly access: Access;
   readonly summary?: string;
   readonly description?: string;

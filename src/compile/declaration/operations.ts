@@ -5,6 +5,7 @@
  */
 import type { Path } from "./load.js";
 import type { Access, Action, DeclaredError, Extensions, Field, Operation, OperationOptions, Page, StatusMachine } from "./model.js";
+import { incompatibility } from "./action-fields.js";
 import { type Raw, type Report, asRecord, asString, defined, extensionsOf, isRecord, readFields, strings } from "./read.js";
 import { OPERATIONS } from "./schema.js";
 
@@ -118,6 +119,8 @@ function readQuery(raw: unknown, path: Path, fields: readonly Field[], report: R
 
 /** What reading actions needs of the resource and of the declaration. */
 export interface ActionContext {
+  /** The resource's fields: a body field of the same name is stored in it. */
+  readonly fields: readonly Field[];
   readonly status: StatusMachine | undefined;
   /** Rels the server computes (`self`, and one per `ref` field): no action may take them. */
   readonly reservedRels: readonly string[];
@@ -161,12 +164,22 @@ function readAction(name: string, raw: Raw, path: Path, ctx: ActionContext): Act
   if ("access" in raw && !ctx.hasAuth) report("decl/access-without-auth", {}, [...path, "access"], "key");
   const access = "access" in raw ? ctx.parseAccess(raw.access, [...path, "access"]) : undefined;
   const method = raw.method === "PUT" || raw.method === "DELETE" ? raw.method : "POST";
+  const body = "body" in raw ? readFields(raw.body, [...path, "body"], report, "body") : undefined;
+  const stores: string[] = [];
+  for (const field of body ?? []) {
+    const target = ctx.fields.find((f) => f.name === field.name);
+    if (target === undefined) continue;
+    const problem = incompatibility(field, target);
+    if (problem === undefined) stores.push(field.name);
+    else report("decl/action-field-incompatible", { field: field.name, action: name, problem }, [...path, "body", field.name], "key");
+  }
   return defined({
     name,
     method,
     when,
     to,
-    body: "body" in raw ? readFields(raw.body, [...path, "body"], report, "body") : undefined,
+    body,
+    stores: stores.length > 0 ? stores : undefined,
     access: access ?? ctx.writeAccess,
     summary: asString(raw.summary),
     description: asString(raw.description),

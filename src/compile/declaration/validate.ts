@@ -339,6 +339,7 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   const refSingulars = fields.filter((f) => f.ref !== undefined).map((f) => ctx.singulars.get(f.ref!) ?? ctx.inflect(f.ref!).singular);
   const access = readAccess(raw, path, operations, ctx);
   const actions = readActions(raw.actions, [...path, "actions"], {
+    fields,
     status,
     reservedRels: ["self", ...refSingulars],
     writeAccess: access.write,

@@ -34,9 +34,9 @@ const INDEX_TAG = "Index";
 const TOKEN_TAG = "Authentication";
 
 /** `a`, `b` or `c`, each in backquotes. */
-function orList(names: readonly string[]): string {
+function orList(names: readonly string[], word = "or"): string {
   const quoted = names.map((n) => `\`${n}\``);
-  return quoted.length <= 1 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
+  return quoted.length <= 1 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} ${word} ${quoted[quoted.length - 1]}`;
 }
 
 /** What differs between the six operations of a resource. */
@@ -470,7 +470,8 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
   const description =
     `Runs \`${action.name}\` on the ${singular} with this id and answers the ${singular}.` +
     (action.when ? ` Allowed while its status is ${orList(action.when)}.` : "") +
-    (action.to !== undefined ? ` Afterwards its status is \`${action.to}\`.` : "");
+    (action.to !== undefined ? ` Afterwards its status is \`${action.to}\`.` : "") +
+    (action.stores ? ` Stores ${orList(action.stores, "and")} of the body on the ${singular}.` : "");
   const own = new Map([
     ["400", [invalidCase(resource, action.body, true, [])]],
     ["404", [notFoundCase(resource)]],
@@ -479,6 +480,9 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
   const { when } = action;
   const refusedIn = when && resource.status?.values.find((s) => !when.includes(s));
   if (when && refusedIn !== undefined) own.set("409", [actionStateCase(resource, action.name, when, refusedIn)]);
+  // A `ref` field the action stores may name an object deleted meanwhile: the store refuses that write (409 naming it).
+  const gone = action.stores?.some((name) => resource.fields.some((f) => f.name === name && f.ref !== undefined)) ? referenceGoneCase(resource) : undefined;
+  if (gone) own.set("409", [...(own.get("409") ?? []), gone]);
   return operationObject(
     {
       resource,
@@ -496,7 +500,12 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
       ),
       access: action.access,
       codegen: {
-        "x-codegen-action": { name: action.name, ...(action.when ? { when: [...action.when] } : {}), ...(action.to !== undefined ? { to: action.to } : {}) },
+        "x-codegen-action": {
+          name: action.name,
+          ...(action.when ? { when: [...action.when] } : {}),
+          ...(action.to !== undefined ? { to: action.to } : {}),
+          ...(action.stores ? { stores: [...action.stores] } : {}),
+        },
       },
       declared: action.errors,
       extensions: action.extensions,
