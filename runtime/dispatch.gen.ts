@@ -771,7 +771,14 @@ function producedTypes(operation: OperationSpec): string[] {
 function call(api: ApiSpec, options: DispatchOptions, req: IncomingMessage, operationId: string, input: Omit<OperationInput, "signal">): Awaitable<unknown> {
   const handler = own(api.handlers, operationId);
   if (handler === undefined) throw new Error(`the ${operationId} handler is missing`);
-  (input as { signal?: AbortSignal }).signal = requestSignal(req, options);
+  // Why: a request whose deadline passed, or whose client went away, while an earlier hook was
+  // awaited (within its grace) starts no new work: no write is applied after a 504.
+  const aborted = requestWork.get(req)?.controller.signal;
+  if (aborted?.aborted === true) throw aborted.reason;
+  // Why a getter: an AbortController costs more than the rest of a GET from the in-memory store,
+  // whose handlers never read their signal; made on the first read (or by inTime below), it is
+  // one signal per request all the same. (Enumerable: a spread of the input carries it.)
+  Object.defineProperty(input, "signal", { get: () => requestSignal(req, options), enumerable: true });
   // Why the handler is called here: an answer given at once costs no closure, and no name for a
   // deadline it cannot miss (inTime calls its work at once too).
   const result = handler(input as OperationInput);

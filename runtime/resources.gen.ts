@@ -133,7 +133,31 @@ export function isStoreRefusal(value: unknown): value is HandlerRefusal<404 | 40
  * counter to keep; any change of a field changes it.
  */
 export function etagOf(object: StoredObject): string {
-  return `"${sha256(canonicalJson(object, true)).slice(0, 27)}"`;
+  const kept = (object as { readonly [KEPT_ETAG]?: string })[KEPT_ETAG];
+  return kept ?? `"${sha256(canonicalJson(object)).slice(0, 27)}"`;
+}
+
+/**
+ * The ETag of an object the in-memory store keeps, made when it is stored. Why: a GET answers an
+ * ETag, and its digest of the sorted fields cost as much as the rest of the answer. A kept object
+ * is frozen, fields and nested values alike, so the tag made once holds while it is kept; any
+ * other object (a PostgreSQL row, a handler's own) may change, and its ETag is made each time.
+ * (A symbol no other module holds, and not enumerable: no JSON, copy or spread carries it.)
+ */
+const KEPT_ETAG = Symbol("etag");
+
+/** An object as the in-memory store keeps it: frozen throughout, with its ETag. */
+function keep<T extends StoredObject>(object: T): T {
+  Object.defineProperty(object, KEPT_ETAG, { value: etagOf(object) });
+  deepFreeze(object);
+  return object;
+}
+
+/** Freezes a value and every value in it. (An object frozen already is taken as frozen throughout: the store's own are.) */
+function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const item of Object.values(value)) deepFreeze(item);
 }
 
 /**
@@ -144,17 +168,33 @@ export function etagOf(object: StoredObject): string {
 const oneShot = (nodeCrypto as { readonly hash?: (algorithm: string, data: string, encoding: "base64url") => string }).hash;
 const sha256 = oneShot === undefined ? (text: string) => createHash("sha256").update(text).digest("base64url") : (text: string) => oneShot("sha256", text, "base64url");
 
-/** JSON text with every object's keys sorted (so equal values give equal text); `top`: without `links`. */
-function canonicalJson(value: unknown, top = false): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(",")}]`;
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
-  const record = value as { readonly [key: string]: unknown };
-  const parts: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    if ((top && key === "links") || record[key] === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+/**
+ * An object's JSON text with the keys of every object in it sorted (so equal values give equal
+ * text), without its `links`. Why JSON.stringify with the sorted list of every key in it: the
+ * list sets the order of each object's keys, and the text is written natively, in one call.
+ */
+function canonicalJson(object: StoredObject): string {
+  let value = object;
+  if (Object.hasOwn(object, "links")) {
+    const { links: _links, ...fields } = object;
+    value = fields;
   }
-  return `{${parts.join(",")}}`;
+  const keys = new Set<string>();
+  addKeys(value, keys);
+  return JSON.stringify(value, [...keys].sort());
+}
+
+/** Adds the keys of every object in `value` (itself, and nested in objects and arrays) to `keys`. */
+function addKeys(value: unknown, keys: Set<string>): void {
+  if (typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) addKeys(item, keys);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    keys.add(key);
+    addKeys((value as { readonly [key: string]: unknown })[key], keys);
+  }
 }
 
 /** An `If-Match` or `If-None-Match` value read (RFC 9110 section 8.8.3): `*`, or its entity tags. */
@@ -495,7 +535,7 @@ export class MemoryCollection {
     const broken = this.#brokenReference(fields);
     if (broken !== undefined) return broken;
     const id = this.#spec.idKind === "integer" ? this.#nextId++ : randomUUID();
-    const object = { id, ...fields };
+    const object = keep({ id, ...fields });
     this.#objects.set(String(id), object);
     return object;
   }
@@ -513,7 +553,7 @@ export class MemoryCollection {
     const broken = this.#brokenReference(fields);
     if (broken !== undefined) return broken;
     const kept = Object.fromEntries(this.#spec.readOnly.filter((key) => Object.hasOwn(current, key)).map((key) => [key, current[key]]));
-    const object = { ...kept, ...fields, id: current["id"], ...(this.#spec.status ? { status: fields["status"] ?? current["status"] } : {}) };
+    const object = keep({ ...kept, ...fields, id: current["id"], ...(this.#spec.status ? { status: fields["status"] ?? current["status"] } : {}) });
     this.#objects.set(String(id), object);
     return object;
   }
@@ -531,7 +571,7 @@ export class MemoryCollection {
       if (value === null) delete object[key];
       else defineOwn(object, key, value);
     }
-    this.#objects.set(String(id), object);
+    this.#objects.set(String(id), keep(object));
     return object;
   }
 

@@ -121,9 +121,8 @@ describe("validateValue: the added keywords", () => {
   it("uniqueItems reports the first duplicate of a long array in linear time", () => {
     const items = Array.from({ length: 100_000 }, (_, i) => ({ n: i }));
     items.push({ n: 99_999 });
-    const started = performance.now();
+    // (Quadratic, this is 5 billion comparisons: the test's time limit ends it; no clock is read here.)
     expect(errorsOf({ uniqueItems: true }, items)).toEqual({ body: "must not have duplicate items (items 99999 and 100000 are equal)" });
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
