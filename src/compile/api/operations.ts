@@ -251,7 +251,12 @@ export class OperationCollector {
     }
     if (isObject) return this.objectParameter(parameter, spec, resolved, style, explode, pointer);
     const items = this.resolve(objectOf(resolved.items));
-    if (isArray && schemaTypes(items as JsonSchema).some((t) => t === "array" || t === "object")) {
+    const nested = isArray && schemaTypes(items as JsonSchema).some((t) => t === "array" || t === "object");
+    // Why: a deepObject array of objects is written with indices in brackets
+    // (`?lines[0][amount]=1&lines[1][amount]=2`), as Stripe's clients, Rails and `qs` send it
+    // (docs/openapi.md, "Parameters"); the runtime reads it into the array by its schema.
+    if (nested && location === "query" && style === "deepObject") return { ...spec, object: "deep" };
+    if (nested) {
       return this.fail(
         pointer,
         `the ${location} parameter ${stringLiteral(name)} is an array of arrays or objects, which no ${style} parameter can carry unambiguously; describe it with \`content: application/json\`, make it a field of a deepObject parameter, or use a JSON body`,
