@@ -23,7 +23,9 @@ const outAt = process.argv.indexOf("--out");
 const checkFinal = process.argv.includes("--final");
 const { generateFiles } = await import(path.join(ROOT, "dist/pipeline.js"));
 const { nodeHost } = await import(path.join(ROOT, "dist/host.js"));
-const { PRETTIER_OPTIONS, filepathFor } = await import(path.join(ROOT, "dist/format/format.js"));
+// Why loaded only for --final: the module of the formatter's options is gone from dist/ since the
+// compile/emit split, and the plain sweep (the figures) needs none of it.
+const { PRETTIER_OPTIONS, filepathFor } = checkFinal ? await import(path.join(ROOT, "dist/format/format.js")) : {};
 
 /**
  * The paths of the files of one document, generated formatted, that skipped prettier (a .ts file
