@@ -86,6 +86,10 @@ try {
   });
 } catch (error) {
   tscOutput = String(error.stdout);
+  // Why: a tsc that died (out of memory, a signal) reported nothing, and no tree may then count as compiling.
+  if (error.status !== 1 && error.status !== 2) {
+    throw new Error(`tsc did not finish (status ${String(error.status)}, signal ${String(error.signal)}): ${String(error.stderr).slice(0, 300)}`);
+  }
 }
 for (const [name, outcome] of Object.entries(outcomes)) {
   const dir = name.replace(/[^a-zA-Z0-9]/g, "_") + "/";
