@@ -70,6 +70,12 @@ export type OperationSpec = OperationDefinition & {
   /** Token endpoint: its form. */
   readonly form?: TokenForm;
   /**
+   * What follows `#` in the operation's path when its parameters do not declare that name
+   * (`/analyze#overload=stream`): the query parameter a request chosen by it may carry besides
+   * the declared ones (selectorSent).
+   */
+  readonly selector?: { readonly name: string; readonly value?: string };
+  /**
    * An operation of a document written by others: how the server's own refusals of its requests
    * are answered, per declared error response (runtime/problems.gen.ts). Absent for codegen's own
    * operations, which answer `{error, detail}` (http-behaviour "Errors").
@@ -323,6 +329,12 @@ function variantOf(route: RouteSpec, method: string, req: IncomingMessage, url: 
     if (value === undefined ? query !== undefined : req.headersDistinct[name.toLowerCase()]?.[0] === value || query?.[0] === value) return operation;
   }
   return undefined;
+}
+
+/** Whether the query carries an operation's selector (OperationSpec `selector`): each value of its name is the selector's value, if it has one. */
+function selectorSent(selector: { readonly name: string; readonly value?: string }, url: ParsedUrl): boolean {
+  const values = url.query.get(selector.name);
+  return values !== undefined && (selector.value === undefined || values.every((value) => value === selector.value));
 }
 
 /** The segments of a path as sent, still percent-encoded (`/` gives none). */
@@ -690,7 +702,8 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
   // Accept and the token endpoint were answered before the body was read (answerGranted).
   if (!read.ok) return read.answer;
   const listing = operation.kind === "list" ? parseListing(operation, parsedUrl, securityQuery, errors, options) : undefined;
-  const allowedQuery = listing === undefined ? queryNames : new Set([...queryNames, ...listing.parameters]);
+  let allowedQuery = listing === undefined ? queryNames : new Set([...queryNames, ...listing.parameters]);
+  if (operation.selector !== undefined && selectorSent(operation.selector, parsedUrl)) allowedQuery = new Set([...allowedQuery, operation.selector.name]);
   const parts = readParameters(operation, { req, url: parsedUrl, pathValues: matched.values }, allowedQuery, errors, api.schemas);
 
   if (operation.kind === "operation") {

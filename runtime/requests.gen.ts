@@ -676,7 +676,7 @@ function treeValue(tree: Tree, schema: SchemaNode, path: string, errors: FieldEr
     addError(errors, path, "is given both as a value and with fields");
     return undefined;
   }
-  const node = resolve(schema, table);
+  const node = shapeOf(resolve(schema, table), children, table);
   if (!isArraySchema(node)) {
     const object: Json = {};
     for (const [key, child] of children) {
@@ -685,10 +685,12 @@ function treeValue(tree: Tree, schema: SchemaNode, path: string, errors: FieldEr
     }
     return object;
   }
-  // `p[a][]=1&p[a][]=2`: the empty key appends.
-  const appended = children.get("");
-  if (appended !== undefined && children.size === 1) return treeValue(appended, node, path, errors, table);
   const items = ownKeywords(node).items ?? {};
+  // `p[a][]=1&p[a][]=2`: the empty key appends; `p[][k]=1&p[][j]=2` is one object, as `qs` reads it.
+  const appended = children.get("");
+  if (appended !== undefined && children.size === 1) {
+    return appended.children === undefined ? treeValue(appended, node, path, errors, table) : [treeValue(appended, items, `${path}[0]`, errors, table)];
+  }
   const list: unknown[] = [];
   for (let index = 0; index < children.size; index++) {
     // Why: indices are looked up from 0 to the count, never read as numbers first: `[99999999]` cannot size an array.
@@ -700,6 +702,24 @@ function treeValue(tree: Tree, schema: SchemaNode, path: string, errors: FieldEr
     list.push(treeValue(child, items, `${path}[${index}]`, errors, table));
   }
   return list;
+}
+
+/**
+ * The branch of an `anyOf`/`oneOf` without a type of its own that a deepObject's keys are read by:
+ * an array one for keys that are indices (`[0]`, `[]`), else an object one (Stripe's
+ * `anyOf: [{type: array}, {enum: [""]}]`); the value is then validated against the whole schema.
+ */
+function shapeOf(node: SchemaNode, children: ReadonlyMap<string, Tree>, table: SchemaTable): SchemaNode {
+  // (anyOf and oneOf live in allOf parts: see SchemaNode.)
+  const keywords = node.allOf?.[0];
+  if (keywords === undefined || keywords.types !== undefined || (keywords.anyOf === undefined && keywords.oneOf === undefined)) return node;
+  const indexed = [...children.keys()].every((key) => key === "" || /^[0-9]+$/.test(key));
+  for (const branch of [...(keywords.anyOf ?? []), ...(keywords.oneOf ?? [])]) {
+    const resolved = resolve(branch, table);
+    const types = ownKeywords(resolved).types;
+    if (indexed ? types?.includes("array") === true : types?.includes("object") === true || ownKeywords(resolved).properties !== undefined) return resolved;
+  }
+  return node;
 }
 
 /** A decimal number as JSON writes it (leading zeros allowed, as in path ids). */

@@ -23,7 +23,9 @@ const outAt = process.argv.indexOf("--out");
 const checkFinal = process.argv.includes("--final");
 const { generateFiles } = await import(path.join(ROOT, "dist/pipeline.js"));
 const { nodeHost } = await import(path.join(ROOT, "dist/host.js"));
-const { PRETTIER_OPTIONS, filepathFor } = await import(path.join(ROOT, "dist/format/format.js"));
+// Why loaded only for --final: the module of the formatter's options is gone from dist/ since the
+// compile/emit split, and the plain sweep (the figures) needs none of it.
+const { PRETTIER_OPTIONS, filepathFor } = checkFinal ? await import(path.join(ROOT, "dist/format/format.js")) : {};
 
 /**
  * The paths of the files of one document, generated formatted, that skipped prettier (a .ts file
@@ -84,6 +86,10 @@ try {
   });
 } catch (error) {
   tscOutput = String(error.stdout);
+  // Why: a tsc that died (out of memory, a signal) reported nothing, and no tree may then count as compiling.
+  if (error.status !== 1 && error.status !== 2) {
+    throw new Error(`tsc did not finish (status ${String(error.status)}, signal ${String(error.signal)}): ${String(error.stderr).slice(0, 300)}`);
+  }
 }
 for (const [name, outcome] of Object.entries(outcomes)) {
   const dir = name.replace(/[^a-zA-Z0-9]/g, "_") + "/";

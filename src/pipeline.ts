@@ -113,13 +113,13 @@ async function filesFromDocument(
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
   const { renderFiles } = await import("./emit/render.js");
   const files = [openapiFile, ...renderFiles(filesView, loadTemplateSources()), ...data];
-  if (options.prettier !== true) return { value: files, diagnostics: [], warnings, ...(postgres ? { postgres } : {}) };
+  if (options.prettier !== true) return { value: files, diagnostics: modelled.diagnostics, warnings, ...(postgres ? { postgres } : {}) };
   // `--prettier`: the project's own prettier and configuration have the last word.
   const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./emit/prettier.js");
   try {
     return {
       value: await formatWithProjectPrettier(files, path.resolve(host.cwd, options.outDir)),
-      diagnostics: [],
+      diagnostics: modelled.diagnostics,
       warnings,
       ...(postgres ? { postgres } : {}),
     };
@@ -168,7 +168,7 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
   // Warnings of a lenient reading are reported with whatever the run does.
-  const warnings = expanded.diagnostics;
+  let warnings = expanded.diagnostics;
   const dir = outputFolder(path.resolve(host.cwd, options.outDir));
   // A run swaps the whole folder: it must be one of its own, not the project or what holds it.
   if (isUnsafeFolder(host.cwd, file, dir)) return { diagnostics: [diagnostic("output/unsafe-folder", { dir: options.outDir })] };
@@ -201,6 +201,8 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const current = readCurrent(dir);
   const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current), options.migration);
   if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
+  // The model's warnings too (error shapes the server cannot build), from here on.
+  warnings = [...warnings, ...result.diagnostics];
   const files = result.value;
   const pending = result.postgres?.pending;
   const locate = declarationLocator(file, text);

@@ -19,5 +19,6 @@ export const validateCommand: CommandDefinition = (program, { host, stages, repo
       // What generate would refuse to render is invalid here too.
       const modelled = modelOfDocument(file, input.value, result.value, file);
       if (!modelled.value) fail(modelled.diagnostics, { [file]: input.value });
+      else report(modelled.diagnostics, { [file]: input.value });
     });
 };

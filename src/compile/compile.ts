@@ -230,7 +230,18 @@ export function modelOfDocument(
   tableHistory: TableHistory = {},
 ): Outcome<ApiModel> {
   try {
-    return { value: buildApiModel(document, { inputPath, tableHistory }), diagnostics: [] };
+    const model = buildApiModel(document, { inputPath, tableHistory });
+    if (model.unmappedErrors === undefined) return { value: model, diagnostics: [] };
+    const source = loadDocument(file, text).document;
+    // Why a warning: the server still answers those refusals, only not in the declared shape.
+    const diagnostics = model.unmappedErrors.map(({ pointer, responses, more }) =>
+      warning(
+        "openapi/error-shape-unmapped",
+        { uses: more > 0 ? [...responses, `likewise for ${more} more`] : responses },
+        source ? locatePointer(source, pointer) : { file, line: 1, column: 1, length: 1 },
+      ),
+    );
+    return { value: model, diagnostics: sortDiagnostics(diagnostics) };
   } catch (error) {
     if (!(error instanceof UnsupportedConstructs)) throw error;
     const source = loadDocument(file, text).document;

@@ -124,6 +124,9 @@ export const catalogue = {
   "openapi/ref-expansion": (a: { limit: number }) =>
     `the references here expand to more than ${a.limit} values when followed (each use counts what it points at); refer to schemas of components/schemas by name instead of to parts of the document`,
 
+  "openapi/error-shape-unmapped": (a: { uses: readonly string[] }) =>
+    `the server cannot build its own refusals (validation, 404, 405, 406, 413, 415, 501) in this error schema: no property takes their message, or a required one needs a value it has none for. It answers them instead: ${a.uses.join("; ")}. To answer them in this shape, give createServer a \`formatError\` option that builds it (docs/openapi.md, "How a server from a document answers errors")`,
+
   // Schema mistakes of OpenAPI documents read leniently (warnings; errors with --strict).
   "openapi/ref-siblings-ignored": (a: { keys: readonly string[] }) =>
     `${a.keys.map(q).join(", ")} beside \`$ref\` ${a.keys.length === 1 ? "is" : "are"} ignored: in OpenAPI 3.0 a \`$ref\` replaces its whole object; to add to the schema it names, use \`allOf: [{$ref: ...}]\``,

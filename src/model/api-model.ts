@@ -181,4 +181,9 @@ export interface ApiModel {
   /** The PostgreSQL tables of its resources (none without resources). */
   readonly tables: SchemaSnapshot;
   readonly mockAnswers: { readonly [operationId: string]: { readonly status: number; readonly responseAt?: string } };
+  /**
+   * Declared error schemas (by their JSON pointer) the server cannot build its own refusals in:
+   * their first uses, each with how the server answers instead, and how many more (generate warns at each).
+   */
+  readonly unmappedErrors?: readonly { readonly pointer: string; readonly responses: readonly string[]; readonly more: number }[];
 }

@@ -109,7 +109,28 @@ export function exampleAnswers(document: unknown, mocks: Readonly<Record<string,
     // operation the application has not implemented.
     notes.push(`${operationId}: no example fits the response schema${why === undefined ? "" : ` (${why})`}, and serve could make none: it answers 501`);
   }
+  const operations = Object.keys(mocks);
+  if (operations.length > 0) notes.unshift(unhandledNote(operations, answers));
   return { answers, notes };
+}
+
+/** The most operations a note names; the others are counted. */
+const NAMED = 10;
+
+/**
+ * The note that says, at start, that no handler of the application runs under serve: which
+ * operations answer with the document's examples (or values made from its schemas), which 501.
+ */
+function unhandledNote(operations: readonly string[], answers: Readonly<Record<string, ExampleAnswer>>): string {
+  const named = (ids: readonly string[]) => `${ids.slice(0, NAMED).join(", ")}${ids.length > NAMED ? ` and ${ids.length - NAMED} more` : ""}`;
+  const answered = operations.filter((id) => Object.hasOwn(answers, id));
+  const unanswered = operations.filter((id) => !Object.hasOwn(answers, id));
+  const parts = [
+    ...(answered.length > 0 ? [`${answered.length} answer${answered.length === 1 ? "s" : ""} with examples (${named(answered)})`] : []),
+    ...(unanswered.length > 0 ? [`${unanswered.length} answer${unanswered.length === 1 ? "s" : ""} 501 Not Implemented (${named(unanswered)})`] : []),
+  ];
+  const count = operations.length === 1 ? "the 1 operation" : `all ${operations.length} operations`;
+  return `no handler of yours runs under serve: of ${count} of the document, ${parts.join("; ")}`;
 }
 
 /** The media's example: `example` (null included), else the first Example Object with a `value`, else the schema's. */

@@ -122,6 +122,14 @@ describe("serve's answers for a document's operations", () => {
     for (const operationId of ["nullExample", "wrongExample", "impossible"]) expect(notes).toContain(`${operationId}:`);
     expect(notes).toMatch(/wrongExample: .*\/n must be integer/);
     expect(notes).toMatch(/impossible: .*501/);
-    expect(notes).not.toContain("fittingExample");
+    expect(notes).not.toContain("fittingExample:");
+  });
+
+  it("lists, at start, the operations without a handler: answered with examples, or 501", () => {
+    // The first note, before those of single operations.
+    const first = server.notes[0]!;
+    expect(first).toMatch(/^no handler of yours runs under serve: of all \d+ operations of the document, \d+ answer with examples \(/);
+    expect(first).toContain("fittingExample");
+    expect(first).toMatch(/; 2 answer 501 Not Implemented \(impossible, nestedArrays\)$/);
   });
 });

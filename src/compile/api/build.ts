@@ -46,14 +46,29 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: OperationSpec;
   for (const [method, entries] of methods) {
     // Most methods have one operation (two thousand routes).
     if (entries.length === 1) {
-      chosen[method] = entries[0]!.spec;
+      chosen[method] = withSelector(entries[0]!.spec, entries[0]!.discriminator);
       continue;
     }
-    chosen[method] = (entries.find((e) => e.discriminator === undefined) ?? entries[0]!).spec;
-    const told = entries.filter((e) => e.discriminator !== undefined);
-    if (entries.length > 1 && told.length > 0) variants[method] = told.map((e) => ({ ...e.discriminator!, operation: e.spec }));
+    const specs = entries.map((e) => withSelector(e.spec, e.discriminator));
+    const plain = entries.findIndex((e) => e.discriminator === undefined);
+    chosen[method] = specs[plain === -1 ? 0 : plain]!;
+    const told = entries.flatMap((e, i) => (e.discriminator === undefined ? [] : [{ ...e.discriminator, operation: specs[i]! }]));
+    if (told.length > 0) variants[method] = told;
   }
   return Object.keys(variants).length > 0 ? { methods: chosen, variants } : { methods: chosen };
+}
+
+/**
+ * An operation told apart after `#` by a name its parameters do not declare (Azure's
+ * `/analyze#overload=stream`): the selector its requests may carry in the query (`?overload=stream`),
+ * as clients send it (OpenAPI says nothing of a `#` in a path; docs/openapi.md, "Routing"). A name
+ * the operation declares stays its own parameter's, read and validated as the document says.
+ */
+function withSelector(spec: OperationSpec, discriminator: Discriminator | undefined): OperationSpec {
+  if (discriminator === undefined) return spec;
+  const name = discriminator.name.toLowerCase();
+  if (spec.parameters.some((p) => (p.in === "header" ? p.name.toLowerCase() === name : p.name === discriminator.name))) return spec;
+  return { ...spec, selector: discriminator };
 }
 
 /**
@@ -284,6 +299,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     securityHooks: [...collector.hookSchemes].map((name) => ({ name, key: propertyKey(name), comment: inlineComment(name) })),
     hasSecurityHooks: collector.hookSchemes.size > 0,
     mockAnswers: collector.mockAnswers,
+    ...(collector.unmappedErrors.size > 0 ? { unmappedErrors: [...collector.unmappedErrors.values()] } : {}),
   };
 }
 

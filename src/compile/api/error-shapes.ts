@@ -9,7 +9,7 @@
  */
 
 import type { ErrorTemplate, RefusalShapes } from "#runtime/problems.gen.js";
-import type { Json, ResponseObject } from "./document.js";
+import type { Json, MediaEntry, ResponseObject } from "./document.js";
 import { isObject, listOf, objectOf, stringOf, stringsOf } from "./document.js";
 
 /** The names a property holding the problem's sentence goes by. */
@@ -173,8 +173,9 @@ const isErrorKey = (status: string): boolean => status === "default" || /^[45]([
  * A response whose schema no template fits is left out: the server answers it with its own body
  * (or the application's `formatError`).
  */
-export function refusalShapes(responses: readonly ResponseObject[], document: Json): RefusalShapes {
+export function refusalShapes(responses: readonly ResponseObject[], document: Json, unmapped?: (response: UnmappedResponse) => void): RefusalShapes {
   const shapes: { [status: string]: RefusalShapes[string] } = {};
+  const left: { key: string; written: string; entry: MediaEntry }[] = [];
   for (const response of responses) {
     if (!isErrorKey(response.status)) continue;
     const key = response.status === "default" ? "default" : response.status.toUpperCase();
@@ -187,6 +188,7 @@ export function refusalShapes(responses: readonly ResponseObject[], document: Js
     if (entry !== undefined) {
       const template = entry.schema === undefined ? { k: "message" as const } : templateOf(entry.schema, document);
       if (template !== undefined) shapes[key] = { template, contentType: entry.type };
+      else left.push({ key, written: response.status, entry });
       continue;
     }
     const text = response.content.find((t) => t.type.startsWith("text/") && !t.type.includes("*"));
@@ -196,7 +198,36 @@ export function refusalShapes(responses: readonly ResponseObject[], document: Js
       const range = response.content.find((t) => t.type === "*/*" || t.type === "application/*");
       const template = range === undefined ? undefined : range.schema === undefined ? { k: "message" as const } : templateOf(range.schema, document);
       if (template !== undefined) shapes[key] = { template, contentType: "application/json" };
+      else if (range !== undefined) left.push({ key, written: response.status, entry: range });
     }
   }
+  if (unmapped !== undefined) {
+    for (const { key, written, entry } of left)
+      unmapped({ status: written, mediaKey: entry.key, schema: entry.schema!, instead: answeredInstead(key, shapes) });
+  }
   return shapes;
+}
+
+/** A declared error response whose JSON schema no template fits (refusalShapes leaves it out). */
+export interface UnmappedResponse {
+  /** Its key in `responses` (`400`, `4XX`, `default`). */
+  readonly status: string;
+  /** Its media type's key in `content`, as written. */
+  readonly mediaKey: string;
+  readonly schema: Json;
+  /** How the server answers the refusals of that status instead, in words. */
+  readonly instead: string;
+}
+
+/**
+ * How the server answers a refusal of a status whose declared response it cannot build, in
+ * words: the runtime's refusalStatus goes on to the range, then `default`, then its own body.
+ */
+function answeredInstead(key: string, shapes: RefusalShapes): string {
+  const has = (k: string) => Object.hasOwn(shapes, k);
+  if (key === "400" && has("422")) return "a validation failure as its `422` response (that status and body)";
+  const range = /^[0-9]{3}$/.test(key) ? `${key[0]!}XX` : undefined;
+  const next = range !== undefined && has(range) ? range : key !== "default" && has("default") ? "default" : undefined;
+  const status = /^[0-9]{3}$/.test(key) ? `the status ${key}` : "the status of each situation";
+  return next === undefined ? `with ${status} and codegen's own body \`{"error", "detail"}\`` : `with ${status} and the body of its \`${next}\` response`;
 }

@@ -9,7 +9,7 @@ import type { OperationSpec } from "#runtime/dispatch.gen.js";
 import type { BodySpec, OperationDefinition, ParameterSpec, PathStyle } from "#runtime/requests.gen.js";
 import type { SchemaNode } from "#runtime/validate.gen.js";
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
-import { refusalShapes } from "./error-shapes.js";
+import { type UnmappedResponse, refusalShapes } from "./error-shapes.js";
 import { docLines, inlineComment, stringLiteral } from "../../model/escape.js";
 import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, fileNameOf, identifierOf, isMemberName, pointerOf } from "./names.js";
 import type { OperationModel } from "./operation.js";
@@ -24,9 +24,19 @@ export const SIGNAL = member("signal", word("AbortSignal"), {
 
 export { UnsupportedConstruct, pointerOf, isJsonMediaType };
 
+/** A declared error schema the server cannot build its refusals in, where `generate` warns (ApiModel `unmappedErrors`). */
+export interface UnmappedErrorSchema {
+  readonly pointer: string;
+  /** Its first uses, by operation and status, each with how the server answers instead; `more` counts the others. */
+  readonly responses: string[];
+  more: number;
+}
+
 /** What the model collects of every operation written by others, grouped for the templates. */
 export class OperationCollector {
   readonly problems: UnsupportedConstruct[] = [];
+  /** Declared error schemas the server cannot build its refusals in, by their place. */
+  readonly unmappedErrors = new Map<string, UnmappedErrorSchema>();
   private readonly groups = new Map<string, { view: Omit<OperationGroupView, "operations">; operations: OperationView[] }>();
   /** operationId -> what `codegen serve` answers for it (see mockAnswer). */
   readonly mockAnswers: Record<string, MockAnswer> = {};
@@ -97,7 +107,23 @@ export class OperationCollector {
     this.mockAnswers[operationId] = mockAnswer(model.responsesObject, model.pointer);
     this.groupOf(model.group, path).operations.push(view);
     // How the server's own refusals of its requests are answered (src/model/error-shapes.ts).
-    return { operationId, kind: "operation", security: security.requirements, ...read.definition, refusals: refusalShapes(model.responses, this.document) };
+    const refusals = refusalShapes(model.responses, this.document, (response) => this.unmappedError(model, response));
+    return { operationId, kind: "operation", security: security.requirements, ...read.definition, refusals };
+  }
+
+  /**
+   * Records a declared error response the server cannot build its refusals in, once per schema
+   * place: a named schema where it is defined (one warning for all its uses), else the response's
+   * own schema.
+   */
+  private unmappedError(model: OperationModel, response: UnmappedResponse): void {
+    const ref = typeof response.schema.$ref === "string" && response.schema.$ref.startsWith("#/components/schemas/") ? response.schema.$ref : undefined;
+    const pointer = ref ?? pointerOf("paths", model.path, model.method, "responses", response.status, "content", response.mediaKey, "schema");
+    const use = `for the \`${response.status}\` response of ${model.operationId}, ${response.instead}`;
+    const known = this.unmappedErrors.get(pointer);
+    if (known === undefined) this.unmappedErrors.set(pointer, { pointer, responses: [use], more: 0 });
+    else if (known.responses.length < 3) known.responses.push(use);
+    else known.more++;
   }
 
   /**
@@ -251,7 +277,12 @@ export class OperationCollector {
     }
     if (isObject) return this.objectParameter(parameter, spec, resolved, style, explode, pointer);
     const items = this.resolve(objectOf(resolved.items));
-    if (isArray && schemaTypes(items as JsonSchema).some((t) => t === "array" || t === "object")) {
+    const nested = isArray && schemaTypes(items as JsonSchema).some((t) => t === "array" || t === "object");
+    // Why: a deepObject array of objects is written with indices in brackets
+    // (`?lines[0][amount]=1&lines[1][amount]=2`), as Stripe's clients, Rails and `qs` send it
+    // (docs/openapi.md, "Parameters"); the runtime reads it into the array by its schema.
+    if (nested && location === "query" && style === "deepObject") return { ...spec, object: "deep" };
+    if (nested) {
       return this.fail(
         pointer,
         `the ${location} parameter ${stringLiteral(name)} is an array of arrays or objects, which no ${style} parameter can carry unambiguously; describe it with \`content: application/json\`, make it a field of a deepObject parameter, or use a JSON body`,
