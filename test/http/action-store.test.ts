@@ -37,7 +37,7 @@ type Write = { before: string; after: string; notes: string | null; reason: stri
 const TRIGGER = [
   'CREATE TABLE "writes" ("n" serial, "before" text, "after" text, "notes" text, "reason" text, "startsAt" text)',
   `CREATE FUNCTION "record_write"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-     INSERT INTO "writes" ("before", "after", "notes", "reason", "startsAt") VALUES (OLD."status", NEW."status", NEW."notes", NEW."reason", NEW."startsAt"::text);
+     INSERT INTO "writes" ("before", "after", "notes", "reason", "startsAt") VALUES (OLD."status", NEW."status", NEW."notes", NEW."reason", to_char(NEW."startsAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'));
      RETURN NEW; END $$`,
   'CREATE TRIGGER "appointments_writes" AFTER UPDATE ON "appointments" FOR EACH ROW EXECUTE FUNCTION "record_write"()',
 ];
@@ -105,7 +105,8 @@ async function newPet(): Promise<number> {
 
 /** A slot no other test of the file books: a time of its own for the vet. */
 let slots = 0;
-const nextSlot = () => `2030-01-01T${String(8 + slots++).padStart(2, "0")}:00:00Z`;
+// (In the form the stores answer a date-time in: UTC with six digits of a second.)
+const nextSlot = () => `2030-01-01T${String(8 + slots++).padStart(2, "0")}:00:00.000000Z`;
 
 describe.skipIf(skipped)(`actions and the typed store API (${TEST_STORE})`, () => {
   it("stores an action's body fields that name resource fields with its `to` state, in one write; other fields reach only the handler", async () => {
