@@ -26,8 +26,11 @@ describe("names and texts from the declaration stay inert data in generated code
       "createPostgresStore",
       "createRequestListener",
       "createServer",
+      "isRefusal",
       "issueJwt",
       "migrate",
+      "openMemoryStore",
+      "openPostgresStore",
       "verifyJwt",
     ]);
     expect(api.schemas.NoteInput.properties.mood.enum).toEqual(moods);
