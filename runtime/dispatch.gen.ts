@@ -10,13 +10,14 @@ import type { IncomingMessage } from "node:http";
 import { performance } from "node:perf_hooks";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
 import type { Access, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
-import { ClientGoneError, DEFAULT_BODY_LIMIT, acceptsJson, acceptsSome, isClientGone, isDeadlineExceeded, isFormContentType, parseUrl, readBody, refusal, setSignalDeadline, splitPath } from "./http.gen.js";
-import type { HttpServerOptions, ParsedUrl } from "./http.gen.js";
+import { ClientGoneError, DEFAULT_BODY_LIMIT, acceptsJson, acceptsSome, isClientGone, isDeadlineExceeded, isFormContentType, parseUrl, readBody, refusal, RequestCancel, splitPath } from "./http.gen.js";
+import type { Cancellation, HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { shapeRefusal } from "./problems.gen.js";
 import type { FormatError, RefusalShapes } from "./problems.gen.js";
 import { HandlerResultError, answerOf, declaredResponse, fromRefusal, readParameters, readRequestBody, validatedBody } from "./requests.gen.js";
 import type { Answer, BodyRead, OperationDefinition, OperationHandler, OperationInput } from "./requests.gen.js";
 import {
+  copyOwn,
   defineOwn,
   etagOf,
   ifMatchHolds,
@@ -364,7 +365,8 @@ export const ABORT_GRACE_MS = 1_000;
  * goes away while a hook is awaited.
  */
 type RequestWork = {
-  readonly controller: AbortController;
+  /** The request's cancellation; its AbortSignal (`cancel.signal`) is made only when one is asked for. */
+  readonly cancel: RequestCancel;
   /** `handlerTimeout` (0: none) and when the deadline was set (performance.now()). */
   readonly limit: number;
   readonly started: number;
@@ -372,9 +374,31 @@ type RequestWork = {
   what: string;
   /** The request's place in the deadline queue, once a hook is awaited. */
   waiting: Waiting | undefined;
-  /** The listener of the client's connection closing, once a hook is awaited. */
-  gone: (() => void) | undefined;
+  /** The client's connection, once its closing is watched for this request (a hook is awaited). */
+  watched: WatchedSocket | undefined;
 };
+
+/**
+ * A connection with the works of its requests being answered. Why one 'close' listener per
+ * connection, not one per request: a kept-alive connection carries many requests, and a listener
+ * added and removed each time costs each of them an EventEmitter wrapper.
+ */
+type WatchedSocket = NonNullable<IncomingMessage["socket"]> & { [CONNECTION_WORKS]?: Set<RequestWork> };
+const CONNECTION_WORKS = Symbol("codegen.connectionWorks");
+
+/** Aborts the work of a request when its client's connection closes before it is answered. */
+function watchClient(work: RequestWork, socket: WatchedSocket): void {
+  let works = socket[CONNECTION_WORKS];
+  if (works === undefined) {
+    const watching = (socket[CONNECTION_WORKS] = works = new Set());
+    socket.once("close", () => {
+      for (const each of watching) each.cancel.abort(new ClientGoneError("the client went away before its answer"));
+      watching.clear();
+    });
+  }
+  works.add(work);
+  work.watched = socket;
+}
 
 const requestWork = new WeakMap<IncomingMessage, RequestWork>();
 
@@ -384,8 +408,8 @@ function workOf(req: IncomingMessage, options: DispatchOptions): RequestWork {
   if (work === undefined) {
     const limit = options.handlerTimeout ?? DEFAULT_HANDLER_TIMEOUT;
     const timed = limit > 0 && Number.isFinite(limit);
-    work = { controller: new AbortController(), limit: timed ? limit : 0, started: performance.now(), what: "the request", waiting: undefined, gone: undefined };
-    if (timed) setSignalDeadline(work.controller.signal, work.started + limit);
+    const started = performance.now();
+    work = { cancel: new RequestCancel(timed ? started + limit : undefined), limit: timed ? limit : 0, started, what: "the request", waiting: undefined, watched: undefined };
     requestWork.set(req, work);
   }
   return work;
@@ -396,12 +420,12 @@ function workOf(req: IncomingMessage, options: DispatchOptions): RequestWork {
  * are given it in their input (`signal`): hand it to every store call and other slow work.
  */
 export function requestSignal(req: IncomingMessage, options: DispatchOptions): AbortSignal {
-  return workOf(req, options).controller.signal;
+  return workOf(req, options).cancel.signal;
 }
 
 /** Aborts the work of a request whose client went away (the fetch host tells of it; node:http's connection closing is watched here). */
 export function abortRequest(req: IncomingMessage, reason: unknown): void {
-  requestWork.get(req)?.controller.abort(reason);
+  requestWork.get(req)?.cancel.abort(reason);
 }
 
 /**
@@ -411,11 +435,12 @@ export function abortRequest(req: IncomingMessage, reason: unknown): void {
 export function endRequest(req: IncomingMessage): boolean {
   const work = requestWork.get(req);
   if (work === undefined) return false;
-  requestWork.delete(req);
+  // (The work stays the request's: a handler still running after a 504 that reads its signal
+  // then must find it aborted, never a new one; the entry goes with the request.)
   work.waiting?.settle();
-  if (work.gone !== undefined) req.socket?.removeListener("close", work.gone);
-  const signal = work.controller.signal;
-  return signal.aborted && isClientGone(signal.reason);
+  work.watched?.[CONNECTION_WORKS]?.delete(work);
+  work.watched = undefined;
+  return work.cancel.aborted && isClientGone(work.cancel.reason);
 }
 
 /**
@@ -431,15 +456,12 @@ export function inTime<T>(options: DispatchOptions, req: IncomingMessage, what: 
   if (!isPromiseLike(result)) return result;
   const job = workOf(req, options);
   job.what = what;
-  const signal = job.controller.signal;
+  const signal = job.cancel;
   if (job.limit > 0 && job.waiting === undefined && !signal.aborted) {
-    job.waiting = awaitDeadline(job.limit, job.started + job.limit, () => job.controller.abort(new HandlerTimeoutError(`${job.what} did not answer within the request's deadline of ${job.limit} ms`)));
+    job.waiting = awaitDeadline(job.limit, job.started + job.limit, () => job.cancel.abort(new HandlerTimeoutError(`${job.what} did not answer within the request's deadline of ${job.limit} ms`)));
   }
-  const socket = req.socket as IncomingMessage["socket"] | undefined;
-  if (job.gone === undefined && socket !== undefined && socket !== null) {
-    job.gone = () => job.controller.abort(new ClientGoneError("the client went away before its answer"));
-    socket.once("close", job.gone);
-  }
+  const socket = req.socket as WatchedSocket | undefined | null;
+  if (job.watched === undefined && socket !== undefined && socket !== null && !signal.aborted) watchClient(job, socket);
   return new Promise<T>((resolve, reject) => {
     let grace: ReturnType<typeof setTimeout> | undefined;
     const expired = (): void => {
@@ -447,7 +469,7 @@ export function inTime<T>(options: DispatchOptions, req: IncomingMessage, what: 
       grace.unref();
     };
     if (signal.aborted) expired();
-    else signal.addEventListener("abort", expired, { once: true });
+    else signal.addEventListener("abort", expired);
     const done = (): void => {
       clearTimeout(grace);
       signal.removeEventListener("abort", expired);
@@ -707,7 +729,7 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
   const parts = readParameters(operation, { req, url: parsedUrl, pathValues: matched.values }, allowedQuery, errors, api.schemas);
 
   if (operation.kind === "operation") {
-    const input: Json = { ...parts };
+    const input: Json = copyOwn(parts);
     if (read.rawBody !== undefined) input["rawBody"] = read.rawBody;
     if (read.body !== undefined && operation.body !== undefined) {
       const body = validatedBody(operation.body, read.body, errors, api.schemas);
@@ -719,7 +741,9 @@ function answerRead(dispatch: Dispatch, read: BodyRead, errors: FieldErrors): Aw
     if (!Object.hasOwn(api.handlers, operation.operationId)) {
       return fromRefusal(refusal(501, "Not implemented", { operation: `${operation.operationId} is not implemented by this server` }));
     }
-    const result = call(api, options, req, operation.operationId, { ...input, principal: context.principal, scopes: context.scopes });
+    input["principal"] = context.principal;
+    input["scopes"] = context.scopes;
+    const result = call(dispatch, operation.operationId, input);
     return andThen(result, (value) => answerOf(`the ${operation.operationId} handler`, operation, value));
   }
 
@@ -781,17 +805,66 @@ function producedTypes(operation: OperationSpec): string[] {
  * Calls the handler of an operation (any kind) with its input and the request's signal, within
  * the request's deadline. `input` is the caller's own object: the signal is set on it.
  */
-function call(api: ApiSpec, options: DispatchOptions, req: IncomingMessage, operationId: string, input: Omit<OperationInput, "signal">): Awaitable<unknown> {
+/** What a handler is called for: the API, the server's options and the request. */
+type CallSite = { readonly api: ApiSpec; readonly options: DispatchOptions; readonly req: IncomingMessage };
+
+/**
+ * Where a handler's input keeps its CallSite, for its `signal`: a symbol (no name a document or a
+ * client can write), not enumerable (a copy or a comparison of the input never sees it).
+ */
+const INPUT_SITE = Symbol("codegen.callSite");
+type TaggedInput = { readonly [INPUT_SITE]?: CallSite; readonly signal?: AbortSignal | undefined };
+const SITE_PROPERTY: PropertyDescriptor = { value: undefined, enumerable: false, writable: false, configurable: false };
+
+/** The `signal` of every handler's input: the request's, made on the first read. */
+const SIGNAL_PROPERTY: PropertyDescriptor = {
+  get(this: TaggedInput): AbortSignal | undefined {
+    const site = this[INPUT_SITE];
+    return site === undefined ? undefined : requestSignal(site.req, site.options);
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/**
+ * The signal of a handler's input if the request has one by now, without making one: for work
+ * done at once (the in-memory store), which only asks whether the request has been cancelled.
+ * Undefined means nothing has awaited anything for the request yet, so nothing can have
+ * cancelled it. An input made by the application (no request behind it) answers its own `signal`.
+ */
+export function madeSignal(input: { readonly signal?: AbortSignal | undefined }): Cancellation | undefined {
+  const site = (input as TaggedInput)[INPUT_SITE];
+  return site === undefined ? input.signal : requestWork.get(site.req)?.cancel;
+}
+
+/**
+ * The cancellation of a handler's input for a store's slow work (a query): the request's own,
+ * made now if it was not (with its deadline; no AbortSignal is made for it). An input made by
+ * the application (no request behind it) answers its own `signal`.
+ */
+export function cancellationOf(input: { readonly signal?: AbortSignal | undefined }): Cancellation | undefined {
+  const site = (input as TaggedInput)[INPUT_SITE];
+  return site === undefined ? input.signal : workOf(site.req, site.options).cancel;
+}
+
+function call(site: CallSite, operationId: string, input: Omit<OperationInput, "signal">): Awaitable<unknown> {
+  const { api, options, req } = site;
   const handler = own(api.handlers, operationId);
   if (handler === undefined) throw new Error(`the ${operationId} handler is missing`);
   // Why: a request whose deadline passed, or whose client went away, while an earlier hook was
   // awaited (within its grace) starts no new work: no write is applied after a 504.
-  const aborted = requestWork.get(req)?.controller.signal;
+  const aborted = requestWork.get(req)?.cancel;
   if (aborted?.aborted === true) throw aborted.reason;
   // Why a getter: an AbortController costs more than the rest of a GET from the in-memory store,
   // whose handlers never read their signal; made on the first read (or by inTime below), it is
-  // one signal per request all the same. (Enumerable: a spread of the input carries it.)
-  Object.defineProperty(input, "signal", { get: () => requestSignal(req, options), enumerable: true });
+  // one signal per request all the same. (Enumerable: a spread of the input carries it.) Why one
+  // getter for every input, reading the request from the input itself: V8 gives an object with
+  // an accessor of its own function a shape of its own, and a shape per request cost more
+  // garbage collection than the rest of the request.
+  SITE_PROPERTY.value = site;
+  Object.defineProperty(input, INPUT_SITE, SITE_PROPERTY);
+  SITE_PROPERTY.value = undefined;
+  Object.defineProperty(input, "signal", SIGNAL_PROPERTY);
   // Why the handler is called here: an answer given at once costs no closure, and no name for a
   // deadline it cannot miss (inTime calls its work at once too).
   const result = handler(input as OperationInput);
@@ -961,7 +1034,7 @@ function getOperationOf(api: ApiSpec, collection: string): OperationSpec {
 function lookUp(request: ResourceRequest, collection: string, id: unknown, granted: RequestContext = request.context): Awaitable<unknown> {
   const get = getOperationOf(request.api, collection);
   const principal = get.security.length === 0 ? undefined : granted.principal;
-  return call(request.api, request.options, request.req, get.operationId, { id, principal, scopes: granted.scopes });
+  return call(request, get.operationId, { id, principal, scopes: granted.scopes });
 }
 
 /**
@@ -1095,7 +1168,7 @@ function runResourceOperation(operation: OperationSpec, resource: ResourceSpec, 
     });
   }
   if (operation.kind === "create" && resource.refs.length === 0) {
-    const result = call(request.api, request.options, request.req, name, { body: prepareOwnCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
+    const result = call(request, name, { body: prepareOwnCreate(resource, request.data), principal: request.context.principal, scopes: request.context.scopes });
     // (An object created at once is answered at once, with no closure.)
     return result instanceof Promise ? result.then((value) => createdAnswer(operation, resource, value)) : createdAnswer(operation, resource, result);
   }
@@ -1189,7 +1262,8 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
   const name = operation.operationId;
   const who = { principal: context.principal, scopes: context.scopes };
   const ok = (object: StoredObject): Answer => shown(resource, object);
-  const run = (input: Json): Awaitable<unknown> => call(request.api, request.options, request.req, name, { ...input, ...who });
+  // (The input is made by run's callers and given the caller's access here, never copied.)
+  const run = (input: Json): Awaitable<unknown> => call(request, name, Object.assign(input, who));
   if (kind === "list") {
     const listing = request.listing!;
     const result = await run({ query, ...(operation.sort ? { sort: listing.sort } : {}), ...(operation.page ? { page: listing.page } : {}) });

@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { performance } from "node:perf_hooks";
 import { DeadlineExceededError, StoreUnavailableError, isStoreUnavailable, signalDeadline } from "./http.gen.js";
+import type { Cancellation } from "./http.gen.js";
 import type { Query } from "./migrate.gen.js";
 import {
   type PoolClientLike,
@@ -28,7 +29,7 @@ import { type CollectionAccess, type StoreObject, type Transact, collectionsOf, 
 export type PostgresStoreOptions = { readonly query: Query } | { readonly pool: PoolLike; readonly maxQueue?: number; readonly onPoolError?: (error: Error) => void };
 
 /** Runs `work` in one transaction on one connection, answering its result once committed. */
-type Begin = <R>(work: (query: Query) => Promise<R>, signal: AbortSignal | undefined) => Promise<R>;
+type Begin = <R>(work: (query: Query) => Promise<R>, signal: Cancellation | undefined) => Promise<R>;
 
 /**
  * SQLSTATEs of a transaction PostgreSQL rolled back for a concurrent one (serialization failure,
@@ -122,7 +123,7 @@ function oneConnection(query: Query): { readonly query: Query; readonly begin: B
  * statements run with a `statement_timeout` below its deadline, the one running is cancelled when
  * it aborts, and nothing is committed once it has.
  */
-async function poolTransaction<R>({ pool, maxQueue }: PoolOf, work: (query: Query) => Promise<R>, signal: AbortSignal | undefined): Promise<R> {
+async function poolTransaction<R>({ pool, maxQueue }: PoolOf, work: (query: Query) => Promise<R>, signal: Cancellation | undefined): Promise<R> {
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
     if ((pool.waitingCount ?? 0) >= maxQueue) throw new StoreUnavailableError("the database's connection pool is full");

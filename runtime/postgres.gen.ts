@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { DeadlineExceededError, StoreUnavailableError, isStoreUnavailable, signalDeadline } from "./http.gen.js";
+import type { Cancellation } from "./http.gen.js";
 import { instantText, withInstants } from "./instants.gen.js";
 import { type Query, quoteIdentifier } from "./migrate.gen.js";
 import {
@@ -144,7 +145,7 @@ export function poolOf(query: Query): PoolOf | undefined {
 }
 
 /** How a statement runs under a request's signal: whether it writes, and the request's deadline (performance.now() milliseconds). */
-export type StatementOptions = { readonly signal: AbortSignal; readonly write: boolean; readonly deadline: number | undefined };
+export type StatementOptions = { readonly signal: Cancellation; readonly write: boolean; readonly deadline: number | undefined };
 
 /** A query that runs one statement under a request's signal (poolQuery's, found on it by SIGNALLED). */
 export type SignalledQuery = (text: string, params: unknown[], options: StatementOptions) => ReturnType<Query>;
@@ -287,7 +288,7 @@ async function attemptOn(pool: PoolLike, client: PoolClientLike, text: string, p
 }
 
 /** A connection of the pool, or the signal's reason once it aborts while waiting for one (the connection is then released when it comes). */
-export function connectWithin(pool: { connect(): Promise<PoolClientLike> }, signal: AbortSignal): Promise<PoolClientLike> {
+export function connectWithin(pool: { connect(): Promise<PoolClientLike> }, signal: Cancellation): Promise<PoolClientLike> {
   return new Promise((resolve, reject) => {
     const aborted = (): void => reject(signal.reason);
     signal.addEventListener("abort", aborted, { once: true });
@@ -308,7 +309,7 @@ export function connectWithin(pool: { connect(): Promise<PoolClientLike> }, sign
 }
 
 /** Waits `ms`, or rejects with the signal's reason once it aborts. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: Cancellation): Promise<void> {
   return new Promise((resolve, reject) => {
     const aborted = (): void => {
       clearTimeout(timer);
@@ -394,7 +395,7 @@ export class PostgresCollection {
   }
 
   /** Every object whose fields equal the filters (`only`: the names that are filters), in creation order or by `sort`. */
-  async list(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[] = [], only?: readonly string[], signal?: AbortSignal): Promise<StoredObject[]> {
+  async list(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[] = [], only?: readonly string[], signal?: Cancellation): Promise<StoredObject[]> {
     const params: unknown[] = [];
     const where = this.#filters(withInstants(filters, this.#spec.instants), only, params);
     const { rows } = await this.#run(`SELECT ${this.#select} FROM ${this.#name}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY ${this.#order(sort)}`, params, signal, false);
@@ -405,7 +406,7 @@ export class PostgresCollection {
    * A page: the first `limit` objects after the cursor (keyset: the last object's sort values
    * and id, never an offset), one more fetched to know whether more remain.
    */
-  async page(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, only?: readonly string[], signal?: AbortSignal): Promise<Page<StoredObject>> {
+  async page(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, only?: readonly string[], signal?: Cancellation): Promise<Page<StoredObject>> {
     const params: unknown[] = [];
     const where = this.#filters(withInstants(filters, this.#spec.instants), only, params);
     const after = page.cursor === undefined ? undefined : this.#parseCursor(page.cursor, sort);
@@ -419,14 +420,14 @@ export class PostgresCollection {
   }
 
   /** The object with this id, if any. */
-  async get(id: string | number, signal?: AbortSignal): Promise<StoredObject | undefined> {
+  async get(id: string | number, signal?: Cancellation): Promise<StoredObject | undefined> {
     if (!this.#validId(id)) return undefined;
     const { rows } = await this.#run(this.#byId, [id], signal, false);
     return rows[0] === undefined ? undefined : this.#object(rows[0]);
   }
 
   /** Stores a new object under a fresh id; brokenReference when an object it refers to was deleted meanwhile. */
-  async create(given: { readonly [field: string]: unknown }, signal?: AbortSignal): Promise<StoredObject | HandlerRefusal<409>> {
+  async create(given: { readonly [field: string]: unknown }, signal?: Cancellation): Promise<StoredObject | HandlerRefusal<409>> {
     const fields = withInstants(given, this.#spec.instants);
     const params: unknown[] = this.#table.idKind === "integer" ? [] : [randomUUID()];
     // Why in the table's order: the set of columns given decides the statement's text, one text
@@ -457,7 +458,7 @@ export class PostgresCollection {
    * it has aborted; through a pool (poolQuery) the statement gets its deadline's timeouts and is
    * cancelled when the signal aborts (signalledStatement); without a signal, as it is.
    */
-  #run(text: string, params: unknown[], signal: AbortSignal | undefined, write: boolean): ReturnType<Query> {
+  #run(text: string, params: unknown[], signal: Cancellation | undefined, write: boolean): ReturnType<Query> {
     if (signal === undefined) return this.#query(text, params);
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     if (this.#signalled === undefined) return this.#query(text, params);
@@ -473,7 +474,7 @@ export class PostgresCollection {
     text: string,
     params: unknown[],
     fields: { readonly [field: string]: unknown },
-    signal: AbortSignal | undefined,
+    signal: Cancellation | undefined,
   ): Promise<readonly { readonly [column: string]: unknown }[] | HandlerRefusal<409>> {
     try {
       return (await this.#run(text, params, signal, true)).rows;
@@ -514,7 +515,7 @@ export class PostgresCollection {
    * `ifMatch`: the ETag `current` has, which the object must still have (see #change); `signal`:
    * the request's (see #run).
    */
-  async replace(id: string | number, given: { readonly [field: string]: unknown }, current: StoredObject, ifMatch?: string, signal?: AbortSignal): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
+  async replace(id: string | number, given: { readonly [field: string]: unknown }, current: StoredObject, ifMatch?: string, signal?: Cancellation): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
     const fields = withInstants(given, this.#spec.instants);
     const values = new Map<string, unknown>();
     for (const column of this.#table.columns) {
@@ -536,7 +537,7 @@ export class PostgresCollection {
     current: StoredObject,
     guarded = true,
     ifMatch?: string,
-    signal?: AbortSignal,
+    signal?: Cancellation,
   ): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
     const values = new Map<string, unknown>();
     for (const [field, value] of Object.entries(withInstants(patch, this.#spec.instants))) values.set(field, value === null ? undefined : value);
@@ -548,7 +549,7 @@ export class PostgresCollection {
    * (stillReferred). With `ifMatch` (the ETag of `current`), only while the row still holds
    * `current` (see #change): 412 when it changed, 404 when it is gone.
    */
-  async delete(id: string | number, current?: StoredObject, ifMatch?: string, signal?: AbortSignal): Promise<void | HandlerRefusal<404 | 409 | 412>> {
+  async delete(id: string | number, current?: StoredObject, ifMatch?: string, signal?: Cancellation): Promise<void | HandlerRefusal<404 | 409 | 412>> {
     const params: unknown[] = [id];
     const conditional = ifMatch !== undefined && current !== undefined;
     if (conditional && etagOf(current) !== ifMatch) return preconditionFailed();
@@ -593,7 +594,7 @@ export class PostgresCollection {
   }
 
   /** A reference to the object with this id, looked for in the tables that may hold one (after a foreign key refused its delete). */
-  async #referrerOf(id: string | number, signal: AbortSignal | undefined): Promise<{ readonly collection: string; readonly field: string } | undefined> {
+  async #referrerOf(id: string | number, signal: Cancellation | undefined): Promise<{ readonly collection: string; readonly field: string } | undefined> {
     for (const { from, field } of this.#referrers) {
       const column = from.#columns.get(field);
       if (column === undefined) continue;
@@ -615,7 +616,7 @@ export class PostgresCollection {
     current: StoredObject,
     guard: boolean,
     ifMatch: string | undefined,
-    signal: AbortSignal | undefined,
+    signal: Cancellation | undefined,
   ): Promise<StoredObject | HandlerRefusal<404 | 409 | 412>> {
     if (ifMatch !== undefined && etagOf(current) !== ifMatch) return preconditionFailed();
     const params: unknown[] = [id];

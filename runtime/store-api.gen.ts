@@ -5,6 +5,7 @@
 // the PostgreSQL store gives its collections and transactions from postgres.gen.ts.
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { Cancellation } from "./http.gen.js";
 import {
   type Awaitable,
   type HandlerRefusal,
@@ -91,14 +92,14 @@ export function isRefusal<T>(value: T): value is Extract<T, HandlerRefusal> {
 /** What the typed API needs of one collection of a store (MemoryCollection and PostgresCollection each give it). */
 export type CollectionAccess = {
   readonly spec: ResourceSpec;
-  get(id: unknown, signal: AbortSignal | undefined): Awaitable<StoredObject | undefined>;
-  list(where: { readonly [field: string]: unknown }, sort: readonly SortKey[], signal: AbortSignal | undefined): Awaitable<StoredObject[]>;
-  page(where: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, signal: AbortSignal | undefined): Awaitable<Page<StoredObject>>;
-  create(fields: { readonly [field: string]: unknown }, signal: AbortSignal | undefined): Awaitable<StoredObject | HandlerRefusal<409>>;
-  replace(id: unknown, fields: { readonly [field: string]: unknown }, current: StoredObject, ifMatch: string | undefined, signal: AbortSignal | undefined): Awaitable<StoredObject | HandlerRefusal<404 | 409 | 412>>;
+  get(id: unknown, signal: Cancellation | undefined): Awaitable<StoredObject | undefined>;
+  list(where: { readonly [field: string]: unknown }, sort: readonly SortKey[], signal: Cancellation | undefined): Awaitable<StoredObject[]>;
+  page(where: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, signal: Cancellation | undefined): Awaitable<Page<StoredObject>>;
+  create(fields: { readonly [field: string]: unknown }, signal: Cancellation | undefined): Awaitable<StoredObject | HandlerRefusal<409>>;
+  replace(id: unknown, fields: { readonly [field: string]: unknown }, current: StoredObject, ifMatch: string | undefined, signal: Cancellation | undefined): Awaitable<StoredObject | HandlerRefusal<404 | 409 | 412>>;
   /** Only while the object is still in `current`'s status. */
-  update(id: unknown, patch: { readonly [field: string]: unknown }, current: StoredObject, ifMatch: string | undefined, signal: AbortSignal | undefined): Awaitable<StoredObject | HandlerRefusal<404 | 409 | 412>>;
-  delete(id: unknown, current: StoredObject, ifMatch: string | undefined, signal: AbortSignal | undefined): Awaitable<void | HandlerRefusal<404 | 409 | 412>>;
+  update(id: unknown, patch: { readonly [field: string]: unknown }, current: StoredObject, ifMatch: string | undefined, signal: Cancellation | undefined): Awaitable<StoredObject | HandlerRefusal<404 | 409 | 412>>;
+  delete(id: unknown, current: StoredObject, ifMatch: string | undefined, signal: Cancellation | undefined): Awaitable<void | HandlerRefusal<404 | 409 | 412>>;
 };
 
 /** Runs `work` on collections whose writes all commit together, or none. */
@@ -155,7 +156,7 @@ function resourceStore(access: CollectionAccess): ResourceStore<{ readonly id: u
   const { spec } = access;
   // Why each change reads the object first: the collection writes only while the object still
   // holds what was read (its status, and with ifMatch all of it), in the one statement that writes.
-  const found = async (id: unknown, signal: AbortSignal | undefined) => (await access.get(id, signal)) ?? deletedMeanwhile(spec, id);
+  const found = async (id: unknown, signal: Cancellation | undefined) => (await access.get(id, signal)) ?? deletedMeanwhile(spec, id);
   return {
     get: async (id, options = {}) => (await access.get(id, options.signal)) as never,
     list: async (options = {}) => (await access.list(options.where ?? {}, options.sort ?? [], options.signal)) as never,

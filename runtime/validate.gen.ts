@@ -205,8 +205,17 @@ function storableIn(value: unknown, path: string, place: Place, errors: FieldErr
   } else if (typeof value === "object" && value !== null) {
     for (const key of Object.keys(value)) {
       const problem = storableText(key);
-      if (problem !== undefined) addError(errors, placePath(path, place) || "body", `${problem} in a key`);
-      else storableIn((value as { [key: string]: unknown })[key], path, { parent: place, key }, errors);
+      if (problem !== undefined) {
+        addError(errors, placePath(path, place) || "body", `${problem} in a key`);
+        continue;
+      }
+      const item: unknown = (value as { [key: string]: unknown })[key];
+      // (As for an array: a string needs a place of its own only when it is refused, and a
+      // number or a boolean has nothing to check.)
+      if (typeof item === "string") {
+        const refused = storableText(item);
+        if (refused !== undefined) addError(errors, placePath(path, { parent: place, key }), refused);
+      } else if (typeof item === "object" && item !== null) storableIn(item, path, { parent: place, key }, errors);
     }
   }
 }
@@ -680,9 +689,11 @@ const defaultsDeclared = new WeakMap<SchemaNode, boolean>();
  * new, so a schema met again on the way is not looked at twice; only the answer of a whole walk is
  * kept (one inside a cycle may have been cut short).
  */
-function declaresDefaults(node: SchemaNode, table: SchemaTable, visiting = new Set<SchemaNode>()): boolean {
+function declaresDefaults(node: SchemaNode, table: SchemaTable, walk?: Set<SchemaNode>): boolean {
   const known = defaultsDeclared.get(node);
   if (known !== undefined) return known;
+  // (The set of a walk is made only when one starts: a schema known already costs none.)
+  const visiting = walk ?? new Set<SchemaNode>();
   if (visiting.has(node)) return false;
   visiting.add(node);
   const resolved = node.ref !== undefined ? table[node.ref] : node;

@@ -168,6 +168,10 @@ export interface ApiModel {
   readonly hasResources: boolean;
   /** Whether some action stores body fields (so the stores import actionChange). */
   readonly actionsStoreFields: boolean;
+  /** Whether some operation changes an object (so the in-memory store imports madeSignal). */
+  readonly hasChanges: boolean;
+  /** Whether some operation reads or changes objects (so the PostgreSQL store imports cancellationOf). */
+  readonly hasStoreCalls: boolean;
   /** Whether createServer reads `options.handlers` (an API with neither resources nor operations does not). */
   readonly usesHandlers: boolean;
   /** Operations written by others (documents without `x-codegen-operation`). */
