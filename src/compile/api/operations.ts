@@ -583,6 +583,8 @@ export class OperationCollector {
     const { name, in: location } = parameter;
     const instead = `hands the ${location} parameter ${stringLiteral(name)} to its handler as sent (a RawParameter: the text, or the texts where repeated), checked for nothing but being present when required: the handler must check it`;
     if (!this.handle(pointer, reason, instead)) return undefined;
+    // Why: its schema is not checked at all now, so a warning that a keyword of it is not checked says nothing more.
+    for (const at of this.handled.keys()) if (at.startsWith(`${pointer}/`)) this.handled.delete(at);
     const spec: ParameterSpec = { name, in: location, required: location === "path" || parameter.required, schema: {}, raw: true };
     this.rawReasons.set(spec, reason);
     return spec;
