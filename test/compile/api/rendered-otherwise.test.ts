@@ -71,6 +71,22 @@ describe("constructs of a document written by others that codegen cannot render 
     ]);
   });
 
+  it("a document-wide requirement codegen cannot check is one warning, at it, naming the operations left out", async () => {
+    const paths = ["a", "b", "c", "d", "e"]
+      .map((p) => `  /${p}:\n    get:\n      operationId: get${p}\n      responses: { "204": { description: none } }`)
+      .join("\n");
+    const text = `openapi: 3.1.0\ninfo: { title: t, version: "1" }\nsecurity:\n  - nowhere: []\npaths:\n${paths}\n  /open:\n    get:\n      operationId: open\n      security: []\n      responses: { "204": { description: none } }\n`;
+    const result = await generateFiles({ ...nodeHost(), cwd: ROOT }, "wide.yaml", text, { outDir: "out", format: false });
+    expect(result.value).toBeDefined();
+    expect(result.diagnostics.map((d) => [d.code, d.location?.line, d.location?.column])).toEqual([[CODE, 4, 5]]);
+    expect(result.diagnostics[0]!.message).toContain('the security scheme "nowhere" is not defined');
+    expect(result.diagnostics[0]!.message).toContain("leaves out the operations that need it (GET /a, GET /b, GET /c and 2 more)");
+    // The operation that needs no requirement is served.
+    const api = result.value!.find((f) => f.path === "api.gen.ts")!.contents;
+    expect(api).toContain('operationId: "open"');
+    expect(api).not.toContain('operationId: "geta"');
+  });
+
   it("are errors with --strict, and in a document from a declaration (nothing generated)", async () => {
     const strict = await runCli(["generate", FILE, "-o", path.join(scratch, "strict"), "--strict"]);
     expect(strict.code).toBe(1);
