@@ -35,7 +35,20 @@ export type ParameterSpec = {
   readonly json?: boolean;
   /** A path parameter not in the default style (simple, not exploded, a scalar or an array): how it is written (pathParameterValue). */
   readonly path?: PathStyle;
+  /**
+   * Handed to the handler as sent (a RawParameter), unchecked but for being present when
+   * required: codegen cannot read its style or schema, and said so where it generated the server
+   * (docs/openapi.md, "What is handed raw").
+   */
+  readonly raw?: true;
 };
+
+/**
+ * A parameter handed to the handler as sent, unchecked (ParameterSpec `raw`): one value, or the
+ * values in order where the name is repeated (a query name, a cookie, a header's lines); a query
+ * value, a cookie and a path segment percent-decoded, a header's text as it came.
+ */
+export type RawParameter = string | readonly string[];
 
 /** How a path parameter is written (OpenAPI 3.1 section 4.8.12.4): its style, whether exploded, and its value's shape. */
 export type PathStyle = { readonly style: "simple" | "label" | "matrix"; readonly explode: boolean; readonly shape: "scalar" | "array" | "object" };
@@ -227,6 +240,12 @@ export function readParameters(definition: OperationDefinition, request: Request
   for (const parameter of definition.parameters) {
     const part = PARTS[parameter.in];
     const values = (input[part] ??= {}) as Json;
+    if (parameter.raw === true) {
+      const value = rawParameterValue(parameter, request, parameter.in === "path" ? (pathValues[pathIndex++] ?? "") : undefined, errors);
+      if (value !== undefined) defineOwn(values, parameter.name, value);
+      else if (parameter.required && parameter.in !== "path") addError(errors, parameter.name, "is required");
+      continue;
+    }
     let raw: readonly string[] | undefined;
     if (parameter.object === "deep" || (parameter.object === "explode" && (parameter.in === "query" || parameter.in === "cookie"))) {
       const entries =
@@ -300,6 +319,25 @@ export function readParameters(definition: OperationDefinition, request: Request
     if (value !== undefined && validateValue(parameter.schema, value, parameter.name, errors, table)) defineOwn(values, parameter.name, value);
   }
   return input;
+}
+
+/**
+ * A raw parameter's value as sent (RawParameter): the query's values of its name, the cookies of
+ * its name, the header's lines, the path segment (`written`); undefined when not sent.
+ */
+function rawParameterValue(parameter: ParameterSpec, request: RequestParts, written: string | undefined, errors: FieldErrors): RawParameter | undefined {
+  let sent: readonly string[] | undefined;
+  if (parameter.in === "path") {
+    const decoded = decodePathText(written ?? "");
+    if (decoded === undefined) addError(errors, parameter.name, "has malformed percent-encoding");
+    return decoded;
+  }
+  if (parameter.in === "query") sent = request.url.query.get(parameter.name);
+  else if (parameter.in === "header") sent = request.req.headersDistinct[parameter.name.toLowerCase()];
+  else sent = parseCookieLists(request.req.headers.cookie).get(parameter.name)?.map(decodeCookieText);
+  if (sent === undefined || sent.length === 0) return undefined;
+  // A copy: the handler's value is its own, not the parsed request's list.
+  return sent.length === 1 ? sent[0]! : Object.freeze([...sent]);
 }
 
 function resolve(node: SchemaNode, table: SchemaTable): SchemaNode {

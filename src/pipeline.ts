@@ -7,7 +7,7 @@ import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { type Outcome, basePathOf, declarationLocator, documentFromText, modelOfDocument } from "./compile/compile.js";
 import { toOpenApi30 } from "./compile/openapi/versions.js";
-import { type Diagnostic, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
+import { type Diagnostic, type DiagnosticCode, catalogue, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
 import {
   type MigrationRequest,
   type PostgresFiles,
@@ -28,7 +28,7 @@ import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } fro
 import { recordedMigrations } from "./postgres/recorded.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder } from "./write/fresh.js";
-import { type CurrentTree, MANIFEST, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
+import { type CurrentTree, MANIFEST, type StoredWarning, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
 import { notAFolder } from "./write/target.js";
 
 export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion, Outcome };
@@ -73,14 +73,15 @@ export { loadTemplateSources };
 export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
   const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
-  const files = await filesFromDocument(host, file, text, expanded.value, options, undefined, options.migration);
+  const files = await filesFromDocument(host, file, text, expanded.value, options, undefined, options.migration, expanded.fromDeclaration !== true);
   return { ...files, diagnostics: [...expanded.diagnostics, ...files.diagnostics] };
 }
 
 /**
  * A verified document to every generated file: model, render, and with `--prettier` the
  * project's own formatter. `previous`: the migrations an earlier run left in the output folder
- * (none: the first migration creates every table).
+ * (none: the first migration creates every table). `fromOthers`: the document is written by
+ * others, not expanded from a declaration (modelOfDocument).
  */
 async function filesFromDocument(
   host: Pick<Host, "cwd">,
@@ -90,6 +91,7 @@ async function filesFromDocument(
   options: GenerateOptions,
   previous?: PreviousMigrations,
   request?: MigrationRequest,
+  fromOthers = false,
 ): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[]; readonly postgres?: PostgresFiles }> {
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
@@ -98,7 +100,8 @@ async function filesFromDocument(
   // Each table keeps the names the folder's snapshot and migrations gave it (src/compile/tables.ts).
   const kept = keptMigrations(previous ?? { migrations: [] });
   const tableHistory = { snapshot: previous?.snapshot, migrations: kept.map((m) => m.contents) };
-  const modelled = modelOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir), tableHistory);
+  // Why not with --strict: what is rendered otherwise is warned of, and --strict makes warnings errors.
+  const modelled = modelOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir), tableHistory, fromOthers && options.strict !== true);
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
   // The manifest hashes openapi.yaml's shape from the compact JSON text. Why the shape and not
@@ -127,6 +130,25 @@ async function filesFromDocument(
     if (!(error instanceof ProjectPrettierMissing)) throw error;
     return { diagnostics: [diagnostic("output/no-prettier", { dir: options.outDir })] };
   }
+}
+
+/** The model's warnings as the manifest keeps them (StoredWarning): each place without its file, which is the input's. */
+function storedWarnings(diagnostics: readonly Diagnostic[]): StoredWarning[] {
+  return diagnostics
+    .filter((d) => d.severity === "warning")
+    .map(({ code, message, location }) => ({ code, message, ...(location ? { line: location.line, column: location.column, length: location.length } : {}) }));
+}
+
+/** The warnings a manifest keeps, as diagnostics of the input `file` again; one whose code codegen does not know is dropped (a manifest is input). */
+function replayedWarnings(stored: readonly StoredWarning[] | undefined, file: string): Diagnostic[] {
+  return (stored ?? [])
+    .filter((w) => Object.hasOwn(catalogue, w.code))
+    .map(({ code, message, line, column, length }) => ({
+      code: code as DiagnosticCode,
+      severity: "warning" as const,
+      message,
+      ...(line !== undefined && column !== undefined ? { location: { file, line, column, length: length ?? 1 } } : {}),
+    }));
 }
 
 /** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists. */
@@ -194,12 +216,25 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // Why not for `migrate new`: the migration depends on the folder's snapshot, not on the key alone.
   if (before && options.migration === undefined && options.prettier !== true && before.manifest.input === key && isIntact(before)) {
     recover(dir);
-    return { diagnostics: warnings, summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 } };
+    // The model's warnings as the run that wrote the folder gave them: modelling is what is skipped.
+    return {
+      diagnostics: [...warnings, ...replayedWarnings(before.manifest.warnings, file)],
+      summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 },
+    };
   }
 
   if (!options.check) recover(dir);
   const current = readCurrent(dir);
-  const result = await filesFromDocument(host, file, text, expanded.value, options, previousMigrations(current), options.migration);
+  const result = await filesFromDocument(
+    host,
+    file,
+    text,
+    expanded.value,
+    options,
+    previousMigrations(current),
+    options.migration,
+    expanded.fromDeclaration !== true,
+  );
   if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
   // The model's warnings too (error shapes the server cannot build), from here on.
   warnings = [...warnings, ...result.diagnostics];
@@ -244,7 +279,8 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key)) applyPlan(dir, plan, files, key);
+  const stored = storedWarnings(result.diagnostics);
+  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, stored)) applyPlan(dir, plan, files, key, stored);
   const migration = result.postgres?.written;
   return { diagnostics: warnings, summary, warnings: [...(result.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };
 }

@@ -42,7 +42,7 @@ export const UNSAFE_PATTERNS = [
 ] as const;
 
 /** `--strict`, on every command that reads an OpenAPI document (src/compile/openapi/lenient.ts). */
-export const STRICT = ["--strict", "treat warnings (schema mistakes of an OpenAPI document read leniently) as errors"] as const;
+export const STRICT = ["--strict", "treat warnings (schema mistakes of an OpenAPI document read leniently, constructs rendered otherwise) as errors"] as const;
 
 /** `--ref-root`, on every command that reads an OpenAPI document (src/compile/openapi/ref-files.ts). */
 export const refRootOption = () => new Option("--ref-root <dir>", "the folder an OpenAPI document's $refs may read files in (default: the document's folder)");

@@ -220,7 +220,9 @@ export function basePathOf(document: OpenAPIV3_1.Document): string {
 
 /**
  * The ApiModel of a verified document, or a diagnostic at the place of every construct the
- * renderer cannot turn into code (all of them, not only the first).
+ * renderer cannot turn into code (all of them, not only the first). `fromOthers`: the document
+ * is written by others (not expanded from a declaration); what of it cannot be rendered as
+ * written is rendered another way, with a warning at its place (docs/openapi.md).
  */
 export function modelOfDocument(
   file: string,
@@ -228,19 +230,18 @@ export function modelOfDocument(
   document: OpenAPIV3_1.Document,
   inputPath: string,
   tableHistory: TableHistory = {},
+  fromOthers = false,
 ): Outcome<ApiModel> {
   try {
-    const model = buildApiModel(document, { inputPath, tableHistory });
-    if (model.unmappedErrors === undefined) return { value: model, diagnostics: [] };
+    const model = buildApiModel(document, { inputPath, tableHistory, fromOthers });
+    if (model.unmappedErrors === undefined && model.handled === undefined) return { value: model, diagnostics: [] };
     const source = loadDocument(file, text).document;
+    const at = (pointer: string) => (source ? locatePointer(source, pointer) : { file, line: 1, column: 1, length: 1 });
     // Why a warning: the server still answers those refusals, only not in the declared shape.
-    const diagnostics = model.unmappedErrors.map(({ pointer, responses, more }) =>
-      warning(
-        "openapi/error-shape-unmapped",
-        { uses: more > 0 ? [...responses, `likewise for ${more} more`] : responses },
-        source ? locatePointer(source, pointer) : { file, line: 1, column: 1, length: 1 },
-      ),
+    const diagnostics = (model.unmappedErrors ?? []).map(({ pointer, responses, more }) =>
+      warning("openapi/error-shape-unmapped", { uses: more > 0 ? [...responses, `likewise for ${more} more`] : responses }, at(pointer)),
     );
+    for (const { pointer, reason, instead } of model.handled ?? []) diagnostics.push(warning("openapi/rendered-otherwise", { reason, instead }, at(pointer)));
     return { value: model, diagnostics: sortDiagnostics(diagnostics) };
   } catch (error) {
     if (!(error instanceof UnsupportedConstructs)) throw error;

@@ -124,6 +124,8 @@ export const catalogue = {
   "openapi/ref-expansion": (a: { limit: number }) =>
     `the references here expand to more than ${a.limit} values when followed (each use counts what it points at); refer to schemas of components/schemas by name instead of to parts of the document`,
 
+  "openapi/rendered-otherwise": (a: { reason: string; instead: string }) =>
+    `this cannot be rendered as written (${a.reason}); the rest of the document is. Instead, the server ${a.instead} (docs/openapi.md, "What is handed raw, and what is left out")`,
   "openapi/error-shape-unmapped": (a: { uses: readonly string[] }) =>
     `the server cannot build its own refusals (validation, 404, 405, 406, 413, 415, 501) in this error schema: no property takes their message, or a required one needs a value it has none for. It answers them instead: ${a.uses.join("; ")}. To answer them in this shape, give createServer a \`formatError\` option that builds it (docs/openapi.md, "How a server from a document answers errors")`,
 

@@ -124,6 +124,8 @@ export interface OperationGroupView {
   readonly usesTypes: boolean;
   readonly usesPrincipal: boolean;
   readonly usesRawBody: boolean;
+  /** Whether a handler's input has a parameter handed as sent (RawParameter). */
+  readonly usesRawParameter: boolean;
 }
 
 /** The per-group file's view. */
@@ -190,4 +192,10 @@ export interface ApiModel {
    * their first uses, each with how the server answers instead, and how many more (generate warns at each).
    */
   readonly unmappedErrors?: readonly { readonly pointer: string; readonly responses: readonly string[]; readonly more: number }[];
+  /**
+   * What of a document written by others the server renders another way than written (a
+   * parameter handed raw, a keyword not checked, a response, path or operation left out), each at
+   * its place with why and what the server does instead (generate warns at each).
+   */
+  readonly handled?: readonly { readonly pointer: string; readonly reason: string; readonly instead: string }[];
 }

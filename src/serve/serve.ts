@@ -348,7 +348,9 @@ function removeAllOnExit(): void {
 
 /** The view of the served document (openapi.yaml among the files), for what serve answers itself. */
 function viewOf(files: readonly GeneratedFile[]): ApiModel {
-  return buildApiModel(documentOf(files) as Parameters<typeof buildApiModel>[0], { inputPath: "" });
+  // Why `fromOthers`: the files were generated, so the document had nothing refused; what
+  // was rendered otherwise must read the same here (a declaration's document has none of it).
+  return buildApiModel(documentOf(files) as Parameters<typeof buildApiModel>[0], { inputPath: "", fromOthers: true });
 }
 
 /** The served document (openapi.yaml among the files), parsed. */

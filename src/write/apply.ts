@@ -19,7 +19,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/render.js";
-import { type CurrentTree, type Found, MANIFEST, type WritePlan, manifestText, parseManifest } from "./plan.js";
+import { type CurrentTree, type Found, MANIFEST, type StoredWarning, type WritePlan, manifestText, parseManifest } from "./plan.js";
 
 /** A file larger than this is not read: codegen never wrote one (a manifest larger is no manifest). */
 const MAX_FILE = 64 * 1024 * 1024;
@@ -142,7 +142,7 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
  * Why synchronous calls: a run writes a few dozen small files, one after another; each
  * awaited call waited a turn of the thread pool for nothing else to do (a tenth of a run idle).
  */
-export function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string): void {
+export function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string, warnings: readonly StoredWarning[] = []): void {
   const { fresh, retired } = siblings(dir);
   rmSync(fresh, { recursive: true, force: true });
   mkdirSync(fresh, { recursive: true });
@@ -157,7 +157,7 @@ export function applyPlan(dir: string, plan: WritePlan, files: readonly Generate
     // `wx`: the plan leaves nothing at a path it writes; were something there, it is not overwritten.
     writeFileSync(path.join(fresh, file.path), file.contents, { flag: "wx" });
   }
-  writeFileSync(path.join(fresh, MANIFEST), manifestText(files, input));
+  writeFileSync(path.join(fresh, MANIFEST), manifestText(files, input, warnings));
 
   if (existsSync(dir)) renameSync(dir, retired);
   renameSync(fresh, dir);

@@ -127,6 +127,8 @@ export function currentFiles(host: Pick<Host, "cwd">, file: string, text: string
   if (isUnsafeFolder(host.cwd, file, dir)) return undefined;
   const before = readCurrent(dir);
   if (before.manifest.input !== declarationKey(host.cwd, file, text, options) || !isIntact(before)) return undefined;
+  // Why: the warnings modelling gave are printed on every run; the full run prints them (generateIntoFolder).
+  if ((before.manifest.warnings ?? []).length > 0) return undefined;
   recover(dir);
   return before.manifest.files.size;
 }

@@ -13,6 +13,31 @@ export interface Manifest {
   readonly input?: string;
   /** Path -> `hashOf` the very bytes written (absent in manifests written by older versions of codegen). */
   readonly bytes: ReadonlyMap<string, string>;
+  /**
+   * The warnings of modelling the input (what a run that renders nothing prints again): a run
+   * whose input is unchanged skips modelling, and its user must see the same warnings.
+   */
+  readonly warnings?: readonly StoredWarning[];
+}
+
+/** A warning kept in the manifest: its code, its message and its place in the input (StoredWarning's file is the input's). */
+export interface StoredWarning {
+  readonly code: string;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly length?: number;
+}
+
+/** Whether a manifest's entry is a warning as codegen writes one (a manifest is input: anything else is dropped, never printed). */
+function isStoredWarning(value: unknown): value is StoredWarning {
+  if (typeof value !== "object" || value === null) return false;
+  const { code, message, line, column, length } = value as { [key: string]: unknown };
+  const place = [line, column, length].every((n) => n === undefined || (Number.isSafeInteger(n) && (n as number) >= 1));
+  // Why no control character: the message goes to a terminal as it is.
+  return (
+    typeof code === "string" && /^[a-z0-9-]+\/[a-z0-9.-]+$/.test(code) && typeof message === "string" && !/[\u0000-\u001f\u007f-\u009f]/.test(message) && place
+  );
 }
 
 /** Longest path, and longest part of a path, codegen writes or trusts a manifest with. */
@@ -191,7 +216,7 @@ function bytesHashOfFile(file: GeneratedFile): string {
 }
 
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
-export function manifestText(files: readonly GeneratedFile[], input?: string): string {
+export function manifestText(files: readonly GeneratedFile[], input?: string, warnings: readonly StoredWarning[] = []): string {
   const byPath = ([a]: readonly [string, string], [b]: readonly [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
   const entries = files.map((f) => [f.path, shapeHashOfFile(f)] as const).sort(byPath);
   const bytes = files.map((f) => [f.path, bytesHashOfFile(f)] as const).sort(byPath);
@@ -202,6 +227,7 @@ export function manifestText(files: readonly GeneratedFile[], input?: string): s
         ...(input === undefined ? {} : { input }),
         files: Object.fromEntries(entries),
         ...(bytes.length === 0 ? {} : { bytes: Object.fromEntries(bytes) }),
+        ...(warnings.length === 0 ? {} : { warnings }),
       },
       null,
       2,
@@ -217,7 +243,7 @@ export function parseManifest(text: string | undefined): Manifest {
   const empty: Manifest = { files: new Map(), bytes: new Map() };
   if (text === undefined) return empty;
   try {
-    const value = JSON.parse(text) as { files?: unknown; input?: unknown; bytes?: unknown };
+    const value = JSON.parse(text) as { files?: unknown; input?: unknown; bytes?: unknown; warnings?: unknown };
     const isMap = (v: unknown): v is object => typeof v === "object" && v !== null && !Array.isArray(v);
     const entriesOf = (v: object) => Object.entries(v).filter((entry): entry is [string, string] => typeof entry[1] === "string" && isFolderPath(entry[0]));
     const files = value.files;
@@ -226,6 +252,7 @@ export function parseManifest(text: string | undefined): Manifest {
       files: new Map(entriesOf(files)),
       ...(typeof value.input === "string" ? { input: value.input } : {}),
       bytes: new Map(isMap(value.bytes) ? entriesOf(value.bytes) : []),
+      ...(Array.isArray(value.warnings) ? { warnings: value.warnings.filter(isStoredWarning) } : {}),
     };
   } catch {
     return empty;

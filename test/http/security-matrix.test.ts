@@ -625,7 +625,7 @@ describe("a requirement the runtime cannot enforce is refused at generation, at 
       {
         code: "openapi/unsupported",
         message:
-          'cannot render #/paths/~1articles~1{id}/patch/security/0: the security scheme "Odd" names no HTTP authentication scheme in `scheme`; codegen cannot check it, and refuses rather than let requests in unchecked',
+          'cannot render #/paths/~1articles~1{id}/patch/security/0: the security scheme "Odd" names no HTTP authentication scheme in `scheme`; codegen cannot check it, and never lets requests in unchecked',
         line: expect.any(Number),
       },
     ]);

@@ -4,7 +4,7 @@ import { NAME_LIMIT } from "../declaration/schema.js";
 import { type Json, listOf, objectOf, stringOf } from "./document.js";
 import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from "../../model/escape.js";
 import { prepareDocument } from "./foreign.js";
-import { NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
+import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector, SIGNAL } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
@@ -147,6 +147,12 @@ export interface ModelOptions {
   readonly inputPath: string;
   /** What the output folder holds of earlier tables, so each keeps its names (src/compile/tables.ts). */
   readonly tableHistory?: TableHistory;
+  /**
+   * The document is written by others (an OpenAPI or Swagger input, not expanded from a
+   * declaration): a construct the renderer cannot render as written is handled another way and
+   * listed in the model's `handled` (generate warns), not refused (docs/openapi.md).
+   */
+  readonly fromOthers?: boolean;
 }
 
 /**
@@ -177,8 +183,10 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       return [String(ext.collection), String(ext.singular)] as const;
     }),
   );
-  const model = buildOperations(document, singularOf);
+  const fromOthers = options.fromOthers === true;
+  const model = buildOperations(document, singularOf, fromOthers);
   problems.push(...model.problems);
+  const handled = [...model.handled];
 
   const operationsByCollection = new Map<string, OperationModel[]>();
   // The dispatcher's routes as values, printed into api.gen.ts.
@@ -193,6 +201,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     resourceSchemas.map(([, s]) => camelCase(String(objectOf(s["x-codegen-resource"]).collection))),
     typeNames,
     gate,
+    fromOthers,
   );
 
   // Why: paths that differ only after a `#` are one URL on the wire: one route answers all their
@@ -200,13 +209,18 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   const ambiguous = ambiguousPaths(
     model.paths.map(({ path, discriminator, segments, operations }) => ({ path, discriminator, segments, methods: operations.map((o) => o.method) })),
   );
-  for (const [i, reason] of ambiguous) problems.push(new UnsupportedConstruct(pointerOf("paths", model.paths[i]!.path), reason));
+  for (const [i, reason] of ambiguous) {
+    const at = pointerOf("paths", model.paths[i]!.path);
+    if (fromOthers) handled.push(new HandledConstruct(at, reason, "leaves this path's operations out: the earlier path answers its requests"));
+    else problems.push(new UnsupportedConstruct(at, reason));
+  }
   // Each route's operations per method, with what tells apart those of one URL (variantsOf).
   const pending = new Map<
     string,
     { segments: readonly RouteSegment[]; methods: Map<string, { spec: OperationSpec; discriminator?: Discriminator | undefined }[]> }
   >();
-  for (const { wirePath, discriminator, segments, operations } of model.paths) {
+  for (const [i, { wirePath, discriminator, segments, operations }] of model.paths.entries()) {
+    if (fromOthers && ambiguous.has(i)) continue;
     const key = JSON.stringify(segments);
     const methods = pending.get(key)?.methods ?? new Map<string, { spec: OperationSpec; discriminator?: Discriminator | undefined }[]>();
     if (!pending.has(key)) pending.set(key, { segments, methods });
@@ -238,6 +252,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     routes.push({ segments, ...variantsOf(methods) });
   }
   problems.push(...collector.problems);
+  handled.push(...collector.handledConstructs());
   // Why: the server checks that a `ref` names an existing object through the referenced resource's
   // `get` (declaration, the `ref` paragraph); without one it could not, and a silent skip would
   // store references to nothing, so such a document is refused where the reference is declared.
@@ -302,6 +317,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     hasSecurityHooks: collector.hookSchemes.size > 0,
     mockAnswers: collector.mockAnswers,
     ...(collector.unmappedErrors.size > 0 ? { unmappedErrors: [...collector.unmappedErrors.values()] } : {}),
+    ...(handled.length > 0 ? { handled: handled.map(({ pointer, reason, instead }) => ({ pointer, reason, instead })) } : {}),
   };
 }
 

@@ -21,6 +21,21 @@ export class UnsupportedConstruct extends Error {
   }
 }
 
+/**
+ * A construct of a document written by others that the renderer cannot render as written, and
+ * what the server does instead (docs/openapi.md, "What is handed raw, and what is left out"):
+ * `generate` warns at its place and renders the rest. In codegen's own declarations the same
+ * constructs are UnsupportedConstructs, errors.
+ */
+export class HandledConstruct {
+  constructor(
+    readonly pointer: string,
+    readonly reason: string,
+    /** What the server does instead, in words completing "the server ...". */
+    readonly instead: string,
+  ) {}
+}
+
 /** A JSON pointer (`#/paths/~1a/get`) from its reference tokens (RFC 6901). */
 export const pointerOf = (...parts: string[]): string => "#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 

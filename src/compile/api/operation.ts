@@ -21,7 +21,7 @@ import {
   stringsOf,
   textOf,
 } from "./document.js";
-import { UnsupportedConstruct, identifierOf, isMemberName, lowerFirst, pointerOf } from "./names.js";
+import { HandledConstruct, UnsupportedConstruct, identifierOf, isMemberName, lowerFirst, pointerOf } from "./names.js";
 import { type Discriminator, type Segment, pathTemplate } from "./path-template.js";
 import { type OperationSecurity, securityOf } from "./security.js";
 
@@ -97,14 +97,19 @@ export interface PathModel {
 export interface OperationsModel {
   readonly paths: readonly PathModel[];
   readonly problems: readonly UnsupportedConstruct[];
+  /** What of a document written by others is rendered another way than written (`fromOthers`). */
+  readonly handled: readonly HandledConstruct[];
 }
 
 /**
  * Reads every operation of the document, once. `collections` are the document's resources
  * (collection -> singular); a document with none is not codegen's own, so `GET /` is not its index.
+ * `fromOthers`: the document is written by others, and what cannot be rendered as written is
+ * handled (a path left out, an extension ignored) and warned of, not refused.
  */
-export function buildOperations(document: Json, collections: ReadonlyMap<string, string>): OperationsModel {
+export function buildOperations(document: Json, collections: ReadonlyMap<string, string>, fromOthers = false): OperationsModel {
   const problems: UnsupportedConstruct[] = [];
+  const handled: HandledConstruct[] = [];
   const fail = (pointer: string, reason: string) => void problems.push(new UnsupportedConstruct(pointer, reason));
   const ours = collections.size > 0;
   const usedIds = new Set<string>();
@@ -114,6 +119,16 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
     const item = objectOf(rawItem);
     const template = pathTemplate(path);
     const segments = template.segments;
+    if (template.problem !== undefined && fromOthers) {
+      handled.push(
+        new HandledConstruct(
+          pointerOf("paths", path),
+          template.problem,
+          "leaves this path's operations out (requests to it are answered 404): no route can match it as written",
+        ),
+      );
+      continue;
+    }
     if (template.problem !== undefined) fail(pointerOf("paths", path), template.problem);
     const operations: OperationModel[] = [];
     // The path item's parameters, read once for all its operations (a resource's `id` at each of four).
@@ -125,16 +140,25 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
       if (!(method in item)) continue;
       const operation = objectOf(item[method]);
       const pointer = pointerOf("paths", path, method);
-      const behaviour = behaviourOf(path, method, operation, ours, segments);
+      let behaviour = behaviourOf(path, method, operation, ours, segments);
       const misplaced = "collection" in behaviour ? placementProblem(behaviour, segments, item, collections) : undefined;
-      if (misplaced !== undefined) {
-        fail(pointerOf("paths", path, method, behaviour.kind === "action" ? "x-codegen-action" : "x-codegen-page"), misplaced);
+      const extension = pointerOf("paths", path, method, behaviour.kind === "action" ? "x-codegen-action" : "x-codegen-page");
+      if (misplaced !== undefined && fromOthers) {
+        // Why an operation of its own: the extensions only add codegen's behaviour to what the document says.
+        handled.push(
+          new HandledConstruct(extension, misplaced, "ignores codegen's extensions of this operation and renders it as an operation written by others"),
+        );
+        behaviour = { kind: "operation" };
+      } else if (misplaced !== undefined) {
+        fail(extension, misplaced);
         continue;
       }
       // Its problems are reported with the operation's others, where the views are derived.
       const security = securityOf(operation, document, pointer);
       const tag = stringsOf(operation.tags)[0];
-      const segment = path.split("/").find((s) => s !== "" && !s.startsWith("{"));
+      // Why the path as sent (before a `#`): `/analyze#overload=stream` is an operation of
+      // `/analyze`, grouped with it, not a group named after its selector.
+      const segment = template.wirePath.split("/").find((s) => s !== "" && !s.startsWith("{"));
       operations.push({
         operationId: behaviour.kind === "operation" ? uniqueId(operation, method, path, usedIds) : String(operation.operationId),
         method,
@@ -155,7 +179,7 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
     }
     paths.push({ path, wirePath: template.wirePath, discriminator: template.discriminator, segments, operations });
   }
-  return { paths, problems };
+  return { paths, problems, handled };
 }
 
 /** What the operation is, from codegen's extensions (`x-codegen-*`); `operation` when it carries none. */

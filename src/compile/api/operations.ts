@@ -3,7 +3,9 @@
  * tag (or first path segment), a method per operation with typed input and a typed union of the
  * declared responses; and for every operation of any kind the definition the dispatcher reads it by
  * (runtime/requests.gen.ts). Anything it cannot render safely is an
- * UnsupportedConstruct at its JSON pointer, never silently dropped.
+ * UnsupportedConstruct at its JSON pointer, never silently dropped; in a document written by
+ * others (`fromOthers`) it is a HandledConstruct instead, rendered another way and warned of
+ * (docs/openapi.md, "What is handed raw, and what is left out").
  */
 import type { OperationSpec } from "#runtime/dispatch.gen.js";
 import type { BodySpec, OperationDefinition, ParameterSpec, PathStyle } from "#runtime/requests.gen.js";
@@ -11,7 +13,17 @@ import type { SchemaNode } from "#runtime/validate.gen.js";
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
 import { type UnmappedResponse, refusalShapes } from "./error-shapes.js";
 import { docLines, inlineComment, stringLiteral } from "../../model/escape.js";
-import { type NameGate, SchemaTypeNames, type SchemaUse, UnsupportedConstruct, fileNameOf, identifierOf, isMemberName, pointerOf } from "./names.js";
+import {
+  HandledConstruct,
+  type NameGate,
+  SchemaTypeNames,
+  type SchemaUse,
+  UnsupportedConstruct,
+  fileNameOf,
+  identifierOf,
+  isMemberName,
+  pointerOf,
+} from "./names.js";
 import type { OperationModel } from "./operation.js";
 import { type JsonSchema, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
 import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
@@ -35,6 +47,12 @@ export interface UnmappedErrorSchema {
 /** What the model collects of every operation written by others, grouped for the templates. */
 export class OperationCollector {
   readonly problems: UnsupportedConstruct[] = [];
+  /** What of a document written by others is rendered another way than written, by its place (one warning per place). */
+  private readonly handled = new Map<string, HandledConstruct>();
+  /** The operations left out for a security requirement codegen cannot check, by the requirement's place. */
+  private readonly leftOut = new Map<string, { reason: string; operations: string[] }>();
+  /** Why each raw parameter's spec is raw (for its doc comment). */
+  private readonly rawReasons = new WeakMap<ParameterSpec, string>();
   /** Declared error schemas the server cannot build its refusals in, by their place. */
   readonly unmappedErrors = new Map<string, UnmappedErrorSchema>();
   private readonly groups = new Map<string, { view: Omit<OperationGroupView, "operations">; operations: OperationView[] }>();
@@ -56,8 +74,33 @@ export class OperationCollector {
     takenProperties: Iterable<string>,
     private readonly typeNames: SchemaTypeNames,
     private readonly gate: NameGate,
+    /** Whether the document is written by others (not expanded from a declaration): what it cannot render is handled, not refused. */
+    private readonly fromOthers = false,
   ) {
     this.usedProperties = new Set(takenProperties);
+  }
+
+  /** What was rendered another way than written, each at its place (a security requirement's with the operations it left out). */
+  handledConstructs(): HandledConstruct[] {
+    const leftOut = [...this.leftOut].map(([pointer, { reason, operations }]) => {
+      const named = operations.length > 3 ? `${operations.slice(0, 3).join(", ")} and ${operations.length - 3} more` : operations.join(", ");
+      const instead = `leaves out the operations that need it (${named}): requests to them are answered 404 or 405, never let in unchecked`;
+      return new HandledConstruct(pointer, reason, instead);
+    });
+    return [...this.handled.values(), ...leftOut];
+  }
+
+  /**
+   * A construct that cannot be rendered as written: in a document written by others, recorded
+   * with what the server does `instead` (true: go on so); else a problem (false).
+   */
+  private handle(pointer: string, reason: string, instead: string): boolean {
+    if (!this.fromOthers) {
+      this.fail(pointer, reason);
+      return false;
+    }
+    if (!this.handled.has(pointer)) this.handled.set(pointer, new HandledConstruct(pointer, reason, instead));
+    return true;
   }
 
   /** The TypeScript type of a schema, its named schemas as `T.<name>` through the gate, as `use`d. */
@@ -87,6 +130,16 @@ export class OperationCollector {
    */
   add(model: OperationModel): OperationSpec | undefined {
     const { operationId, method, path, pointer: at } = model;
+    // Why left out, never routed: its requirement would be checked without the scheme codegen
+    // cannot check, letting requests in that the document refuses (docs/openapi.md).
+    if (this.fromOthers && model.security.problems.length > 0) {
+      for (const { pointer, reason } of model.security.problems) {
+        const entry = this.leftOut.get(pointer) ?? { reason, operations: [] };
+        entry.operations.push(`${method.toUpperCase()} ${path}`);
+        this.leftOut.set(pointer, entry);
+      }
+      return undefined;
+    }
     const before = this.problems.length;
     const read = this.read(model);
     const security = this.security(model);
@@ -169,7 +222,14 @@ export class OperationCollector {
   groupViews(): OperationGroupView[] {
     return [...this.groups.values()].map(({ view, operations }) => {
       const text = operations.map((o) => `${o.inputType.text} ${o.resultType.text}`).join(" ");
-      return { ...view, operations, usesTypes: /\bT\./.test(text), usesPrincipal: /\bPrincipal\b/.test(text), usesRawBody: /\bRawBody\b/.test(text) };
+      return {
+        ...view,
+        operations,
+        usesTypes: /\bT\./.test(text),
+        usesPrincipal: /\bPrincipal\b/.test(text),
+        usesRawBody: /\bRawBody\b/.test(text),
+        usesRawParameter: /\bRawParameter\b/.test(text),
+      };
     });
   }
 
@@ -199,6 +259,7 @@ export class OperationCollector {
         usesTypes: false,
         usesPrincipal: false,
         usesRawBody: false,
+        usesRawParameter: false,
       },
       operations: [],
     };
@@ -216,7 +277,11 @@ export class OperationCollector {
       if (location === "header" && ["accept", "content-type", "authorization"].includes(name.toLowerCase())) continue;
       const spec = this.specOf(parameter);
       if (spec === undefined) continue;
-      if (typed) {
+      if (typed && spec.raw === true) {
+        const unchecked = `Unchecked: handed as sent, as codegen cannot read it as declared (${this.rawReasons.get(spec) ?? "see codegen's warning"}). Check it here.`;
+        const description = [parameter.description, unchecked].filter((text) => text !== undefined).join("\n\n");
+        members[location]!.push(member(name, RAW_PARAMETER, { optional: location !== "path" && !parameter.required, description }));
+      } else if (typed) {
         // Why only typed: a parameter's type (no `use`) asks for no variant.
         const schema = objectOf(parameter.schema ?? parameter.content[0]?.schema);
         const optional = location !== "path" && !parameter.required && this.resolve(schema).default === undefined;
@@ -257,7 +322,7 @@ export class OperationCollector {
     const { name, in: location } = parameter;
     const required = location === "path" || parameter.required;
     if (parameter.hasContent) return this.contentParameter(parameter, pointer, required);
-    if (parameter.schema === undefined) return this.fail(pointer, "a parameter needs a `schema` or a `content`");
+    if (parameter.schema === undefined) return this.unreadable(parameter, pointer, "a parameter needs a `schema` or a `content`");
     const schema = parameter.schema;
     this.checkSchema(schema, `${pointer}/schema`);
     const resolved = this.resolve(schema);
@@ -270,7 +335,8 @@ export class OperationCollector {
     if (location === "path") return this.pathParameter(spec, style, explode, isArray ? "array" : isObject ? "object" : "scalar", resolved, pointer);
     const supported = SUPPORTED_STYLES[location];
     if (!(supported ?? []).includes(style)) {
-      return this.fail(
+      return this.unreadable(
+        spec,
         pointer,
         `the style ${stringLiteral(style)} of the ${location} parameter ${stringLiteral(name)} is not supported; codegen reads ${(supported ?? []).join(", ")} ${location} parameters`,
       );
@@ -283,7 +349,8 @@ export class OperationCollector {
     // (docs/openapi.md, "Parameters"); the runtime reads it into the array by its schema.
     if (nested && location === "query" && style === "deepObject") return { ...spec, object: "deep" };
     if (nested) {
-      return this.fail(
+      return this.unreadable(
+        spec,
         pointer,
         `the ${location} parameter ${stringLiteral(name)} is an array of arrays or objects, which no ${style} parameter can carry unambiguously; describe it with \`content: application/json\`, make it a field of a deepObject parameter, or use a JSON body`,
       );
@@ -311,7 +378,8 @@ export class OperationCollector {
     if (style === "deepObject") return { ...spec, object: "deep" };
     if (!explode) return { ...spec, object: style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : "," };
     if (style === "spaceDelimited" || style === "pipeDelimited") {
-      return this.fail(
+      return this.unreadable(
+        spec,
         pointer,
         `the ${style} style does not define exploded objects (OpenAPI 3.1 section 4.8.12.4); set \`explode: false\` or use deepObject for ${stringLiteral(parameter.name)}`,
       );
@@ -337,7 +405,8 @@ export class OperationCollector {
   private contentParameter(parameter: ParameterObject, pointer: string, required: boolean): ParameterSpec | undefined {
     const [entry, ...others] = parameter.content;
     if (entry === undefined || others.length > 0 || !isJsonMediaType(entry.type)) {
-      return this.fail(
+      return this.unreadable(
+        { name: parameter.name, in: parameter.in, required },
         `${pointer}/content`,
         `the ${parameter.in} parameter ${stringLiteral(parameter.name)} must have exactly one media type in \`content\`, and codegen reads JSON ones (application/json)`,
       );
@@ -362,7 +431,8 @@ export class OperationCollector {
   ): ParameterSpec | undefined {
     const { name } = spec;
     if (!isPathStyle(style)) {
-      return this.fail(
+      return this.unreadable(
+        spec,
         pointer,
         `the style ${stringLiteral(style)} of the path parameter ${stringLiteral(name)} is not supported; codegen reads simple, label, matrix path parameters`,
       );
@@ -372,7 +442,8 @@ export class OperationCollector {
     if (shape === "object" && resolved.additionalProperties !== undefined && resolved.additionalProperties !== false)
       members.push(objectOf(resolved.additionalProperties));
     if (members.some(nested)) {
-      return this.fail(
+      return this.unreadable(
+        spec,
         pointer,
         `the path parameter ${stringLiteral(name)} holds arrays or objects inside its ${shape}, which no path style can carry unambiguously; use a JSON body`,
       );
@@ -414,12 +485,18 @@ export class OperationCollector {
     let anyRaw = false;
     const members: TypeExpr[] = [];
     const comments: string[][] = [];
-    for (const response of responses) {
+    const declared = responses.filter((response) => {
+      if (isStatusKey(response.status)) return true;
+      const at = `${pointer}/${response.status.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      this.handle(
+        at,
+        `${stringLiteral(response.status)} is not a status code, a range like 4XX, or default`,
+        "ignores this response: no handler can answer it",
+      );
+      return false;
+    });
+    for (const response of declared) {
       const status = response.status;
-      if (!isStatusKey(status)) {
-        this.fail(`${pointer}/${status}`, `${stringLiteral(status)} is not a status code, a range like 4XX, or default`);
-        continue;
-      }
       // Read once per response object (responseObjects): most are an API's shared answers.
       const { content: types, json, raw } = response;
       media[status] = response.types;
@@ -452,7 +529,7 @@ export class OperationCollector {
     }
     // Why: OpenAPI 3.1 lets an operation declare no responses; its handler may then answer any
     // status, with a JSON body, bytes of a type it names, or nothing (README, "OpenAPI as input").
-    if (responses.length === 0) return { media: { default: ["*/*"] }, type: ANY_RESPONSE, jsonOnly: false };
+    if (declared.length === 0) return { media: { default: ["*/*"] }, type: ANY_RESPONSE, jsonOnly: false };
     return { media, type: members.length === 0 ? word("never") : documentedUnion(members, comments), jsonOnly: anyJson && !anyRaw };
   }
 
@@ -490,11 +567,27 @@ export class OperationCollector {
     const problems = unsupportedKeywords(schema as JsonSchema, pointer);
     if (problems.length === 0) this.checked.add(schema);
     for (const problem of problems) {
-      this.fail(
+      this.handle(
         problem.pointer,
         `the keyword \`${problem.keyword}\` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler`,
+        "checks the rest of the schema and not this keyword: the handler must check what it says",
       );
     }
+  }
+
+  /**
+   * A parameter that cannot be read by its style or schema: in a document written by others,
+   * handed to the handler as sent (ParameterSpec `raw`, typed RawParameter); else a problem.
+   */
+  private unreadable(parameter: Pick<ParameterSpec, "name" | "in" | "required">, pointer: string, reason: string): ParameterSpec | undefined {
+    const { name, in: location } = parameter;
+    const instead = `hands the ${location} parameter ${stringLiteral(name)} to its handler as sent (a RawParameter: the text, or the texts where repeated), checked for nothing but being present when required: the handler must check it`;
+    if (!this.handle(pointer, reason, instead)) return undefined;
+    // Why: its schema is not checked at all now, so a warning that a keyword of it is not checked says nothing more.
+    for (const at of this.handled.keys()) if (at.startsWith(`${pointer}/`)) this.handled.delete(at);
+    const spec: ParameterSpec = { name, in: location, required: location === "path" || parameter.required, schema: {}, raw: true };
+    this.rawReasons.set(spec, reason);
+    return spec;
   }
 
   private fail(pointer: string, reason: string): undefined {
@@ -538,6 +631,8 @@ function mockAnswer(responses: Json, pointer: string): MockAnswer {
 }
 
 const RESPONSE_HEADERS = word("ResponseHeaders");
+/** A parameter handed as sent (runtime/requests.gen.ts). */
+const RAW_PARAMETER = word("RawParameter");
 const BYTES = unionType([word("string"), word("Uint8Array")]);
 /** The result of an operation that declares no responses. */
 const ANY_RESPONSE = objectType([

@@ -126,7 +126,7 @@ export function securityOf(operation: Json, document: Json, at: string): Operati
         if ("reason" in mapped) {
           problems.push({
             pointer,
-            reason: `the security scheme ${stringLiteral(name)} ${mapped.reason}; codegen cannot check it, and refuses rather than let requests in unchecked`,
+            reason: `the security scheme ${stringLiteral(name)} ${mapped.reason}; codegen cannot check it, and never lets requests in unchecked`,
           });
         } else if (mapped.spec.kind === "hook") hooks.add(name);
         else if (mapped.spec.autoError === false) lenient.add(name);

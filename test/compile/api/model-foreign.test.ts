@@ -386,7 +386,7 @@ describe("operations written by others", () => {
         { components: { securitySchemes: schemes }, security: [{ nowhere: [] }] },
       ),
     );
-    const refused = "codegen cannot check it, and refuses rather than let requests in unchecked";
+    const refused = "codegen cannot check it, and never lets requests in unchecked";
     expect(found).toEqual([
       `#/paths/~1a/get/security/1: the security scheme "odd" has the type "custom", which codegen has no check for; ${refused}`,
       `#/paths/~1a/get/security/2: the security scheme "noPlace" sends its key neither in a header, nor in the query, nor in a cookie; ${refused}`,

@@ -24,8 +24,8 @@ const documents = ["3.0", "3.1"].flatMap((version) => {
     .filter((name) => name.endsWith(".json") && !twins.has(name.replace(/\.json$/, "")));
   return [...yaml.sort().map((name) => `${version}/yaml/${name}`), ...json.sort().map((name) => `${version}/json/${name}`)];
 });
-/** codegen's own documents of this kind: the HTTP tests' shop, and names that try to escape. */
-const ownDocuments = ["fixtures/openapi/shop/openapi.yaml", "fixtures/openapi/hostile/openapi.yaml"];
+/** codegen's own documents of this kind: the HTTP tests' shop, names that try to escape, and one of each construct rendered otherwise. */
+const ownDocuments = ["fixtures/openapi/shop/openapi.yaml", "fixtures/openapi/hostile/openapi.yaml", "fixtures/openapi/rendered-otherwise/openapi.yaml"];
 
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-oas-examples-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -96,27 +96,38 @@ describe("OpenAPI documents written by others", () => {
     expect(readFileSync(path.join(out, "operations/pet.gen.ts"), "utf8")).toContain("getPetById(input: GetPetByIdInput): Awaitable<GetPetByIdResult>;");
   });
 
-  it("constructs codegen cannot render are each a diagnostic at its place; nothing is written", async () => {
+  it("a construct codegen cannot render is a warning at its place, the rest generated; with --strict an error, nothing written", async () => {
     const file = "node_modules/@readme/oas-examples/3.0/yaml/parameters-style.yaml";
     const out = path.join(scratch, "parameters-style");
-    const result = await runCli(["generate", file, "-o", out]);
-    expect(result.code).toBe(1);
-    const errors = result.stderr.split("\n").filter((line) => / error: /.test(line));
     // What is left of it that codegen cannot serve: two paths told apart only after `#` that one
     // request could take alike (every parameter style of it is read). test/compile/api/model-foreign.test.ts
     // checks that every problem of a document is listed at once.
+    const strict = await runCli(["generate", file, "-o", out, "--strict"]);
+    expect(strict.code).toBe(1);
+    const errors = strict.stderr.split("\n").filter((line) => / error: /.test(line));
     expect(errors).toHaveLength(1);
     for (const line of errors)
       expect(line).toMatch(
         /^node_modules\/@readme\/oas-examples\/3\.0\/yaml\/parameters-style\.yaml:\d+:\d+: error: cannot render #\/paths\/.+ \[openapi\/unsupported\]$/,
       );
-    expect(result.stderr).toContain('GET "/cookies#formExploded" may match the same requests as GET "/cookies#formNonExploded"');
-    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(strict.stderr).toContain('GET "/cookies#formExploded" may match the same requests as GET "/cookies#formNonExploded"');
+    expect(strict.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(out)).toBe(false);
-    // validate refuses what generate would refuse, with the same diagnostics.
-    const validated = await runCli(["validate", file]);
+    // Without --strict: the later path is left out, warned of at its place; the rest is written.
+    const result = await runCli(["generate", file, "-o", out]);
+    expect(result.code, result.stderr).toBe(0);
+    const warnings = result.stderr.split("\n").filter((line) => / warning: /.test(line));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /parameters-style\.yaml:\d+:\d+: warning: .*leaves this path's operations out: the earlier path answers its requests .*\[openapi\/rendered-otherwise\]$/,
+    );
+    expect(existsSync(path.join(out, "api.gen.ts"))).toBe(true);
+    // validate says what generate says, with the same diagnostics.
+    const validated = await runCli(["validate", file, "--strict"]);
     expect(validated.code).toBe(1);
-    expect(validated.stderr).toBe(result.stderr);
+    expect(validated.stderr).toBe(strict.stderr);
+    const lenient = await runCli(["validate", file]);
+    expect([lenient.code, lenient.stderr]).toEqual([0, result.stderr]);
     expect((await runCli(["validate", "node_modules/@readme/oas-examples/3.0/yaml/petstore.yaml"])).code).toBe(0);
   });
 
