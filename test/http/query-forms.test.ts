@@ -82,12 +82,13 @@ describe("query forms of others' clients, over HTTP", () => {
     const echo =
       (operationId: string): HandlerFunction =>
       (input) => ({ status: 200, body: { operationId, query: input.query ?? {} } });
-    // Untagged operations are grouped by the first segment of their path as a request carries it,
-    // without what follows a `#` (docs/openapi.md, "Handlers per tag").
+    // Untagged operations are grouped by their path's first segment, `#` and all (docs/openapi.md).
     const handlers = {
       v1: { upcoming: echo("upcoming") },
-      analyze: { analyzeImage: echo("analyzeImage"), analyzeImageInStream: echo("analyzeImageInStream") },
-      detect: { detectFast: echo("detectFast"), detectSlow: echo("detectSlow") },
+      analyze: { analyzeImage: echo("analyzeImage") },
+      analyzeOverloadStream: { analyzeImageInStream: echo("analyzeImageInStream") },
+      detectModeFast: { detectFast: echo("detectFast") },
+      detectModeSlow: { detectSlow: echo("detectSlow") },
     };
     server = compiled.api.createServer({ handlers, verifyToken: () => undefined });
     at = await listenLocal(server);
