@@ -156,9 +156,7 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
       // Its problems are reported with the operation's others, where the views are derived.
       const security = securityOf(operation, document, pointer);
       const tag = stringsOf(operation.tags)[0];
-      // Why the path as sent (before a `#`): `/analyze#overload=stream` is an operation of
-      // `/analyze`, grouped with it, not a group named after its selector.
-      const segment = template.wirePath.split("/").find((s) => s !== "" && !s.startsWith("{"));
+      const segment = path.split("/").find((s) => s !== "" && !s.startsWith("{"));
       operations.push({
         operationId: behaviour.kind === "operation" ? uniqueId(operation, method, path, usedIds) : String(operation.operationId),
         method,
