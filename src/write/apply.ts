@@ -19,7 +19,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/render.js";
-import { type CurrentTree, type Found, MANIFEST, type StoredWarning, type WritePlan, manifestText, parseManifest } from "./plan.js";
+import { type CurrentTree, type Found, MANIFEST, type StoredWarning, type WritePlan, manifestText, noteBytes, parseManifest } from "./plan.js";
 
 /** A file larger than this is not read: codegen never wrote one (a manifest larger is no manifest). */
 const MAX_FILE = 64 * 1024 * 1024;
@@ -155,7 +155,9 @@ export function applyPlan(dir: string, plan: WritePlan, files: readonly Generate
   for (const file of [...plan.added, ...plan.changed]) {
     folderIn(fresh, path.posix.dirname(file.path), made);
     // `wx`: the plan leaves nothing at a path it writes; were something there, it is not overwritten.
-    writeFileSync(path.join(fresh, file.path), file.contents, { flag: "wx" });
+    const bytes = Buffer.from(file.contents);
+    writeFileSync(path.join(fresh, file.path), bytes, { flag: "wx" });
+    noteBytes(file, bytes);
   }
   writeFileSync(path.join(fresh, MANIFEST), manifestText(files, input, warnings));
 

@@ -205,6 +205,15 @@ export function isAsWritten(manifest: Manifest, path: string, text: string): boo
   return hash !== undefined && (recordedShape(manifest, path, text) !== undefined || matchesHash(path, text, hash));
 }
 
+/**
+ * `hashOf` a generated file's text, from the UTF-8 `bytes` of that text when the caller has them.
+ * Why: the run encodes each file once to write it (src/write/apply.ts); hashing the text encoded
+ * it again (64 MB at 1000 resources).
+ */
+export function noteBytes(file: GeneratedFile, bytes: Uint8Array): void {
+  if (!generatedBytes.has(file)) generatedBytes.set(file, `sha256-${createHash("sha256").update(bytes).digest("hex")}`);
+}
+
 /** `hashOf` a generated file's text. */
 function bytesHashOfFile(file: GeneratedFile): string {
   let hash = generatedBytes.get(file);
