@@ -28,7 +28,8 @@ import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } fro
 import { recordedMigrations } from "./postgres/recorded.js";
 import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
 import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder } from "./write/fresh.js";
-import { type CurrentTree, MANIFEST, type StoredWarning, hasChanges, hashOf, manifestText, planWrite, shapeOfJson } from "./write/plan.js";
+import { shapeOfData } from "./write/json-shape.js";
+import { type CurrentTree, MANIFEST, type StoredWarning, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
 import { notAFolder } from "./write/target.js";
 
 export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion, Outcome };
@@ -104,9 +105,9 @@ async function filesFromDocument(
   const modelled = modelOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir), tableHistory, fromOthers && options.strict !== true);
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
-  // The manifest hashes openapi.yaml's shape from the compact JSON text. Why the shape and not
-  // the data: the files outlive the model; the document need not.
-  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, dataShape: shapeOfJson(JSON.stringify(written)) };
+  // The manifest hashes openapi.yaml's shape from the compact JSON text (made a member at a time:
+  // write/json-shape.ts). Why the shape and not the data: the files outlive the model; the document need not.
+  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, dataShape: shapeOfData(written) };
   const served = servedDocument(basePathOf(document), written, openapi, servedAsIs);
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
   const postgres = view.hasResources ? postgresFiles(view, document, previous, request) : undefined;

@@ -19,7 +19,7 @@ export interface GeneratedFile {
  */
 export interface DataFile extends GeneratedFile {
   readonly data?: unknown;
-  /** Or that data's shape hash, made where its JSON text was at hand (`shapeOfJson`). */
+  /** Or that data's shape hash, made where the data was at hand (`shapeOfData`). */
   readonly dataShape?: string;
 }
 
