@@ -37,10 +37,11 @@ describe("a server from a document with constructs codegen renders otherwise", (
       return { status: 200, body: {} };
     };
     server = compiled.api.createServer({
-      // The selector path's operation is in the group of its path (`analyze`), not a group named after the selector.
+      // The selector path's operation is in a group of its own, named after its path and selector.
       handlers: {
         items: { listItems: echo("listItems", 200), getItem: echo("getItem", 200), createOrder: echo("createOrder", 201) },
-        analyze: { analyze: counted("analyze"), analyzeStream: counted("analyzeStream") },
+        analyze: { analyze: counted("analyze") },
+        analyzeOverloadStream: { analyzeStream: counted("analyzeStream") },
       },
       // (The document's only token check is of the operation left out; no call reaches this.)
       verifyToken: () => undefined,

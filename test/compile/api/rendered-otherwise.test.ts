@@ -61,13 +61,18 @@ describe("constructs of a document written by others that codegen cannot render 
     expect(items).toMatch(/Unchecked: handed as sent, as codegen cannot read it as declared \(the query parameter "q" must have exactly one media type/);
   });
 
-  it("groups a selector path's untagged operation with its path, under names without its `#`", async () => {
+  it("names a selector path's untagged group after the path and its selector, without its `#`", async () => {
     const files = (await generated).value!.map((f) => f.path);
-    expect(files.filter((f) => f.startsWith("operations/"))).toEqual(["operations/items.gen.ts", "operations/analyze.gen.ts"]);
+    expect(files.filter((f) => f.startsWith("operations/"))).toEqual([
+      "operations/items.gen.ts",
+      "operations/analyze.gen.ts",
+      "operations/analyze-overload-stream.gen.ts",
+    ]);
     const model = buildApiModel(parse(TEXT) as never, { inputPath: "x", fromOthers: true });
     expect(model.operationGroups.map((g) => [g.property, g.fileName, g.operations.map((o) => o.operationId)])).toEqual([
       ["items", "items", ["listItems", "getItem", "createOrder"]],
-      ["analyze", "analyze", ["analyze", "analyzeStream"]],
+      ["analyze", "analyze", ["analyze"]],
+      ["analyzeOverloadStream", "analyze-overload-stream", ["analyzeStream"]],
     ]);
   });
 
