@@ -143,6 +143,9 @@ function agreesWithRegExp(pattern: fc.Arbitrary<string>, texts: fc.Arbitrary<str
   try {
     fc.assert(
       fc.property(pattern, texts, (source, cases) => {
+        // A pattern past the matcher's limits (more than 16 lookarounds, too many instructions)
+        // never reaches it: generation refuses it (schema/unsafe-pattern), so there is nothing to compare.
+        if (linearPatternProblem(source) !== undefined) return;
         const linear = compilePattern(source);
         for (const text of cases) {
           const expected = oracle.test(source, text);
