@@ -3,6 +3,8 @@
 // sort, filter and page such fields in time order whatever offsets clients send
 // (docs/http-behaviour.md "Dates and times").
 
+import { defineOwn } from "./records.gen.js";
+
 /** An RFC 3339 date-time's parts (its calendar date and time are checked by validate.gen.ts's hasFormat). */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
@@ -40,10 +42,6 @@ export function instantText(text: string): string | undefined {
   return `${pad(year, 4)}-${pad(utc.getUTCMonth() + 1, 2)}-${pad(utc.getUTCDate(), 2)}T${pad(utc.getUTCHours(), 2)}:${pad(utc.getUTCMinutes(), 2)}:${pad(utc.getUTCSeconds(), 2)}.${fraction}Z`;
 }
 
-/** Gives `record` the own data property `key`. Why not an assignment: a key `__proto__` would set the prototype (resources.gen.ts, defineOwn). */
-const define = (record: { [field: string]: unknown }, key: string, value: unknown) =>
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-
 /**
  * `record` with each of the `date-time` fields `names` in instantText's form (the record itself
  * when there are none, or none of them is set): what a store keeps, and what it compares a filter
@@ -59,9 +57,9 @@ export function withInstants<R extends { readonly [field: string]: unknown }>(re
     if (instant === undefined || instant === value) continue;
     if (copy === undefined) {
       copy = {};
-      for (const key of Object.keys(record)) define(copy, key, record[key]);
+      for (const key of Object.keys(record)) defineOwn(copy, key, record[key]);
     }
-    define(copy, name, instant);
+    defineOwn(copy, name, instant);
   }
   return (copy ?? record) as R;
 }

@@ -5,7 +5,10 @@
 import * as nodeCrypto from "node:crypto";
 import { createHash, randomUUID } from "node:crypto";
 import { withInstants } from "./instants.gen.js";
+import { defineOwn } from "./records.gen.js";
 import type { Cancellation } from "./http.gen.js";
+
+export { defineOwn };
 
 /** A value, or a promise of it: what a handler may return. */
 export type Awaitable<V> = V | Promise<V>;
@@ -323,18 +326,6 @@ export function own<T>(table: { readonly [key: string]: T }, key: string): T | u
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-/**
- * Gives `record` the own property `key`, whatever the key is called: an assignment
- * `record["__proto__"] = value` would set the record's prototype instead (a client's object
- * becoming the prototype of a body), and keys come from documents and requests.
- */
-export function defineOwn(record: { [key: string]: unknown }, key: string, value: unknown): void {
-  // Why an assignment for every other key: on a record made by `{}` (every caller's), only
-  // `__proto__` is an inherited accessor; any other key assigned becomes an own data property,
-  // at a fraction of defineProperty's cost.
-  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-  else record[key] = value;
-}
 
 /**
  * A copy of a record, own properties only, each defined as data whatever it is called (defineOwn).
