@@ -801,10 +801,6 @@ function producedTypes(operation: OperationSpec): string[] {
   return [...new Set(keys.flatMap((status) => operation.responses[status] ?? []))];
 }
 
-/**
- * Calls the handler of an operation (any kind) with its input and the request's signal, within
- * the request's deadline. `input` is the caller's own object: the signal is set on it.
- */
 /** What a handler is called for: the API, the server's options and the request. */
 type CallSite = { readonly api: ApiSpec; readonly options: DispatchOptions; readonly req: IncomingMessage };
 
@@ -847,6 +843,10 @@ export function cancellationOf(input: { readonly signal?: AbortSignal | undefine
   return site === undefined ? input.signal : workOf(site.req, site.options).cancel;
 }
 
+/**
+ * Calls the handler of an operation (any kind) with its input and the request's signal, within
+ * the request's deadline. `input` is the caller's own object: its call site and `signal` getter are set on it.
+ */
 function call(site: CallSite, operationId: string, input: Omit<OperationInput, "signal">): Awaitable<unknown> {
   const { api, options, req } = site;
   const handler = own(api.handlers, operationId);
