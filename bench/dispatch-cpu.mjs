@@ -67,6 +67,7 @@ for (const dir of dirs) {
   ]);
 }
 const rows = new Map([[1, { active: true, name: "Widget", quantity: 3, price: 9.5, tags: ["a", "b"], email: "ann@example.com", status: "draft", id: 1 }]]);
+const tags = new Map([[1, hand.etagOf(rows.get(1))]]);
 let lastId = 1;
 subjects.push([
   "hand",
@@ -76,7 +77,7 @@ subjects.push([
           const req = getReq(),
             res = fakeRes(r);
           const id = hand.readId(req, res, "1");
-          if (id !== undefined) hand.sendFound(res, rows.get(id));
+          if (id !== undefined) hand.sendFound(req, res, rows.get(id), tags.get(id));
         })
     : () =>
         new Promise((r) => {
@@ -84,8 +85,10 @@ subjects.push([
             res = fakeRes(r);
           hand.readOrder(req, res, (f) => {
             const row = { ...f, id: ++lastId };
+            const etag = hand.etagOf(row);
             rows.set(row.id, row);
-            hand.sendCreated(res, row);
+            tags.set(row.id, etag);
+            hand.sendCreated(res, row, etag);
           });
         }),
 ]);

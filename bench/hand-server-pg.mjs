@@ -1,6 +1,7 @@
 // The hand-written baseline on PostgreSQL: bench/hand-server.mjs's routing, guards
 // and validation, with the rows in a PostgreSQL table through a `pg` Pool instead of a Map: one
-// SELECT by id for GET, one INSERT ... RETURNING for POST, as the generated store does.
+// SELECT by id for GET, one INSERT ... RETURNING for POST, as the generated store does; the ETag
+// is the digest of the row read (bench/hand-server.mjs etagOf).
 // Usage: node bench/hand-server-pg.mjs DATABASE_URL   (prints `listening PORT`)
 import http from "node:http";
 import pg from "pg";
@@ -38,7 +39,7 @@ const server = http.createServer(
     (req, res, idText) => {
       const id = readId(req, res, idText);
       if (id === undefined) return;
-      pool.query(`SELECT ${COLUMNS} FROM "r1-orders" WHERE "id" = $1`, [id]).then(({ rows }) => sendFound(res, rows[0] && order(rows[0])), failed(res));
+      pool.query(`SELECT ${COLUMNS} FROM "r1-orders" WHERE "id" = $1`, [id]).then(({ rows }) => sendFound(req, res, rows[0] && order(rows[0])), failed(res));
     },
     (req, res) =>
       readOrder(req, res, (fields) => {

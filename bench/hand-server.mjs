@@ -2,8 +2,10 @@
 // but node:http, doing by hand what the generated server does for GET /r1-orders/{id} and
 // POST /r1-orders: route, check the bearer token and its scope, check Accept and Content-Type,
 // limit and parse the body, validate it against the schema (every bad field reported), apply
-// the default and the initial state, store it, and answer with its links.
+// the default and the initial state, store it, and answer with its links and its ETag (with 304
+// for a matching If-None-Match), as the contract asks of every single-object answer.
 // Usage: node bench/hand-server.mjs   (prints `listening PORT`)
+import { createHash } from "node:crypto";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
 
@@ -23,6 +25,8 @@ const LINKS = [
 const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 const rows = new Map();
+/** Each stored row's ETag, made once when it is stored. */
+const tags = new Map();
 let lastId = 0;
 
 /** Answers JSON. */
@@ -128,27 +132,38 @@ export function readId(req, res, idText) {
   return undefined;
 }
 
-/** Answers a found row (200 with links) or 404. */
-export function sendFound(res, row) {
-  if (!row) return send(res, 404, { error: "not_found", detail: {} });
-  send(res, 200, represent(row));
+/** A row's strong ETag (RFC 9110 section 8.8.3): a digest of its stored fields, as one would write it by hand. */
+export function etagOf(row) {
+  return `"${createHash("sha256").update(JSON.stringify(row)).digest("base64url")}"`;
 }
 
-/** Answers a created row: 201 with its links and Location. */
-export function sendCreated(res, row) {
-  send(res, 201, represent(row), { location: `${COLLECTION}/${row.id}` });
+/** Answers a found row (200 with links and ETag; 304 when If-None-Match names its ETag) or 404. */
+export function sendFound(req, res, row, etag = row && etagOf(row)) {
+  if (!row) return send(res, 404, { error: "not_found", detail: {} });
+  if (req.headers["if-none-match"] === etag) {
+    res.writeHead(304, { etag });
+    return res.end();
+  }
+  send(res, 200, represent(row), { etag });
+}
+
+/** Answers a created row: 201 with its links, Location and ETag. */
+export function sendCreated(res, row, etag = etagOf(row)) {
+  send(res, 201, represent(row), { location: `${COLLECTION}/${row.id}`, etag });
 }
 
 function handleGet(req, res, idText) {
   const id = readId(req, res, idText);
-  if (id !== undefined) sendFound(res, rows.get(id));
+  if (id !== undefined) sendFound(req, res, rows.get(id), tags.get(id));
 }
 
 function handlePost(req, res) {
   readOrder(req, res, (fields) => {
     const row = { ...fields, id: ++lastId };
+    const etag = etagOf(row);
     rows.set(row.id, row);
-    sendCreated(res, row);
+    tags.set(row.id, etag);
+    sendCreated(res, row, etag);
   });
 }
 
