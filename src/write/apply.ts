@@ -15,8 +15,10 @@ import {
   rmSync,
   symlinkSync,
   writeFileSync,
+  writeSync,
   type Stats,
 } from "node:fs";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/render.js";
 import { type CurrentTree, type Found, MANIFEST, type StoredWarning, type WritePlan, manifestText, noteBytes, parseManifest } from "./plan.js";
@@ -152,12 +154,10 @@ export function applyPlan(dir: string, plan: WritePlan, files: readonly Generate
   // Everything that stays: unchanged generated files and all files codegen does not own.
   if (existsSync(dir)) linkTree(dir, fresh, "", (relative) => !rewritten.has(relative) && !dropped.has(relative));
   const made = new Set<string>();
+  const buffer = Buffer.allocUnsafe(WRITE_PIECE * 3);
   for (const file of [...plan.added, ...plan.changed]) {
     folderIn(fresh, path.posix.dirname(file.path), made);
-    // `wx`: the plan leaves nothing at a path it writes; were something there, it is not overwritten.
-    const bytes = Buffer.from(file.contents);
-    writeFileSync(path.join(fresh, file.path), bytes, { flag: "wx" });
-    noteBytes(file, bytes);
+    noteBytes(file, writeNewFile(path.join(fresh, file.path), file.contents, buffer));
   }
   writeFileSync(path.join(fresh, MANIFEST), manifestText(files, input, warnings));
 
@@ -165,6 +165,36 @@ export function applyPlan(dir: string, plan: WritePlan, files: readonly Generate
   renameSync(fresh, dir);
   rmSync(retired, { recursive: true, force: true });
 }
+
+/** How many UTF-16 code units of a file are encoded and written at once (writeNewFile): at most 3 bytes each. */
+const WRITE_PIECE = 64 * 1024;
+
+/**
+ * Write `text` as UTF-8 into a new file (`wx`: the plan leaves nothing at a path it writes; were
+ * something there, it is not overwritten) a piece at a time through `buffer`, and return `hashOf`
+ * the text from the same bytes. Why pieces: encoding a whole file made a second copy of it
+ * outside the heap (23 MB for document.gen.ts at 1000 resources) at the run's peak of memory.
+ */
+function writeNewFile(file: string, text: string, buffer: Buffer): string {
+  const hash = createHash("sha256");
+  const fd = openSync(file, "wx");
+  try {
+    for (let start = 0; start < text.length;) {
+      let end = Math.min(text.length, start + WRITE_PIECE);
+      // A surrogate pair stays in one piece: encoded apart, each half would be U+FFFD.
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+      const length = buffer.write(text.slice(start, end), 0, "utf8");
+      hash.update(buffer.subarray(0, length));
+      for (let written = 0; written < length;) written += writeSync(fd, buffer, written, length - written);
+      start = end;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return `sha256-${hash.digest("hex")}`;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /**
  * Make the folders of a relative path under `root`, one part at a time, refusing any part that

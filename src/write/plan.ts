@@ -206,12 +206,12 @@ export function isAsWritten(manifest: Manifest, path: string, text: string): boo
 }
 
 /**
- * `hashOf` a generated file's text, from the UTF-8 `bytes` of that text when the caller has them.
+ * Record `hash` (`hashOf` its text, taken from the bytes written) as a generated file's.
  * Why: the run encodes each file once to write it (src/write/apply.ts); hashing the text encoded
  * it again (64 MB at 1000 resources).
  */
-export function noteBytes(file: GeneratedFile, bytes: Uint8Array): void {
-  if (!generatedBytes.has(file)) generatedBytes.set(file, `sha256-${createHash("sha256").update(bytes).digest("hex")}`);
+export function noteBytes(file: GeneratedFile, hash: string): void {
+  if (!generatedBytes.has(file)) generatedBytes.set(file, hash);
 }
 
 /** `hashOf` a generated file's text. */

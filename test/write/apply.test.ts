@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 
-const calls = vi.hoisted(() => ({ mkdir: [] as string[] }));
+const calls = vi.hoisted(() => ({ mkdir: [] as string[], largestWrite: 0 }));
 vi.mock("node:fs", async (original) => {
   const real = await original<typeof import("node:fs")>();
   return {
@@ -15,9 +15,20 @@ vi.mock("node:fs", async (original) => {
       calls.mkdir.push(String(args[0]));
       return real.mkdirSync(...args);
     },
+    writeSync: (...args: Parameters<typeof real.writeSync>) => {
+      const data = args[1];
+      calls.largestWrite = Math.max(calls.largestWrite, typeof data === "string" ? data.length : (data as ArrayBufferView).byteLength);
+      return real.writeSync(...args);
+    },
+    writeFileSync: (...args: Parameters<typeof real.writeFileSync>) => {
+      const data = args[1];
+      calls.largestWrite = Math.max(calls.largestWrite, typeof data === "string" ? data.length : (data as ArrayBufferView).byteLength);
+      return real.writeFileSync(...args);
+    },
   };
 });
 const { applyPlan } = await import("../../src/write/apply.js");
+const { MANIFEST, hashOf, parseManifest } = await import("../../src/write/plan.js");
 
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-apply-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -55,5 +66,28 @@ describe("applyPlan", () => {
     expect(() => applyPlan(dir, { ...nothing, added: files }, files)).toThrow(/is not a folder/);
     expect(existsSync(path.join(victim, "b.gen.ts"))).toBe(false);
     expect(existsSync(path.join(dir, "a.gen.ts"))).toBe(false);
+  });
+
+  it("writes a large file a piece at a time, its bytes and their hash as one encoding of the whole text", () => {
+    const dir = path.join(scratch, "large");
+    // 4 MB of text with two-, three- and four-byte characters: a surrogate pair across the first
+    // 64 Ki boundary of code units (where a naive piece would end), and a lone surrogate.
+    const text = "é€" + "x".repeat(65_536 - 3) + "😀" + ("é€😀\n" + "y".repeat(1000)).repeat(4000) + "\ud800 end\n";
+    expect(text.charCodeAt(65_535)).toBe(0xd83d);
+    const files = [
+      { path: "big.gen.ts", contents: text },
+      { path: "empty.gen.ts", contents: "" },
+    ];
+    calls.largestWrite = 0;
+    applyPlan(dir, { ...nothing, added: files }, files);
+    const expected = Buffer.from(text);
+    expect(readFileSync(path.join(dir, "big.gen.ts")).equals(expected)).toBe(true);
+    expect(readFileSync(path.join(dir, "empty.gen.ts"))).toHaveLength(0);
+    const manifest = parseManifest(readFileSync(path.join(dir, MANIFEST), "utf8"));
+    expect(manifest.bytes.get("big.gen.ts")).toBe(hashOf(text));
+    expect(manifest.bytes.get("empty.gen.ts")).toBe(hashOf(""));
+    // Never the whole file's bytes at once: a write is at most a piece (3 bytes for each of 64 Ki code units), the manifest apart.
+    expect(expected.byteLength).toBeGreaterThan(4_000_000);
+    expect(calls.largestWrite).toBeLessThanOrEqual(3 * 65_536);
   });
 });

@@ -11,6 +11,7 @@
 import type { ErrorTemplate, RefusalShapes } from "#runtime/problems.gen.js";
 import type { Json, MediaEntry, ResponseObject } from "./document.js";
 import { isObject, listOf, objectOf, stringOf, stringsOf } from "./document.js";
+import { statusMap } from "../expand/schemas.js";
 
 /** The names a property holding the problem's sentence goes by. */
 const MESSAGE = /^(message|msg|detail|details|description|error_?description|error_?message|reason|summary|text)$/i;
@@ -174,7 +175,8 @@ const isErrorKey = (status: string): boolean => status === "default" || /^[45]([
  * (or the application's `formatError`).
  */
 export function refusalShapes(responses: readonly ResponseObject[], document: Json, unmapped?: (response: UnmappedResponse) => void): RefusalShapes {
-  const shapes: { [status: string]: RefusalShapes[string] } = {};
+  // Why statusMap: keys such as "404" would otherwise make an array of 600 slots (expand/schemas.ts).
+  const shapes = statusMap<RefusalShapes[string]>();
   const left: { key: string; written: string; entry: MediaEntry }[] = [];
   for (const response of responses) {
     if (!isErrorKey(response.status)) continue;

@@ -12,6 +12,7 @@ import type { BodySpec, OperationDefinition, ParameterSpec, PathStyle } from "#r
 import type { SchemaNode } from "#runtime/validate.gen.js";
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
 import { type UnmappedResponse, refusalShapes } from "./error-shapes.js";
+import { statusMap } from "../expand/schemas.js";
 import { docLines, inlineComment, stringLiteral } from "../../model/escape.js";
 import {
   HandledConstruct,
@@ -480,7 +481,8 @@ export class OperationCollector {
     pointer: string,
     typed: boolean,
   ): { media: Record<string, readonly string[]>; type: TypeExpr; jsonOnly: boolean } {
-    const media: Record<string, readonly string[]> = {};
+    // Why statusMap: these maps live in the model (each route's responses) for the whole run.
+    const media = statusMap<readonly string[]>();
     let anyJson = false;
     let anyRaw = false;
     const members: TypeExpr[] = [];

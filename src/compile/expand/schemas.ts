@@ -35,11 +35,11 @@ function isEmpty(value: object): boolean {
  * statuses); a key far past them, set and deleted, turns the object into a dictionary first (500
  * bytes, and five times faster to fill). Its keys and their order are those of any object.
  */
-export function statusMap(): Record<string, unknown> {
+export function statusMap<T = unknown>(): Record<string, T> {
   const map: Record<string, unknown> = {};
   map[FAR_INDEX] = undefined;
   delete map[FAR_INDEX];
-  return map;
+  return map as Record<string, T>;
 }
 const FAR_INDEX = "1000000";
 
