@@ -1,5 +1,6 @@
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+import SlowestFirst from "./test/support/sequencer.js";
 
 /**
  * The HTTP suites run once more with their servers on the PostgreSQL store, on PGlite
@@ -29,6 +30,8 @@ export default defineConfig({
     // spend much of their time waiting on a child process, a server or PostgreSQL.
     pool: "forks",
     maxWorkers: 2,
+    // The slowest files first, so that both workers finish together (test/support/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     projects: [
       { extends: true, test: { name: "memory", include: ["test/**/*.test.ts"] } },
       { extends: true, test: { name: "pglite", include: ON_POSTGRES, env: { CODEGEN_TEST_STORE: "pglite" } } },

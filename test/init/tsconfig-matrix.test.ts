@@ -3,7 +3,7 @@
 // golden tree, a project made by `codegen init` and the output of a document without component
 // schemas are type-checked under each configuration below, on TypeScript 5 and 6, with zero
 // errors. One program per configuration and version, through the compiler API (no process per run).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import ts6 from "typescript";
@@ -13,8 +13,8 @@ import { main } from "../../src/cli.js";
 import { nodeHost } from "../../src/host.js";
 import { initFiles } from "../../src/init/init.js";
 import { fixtureCases, ROOT } from "../support/fixtures.js";
+import { type Ts, tsFilesUnder, typeCheck } from "../support/type-check.js";
 
-type Ts = typeof ts6;
 const ts5 = ts5Module as unknown as Ts;
 
 /** The options of @tsconfig/strictest that check types or code, beside `strict`. */
@@ -62,14 +62,6 @@ const CONFIGS: Record<string, Record<string, unknown>> = {
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-tsconfig-matrix-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Every .ts file under `dir`, absolute. */
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts") && !entry.parentPath.includes("node_modules"))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
-}
-
 /** `codegen generate input -o out` in-process, on real files; throws with its output when it fails. */
 async function generate(input: string, out: string): Promise<void> {
   let output = "";
@@ -79,8 +71,6 @@ async function generate(input: string, out: string): Promise<void> {
 }
 
 let roots: string[] = [];
-/** Runtime files byte-identical to the first tree's: each program checks them once, through the first tree's copy. */
-const sameRuntime = new Map<string, string>();
 
 beforeAll(async () => {
   // A project `codegen init` writes, generated as its `npm run generate` does; its own src
@@ -126,59 +116,14 @@ export const server = createServer({
     path.join(project, "src"),
     path.join(bare, "out"),
   ];
-  roots = trees.flatMap(tsFiles);
-  // The runtime files are copied into every tree; the same bytes are checked once, as the first copy.
-  const firstCopy = new Map<string, string>();
-  for (const file of roots.filter((candidate) => candidate.includes(`${path.sep}runtime${path.sep}`))) {
-    const key = `${path.basename(file)}\n${readFileSync(file, "utf8")}`;
-    const first = firstCopy.get(key);
-    if (first === undefined) firstCopy.set(key, file);
-    else sameRuntime.set(file, first);
-  }
-  roots = roots.filter((file) => !sameRuntime.has(file));
+  // The runtime files are copied into every tree: typeCheck checks them once per program.
+  roots = trees.flatMap(tsFilesUnder);
 }, 120_000);
 
-const parsedLibraries = new Map<Ts, Map<string, ts6.SourceFile | undefined>>();
-
-/** tsc's errors for the trees under `raw` options, one line each, paths relative to the repository. */
+/** tsc's errors for the trees under `raw` options, one line each (test/support/type-check.ts). */
 function compileErrors(ts: Ts, raw: Record<string, unknown>): string[] {
-  const { options, errors } = ts.convertCompilerOptionsFromJson(
-    // Why types: TypeScript 6 includes no @types package unless it is named; skipLibCheck: the generated code is what is checked.
-    { ...raw, target: "ES2022", types: ["node"], typeRoots: [path.join(ROOT, "node_modules/@types")], skipLibCheck: true, noEmit: true },
-    ROOT,
-  );
-  expect(errors.map((error) => ts.flattenDiagnosticMessageText(error.messageText, " "))).toEqual([]);
-  const host = ts.createCompilerHost(options);
-  // Library declarations (lib.dom.d.ts, @types/node) parse alike for every configuration of one
-  // module kind: parsed once per version and kind.
-  const parsed = parsedLibraries.get(ts) ?? new Map<string, ts6.SourceFile | undefined>();
-  parsedLibraries.set(ts, parsed);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-    if (!fileName.includes(`${path.sep}node_modules${path.sep}`) || !fileName.endsWith(".d.ts"))
-      return getSourceFile(fileName, languageVersion, onError, shouldCreate);
-    const format = typeof languageVersion === "object" ? `${languageVersion.languageVersion} ${languageVersion.impliedNodeFormat}` : `${languageVersion}`;
-    const key = `${fileName} ${format} ${options.module} ${options.moduleDetection}`;
-    if (!parsed.has(key)) parsed.set(key, getSourceFile(fileName, languageVersion, onError, shouldCreate));
-    return parsed.get(key);
-  };
-  const cache = ts.createModuleResolutionCache(ROOT, (name) => name, options);
-  host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSource) =>
-    literals.map((literal) => {
-      const mode = ts.getModeForUsageLocation(containingSource, literal, compilerOptions);
-      const resolved = ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, cache, redirected, mode);
-      const module = resolved.resolvedModule;
-      const twin = module === undefined ? undefined : sameRuntime.get(path.resolve(module.resolvedFileName));
-      return twin === undefined || module === undefined ? resolved : { ...resolved, resolvedModule: { ...module, resolvedFileName: twin } };
-    });
-  const program = ts.createProgram(roots, options, host);
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
-    if (diagnostic.file === undefined || diagnostic.start === undefined) return `TS${diagnostic.code} ${message}`;
-    const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-    const where = path.relative(ROOT, diagnostic.file.fileName).replace(path.relative(ROOT, scratch), "<scratch>");
-    return `${where}(${line + 1},${character + 1}): TS${diagnostic.code} ${message}`;
-  });
+  // Why types: TypeScript 6 includes no @types package unless it is named; skipLibCheck: the generated code is what is checked.
+  return typeCheck(roots, { ...raw, target: "ES2022", types: ["node"], typeRoots: [path.join(ROOT, "node_modules/@types")], skipLibCheck: true }, ts);
 }
 
 describe.each([

@@ -1,12 +1,11 @@
 // Checks of generated TypeScript shared by the tests: no word of a payload is ever code, and trees
 // of generated files compile under the strict options of tsconfig.generated.json.
 
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import type { GeneratedFile } from "../../src/emit/render.js";
-import { ROOT } from "./fixtures.js";
+import { generatedOptions, typeCheck } from "./type-check.js";
 
 /** The words hostile payloads call (console.log, process.exit, evil(), ...) and that no generated file uses. */
 export const PAYLOAD_WORDS = ["console", "process", "pwned", "evil", "injected", "oops", "throw"];
@@ -27,33 +26,23 @@ export function payloadInCode(source: string, words: readonly string[] = PAYLOAD
 }
 
 /**
- * Writes each tree under `dir/<name>/api<i>/` and type-checks them all with one tsc run; throws
- * with tsc's output when any does not compile.
+ * Writes each tree under `dir/<name>/api<i>/` and type-checks them all in one program (their
+ * runtime once: test/support/type-check.ts); throws with tsc's errors when any does not compile.
  */
 export function compileTrees(trees: readonly (readonly GeneratedFile[])[], dir: string, name = "sample"): void {
   const root = path.join(dir, name);
-  const include: string[] = [];
+  const roots: string[] = [];
   trees.forEach((files, i) => {
     for (const file of files) {
       const target = path.join(root, `api${i}`, file.path);
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, file.contents);
+      if (target.endsWith(".ts")) roots.push(target);
     }
-    include.push(`api${i}/**/*.ts`);
   });
-  const config = JSON.parse(readFileSync(path.join(ROOT, "test/support/tsconfig.generated.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
-  // skipLibCheck: the generated code is what is checked here (test/golden-server checks it with the libraries).
-  const options = { ...config.compilerOptions, skipLibCheck: true, typeRoots: [path.join(ROOT, "node_modules/@types")] };
-  writeFileSync(path.join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: options, include }));
   // The generated code is ES modules, as in a project with "type": "module".
   writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-  try {
-    execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", path.join(root, "tsconfig.json")], {
-      cwd: root,
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  } catch (error) {
-    throw new Error(`tsc failed:\n${String((error as { stdout?: string }).stdout)}`);
-  }
+  // skipLibCheck: the generated code is what is checked here (test/golden-server checks it with the libraries).
+  const errors = typeCheck(roots, generatedOptions({ skipLibCheck: true }));
+  if (errors.length > 0) throw new Error(`tsc failed:\n${errors.join("\n")}`);
 }

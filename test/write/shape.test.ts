@@ -30,11 +30,15 @@ function tree(fixture: string): { path: string; text: string }[] {
     .map((file) => ({ path: file.split(path.sep).join("/"), text: readFileSync(path.join(root, file), "utf8") }));
 }
 
+/** The files (path and text) an earlier case checked already: the runtime copies are the same bytes in every golden tree. */
+const checked = new Set<string>();
+
 describe("shapeHashOf", () => {
   it.each(["blog", "hostile-strings"])(
     "is the same for every generated file of %s after prettier with other options",
     async (fixture) => {
-      const files = tree(fixture);
+      const files = tree(fixture).filter((file) => !checked.has(`${file.path}\n${file.text}`));
+      for (const file of files) checked.add(`${file.path}\n${file.text}`);
       expect(files.length).toBeGreaterThan(5);
       for (const style of STYLES) {
         let reformatted = 0;
