@@ -506,6 +506,15 @@ function generated(table: SchemaTable, name: string, value: unknown): boolean {
   return valid;
 }
 
+/** Whether some object within `value` has an own `constructor` key whose value is an object or array. */
+function hasObjectConstructorKey(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasObjectConstructorKey);
+  const record = value as { readonly [key: string]: unknown };
+  if (Object.hasOwn(record, "constructor") && typeof record["constructor"] === "object" && record["constructor"] !== null) return true;
+  return Object.values(record).some(hasObjectConstructorKey);
+}
+
 /** fast-check's property: on values near the schema `name`, the generated validator says what ajv says. */
 function agreesWithAjv(
   table: SchemaTable,
@@ -525,6 +534,14 @@ function agreesWithAjv(
   const values =
     examples.length === 0 ? near({ ref: name }, table, 0) : fc.oneof(near({ ref: name }, table, 0), nearExample(examples, flattened(table[name] ?? {}), table));
   return fc.property(values, (value) => {
+    // ajv's deep equality (fast-deep-equal) first compares two objects' `constructor`: an own
+    // `constructor` key holding an object or array makes equal JSON objects unequal to it
+    // (`{"constructor":[]}` twice passes its uniqueItems). The oracle has no verdict there; the
+    // generated validator still runs (what it answers is checked against its errors above).
+    if (hasObjectConstructorKey(value)) {
+      generated(table, name, value);
+      return;
+    }
     let expected: boolean;
     try {
       expected = oracle(value) as boolean;

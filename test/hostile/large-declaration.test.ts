@@ -6,13 +6,13 @@ import { describe, expect, it } from "vitest";
 import { loadDocument } from "../../src/compile/declaration/load.js";
 
 describe("a declaration with a very large map", () => {
-  it("60,000 fields load in a few seconds; the duplicate at the end is reported with its line", () => {
+  // Why the time limit and no clock: the quadratic check took minutes here; a loaded machine may
+  // take several seconds for the linear one, and the limit is what fails a regression.
+  it("60,000 fields load in linear time; the duplicate at the end is reported with its line", () => {
     const lines = ["codegen: 1", "resources:", "  records:", "    fields:"];
     for (let i = 0; i < 60_000; i++) lines.push(`      field${i}: string`);
     lines.push("      field7: string");
-    const started = Date.now();
     const result = loadDocument("big.yaml", lines.join("\n") + "\n");
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(result.diagnostics.map((d) => [d.code, d.location?.line, d.location?.column])).toEqual([["yaml/duplicate-key", 60_005, 7]]);
-  });
+  }, 60_000);
 });

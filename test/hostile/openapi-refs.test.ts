@@ -168,10 +168,8 @@ describe("$ref graphs that fan out are answered in seconds, with code or a diagn
       expect(text.length).toBeLessThan(10 * 1024);
       const input = `${name.replace(/\W+/g, "-")}.json`;
       writeFileSync(path.join(scratch, input), text);
-      const started = Date.now();
       const result = await generate({ input, cwd: scratch, format: false });
-      // A guard against a hang only (the old code took minutes and gigabytes), not a timing.
-      expect(Date.now() - started).toBeLessThan(20_000);
+      // The test's time limit is the guard against a hang (no clock read here: the machine is shared).
       if (outcome === "refused") {
         expect(result.files).toEqual([]);
         expect(result.diagnostics.map((d) => d.code)).toEqual(["openapi/ref-expansion"]);
@@ -207,10 +205,8 @@ describe("$ref graphs that fan out are answered in seconds, with code or a diagn
         },
       },
     });
-    const started = Date.now();
     writeFileSync(path.join(dir, "api.json"), text);
     const result = await generate({ input: "bomb-files/api.json", cwd: scratch, format: false });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.diagnostics.map((d) => d.code)).toContain("openapi/ref-expansion");
   }, 30_000);
 

@@ -107,13 +107,11 @@ describe("parameter styles over HTTP (item 3)", () => {
 
     it("takes a thousand keys, and a huge index sizes nothing", async () => {
       const keys = Array.from({ length: 1000 }, (_, i) => `meta[k${i}]=v`).join("&");
-      const started = Date.now();
       const meta = (await query(`/meta?${keys}`)).meta as Json;
       expect(Object.keys(meta)).toHaveLength(1000);
       const reply = await call(at, "GET", "/search?filter[items][99999999][sku]=x");
       expect(expectError(reply, 400, ["filter.items"])).toEqual({ "filter.items": "must index its items from 0 without gaps ([0], [1], ...)" });
-      // A guard against hangs only (the machine is shared): both answer in well under a second.
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // The test's time limit is the guard against a hang (no clock read here: the machine is shared).
     });
 
     it("answers 200 or 400 to 150 random hostile queries, and no prototype changes", async () => {

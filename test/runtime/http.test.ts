@@ -386,13 +386,13 @@ describe("installErrorHandling", () => {
   it("answers headers that are too slow with 408 JSON and closes", async () => {
     const server = fastServer(echoBody(1024, { count: 0 }), {
       headersTimeout: 150,
-      requestTimeout: 1_000,
+      // Why so long: a 408 that comes before the client's wait ends (it ends sooner on close) is
+      // then headersTimeout's, however slow a loaded machine runs the server's timers.
+      requestTimeout: 60_000,
     });
     const port = await start(server);
-    const started = Date.now();
-    const reply = await exchange(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", { waitMs: 1_500 });
+    const reply = await exchange(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", { waitMs: 20_000 });
     expectClosingError(reply, 408, "Request timeout");
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("answers a body that is too slow with 408 JSON and closes", async () => {
@@ -401,7 +401,7 @@ describe("installErrorHandling", () => {
       requestTimeout: 200,
     });
     const port = await start(server);
-    const reply = await exchange(port, postHead(["Content-Length: 10"]) + "01", { waitMs: 1_500 });
+    const reply = await exchange(port, postHead(["Content-Length: 10"]) + "01", { waitMs: 10_000 });
     expectClosingError(reply, 408, "Request timeout");
   });
 
@@ -414,7 +414,7 @@ describe("installErrorHandling", () => {
       { headersTimeout: 100, requestTimeout: 200 },
     );
     const port = await start(server);
-    const reply = await exchange(port, postHead(["Content-Length: 10"]) + "01", { waitMs: 1_500 });
+    const reply = await exchange(port, postHead(["Content-Length: 10"]) + "01", { waitMs: 10_000 });
     expect(reply.status).toBe(200);
     expect(reply.body).toContain("partial");
     expect(reply.body).not.toContain("HTTP/1.1");
@@ -434,7 +434,7 @@ describe("installErrorHandling", () => {
     const port = await start(server);
     // The second request waits for the first's response; the third, sent once that response has begun, does not parse.
     const pipelined = ["GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /next HTTP/1.1\r\nHost: a\r\n\r\n", "GARBAGE\r\n\r\n"];
-    const reply = await exchange(port, pipelined, { waitMs: 1_500, gapMs: 100 });
+    const reply = await exchange(port, pipelined, { waitMs: 10_000, gapMs: 100 });
     expect(reply.status).toBe(200);
     expect(reply.body).toContain("partial");
     expect(reply.body).not.toContain("HTTP/1.1");

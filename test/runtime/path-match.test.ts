@@ -47,14 +47,12 @@ describe("matchRoute over path templates", () => {
     // `report-{a}-{b}.{c}` against a megabyte of `-` and `.`: a regular expression with lazy groups
     // may try every split (cubic work); the router looks for each text once, left to right.
     const long = `report-${"-.".repeat(500_000)}`;
-    const started = Date.now();
     const found = match(`/${long}`);
     expect(found?.operation).toBe("report");
     expect(found?.values.slice(0, 2)).toEqual(["-.", ".-"]);
     expect(found?.values[2]).toHaveLength(long.length - 13);
     // No split fits: the trailing text is missing, found before any split is tried.
     expect(match(`/files/${"a.".repeat(500_000)}`)?.operation).toBe("fileDot");
-    // A guard against a hang only.
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The test's time limit is the guard against a hang (no clock read here: the machine is shared).
   });
 });

@@ -333,12 +333,10 @@ describe("compilePattern", () => {
     ];
     for (const [pattern, text, matching] of cases) {
       const linear = compilePattern(pattern) as LinearPattern & { readonly work: number };
-      const started = performance.now();
       expect(linear.test(matching), pattern).toBe(true);
       expect(linear.test(text), pattern).toBe(false);
       // At most 50 instructions per code point for these small programs (and their passes).
       expect(linear.work, pattern).toBeLessThan(50 * (text.length + matching.length));
-      expect(performance.now() - started).toBeLessThan(10_000);
     }
   });
 
@@ -358,10 +356,9 @@ describe("compilePattern", () => {
     // V8 takes seconds on 30 characters of this, twice as long with each one more; here, microseconds.
     const text = "a".repeat(100_000) + "!";
     for (const pattern of ["^(a+)+$", "^(a|a)*$", "(a*)*b", "^(\\w+\\s?)*$", "a.*b.*c"]) {
-      const started = performance.now();
+      // The test's time limit is the guard against a hang (V8's engine takes longer than the age
+      // of the universe on this text); the matcher's work is counted above.
       expect(compilePattern(pattern).test(text)).toBe(false);
-      // A guard against hangs only (the old engine takes longer than the age of the universe).
-      expect(performance.now() - started).toBeLessThan(5_000);
     }
   });
 });

@@ -238,12 +238,11 @@ describe("validateValue: propertyNames, patternProperties, prefixItems, if/then/
 
   it("patternProperties and propertyNames patterns run on the linear matcher: `(a+)+$` on a long name answers at once", () => {
     const name = `${"a".repeat(50_000)}!`;
-    const started = performance.now();
     expect(errorsOf({ patternProperties: { "^(a+)+$": { type: "null" } }, propertyNames: { pattern: "^(a+)+$" } }, { [name]: 1 })).toEqual({
       [name]: "is not an allowed field name",
     });
-    // A guard against a hang only: V8's engine takes longer than the universe has on this name.
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // The test's time limit is the guard against a hang: V8's engine takes longer than the
+    // universe has on this name.
   });
 
   it("withDefaults fills prefixItems' defaults at their positions, items' after them", () => {

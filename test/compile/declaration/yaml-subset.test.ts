@@ -278,7 +278,6 @@ describe("the YAML subset reader", () => {
   }, 120_000);
 
   it("reads hostile texts in linear time: a 1 MB scalar, 100,000 keys; refuses deep nesting as before", () => {
-    const started = Date.now();
     const long = `a: ${"x".repeat(1_000_000)}\nb: '${"y".repeat(1_000_000)}'\nc: "${"z\\n".repeat(300_000)}"\n`;
     expect(taken(long)).toBe(true);
     expect((readYamlSubset(long, 64)!.value as Record<string, string>).c).toHaveLength(600_000);
@@ -289,8 +288,7 @@ describe("the YAML subset reader", () => {
     expect(parsers.made).toBe(0);
     expect(Object.keys((document!.value as { root: object }).root)).toHaveLength(100_000);
     expect(document!.locate(["root", "k99999", "v"])).toMatchObject({ line: 100_001, column: 16 });
-    // A guard against hangs only (the yaml package needs seconds for the same texts on a quiet machine).
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // The test's time limit is the guard against a hang (no clock read here: the machine is shared).
 
     const deep = Array.from({ length: 100 }, (_, i) => `${" ".repeat(i)}a:\n`).join("");
     expect(taken(deep)).toBe(false);
