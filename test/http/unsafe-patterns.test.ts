@@ -46,8 +46,11 @@ describe("patterns the linear-time matcher cannot take, in a document written by
       [36, "'^(\\w+)+:\\1$' }"],
       // (A name's place is its value's, on the name's line.)
       [44, "{ type: string }"],
+      [48, "'^(\\w)\\1' } }"],
+      [50, "'^(\\w)\\1' }"],
+      [54, "'^(a)\\1$' }"],
     ]);
-    const [pair, repeated, labels] = result.diagnostics.map((d) => d.message);
+    const [pair, repeated, labels] = result.diagnostics.slice(0, 3).map((d) => d.message);
     expect(pair).toContain("a backreference");
     expect(repeated).toContain("does not check this pattern (the handler must)");
     expect(labels).toContain("checks neither the properties whose names it matches nor which properties are additional");
@@ -71,6 +74,9 @@ describe("patterns the linear-time matcher cannot take, in a document written by
       ["schema/unsafe-pattern", "error", 18],
       ["schema/unsafe-pattern", "error", 36],
       ["schema/unsafe-pattern", "error", 44],
+      ["schema/unsafe-pattern", "error", 48],
+      ["schema/unsafe-pattern", "error", 50],
+      ["schema/unsafe-pattern", "error", 54],
     ]);
     const allowed = await generate({ allowUnsafePatterns: true });
     expect(allowed.diagnostics).toEqual([]);
@@ -119,6 +125,17 @@ describe("a server from a document with patterns the linear-time matcher cannot 
     const before = calls;
     for (let i = 0; i < 3; i++) expect((await call(at, "POST", "/codes", { json: { code: hostile } })).status).toBe(201);
     expect(calls - before).toBe(3);
+  });
+
+  it("refuses no more than the document under `not`, `if` and `oneOf`: those are widened, never narrowed", async () => {
+    // The document accepts each of these; had the pattern been dropped alone, `not: {}` would
+    // refuse every tag, `if: { type: string }` hold every size to 2 characters, and both branches
+    // of the `oneOf` match "abc".
+    const reply = await call(at, "POST", "/codes", { json: { code: "a1", tag: "ab", size: "abcd", kind: "abc" } });
+    expect(reply.status, reply.text).toBe(201);
+    // Their other keywords, and the branches' types, are checked.
+    expectError(await call(at, "POST", "/codes", { json: { code: "a1", tag: "abcdefghi" } }), 400, ["tag"]);
+    expectError(await call(at, "POST", "/codes", { json: { code: "a1", kind: 5 } }), 400, ["kind"]);
   });
 
   it("checks every other keyword of the same schemas", async () => {

@@ -328,11 +328,18 @@ function partKeywords(schema: JsonSchema, checks: PatternCheck): Record<string, 
   // Why a look at the schema's own keys first: most schemas have none of these, and a
   // look-up of each of the thirteen names missing from every schema was most of this function's time.
   if (!hasAnyKey(schema, PART_KEYWORDS)) return part;
+  // Why each check of a subschema holding a pattern left unchecked is widened, never narrowed:
+  // without the pattern, a `not` would refuse what its pattern lets through, an `if` choose its
+  // `then` for values it does not match, a `oneOf` find two branches where the document finds one;
+  // so such a `not` or `if` is left out, and such a `oneOf` checked as an `anyOf`.
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) part[key] = branches.map((branch) => subschemaNode(branch, checks));
+    if (!Array.isArray(branches)) continue;
+    const widened = key === "oneOf" && branches.some((branch) => leavesUnchecked(branch, checks));
+    if (widened && Array.isArray(schema.anyOf)) continue;
+    part[widened ? "anyOf" : key] = branches.map((branch) => subschemaNode(branch, checks));
   }
-  if (schema.not !== undefined) part.not = subschemaNode(schema.not, checks);
+  if (schema.not !== undefined && !leavesUnchecked(schema.not, checks)) part.not = subschemaNode(schema.not, checks);
   if (Object.hasOwn(schema, "const")) part.const = schema.const;
   // Why: OpenAPI 3.0's boolean exclusiveMinimum/Maximum asserts nothing in 2020-12 (unsupportedKeywords() names it).
   for (const key of ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const) if (typeof schema[key] === "number") part[key] = schema[key];
@@ -340,7 +347,7 @@ function partKeywords(schema: JsonSchema, checks: PatternCheck): Record<string, 
   for (const key of ["minProperties", "maxProperties"] as const) if (typeof schema[key] === "number") part[key] = schema[key];
   if (schema.propertyNames !== undefined) part.propertyNames = subschemaNode(schema.propertyNames, checks);
   // `then` and `else` without `if` assert nothing (2020-12 section 10.2.2).
-  if (schema.if !== undefined) {
+  if (schema.if !== undefined && !leavesUnchecked(schema.if, checks)) {
     part.if = subschemaNode(schema.if, checks);
     for (const key of ["then", "else"] as const) if (schema[key] !== undefined) part[key] = subschemaNode(schema[key], checks);
   }
@@ -375,6 +382,19 @@ function membersNode(members: Record<string, unknown>, checks: PatternCheck): Re
 /** The node of a subschema; a boolean schema (2020-12 section 4.3.2) is `{}` or its negation. */
 function subschemaNode(value: unknown, checks: PatternCheck): Record<string, unknown> {
   return value === false ? { allOf: [{ not: {} }] } : schemaNode(asSchema(value) ?? {}, checks);
+}
+
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(["enum", "const", "default", "example", "examples"]);
+
+/** Whether a schema or any subschema of it (a `$ref` is not followed) holds a pattern the validator leaves unchecked. */
+function leavesUnchecked(value: unknown, checks: PatternCheck): boolean {
+  if (checks === undefined || typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => leavesUnchecked(item, checks));
+  const schema = value as Record<string, unknown>;
+  if (typeof schema.pattern === "string" && !checks(schema.pattern)) return true;
+  if (Object.keys(asSchema(schema.patternProperties) ?? {}).some((name) => !checks(name))) return true;
+  return Object.entries(schema).some(([key, child]) => !DATA_KEYWORDS.has(key) && leavesUnchecked(child, checks));
 }
 
 /** The members of `patternProperties` whose names the validator checks: the object itself when that is all of them. */
