@@ -49,6 +49,7 @@ describe("patterns the linear-time matcher cannot take, in a document written by
       [48, "'^(\\w)\\1' } }"],
       [50, "'^(\\w)\\1' }"],
       [54, "'^(a)\\1$' }"],
+      [58, "'^(\\w)\\1' }"],
     ]);
     const [pair, repeated, labels] = result.diagnostics.slice(0, 3).map((d) => d.message);
     expect(pair).toContain("a backreference");
@@ -77,6 +78,7 @@ describe("patterns the linear-time matcher cannot take, in a document written by
       ["schema/unsafe-pattern", "error", 48],
       ["schema/unsafe-pattern", "error", 50],
       ["schema/unsafe-pattern", "error", 54],
+      ["schema/unsafe-pattern", "error", 58],
     ]);
     const allowed = await generate({ allowUnsafePatterns: true });
     expect(allowed.diagnostics).toEqual([]);
@@ -129,9 +131,9 @@ describe("a server from a document with patterns the linear-time matcher cannot 
 
   it("refuses no more than the document under `not`, `if` and `oneOf`: those are widened, never narrowed", async () => {
     // The document accepts each of these; had the pattern been dropped alone, `not: {}` would
-    // refuse every tag, `if: { type: string }` hold every size to 2 characters, and both branches
-    // of the `oneOf` match "abc".
-    const reply = await call(at, "POST", "/codes", { json: { code: "a1", tag: "ab", size: "abcd", kind: "abc" } });
+    // refuse every tag (and every twin, through its reference), `if: { type: string }` hold every
+    // size to 2 characters, and both branches of the `oneOf` match "abc".
+    const reply = await call(at, "POST", "/codes", { json: { code: "a1", tag: "ab", size: "abcd", kind: "abc", twin: "ab" } });
     expect(reply.status, reply.text).toBe(201);
     // Their other keywords, and the branches' types, are checked.
     expectError(await call(at, "POST", "/codes", { json: { code: "a1", tag: "abcdefghi" } }), 400, ["tag"]);

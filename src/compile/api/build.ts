@@ -8,7 +8,7 @@ import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, over
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector, SIGNAL } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
-import { type JsonSchema, objectTypeExpression, refName, schemaNode, typeExpression } from "./schema-code.js";
+import { type JsonSchema, objectTypeExpression, patternCheck, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import { linearPatterns } from "../verify/patterns.js";
 import { type TableHistory, instantFields, tablesOf } from "../tables.js";
@@ -187,7 +187,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     }),
   );
   const fromOthers = options.fromOthers === true;
-  const checks = options.allowUnsafePatterns === true ? undefined : linearPatterns();
+  const checks = options.allowUnsafePatterns === true ? undefined : patternCheck(schemas, linearPatterns());
   const model = buildOperations(document, singularOf, fromOthers);
   problems.push(...model.problems);
   const handled = [...model.handled];

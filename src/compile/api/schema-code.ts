@@ -236,7 +236,33 @@ const STRING = word("string");
  * time one request can make explode; without --allow-unsafe-patterns it is left out of the node
  * (the document keeps it, and warns: docs/openapi.md "What is handed raw, and what is left out").
  */
-export type PatternCheck = ((pattern: string) => boolean) | undefined;
+export type PatternCheck =
+  | {
+      /** Whether the validator checks this pattern. */
+      readonly checks: (pattern: string) => boolean;
+      /** Whether the named schema (components/schemas), or one it refers to, holds a pattern left unchecked. */
+      readonly uncheckedIn: (name: string) => boolean;
+    }
+  | undefined;
+
+/**
+ * The PatternCheck of a document's named schemas: the validator checks the patterns `linear`
+ * says it matches in linear time. Why the named schemas are judged first, to a fixed point: a
+ * `not` or an `if` that refers to one holding a pattern left unchecked is widened too (partKeywords).
+ */
+export function patternCheck(schemas: Readonly<Record<string, JsonSchema>>, linear: (pattern: string) => boolean): PatternCheck {
+  const unchecked = new Set<string>();
+  const check = { checks: linear, uncheckedIn: (name: string) => unchecked.has(name) };
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [name, schema] of Object.entries(schemas)) {
+      if (unchecked.has(name) || !leavesUnchecked(schema, check)) continue;
+      unchecked.add(name);
+      grew = true;
+    }
+  }
+  return check;
+}
 
 /** A validator node (see the runtime's `SchemaNode`) for a schema, as plain data. */
 export function schemaNode(schema: JsonSchema, checks?: PatternCheck): SchemaNode {
@@ -253,7 +279,7 @@ export function schemaNode(schema: JsonSchema, checks?: PatternCheck): SchemaNod
     const key = NODE_KEYWORDS[i]!;
     if (schema[key] === undefined) continue;
     left--;
-    if (key === "pattern" && checks !== undefined && !checks(String(schema[key]))) continue;
+    if (key === "pattern" && checks !== undefined && !checks.checks(String(schema[key]))) continue;
     node[key] = schema[key];
   }
   if (schema.items === false || asSchema(schema.items)) node.items = subschemaNode(schema.items, checks);
@@ -387,18 +413,20 @@ function subschemaNode(value: unknown, checks: PatternCheck): Record<string, unk
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(["enum", "const", "default", "example", "examples"]);
 
-/** Whether a schema or any subschema of it (a `$ref` is not followed) holds a pattern the validator leaves unchecked. */
+/** Whether a schema or any subschema of it, or a named schema it refers to, holds a pattern the validator leaves unchecked. */
 function leavesUnchecked(value: unknown, checks: PatternCheck): boolean {
   if (checks === undefined || typeof value !== "object" || value === null) return false;
   if (Array.isArray(value)) return value.some((item) => leavesUnchecked(item, checks));
   const schema = value as Record<string, unknown>;
-  if (typeof schema.pattern === "string" && !checks(schema.pattern)) return true;
-  if (Object.keys(asSchema(schema.patternProperties) ?? {}).some((name) => !checks(name))) return true;
+  const ref = refName(schema as JsonSchema);
+  if (ref !== undefined && checks.uncheckedIn(ref)) return true;
+  if (typeof schema.pattern === "string" && !checks.checks(schema.pattern)) return true;
+  if (Object.keys(asSchema(schema.patternProperties) ?? {}).some((name) => !checks.checks(name))) return true;
   return Object.entries(schema).some(([key, child]) => !DATA_KEYWORDS.has(key) && leavesUnchecked(child, checks));
 }
 
 /** The members of `patternProperties` whose names the validator checks: the object itself when that is all of them. */
-function checkedMembers(members: Record<string, unknown>, checks: (pattern: string) => boolean): Record<string, unknown> {
+function checkedMembers(members: Record<string, unknown>, { checks }: NonNullable<PatternCheck>): Record<string, unknown> {
   const names = Object.keys(members);
   if (names.every(checks)) return members;
   const kept: Record<string, unknown> = {};
