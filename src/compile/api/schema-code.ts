@@ -414,15 +414,20 @@ function subschemaNode(value: unknown, checks: PatternCheck): Record<string, unk
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(["enum", "const", "default", "example", "examples"]);
 
 /** Whether a schema or any subschema of it, or a named schema it refers to, holds a pattern the validator leaves unchecked. */
-function leavesUnchecked(value: unknown, checks: PatternCheck): boolean {
+function leavesUnchecked(value: unknown, checks: PatternCheck, visited = new WeakSet<object>()): boolean {
   if (checks === undefined || typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) return value.some((item) => leavesUnchecked(item, checks));
+  // Why each object once: a bundled document shares objects, and a walk without this could meet
+  // one of them once per path to it. A second meeting can answer false: had the first found a
+  // pattern left unchecked, the walk would have ended there.
+  if (visited.has(value)) return false;
+  visited.add(value);
+  if (Array.isArray(value)) return value.some((item) => leavesUnchecked(item, checks, visited));
   const schema = value as Record<string, unknown>;
   const ref = refName(schema as JsonSchema);
   if (ref !== undefined && checks.uncheckedIn(ref)) return true;
   if (typeof schema.pattern === "string" && !checks.checks(schema.pattern)) return true;
   if (Object.keys(asSchema(schema.patternProperties) ?? {}).some((name) => !checks.checks(name))) return true;
-  return Object.entries(schema).some(([key, child]) => !DATA_KEYWORDS.has(key) && leavesUnchecked(child, checks));
+  return Object.entries(schema).some(([key, child]) => !DATA_KEYWORDS.has(key) && leavesUnchecked(child, checks, visited));
 }
 
 /** The members of `patternProperties` whose names the validator checks: the object itself when that is all of them. */
