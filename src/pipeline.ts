@@ -102,7 +102,15 @@ async function filesFromDocument(
   const kept = keptMigrations(previous ?? { migrations: [] });
   const tableHistory = { snapshot: previous?.snapshot, migrations: kept.map((m) => m.contents) };
   // Why not with --strict: what is rendered otherwise is warned of, and --strict makes warnings errors.
-  const modelled = modelOfDocument(file, text, document, inputPathOf(host.cwd, file, options.outDir), tableHistory, fromOthers && options.strict !== true);
+  const modelled = modelOfDocument(
+    file,
+    text,
+    document,
+    inputPathOf(host.cwd, file, options.outDir),
+    tableHistory,
+    fromOthers && options.strict !== true,
+    options,
+  );
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
   // The manifest hashes openapi.yaml's shape from the compact JSON text (made a member at a time:

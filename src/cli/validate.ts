@@ -17,7 +17,7 @@ export const validateCommand: CommandDefinition = (program, { host, stages, repo
       const result = await documentFromText(file, input.value, host.cwd, { ...options, selfCheck: true });
       if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return;
       // What generate would refuse to render is invalid here too.
-      const modelled = modelOfDocument(file, input.value, result.value, file, {}, result.fromDeclaration !== true && options.strict !== true);
+      const modelled = modelOfDocument(file, input.value, result.value, file, {}, result.fromDeclaration !== true && options.strict !== true, options);
       if (!modelled.value) fail(modelled.diagnostics, { [file]: input.value });
       else report(modelled.diagnostics, { [file]: input.value });
     });

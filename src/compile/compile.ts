@@ -175,11 +175,28 @@ export async function documentFromText(
   const problems: Diagnostic[] = compileSchemas(document, "input").map((d) => ({ ...d, location: at(/#\/\S*/.exec(d.message)?.[0] ?? "#") }));
   if (options.allowUnsafePatterns !== true) {
     const { unsafePatterns } = await import("./verify/patterns.js");
-    for (const { pointer, pattern, reason } of unsafePatterns(document)) problems.push(diagnostic("schema/unsafe-pattern", { pattern, reason }, at(pointer)));
+    // Why a warning (without --strict): one pattern must not refuse a whole document written by
+    // others. The validator leaves it out (modelOfDocument, schemaNode), never runs it on V8's
+    // backtracking engine; the document keeps it, for clients and the handler.
+    for (const { pointer, pattern, reason } of unsafePatterns(document)) {
+      if (options.strict === true) problems.push(diagnostic("schema/unsafe-pattern", { pattern, reason }, at(pointer)));
+      else warnings.push(warning("openapi/rendered-otherwise", uncheckedPattern(pointer, pattern, reason), at(pointer)));
+    }
   }
   if (problems.length > 0) return { diagnostics: sortDiagnostics([...problems, ...warnings]) };
   if (options.strict === true && warnings.length > 0) return { diagnostics: sortDiagnostics(asErrors(warnings)) };
   return { value: document, diagnostics: sortDiagnostics(warnings) };
+}
+
+/** What the server does with a pattern it cannot match in linear time (openapi/rendered-otherwise's words). */
+function uncheckedPattern(pointer: string, pattern: string, reason: string): { reason: string; instead: string } {
+  const names = /\/patternProperties\/[^/]*$/.test(pointer);
+  return {
+    reason: `the pattern ${JSON.stringify(pattern)} has ${reason}, which the linear-time matcher does not take, and V8's backtracking engine could be made to run for minutes by one request`,
+    instead: names
+      ? "checks neither the properties whose names it matches nor which properties are additional: the handler must; the served document keeps the pattern (--allow-unsafe-patterns checks it on V8's engine)"
+      : "does not check this pattern (the handler must); the schema's other keywords are checked and the served document keeps the pattern (--allow-unsafe-patterns checks it on V8's engine)",
+  };
 }
 
 /** Where a JSON pointer (`#/paths/~1a/get`) stands in a loaded document. */
@@ -231,9 +248,10 @@ export function modelOfDocument(
   inputPath: string,
   tableHistory: TableHistory = {},
   fromOthers = false,
+  options: PatternOptions = {},
 ): Outcome<ApiModel> {
   try {
-    const model = buildApiModel(document, { inputPath, tableHistory, fromOthers });
+    const model = buildApiModel(document, { inputPath, tableHistory, fromOthers, allowUnsafePatterns: options.allowUnsafePatterns === true });
     if (model.unmappedErrors === undefined && model.handled === undefined) return { value: model, diagnostics: [] };
     const source = loadDocument(file, text).document;
     const at = (pointer: string) => (source ? locatePointer(source, pointer) : { file, line: 1, column: 1, length: 1 });

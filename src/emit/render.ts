@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type Handlebars from "handlebars";
 import { binderSignature, constDeclaration, printJsonTemplateLiteral, printLiteral, quoted, typeAlias } from "./print.js";
+import { breakLongLines } from "./layout.js";
 import type { ApiData, ApiModel, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
 import type { PostgresView } from "./postgres/view.js";
 
@@ -212,18 +213,20 @@ export function renderFiles(view: ApiFilesView, sources: TemplateSources): Gener
   for (const name of Object.keys(sources.templates).sort()) {
     if (name === POSTGRES_TEMPLATE && view.postgres === undefined) continue;
     const context = Object.hasOwn(CONTEXTS, name) ? CONTEXTS[name]!(view) : view;
-    files.push({ path: name.replace(/\.hbs$/, ""), contents: tidy(compile(sources.templates[name]!)(context)) });
+    const text = tidy(compile(sources.templates[name]!)(context));
+    // document.gen.ts holds the document's JSON in a template literal: its lines are text, not code.
+    files.push({ path: name.replace(/\.hbs$/, ""), contents: name === "document.gen.ts.hbs" ? text : breakLongLines(text) });
   }
   for (const name of Object.keys(sources.perResource).sort()) {
     for (const resource of view.resources) {
       const text = compile(sources.perResource[name]!)(resourceFile(view.header, resource));
-      files.push({ path: `resources/${resource.fileName}.gen.ts`, contents: tidy(text) });
+      files.push({ path: `resources/${resource.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) });
     }
   }
   for (const name of Object.keys(sources.perOperationGroup).sort()) {
     for (const group of view.operationGroups) {
       const text = compile(sources.perOperationGroup[name]!)(operationGroupFile(view.header, group));
-      files.push({ path: `operations/${group.fileName}.gen.ts`, contents: tidy(text) });
+      files.push({ path: `operations/${group.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) });
     }
   }
   for (const name of Object.keys(sources.runtime).sort()) {

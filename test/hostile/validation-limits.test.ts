@@ -30,8 +30,8 @@ const expression = (depth: number, leaf: unknown = 1): unknown =>
 const nested = (depth: number, open: string, close: string, inner = "1"): string => open.repeat(depth) + inner + close.repeat(depth);
 
 describe("patterns at generation", () => {
-  it("refuses a pattern only V8's backtracking engine can run, at its place", async () => {
-    const result = await runCli(["validate", DOCUMENT]);
+  it("refuses a pattern only V8's backtracking engine can run, at its place, with --strict; else warns and leaves it unchecked", async () => {
+    const result = await runCli(["validate", "--strict", DOCUMENT]);
     expect(result.code).toBe(1);
     const line = text.split("\n").findIndex((l) => l.includes("\\\\1+$")) + 1;
     const column = text.split("\n")[line - 1]!.indexOf('"^(?!') + 1;
@@ -40,6 +40,12 @@ describe("patterns at generation", () => {
     expect(result.stderr).toContain("[schema/unsafe-pattern]");
     // Only that one: `^(a+)+$` and the lookarounds of /codes are safe on the linear matcher.
     expect(result.stderr.match(/error:/g)).toHaveLength(1);
+    // A document written by others is not refused whole for it (test/http/unsafe-patterns.test.ts).
+    const lenient = await runCli(["validate", DOCUMENT]);
+    expect(lenient.code, lenient.stderr).toBe(0);
+    expect(lenient.stderr).toContain(
+      `${DOCUMENT}:${line}:${column}: warning: this cannot be rendered as written (the pattern "^(?!(\\\\d)\\\\1+$)\\\\d{6}$" has a backreference`,
+    );
   });
 
   it("takes it with --allow-unsafe-patterns, or allowUnsafePatterns in the programmatic API", async () => {

@@ -130,13 +130,23 @@ describe("a refusal of the referenced resource's get during a reference check", 
 });
 
 describe("handlers are bound by operationId", () => {
-  // Why this matters now: every handler is found by its operationId in one table; the names of
-  // the handler types already keep two operations from sharing one.
-  it("a hand-written document giving an operation the id of a resource operation is refused", async () => {
+  // Why this matters now: every handler is found by its operationId in one table, so no two
+  // operations may share one; a resource operation keeps its own (its store's handler has it).
+  it("a hand-written document giving an operation the id of a resource operation names that one's handler otherwise, with a warning", async () => {
     const document = fixtureDocument("lending") as { paths: Json };
-    document.paths["/shelves"] = { get: { operationId: "listBooks", responses: { "200": { description: "The shelves" } } } };
-    const result = await generateText(stringify(document));
-    expect(result.value).toBeUndefined();
-    expect(result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('"ListBooksInput" is the name of another handler type')]);
+    // Before the resource's path and after it: the resource operation keeps its id either way.
+    const shelves = { get: { operationId: "listBooks", responses: { "200": { description: "The shelves" } } } };
+    const late = await generateText(stringify({ ...document, paths: { ...document.paths, "/shelves": shelves } }));
+    const early = await generateText(stringify({ ...document, paths: { "/shelves": shelves, ...document.paths } }));
+    for (const result of [late, early]) {
+      expect(result.value, JSON.stringify(result.diagnostics)).toBeDefined();
+      expect(result.diagnostics.map((d) => [d.code, d.severity])).toEqual([["openapi/rendered-otherwise", "warning"]]);
+      expect(result.diagnostics[0]!.message).toContain('the operationId "listBooks" is a resource operation\'s too');
+      expect(result.diagnostics[0]!.message).toContain("names this operation's handler listBooks2");
+      const shelvesFile = result.value!.find((f) => f.path === "operations/shelves.gen.ts")!.contents;
+      expect(shelvesFile).toContain("listBooks2(input: ListBooks2Input): Awaitable<ListBooks2Result>;");
+      const api = result.value!.find((f) => f.path === "api.gen.ts")!.contents;
+      expect([api.includes('operationId: "listBooks"'), api.includes('operationId: "listBooks2"')]).toEqual([true, true]);
+    }
   });
 });

@@ -324,7 +324,7 @@ describe("schemaNode", () => {
       if (!Array.isArray(value)) nodes.push(value as Record<string, unknown>);
       for (const child of Object.values(value)) collect(child);
     };
-    collect(Object.values(SCHEMAS).map(schemaNode));
+    collect(Object.values(SCHEMAS).map((schema) => schemaNode(schema)));
     collect(
       schemaNode({
         type: "object",

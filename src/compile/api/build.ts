@@ -8,8 +8,9 @@ import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, over
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector, SIGNAL } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
-import { type JsonSchema, objectTypeExpression, refName, schemaNode, typeExpression } from "./schema-code.js";
+import { type JsonSchema, objectTypeExpression, patternCheck, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
+import { linearPatterns } from "../verify/patterns.js";
 import { type TableHistory, instantFields, tablesOf } from "../tables.js";
 import {
   type Member,
@@ -153,6 +154,8 @@ export interface ModelOptions {
    * listed in the model's `handled` (generate warns), not refused (docs/openapi.md).
    */
   readonly fromOthers?: boolean;
+  /** The user's opt-in (--allow-unsafe-patterns): the validator checks every pattern, those only V8's backtracking engine runs too. */
+  readonly allowUnsafePatterns?: boolean;
 }
 
 /**
@@ -184,6 +187,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     }),
   );
   const fromOthers = options.fromOthers === true;
+  const checks = options.allowUnsafePatterns === true ? undefined : patternCheck(schemas, linearPatterns());
   const model = buildOperations(document, singularOf, fromOthers);
   problems.push(...model.problems);
   const handled = [...model.handled];
@@ -202,6 +206,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     typeNames,
     gate,
     fromOthers,
+    checks,
   );
 
   // Why: paths that differ only after a `#` are one URL on the wire: one route answers all their
@@ -287,7 +292,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     types.push(typeView(variant.name, text, typeExpression(schemas[variant.schema]!, "", typeNames, variant.use)));
   }
   const indexLinks = [...collectionLinks, ...tokenLinks];
-  const nodes = Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema)] as const);
+  const nodes = Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema, checks)] as const);
   const api = {
     schemas: nodes,
     resources: resources.map((resource) => [resource.fileName, resource.specValue] as const),

@@ -113,6 +113,11 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
   const fail = (pointer: string, reason: string) => void problems.push(new UnsupportedConstruct(pointer, reason));
   const ours = collections.size > 0;
   const usedIds = new Set<string>();
+  // Why first: a resource operation keeps its operationId (its store's handler is bound by it),
+  // so an operation of others that has the same one takes the next free id, with a warning,
+  // wherever it stands; the operations' other ids are as they were.
+  const resourceIds = fromOthers && ours ? resourceOperationIds(document, collections) : new Set<string>();
+  for (const id of resourceIds) usedIds.add(id);
   const readResponses: ReadResponses = new Map();
   const paths: PathModel[] = [];
   for (const [path, rawItem] of Object.entries(objectOf(document.paths))) {
@@ -157,8 +162,19 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
       const security = securityOf(operation, document, pointer);
       const tag = stringsOf(operation.tags)[0];
       const segment = path.split("/").find((s) => s !== "" && !s.startsWith("{"));
+      const operationId = behaviour.kind === "operation" ? uniqueId(operation, method, path, usedIds) : String(operation.operationId);
+      const given = stringOf(operation.operationId);
+      if (given !== undefined && operationId !== given && resourceIds.has(given.toLowerCase())) {
+        handled.push(
+          new HandledConstruct(
+            pointerOf("paths", path, method, "operationId"),
+            `the operationId ${JSON.stringify(given)} is a resource operation's too, and handlers are bound by operationId`,
+            `names this operation's handler ${operationId}`,
+          ),
+        );
+      }
       operations.push({
-        operationId: behaviour.kind === "operation" ? uniqueId(operation, method, path, usedIds) : String(operation.operationId),
+        operationId,
         method,
         path,
         segments,
@@ -272,6 +288,24 @@ function parametersOf(path: string, method: string, itemParameters: readonly Par
     all.set(`path:${name}`, { ...implicit, pointer: pointerOf("paths", path) });
   }
   return [...all.values()];
+}
+
+/** The operationIds (lower case) of a document's resource operations that stand where codegen's extensions apply. */
+function resourceOperationIds(document: Json, collections: ReadonlyMap<string, string>): Set<string> {
+  const ids = new Set<string>();
+  for (const [path, rawItem] of Object.entries(objectOf(document.paths))) {
+    const item = objectOf(rawItem);
+    const template = pathTemplate(path);
+    if (template.problem !== undefined) continue;
+    for (const method of METHODS) {
+      if (!(method in item)) continue;
+      const operation = objectOf(item[method]);
+      const behaviour = behaviourOf(path, method, operation, true, template.segments);
+      if (!("collection" in behaviour) || placementProblem(behaviour, template.segments, item, collections) !== undefined) continue;
+      if (typeof operation.operationId === "string") ids.add(operation.operationId.toLowerCase());
+    }
+  }
+  return ids;
 }
 
 /** The operationId as an identifier (its words), or one derived from method and path; unique, whatever the case. */

@@ -26,7 +26,7 @@ import {
   pointerOf,
 } from "./names.js";
 import type { OperationModel } from "./operation.js";
-import { type JsonSchema, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
+import { type JsonSchema, type PatternCheck, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
 import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
 import type { OperationGroupView, OperationView } from "../../model/api-model.js";
 
@@ -77,6 +77,8 @@ export class OperationCollector {
     private readonly gate: NameGate,
     /** Whether the document is written by others (not expanded from a declaration): what it cannot render is handled, not refused. */
     private readonly fromOthers = false,
+    /** Which patterns the validator checks (schemaNode). */
+    private readonly checks: PatternCheck = undefined,
   ) {
     this.usedProperties = new Set(takenProperties);
   }
@@ -557,7 +559,7 @@ export class OperationCollector {
   private nodeOf(schema: Json): SchemaNode {
     let node = this.nodes.get(schema);
     if (node === undefined) {
-      node = schemaNode(schema as JsonSchema);
+      node = schemaNode(schema as JsonSchema, this.checks);
       this.nodes.set(schema, node);
     }
     return node;

@@ -230,8 +230,42 @@ export function objectTypeExpression(schema: JsonSchema, prefix: string, names: 
 
 const STRING = word("string");
 
+/**
+ * Whether the validator checks a `pattern` (or a name of `patternProperties`); undefined: every one.
+ * Why: a pattern the linear-time matcher cannot take would run on V8's backtracking engine, whose
+ * time one request can make explode; without --allow-unsafe-patterns it is left out of the node
+ * (the document keeps it, and warns: docs/openapi.md "What is handed raw, and what is left out").
+ */
+export type PatternCheck =
+  | {
+      /** Whether the validator checks this pattern. */
+      readonly checks: (pattern: string) => boolean;
+      /** Whether the named schema (components/schemas), or one it refers to, holds a pattern left unchecked. */
+      readonly uncheckedIn: (name: string) => boolean;
+    }
+  | undefined;
+
+/**
+ * The PatternCheck of a document's named schemas: the validator checks the patterns `linear`
+ * says it matches in linear time. Why the named schemas are judged first, to a fixed point: a
+ * `not` or an `if` that refers to one holding a pattern left unchecked is widened too (partKeywords).
+ */
+export function patternCheck(schemas: Readonly<Record<string, JsonSchema>>, linear: (pattern: string) => boolean): PatternCheck {
+  const unchecked = new Set<string>();
+  const check = { checks: linear, uncheckedIn: (name: string) => unchecked.has(name) };
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [name, schema] of Object.entries(schemas)) {
+      if (unchecked.has(name) || !leavesUnchecked(schema, check)) continue;
+      unchecked.add(name);
+      grew = true;
+    }
+  }
+  return check;
+}
+
 /** A validator node (see the runtime's `SchemaNode`) for a schema, as plain data. */
-export function schemaNode(schema: JsonSchema): SchemaNode {
+export function schemaNode(schema: JsonSchema, checks?: PatternCheck): SchemaNode {
   const ref = refName(schema);
   if (ref !== undefined) return { ref };
   const node: Record<string, unknown> = {};
@@ -244,31 +278,41 @@ export function schemaNode(schema: JsonSchema): SchemaNode {
   for (let i = 0; left > 0 && i < NODE_KEYWORDS.length; i++) {
     const key = NODE_KEYWORDS[i]!;
     if (schema[key] === undefined) continue;
-    node[key] = schema[key];
     left--;
+    if (key === "pattern" && checks !== undefined && !checks.checks(String(schema[key]))) continue;
+    node[key] = schema[key];
   }
-  if (schema.items === false || asSchema(schema.items)) node.items = subschemaNode(schema.items);
+  if (schema.items === false || asSchema(schema.items)) node.items = subschemaNode(schema.items, checks);
   const properties = asSchema(schema.properties);
-  if (properties) node.properties = membersNode(properties);
+  if (properties) node.properties = membersNode(properties, checks);
   // Why: OpenAPI 3.1 section 4.8.24: a required property that is readOnly is required in
   // responses only; the nodes validate requests, so it is not required there.
   const required = Array.isArray(schema.required)
     ? schema.required.filter((name) => !(properties && Object.hasOwn(properties, name) && asSchema(properties[name])?.readOnly === true))
     : [];
   if (required.length > 0) node.required = required;
-  const additional = schema.additionalProperties;
+  // A name of patternProperties left unchecked leaves the schema's other names unknown too: which
+  // of them are additional (or unevaluated) is then undecidable, so neither is checked.
+  const allPatterns = asSchema(schema.patternProperties);
+  const patterns = allPatterns && checks !== undefined ? checkedMembers(allPatterns, checks) : allPatterns;
+  const namesKnown = patterns === allPatterns;
+  const additional = namesKnown ? schema.additionalProperties : undefined;
   if (additional === false) node.additionalProperties = false;
   // `true` refuses nothing, but evaluates every property (what unevaluatedProperties asks).
   else if (additional === true) node.additionalProperties = true;
-  else if (asSchema(additional)) node.additionalProperties = schemaNode(additional as JsonSchema);
+  else if (asSchema(additional)) node.additionalProperties = schemaNode(additional as JsonSchema, checks);
   // Why beside `properties` and `items`: additionalProperties leaves the names the patterns match
   // alone, and items the items prefixItems checks; the runtime reads them from the same part.
-  const patterns = asSchema(schema.patternProperties);
-  if (patterns) node.patternProperties = membersNode(patterns);
-  if (Array.isArray(schema.prefixItems)) node.prefixItems = schema.prefixItems.map(subschemaNode);
-  const extras = partKeywords(schema);
-  const unevaluated =
-    schema.unevaluatedProperties === false ? false : asSchema(schema.unevaluatedProperties) ? subschemaNode(schema.unevaluatedProperties) : undefined;
+  if (patterns) node.patternProperties = membersNode(patterns, checks);
+  if (Array.isArray(schema.prefixItems)) node.prefixItems = schema.prefixItems.map((item) => subschemaNode(item, checks));
+  const extras = partKeywords(schema, checks);
+  const unevaluated = !namesKnown
+    ? undefined
+    : schema.unevaluatedProperties === false
+      ? false
+      : asSchema(schema.unevaluatedProperties)
+        ? subschemaNode(schema.unevaluatedProperties, checks)
+        : undefined;
   const partOnly = node.patternProperties !== undefined || node.prefixItems !== undefined || unevaluated !== undefined;
   if (!Array.isArray(schema.allOf) && Object.keys(extras).length === 0 && !partOnly) return node;
   // The runtime's SchemaNode: the keywords added later live in allOf parts, and a node has `types`
@@ -276,7 +320,10 @@ export function schemaNode(schema: JsonSchema): SchemaNode {
   // allOf's parts, then a part with the rest. `default` stays on the node, where withDefaults
   // looks. Schemas without these keywords (and the goldens holding their nodes) are unchanged.
   const { default: fallback, ...own } = node;
-  const parts = [...(Object.keys(own).length > 0 ? [own] : []), ...(Array.isArray(schema.allOf) ? schema.allOf.map(subschemaNode) : [])];
+  const parts = [
+    ...(Object.keys(own).length > 0 ? [own] : []),
+    ...(Array.isArray(schema.allOf) ? schema.allOf.map((part) => subschemaNode(part, checks)) : []),
+  ];
   if (Object.keys(extras).length > 0) parts.push(extras);
   // unevaluatedProperties depends on every part, so it stands beside them (the runtime's SchemaNode).
   const whole: Record<string, unknown> = fallback === undefined ? { allOf: parts } : { default: fallback, allOf: parts };
@@ -302,26 +349,33 @@ const PART_KEYWORDS = new Set([
 ]);
 
 /** The keywords that live only in an allOf part (the runtime's `SchemaPart`), in a fixed order. */
-function partKeywords(schema: JsonSchema): Record<string, unknown> {
+function partKeywords(schema: JsonSchema, checks: PatternCheck): Record<string, unknown> {
   const part: Record<string, unknown> = {};
   // Why a look at the schema's own keys first: most schemas have none of these, and a
   // look-up of each of the thirteen names missing from every schema was most of this function's time.
   if (!hasAnyKey(schema, PART_KEYWORDS)) return part;
+  // Why each check of a subschema holding a pattern left unchecked is widened, never narrowed:
+  // without the pattern, a `not` would refuse what its pattern lets through, an `if` choose its
+  // `then` for values it does not match, a `oneOf` find two branches where the document finds one;
+  // so such a `not` or `if` is left out, and such a `oneOf` checked as an `anyOf`.
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) part[key] = branches.map(subschemaNode);
+    if (!Array.isArray(branches)) continue;
+    const widened = key === "oneOf" && branches.some((branch) => leavesUnchecked(branch, checks));
+    if (widened && Array.isArray(schema.anyOf)) continue;
+    part[widened ? "anyOf" : key] = branches.map((branch) => subschemaNode(branch, checks));
   }
-  if (schema.not !== undefined) part.not = subschemaNode(schema.not);
+  if (schema.not !== undefined && !leavesUnchecked(schema.not, checks)) part.not = subschemaNode(schema.not, checks);
   if (Object.hasOwn(schema, "const")) part.const = schema.const;
   // Why: OpenAPI 3.0's boolean exclusiveMinimum/Maximum asserts nothing in 2020-12 (unsupportedKeywords() names it).
   for (const key of ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const) if (typeof schema[key] === "number") part[key] = schema[key];
   if (schema.uniqueItems === true) part.uniqueItems = true;
   for (const key of ["minProperties", "maxProperties"] as const) if (typeof schema[key] === "number") part[key] = schema[key];
-  if (schema.propertyNames !== undefined) part.propertyNames = subschemaNode(schema.propertyNames);
+  if (schema.propertyNames !== undefined) part.propertyNames = subschemaNode(schema.propertyNames, checks);
   // `then` and `else` without `if` assert nothing (2020-12 section 10.2.2).
-  if (schema.if !== undefined) {
-    part.if = subschemaNode(schema.if);
-    for (const key of ["then", "else"] as const) if (schema[key] !== undefined) part[key] = subschemaNode(schema[key]);
+  if (schema.if !== undefined && !leavesUnchecked(schema.if, checks)) {
+    part.if = subschemaNode(schema.if, checks);
+    for (const key of ["then", "else"] as const) if (schema[key] !== undefined) part[key] = subschemaNode(schema[key], checks);
   }
   const dependent = asSchema(schema.dependentRequired);
   if (dependent) {
@@ -340,11 +394,11 @@ const NODE_KEYWORD_SET: ReadonlySet<string> = new Set(NODE_KEYWORDS);
  * a `__proto__` name as an own member (as Object.fromEntries makes it). Why a loop: the
  * entries and pairs made per object of every schema were a good part of the nodes' garbage.
  */
-function membersNode(members: Record<string, unknown>): Record<string, unknown> {
+function membersNode(members: Record<string, unknown>, checks: PatternCheck): Record<string, unknown> {
   const node: Record<string, unknown> = {};
   for (const name in members) {
     if (!Object.hasOwn(members, name)) continue;
-    const value = subschemaNode(members[name]);
+    const value = subschemaNode(members[name], checks);
     if (name === "__proto__") Object.defineProperty(node, name, { value, enumerable: true, writable: true, configurable: true });
     else node[name] = value;
   }
@@ -352,8 +406,37 @@ function membersNode(members: Record<string, unknown>): Record<string, unknown> 
 }
 
 /** The node of a subschema; a boolean schema (2020-12 section 4.3.2) is `{}` or its negation. */
-function subschemaNode(value: unknown): Record<string, unknown> {
-  return value === false ? { allOf: [{ not: {} }] } : schemaNode(asSchema(value) ?? {});
+function subschemaNode(value: unknown, checks: PatternCheck): Record<string, unknown> {
+  return value === false ? { allOf: [{ not: {} }] } : schemaNode(asSchema(value) ?? {}, checks);
+}
+
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(["enum", "const", "default", "example", "examples"]);
+
+/** Whether a schema or any subschema of it, or a named schema it refers to, holds a pattern the validator leaves unchecked. */
+function leavesUnchecked(value: unknown, checks: PatternCheck, visited = new WeakSet<object>()): boolean {
+  if (checks === undefined || typeof value !== "object" || value === null) return false;
+  // Why each object once: a bundled document shares objects, and a walk without this could meet
+  // one of them once per path to it. A second meeting can answer false: had the first found a
+  // pattern left unchecked, the walk would have ended there.
+  if (visited.has(value)) return false;
+  visited.add(value);
+  if (Array.isArray(value)) return value.some((item) => leavesUnchecked(item, checks, visited));
+  const schema = value as Record<string, unknown>;
+  const ref = refName(schema as JsonSchema);
+  if (ref !== undefined && checks.uncheckedIn(ref)) return true;
+  if (typeof schema.pattern === "string" && !checks.checks(schema.pattern)) return true;
+  if (Object.keys(asSchema(schema.patternProperties) ?? {}).some((name) => !checks.checks(name))) return true;
+  return Object.entries(schema).some(([key, child]) => !DATA_KEYWORDS.has(key) && leavesUnchecked(child, checks, visited));
+}
+
+/** The members of `patternProperties` whose names the validator checks: the object itself when that is all of them. */
+function checkedMembers(members: Record<string, unknown>, { checks }: NonNullable<PatternCheck>): Record<string, unknown> {
+  const names = Object.keys(members);
+  if (names.every(checks)) return members;
+  const kept: Record<string, unknown> = {};
+  for (const name of names) if (checks(name)) Object.defineProperty(kept, name, { value: members[name], enumerable: true, writable: true, configurable: true });
+  return kept;
 }
 
 /**

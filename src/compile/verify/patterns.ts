@@ -18,6 +18,20 @@ export function patternProblem(pattern: string): string | undefined {
   return linearPatternProblem(pattern);
 }
 
+/**
+ * Whether the generated validator matches a pattern in linear time (an invalid one counts as such:
+ * it is refused on its own), each pattern judged once: what the validator's schema nodes may hold
+ * without the user's --allow-unsafe-patterns (src/compile/api/schema-code.ts, PatternCheck).
+ */
+export function linearPatterns(): (pattern: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (pattern) => {
+    let linear = known.get(pattern);
+    if (linear === undefined) known.set(pattern, (linear = patternProblem(pattern) === undefined));
+    return linear;
+  };
+}
+
 /** A `pattern` the generated validator would have to run on V8's backtracking engine. */
 export interface UnsafePattern {
   /** The JSON pointer of the `pattern` keyword. */
