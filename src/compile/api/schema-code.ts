@@ -247,19 +247,26 @@ export type PatternCheck =
 
 /**
  * The PatternCheck of a document's named schemas: the validator checks the patterns `linear`
- * says it matches in linear time. Why the named schemas are judged first, to a fixed point: a
- * `not` or an `if` that refers to one holding a pattern left unchecked is widened too (partKeywords).
+ * says it matches in linear time. Why the named schemas are judged first: a `not` or an `if` that
+ * refers to one holding a pattern left unchecked is widened too (partKeywords). Each schema is
+ * walked once, its references noted; those that hold such a pattern mark the schemas that refer
+ * to them, back along the references (linear in the document, whatever order its schemas are in).
  */
 export function patternCheck(schemas: Readonly<Record<string, JsonSchema>>, linear: (pattern: string) => boolean): PatternCheck {
   const unchecked = new Set<string>();
   const check = { checks: linear, uncheckedIn: (name: string) => unchecked.has(name) };
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [name, schema] of Object.entries(schemas)) {
-      if (unchecked.has(name) || !leavesUnchecked(schema, check)) continue;
-      unchecked.add(name);
-      grew = true;
-    }
+  const referrers = new Map<string, string[]>();
+  const found: string[] = [];
+  for (const [name, schema] of Object.entries(schemas)) {
+    const refs = new Set<string>();
+    // With no schema marked yet, the walk answers for the schema's own patterns and notes its references.
+    if (leavesUnchecked(schema, check, new WeakSet(), refs)) found.push(name);
+    for (const ref of refs) (referrers.get(ref) ?? referrers.set(ref, []).get(ref)!).push(name);
+  }
+  for (let name = found.pop(); name !== undefined; name = found.pop()) {
+    if (unchecked.has(name)) continue;
+    unchecked.add(name);
+    found.push(...(referrers.get(name) ?? []));
   }
   return check;
 }
@@ -413,21 +420,35 @@ function subschemaNode(value: unknown, checks: PatternCheck): Record<string, unk
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(["enum", "const", "default", "example", "examples"]);
 
-/** Whether a schema or any subschema of it, or a named schema it refers to, holds a pattern the validator leaves unchecked. */
-function leavesUnchecked(value: unknown, checks: PatternCheck, visited = new WeakSet<object>()): boolean {
+/**
+ * Whether a schema or any subschema of it, or a named schema it refers to, holds a pattern the
+ * validator leaves unchecked. `refs`, when given, collects the named schemas it refers to (the
+ * walk then goes on past a finding, so that every reference is noted).
+ */
+function leavesUnchecked(value: unknown, checks: PatternCheck, visited = new WeakSet<object>(), refs?: Set<string>): boolean {
   if (checks === undefined || typeof value !== "object" || value === null) return false;
   // Why each object once: a bundled document shares objects, and a walk without this could meet
   // one of them once per path to it. A second meeting can answer false: had the first found a
-  // pattern left unchecked, the walk would have ended there.
+  // pattern left unchecked, the walk would have said so then.
   if (visited.has(value)) return false;
   visited.add(value);
-  if (Array.isArray(value)) return value.some((item) => leavesUnchecked(item, checks, visited));
-  const schema = value as Record<string, unknown>;
-  const ref = refName(schema as JsonSchema);
-  if (ref !== undefined && checks.uncheckedIn(ref)) return true;
-  if (typeof schema.pattern === "string" && !checks.checks(schema.pattern)) return true;
-  if (Object.keys(asSchema(schema.patternProperties) ?? {}).some((name) => !checks.checks(name))) return true;
-  return Object.entries(schema).some(([key, child]) => !DATA_KEYWORDS.has(key) && leavesUnchecked(child, checks, visited));
+  const children = Array.isArray(value) ? (value as unknown[]) : [];
+  let found = false;
+  if (!Array.isArray(value)) {
+    const schema = value as Record<string, unknown>;
+    const ref = refName(schema as JsonSchema);
+    if (ref !== undefined) refs?.add(ref);
+    found =
+      (ref !== undefined && checks.uncheckedIn(ref)) ||
+      (typeof schema.pattern === "string" && !checks.checks(schema.pattern)) ||
+      Object.keys(asSchema(schema.patternProperties) ?? {}).some((name) => !checks.checks(name));
+    for (const key of Object.keys(schema)) if (!DATA_KEYWORDS.has(key)) children.push(schema[key]);
+  }
+  for (const child of children) {
+    if (found && refs === undefined) return true;
+    if (leavesUnchecked(child, checks, visited, refs)) found = true;
+  }
+  return found;
 }
 
 /** The members of `patternProperties` whose names the validator checks: the object itself when that is all of them. */
