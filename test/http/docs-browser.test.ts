@@ -132,7 +132,9 @@ async function open(url: string, options: { bypassCSP?: boolean; document?: unkn
 /** Opens every operation and waits until each has built its details. */
 async function expandAll(page: Page): Promise<void> {
   await page.click("#expand");
-  await page.waitForFunction('document.querySelectorAll("details.operation:not([data-built])").length === 0', undefined, { timeout: 20_000 });
+  // Why a selector, not waitForFunction: a string predicate is re-evaluated by eval() on each poll,
+  // which the page's Content-Security-Policy refuses once the first check has not yet held.
+  await page.waitForSelector("details.operation:not([data-built])", { state: "detached", timeout: 20_000 });
 }
 
 /** The document as the page read it: every operation, with its parameters and response statuses. */
