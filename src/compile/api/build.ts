@@ -179,7 +179,13 @@ export function buildApiModel(input: OpenAPIV3_1.Document, options: ModelOptions
 function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems: UnsupportedConstruct[]): Omit<ApiModel, "tables"> {
   const declared = objectOf(objectOf(document.components).schemas) as Record<string, JsonSchema>;
   const longChains = longCompositionChains(declared);
-  const schemas = longChains.length === 0 ? declared : withAnyValue(declared, longChains);
+  const schemas =
+    longChains.length === 0
+      ? declared
+      : withAnyValue(
+          declared,
+          longChains.map(({ name }) => name),
+        );
   const typeNames = new SchemaTypeNames(schemas, gate.problems);
 
   const resourceSchemas = Object.entries(schemas).filter(([, s]) => s["x-codegen-resource"] !== undefined);
@@ -195,13 +201,19 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   const checks =
     options.allowUnsafePatterns === true && longChains.length === 0
       ? undefined
-      : patternCheck(schemas, options.allowUnsafePatterns === true ? () => true : linearPatterns(), longChains);
+      : patternCheck(
+          schemas,
+          options.allowUnsafePatterns === true ? () => true : linearPatterns(),
+          longChains.map(({ name }) => name),
+        );
   const model = buildOperations(document, singularOf, fromOthers);
   problems.push(...model.problems);
   const handled = [...model.handled];
-  for (const name of longChains) {
+  for (const { name, cycle } of longChains) {
     const at = pointerOf("components", "schemas", name);
-    const reason = `it begins a chain of more than ${COMPOSITION_LIMIT} named schemas that each apply to the same value as the next ($ref, allOf, anyOf, oneOf, not, if/then/else), deeper than TypeScript's types and the validator can follow`;
+    const reason = cycle
+      ? "it applies to the same value as itself, through a cycle of $ref, allOf, anyOf, oneOf, not or if/then/else, which neither TypeScript's types nor the validator can end"
+      : `it begins a chain of more than ${COMPOSITION_LIMIT} named schemas that each apply to the same value as the next ($ref, allOf, anyOf, oneOf, not, if/then/else), deeper than TypeScript's types and the validator can follow`;
     if (fromOthers)
       handled.push(
         new HandledConstruct(

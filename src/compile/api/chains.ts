@@ -49,13 +49,14 @@ function sameValueRefs(schema: unknown, known: ReadonlySet<string>): string[] {
 }
 
 /**
- * The named schemas at which a chain of same-value references grows past COMPOSITION_LIMIT, in
- * the order of `schemas`: each such schema is rendered otherwise (any value, type `unknown`), which
- * ends the chain there, so the schemas that refer to it start counting again. Linear in the
- * schemas: one walk of each, then one pass over the references (an explicit stack, no recursion);
- * a reference back into a chain being counted (a cycle) adds nothing.
+ * The named schemas at which a chain of same-value references grows past COMPOSITION_LIMIT, or
+ * comes back to itself (`cycle`: `A = B`, `B = A | string` is a type alias that refers to itself,
+ * and a check of A that never ends), in the order of `schemas`. Each is rendered otherwise (any
+ * value, type `unknown`), which ends the chain there, so the schemas that refer to it start
+ * counting again. Linear in the schemas: one walk of each, then one pass over the references
+ * (an explicit stack, no recursion).
  */
-export function longCompositionChains(schemas: Readonly<Record<string, unknown>>): string[] {
+export function longCompositionChains(schemas: Readonly<Record<string, unknown>>): { readonly name: string; readonly cycle: boolean }[] {
   const names = Object.keys(schemas);
   const known = new Set(names);
   const edges = new Map<string, string[]>();
@@ -64,6 +65,8 @@ export function longCompositionChains(schemas: Readonly<Record<string, unknown>>
   const length = new Map<string, number>();
   const onStack = new Set<string>();
   const cut = new Set<string>();
+  /** Schemas a chain comes back to: the same value would be checked against them without end. */
+  const cycles = new Set<string>();
   for (const start of names) {
     if (length.has(start)) continue;
     // Post-order: a schema's length is known once each it refers to is.
@@ -74,7 +77,8 @@ export function longCompositionChains(schemas: Readonly<Record<string, unknown>>
       const targets = edges.get(top.name)!;
       if (top.next < targets.length) {
         const target = targets[top.next++]!;
-        if (!length.has(target) && !onStack.has(target)) {
+        if (onStack.has(target)) cycles.add(target);
+        else if (!length.has(target)) {
           onStack.add(target);
           stack.push({ name: target, next: 0 });
         }
@@ -83,11 +87,12 @@ export function longCompositionChains(schemas: Readonly<Record<string, unknown>>
       let longest = 0;
       for (const target of targets) longest = Math.max(longest, length.get(target) ?? 0);
       const own = longest + 1;
-      if (own > COMPOSITION_LIMIT) cut.add(top.name);
-      length.set(top.name, own > COMPOSITION_LIMIT ? 0 : own);
+      const ends = own > COMPOSITION_LIMIT || cycles.has(top.name);
+      if (ends) cut.add(top.name);
+      length.set(top.name, ends ? 0 : own);
       onStack.delete(top.name);
       stack.pop();
     }
   }
-  return names.filter((name) => cut.has(name));
+  return names.filter((name) => cut.has(name)).map((name) => ({ name, cycle: cycles.has(name) }));
 }
