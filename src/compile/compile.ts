@@ -17,7 +17,7 @@ import type { TableHistory } from "./tables.js";
 import type { ApiModel } from "../model/api-model.js";
 import type { InputOptions, PatternOptions } from "../options.js";
 import { fromOpenApi30 } from "./openapi/versions.js";
-import { INLINE_DEPTH_LIMIT, REF_CHAIN_LIMIT, placeDeeperThan } from "./openapi/depth.js";
+import { INLINE_DEPTH_LIMIT, REF_CHAIN_PLACE, placeDeeperThan, referencePlace } from "./openapi/depth.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -98,10 +98,6 @@ export async function documentFromText(
   const refs = new RefFiles(input, loaded.document, path.resolve(cwd, options.refRoot ?? path.dirname(input)), cwd);
   let bundled: Record<string, unknown>;
   const bundling = needsBundling(value);
-  // Why before bundling: swagger-parser follows each reference in turn, recursing, and overflowed
-  // the stack on a chain of a few thousand; the chain is found here without recursion, and reported.
-  const chained = bundling ? placeDeeperThan(value, REF_CHAIN_LIMIT, true) : undefined;
-  if (chained !== undefined) return { diagnostics: [diagnostic("openapi/ref-chain", { limit: REF_CHAIN_LIMIT }, loaded.document.locate(chained))] };
   try {
     // A copy either way: bundling changes the value, and swagger-parser wants objects with a prototype.
     bundled = bundling
@@ -109,10 +105,12 @@ export async function documentFromText(
       : (structuredClone(value) as Record<string, unknown>);
   } catch (error) {
     if (refs.diagnostics.length > 0) return { diagnostics: sortDiagnostics(refs.diagnostics) };
-    // The checks before and the files' own bounds keep swagger-parser's recursion within the stack;
-    // should one still run out, it is said as what it is, not as a message of the stack.
-    if (error instanceof RangeError || (error as { errors?: unknown[] }).errors?.some((e) => e instanceof RangeError || /call stack/.test(String(e)))) {
-      return { diagnostics: [diagnostic("openapi/ref-chain", { limit: REF_CHAIN_LIMIT }, at("#"))] };
+    // Why: swagger-parser follows each reference in turn, recursing, and a chain of a few thousand
+    // references (to references, or through properties when the document is bundled) overflows its
+    // stack. That is said as what it is, at a place of the chain, not as the stack's message.
+    const messages = [error, ...((error as { errors?: unknown[] }).errors ?? [])].map((e) => String((e as { message?: unknown })?.message ?? e));
+    if (error instanceof RangeError || messages.some((message) => /Maximum call stack size exceeded/.test(message))) {
+      return { diagnostics: [diagnostic("openapi/ref-chain", { levels: REF_CHAIN_PLACE }, loaded.document.locate(referencePlace(value)))] };
     }
     // Every problem of every file (continueOnError), each at the place it names.
     const errors = (error as { errors?: unknown }).errors;
@@ -131,7 +129,7 @@ export async function documentFromText(
   }
   // Why: a file pulled in where it is referred to nests inside the referring one; a chain of files
   // nests as deep as it is long, and every later walk recurses once per level.
-  const deep = bundling ? placeDeeperThan(bundled, INLINE_DEPTH_LIMIT, false) : undefined;
+  const deep = bundling ? placeDeeperThan(bundled, INLINE_DEPTH_LIMIT) : undefined;
   if (deep !== undefined) return { diagnostics: [diagnostic("openapi/too-deep", { limit: INLINE_DEPTH_LIMIT }, loaded.document.locate(deep))] };
   if (swagger) {
     const { fromSwagger2 } = await import("./openapi/swagger2.js");

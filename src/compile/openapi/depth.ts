@@ -10,13 +10,11 @@
 type Node = object;
 
 /**
- * The most levels a document that needs bundling may lead down, counting each reference followed
- * as a level (`openapi/ref-chain`). Why 1,000: swagger-parser's bundling recurses a few frames per
- * level; it overflowed the stack at 2,000 references in a row (4,000 levels) and at 1,000 files
- * in a row, and took 1,000 references. No real document comes near: the longest chains of
- * references of real APIs are dozens of schemas.
+ * How far down through its references `referencePlace` looks for the place it reports: where a
+ * chain that exhausted swagger-parser's stack (about 4,000 levels of references to references, or
+ * 1,000 files) is well under way.
  */
-export const REF_CHAIN_LIMIT = 1000;
+export const REF_CHAIN_PLACE = 1000;
 
 /**
  * The most levels a document may nest once its references other than to named schemas are
@@ -31,12 +29,11 @@ export const INLINE_DEPTH_LIMIT = 128;
 /**
  * The reference tokens (from the root, as they stand in the document) of a place that lies more
  * than `limit` levels below the root on some way down the document, or undefined when none does.
- * A level is an object or array inside another; with `followRefs`, a `$ref` to a place of the
- * same document (`#/...`) leads one level further down, to what it points at. A way that comes
- * back to where it already is (a cycle of references) is not followed again. Linear in the
- * document: each value is looked at once, the longest way down from it remembered.
+ * A level is an object or array inside another (references are not followed: a parsed or bundled
+ * document holds them as `$ref`s). Linear in the document: each value is looked at once, the
+ * longest way down from it remembered (an object met at two places, once).
  */
-export function placeDeeperThan(root: unknown, limit: number, followRefs: boolean): string[] | undefined {
+export function placeDeeperThan(root: unknown, limit: number): string[] | undefined {
   if (typeof root !== "object" || root === null) return undefined;
   /** The longest way down from each value done, in values (1 for a value with nothing below). */
   const height = new Map<Node, number>();
@@ -51,10 +48,6 @@ export function placeDeeperThan(root: unknown, limit: number, followRefs: boolea
       if (typeof child !== "object" || child === null) continue;
       if (!parent.has(child) && child !== root) parent.set(child, [node, key]);
       found.push(child);
-    }
-    if (followRefs && !Array.isArray(node)) {
-      const target = targetOf(root, (node as { $ref?: unknown }).$ref);
-      if (target !== undefined) found.push(target);
     }
     return found;
   };
@@ -95,8 +88,11 @@ export function placeDeeperThan(root: unknown, limit: number, followRefs: boolea
   return tokens;
 }
 
-/** The value a `#/...` reference of the document points at, when it is an object or array. */
-function targetOf(root: object, ref: unknown): Node | undefined {
+/**
+ * The value a `#/...` reference of the document points at, when it is an object or array; the
+ * place of each value on the way is noted in `parent` (where none is yet).
+ */
+function targetOf(root: object, ref: unknown, parent: Map<Node, [Node, string]>): Node | undefined {
   if (typeof ref !== "string" || !ref.startsWith("#")) return undefined;
   let node: unknown = root;
   if (ref !== "#" && ref !== "#/") {
@@ -109,8 +105,53 @@ function targetOf(root: object, ref: unknown): Node | undefined {
         return undefined;
       }
       if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
-      node = (node as Record<string, unknown>)[key];
+      const child = (node as Record<string, unknown>)[key];
+      if (typeof child === "object" && child !== null && child !== root && !parent.has(child)) parent.set(child, [node, key]);
+      node = child;
     }
   }
   return typeof node === "object" && node !== null ? node : undefined;
+}
+
+/**
+ * Where a chain of references of the document is REF_CHAIN_PLACE levels down (or the deepest
+ * place it reaches, when none is that deep), as reference tokens: each object or array and each
+ * `$ref` to a place of the document (`#/...`) followed is a level, in the order of a depth-first
+ * walk, each value walked once (an explicit stack, no recursion). What bundling follows as
+ * swagger-parser does, to show the user where the chain it could not follow runs.
+ */
+export function referencePlace(root: unknown): string[] {
+  if (typeof root !== "object" || root === null) return [];
+  const parent = new Map<Node, [Node, string]>();
+  const seen = new Set<Node>([root]);
+  const next = (node: Node): Node[] => {
+    const target = Array.isArray(node) ? undefined : targetOf(root, (node as { $ref?: unknown }).$ref, parent);
+    if (target !== undefined) return [target];
+    const found: Node[] = [];
+    for (const key of Object.keys(node)) {
+      const child = (node as Record<string, unknown>)[key];
+      if (typeof child !== "object" || child === null) continue;
+      if (!parent.has(child) && child !== root) parent.set(child, [node, key]);
+      found.push(child);
+    }
+    return found;
+  };
+  const stack: { node: Node; next: Node[]; at: number }[] = [{ node: root, next: next(root), at: 0 }];
+  let deepest: Node = root;
+  let deepestLevel = 0;
+  while (stack.length > 0 && deepestLevel < REF_CHAIN_PLACE) {
+    const top = stack[stack.length - 1]!;
+    if (top.at >= top.next.length) {
+      stack.pop();
+      continue;
+    }
+    const child = top.next[top.at++]!;
+    if (seen.has(child)) continue;
+    seen.add(child);
+    stack.push({ node: child, next: next(child), at: 0 });
+    if (stack.length > deepestLevel) [deepest, deepestLevel] = [child, stack.length];
+  }
+  const tokens: string[] = [];
+  for (let at = parent.get(deepest); at !== undefined; at = parent.get(at[0])) tokens.unshift(at[1]);
+  return tokens;
 }
