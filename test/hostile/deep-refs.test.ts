@@ -53,6 +53,9 @@ function chainLink(i: number): object {
 }
 
 /** 200 schemas, each one of the next or an integer: a chain TypeScript resolves at once. */
+/** The length of the chain of references to parts of the document (`#/x-defs/D<i>`). */
+const INLINED = 40;
+
 const CHOICES = 200;
 
 const operation = (id: string, schema: object) => ({
@@ -72,7 +75,16 @@ const chainDocument = {
     "/loops": operation("createLoop", ref("Loop")),
     "/choices": operation("createChoice", ref("A0")),
     "/cycles": operation("createCycle", ref("C2")),
+    "/inlined": operation("createInlined", { $ref: "#/x-defs/D0" }),
   },
+  // Parts of the document each referring to the next: inlined where used, 40 objects deep (as deep
+  // as INLINE_DEPTH_LIMIT lets them be), a body TypeScript took no more inline in a route.
+  "x-defs": Object.fromEntries(
+    Array.from({ length: INLINED }, (_, i) => [
+      `D${i}`,
+      i === INLINED - 1 ? { type: "string" } : { type: "object", properties: { n: { $ref: `#/x-defs/D${i + 1}` } } },
+    ]),
+  ),
   components: {
     schemas: {
       ...Object.fromEntries(Array.from({ length: CHAIN }, (_, i) => [`S${i}`, chainLink(i)])),
@@ -104,7 +116,7 @@ function cutChoices(): string[] {
 const SERVER = `
 const api = await import(process.argv[1]);
 const echo = ({ body }) => ({ status: 200, body });
-const handlers = { deep: { createThing: echo, createLoop: echo, createChoice: echo, createCycle: echo } };
+const handlers = { deep: { createThing: echo, createLoop: echo, createChoice: echo, createCycle: echo, createInlined: echo } };
 const server = api.createServer({ handlers, verifyToken: () => undefined, onError: (error) => process.stderr.write(String(error?.stack ?? error) + "\\n") });
 server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\\n"));
 `;
@@ -192,6 +204,9 @@ describe(`a chain of ${CHAIN} named schemas, each referring to the next`, () => 
     // takes what one branch takes (a oneOf would refuse a number both branches then match).
     expect((await call(base, "POST", "/choices", { json: 7 })).body).toBe(7);
     expect((await call(base, "POST", "/cycles", { json: "text" })).body).toBe("text");
+    const inlined = { n: { n: { n: {} } } };
+    expect((await call(base, "POST", "/inlined", { json: inlined })).body).toEqual(inlined);
+    expectError(await call(base, "POST", "/inlined", { json: { n: { n: 5 } } }), 400, ["n.n"]);
   });
 
   it("answers a body nested 100,000 deep against a schema that refers to itself with 400, at once", async () => {

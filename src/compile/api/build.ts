@@ -325,7 +325,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     types.push(typeView(variant.name, text, typeExpression(schemas[variant.schema]!, "", typeNames, variant.use)));
   }
   const indexLinks = [...collectionLinks, ...tokenLinks];
-  const nodes = Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema, checks)] as const);
+  const nodes = [...Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema, checks)] as const), ...collector.tableNodes];
   const api = {
     schemas: nodes,
     resources: resources.map((resource) => [resource.fileName, resource.specValue] as const),
