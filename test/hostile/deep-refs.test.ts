@@ -282,6 +282,18 @@ describe("chains that nest what they point at are bounded, with a diagnostic at 
     expect(stderr).toContain("[openapi/ref-refused]");
   });
 
+  it(`refuses 40 files in a row that nest past ${INLINE_DEPTH_LIMIT} levels once pulled in, at the reference that begins them`, async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 39 }, (_, i) => [
+        `f${i + 1}.json`,
+        i === 38 ? { type: "string" } : { type: "object", properties: { n: { type: "object", properties: { m: { $ref: `f${i + 2}.json` } } } } },
+      ]),
+    );
+    const { stderr, line } = await generateIn("nested-files", document({ paths: { "/things": operation("createThing", { $ref: "f1.json" }) } }), files);
+    expect(stderr).toContain(`the document nests more than ${INLINE_DEPTH_LIMIT} levels deep here once its references are followed`);
+    expect(line.trim()).toBe('"schema": {');
+  });
+
   it("refuses a declaration nested deeper than 64 levels, at its place", async () => {
     const declaration = path.join(scratch, "too-deep.json");
     const text = nestedDeclaration(31);
