@@ -685,22 +685,37 @@ const defaultsDeclared = new WeakMap<SchemaNode, boolean>();
 
 /**
  * Whether a schema declares a property `default` anywhere withDefaults looks (through refs,
- * properties, items, prefixItems and allOf); known once per schema. A cycle of refs adds nothing
- * new, so a schema met again on the way is not looked at twice; only the answer of a whole walk is
- * kept (one inside a cycle may have been cut short).
+ * properties, items, prefixItems and allOf); known once per schema. The schemas it reaches are
+ * walked with a stack, each once: a chain of thousands of schemas, each referring to the next,
+ * overflowed the call stack of a recursive walk. When none declares a default, none of those it
+ * reached does either, and each is known at once.
  */
-function declaresDefaults(node: SchemaNode, table: SchemaTable, walk?: Set<SchemaNode>): boolean {
-  const known = defaultsDeclared.get(node);
+function declaresDefaults(start: SchemaNode, table: SchemaTable): boolean {
+  const known = defaultsDeclared.get(start);
   if (known !== undefined) return known;
-  // (The set of a walk is made only when one starts: a schema known already costs none.)
-  const visiting = walk ?? new Set<SchemaNode>();
-  if (visiting.has(node)) return false;
-  visiting.add(node);
-  const resolved = node.ref !== undefined ? table[node.ref] : node;
-  const parts = resolved === undefined ? [] : [...Object.values(resolved.properties ?? {}), ...(resolved.items ? [resolved.items] : []), ...((resolved as SchemaPart).prefixItems ?? []), ...(resolved.allOf ?? [])];
-  const found = parts.some((part) => part.default !== undefined || declaresDefaults(part, table, visiting));
-  visiting.delete(node);
-  if (visiting.size === 0) defaultsDeclared.set(node, found);
+  const seen = new Set<SchemaNode>([start]);
+  const stack: SchemaNode[] = [start];
+  let found = false;
+  while (stack.length > 0 && !found) {
+    const node = stack.pop()!;
+    if (defaultsDeclared.get(node) === false) continue;
+    const resolved = node.ref !== undefined ? table[node.ref] : node;
+    if (resolved === undefined || (resolved !== node && defaultsDeclared.get(resolved) === false)) continue;
+    seen.add(resolved);
+    const parts = [...Object.values(resolved.properties ?? {}), ...(resolved.items ? [resolved.items] : []), ...((resolved as SchemaPart).prefixItems ?? []), ...(resolved.allOf ?? [])];
+    for (const part of parts) {
+      if (part.default !== undefined || defaultsDeclared.get(part) === true) {
+        found = true;
+        break;
+      }
+      if (!seen.has(part)) {
+        seen.add(part);
+        stack.push(part);
+      }
+    }
+  }
+  if (found) defaultsDeclared.set(start, true);
+  else for (const node of seen) defaultsDeclared.set(node, false);
   return found;
 }
 

@@ -17,6 +17,7 @@ import type { TableHistory } from "./tables.js";
 import type { ApiModel } from "../model/api-model.js";
 import type { InputOptions, PatternOptions } from "../options.js";
 import { fromOpenApi30 } from "./openapi/versions.js";
+import { INLINE_DEPTH_LIMIT, REF_CHAIN_PLACE, placeDeeperThan, referencePlace } from "./openapi/depth.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -96,13 +97,21 @@ export async function documentFromText(
   const input = path.resolve(cwd, file);
   const refs = new RefFiles(input, loaded.document, path.resolve(cwd, options.refRoot ?? path.dirname(input)), cwd);
   let bundled: Record<string, unknown>;
+  const bundling = needsBundling(value);
   try {
     // A copy either way: bundling changes the value, and swagger-parser wants objects with a prototype.
-    bundled = needsBundling(value)
+    bundled = bundling
       ? ((await SwaggerParser.bundle(input, structuredClone(value) as never, refs.options())) as unknown as Record<string, unknown>)
       : (structuredClone(value) as Record<string, unknown>);
   } catch (error) {
     if (refs.diagnostics.length > 0) return { diagnostics: sortDiagnostics(refs.diagnostics) };
+    // Why: swagger-parser follows each reference in turn, recursing, and a chain of a few thousand
+    // references (to references, or through properties when the document is bundled) overflows its
+    // stack. That is said as what it is, at a place of the chain, not as the stack's message.
+    const messages = [error, ...((error as { errors?: unknown[] }).errors ?? [])].map((e) => String((e as { message?: unknown })?.message ?? e));
+    if (error instanceof RangeError || messages.some((message) => /Maximum call stack size exceeded/.test(message))) {
+      return { diagnostics: [diagnostic("openapi/ref-chain", { levels: REF_CHAIN_PLACE }, loaded.document.locate(referencePlace(value)))] };
+    }
     // Every problem of every file (continueOnError), each at the place it names.
     const errors = (error as { errors?: unknown }).errors;
     const found =
@@ -118,6 +127,10 @@ export async function documentFromText(
       ),
     };
   }
+  // Why: a file pulled in where it is referred to nests inside the referring one; a chain of files
+  // nests as deep as it is long, and every later walk recurses once per level.
+  const deep = bundling ? placeDeeperThan(bundled, INLINE_DEPTH_LIMIT) : undefined;
+  if (deep !== undefined) return { diagnostics: [diagnostic("openapi/too-deep", { limit: INLINE_DEPTH_LIMIT }, loaded.document.locate(deep))] };
   if (swagger) {
     const { fromSwagger2 } = await import("./openapi/swagger2.js");
     try {
@@ -145,14 +158,16 @@ export async function documentFromText(
   // here instead, each target once (shared by its uses), the size of the result bounded, refs to
   // named schemas kept; the result is checked against OpenAPI's schema in place, unfollowed.
   const inlined = inlineReferences(bundled);
-  const blocking = inlined.problems.filter((p) => p.kind === "missing" || p.kind === "too-large");
+  const blocking = inlined.problems.filter((p) => p.kind === "missing" || p.kind === "too-large" || p.kind === "too-deep");
   if (blocking.length > 0) {
     return {
       diagnostics: sortDiagnostics(
         blocking.map((p) =>
           p.kind === "too-large"
             ? diagnostic("openapi/ref-expansion", { limit: p.limit ?? 0 }, at(p.pointer))
-            : diagnostic("openapi/invalid", { message: p.reason }, at(p.pointer)),
+            : p.kind === "too-deep"
+              ? diagnostic("openapi/too-deep", { limit: p.limit ?? 0 }, at(p.pointer))
+              : diagnostic("openapi/invalid", { message: p.reason }, at(p.pointer)),
         ),
       ),
     };

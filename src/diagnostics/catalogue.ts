@@ -124,6 +124,11 @@ export const catalogue = {
   "openapi/ref-expansion": (a: { limit: number }) =>
     `the references here expand to more than ${a.limit} values when followed (each use counts what it points at); refer to schemas of components/schemas by name instead of to parts of the document`,
 
+  "openapi/too-deep": (a: { limit: number }) =>
+    `the document nests more than ${a.limit} levels deep here once its references are followed (a value referring to one that holds the next reference, or a file referring to the next file, in a chain); refer to schemas of components/schemas by name (\`$ref: '#/components/schemas/Name'\`), which has no limit, instead of to parts of the document or to other files`,
+  "openapi/ref-chain": (a: { levels: number }) =>
+    `this document is bundled (it refers to other files, to parts of schemas, or to references), and swagger-parser, which bundles it, follows each of its references in turn: a chain of them ran out of its stack. The chain passes here, ${a.levels} levels down (or ends here); shorten it, or refer only to schemas of components/schemas by name and to no other file (such a document is not bundled, and its chains have no limit)`,
+
   "openapi/rendered-otherwise": (a: { reason: string; instead: string }) =>
     `this cannot be rendered as written (${a.reason}); the rest of the document is. Instead, the server ${a.instead} (docs/openapi.md, "What is handed raw, and what is left out")`,
   "openapi/error-shape-unmapped": (a: { uses: readonly string[] }) =>

@@ -8,6 +8,7 @@ import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, over
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector, SIGNAL } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
+import { COMPOSITION_LIMIT, longCompositionChains } from "./chains.js";
 import { type JsonSchema, objectTypeExpression, patternCheck, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import { linearPatterns } from "../verify/patterns.js";
@@ -176,7 +177,15 @@ export function buildApiModel(input: OpenAPIV3_1.Document, options: ModelOptions
 }
 
 function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems: UnsupportedConstruct[]): Omit<ApiModel, "tables"> {
-  const schemas = objectOf(objectOf(document.components).schemas) as Record<string, JsonSchema>;
+  const declared = objectOf(objectOf(document.components).schemas) as Record<string, JsonSchema>;
+  const longChains = longCompositionChains(declared);
+  const schemas =
+    longChains.length === 0
+      ? declared
+      : withAnyValue(
+          declared,
+          longChains.map(({ name }) => name),
+        );
   const typeNames = new SchemaTypeNames(schemas, gate.problems);
 
   const resourceSchemas = Object.entries(schemas).filter(([, s]) => s["x-codegen-resource"] !== undefined);
@@ -187,10 +196,34 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     }),
   );
   const fromOthers = options.fromOthers === true;
-  const checks = options.allowUnsafePatterns === true ? undefined : patternCheck(schemas, linearPatterns());
+  // A schema left unchecked at the end of a long chain widens the checks that refer to it, as a
+  // pattern left unchecked does: a oneOf that could match it is checked as an anyOf, a not or an if left out.
+  const checks =
+    options.allowUnsafePatterns === true && longChains.length === 0
+      ? undefined
+      : patternCheck(
+          schemas,
+          options.allowUnsafePatterns === true ? () => true : linearPatterns(),
+          longChains.map(({ name }) => name),
+        );
   const model = buildOperations(document, singularOf, fromOthers);
   problems.push(...model.problems);
   const handled = [...model.handled];
+  for (const { name, cycle } of longChains) {
+    const at = pointerOf("components", "schemas", name);
+    const reason = cycle
+      ? "it applies to the same value as itself, through a cycle of $ref, allOf, anyOf, oneOf, not or if/then/else, which neither TypeScript's types nor the validator can end"
+      : `it begins a chain of more than ${COMPOSITION_LIMIT} named schemas that each apply to the same value as the next ($ref, allOf, anyOf, oneOf, not, if/then/else), deeper than TypeScript's types and the validator can follow`;
+    if (fromOthers)
+      handled.push(
+        new HandledConstruct(
+          at,
+          reason,
+          "takes any value there: its type is `unknown` and the validator does not check it (the handler must); the schemas it refers to are rendered as written",
+        ),
+      );
+    else problems.push(new UnsupportedConstruct(at, reason));
+  }
 
   const operationsByCollection = new Map<string, OperationModel[]>();
   // The dispatcher's routes as values, printed into api.gen.ts.
@@ -292,7 +325,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     types.push(typeView(variant.name, text, typeExpression(schemas[variant.schema]!, "", typeNames, variant.use)));
   }
   const indexLinks = [...collectionLinks, ...tokenLinks];
-  const nodes = Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema, checks)] as const);
+  const nodes = [...Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema, checks)] as const), ...collector.tableNodes];
   const api = {
     schemas: nodes,
     resources: resources.map((resource) => [resource.fileName, resource.specValue] as const),
@@ -324,6 +357,17 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     ...(collector.unmappedErrors.size > 0 ? { unmappedErrors: [...collector.unmappedErrors.values()] } : {}),
     ...(handled.length > 0 ? { handled: handled.map(({ pointer, reason, instead }) => ({ pointer, reason, instead })) } : {}),
   };
+}
+
+/** The schemas with those `named` replaced by one that takes any value (its description kept). */
+function withAnyValue(schemas: Record<string, JsonSchema>, named: readonly string[]): Record<string, JsonSchema> {
+  const replaced = new Set(named);
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [
+      name,
+      replaced.has(name) ? (typeof schema.description === "string" ? { description: schema.description } : {}) : schema,
+    ]),
+  );
 }
 
 /** A named type of types.gen.ts with its doc comment. */

@@ -17,6 +17,7 @@ import { messageFor } from "../../diagnostics/index.js";
 import { isExpansion } from "../expand/expand.js";
 import { statusMap } from "../expand/schemas.js";
 import { identifierOf, isTypeName, pointerOf } from "./names.js";
+import { INLINE_DEPTH_LIMIT } from "../openapi/depth.js";
 
 type Json = { [key: string]: unknown };
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -25,9 +26,12 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
 export interface RefProblem {
   readonly pointer: string;
   readonly reason: string;
-  /** `missing`: points at nothing; `cycle`: refers to itself; `external`: not bundled; `too-large`: expands past the bound. */
-  readonly kind: "missing" | "cycle" | "external" | "too-large";
-  /** For `too-large`: the bound (see expansionLimit). */
+  /**
+   * `missing`: points at nothing; `cycle`: refers to itself; `external`: not bundled; `too-large`:
+   * expands past the bound; `too-deep`: nests deeper than INLINE_DEPTH_LIMIT once inlined.
+   */
+  readonly kind: "missing" | "cycle" | "external" | "too-large" | "too-deep";
+  /** For `too-large` and `too-deep`: the bound (see expansionLimit, INLINE_DEPTH_LIMIT). */
   readonly limit?: number;
 }
 
@@ -43,6 +47,12 @@ export const MIN_EXPANDED_VALUES = 50_000;
 export const expansionLimit = (ownValues: number): number => Math.max(MIN_EXPANDED_VALUES, 2 * ownValues);
 
 const SCHEMA_PREFIX = "#/components/schemas/";
+
+/** A value prepared, how many values it expands to, and how many levels it nests (when counted). */
+type Prepared = [value: unknown, size: number, height?: number];
+
+/** The levels a prepared value nests: as counted, else 1 for an object or array (data, a ref kept) and 0 for a scalar. */
+const heightOf = ([value, , height]: Prepared): number => height ?? (typeof value === "object" && value !== null ? 1 : 0);
 
 /** Where a value stands in the grammar: an object of a kind, a map of names or a list of such, or data. */
 type Kind =
@@ -138,14 +148,14 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   const own = rename && names.size === 0 && isExpansion(document) ? inlineSharedAnswers(source) : undefined;
   if (own) return { document: own as unknown as D, problems: [] };
   const problems = new Map<string, RefProblem>();
-  const fail = (at: At, kind: RefProblem["kind"], reason: string, limit?: number): [unknown, number] => {
+  const fail = (at: At, kind: RefProblem["kind"], reason: string, limit?: number): Prepared => {
     const pointer = pointerAt(at);
     problems.set(`${pointer}\0${reason}`, { pointer, reason, kind, ...(limit !== undefined ? { limit } : {}) });
     return [{}, 1];
   };
   // Why: one walk of each ref's target (per kind of place), shared by all its uses, so the work
   // is linear in the document; `pending` holds the refs being walked, to find one in its own target.
-  const walked = new Map<string, [unknown, number]>();
+  const walked = new Map<string, Prepared>();
   // The schema name of each distinct ref, decoded once: a document refers to each schema many times.
   const refNames = new Map<string, string | undefined>();
   const nameOf = (ref: string): string | undefined => {
@@ -173,7 +183,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   };
   const dataSizes = new WeakMap<object, number>();
   // Per kind of place, not per object: a map for every object walked was most of the walk's garbage.
-  const walkedObjects = new Map<Kind, WeakMap<object, [unknown, number]>>();
+  const walkedObjects = new Map<Kind, WeakMap<object, Prepared>>();
 
   const sizeOfData = (value: unknown): number => {
     if (typeof value !== "object" || value === null) return 1;
@@ -190,9 +200,34 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     return size;
   };
 
+  // Why a bound on the depth: a chain of references to parts of the document (each to a value
+  // holding the next) is inlined as values nested as deep as the chain is long, and this walk, and
+  // every later one, recurses once per level; thousands of levels overflowed the call stack.
+  // `depth` counts the levels of the walk now (it stops before the stack runs out); a result's
+  // height (its third element), the levels of the value prepared, for a ref's target walked once
+  // and used deeper down.
+  let depth = 0;
+  let tooDeep = false;
+  const deeper = (pointer: At): Prepared => {
+    if (tooDeep) return [{}, 1];
+    tooDeep = true;
+    return fail(pointer, "too-deep", messageFor("openapi/too-deep", { limit: INLINE_DEPTH_LIMIT }), INLINE_DEPTH_LIMIT);
+  };
+
   /** A value at a place of the grammar, prepared, and how many values it expands to. */
-  const walk = (value: unknown, place: Place, pointer: At): [unknown, number] => {
+  const walk = (value: unknown, place: Place, pointer: At): Prepared => {
     if (place === "data" || typeof value !== "object" || value === null) return [value, sizeOfData(value)];
+    if (depth >= INLINE_DEPTH_LIMIT) return deeper(pointer);
+    depth++;
+    try {
+      const result = walkAt(value, place, pointer);
+      return heightOf(result) > INLINE_DEPTH_LIMIT ? deeper(pointer) : result;
+    } finally {
+      depth--;
+    }
+  };
+
+  const walkAt = (value: object, place: Exclude<Place, "data">, pointer: At): Prepared => {
     if (typeof place !== "string") {
       if ("list" in place)
         return Array.isArray(value)
@@ -218,7 +253,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     return result;
   };
 
-  const walkObject = (value: object, kind: Kind, pointer: At): [unknown, number] => {
+  const walkObject = (value: object, kind: Kind, pointer: At): Prepared => {
     // An array where the grammar wants an object (a tuple `items`) holds objects of that kind.
     if (Array.isArray(value))
       return bounded(
@@ -237,8 +272,9 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   };
 
   /** Every entry walked at its place; the same object when nothing changed (codegen's own documents). */
-  const walkEntries = (value: Json | unknown[], pointer: At, placeOf: (key: string) => Place): [unknown, number] => {
+  const walkEntries = (value: Json | unknown[], pointer: At, placeOf: (key: string) => Place): Prepared => {
     let size = 1;
+    let below = 0;
     // Why no array of entries up front: a pair per entry of every object, thrown away
     // when nothing changed (codegen's own documents), was much of the walk's garbage; the items
     // are gathered only from the first one that changed.
@@ -254,14 +290,15 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
         items?.push(item);
         continue;
       }
-      const [prepared, itemSize] = walk(item, placeOf(key), { parent: pointer, key });
+      const walked = walk(item, placeOf(key), { parent: pointer, key });
+      const [prepared, itemSize] = walked;
       size += itemSize;
+      below = Math.max(below, heightOf(walked));
       if (prepared !== item && items === undefined) items = keys.slice(0, i).map((earlier) => record[earlier]);
       items?.push(prepared);
     }
-    if (items === undefined) return [value, size];
-    if (Array.isArray(value)) return [items, size];
-    return [objectOfKeys(keys, items), size];
+    const result = items === undefined ? value : Array.isArray(value) ? items : objectOfKeys(keys, items);
+    return [result, size, below + 1];
   };
 
   /**
@@ -271,14 +308,14 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
    */
   let tooLarge = false;
   const limit = expansionLimit(sizeOfData(source));
-  const bounded = ([value, size]: [unknown, number], pointer: At): [unknown, number] => {
-    if (size <= limit) return [value, size];
+  const bounded = (result: Prepared, pointer: At): Prepared => {
+    if (result[1] <= limit) return result;
     if (tooLarge) return [{}, 1];
     tooLarge = true;
     return fail(pointer, "too-large", messageFor("openapi/ref-expansion", { limit }), limit);
   };
 
-  const reference = (value: Json & { $ref: string }, kind: Kind, pointer: At): [unknown, number] => {
+  const reference = (value: Json & { $ref: string }, kind: Kind, pointer: At): Prepared => {
     const ref = value.$ref;
     // Why a ref alone is not copied without its `$ref` and walked: most refs have no
     // other keys, and a copy of each (and its entry in walkedObjects) was garbage per ref.
@@ -316,7 +353,8 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     }
     if (Object.keys(siblings).length === 0 || !isObject(inlined[0])) return inlined;
     // The Reference Object's own keys (3.1 `summary`, `description`) win over the target's.
-    return bounded([objectOf([...Object.entries(inlined[0]), ...Object.entries(siblings)]), inlined[1] + siblingsSize - 1], pointer);
+    const merged = objectOf([...Object.entries(inlined[0]), ...Object.entries(siblings)]);
+    return bounded([merged, inlined[1] + siblingsSize - 1, heightOf(inlined)], pointer);
   };
 
   const [prepared] = walk(source, "document", "#") as [Json, number];

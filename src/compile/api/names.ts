@@ -210,7 +210,8 @@ export class SchemaTypeNames {
   private readonly taken: Set<string>;
   /** The names typeName accepted (asked again for every reference: checked once). */
   private readonly accepted = new Set<string>();
-  private readonly affected = { request: new Map<string, boolean>(), response: new Map<string, boolean>() };
+  /** Per use, the named schemas with a property that use leaves out (affectedSchemas), found when first asked. */
+  private readonly affected: { request?: ReadonlySet<string>; response?: ReadonlySet<string> } = {};
   /** Per use, the variant of each schema name asked for. */
   private readonly variantNames = {
     request: new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>(),
@@ -271,27 +272,54 @@ export class SchemaTypeNames {
 
   /** Whether the schema `name` has, at any depth, a property its use leaves out. */
   private isAffected(name: string, use: SchemaUse): boolean {
-    const memo = this.affected[use];
-    const known = memo.get(name);
-    if (known !== undefined) return known;
-    memo.set(name, false); // a schema that refers to itself adds nothing by doing so
+    return (this.affected[use] ??= this.affectedSchemas(use)).has(name);
+  }
+
+  /**
+   * The named schemas that have, at any depth, a property `use` leaves out, found for all at once.
+   * Each schema is walked once (with a stack, not recursion), noting the schemas it refers to;
+   * those that have such a property of their own mark the schemas that refer to them, back along
+   * the references. Why not a recursive walk that follows each reference: a chain of a few
+   * thousand schemas, each referring to the next, overflowed the call stack; and a cycle left
+   * the schemas decided inside another's walk unaffected. This is linear in the document.
+   */
+  private affectedSchemas(use: SchemaUse): ReadonlySet<string> {
     const keyword = use === "request" ? "readOnly" : "writeOnly";
-    const visit = (value: unknown): boolean => {
-      const schema = schemaAt(value);
-      if (schema === undefined) return Array.isArray(value) && value.some(visit);
-      // Why a look at the schema's own keys first: most schemas have none of the keywords
-      // looked into, and a look-up of each missing one was most of this walk. Then in a fixed
-      // order: which schemas of a cycle are decided inside another's walk depends on it.
-      if (!hasAnyKey(schema, NESTED_KEYWORDS)) return false;
-      const ref = typeof schema.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? schema.$ref.slice(21) : undefined;
-      if (ref !== undefined && this.known.has(ref) && this.isAffected(ref, use)) return true;
-      const properties = schemaAt(schema.properties) ?? {};
-      if (Object.values(properties).some((p) => schemaAt(p)?.[keyword] === true || visit(p))) return true;
-      return SUBSCHEMA_KEYWORDS.some((key) => visit(schema[key]));
-    };
-    const result = visit(Object.hasOwn(this.schemas, name) ? (this.schemas as Schema)[name] : undefined);
-    memo.set(name, result);
-    return result;
+    const referrers = new Map<string, string[]>();
+    const found: string[] = [];
+    const schemas = this.schemas as Schema;
+    for (const name of this.known) {
+      const seen = new Set<object>();
+      const stack: unknown[] = [schemas[name]];
+      let own = false;
+      while (stack.length > 0 && !own) {
+        const value = stack.pop();
+        if (typeof value !== "object" || value === null || seen.has(value)) continue;
+        seen.add(value);
+        if (Array.isArray(value)) {
+          for (const item of value) stack.push(item);
+          continue;
+        }
+        const schema = value as Schema;
+        // Why a look at the schema's own keys first: most schemas have none of the keywords looked into.
+        if (!hasAnyKey(schema, NESTED_KEYWORDS)) continue;
+        const ref = typeof schema.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? schema.$ref.slice(21) : undefined;
+        if (ref !== undefined && this.known.has(ref)) (referrers.get(ref) ?? referrers.set(ref, []).get(ref)!).push(name);
+        for (const property of Object.values(schemaAt(schema.properties) ?? {})) {
+          if (schemaAt(property)?.[keyword] === true) own = true;
+          stack.push(property);
+        }
+        for (const key of SUBSCHEMA_KEYWORDS) stack.push(schema[key]);
+      }
+      if (own) found.push(name);
+    }
+    const affected = new Set<string>();
+    for (let name = found.pop(); name !== undefined; name = found.pop()) {
+      if (affected.has(name)) continue;
+      affected.add(name);
+      for (const referrer of referrers.get(name) ?? []) found.push(referrer);
+    }
+    return affected;
   }
 
   private refuse(problem: UnsupportedConstruct, name: string): string {

@@ -27,6 +27,7 @@ import {
 } from "./names.js";
 import type { OperationModel } from "./operation.js";
 import { type JsonSchema, type PatternCheck, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
+import { routeNode } from "./deep-nodes.js";
 import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
 import type { OperationGroupView, OperationView } from "../../model/api-model.js";
 
@@ -65,6 +66,8 @@ export class OperationCollector {
   private readonly specs = new WeakMap<ParameterObject, ParameterSpec>();
   /** The validator node of each schema read. */
   private readonly nodes = new WeakMap<object, SchemaNode>();
+  /** Nodes too deep to stand in a route, for the schema table (deep-nodes.ts), by key. */
+  readonly tableNodes: [string, SchemaNode][] = [];
   /** The schemas checked that hold no keyword the validator cannot check (checked once). */
   private readonly checked = new WeakSet<object>();
   /** The schemas whose types (and so their variants) were already asked for per use: each object, and a named one by its name too. */
@@ -555,11 +558,11 @@ export class OperationCollector {
     return objectOf(Object.hasOwn(schemas, name) ? schemas[name] : undefined);
   }
 
-  /** The validator node of a schema (schemaNode), made once per schema object. */
+  /** The validator node of a schema (schemaNode) as a route holds it (routeNode), made once per schema object. */
   private nodeOf(schema: Json): SchemaNode {
     let node = this.nodes.get(schema);
     if (node === undefined) {
-      node = schemaNode(schema as JsonSchema, this.checks);
+      node = routeNode(schemaNode(schema as JsonSchema, this.checks), this.tableNodes);
       this.nodes.set(schema, node);
     }
     return node;

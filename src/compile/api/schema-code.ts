@@ -252,11 +252,16 @@ export type PatternCheck =
  * walked once, its references noted; those that hold such a pattern mark the schemas that refer
  * to them, back along the references (linear in the document, whatever order its schemas are in).
  */
-export function patternCheck(schemas: Readonly<Record<string, JsonSchema>>, linear: (pattern: string) => boolean): PatternCheck {
+export function patternCheck(
+  schemas: Readonly<Record<string, JsonSchema>>,
+  linear: (pattern: string) => boolean,
+  /** Schemas the validator leaves unchecked for another reason (longCompositionChains): widened alike. */
+  alsoUnchecked: readonly string[] = [],
+): PatternCheck {
   const unchecked = new Set<string>();
   const check = { checks: linear, uncheckedIn: (name: string) => unchecked.has(name) };
   const referrers = new Map<string, string[]>();
-  const found: string[] = [];
+  const found: string[] = [...alsoUnchecked];
   for (const [name, schema] of Object.entries(schemas)) {
     const refs = new Set<string>();
     // With no schema marked yet, the walk answers for the schema's own patterns and notes its references.

@@ -21,6 +21,9 @@ import { type Diagnostic, type SourceLocation, diagnostic } from "../../diagnost
 export const MAX_REF_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_REF_TOTAL_BYTES = 2 * MAX_REF_FILE_BYTES;
 
+/** The most files in a row, each referring to the next, a reference may reach (admitDepth). */
+export const MAX_FILE_CHAIN = 64;
+
 /** A reference the gate refused: why, and the `$ref`'s place (a file's path and the pointer to it in that file). */
 class Refused extends Error {}
 
@@ -41,6 +44,8 @@ export class RefFiles {
   private readonly root: string;
   private realRoot: Promise<string> | undefined;
   private total = 0;
+  /** How many files away from the input each file read is (1: the input refers to it). */
+  private readonly depths = new Map<string, number>();
 
   /**
    * @param input The input document (absolute), which the parser was given as a value.
@@ -90,6 +95,7 @@ export class RefFiles {
 
   private async read(file: FileInfo): Promise<string> {
     try {
+      this.admitDepth(file);
       return await this.admit(file.url);
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
@@ -123,6 +129,21 @@ export class RefFiles {
     }
     this.loaded.set(absolute, loaded.document);
     return loaded.document.value;
+  }
+
+  /**
+   * Refuses a file more than MAX_FILE_CHAIN files away from the input (each referring to the
+   * next). Why: swagger-parser pulls each file into the one that refers to it, following the
+   * references recursively, and a chain of a thousand small files overflowed its stack.
+   */
+  private admitDepth(file: FileInfo): void {
+    const absolute = this.pathOf(file.url.split("#")[0]!);
+    if (absolute === undefined || this.depths.has(absolute)) return;
+    const base = this.pathOf((file.baseUrl ?? this.input).split("#")[0]!);
+    const depth = (base === undefined || base === this.input ? 0 : (this.depths.get(base) ?? 0)) + 1;
+    if (depth > MAX_FILE_CHAIN)
+      throw new Refused(`it is the ${depth}th file of a chain of files that each refer to the next; codegen follows ${MAX_FILE_CHAIN} in a row`);
+    this.depths.set(absolute, depth);
   }
 
   /** The file's text when the gate lets the reference read it; a Refused error says why not. */
