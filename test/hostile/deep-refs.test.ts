@@ -75,6 +75,7 @@ const chainDocument = {
     "/loops": operation("createLoop", ref("Loop")),
     "/choices": operation("createChoice", ref("A0")),
     "/cycles": operation("createCycle", ref("C2")),
+    "/pets": operation("createPet", ref("Pet")),
     "/inlined": operation("createInlined", { $ref: "#/x-defs/D0" }),
   },
   // Parts of the document each referring to the next: inlined where used, 40 objects deep (as deep
@@ -95,6 +96,17 @@ const chainDocument = {
       // A cycle that never goes into the value: `type C1 = C2; type C2 = C1 | string` does not compile.
       C1: { allOf: [ref("C2")] },
       C2: { anyOf: [ref("C1"), { type: "string" }] },
+      // Polymorphism written both ways: a Cat is all of Pet, and a Pet is one of its kinds. What a
+      // kind inherits is Pet's own part, not the choice among the kinds again: no cycle.
+      Pet: {
+        type: "object",
+        properties: { kind: { type: "string" } },
+        required: ["kind"],
+        discriminator: { propertyName: "kind" },
+        oneOf: [ref("Cat"), ref("Dog")],
+      },
+      Cat: { allOf: [ref("Pet"), { type: "object", properties: { meows: { type: "boolean" } }, required: ["meows"] }] },
+      Dog: { allOf: [ref("Pet"), { type: "object", properties: { barks: { type: "boolean" } }, required: ["barks"] }] },
     },
   },
 };
@@ -116,7 +128,7 @@ function cutChoices(): string[] {
 const SERVER = `
 const api = await import(process.argv[1]);
 const echo = ({ body }) => ({ status: 200, body });
-const handlers = { deep: { createThing: echo, createLoop: echo, createChoice: echo, createCycle: echo, createInlined: echo } };
+const handlers = { deep: { createThing: echo, createLoop: echo, createChoice: echo, createCycle: echo, createInlined: echo, createPet: echo } };
 const server = api.createServer({ handlers, verifyToken: () => undefined, onError: (error) => process.stderr.write(String(error?.stack ?? error) + "\\n") });
 server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\\n"));
 `;
@@ -182,6 +194,8 @@ describe(`a chain of ${CHAIN} named schemas, each referring to the next`, () => 
     expect(types).toContain("export type S0Response = { n?: S1Response; o?: S1Response | null };");
     expect(types).toContain(`export type ${cutChoices()[0]} = unknown;`);
     expect(types).toContain("export type C1 = unknown;");
+    expect(types).toContain("export type Pet = { kind: string } & (Cat | Dog);");
+    expect(types).toContain("export type Cat = { kind: string } & { meows: boolean };");
   });
 
   it("type-checks, with the deepest declaration codegen takes beside it", async () => {
@@ -204,6 +218,9 @@ describe(`a chain of ${CHAIN} named schemas, each referring to the next`, () => 
     // takes what one branch takes (a oneOf would refuse a number both branches then match).
     expect((await call(base, "POST", "/choices", { json: 7 })).body).toBe(7);
     expect((await call(base, "POST", "/cycles", { json: "text" })).body).toBe("text");
+    expect((await call(base, "POST", "/pets", { json: { kind: "cat", meows: true } })).body).toEqual({ kind: "cat", meows: true });
+    expectError(await call(base, "POST", "/pets", { json: { meows: true } }), 400, ["body", "kind"]);
+    expectError(await call(base, "POST", "/pets", { json: { kind: "dog", barks: "loud" } }), 400, ["body"]);
     const inlined = { n: { n: { n: {} } } };
     expect((await call(base, "POST", "/inlined", { json: inlined })).body).toEqual(inlined);
     expectError(await call(base, "POST", "/inlined", { json: { n: { n: 5 } } }), 400, ["n.n"]);

@@ -32,6 +32,8 @@ const DOCUMENT = {
     "/impossible": get("impossible", json({ schema: { type: "string", pattern: "^[0-9]{4}$" } })),
     // 100 items of 100 items of ... 8 deep: 10^16 values if made whole; serve makes at most a bounded number.
     "/nested-arrays": get("nestedArrays", json({ schema: { $ref: "#/components/schemas/Deep" } })),
+    // Polymorphism written both ways (Animal one of Cat, Cat all of Animal): ajv checks it without end.
+    "/animal": get("animal", json({ schema: { $ref: "#/components/schemas/Animal" }, example: { kind: "cat", meows: true } })),
     "/text": get("text", { "200": { description: "ok", content: { "text/plain": { schema: { type: "string" }, example: "hello" } } } }),
   },
   components: {
@@ -41,6 +43,14 @@ const DOCUMENT = {
         for (let i = 0; i < 8; i++) schema = { type: "array", items: schema, minItems: 100 };
         return schema;
       })(),
+      Animal: {
+        type: "object",
+        properties: { kind: { type: "string" } },
+        required: ["kind"],
+        discriminator: { propertyName: "kind" },
+        oneOf: [{ $ref: "#/components/schemas/Cat" }],
+      },
+      Cat: { allOf: [{ $ref: "#/components/schemas/Animal" }, { type: "object", properties: { meows: { type: "boolean" } } }] },
       Pet: {
         type: "object",
         properties: {
@@ -115,6 +125,11 @@ describe("serve's answers for a document's operations", () => {
     expect(impossible.body).toMatchObject({ error: "Not implemented" });
     const text = await fetch(`${base}/text`);
     expect([text.status, text.headers.get("content-type"), await text.text()]).toEqual([200, "text/plain", "hello"]);
+  });
+
+  it("answers the example of a schema that applies to itself without end as given, and says it is unchecked", async () => {
+    expect((await call(base, "GET", "/animal")).body).toEqual({ kind: "cat", meows: true });
+    expect(server.notes.join("\n")).toContain("animal: its response schema refers to itself without end, so its example is answered unchecked");
   });
 
   it("names, at start, each operation whose example it did not use and what it answers instead", () => {

@@ -8,7 +8,7 @@ import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, over
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector, SIGNAL } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
-import { COMPOSITION_LIMIT, longCompositionChains } from "./chains.js";
+import { COMPOSITION_LIMIT, longCompositionChains, withInheritedBases } from "./chains.js";
 import { type JsonSchema, objectTypeExpression, patternCheck, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import { linearPatterns } from "../verify/patterns.js";
@@ -177,7 +177,7 @@ export function buildApiModel(input: OpenAPIV3_1.Document, options: ModelOptions
 }
 
 function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems: UnsupportedConstruct[]): Omit<ApiModel, "tables"> {
-  const declared = objectOf(objectOf(document.components).schemas) as Record<string, JsonSchema>;
+  const declared = withInheritedBases(objectOf(objectOf(document.components).schemas)) as Record<string, JsonSchema>;
   const longChains = longCompositionChains(declared);
   const schemas =
     longChains.length === 0

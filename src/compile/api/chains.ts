@@ -96,3 +96,35 @@ export function longCompositionChains(schemas: Readonly<Record<string, unknown>>
   }
   return names.filter((name) => cut.has(name)).map((name) => ({ name, cycle: cycles.has(name) }));
 }
+
+/**
+ * The schemas with each inheritance back-reference replaced by the parent's own part: where a
+ * schema P with a `discriminator` lists C in its `oneOf` or `anyOf` and C is `allOf` P and more
+ * (OpenAPI's polymorphism written both ways), C's `$ref` to P becomes P without that
+ * `oneOf`/`anyOf`. Why: read as written, P is one of C, which is P again: a cycle that neither a
+ * type alias nor a validator can end. What C inherits from P is P's own properties and
+ * constraints, not the choice among P's kinds. Only the model's copy changes: the served document
+ * keeps what was written.
+ */
+export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  let result: Record<string, unknown> | undefined;
+  for (const [parent, value] of Object.entries(schemas)) {
+    const schema = schemaAt(value);
+    // Only beside a discriminator, OpenAPI's mark of polymorphism: elsewhere such a cycle is
+    // another schema's (`A = B`, `B = A | string`) and is rendered otherwise (longCompositionChains).
+    if (schema === undefined || schemaAt(schema.discriminator) === undefined) continue;
+    const kinds = [...listAt(schema.oneOf), ...listAt(schema.anyOf)].map((item) => refName(schemaAt(item) ?? {}));
+    const base = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "oneOf" && key !== "anyOf"));
+    for (const kind of new Set(kinds)) {
+      if (kind === undefined || kind === parent || !Object.hasOwn(schemas, kind)) continue;
+      const child = schemaAt((result ?? schemas)[kind]);
+      const allOf = listAt(child?.allOf);
+      if (child === undefined || !allOf.some((item) => refName(schemaAt(item) ?? {}) === parent)) continue;
+      result ??= { ...schemas };
+      result[kind] = { ...child, allOf: allOf.map((item) => (refName(schemaAt(item) ?? {}) === parent ? base : item)) };
+    }
+  }
+  return result ?? schemas;
+}
+
+const listAt = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
