@@ -30,10 +30,12 @@ import {
   own,
   prepareOwnCreate,
   represent,
+  representationText,
   transitionProblem,
   withoutIgnored,
 } from "./resources.gen.js";
 import type { Awaitable, HandlerRefusal, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
+import { Given } from "./records.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
 import { addError, checkStorable, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
@@ -805,17 +807,32 @@ function producedTypes(operation: OperationSpec): string[] {
 type CallSite = { readonly api: ApiSpec; readonly options: DispatchOptions; readonly req: IncomingMessage };
 
 /**
- * Where a handler's input keeps its CallSite, for its `signal`: a symbol (no name a document or a
- * client can write), not enumerable (a copy or a comparison of the input never sees it).
+ * Where a handler's input keeps its CallSite, for its `signal`: a private field set on the input
+ * itself (Given: no name a document or a client can write, and no copy, key list, JSON or
+ * comparison of the input sees it).
  */
-const INPUT_SITE = Symbol("codegen.callSite");
-type TaggedInput = { readonly [INPUT_SITE]?: CallSite; readonly signal?: AbortSignal | undefined };
-const SITE_PROPERTY: PropertyDescriptor = { value: undefined, enumerable: false, writable: false, configurable: false };
+class InputSite extends Given {
+  readonly #site: CallSite;
+  private constructor(input: object, site: CallSite) {
+    super(input);
+    this.#site = site;
+  }
+
+  /** Sets the call site of a handler's input (once: a second time throws, as a redefinition did). */
+  static tag(input: object, site: CallSite): void {
+    new InputSite(input, site);
+  }
+
+  /** The call site of a handler's input; undefined for an input the application made. */
+  static of(input: object): CallSite | undefined {
+    return #site in input ? input.#site : undefined;
+  }
+}
 
 /** The `signal` of every handler's input: the request's, made on the first read. */
 const SIGNAL_PROPERTY: PropertyDescriptor = {
-  get(this: TaggedInput): AbortSignal | undefined {
-    const site = this[INPUT_SITE];
+  get(this: object): AbortSignal | undefined {
+    const site = InputSite.of(this);
     return site === undefined ? undefined : requestSignal(site.req, site.options);
   },
   enumerable: true,
@@ -829,7 +846,7 @@ const SIGNAL_PROPERTY: PropertyDescriptor = {
  * cancelled it. An input made by the application (no request behind it) answers its own `signal`.
  */
 export function madeSignal(input: { readonly signal?: AbortSignal | undefined }): Cancellation | undefined {
-  const site = (input as TaggedInput)[INPUT_SITE];
+  const site = InputSite.of(input);
   return site === undefined ? input.signal : requestWork.get(site.req)?.cancel;
 }
 
@@ -839,7 +856,7 @@ export function madeSignal(input: { readonly signal?: AbortSignal | undefined })
  * the application (no request behind it) answers its own `signal`.
  */
 export function cancellationOf(input: { readonly signal?: AbortSignal | undefined }): Cancellation | undefined {
-  const site = (input as TaggedInput)[INPUT_SITE];
+  const site = InputSite.of(input);
   return site === undefined ? input.signal : workOf(site.req, site.options).cancel;
 }
 
@@ -861,9 +878,7 @@ function call(site: CallSite, operationId: string, input: Omit<OperationInput, "
   // getter for every input, reading the request from the input itself: V8 gives an object with
   // an accessor of its own function a shape of its own, and a shape per request cost more
   // garbage collection than the rest of the request.
-  SITE_PROPERTY.value = site;
-  Object.defineProperty(input, INPUT_SITE, SITE_PROPERTY);
-  SITE_PROPERTY.value = undefined;
+  InputSite.tag(input, site);
   Object.defineProperty(input, "signal", SIGNAL_PROPERTY);
   // Why the handler is called here: an answer given at once costs no closure, and no name for a
   // deadline it cannot miss (inTime calls its work at once too).
@@ -1192,7 +1207,18 @@ async function storeRefused(operation: OperationSpec, resource: ResourceSpec, re
 
 /** A representation answered: its status, the object with its links, and its ETag (http-behaviour, "Conditional requests"). */
 function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answer {
-  return { status, body: represent(resource, object), headers: { ETag: etagOf(object) } };
+  return representation(status, resource, object, { ETag: etagOf(object) });
+}
+
+/**
+ * An answer of an object's representation with these headers: as its JSON text where
+ * representationText writes it (no copy of the object is made, and a kept object's fields are
+ * written once), else as represent's object.
+ */
+function representation(status: number, resource: ResourceSpec, object: StoredObject, headers: { [name: string]: string }): Answer {
+  const text = representationText(resource, object);
+  if (text === undefined) return { status, body: represent(resource, object), headers };
+  return { status, raw: { contentType: "application/json", bytes: text }, headers };
 }
 
 /**
@@ -1204,7 +1230,7 @@ function readAnswer(resource: ResourceSpec, object: StoredObject, req: IncomingM
   if (header === undefined) return shown(resource, object);
   const etag = etagOf(object);
   if (ifNoneMatchMatches(header, etag)) return { status: 304, headers: { ETag: etag } };
-  return { status: 200, body: represent(resource, object), headers: { ETag: etag } };
+  return representation(200, resource, object, { ETag: etag });
 }
 
 /**
@@ -1241,7 +1267,7 @@ function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result:
     if (refused) return refused;
     created = storedObject(result, handler);
   }
-  return { status: 201, body: represent(resource, created), headers: { Location: objectHref(resource, created["id"]), ETag: etagOf(created) } };
+  return representation(201, resource, created, { Location: objectHref(resource, created["id"]), ETag: etagOf(created) });
 }
 
 /** The lookup of an operation on one object: the object found, or the answer (a refusal of the lookup, or 404). */

@@ -3,12 +3,13 @@
 // names), and the copies it no longer makes.
 import type { IncomingMessage } from "node:http";
 import { PassThrough } from "node:stream";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchRoute, routeOf } from "../../runtime/dispatch.gen.js";
 import type { RouteSpec } from "../../runtime/dispatch.gen.js";
 import { mediaType, parseUrl, readBody } from "../../runtime/http.gen.js";
 import { readRequestBody } from "../../runtime/requests.gen.js";
-import { copyOwn, objectHref, prepareCreate, prepareOwnCreate } from "../../runtime/resources.gen.js";
+import { MemoryCollection, copyOwn, etagOf, objectHref, prepareCreate, prepareOwnCreate, represent, representationText } from "../../runtime/resources.gen.js";
 import type { ResourceSpec } from "../../runtime/resources.gen.js";
 import { validateValue, withDefaults, withOwnDefaults } from "../../runtime/validate.gen.js";
 import type { FieldErrors, SchemaTable } from "../../runtime/validate.gen.js";
@@ -186,5 +187,58 @@ describe("routeOf", () => {
       expect(routed, target).toBeDefined();
     }
     expect(routeOf(routes, (parseUrl("/files/7/x") as { value: Parameters<typeof routeOf>[1] }).value, "GET")).toBeUndefined();
+  });
+});
+
+describe("representationText", () => {
+  // Keys a stored object may have, whatever the client or the handler called them.
+  const key = fc.oneof(fc.constantFrom("id", "name", "status", "links", "__proto__", "toJSON", "constructor", "2", "10", "é"), fc.string({ maxLength: 4 }));
+  const value = fc.jsonValue({ maxDepth: 2 });
+  const object = fc
+    .tuple(fc.oneof(fc.integer({ min: 1 }), fc.string({ minLength: 1, maxLength: 5 })), fc.array(fc.tuple(key, value), { maxLength: 8 }))
+    .map(([id, entries]) => {
+      const record: { [key: string]: unknown } = {};
+      for (const [name, item] of [["id", id] as const, ...entries])
+        Object.defineProperty(record, name, { value: item, enumerable: true, writable: true, configurable: true });
+      return record;
+    });
+  const specs = fc.record({
+    writeOnly: fc.constantFrom([], ["name"]),
+    base: fc.constantFrom(undefined, "/v1"),
+    links: fc.constantFrom([], [{ rel: "edit", method: "PATCH", when: ["draft"] }], [{ rel: "approve", method: "POST", action: "approve" }]),
+  });
+
+  it("is represent's JSON, or undefined; a kept object's text the same after its first time", () => {
+    fc.assert(
+      fc.property(specs, object, (parts, record) => {
+        const shape: ResourceSpec = { ...spec, writeOnly: parts.writeOnly, links: parts.links, ...(parts.base === undefined ? {} : { base: parts.base }) };
+        const text = representationText(shape, record);
+        // Where the object's own JSON could differ from its representation's, there is no text.
+        if (parts.writeOnly.length > 0 || Object.hasOwn(record, "links") || "toJSON" in record) expect(text).toBeUndefined();
+        else expect(text).toBe(JSON.stringify(represent(shape, record)));
+      }),
+    );
+  });
+
+  it("writes a stored object's fields once, and its links each time", () => {
+    const orders = new MemoryCollection({ ...spec, links: [{ rel: "edit", method: "PATCH", when: ["draft"] }] });
+    const stored = orders.create({ name: "Widget", tags: ["a", "b"], status: "draft" });
+    if ("status" in stored && typeof stored.status === "number") throw new Error("refused");
+    const shape = { ...spec, links: [{ rel: "edit", method: "PATCH", when: ["draft"] }] };
+    const expected = JSON.stringify(represent(shape, stored));
+    expect(representationText(shape, stored)).toBe(expected);
+    // Counted: the second time, JSON.stringify is given the links only, never the object.
+    const given: unknown[] = [];
+    const stringify = JSON.stringify;
+    JSON.stringify = ((value: unknown, ...rest: []) => (given.push(value), stringify(value, ...rest))) as typeof JSON.stringify;
+    try {
+      expect(representationText(shape, stored)).toBe(expected);
+      expect(representationText({ ...shape, base: "/v1" }, stored)).toBe(JSON.stringify(represent({ ...shape, base: "/v1" }, stored)));
+    } finally {
+      JSON.stringify = stringify;
+    }
+    expect(given.filter((item) => item === stored)).toEqual([]);
+    // The ETag made when the object was stored is the digest of its fields, as for any other object.
+    expect(etagOf(stored)).toBe(etagOf({ ...stored }));
   });
 });
