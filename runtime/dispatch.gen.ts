@@ -35,7 +35,7 @@ import {
   withoutIgnored,
 } from "./resources.gen.js";
 import type { Awaitable, HandlerRefusal, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
-import { Given } from "./records.gen.js";
+import { privateSlot } from "./records.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
 import { addError, checkStorable, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
@@ -403,26 +403,11 @@ function watchClient(work: RequestWork, socket: WatchedSocket): void {
 }
 
 /**
- * Where a request keeps its work: a private field set on the request itself (Given). Why not a
- * WeakMap keyed by the request: every request awaited would be a short-lived weak key, which
- * each garbage collection has to look at (as the body budget's share, http.gen.ts); a set cost
- * about 1 µs on Node 20.
+ * Where a request keeps its work: a private field of the request itself (privateSlot), not a
+ * WeakMap keyed by it: every request awaited would be a short-lived weak key, which each garbage
+ * collection has to look at (the body budget's share is kept on the request likewise, http.gen.ts).
  */
-class WorkOfRequest extends Given {
-  readonly #work: RequestWork;
-  private constructor(req: IncomingMessage, work: RequestWork) {
-    super(req);
-    this.#work = work;
-  }
-
-  static set(req: IncomingMessage, work: RequestWork): void {
-    new WorkOfRequest(req, work);
-  }
-
-  static get(req: IncomingMessage): RequestWork | undefined {
-    return #work in req ? req.#work : undefined;
-  }
-}
+const WorkOfRequest = privateSlot<IncomingMessage, RequestWork>();
 
 /** The request's work (RequestWork), made on its first hook or handler. */
 function workOf(req: IncomingMessage, options: DispatchOptions): RequestWork {
@@ -827,32 +812,15 @@ function producedTypes(operation: OperationSpec): string[] {
 type CallSite = { readonly api: ApiSpec; readonly options: DispatchOptions; readonly req: IncomingMessage };
 
 /**
- * Where a handler's input keeps its CallSite, for its `signal`: a private field set on the input
- * itself (Given: no name a document or a client can write, and no copy, key list, JSON or
- * comparison of the input sees it).
+ * Where a handler's input keeps its CallSite, for its `signal`: a private field of the input
+ * itself (privateSlot: no copy, key list, JSON or comparison of the input sees it).
  */
-class InputSite extends Given {
-  readonly #site: CallSite;
-  private constructor(input: object, site: CallSite) {
-    super(input);
-    this.#site = site;
-  }
-
-  /** Sets the call site of a handler's input (once: a second time throws, as a redefinition did). */
-  static tag(input: object, site: CallSite): void {
-    new InputSite(input, site);
-  }
-
-  /** The call site of a handler's input; undefined for an input the application made. */
-  static of(input: object): CallSite | undefined {
-    return #site in input ? input.#site : undefined;
-  }
-}
+const InputSite = privateSlot<object, CallSite>();
 
 /** The `signal` of every handler's input: the request's, made on the first read. */
 const SIGNAL_PROPERTY: PropertyDescriptor = {
   get(this: object): AbortSignal | undefined {
-    const site = InputSite.of(this);
+    const site = InputSite.get(this);
     return site === undefined ? undefined : requestSignal(site.req, site.options);
   },
   enumerable: true,
@@ -866,7 +834,7 @@ const SIGNAL_PROPERTY: PropertyDescriptor = {
  * cancelled it. An input made by the application (no request behind it) answers its own `signal`.
  */
 export function madeSignal(input: { readonly signal?: AbortSignal | undefined }): Cancellation | undefined {
-  const site = InputSite.of(input);
+  const site = InputSite.get(input);
   return site === undefined ? input.signal : WorkOfRequest.get(site.req)?.cancel;
 }
 
@@ -876,7 +844,7 @@ export function madeSignal(input: { readonly signal?: AbortSignal | undefined })
  * the application (no request behind it) answers its own `signal`.
  */
 export function cancellationOf(input: { readonly signal?: AbortSignal | undefined }): Cancellation | undefined {
-  const site = InputSite.of(input);
+  const site = InputSite.get(input);
   return site === undefined ? input.signal : workOf(site.req, site.options).cancel;
 }
 
@@ -898,7 +866,7 @@ function call(site: CallSite, operationId: string, input: Omit<OperationInput, "
   // getter for every input, reading the request from the input itself: V8 gives an object with
   // an accessor of its own function a shape of its own, and a shape per request cost more
   // garbage collection than the rest of the request.
-  InputSite.tag(input, site);
+  InputSite.set(input, site);
   Object.defineProperty(input, "signal", SIGNAL_PROPERTY);
   // Why the handler is called here: an answer given at once costs no closure, and no name for a
   // deadline it cannot miss (inTime calls its work at once too).

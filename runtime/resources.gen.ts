@@ -5,7 +5,7 @@
 import * as nodeCrypto from "node:crypto";
 import { createHash, randomUUID } from "node:crypto";
 import { withInstants } from "./instants.gen.js";
-import { defineOwn, Given } from "./records.gen.js";
+import { defineOwn, privateSlot } from "./records.gen.js";
 import type { Cancellation } from "./http.gen.js";
 
 export { defineOwn };
@@ -137,7 +137,7 @@ export function isStoreRefusal(value: unknown): value is HandlerRefusal<404 | 40
  * counter to keep; any change of a field changes it.
  */
 export function etagOf(object: StoredObject): string {
-  return Kept.etagOf(object) ?? `"${sha256(canonicalJson(object)).slice(0, 27)}"`;
+  return keptEtag.get(object) ?? `"${sha256(canonicalJson(object)).slice(0, 27)}"`;
 }
 
 /**
@@ -146,38 +146,22 @@ export function etagOf(object: StoredObject): string {
  * fields cost as much as the rest of the answer; writing the fields as JSON cost half of it again.
  * A kept object is frozen, fields and nested values alike, so what is made once holds while it is
  * kept; any other object (a PostgreSQL row, a handler's own) may change, and both are made each
- * time. (Private fields, Given: no JSON, copy or spread carries them.)
+ * time. (Private fields, privateSlot: no JSON, copy or spread carries them.)
  */
-class Kept extends Given {
-  readonly #etag: string;
-  #json: string | undefined;
+const keptEtag = privateSlot<StoredObject, string>();
+const keptJson = privateSlot<StoredObject, string>();
 
-  private constructor(object: StoredObject, etag: string) {
-    super(object);
-    this.#etag = etag;
-    this.#json = undefined;
-  }
-
-  /** Makes an object kept: its ETag made now (before it is frozen: keep). */
-  static keep(object: StoredObject): void {
-    new Kept(object, etagOf(object));
-  }
-
-  /** A kept object's ETag; undefined for any other object. */
-  static etagOf(object: StoredObject): string | undefined {
-    return #etag in object ? object.#etag : undefined;
-  }
-
-  /** A kept object's JSON text, made on its first request; undefined for any other object. */
-  static jsonOf(object: StoredObject): string | undefined {
-    if (!(#etag in object)) return undefined;
-    return (object.#json ??= JSON.stringify(object));
-  }
+/** A kept object's JSON text, made on its first request; undefined for any other object. */
+function keptJsonOf(object: StoredObject): string | undefined {
+  if (keptEtag.get(object) === undefined) return undefined;
+  let json = keptJson.get(object);
+  if (json === undefined) keptJson.set(object, (json = JSON.stringify(object)));
+  return json;
 }
 
 /** An object as the in-memory store keeps it: frozen throughout, with its ETag. */
 function keep<T extends StoredObject>(object: T): T {
-  Kept.keep(object);
+  keptEtag.set(object, etagOf(object));
   deepFreeze(object);
   return object;
 }
@@ -414,7 +398,7 @@ export function represent(spec: ResourceSpec, object: StoredObject): { [field: s
  */
 export function representationText(spec: ResourceSpec, object: StoredObject): string | undefined {
   if (spec.writeOnly.length > 0 || Object.hasOwn(object, "links") || "toJSON" in object) return undefined;
-  const fields = Kept.jsonOf(object) ?? JSON.stringify(object);
+  const fields = keptJsonOf(object) ?? JSON.stringify(object);
   const links = JSON.stringify(linksOf(spec, object));
   // (An object's JSON ends with its `}`; `{}` has no field to put a comma after.)
   return fields.length === 2 ? `{"links":${links}}` : `${fields.slice(0, -1)},"links":${links}}`;

@@ -117,7 +117,7 @@ describe("the promises of one request", () => {
 
   it("a request whose handler is awaited keeps its work on itself: no WeakMap entry per request", async () => {
     // Why counted: each short-lived weak key is looked at by every garbage collection, and a set
-    // cost about 1 µs on Node 20 (the work lives in a private field of the request instead).
+    // cost about 1 µs on Node 20 (the work lives in a private field of the request instead: privateSlot).
     const api = compiled.api as typeof compiled.api & { createRequestListener(options: object): RequestListener };
     const memory = api.createMemoryHandlers() as { [resource: string]: { [operation: string]: (input: unknown) => unknown } };
     // The memory store's handlers, each answering through a promise, as a database's do.
