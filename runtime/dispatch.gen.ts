@@ -1193,9 +1193,12 @@ async function storeRefused(operation: OperationSpec, resource: ResourceSpec, re
   return fromRefusal(refusal(refused.status, refused.error, { ...refused.detail }));
 }
 
-/** A representation answered: its status, the object with its links, and its ETag (http-behaviour, "Conditional requests"). */
-function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answer {
-  return representation(status, resource, object, { ETag: etagOf(object) });
+/**
+ * A representation answered: the object with its links, and its ETag (http-behaviour, "Conditional
+ * requests"); `read` for a GET's answer (representationText keeps a stored object's text for reads).
+ */
+function shown(resource: ResourceSpec, object: StoredObject, read = false): Answer {
+  return representation(200, resource, object, { ETag: etagOf(object) }, read);
 }
 
 /**
@@ -1203,8 +1206,8 @@ function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answ
  * representationText writes it (no copy of the object is made, and a kept object's fields are
  * written once), else as represent's object.
  */
-function representation(status: number, resource: ResourceSpec, object: StoredObject, headers: { [name: string]: string }): Answer {
-  const text = representationText(resource, object);
+function representation(status: number, resource: ResourceSpec, object: StoredObject, headers: { [name: string]: string }, read = false): Answer {
+  const text = representationText(resource, object, read);
   if (text === undefined) return { status, body: represent(resource, object), headers };
   return { status, raw: { contentType: "application/json", bytes: text }, headers };
 }
@@ -1215,10 +1218,10 @@ function representation(status: number, resource: ResourceSpec, object: StoredOb
  */
 function readAnswer(resource: ResourceSpec, object: StoredObject, req: IncomingMessage): Answer {
   const header = req.headers["if-none-match"];
-  if (header === undefined) return shown(resource, object);
+  if (header === undefined) return shown(resource, object, true);
   const etag = etagOf(object);
   if (ifNoneMatchMatches(header, etag)) return { status: 304, headers: { ETag: etag } };
-  return representation(200, resource, object, { ETag: etag });
+  return representation(200, resource, object, { ETag: etag }, true);
 }
 
 /**

@@ -142,7 +142,7 @@ export function etagOf(object: StoredObject): string {
 
 /**
  * What the in-memory store knows of an object it keeps: its ETag, made when it is stored, and its
- * JSON text, made when it is first shown. Why: a GET answers an ETag, and its digest of the sorted
+ * JSON text, made when it is first read. Why: a GET answers an ETag, and its digest of the sorted
  * fields cost as much as the rest of the answer; writing the fields as JSON cost half of it again.
  * A kept object is frozen, fields and nested values alike, so what is made once holds while it is
  * kept; any other object (a PostgreSQL row, a handler's own) may change, and both are made each
@@ -151,8 +151,12 @@ export function etagOf(object: StoredObject): string {
 const keptEtag = privateSlot<StoredObject, string>();
 const keptJson = privateSlot<StoredObject, string>();
 
-/** A kept object's JSON text, made on its first request; undefined for any other object. */
-function keptJsonOf(object: StoredObject): string | undefined {
+/**
+ * A kept object's JSON text, made on its first read and kept; undefined for any other object. Why
+ * only once read: each object is shown once when it is created or changed, and keeping the text of
+ * every object would double the store's memory for objects that may never be read again.
+ */
+function readJsonOf(object: StoredObject): string | undefined {
   if (keptEtag.get(object) === undefined) return undefined;
   let json = keptJson.get(object);
   if (json === undefined) keptJson.set(object, (json = JSON.stringify(object)));
@@ -391,14 +395,14 @@ export function represent(spec: ResourceSpec, object: StoredObject): { [field: s
 
 /**
  * The JSON text of an object's representation (represent's, written as JSON.stringify writes it),
- * without building the representation: the object's own JSON (a kept object's made once) with its
- * links after its fields. Undefined where the two could differ: write-only fields to leave out, a
+ * without building the representation: the object's own JSON with its links after its fields. For
+ * a read (`read`, a GET's answer), a kept object's JSON is made once, on its first read. Undefined where the two could differ: write-only fields to leave out, a
  * `links` of its own, or a `toJSON` (a handler's class instance), which JSON.stringify would call
  * on the object where represent copies its fields.
  */
-export function representationText(spec: ResourceSpec, object: StoredObject): string | undefined {
+export function representationText(spec: ResourceSpec, object: StoredObject, read = false): string | undefined {
   if (spec.writeOnly.length > 0 || Object.hasOwn(object, "links") || "toJSON" in object) return undefined;
-  const fields = keptJsonOf(object) ?? JSON.stringify(object);
+  const fields = (read ? readJsonOf(object) : keptJson.get(object)) ?? JSON.stringify(object);
   const links = JSON.stringify(linksOf(spec, object));
   // (An object's JSON ends with its `}`; `{}` has no field to put a comma after.)
   return fields.length === 2 ? `{"links":${links}}` : `${fields.slice(0, -1)},"links":${links}}`;
