@@ -30,10 +30,12 @@ import {
   own,
   prepareOwnCreate,
   represent,
+  representationText,
   transitionProblem,
   withoutIgnored,
 } from "./resources.gen.js";
 import type { Awaitable, HandlerRefusal, Link, PageRequest, ResourceSpec, SortKey, StoredObject } from "./resources.gen.js";
+import { privateSlot } from "./records.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
 import { addError, checkStorable, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
@@ -400,17 +402,22 @@ function watchClient(work: RequestWork, socket: WatchedSocket): void {
   work.watched = socket;
 }
 
-const requestWork = new WeakMap<IncomingMessage, RequestWork>();
+/**
+ * Where a request keeps its work: a private field of the request itself (privateSlot), not a
+ * WeakMap keyed by it: every request awaited would be a short-lived weak key, which each garbage
+ * collection has to look at (the body budget's share is kept on the request likewise, http.gen.ts).
+ */
+const WorkOfRequest = privateSlot<IncomingMessage, RequestWork>();
 
 /** The request's work (RequestWork), made on its first hook or handler. */
 function workOf(req: IncomingMessage, options: DispatchOptions): RequestWork {
-  let work = requestWork.get(req);
+  let work = WorkOfRequest.get(req);
   if (work === undefined) {
     const limit = options.handlerTimeout ?? DEFAULT_HANDLER_TIMEOUT;
     const timed = limit > 0 && Number.isFinite(limit);
     const started = performance.now();
     work = { cancel: new RequestCancel(timed ? started + limit : undefined), limit: timed ? limit : 0, started, what: "the request", waiting: undefined, watched: undefined };
-    requestWork.set(req, work);
+    WorkOfRequest.set(req, work);
   }
   return work;
 }
@@ -425,7 +432,7 @@ export function requestSignal(req: IncomingMessage, options: DispatchOptions): A
 
 /** Aborts the work of a request whose client went away (the fetch host tells of it; node:http's connection closing is watched here). */
 export function abortRequest(req: IncomingMessage, reason: unknown): void {
-  requestWork.get(req)?.cancel.abort(reason);
+  WorkOfRequest.get(req)?.cancel.abort(reason);
 }
 
 /**
@@ -433,7 +440,7 @@ export function abortRequest(req: IncomingMessage, reason: unknown): void {
  * true when its client went away, so nothing is written to a closed connection.
  */
 export function endRequest(req: IncomingMessage): boolean {
-  const work = requestWork.get(req);
+  const work = WorkOfRequest.get(req);
   if (work === undefined) return false;
   // (The work stays the request's: a handler still running after a 504 that reads its signal
   // then must find it aborted, never a new one; the entry goes with the request.)
@@ -805,17 +812,15 @@ function producedTypes(operation: OperationSpec): string[] {
 type CallSite = { readonly api: ApiSpec; readonly options: DispatchOptions; readonly req: IncomingMessage };
 
 /**
- * Where a handler's input keeps its CallSite, for its `signal`: a symbol (no name a document or a
- * client can write), not enumerable (a copy or a comparison of the input never sees it).
+ * Where a handler's input keeps its CallSite, for its `signal`: a private field of the input
+ * itself (privateSlot: no copy, key list, JSON or comparison of the input sees it).
  */
-const INPUT_SITE = Symbol("codegen.callSite");
-type TaggedInput = { readonly [INPUT_SITE]?: CallSite; readonly signal?: AbortSignal | undefined };
-const SITE_PROPERTY: PropertyDescriptor = { value: undefined, enumerable: false, writable: false, configurable: false };
+const InputSite = privateSlot<object, CallSite>();
 
 /** The `signal` of every handler's input: the request's, made on the first read. */
 const SIGNAL_PROPERTY: PropertyDescriptor = {
-  get(this: TaggedInput): AbortSignal | undefined {
-    const site = this[INPUT_SITE];
+  get(this: object): AbortSignal | undefined {
+    const site = InputSite.get(this);
     return site === undefined ? undefined : requestSignal(site.req, site.options);
   },
   enumerable: true,
@@ -829,8 +834,8 @@ const SIGNAL_PROPERTY: PropertyDescriptor = {
  * cancelled it. An input made by the application (no request behind it) answers its own `signal`.
  */
 export function madeSignal(input: { readonly signal?: AbortSignal | undefined }): Cancellation | undefined {
-  const site = (input as TaggedInput)[INPUT_SITE];
-  return site === undefined ? input.signal : requestWork.get(site.req)?.cancel;
+  const site = InputSite.get(input);
+  return site === undefined ? input.signal : WorkOfRequest.get(site.req)?.cancel;
 }
 
 /**
@@ -839,7 +844,7 @@ export function madeSignal(input: { readonly signal?: AbortSignal | undefined })
  * the application (no request behind it) answers its own `signal`.
  */
 export function cancellationOf(input: { readonly signal?: AbortSignal | undefined }): Cancellation | undefined {
-  const site = (input as TaggedInput)[INPUT_SITE];
+  const site = InputSite.get(input);
   return site === undefined ? input.signal : workOf(site.req, site.options).cancel;
 }
 
@@ -853,7 +858,7 @@ function call(site: CallSite, operationId: string, input: Omit<OperationInput, "
   if (handler === undefined) throw new Error(`the ${operationId} handler is missing`);
   // Why: a request whose deadline passed, or whose client went away, while an earlier hook was
   // awaited (within its grace) starts no new work: no write is applied after a 504.
-  const aborted = requestWork.get(req)?.cancel;
+  const aborted = WorkOfRequest.get(req)?.cancel;
   if (aborted?.aborted === true) throw aborted.reason;
   // Why a getter: an AbortController costs more than the rest of a GET from the in-memory store,
   // whose handlers never read their signal; made on the first read (or by inTime below), it is
@@ -861,9 +866,7 @@ function call(site: CallSite, operationId: string, input: Omit<OperationInput, "
   // getter for every input, reading the request from the input itself: V8 gives an object with
   // an accessor of its own function a shape of its own, and a shape per request cost more
   // garbage collection than the rest of the request.
-  SITE_PROPERTY.value = site;
-  Object.defineProperty(input, INPUT_SITE, SITE_PROPERTY);
-  SITE_PROPERTY.value = undefined;
+  InputSite.set(input, site);
   Object.defineProperty(input, "signal", SIGNAL_PROPERTY);
   // Why the handler is called here: an answer given at once costs no closure, and no name for a
   // deadline it cannot miss (inTime calls its work at once too).
@@ -1190,9 +1193,23 @@ async function storeRefused(operation: OperationSpec, resource: ResourceSpec, re
   return fromRefusal(refusal(refused.status, refused.error, { ...refused.detail }));
 }
 
-/** A representation answered: its status, the object with its links, and its ETag (http-behaviour, "Conditional requests"). */
-function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answer {
-  return { status, body: represent(resource, object), headers: { ETag: etagOf(object) } };
+/**
+ * A representation answered: the object with its links, and its ETag (http-behaviour, "Conditional
+ * requests"); `read` for a GET's answer (representationText keeps a stored object's text for reads).
+ */
+function shown(resource: ResourceSpec, object: StoredObject, read = false): Answer {
+  return representation(200, resource, object, { ETag: etagOf(object) }, read);
+}
+
+/**
+ * An answer of an object's representation with these headers: as its JSON text where
+ * representationText writes it (no copy of the object is made, and a kept object's fields are
+ * written once), else as represent's object.
+ */
+function representation(status: number, resource: ResourceSpec, object: StoredObject, headers: { [name: string]: string }, read = false): Answer {
+  const text = representationText(resource, object, read);
+  if (text === undefined) return { status, body: represent(resource, object), headers };
+  return { status, raw: { contentType: "application/json", bytes: text }, headers };
 }
 
 /**
@@ -1201,10 +1218,10 @@ function shown(resource: ResourceSpec, object: StoredObject, status = 200): Answ
  */
 function readAnswer(resource: ResourceSpec, object: StoredObject, req: IncomingMessage): Answer {
   const header = req.headers["if-none-match"];
-  if (header === undefined) return shown(resource, object);
+  if (header === undefined) return shown(resource, object, true);
   const etag = etagOf(object);
   if (ifNoneMatchMatches(header, etag)) return { status: 304, headers: { ETag: etag } };
-  return { status: 200, body: represent(resource, object), headers: { ETag: etag } };
+  return representation(200, resource, object, { ETag: etag }, true);
 }
 
 /**
@@ -1241,7 +1258,7 @@ function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result:
     if (refused) return refused;
     created = storedObject(result, handler);
   }
-  return { status: 201, body: represent(resource, created), headers: { Location: objectHref(resource, created["id"]), ETag: etagOf(created) } };
+  return representation(201, resource, created, { Location: objectHref(resource, created["id"]), ETag: etagOf(created) });
 }
 
 /** The lookup of an operation on one object: the object found, or the answer (a refusal of the lookup, or 404). */

@@ -13,3 +13,41 @@ export function defineOwn(record: { [key: string]: unknown }, key: string, value
   if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
 }
+
+/** A base class whose constructor answers the object it is given (privateSlot's Slot sets its field on that object). */
+class Given {
+  constructor(object: object) {
+    return object;
+  }
+}
+
+/** What privateSlot answers: a value kept on objects, read and written by whoever holds the slot. */
+export type PrivateSlot<K extends object, V> = { readonly get: (object: K) => V | undefined; readonly set: (object: K, value: V) => void };
+
+/**
+ * A value kept on objects in a private field of their own (a request's work, a handler input's
+ * request, a stored object's ETag). Why: no key list, copy, spread, JSON or comparison of the
+ * object sees a private field, no name a document or a client can write reaches it, and it costs
+ * an ordinary field's store, where `Object.defineProperty` goes through V8's runtime (about 0.3 µs
+ * a call on Node 20) and a WeakMap makes each object a weak key every garbage collection looks at
+ * (about 1 µs a set). Each slot is a class of its own, so each is a field of its own.
+ */
+export function privateSlot<K extends object, V>(): PrivateSlot<K, V> {
+  class Slot extends Given {
+    #value: V;
+    constructor(object: K, value: V) {
+      super(object);
+      this.#value = value;
+    }
+
+    static get(object: K): V | undefined {
+      return #value in object ? object.#value : undefined;
+    }
+
+    static set(object: K, value: V): void {
+      if (#value in object) object.#value = value;
+      else new Slot(object, value);
+    }
+  }
+  return { get: Slot.get, set: Slot.set };
+}

@@ -5,7 +5,7 @@
 import * as nodeCrypto from "node:crypto";
 import { createHash, randomUUID } from "node:crypto";
 import { withInstants } from "./instants.gen.js";
-import { defineOwn } from "./records.gen.js";
+import { defineOwn, privateSlot } from "./records.gen.js";
 import type { Cancellation } from "./http.gen.js";
 
 export { defineOwn };
@@ -137,22 +137,35 @@ export function isStoreRefusal(value: unknown): value is HandlerRefusal<404 | 40
  * counter to keep; any change of a field changes it.
  */
 export function etagOf(object: StoredObject): string {
-  const kept = (object as { readonly [KEPT_ETAG]?: string })[KEPT_ETAG];
-  return kept ?? `"${sha256(canonicalJson(object)).slice(0, 27)}"`;
+  return keptEtag.get(object) ?? `"${sha256(canonicalJson(object)).slice(0, 27)}"`;
 }
 
 /**
- * The ETag of an object the in-memory store keeps, made when it is stored. Why: a GET answers an
- * ETag, and its digest of the sorted fields cost as much as the rest of the answer. A kept object
- * is frozen, fields and nested values alike, so the tag made once holds while it is kept; any
- * other object (a PostgreSQL row, a handler's own) may change, and its ETag is made each time.
- * (A symbol no other module holds, and not enumerable: no JSON, copy or spread carries it.)
+ * What the in-memory store knows of an object it keeps: its ETag, made when it is stored, and its
+ * JSON text, made when it is first read. Why: a GET answers an ETag, and its digest of the sorted
+ * fields cost as much as the rest of the answer; writing the fields as JSON cost half of it again.
+ * A kept object is frozen, fields and nested values alike, so what is made once holds while it is
+ * kept; any other object (a PostgreSQL row, a handler's own) may change, and both are made each
+ * time. (Private fields, privateSlot: no JSON, copy or spread carries them.)
  */
-const KEPT_ETAG = Symbol("etag");
+const keptEtag = privateSlot<StoredObject, string>();
+const keptJson = privateSlot<StoredObject, string>();
+
+/**
+ * A kept object's JSON text, made on its first read and kept; undefined for any other object. Why
+ * only once read: each object is shown once when it is created or changed, and keeping the text of
+ * every object would double the store's memory for objects that may never be read again.
+ */
+function readJsonOf(object: StoredObject): string | undefined {
+  if (keptEtag.get(object) === undefined) return undefined;
+  let json = keptJson.get(object);
+  if (json === undefined) keptJson.set(object, (json = JSON.stringify(object)));
+  return json;
+}
 
 /** An object as the in-memory store keeps it: frozen throughout, with its ETag. */
 function keep<T extends StoredObject>(object: T): T {
-  Object.defineProperty(object, KEPT_ETAG, { value: etagOf(object) });
+  keptEtag.set(object, etagOf(object));
   deepFreeze(object);
   return object;
 }
@@ -378,6 +391,21 @@ export function represent(spec: ResourceSpec, object: StoredObject): { [field: s
   for (const key of Object.keys(object)) if (key !== "links" && (hidden.length === 0 || !hidden.includes(key))) defineOwn(shown, key, object[key]);
   shown["links"] = linksOf(spec, object);
   return shown;
+}
+
+/**
+ * The JSON text of an object's representation (represent's, written as JSON.stringify writes it),
+ * without building the representation: the object's own JSON with its links after its fields. For
+ * a read (`read`, a GET's answer), a kept object's JSON is made once, on its first read. Undefined where the two could differ: write-only fields to leave out, a
+ * `links` of its own, or a `toJSON` (a handler's class instance), which JSON.stringify would call
+ * on the object where represent copies its fields.
+ */
+export function representationText(spec: ResourceSpec, object: StoredObject, read = false): string | undefined {
+  if (spec.writeOnly.length > 0 || Object.hasOwn(object, "links") || "toJSON" in object) return undefined;
+  const fields = (read ? readJsonOf(object) : keptJson.get(object)) ?? JSON.stringify(object);
+  const links = JSON.stringify(linksOf(spec, object));
+  // (An object's JSON ends with its `}`; `{}` has no field to put a comma after.)
+  return fields.length === 2 ? `{"links":${links}}` : `${fields.slice(0, -1)},"links":${links}}`;
 }
 
 /**

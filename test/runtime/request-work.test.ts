@@ -3,12 +3,13 @@
 // names), and the copies it no longer makes.
 import type { IncomingMessage } from "node:http";
 import { PassThrough } from "node:stream";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchRoute, routeOf } from "../../runtime/dispatch.gen.js";
 import type { RouteSpec } from "../../runtime/dispatch.gen.js";
 import { mediaType, parseUrl, readBody } from "../../runtime/http.gen.js";
 import { readRequestBody } from "../../runtime/requests.gen.js";
-import { copyOwn, objectHref, prepareCreate, prepareOwnCreate } from "../../runtime/resources.gen.js";
+import { MemoryCollection, copyOwn, etagOf, objectHref, prepareCreate, prepareOwnCreate, represent, representationText } from "../../runtime/resources.gen.js";
 import type { ResourceSpec } from "../../runtime/resources.gen.js";
 import { validateValue, withDefaults, withOwnDefaults } from "../../runtime/validate.gen.js";
 import type { FieldErrors, SchemaTable } from "../../runtime/validate.gen.js";
@@ -186,5 +187,64 @@ describe("routeOf", () => {
       expect(routed, target).toBeDefined();
     }
     expect(routeOf(routes, (parseUrl("/files/7/x") as { value: Parameters<typeof routeOf>[1] }).value, "GET")).toBeUndefined();
+  });
+});
+
+describe("representationText", () => {
+  // Keys a stored object may have, whatever the client or the handler called them.
+  const key = fc.oneof(fc.constantFrom("id", "name", "status", "links", "__proto__", "toJSON", "constructor", "2", "10", "é"), fc.string({ maxLength: 4 }));
+  const value = fc.jsonValue({ maxDepth: 2 });
+  const object = fc
+    .tuple(fc.oneof(fc.integer({ min: 1 }), fc.string({ minLength: 1, maxLength: 5 })), fc.array(fc.tuple(key, value), { maxLength: 8 }))
+    .map(([id, entries]) => {
+      const record: { [key: string]: unknown } = {};
+      for (const [name, item] of [["id", id] as const, ...entries])
+        Object.defineProperty(record, name, { value: item, enumerable: true, writable: true, configurable: true });
+      return record;
+    });
+  const specs = fc.record({
+    writeOnly: fc.constantFrom([], ["name"]),
+    base: fc.constantFrom(undefined, "/v1"),
+    links: fc.constantFrom([], [{ rel: "edit", method: "PATCH", when: ["draft"] }], [{ rel: "approve", method: "POST", action: "approve" }]),
+  });
+
+  it("is represent's JSON, or undefined; a kept object's text the same after its first time", () => {
+    fc.assert(
+      fc.property(specs, object, (parts, record) => {
+        const shape: ResourceSpec = { ...spec, writeOnly: parts.writeOnly, links: parts.links, ...(parts.base === undefined ? {} : { base: parts.base }) };
+        const text = representationText(shape, record);
+        // Where the object's own JSON could differ from its representation's, there is no text.
+        if (parts.writeOnly.length > 0 || Object.hasOwn(record, "links") || "toJSON" in record) expect(text).toBeUndefined();
+        else expect(text).toBe(JSON.stringify(represent(shape, record)));
+      }),
+    );
+  });
+
+  it("writes a stored object's fields once across its reads, and its links each time; keeps nothing for a write's answer", () => {
+    const orders = new MemoryCollection({ ...spec, links: [{ rel: "edit", method: "PATCH", when: ["draft"] }] });
+    const stored = orders.create({ name: "Widget", tags: ["a", "b"], status: "draft" });
+    if ("status" in stored && typeof stored.status === "number") throw new Error("refused");
+    const shape = { ...spec, links: [{ rel: "edit", method: "PATCH", when: ["draft"] }] };
+    const expected = JSON.stringify(represent(shape, stored));
+    // Counted: how often JSON.stringify is given the object itself.
+    const given: unknown[] = [];
+    const stringify = JSON.stringify;
+    JSON.stringify = ((value: unknown, ...rest: []) => (given.push(value), stringify(value, ...rest))) as typeof JSON.stringify;
+    const written = (): number => given.filter((item) => item === stored).length;
+    try {
+      // The create's answer: written, not kept (each object is shown so once; most are never read).
+      expect(representationText(shape, stored)).toBe(expected);
+      expect(representationText(shape, stored)).toBe(expected);
+      expect(written()).toBe(2);
+      // Its reads: written at the first, kept for the others, whatever the base path.
+      expect(representationText(shape, stored, true)).toBe(expected);
+      expect(representationText(shape, stored, true)).toBe(expected);
+      expect(representationText({ ...shape, base: "/v1" }, stored, true)).toBe(stringify(represent({ ...shape, base: "/v1" }, stored)));
+      expect(written()).toBe(3);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    // The ETag made when the object was stored is the digest of its fields, as for any other object.
+    expect(etagOf(stored)).toBe(etagOf({ ...stored }));
   });
 });
