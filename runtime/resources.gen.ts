@@ -137,7 +137,7 @@ export function isStoreRefusal(value: unknown): value is HandlerRefusal<404 | 40
  * counter to keep; any change of a field changes it.
  */
 export function etagOf(object: StoredObject): string {
-  return keptEtag.get(object) ?? `"${sha256(canonicalJson(object)).slice(0, 27)}"`;
+  return keptFacts.get(object)?.etag ?? `"${sha256(canonicalJson(object)).slice(0, 27)}"`;
 }
 
 /**
@@ -146,10 +146,12 @@ export function etagOf(object: StoredObject): string {
  * fields cost as much as the rest of the answer; writing the fields as JSON cost half of it again.
  * A kept object is frozen, fields and nested values alike, so what is made once holds while it is
  * kept; any other object (a PostgreSQL row, a handler's own) may change, and both are made each
- * time. (Private fields, privateSlot: no JSON, copy or spread carries them.)
+ * time. (A private field, privateSlot: no JSON, copy or spread carries it. It is set before the
+ * object is frozen, and the JSON goes into the record it holds, not into a field added later: a
+ * private field added to a frozen object is refused by engines that follow the proposal
+ * "Nonextensible applies to private".)
  */
-const keptEtag = privateSlot<StoredObject, string>();
-const keptJson = privateSlot<StoredObject, string>();
+const keptFacts = privateSlot<StoredObject, { readonly etag: string; json?: string }>();
 
 /**
  * A kept object's JSON text, made on its first read and kept; undefined for any other object. Why
@@ -157,15 +159,14 @@ const keptJson = privateSlot<StoredObject, string>();
  * every object would double the store's memory for objects that may never be read again.
  */
 function readJsonOf(object: StoredObject): string | undefined {
-  if (keptEtag.get(object) === undefined) return undefined;
-  let json = keptJson.get(object);
-  if (json === undefined) keptJson.set(object, (json = JSON.stringify(object)));
-  return json;
+  const facts = keptFacts.get(object);
+  if (facts === undefined) return undefined;
+  return (facts.json ??= JSON.stringify(object));
 }
 
 /** An object as the in-memory store keeps it: frozen throughout, with its ETag. */
 function keep<T extends StoredObject>(object: T): T {
-  keptEtag.set(object, etagOf(object));
+  keptFacts.set(object, { etag: etagOf(object) });
   deepFreeze(object);
   return object;
 }
@@ -402,7 +403,7 @@ export function represent(spec: ResourceSpec, object: StoredObject): { [field: s
  */
 export function representationText(spec: ResourceSpec, object: StoredObject, read = false): string | undefined {
   if (spec.writeOnly.length > 0 || Object.hasOwn(object, "links") || "toJSON" in object) return undefined;
-  const fields = (read ? readJsonOf(object) : keptJson.get(object)) ?? JSON.stringify(object);
+  const fields = (read ? readJsonOf(object) : keptFacts.get(object)?.json) ?? JSON.stringify(object);
   const links = JSON.stringify(linksOf(spec, object));
   // (An object's JSON ends with its `}`; `{}` has no field to put a comma after.)
   return fields.length === 2 ? `{"links":${links}}` : `${fields.slice(0, -1)},"links":${links}}`;
