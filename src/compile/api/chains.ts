@@ -107,24 +107,34 @@ export function longCompositionChains(schemas: Readonly<Record<string, unknown>>
  * keeps what was written.
  */
 export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
-  let result: Record<string, unknown> | undefined;
+  /** Per kind, the parents it is listed by, each with its own part (what replaces the kind's `$ref` to it). */
+  const bases = new Map<string, Map<string, Schema>>();
   for (const [parent, value] of Object.entries(schemas)) {
     const schema = schemaAt(value);
     // Only beside a discriminator, OpenAPI's mark of polymorphism: elsewhere such a cycle is
     // another schema's (`A = B`, `B = A | string`) and is rendered otherwise (longCompositionChains).
     if (schema === undefined || schemaAt(schema.discriminator) === undefined) continue;
-    const kinds = [...listAt(schema.oneOf), ...listAt(schema.anyOf)].map((item) => refName(schemaAt(item) ?? {}));
-    const base = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "oneOf" && key !== "anyOf"));
-    for (const kind of new Set(kinds)) {
+    let base: Schema | undefined;
+    for (const item of [...listAt(schema.oneOf), ...listAt(schema.anyOf)]) {
+      const kind = refName(schemaAt(item) ?? {});
       if (kind === undefined || kind === parent || !Object.hasOwn(schemas, kind)) continue;
-      const child = schemaAt((result ?? schemas)[kind]);
-      const allOf = listAt(child?.allOf);
-      if (child === undefined || !allOf.some((item) => refName(schemaAt(item) ?? {}) === parent)) continue;
-      result ??= { ...schemas };
-      result[kind] = { ...child, allOf: allOf.map((item) => (refName(schemaAt(item) ?? {}) === parent ? base : item)) };
+      base ??= Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "oneOf" && key !== "anyOf"));
+      (bases.get(kind) ?? bases.set(kind, new Map()).get(kind)!).set(parent, base);
     }
   }
-  return result ?? schemas;
+  if (bases.size === 0) return schemas;
+  // Each kind rewritten once, whatever the number of parents listing it: linear in the document.
+  const result: Record<string, unknown> = { ...schemas };
+  for (const [kind, parents] of bases) {
+    const child = schemaAt(schemas[kind]);
+    const allOf = listAt(child?.allOf);
+    const inherited = allOf.map((item) => {
+      const name = refName(schemaAt(item) ?? {});
+      return name === undefined ? item : (parents.get(name) ?? item);
+    });
+    if (child !== undefined && inherited.some((item, i) => item !== allOf[i])) result[kind] = { ...child, allOf: inherited };
+  }
+  return result;
 }
 
 const listAt = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);

@@ -4,7 +4,9 @@
  * level of what they walk, and a document nests as deep as its references lead: a chain of a few
  * thousand references (schemas, parameters or responses each referring to the next, files
  * referring to files) overflowed the call stack, and the user saw "Maximum call stack size
- * exceeded". The place found here is reported instead, located, before any of those walks.
+ * exceeded". A place found here is reported instead, located: past INLINE_DEPTH_LIMIT once a
+ * document is bundled (placeDeeperThan), or along the chain where bundling ran out of stack
+ * (referencePlace).
  */
 
 type Node = object;
