@@ -11,9 +11,6 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { inlineReferences, prepareDocument } from "../../src/compile/api/foreign.js";
 import { compileSchemas } from "../../src/compile/verify/verify.js";
-import { checkDeclaration } from "../../src/compile/compile.js";
-import { expandDeclaration } from "../../src/compile/expand/expand.js";
-import { withoutUnusedComponents } from "../../src/compile/expand/tidy.js";
 // @ts-expect-error: the benchmark's generator is plain JavaScript.
 import { declarationText } from "../../bench/make-declarations.js";
 import { nodeHost } from "../../src/host.js";
@@ -87,36 +84,6 @@ describe("the document walk (src/compile/api/foreign.ts)", () => {
       paths: { "/a/{b}": { get: { responses: { "200": { description: "x", content: { "a/b~c": { schema: { $ref: "#/components/schemas/Gone" } } } } } } } },
     };
     expect(inlineReferences(document).problems.map((p) => p.pointer)).toEqual(["#/paths/~1a~1{b}/get/responses/200/content/a~1b~0c/schema"]);
-  });
-});
-
-describe("pruning the expansion's unused components (src/compile/expand/tidy.ts)", () => {
-  it("keeps a set of the refs it found and the components it followed, not of every object it walked", () => {
-    const checked = checkDeclaration("api.yaml", (declarationText as (size: number) => string)(20));
-    const document = expandDeclaration(checked.value!) as unknown as Record<string, unknown>;
-    let objects = 0;
-    let refs = 0;
-    const count = (value: unknown): void => {
-      if (typeof value !== "object" || value === null) return;
-      objects++;
-      for (const [key, item] of Object.entries(value)) {
-        if (key === "$ref") refs++;
-        else count(item);
-      }
-    };
-    count(document);
-    const components = document.components as Record<string, Record<string, unknown>>;
-    const named = Object.keys(components.schemas ?? {}).length + Object.keys(components.responses ?? {}).length;
-    const added = vi.spyOn(Set.prototype, "add");
-    try {
-      withoutUnusedComponents(document);
-      // Each ref's name once into the used names; each component at most once more (a resource's
-      // schema is used by being one) and once into the followed ones.
-      expect(added.mock.calls.length).toBeLessThanOrEqual(refs + 2 * named);
-      expect(objects).toBeGreaterThan(refs + 2 * named);
-    } finally {
-      added.mockRestore();
-    }
   });
 });
 

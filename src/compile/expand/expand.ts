@@ -21,7 +21,7 @@ import {
   tokenRequestSchema,
   tokenResponseSchema,
 } from "./schemas.js";
-import { servedUrl, withoutUnusedComponents } from "./tidy.js";
+import { servedUrl } from "./tidy.js";
 
 /** The OpenAPI version the expansion writes. */
 export const OPENAPI_VERSION = "3.1.1";
@@ -666,7 +666,10 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
       if (action.body) schemas[actionRequestName(resource.typeName, action.name)] = actionRequestSchema(resource, { ...action, body: action.body });
     }
   }
-  Object.assign(schemas, { Error: errorSchema(), AuthError: authErrorSchema(), Link: linkSchema(), Index: indexSchema() });
+  // Every operation's 400 refers to Error, the index to Index and Index to Link; AuthError only a guard's refusal.
+  schemas.Error = errorSchema();
+  if (shared.refersToAuthError()) schemas.AuthError = authErrorSchema();
+  Object.assign(schemas, { Link: linkSchema(), Index: indexSchema() });
   if (tokenGuard) {
     schemas.TokenRequest = tokenRequestSchema(tokenGuard.form);
     schemas.TokenResponse = tokenResponseSchema();
@@ -699,7 +702,6 @@ export function expandDeclaration(declaration: Declaration): OpenAPIV3_1.Documen
   // Why no deep copy of the whole: every part is built anew here and what comes from the
   // declaration's data passes jsonData, so no object is shared with the declaration, with another
   // run or between two places of the document (test/compile/expand/expand-json.test.ts checks all three).
-  withoutUnusedComponents(document);
   expansions.add(document);
   return document as unknown as OpenAPIV3_1.Document;
 }

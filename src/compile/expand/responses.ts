@@ -195,6 +195,11 @@ export class SharedResponses {
     return { $ref: `#/components/responses/${SHARED[status]}` };
   }
 
+  /** Whether a guard's refusal (401 or 403, whose body is `AuthError`) was referred to. */
+  refersToAuthError(): boolean {
+    return this.used.has("401") || this.used.has("403");
+  }
+
   /** `components.responses`: every shared answer referred to. */
   components(): Record<string, JsonSchema> {
     const statuses = (Object.keys(SHARED) as SharedStatus[]).filter((s) => this.used.has(s));

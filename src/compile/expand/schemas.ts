@@ -1,4 +1,4 @@
-import type { Action, Field, Resource } from "../declaration/model.js";
+import type { Action, Field, Operation, Resource } from "../declaration/model.js";
 import { withArticle, words } from "../declaration/names.js";
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it) as plain data. */
@@ -124,8 +124,11 @@ export function idSchema(resource: Resource): JsonSchema {
 }
 
 /**
- * The three schemas of a resource: the representation (`Article`: id, fields, status, links),
- * the POST/PUT body (`ArticleInput`) and the PATCH body (`ArticlePatch`).
+ * The schemas of a resource: the representation (`Article`: id, fields, status, links), which
+ * always stays (the code reads the resource from it), the POST/PUT body (`ArticleInput`) where
+ * `create` or `replace` is offered, the PATCH body (`ArticlePatch`) where `update` is, and its
+ * states (`ArticleStatus`). Why only those: a component no operation uses is left out
+ * (docs/openapi.md), so linters find none unused.
  */
 export function resourceSchemas(resource: Resource): Record<string, JsonSchema> {
   const { typeName, status } = resource;
@@ -159,11 +162,10 @@ export function resourceSchemas(resource: Resource): Record<string, JsonSchema> 
     );
     return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
   };
-  const schemas: Record<string, JsonSchema> = {
-    [typeName]: output,
-    [`${typeName}Input`]: body("input"),
-    [`${typeName}Patch`]: body("patch"),
-  };
+  const schemas: Record<string, JsonSchema> = { [typeName]: output };
+  const offers = (operation: Operation) => resource.operations.includes(operation);
+  if (offers("create") || offers("replace")) schemas[`${typeName}Input`] = body("input");
+  if (offers("update")) schemas[`${typeName}Patch`] = body("patch");
   if (status) {
     schemas[`${typeName}Status`] = {
       type: "string",

@@ -154,6 +154,49 @@ describe("expandDeclaration", () => {
     expect(doc.components.schemas.Product["x-codegen-resource"]).toEqual({ collection: "products", singular: "product", id: "integer", links: [] });
   });
 
+  it("builds a component only where an operation uses it (docs/openapi.md, components.schemas)", () => {
+    const value: Record<string, any> = baseDeclaration();
+    const fields = { name: { type: "string", required: true } };
+    value.resources = {
+      ...value.resources,
+      shelves: { fields, operations: ["list", "get"] },
+      orders: { fields, operations: ["create"] },
+      notes: { fields, operations: ["get", "update"] },
+    };
+    const names = (doc: any) => Object.keys(doc.components.schemas);
+    expect(names(expand(value))).toEqual([
+      "Product",
+      "ProductInput",
+      "ProductPatch",
+      "Shelf",
+      "Order",
+      "OrderInput",
+      "Note",
+      "NotePatch",
+      "Error",
+      "AuthError",
+      "Link",
+      "Index",
+      "TokenRequest",
+      "TokenResponse",
+    ]);
+    // Every operation public: no guard refuses, so no AuthError; no refusal shared either.
+    const open: Record<string, any> = { ...baseDeclaration(), auth: undefined };
+    open.resources = { shelves: { fields, operations: ["list", "get"] } };
+    const doc = expand(open);
+    expect(names(doc)).toEqual(["Shelf", "Error", "Link", "Index"]);
+    expect(Object.keys(doc.components.responses)).not.toContain("Unauthorized");
+  });
+
+  it("keeps no component alive for a `$ref` that only an extension's data holds", () => {
+    const value: Record<string, any> = baseDeclaration();
+    value.resources.products.operations = ["list", "get"];
+    value.resources.products["x-see"] = { $ref: "#/components/schemas/ProductPatch" };
+    const doc = expand(value);
+    expect(doc.components.schemas.Product["x-see"]).toEqual({ $ref: "#/components/schemas/ProductPatch" });
+    expect(Object.keys(doc.components.schemas)).not.toContain("ProductPatch");
+  });
+
   it("gives a document servers [{url: /}] when none are declared", () => {
     expect(expand(baseDeclaration()).servers).toEqual([{ url: "/" }]);
   });
