@@ -265,7 +265,7 @@ export function patternCheck(
   for (const [name, schema] of Object.entries(schemas)) {
     const refs = new Set<string>();
     // With no schema marked yet, the walk answers for the schema's own patterns and notes its references.
-    if (leavesUnchecked(schema, check, new WeakSet(), refs)) found.push(name);
+    if (leavesUnchecked(schema, check, new Set(), refs)) found.push(name);
     for (const ref of refs) (referrers.get(ref) ?? referrers.set(ref, []).get(ref)!).push(name);
   }
   for (let name = found.pop(); name !== undefined; name = found.pop()) {
@@ -430,28 +430,34 @@ const DATA_KEYWORDS: ReadonlySet<string> = new Set(["enum", "const", "default", 
  * validator leaves unchecked. `refs`, when given, collects the named schemas it refers to (the
  * walk then goes on past a finding, so that every reference is noted).
  */
-function leavesUnchecked(value: unknown, checks: PatternCheck, visited = new WeakSet<object>(), refs?: Set<string>): boolean {
+function leavesUnchecked(value: unknown, checks: PatternCheck, visited = new Set<object>(), refs?: Set<string>): boolean {
   if (checks === undefined || typeof value !== "object" || value === null) return false;
   // Why each object once: a bundled document shares objects, and a walk without this could meet
   // one of them once per path to it. A second meeting can answer false: had the first found a
-  // pattern left unchecked, the walk would have said so then.
+  // pattern left unchecked, the walk would have said so then. (A Set, not a WeakSet: it lives
+  // for one named schema's walk, and a WeakSet's entries cost the collector more.)
   if (visited.has(value)) return false;
   visited.add(value);
-  const children = Array.isArray(value) ? (value as unknown[]) : [];
   let found = false;
-  if (!Array.isArray(value)) {
-    const schema = value as Record<string, unknown>;
-    const ref = refName(schema as JsonSchema);
-    if (ref !== undefined) refs?.add(ref);
-    found =
-      (ref !== undefined && checks.uncheckedIn(ref)) ||
-      (typeof schema.pattern === "string" && !checks.checks(schema.pattern)) ||
-      Object.keys(asSchema(schema.patternProperties) ?? {}).some((name) => !checks.checks(name));
-    for (const key of Object.keys(schema)) if (!DATA_KEYWORDS.has(key)) children.push(schema[key]);
+  // Why index and for-in loops: a list of each object's keys and of its children, made for every
+  // object of every schema, was most of this walk's garbage.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (found && refs === undefined) return true;
+      if (leavesUnchecked(value[i], checks, visited, refs)) found = true;
+    }
+    return found;
   }
-  for (const child of children) {
+  const schema = value as Record<string, unknown>;
+  const ref = refName(schema as JsonSchema);
+  if (ref !== undefined) refs?.add(ref);
+  found = (ref !== undefined && checks.uncheckedIn(ref)) || (typeof schema.pattern === "string" && !checks.checks(schema.pattern));
+  const names = schema.patternProperties !== undefined ? asSchema(schema.patternProperties) : undefined;
+  if (names !== undefined && !found) found = Object.keys(names).some((name) => !checks.checks(name));
+  for (const key in schema) {
+    if (!Object.hasOwn(schema, key) || DATA_KEYWORDS.has(key)) continue;
     if (found && refs === undefined) return true;
-    if (leavesUnchecked(child, checks, visited, refs)) found = true;
+    if (leavesUnchecked(schema[key], checks, visited, refs)) found = true;
   }
   return found;
 }

@@ -2,7 +2,7 @@
 // references whose last schema holds a pattern left unchecked marks every schema of the chain,
 // whatever order the schemas stand in (a fixed point over the schemas took a pass per link).
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { patternCheck } from "../../../src/compile/api/schema-code.js";
 import type { JsonSchema } from "../../../src/compile/api/schema-code.js";
 
@@ -35,5 +35,20 @@ describe("patternCheck", () => {
     const schemas = { ...chain(3), Other: { type: "string", pattern: "^o$" }, Refers: { $ref: "#/components/schemas/Other" } };
     const check = patternCheck(schemas, (pattern) => pattern !== UNSAFE);
     expect(["S0", "S1", "S2", "Other", "Refers"].map((name) => check?.uncheckedIn(name))).toEqual([true, true, true, false, false]);
+  });
+
+  it("lists no object's keys on its walk, but those of a patternProperties", () => {
+    // A schema of 2,000 properties, each nested two levels: the walk meets 6,000 objects.
+    const properties: Record<string, JsonSchema> = {};
+    for (let i = 0; i < 2000; i++) properties[`p${i}`] = { type: "object", properties: { q: { type: "string", pattern: "^q$" } } };
+    const schemas = { Wide: { type: "object", properties, patternProperties: { "^x-": { type: "string" } } } };
+    const keys = vi.spyOn(Object, "keys");
+    try {
+      const check = patternCheck(schemas, (pattern) => pattern !== UNSAFE);
+      expect(check?.uncheckedIn("Wide")).toBe(false);
+      expect(keys.mock.calls.length).toBeLessThan(10);
+    } finally {
+      keys.mockRestore();
+    }
   });
 });
