@@ -139,8 +139,12 @@ export type ReadResponses = Map<object, ReadResponse>;
  * read again at each (and what the dispatcher reads of them: their media types, JSON or not).
  */
 export function responseObjects(value: unknown, read: ReadResponses = new Map()): ResponseObject[] {
-  return Object.entries(objectOf(value)).map(([status, raw]) => {
-    const response = objectOf(raw);
+  const responses = objectOf(value);
+  const out: ResponseObject[] = [];
+  // Why a for-in loop: a pair per response and a list of them, for every operation, were garbage.
+  for (const status in responses) {
+    if (!Object.hasOwn(responses, status)) continue;
+    const response = objectOf(responses[status]);
     let known = read.get(response);
     if (known === undefined) {
       const content = mediaEntries(response.content);
@@ -158,7 +162,7 @@ export function responseObjects(value: unknown, read: ReadResponses = new Map())
       };
       read.set(response, known);
     }
-    return {
+    out.push({
       status,
       description: known.description,
       content: known.content,
@@ -166,6 +170,7 @@ export function responseObjects(value: unknown, read: ReadResponses = new Map())
       json: known.json,
       raw: known.raw,
       jsonSchema: known.jsonSchema,
-    };
-  });
+    });
+  }
+  return out;
 }

@@ -69,7 +69,6 @@ export function typeExpression(schema: JsonSchema, prefix: string, names: Schema
   if (ref !== undefined) return word(prefix + names.typeNameFor(ref, use));
   if (Object.hasOwn(schema, "const")) return literalType(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.length === 0 ? NEVER : unionType(schema.enum.map((v) => literalType(v)));
-  const sub = (member: unknown): TypeExpr => subschemaType(member, prefix, names, use);
   const parts: TypeExpr[] = [];
   const types = schemaTypes(schema);
   if (types.length > 0) parts.push(unionType(types.map((type) => singleType(type, schema, prefix, names, use))));
@@ -77,6 +76,7 @@ export function typeExpression(schema: JsonSchema, prefix: string, names: Schema
   // Why a look at the schema's own keys first: most schemas combine none, and the
   // look-ups of the four names missing from them were a good part of this function's time.
   if (!hasAnyKey(schema, COMBINING_KEYWORDS)) return intersectionOf(parts);
+  const sub = (member: unknown): TypeExpr => subschemaType(member, prefix, names, use);
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
   // A value of `oneOf` matches exactly one branch, but TypeScript has no exclusive union: both are `|`.
   for (const branches of [schema.anyOf, schema.oneOf]) if (Array.isArray(branches)) parts.push(unionOf(branches.map(sub)));

@@ -157,6 +157,23 @@ describe("the view model's work", () => {
     }
   });
 
+  it("lists no operation's responses as pairs: a response already read costs its status alone", () => {
+    const shared = { description: "Failed", content: { "application/json": { schema: { type: "object" } } } };
+    const known = new Map();
+    const entries = vi.spyOn(Object, "entries");
+    try {
+      const read = Array.from({ length: 500 }, () => responseObjects({ "400": shared, "500": shared }, known));
+      expect(read[499]!.map((r) => [r.status, r.types])).toEqual([
+        ["400", ["application/json"]],
+        ["500", ["application/json"]],
+      ]);
+      // The shared response's media ranges once; none per operation (500 when each listed its responses).
+      expect(entries.mock.calls.length).toBeLessThan(10);
+    } finally {
+      entries.mockRestore();
+    }
+  });
+
   it("checks each schema name once, and asks for the type of a named schema once per use, not at every reference to it", async () => {
     const document = await documentOf("api-20.yaml", declarationText(20) as string);
     identifiers.count = 0;
