@@ -133,18 +133,20 @@ export type ReadResponses = Map<object, ReadResponse>;
 
 /**
  * The Response Objects of an operation's `responses`, in their order; each object read once per
- * `read` (one per reading of the document: it is dropped with it). Why: after
- * prepareDocument a response of `components/responses` is one object at every operation that
- * refers to it (an API's error responses, most of each operation's), and its media ranges were
- * read again at each (and what the dispatcher reads of them: their media types, JSON or not).
+ * `read` (one per reading of the document: it is dropped with it). Why: a response of
+ * `components/responses` is one object at every operation that refers to it (an API's error
+ * responses, most of each operation's), and its media ranges were read again at each (and what
+ * the dispatcher reads of them: their media types, JSON or not). `answers`: the document's
+ * `components/responses`, for a response that is a ref to one of them (`#/components/responses/<name>`
+ * and no other key: codegen's own documents, which prepareDocument leaves as they are).
  */
-export function responseObjects(value: unknown, read: ReadResponses = new Map()): ResponseObject[] {
+export function responseObjects(value: unknown, read: ReadResponses = new Map(), answers: Json = {}): ResponseObject[] {
   const responses = objectOf(value);
   const out: ResponseObject[] = [];
   // Why a for-in loop: a pair per response and a list of them, for every operation, were garbage.
   for (const status in responses) {
     if (!Object.hasOwn(responses, status)) continue;
-    const response = objectOf(responses[status]);
+    const response = sharedAnswer(objectOf(responses[status]), answers);
     let known = read.get(response);
     if (known === undefined) {
       const content = mediaEntries(response.content);
@@ -173,4 +175,15 @@ export function responseObjects(value: unknown, read: ReadResponses = new Map())
     });
   }
   return out;
+}
+
+const ANSWER_PREFIX = "#/components/responses/";
+
+/** The shared answer a response refers to (`$ref` its only key, a name without escapes), else the response itself. */
+function sharedAnswer(response: Json, answers: Json): Json {
+  const ref = response.$ref;
+  if (typeof ref !== "string" || !ref.startsWith(ANSWER_PREFIX)) return response;
+  for (const key in response) if (key !== "$ref" && Object.hasOwn(response, key)) return response;
+  const name = ref.slice(ANSWER_PREFIX.length);
+  return /[~/%]/.test(name) || !Object.hasOwn(answers, name) ? response : objectOf(answers[name]);
 }

@@ -10,12 +10,12 @@
  * part of another schema, a place swagger-parser bundled an external file into) is replaced by
  * what it points at: one shared copy for all its uses, and the size of the document this expands
  * to is bounded (expansionLimit). What the model then reads has refs of one form only:
- * `#/components/schemas/<identifier>`. In codegen's own documents (isExpansion) only the refs to
- * shared answers (`components/responses`) are replaced; their schemas and data are not walked.
+ * `#/components/schemas/<identifier>`, but in codegen's own documents (isExpansion), which are
+ * not walked: there an operation's response may also be a ref to a shared answer
+ * (`#/components/responses/<name>`), which responseObjects reads.
  */
 import { messageFor } from "../../diagnostics/index.js";
 import { isExpansion } from "../expand/expand.js";
-import { statusMap } from "../expand/schemas.js";
 import { identifierOf, isTypeName, pointerOf } from "./names.js";
 import { INLINE_DEPTH_LIMIT } from "../openapi/depth.js";
 
@@ -143,10 +143,10 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   const names = rename ? renamedSchemas(schemas) : new Map<string, string>();
   // Why: in a document codegen expanded, every ref at a schema's place names a schema
   // of components/schemas, data holds none, and the size is linear in the declaration's (see
-  // isExpansion): the walk would only replace the operations' refs to shared answers, at the cost
-  // of going through every schema and example. A schema name that needs a new name walks it all.
-  const own = rename && names.size === 0 && isExpansion(document) ? inlineSharedAnswers(source) : undefined;
-  if (own) return { document: own as unknown as D, problems: [] };
+  // isExpansion): the walk would only replace the operations' refs to shared answers, which the
+  // model reads where they stand (responseObjects), at the cost of going through every schema and
+  // example. A schema name that needs a new name walks it all.
+  if (rename && names.size === 0 && isExpansion(document)) return { document, problems: [] };
   const problems = new Map<string, RefProblem>();
   const fail = (at: At, kind: RefProblem["kind"], reason: string, limit?: number): Prepared => {
     const pointer = pointerAt(at);
@@ -368,51 +368,6 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     document: objectOf([...Object.entries(prepared), ["components", objectOf([...Object.entries(components), ["schemas", renamedTable]])]]) as unknown as D,
   };
 }
-
-/**
- * An expansion (isExpansion) as prepare's walk makes it: each operation's refs to shared answers
- * replaced by the answer in `components/responses` (one object for all its uses), the objects on
- * the way copied, all else as it is. Undefined when a response's ref is not of that form, so the
- * document is walked after all. test/compile/expand/expand-json.test.ts holds the two ways equal.
- */
-function inlineSharedAnswers(document: Json): Json | undefined {
-  const components = isObject(document.components) ? document.components : {};
-  const answers = isObject(components.responses) ? components.responses : {};
-  if (!isObject(document.paths)) return document;
-  // The answer of each ref (undefined: not of that form), found once: an API has a handful.
-  const found = new Map<unknown, unknown>();
-  const answerOf = (ref: unknown): unknown => {
-    if (found.has(ref)) return found.get(ref);
-    const name = typeof ref === "string" && ref.startsWith(RESPONSE_PREFIX) ? ref.slice(RESPONSE_PREFIX.length) : undefined;
-    const answer = name === undefined || /[~/%]/.test(name) || !Object.hasOwn(answers, name) ? undefined : answers[name];
-    found.set(ref, answer);
-    return answer;
-  };
-  let paths: Json | undefined;
-  for (const path of Object.keys(document.paths)) {
-    const item = document.paths[path];
-    if (!isObject(item)) continue;
-    let itemCopy: Json | undefined;
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!isObject(operation) || !isObject(operation.responses)) continue;
-      const responses = operation.responses;
-      let responsesCopy: Json | undefined;
-      for (const status of Object.keys(responses)) {
-        const response = responses[status];
-        if (!isObject(response) || !("$ref" in response)) continue;
-        const answer = answerOf(response.$ref);
-        if (answer === undefined || !onlyRef(response)) return undefined;
-        (responsesCopy ??= Object.assign(statusMap(), responses))[status] = answer;
-      }
-      if (responsesCopy) (itemCopy ??= { ...item })[method] = { ...operation, responses: responsesCopy };
-    }
-    if (itemCopy) (paths ??= { ...document.paths })[path] = itemCopy;
-  }
-  return paths ? { ...document, paths } : document;
-}
-
-const RESPONSE_PREFIX = "#/components/responses/";
 
 /**
  * Every schema at a place where the grammar expects one (components, parameters, bodies,

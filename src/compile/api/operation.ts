@@ -119,6 +119,7 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
   const resourceIds = fromOthers && ours ? resourceOperationIds(document, collections) : new Set<string>();
   for (const id of resourceIds) usedIds.add(id);
   const readResponses: ReadResponses = new Map();
+  const answers = objectOf(objectOf(document.components).responses);
   const paths: PathModel[] = [];
   for (const [path, rawItem] of Object.entries(objectOf(document.paths))) {
     const item = objectOf(rawItem);
@@ -184,7 +185,7 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         description: textOf(operation.description),
         parameters: parametersOf(path, method, itemParameters, operation, template.names),
         body: requestBodyObject(operation.requestBody),
-        responses: responseObjects(operation.responses, readResponses),
+        responses: responseObjects(operation.responses, readResponses, answers),
         responsesObject: objectOf(operation.responses),
         security,
         group: "collection" in behaviour ? behaviour.collection : (tag ?? segment ?? "default"),
