@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { DataFile, GeneratedFile } from "../emit/render.js";
+import { updateWithShape } from "./code-shape.js";
 import { shapeOfData } from "./json-shape.js";
 
 /** The manifest's file name inside the output folder. */
@@ -77,7 +78,7 @@ export function hashOf(contents: string): string {
 export function shapeHashOf(path: string, text: string, piece = SHAPE_PIECE): string {
   const data = dataShapeOf(path, text);
   if (data !== undefined) return shapeHash(data);
-  return passesShapeHash(text, piece);
+  return codeShapeHash(text, piece);
 }
 
 /** Where the piece of `text` from `start` ends: after the first SHAPE_SAFE_END at least `piece` characters on, else at the end. */
@@ -89,15 +90,16 @@ function pieceEnd(text: string, start: number, piece: number): number {
 }
 
 /**
- * shapeHashOf a code text by the passes (codeShape), a piece at a time, each piece ending after a
- * character no pass matches or looks at (SHAPE_SAFE_END), so the pieces' shapes are the whole's
- * and no pass copies a whole large file at once.
+ * shapeHashOf a code text (src/write/code-shape.ts), a piece at a time, each piece ending after a
+ * character the rule neither matches nor looks at (SHAPE_SAFE_END), so the pieces' shapes are the
+ * whole's and no piece's scratch space is as large as a large file.
  */
-function passesShapeHash(text: string, piece: number): string {
+function codeShapeHash(text: string, piece: number): string {
   const hash = createHash("sha256");
+  const scratch = { units: new Uint16Array(0), bytes: new Uint8Array(0) };
   for (let start = 0; start < text.length;) {
     const end = pieceEnd(text, start, piece);
-    hash.update(codeShape(text.slice(start, end)));
+    updateWithShape(hash, text.slice(start, end), scratch);
     start = end;
   }
   return `shape1-${hash.digest("hex")}`;
@@ -105,12 +107,12 @@ function passesShapeHash(text: string, piece: number): string {
 
 const shapeHash = (shape: string) => `shape1-${hashOf(shape).slice("sha256-".length)}`;
 
-/** How long a piece of a text codeShape rewrites at once is (shapeHashOf), up to the next SHAPE_SAFE_END. */
+/** How long a piece of a text shaped at once is (shapeHashOf), up to the next SHAPE_SAFE_END. */
 export const SHAPE_PIECE = 256 * 1024;
 
 /**
- * A character no pass of codeShape matches or looks at from beside it (none of `\w$`, white space,
- * the punctuation the passes name, quotes, backslash) and no half of a surrogate pair (a piece is
+ * A character the shape rule (code-shape.ts) neither matches nor looks at from beside it (none of
+ * `\w$`, white space, the punctuation the rule names, quotes, backslash) and no half of a surrogate pair (a piece is
  * may not be parted): `.`, `/`, `-`, `#` ... A piece may end after one.
  */
 const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
@@ -144,7 +146,7 @@ export function shapeHashOfFile(file: DataFile): string {
     else {
       const data = dataShapeOf(file.path, file.contents);
       if (data !== undefined) hash = shapeHash(data);
-      else hash = passesShapeHash(file.contents, SHAPE_PIECE);
+      else hash = codeShapeHash(file.contents, SHAPE_PIECE);
     }
     generatedShapes.set(file, hash);
   }
@@ -164,23 +166,9 @@ function dataShapeOf(path: string, text: string): string | undefined {
   try {
     return JSON.stringify(yaml().parse(text, { maxAliasCount: -1 }));
   } catch {
-    // Not parseable: compared as text (codeShape).
+    // Not parseable: compared as text (code-shape.ts).
     return undefined;
   }
-}
-
-/** The shape of code (or of a YAML or JSON text that does not parse): see shapeHashOf. */
-export function codeShape(text: string): string {
-  // The backslash before a quote goes and every quote becomes `"` in one pass (`\'` becomes `'`,
-  // then `"`); `;`, a comma before a closer (past the `;`s that go) and parentheses go in one.
-  // The first pass finds a `|` or `&` and then looks behind it; the white space it leaves before
-  // the `|` goes in the next pass.
-  return text
-    .replace(/[|&](?<=(?:[:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&])(?![|&=])/g, "")
-    .replace(/\s+/g, "")
-    .replace(/\\["'`]|['`]/g, '"')
-    .replace(/[;()]|,(?=;*[)\]}>])/g, "")
-    .replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
 }
 
 /** Whether a file's text is what the manifest's hash says: the very bytes, or their shape (`shapeHashOf`). */
