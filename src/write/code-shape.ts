@@ -48,9 +48,14 @@ function leadsMembers(text: string, at: number): boolean {
   return c === 115 && (wordEndsAt(text, before, "as") || wordEndsAt(text, before, "satisfies") || wordEndsAt(text, before, "extends"));
 }
 
-/** Write the shape of `text` into `out` (at least `text.length` long); returns its length. */
-function shapeInto(text: string, out: Uint16Array): number {
-  // The bar, white space and quotes: a quote after a backslash left in `out` takes its place.
+/**
+ * The rule's first three passes, from `text` into `out` (at least `text.length` long): the bar,
+ * white space, and quotes (a quote after a backslash left in `out` takes its place). Returns the
+ * length written. Why a function per loop: V8 optimizes a long loop while it runs, and a function
+ * of three loops was optimized in the first before the others had run once, then thrown out and
+ * optimized again at each of them (720 against 400 ms for the 1000-resource output's code, cold).
+ */
+function shapeSpaceAndQuotes(text: string, out: Uint16Array): number {
   let length = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -59,9 +64,12 @@ function shapeInto(text: string, out: Uint16Array): number {
       else out[length++] = 34;
     } else if (c === 124 || c === 38 ? !leadsMembers(text, i) : !isSpace(c)) out[length++] = c;
   }
-  // `;`, parentheses, a comma before a closer.
-  let end = length;
-  length = 0;
+  return length;
+}
+
+/** The fourth pass, in place over `out`'s first `end` units: `;`, parentheses, a comma before a closer. Returns the length left. */
+function dropPunctuation(out: Uint16Array, end: number): number {
+  let length = 0;
   for (let i = 0; i < end; i++) {
     const c = out[i]!;
     if (c === 59 || c === 40 || c === 41) continue;
@@ -73,9 +81,12 @@ function shapeInto(text: string, out: Uint16Array): number {
     }
     out[length++] = c;
   }
-  // `"key":` -> `key:`.
-  end = length;
-  length = 0;
+  return length;
+}
+
+/** The fifth pass, in place over `out`'s first `end` units: `"key":` -> `key:`. Returns the length left. */
+function unquoteKeys(out: Uint16Array, end: number): number {
+  let length = 0;
   for (let i = 0; i < end; i++) {
     const c = out[i]!;
     if (c === 34 && i + 1 < end) {
@@ -136,6 +147,7 @@ export function updateWithShape(hash: Hash, text: string, scratch: ShapeScratch)
     scratch.units = new Uint16Array(text.length);
     scratch.bytes = new Uint8Array(text.length * 3);
   }
-  const length = shapeInto(text, scratch.units);
-  hash.update(scratch.bytes.subarray(0, utf8Into(scratch.units, length, scratch.bytes)));
+  const units = scratch.units;
+  const length = unquoteKeys(units, dropPunctuation(units, shapeSpaceAndQuotes(text, units)));
+  hash.update(scratch.bytes.subarray(0, utf8Into(units, length, scratch.bytes)));
 }
