@@ -1,6 +1,6 @@
 /**
- * The shape of code (plan.ts, shapeHashOf) in three loops over the text's code units instead of
- * five regular-expression passes. Why: the passes made a new string each over every piece of
+ * The shape of a large code text (plan.ts, shapeHashOf) in three loops over its code units instead
+ * of five regular-expression passes. Why: the passes made a new string each over every piece of
  * every generated file (38 MB of code at 1000 resources, a tenth of a run), the white-space
  * pass one match per run of spaces. The rule is the passes' (test/write/code-shape.test.ts holds
  * this to them on random texts, whole and in pieces): a `|` or `&` after `:=<(,[{`, `=>`, `as`,
