@@ -26,10 +26,10 @@ import { jsonToYaml, yamlOfDocument } from "./emit/yaml.js";
 import type { Host } from "./host.js";
 import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
 import { recordedMigrations } from "./postgres/recorded.js";
-import { applyPlan, outputFolder, readCurrent, recover } from "./write/apply.js";
+import { type FolderWrite, type Judged, newTree, outputFolder, readCurrent, recover, writeFiles } from "./write/apply.js";
 import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder } from "./write/fresh.js";
 import { shapeOfData } from "./write/json-shape.js";
-import { type CurrentTree, MANIFEST, type StoredWarning, hasChanges, hashOf, manifestText, planWrite } from "./write/plan.js";
+import { type CurrentTree, MANIFEST, type StoredWarning, type WritePlan, hasChanges, hashOf, manifestTextOf, planWrite } from "./write/plan.js";
 import { notAFolder } from "./write/target.js";
 
 export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion, Outcome };
@@ -75,12 +75,13 @@ export async function generateFiles(host: Pick<Host, "cwd">, file: string, text:
   const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
   const files = await filesFromDocument(host, file, text, expanded.value, options, undefined, options.migration, expanded.fromDeclaration !== true);
-  return { ...files, diagnostics: [...expanded.diagnostics, ...files.diagnostics] };
+  return { ...(files.value ? { value: [...files.value] } : {}), diagnostics: [...expanded.diagnostics, ...files.diagnostics] };
 }
 
 /**
  * A verified document to every generated file: model, render, and with `--prettier` the
- * project's own formatter. `previous`: the migrations an earlier run left in the output folder
+ * project's own formatter. The files come as they are rendered (openapi.yaml first), so a caller
+ * that writes each and lets it go never holds them all. `previous`: the migrations an earlier run left in the output folder
  * (none: the first migration creates every table). `fromOthers`: the document is written by
  * others, not expanded from a declaration (modelOfDocument).
  */
@@ -93,7 +94,7 @@ async function filesFromDocument(
   previous?: PreviousMigrations,
   request?: MigrationRequest,
   fromOthers = false,
-): Promise<Outcome<GeneratedFile[]> & { readonly warnings?: readonly string[]; readonly postgres?: PostgresFiles }> {
+): Promise<Outcome<Iterable<GeneratedFile>> & { readonly warnings?: readonly string[]; readonly postgres?: PostgresFiles }> {
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
   // openapi.yaml, and whether the server's own writer makes it by construction (src/emit/yaml.ts).
@@ -124,13 +125,18 @@ async function filesFromDocument(
   const data = postgres?.files ?? [];
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
   const { renderFiles } = await import("./emit/render.js");
-  const files = [openapiFile, ...renderFiles(filesView, loadTemplateSources()), ...data];
-  if (options.prettier !== true) return { value: files, diagnostics: modelled.diagnostics, warnings, ...(postgres ? { postgres } : {}) };
+  const sources = loadTemplateSources();
+  function* files(): Generator<GeneratedFile> {
+    yield openapiFile;
+    yield* renderFiles(filesView, sources);
+    yield* data;
+  }
+  if (options.prettier !== true) return { value: files(), diagnostics: modelled.diagnostics, warnings, ...(postgres ? { postgres } : {}) };
   // `--prettier`: the project's own prettier and configuration have the last word.
   const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./emit/prettier.js");
   try {
     return {
-      value: await formatWithProjectPrettier(files, path.resolve(host.cwd, options.outDir)),
+      value: await formatWithProjectPrettier([...files()], path.resolve(host.cwd, options.outDir)),
       diagnostics: modelled.diagnostics,
       warnings,
       ...(postgres ? { postgres } : {}),
@@ -262,36 +268,59 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
           `the declaration ${pending.named[0]!.text}${pending.named.length > 1 ? ` (and ${pending.named.length - 1} more change${pending.named.length > 2 ? "s" : ""})` : ""}, which no migration captures: \`codegen migrate new\` writes it`,
         ]
       : [];
-  const plan = planWrite(current, files, options.force, options.prettier !== true);
+  // --check keeps every file's text for the diff it prints (planWrite); a run that writes puts each
+  // file into the new tree as it comes and keeps only its hashes (writeFiles).
+  const keepFormatting = options.prettier !== true;
+  const all = options.check ? [...files] : undefined;
+  const plan = all && planWrite(current, all, options.force, keepFormatting);
+  const tree = newTree(dir);
+  let write: FolderWrite | undefined;
+  try {
+    write = plan ? undefined : writeFiles(tree, current, files, options.force, keepFormatting);
+  } catch (error) {
+    tree.abandon();
+    throw error;
+  }
+  const judged = write ?? judgedOf(plan!, all!);
   const shown = (relative: string) => path.join(options.outDir, relative);
-  const links = [...new Set(plan.foreign.filter((p) => p.link).map((p) => p.at))];
+  const links = [...new Set(judged.foreign.filter((p) => p.link).map((p) => p.at))];
   const blocked = [
     ...links.map((link) => diagnostic("output/symbolic-link", { path: shown(link) })),
-    ...plan.foreign.filter((p) => !p.link).map((p) => diagnostic("output/not-ours", { path: shown(p.at) })),
-    ...plan.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p.path) })),
+    ...judged.foreign.filter((p) => !p.link).map((p) => diagnostic("output/not-ours", { path: shown(p.at) })),
+    ...judged.edited.map((p) => diagnostic("output/edited-by-hand", { path: shown(p.path) })),
   ];
   // Why: `codegen migrate` and the generated migrate() apply only the recorded migrations; a folder
   // holding another (added by hand, a link) is refused here too, so --check and migrate agree.
   const said = new Set(blocked.map((d) => d.message));
-  const written = new Set(files.map((f) => f.path));
-  blocked.push(...recordedMigrations(dir, current, options.outDir, options.force, written).refused.filter((d) => !said.has(d.message)));
+  blocked.push(...recordedMigrations(dir, current, options.outDir, options.force, judged.generated).refused.filter((d) => !said.has(d.message)));
   // The differ (the `diff` package, some 30 modules) is loaded only for a folder that is not current.
   // Why with a refusal too: --check shows what differs in every file, a hand-edited one included.
   const drift = async () =>
-    options.check && (hasChanges(plan) || plan.edited.length > 0) ? { drift: (await import("./write/report.js")).describeDrift(plan, options.outDir) } : {};
-  if (blocked.length > 0) return { diagnostics: [...warnings, ...blocked], ...(await drift()) };
-  const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
-  if (options.check) {
-    if (!hasChanges(plan)) return { diagnostics: [...warnings, ...uncaptured], summary };
+    plan && (hasChanges(plan) || plan.edited.length > 0) ? { drift: (await import("./write/report.js")).describeDrift(plan, options.outDir) } : {};
+  if (blocked.length > 0) {
+    tree.abandon();
+    return { diagnostics: [...warnings, ...blocked], ...(await drift()) };
+  }
+  const summary = judged.summary;
+  const changes = summary.written + summary.removed > 0;
+  if (!write) {
+    if (!changes) return { diagnostics: [...warnings, ...uncaptured], summary };
     const count = summary.written + summary.removed;
     return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count }), ...uncaptured], ...(await drift()) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  const stored = storedWarnings(result.diagnostics);
-  if (hasChanges(plan) || manifest.kind !== "file" || manifest.text !== manifestText(files, key, stored)) applyPlan(dir, plan, files, key, stored);
+  const manifestNow = manifestTextOf(write.entries, key, storedWarnings(result.diagnostics));
+  if (changes || manifest.kind !== "file" || manifest.text !== manifestNow) tree.commit(write.keep, manifestNow);
+  else tree.abandon();
   const migration = result.postgres?.written;
   return { diagnostics: warnings, summary, warnings: [...(result.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };
+}
+
+/** What a plan (--check's) found, as a run that writes reports it. */
+function judgedOf(plan: WritePlan, files: readonly GeneratedFile[]): Judged {
+  const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
+  return { foreign: plan.foreign, edited: plan.edited, summary, generated: new Set(files.map((f) => f.path)) };
 }
 
 /** The hash of everything a generation's files depend on (see generateIntoFolder). */

@@ -206,34 +206,33 @@ const operationGroupFile = (header: string, group: OperationGroupView) => ({
 
 /**
  * Render every file of the server code from the view model. Pure: the same view and sources
- * give the same files, in the same order (templates, then runtime, each by name).
+ * give the same files, in the same order (templates, then runtime, each by name). Each file is
+ * rendered when it is asked for, so a caller that writes it and lets it go holds one at a time.
  */
-export function renderFiles(view: ApiFilesView, sources: TemplateSources): GeneratedFile[] {
-  const files: GeneratedFile[] = [];
+export function* renderFiles(view: ApiFilesView, sources: TemplateSources): Generator<GeneratedFile> {
   for (const name of Object.keys(sources.templates).sort()) {
     if (name === POSTGRES_TEMPLATE && view.postgres === undefined) continue;
     const context = Object.hasOwn(CONTEXTS, name) ? CONTEXTS[name]!(view) : view;
     const text = tidy(compile(sources.templates[name]!)(context));
     // document.gen.ts holds the document's JSON in a template literal: its lines are text, not code.
-    files.push({ path: name.replace(/\.hbs$/, ""), contents: name === "document.gen.ts.hbs" ? text : breakLongLines(text) });
+    yield { path: name.replace(/\.hbs$/, ""), contents: name === "document.gen.ts.hbs" ? text : breakLongLines(text) };
   }
   for (const name of Object.keys(sources.perResource).sort()) {
     for (const resource of view.resources) {
       const text = compile(sources.perResource[name]!)(resourceFile(view.header, resource));
-      files.push({ path: `resources/${resource.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) });
+      yield { path: `resources/${resource.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) };
     }
   }
   for (const name of Object.keys(sources.perOperationGroup).sort()) {
     for (const group of view.operationGroups) {
       const text = compile(sources.perOperationGroup[name]!)(operationGroupFile(view.header, group));
-      files.push({ path: `operations/${group.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) });
+      yield { path: `operations/${group.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) };
     }
   }
   for (const name of Object.keys(sources.runtime).sort()) {
     if (POSTGRES_RUNTIME.includes(name) && view.postgres === undefined) continue;
     const source = sources.runtime[name]!;
     if (!RUNTIME_HEADER.test(source)) throw new Error(`runtime file ${name} lacks its header line`);
-    files.push({ path: `runtime/${name}`, contents: source.replace(RUNTIME_HEADER, `${view.header}\n`) });
+    yield { path: `runtime/${name}`, contents: source.replace(RUNTIME_HEADER, `${view.header}\n`) };
   }
-  return files;
 }

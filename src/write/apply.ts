@@ -21,7 +21,18 @@ import {
 import { createHash } from "node:crypto";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/render.js";
-import { type CurrentTree, type Found, MANIFEST, type StoredWarning, type WritePlan, manifestText, noteBytes, parseManifest } from "./plan.js";
+import {
+  type Blocked,
+  type CurrentTree,
+  type Found,
+  MANIFEST,
+  type ManifestEntry,
+  entryOf,
+  judgeFile,
+  leftBehind,
+  manifestBlocked,
+  parseManifest,
+} from "./plan.js";
 
 /** A file larger than this is not read: codegen never wrote one (a manifest larger is no manifest). */
 const MAX_FILE = 64 * 1024 * 1024;
@@ -136,34 +147,108 @@ function readFile(dir: string, file: string): Found {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
 
+/** The new tree a run builds beside the folder, a file at a time, and swaps in whole. */
+export interface NewTree {
+  /** Write a generated file into the new tree; returns `hashOf` its text, from the bytes written. */
+  write(file: GeneratedFile): string;
+  /**
+   * Hard-link in every entry of the folder `keep` accepts (the generated files that do not
+   * change, and every file codegen does not own: their mtimes stay), write the manifest, and
+   * swap the new tree in by two renames.
+   */
+  commit(keep: (relative: string) => boolean, manifest: string): void;
+  /** Remove what was built: the folder stays as it was. */
+  abandon(): void;
+}
+
 /**
- * Apply a plan as one step: the new tree is built in a sibling folder (files that do not change,
- * and every file the generator does not own, hard-linked in so their mtimes stay), then swapped
- * in by two renames. A run that fails or is killed leaves the old tree or the new one, never a
- * mix; a kill between the renames leaves the old tree beside the folder, which `recover` restores.
- * Why synchronous calls: a run writes a few dozen small files, one after another; each
- * awaited call waited a turn of the thread pool for nothing else to do (a tenth of a run idle).
+ * Start a new tree for `dir` (made at its first file). A run that fails or is killed leaves the
+ * old tree or the new one, never a mix; a kill between the renames leaves the old tree beside the
+ * folder, which `recover` restores. Why synchronous calls: a run writes a few dozen files, one
+ * after another; each awaited call waited a turn of the thread pool for nothing else to do.
  */
-export function applyPlan(dir: string, plan: WritePlan, files: readonly GeneratedFile[], input?: string, warnings: readonly StoredWarning[] = []): void {
+export function newTree(dir: string): NewTree {
   const { fresh, retired } = siblings(dir);
-  rmSync(fresh, { recursive: true, force: true });
-  mkdirSync(fresh, { recursive: true });
-  const rewritten = new Set([...plan.added, ...plan.changed].map((f) => f.path));
-  const dropped = new Set([...plan.removed.map((r) => r.path), MANIFEST]);
-
-  // Everything that stays: unchanged generated files and all files codegen does not own.
-  if (existsSync(dir)) linkTree(dir, fresh, "", (relative) => !rewritten.has(relative) && !dropped.has(relative));
-  const made = new Set<string>();
+  let made: Set<string> | undefined;
   const buffer = Buffer.allocUnsafe(WRITE_PIECE * 3);
-  for (const file of [...plan.added, ...plan.changed]) {
-    folderIn(fresh, path.posix.dirname(file.path), made);
-    noteBytes(file, writeNewFile(path.join(fresh, file.path), file.contents, buffer));
-  }
-  writeFileSync(path.join(fresh, MANIFEST), manifestText(files, input, warnings));
+  const start = () => {
+    rmSync(fresh, { recursive: true, force: true });
+    mkdirSync(fresh, { recursive: true });
+    return new Set<string>();
+  };
+  return {
+    write(file) {
+      made ??= start();
+      folderIn(fresh, path.posix.dirname(file.path), made);
+      return writeNewFile(path.join(fresh, file.path), file.contents, buffer);
+    },
+    commit(keep, manifest) {
+      made ??= start();
+      // After the new files: a link of the old tree copied where the new tree has a folder fails
+      // (EEXIST), so no file is ever written through one.
+      if (existsSync(dir)) linkTree(dir, fresh, "", keep);
+      writeFileSync(path.join(fresh, MANIFEST), manifest);
+      if (existsSync(dir)) renameSync(dir, retired);
+      renameSync(fresh, dir);
+      rmSync(retired, { recursive: true, force: true });
+    },
+    abandon() {
+      if (made) rmSync(fresh, { recursive: true, force: true });
+    },
+  };
+}
 
-  if (existsSync(dir)) renameSync(dir, retired);
-  renameSync(fresh, dir);
-  rmSync(retired, { recursive: true, force: true });
+/** What a run found of the generated files against the folder: what blocks it, and what it changes. */
+export interface Judged {
+  readonly foreign: readonly Blocked[];
+  readonly edited: readonly { readonly path: string }[];
+  readonly summary: { readonly written: number; readonly unchanged: number; readonly removed: number };
+  /** The path of every generated file. */
+  readonly generated: ReadonlySet<string>;
+}
+
+/** What writing the generated files into the new tree found (Judged), the manifest's entries, and what of the old tree stays. */
+export interface FolderWrite extends Judged {
+  readonly entries: readonly ManifestEntry[];
+  /** Whether an entry of the old tree is linked into the new one: not a file written anew, deleted, or the manifest. */
+  keep(relative: string): boolean;
+}
+
+/**
+ * Judge each generated file against the folder as it comes (plan.ts, judgeFile) and write those
+ * added or changed into `tree` at once, keeping only their paths and hashes. Why: the files of a
+ * large API (66 MB at 1000 resources, openapi.yaml and document.gen.ts most of it) were all held
+ * until the last was rendered and the plan made. Once something blocks the run, nothing more is
+ * written (the caller abandons the tree), but every file is still judged, so all are reported.
+ */
+export function writeFiles(tree: NewTree, current: CurrentTree, files: Iterable<GeneratedFile>, force: boolean, keepFormatting: boolean): FolderWrite {
+  const foreign = manifestBlocked(current);
+  const edited: { path: string }[] = [];
+  const entries: ManifestEntry[] = [];
+  const rewritten = new Set<string>();
+  let unchanged = 0;
+  for (const file of files) {
+    const { verdict, found } = judgeFile(current, file, force, keepFormatting);
+    if (verdict === "unchanged") unchanged++;
+    else if (verdict === "edited") edited.push({ path: file.path });
+    else if (verdict === "foreign")
+      foreign.push(found.kind === "other" ? { path: file.path, at: found.at, link: found.link } : { path: file.path, at: file.path, link: false });
+    else rewritten.add(file.path);
+    const blocked = foreign.length + edited.length > 0;
+    entries.push(entryOf(file, rewritten.has(file.path) && !blocked ? tree.write(file) : undefined));
+  }
+  const generated = new Set(entries.map((e) => e.path));
+  const rest = leftBehind(current, generated, force);
+  edited.push(...rest.edited);
+  const dropped = new Set([...rest.removed.map((r) => r.path), MANIFEST]);
+  return {
+    foreign,
+    edited,
+    summary: { written: rewritten.size, unchanged, removed: rest.removed.length },
+    generated,
+    entries,
+    keep: (relative) => !rewritten.has(relative) && !dropped.has(relative),
+  };
 }
 
 /** How many UTF-16 code units of a file are encoded and written at once (writeNewFile): at most 3 bytes each. */

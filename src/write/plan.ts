@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { DataFile, GeneratedFile } from "../emit/render.js";
+import { updateWithShape } from "./code-shape.js";
 import { shapeOfData } from "./json-shape.js";
 
 /** The manifest's file name inside the output folder. */
@@ -74,10 +75,10 @@ export function hashOf(contents: string): string {
  * not undo everything (prettier keeps an object broken over lines once it is), and what it
  * cannot tell apart (whitespace inside a string, a semicolon) is no edit worth keeping.
  */
-export function shapeHashOf(path: string, text: string, piece = SHAPE_PIECE): string {
+export function shapeHashOf(path: string, text: string, piece = SHAPE_PIECE, scanFrom = SCAN_FROM): string {
   const data = dataShapeOf(path, text);
   if (data !== undefined) return shapeHash(data);
-  return passesShapeHash(text, piece);
+  return codeShapeHash(text, piece, scanFrom);
 }
 
 /** Where the piece of `text` from `start` ends: after the first SHAPE_SAFE_END at least `piece` characters on, else at the end. */
@@ -89,28 +90,53 @@ function pieceEnd(text: string, start: number, piece: number): number {
 }
 
 /**
- * shapeHashOf a code text by the passes (codeShape), a piece at a time, each piece ending after a
- * character no pass matches or looks at (SHAPE_SAFE_END), so the pieces' shapes are the whole's
- * and no pass copies a whole large file at once.
+ * shapeHashOf a code text, a piece at a time, each piece ending after a character the rule neither
+ * matches nor looks at (SHAPE_SAFE_END), so the pieces' shapes are the whole's and no piece is
+ * copied or scanned as a whole large file. A text of `scanFrom` characters or more is scanned
+ * (code-shape.ts), a shorter one goes through the passes (codeShape).
  */
-function passesShapeHash(text: string, piece: number): string {
+function codeShapeHash(text: string, piece: number, scanFrom: number): string {
   const hash = createHash("sha256");
+  const scratch = { units: new Uint16Array(0), bytes: new Uint8Array(0) };
   for (let start = 0; start < text.length;) {
     const end = pieceEnd(text, start, piece);
-    hash.update(codeShape(text.slice(start, end)));
+    if (text.length >= scanFrom) updateWithShape(hash, text.slice(start, end), scratch);
+    else hash.update(codeShape(text.slice(start, end)));
     start = end;
   }
   return `shape1-${hash.digest("hex")}`;
 }
 
+/**
+ * How long a code text is before the scan shapes it rather than the passes. Why both: the scan is a
+ * loop over each code unit, three times faster than the passes once V8 has optimized it, but some
+ * ten times slower before (a cold run of the blog fixture: about 70 ms of its profile against under 10); a large file
+ * (document.gen.ts, api.gen.ts) pays for its optimization many times over, a small one never.
+ */
+const SCAN_FROM = 128 * 1024;
+
+/** The shape of code by the rule's five passes (shapeHashOf; code-shape.ts scans for the same). */
+function codeShape(text: string): string {
+  // The backslash before a quote goes and every quote becomes `"` in one pass (`\'` becomes `'`,
+  // then `"`); `;`, a comma before a closer (past the `;`s that go) and parentheses go in one.
+  // The first pass finds a `|` or `&` and then looks behind it; the white space it leaves before
+  // the `|` goes in the next pass.
+  return text
+    .replace(/[|&](?<=(?:[:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&])(?![|&=])/g, "")
+    .replace(/\s+/g, "")
+    .replace(/\\["'`]|['`]/g, '"')
+    .replace(/[;()]|,(?=;*[)\]}>])/g, "")
+    .replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
+}
+
 const shapeHash = (shape: string) => `shape1-${hashOf(shape).slice("sha256-".length)}`;
 
-/** How long a piece of a text codeShape rewrites at once is (shapeHashOf), up to the next SHAPE_SAFE_END. */
+/** How long a piece of a text shaped at once is (shapeHashOf), up to the next SHAPE_SAFE_END. */
 export const SHAPE_PIECE = 256 * 1024;
 
 /**
- * A character no pass of codeShape matches or looks at from beside it (none of `\w$`, white space,
- * the punctuation the passes name, quotes, backslash) and no half of a surrogate pair (a piece is
+ * A character the shape rule (code-shape.ts) neither matches nor looks at from beside it (none of
+ * `\w$`, white space, the punctuation the rule names, quotes, backslash) and no half of a surrogate pair (a piece is
  * may not be parted): `.`, `/`, `-`, `#` ... A piece may end after one.
  */
 const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
@@ -123,11 +149,8 @@ export function shapeOfJson(json: string): string {
   return shapeHash(json);
 }
 
-/** Each generated file's shape hash, computed once (the manifest's text is built more than once a run). */
+/** Each generated file's shape hash, computed once (judgeFile may need it before the manifest does). */
 const generatedShapes = new WeakMap<GeneratedFile, string>();
-
-/** Each generated file's `hashOf`, computed once (as generatedShapes). */
-const generatedBytes = new WeakMap<GeneratedFile, string>();
 
 /**
  * `shapeHashOf` a generated file. Why from its data when it has some: parsing our own
@@ -144,7 +167,7 @@ export function shapeHashOfFile(file: DataFile): string {
     else {
       const data = dataShapeOf(file.path, file.contents);
       if (data !== undefined) hash = shapeHash(data);
-      else hash = passesShapeHash(file.contents, SHAPE_PIECE);
+      else hash = codeShapeHash(file.contents, SHAPE_PIECE, SCAN_FROM);
     }
     generatedShapes.set(file, hash);
   }
@@ -164,23 +187,9 @@ function dataShapeOf(path: string, text: string): string | undefined {
   try {
     return JSON.stringify(yaml().parse(text, { maxAliasCount: -1 }));
   } catch {
-    // Not parseable: compared as text (codeShape).
+    // Not parseable: compared as text (code-shape.ts).
     return undefined;
   }
-}
-
-/** The shape of code (or of a YAML or JSON text that does not parse): see shapeHashOf. */
-export function codeShape(text: string): string {
-  // The backslash before a quote goes and every quote becomes `"` in one pass (`\'` becomes `'`,
-  // then `"`); `;`, a comma before a closer (past the `;`s that go) and parentheses go in one.
-  // The first pass finds a `|` or `&` and then looks behind it; the white space it leaves before
-  // the `|` goes in the next pass.
-  return text
-    .replace(/[|&](?<=(?:[:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&])(?![|&=])/g, "")
-    .replace(/\s+/g, "")
-    .replace(/\\["'`]|['`]/g, '"')
-    .replace(/[;()]|,(?=;*[)\]}>])/g, "")
-    .replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
 }
 
 /** Whether a file's text is what the manifest's hash says: the very bytes, or their shape (`shapeHashOf`). */
@@ -205,37 +214,37 @@ export function isAsWritten(manifest: Manifest, path: string, text: string): boo
   return hash !== undefined && (recordedShape(manifest, path, text) !== undefined || matchesHash(path, text, hash));
 }
 
-/**
- * Record `hash` (`hashOf` its text, taken from the bytes written) as a generated file's.
- * Why: the run encodes each file once to write it (src/write/apply.ts); hashing the text encoded
- * it again (64 MB at 1000 resources).
- */
-export function noteBytes(file: GeneratedFile, hash: string): void {
-  if (!generatedBytes.has(file)) generatedBytes.set(file, hash);
+/** A generated file as the manifest records it: its path, shape hash and hash of its bytes. */
+export interface ManifestEntry {
+  readonly path: string;
+  readonly shape: string;
+  readonly bytes: string;
 }
 
-/** `hashOf` a generated file's text. */
-function bytesHashOfFile(file: GeneratedFile): string {
-  let hash = generatedBytes.get(file);
-  if (hash === undefined) {
-    hash = hashOf(file.contents);
-    generatedBytes.set(file, hash);
-  }
-  return hash;
+/** A generated file's manifest entry; `bytes`: `hashOf` its text where the run has it already (from the bytes it wrote). */
+export function entryOf(file: GeneratedFile, bytes = hashOf(file.contents)): ManifestEntry {
+  return { path: file.path, shape: shapeHashOfFile(file), bytes };
+}
+
+/** The manifest's text of generated files (manifestTextOf). */
+export function manifestText(files: readonly GeneratedFile[], input?: string, warnings: readonly StoredWarning[] = []): string {
+  return manifestTextOf(
+    files.map((file) => entryOf(file)),
+    input,
+    warnings,
+  );
 }
 
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
-export function manifestText(files: readonly GeneratedFile[], input?: string, warnings: readonly StoredWarning[] = []): string {
-  const byPath = ([a]: readonly [string, string], [b]: readonly [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
-  const entries = files.map((f) => [f.path, shapeHashOfFile(f)] as const).sort(byPath);
-  const bytes = files.map((f) => [f.path, bytesHashOfFile(f)] as const).sort(byPath);
+export function manifestTextOf(entries: readonly ManifestEntry[], input?: string, warnings: readonly StoredWarning[] = []): string {
+  const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return (
     JSON.stringify(
       {
         generator: "codegen",
         ...(input === undefined ? {} : { input }),
-        files: Object.fromEntries(entries),
-        ...(bytes.length === 0 ? {} : { bytes: Object.fromEntries(bytes) }),
+        files: Object.fromEntries(sorted.map((e) => [e.path, e.shape])),
+        ...(sorted.length === 0 ? {} : { bytes: Object.fromEntries(sorted.map((e) => [e.path, e.bytes])) }),
         ...(warnings.length === 0 ? {} : { warnings }),
       },
       null,
@@ -303,56 +312,76 @@ export interface WritePlan {
   readonly foreign: readonly Blocked[];
 }
 
+/** What a run does with one generated file (planWrite): `found` is what stands at its path now. */
+export type Verdict = "added" | "changed" | "unchanged" | "edited" | "foreign";
+
 /**
- * Decide, without touching anything, what writing `files` into a folder means (issue: the
- * manifest's rules): a hand-edited generated file is not overwritten unless `force`; a file the
- * manifest does not list is never touched; a file no longer generated is deleted only if unedited.
+ * Judge one generated file against the folder (the manifest's rules): a hand-edited generated
+ * file is not overwritten unless `force`; a file the manifest does not list is never touched.
  * `keepFormatting` false (`--prettier`, where codegen formats with the project's own config): a
  * file that differs only in its formatting is written again, so an edited config takes effect.
  */
+export function judgeFile(current: CurrentTree, file: GeneratedFile, force: boolean, keepFormatting: boolean): { verdict: Verdict; found: Found } {
+  if (!isFolderPath(file.path) || file.path === MANIFEST)
+    throw new Error(`codegen generated a file at ${JSON.stringify(file.path)}, outside the rule for paths in the output folder`);
+  const owned = current.manifest.files;
+  const found = current.look(file.path);
+  if (found.kind === "none") return { verdict: "added", found };
+  if (found.kind === "other") return { verdict: "foreign", found };
+  if (!owned.has(file.path)) return { verdict: found.text === file.contents ? "unchanged" : "foreign", found };
+  if (found.text === file.contents) return { verdict: "unchanged", found };
+  const edited = !isAsWritten(current.manifest, file.path, found.text);
+  // Why: a generated file that only a formatter changed keeps its formatting while what it says stays the same.
+  if (keepFormatting && !edited) {
+    const recorded = recordedShape(current.manifest, file.path, found.text);
+    const shape = recorded?.startsWith("shape1-") ? recorded : shapeHashOf(file.path, found.text);
+    if (shape === shapeHashOfFile(file)) return { verdict: "unchanged", found };
+  }
+  return { verdict: edited && !force ? "edited" : "changed", found };
+}
+
+/**
+ * The files the manifest lists that the run no longer generates (`generated`: the paths it
+ * does), each standing as a plain file: deleted if unedited (or with `force`), else edited.
+ * Only a file the manifest names, standing as a plain file, is ever deleted; a link is left alone.
+ */
+export function leftBehind(current: CurrentTree, generated: ReadonlySet<string>, force: boolean): Pick<WritePlan, "removed" | "edited"> {
+  const removed: { path: string; before: string }[] = [];
+  const edited: { path: string; before: string; after: undefined }[] = [];
+  for (const path of [...current.manifest.files.keys()].sort()) {
+    if (generated.has(path) || path === MANIFEST) continue;
+    const found = current.look(path);
+    if (found.kind !== "file") continue;
+    if (!isAsWritten(current.manifest, path, found.text) && !force) edited.push({ path, before: found.text, after: undefined });
+    else removed.push({ path, before: found.text });
+  }
+  return { removed, edited };
+}
+
+/** The manifest itself is written on every run that changes anything: what blocks it if something not codegen's stands there. */
+export function manifestBlocked(current: CurrentTree): Blocked[] {
+  const manifest = current.look(MANIFEST);
+  return manifest.kind === "other" ? [{ path: MANIFEST, at: manifest.at, link: manifest.link }] : [];
+}
+
+/** Decide, without touching anything, what writing `files` into a folder means (judgeFile, leftBehind). */
 export function planWrite(current: CurrentTree, files: readonly GeneratedFile[], force: boolean, keepFormatting = true): WritePlan {
   const added: GeneratedFile[] = [];
   const changed: (GeneratedFile & { before: string })[] = [];
   const unchanged: GeneratedFile[] = [];
-  const removed: { path: string; before: string }[] = [];
   const edited: { path: string; before: string; after: string | undefined }[] = [];
-  const foreign: Blocked[] = [];
-  const owned = current.manifest.files;
-  const isEdited = (path: string, text: string) => owned.has(path) && !isAsWritten(current.manifest, path, text);
-  // Why: a generated file that only a formatter changed keeps its formatting while what it says stays the same.
-  const reformatted = (text: string, generated: GeneratedFile) => {
-    if (!keepFormatting || isEdited(generated.path, text)) return false;
-    const recorded = recordedShape(current.manifest, generated.path, text);
-    const shape = recorded?.startsWith("shape1-") ? recorded : shapeHashOf(generated.path, text);
-    return shape === shapeHashOfFile(generated);
-  };
-
-  // The manifest is written on every run that changes anything: nothing foreign may stand there.
-  const manifest = current.look(MANIFEST);
-  if (manifest.kind === "other") foreign.push({ path: MANIFEST, at: manifest.at, link: manifest.link });
+  const foreign = manifestBlocked(current);
   for (const file of files) {
-    if (!isFolderPath(file.path) || file.path === MANIFEST)
-      throw new Error(`codegen generated a file at ${JSON.stringify(file.path)}, outside the rule for paths in the output folder`);
-    const found = current.look(file.path);
-    if (found.kind === "none") added.push(file);
-    else if (found.kind === "other") foreign.push({ path: file.path, at: found.at, link: found.link });
-    else if (!owned.has(file.path)) {
-      if (found.text === file.contents) unchanged.push(file);
-      else foreign.push({ path: file.path, at: file.path, link: false });
-    } else if (found.text === file.contents || reformatted(found.text, file)) unchanged.push(file);
-    else if (isEdited(file.path, found.text) && !force) edited.push({ path: file.path, before: found.text, after: file.contents });
-    else changed.push({ ...file, before: found.text });
+    const { verdict, found } = judgeFile(current, file, force, keepFormatting);
+    const before = found.kind === "file" ? found.text : "";
+    if (verdict === "added") added.push(file);
+    else if (verdict === "unchanged") unchanged.push(file);
+    else if (verdict === "changed") changed.push({ ...file, before });
+    else if (verdict === "edited") edited.push({ path: file.path, before, after: file.contents });
+    else foreign.push(found.kind === "other" ? { path: file.path, at: found.at, link: found.link } : { path: file.path, at: file.path, link: false });
   }
-  const generated = new Set(files.map((f) => f.path));
-  for (const path of [...owned.keys()].sort()) {
-    if (generated.has(path) || path === MANIFEST) continue;
-    // Only a file the manifest names, standing as a plain file, is ever deleted; a link is left alone.
-    const found = current.look(path);
-    if (found.kind !== "file") continue;
-    if (isEdited(path, found.text) && !force) edited.push({ path, before: found.text, after: undefined });
-    else removed.push({ path, before: found.text });
-  }
-  return { added, changed, unchanged, removed, edited, foreign };
+  const rest = leftBehind(current, new Set(files.map((f) => f.path)), force);
+  return { added, changed, unchanged, removed: rest.removed, edited: [...edited, ...rest.edited], foreign };
 }
 
 /** Whether a plan changes anything. */

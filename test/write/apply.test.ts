@@ -1,4 +1,4 @@
-// applyPlan (src/write/apply.ts) writes the new tree beside the folder and swaps it in.
+// newTree (src/write/apply.ts) writes the new tree beside the folder and swaps it in.
 // Each folder of the new tree is made and looked at once, not once per file in it; a link that
 // stands where a folder goes is still refused.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -27,15 +27,21 @@ vi.mock("node:fs", async (original) => {
     },
   };
 });
-const { applyPlan } = await import("../../src/write/apply.js");
-const { MANIFEST, hashOf, parseManifest } = await import("../../src/write/plan.js");
+const { newTree } = await import("../../src/write/apply.js");
+const { MANIFEST, hashOf, manifestTextOf, parseManifest } = await import("../../src/write/plan.js");
 
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-apply-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const nothing = { changed: [], unchanged: [], removed: [], edited: [], foreign: [] };
+/** Write `files` as new into `dir` through a new tree, with a manifest of their bytes' hashes, and swap it in. */
+function writeNew(dir: string, files: readonly { path: string; contents: string }[]): void {
+  const tree = newTree(dir);
+  const entries = files.map((file) => ({ path: file.path, shape: "", bytes: tree.write(file) }));
+  const written = new Set(files.map((file) => file.path));
+  tree.commit((relative) => !written.has(relative) && relative !== MANIFEST, manifestTextOf(entries));
+}
 
-describe("applyPlan", () => {
+describe("newTree", () => {
   it("makes each folder of the new tree once, however many files it holds", () => {
     const dir = path.join(scratch, "many");
     const files = [
@@ -44,7 +50,7 @@ describe("applyPlan", () => {
       ...Array.from({ length: 50 }, (_, i) => ({ path: `runtime/f${i}.gen.ts`, contents: `// ${i}\n` })),
     ];
     calls.mkdir = [];
-    applyPlan(dir, { ...nothing, added: files }, files);
+    writeNew(dir, files);
     for (const file of files) expect(readFileSync(path.join(dir, file.path), "utf8")).toBe(file.contents);
     // The new tree itself, resources, resources/deep and runtime: each once (351 files).
     expect(calls.mkdir).toHaveLength(4);
@@ -56,14 +62,15 @@ describe("applyPlan", () => {
     const victim = path.join(scratch, "victim");
     mkdirSync(victim);
     mkdirSync(dir);
-    // A link in the old tree is copied into the new one as the link it is (linkTree).
+    // A link in the old tree is copied into the new one as the link it is (linkTree), after the
+    // new files: where they made a folder of that name, copying it fails.
     symlinkSync(victim, path.join(dir, "runtime"));
     const files = [
       { path: "a.gen.ts", contents: "1\n" },
       { path: "runtime/b.gen.ts", contents: "2\n" },
       { path: "runtime/c.gen.ts", contents: "3\n" },
     ];
-    expect(() => applyPlan(dir, { ...nothing, added: files }, files)).toThrow(/is not a folder/);
+    expect(() => writeNew(dir, files)).toThrow(/EEXIST/);
     expect(existsSync(path.join(victim, "b.gen.ts"))).toBe(false);
     expect(existsSync(path.join(dir, "a.gen.ts"))).toBe(false);
   });
@@ -79,7 +86,7 @@ describe("applyPlan", () => {
       { path: "empty.gen.ts", contents: "" },
     ];
     calls.largestWrite = 0;
-    applyPlan(dir, { ...nothing, added: files }, files);
+    writeNew(dir, files);
     const expected = Buffer.from(text);
     expect(readFileSync(path.join(dir, "big.gen.ts")).equals(expected)).toBe(true);
     expect(readFileSync(path.join(dir, "empty.gen.ts"))).toHaveLength(0);
