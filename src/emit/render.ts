@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type Handlebars from "handlebars";
-import { binderSignature, constDeclaration, printJsonTemplateLiteral, printLiteral, quoted, typeAlias } from "./print.js";
+import { binderSignature, constDeclaration, jsonDocumentLiteral, printLiteral, quoted, typeAlias } from "./print.js";
 import { breakLongLines } from "./layout.js";
 import type { ApiData, ApiModel, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
 import type { PostgresView } from "./postgres/view.js";
@@ -149,9 +149,9 @@ function apiStatements(api: ApiData) {
 /** document.gen.ts's members as string literals; `yaml` empty where the server makes it. */
 const documentLiterals = (document: DocumentView) => ({
   basePath: quoted(document.basePath),
-  // Why a template literal of the text in codegen's layout: a change of the document is a change
-  // of the lines it touches, in review and in `--check`'s diff, not of one line of the whole.
-  json: printJsonTemplateLiteral(document.data),
+  // Why a template literal of text in lines: a change of the document is a change of the lines it
+  // touches, in review and in `--check`'s diff, not of one line of the whole.
+  json: jsonDocumentLiteral(document.data),
   yaml: document.yaml === undefined ? "" : quoted(document.yaml),
 });
 
