@@ -34,9 +34,9 @@ function endColumn(text: string, column: number): number {
  * such a property by Object's member, not by the index signature it belongs to. Members that are
  * `undefined` or functions are left out, as JSON.stringify leaves them.
  */
-export function printLiteral(value: unknown, indent = 0, column = indent, tail = 0, syntax: LiteralSyntax = TYPESCRIPT): string {
+export function printLiteral(value: unknown, indent = 0, column = indent, tail = 0): string {
   const out = new TextBuffer();
-  writeLiteral(out, value, indent, column, tail, syntax);
+  writeLiteral(out, value, indent, column, tail);
   return out.text();
 }
 
@@ -47,7 +47,7 @@ export function printLiteral(value: unknown, indent = 0, column = indent, tail =
  * strings. Pieces are joined a few thousand at a time into chunks, the chunks concatenated at the
  * end. Why concatenated and not joined: the file that holds a literal is one string made by its
  * template around it, so V8 copies the literal into that once anyway; a join copied it once more
- * first (23 MB for document.gen.ts at 1000 resources, at the run's peak of memory).
+ * first (16.5 MB for document.gen.ts at 1000 resources, at the run's peak of memory).
  */
 class TextBuffer {
   private readonly pieces: string[] = [];
@@ -55,7 +55,7 @@ class TextBuffer {
   /** Each indentation, made once (a large literal indents a million lines). */
   private readonly pads: string[] = [];
 
-  /** `escape`: what each chunk becomes as it is joined (printJsonTemplateLiteral). */
+  /** `escape`: what each chunk becomes as it is joined (jsonDocumentLiteral). */
   constructor(private readonly escape?: (text: string) => string) {}
 
   add(piece: string): void {
@@ -78,12 +78,12 @@ class TextBuffer {
 }
 
 /** printLiteral's work, adding the text to `out` piece by piece. */
-function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: number, tail: number, syntax: LiteralSyntax): void {
+function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: number, tail: number): void {
   if (typeof value !== "object" || value === null) {
-    out.add(syntax.scalar(value));
+    out.add(scalar(value));
     return;
   }
-  const flat = flatLiteral(value, WIDTH - column - tail, syntax);
+  const flat = flatLiteral(value, WIDTH - column - tail);
   if (flat !== undefined) {
     out.add(flat);
     return;
@@ -91,69 +91,140 @@ function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: n
   const inner = indent + 2;
   const innerPad = out.pad(inner);
   const closing = out.pad(indent);
-  // The separator after each member; JSON has none after the last.
-  const after = (i: number, count: number) => (i < count - 1 || syntax.trailingComma ? ",\n" : "\n");
   if (Array.isArray(value)) {
     out.add("[\n");
-    value.forEach((item, i) => {
+    value.forEach((item) => {
       out.add(innerPad);
-      writeLiteral(out, arrayItem(item), inner, inner, 1, syntax);
-      out.add(after(i, value.length));
+      writeLiteral(out, arrayItem(item), inner, inner, 1);
+      out.add(",\n");
     });
     out.add(closing);
     out.add("]");
     return;
   }
-  const entries = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol");
+  const entries = Object.entries(value).filter(([, item]) => isJson(item));
   out.add("{\n");
-  entries.forEach(([key, item], i) => {
-    const name = syntax.key(key);
-    const suffix = syntax.asConst(key, item) ? " as const" : "";
+  entries.forEach(([key, item]) => {
+    const name = propertyKey(key);
+    const suffix = asConst(key, item) ? " as const" : "";
     out.add(innerPad);
     out.add(name);
     out.add(": ");
-    writeLiteral(out, item, inner, inner + name.length + 2, suffix.length + 1, syntax);
+    writeLiteral(out, item, inner, inner + name.length + 2, suffix.length + 1);
     if (suffix !== "") out.add(suffix);
-    out.add(after(i, entries.length));
+    out.add(",\n");
   });
   out.add(closing);
   out.add("}");
 }
 
-/** How printLiteral spells keys and scalars: as TypeScript (TYPESCRIPT) or as JSON text (JSON_TEXT). */
-interface LiteralSyntax {
-  readonly key: (key: string) => string;
-  readonly scalar: (value: unknown) => string;
-  readonly asConst: (key: string, value: unknown) => boolean;
-  readonly trailingComma: boolean;
-}
-
 /**
- * A JSON value as JSON text in codegen's layout (a value flat where it fits in WIDTH columns,
- * else a member per line): the same data as JSON.stringify's, readable and diffable line by line.
+ * A large JSON document (the served OpenAPI document, document.gen.ts) as a template literal of
+ * its JSON text, laid out for size and for diffs rather than for reading (openapi.yaml is the
+ * readable copy): the values of its first DOCUMENT_DEPTH levels one member per line, indented two
+ * spaces a level, and each value below them (an operation, a schema) its JSON.stringify text,
+ * wrapped after a comma to stay within WIDTH columns (a long string is never split), its further
+ * lines indented as its first. A change to one operation or schema changes that value's lines only.
+ * Why not laid out as code: at 1000 resources that was 23.5 MB, half of it indentation, printed a
+ * member at a time; this text is 16.5 MB, printed by JSON.stringify, and everything after the
+ * printer (escaping, tidy, the manifest's hashes, writing) reads 30% less.
  */
-export function printJson(value: unknown): string {
-  return printLiteral(value, 0, 0, 0, JSON_TEXT);
-}
-
-/**
- * printJson's text as a template literal (escape.ts, templateLiteral), escaped as it is printed:
- * the served document's JSON (23 MB at 1000 resources) is made once, not printed and then copied
- * escaped. Laid out by the unescaped text, so the lines are printJson's. Escaped a chunk at a
- * time: the only escape of two characters (`${`) cannot span two pieces, since a piece never ends
- * in `$` (a `$` stands only inside a string, whose piece ends in its quote).
- */
-export function printJsonTemplateLiteral(value: unknown): string {
+export function jsonDocumentLiteral(document: unknown): string {
+  // Escaped a chunk at a time (TextBuffer): the only escape of two characters (`${`) cannot span
+  // two pieces, since no piece ends in `$` (a `$` stands only inside a string, and a piece ends
+  // after a comma outside strings or with a whole value).
   const out = new TextBuffer(templateText);
-  writeLiteral(out, value, 0, 0, 0, JSON_TEXT);
+  writeJsonDocument(out, document, 0, 0);
   return `\`${out.text()}\``;
 }
 
+/** The levels of a JSON document printed one member per line (the document, `paths`, a path item). */
+const DOCUMENT_DEPTH = 3;
+
+/** jsonDocumentLiteral's work for `value` at `depth` (indented two spaces a level) from `column`; `tail`: the `,` after it. */
+function writeJsonDocument(out: TextBuffer, value: unknown, depth: number, column: number, tail = 0): void {
+  const indent = 2 * depth;
+  if (depth >= DOCUMENT_DEPTH || typeof value !== "object" || value === null) {
+    wrapJson(out, JSON.stringify(value) ?? "null", indent, column, tail);
+    return;
+  }
+  // JSON.stringify's members: an array's unwritable items are `null`, an object's are left out.
+  const members: [string, unknown][] = Array.isArray(value)
+    ? value.map((item) => ["", arrayItem(item)])
+    : Object.entries(value).flatMap(([key, item]) => (isJson(item) ? [[`${JSON.stringify(key)}: `, item]] : []));
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  if (members.length === 0) {
+    out.add(open);
+    out.add(close);
+    return;
+  }
+  const inner = `\n${pad(indent + 2)}`;
+  out.add(open);
+  members.forEach(([head, item], i) => {
+    out.add(inner);
+    out.add(head);
+    const last = i === members.length - 1;
+    writeJsonDocument(out, item, depth + 1, indent + 2 + templateText(head).length, last ? 0 : 1);
+    if (!last) out.add(",");
+  });
+  out.add(`\n${pad(indent)}`);
+  out.add(close);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const BACKTICK = 0x60;
+const DOLLAR = 0x24;
+const BRACE = 0x7b;
+
+/**
+ * JSON text from `column` on a line indented `indent`, broken after a comma outside its strings
+ * wherever the line would pass WIDTH columns (`tail` of them kept for what follows its last line).
+ * Columns are counted in the template literal, whose escapes (templateText) widen some strings.
+ */
+function wrapJson(out: TextBuffer, text: string, indent: number, column: number, tail: number): void {
+  const next = `\n${pad(indent)}`;
+  let start = 0;
+  let room = WIDTH - column;
+  let breakAt = 0;
+  // Characters the escapes add before `i`, at the line's start, and at breakAt.
+  let grown = 0;
+  let grownAtStart = 0;
+  let grownAtBreak = 0;
+  let inString = false;
+  const wrap = (end: number, width: number) => {
+    if (end - start + grown - grownAtStart > width && breakAt > start) {
+      out.add(text.slice(start, breakAt));
+      out.add(next);
+      start = breakAt;
+      grownAtStart = grownAtBreak;
+      room = WIDTH - indent;
+    }
+  };
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === QUOTE) inString = false;
+      else if (code === BACKSLASH) grown += text.charCodeAt(++i) === BACKSLASH ? 2 : 1;
+      else if (code === BACKTICK || (code === DOLLAR && text.charCodeAt(i + 1) === BRACE)) grown++;
+      else if (code === 0x2028 || code === 0x2029) grown += 5;
+    } else if (code === QUOTE) inString = true;
+    else if (code === COMMA) {
+      wrap(i + 1, room);
+      breakAt = i + 1;
+      grownAtBreak = grown;
+    }
+  }
+  wrap(text.length, room - tail);
+  out.add(start === 0 ? text : text.slice(start));
+}
+
 /** A value's literal on one line, or undefined once it is longer than `budget` (so a large value is not printed flat only to be dropped). */
-function flatLiteral(value: unknown, budget: number, syntax: LiteralSyntax): string | undefined {
+function flatLiteral(value: unknown, budget: number): string | undefined {
   if (budget < 2) return undefined;
   if (typeof value !== "object" || value === null) {
-    const text = syntax.scalar(value);
+    const text = scalar(value);
     return text.length <= budget ? text : undefined;
   }
   // Why member by member, with no list of the members made first: a value of thousands of members
@@ -165,7 +236,7 @@ function flatLiteral(value: unknown, budget: number, syntax: LiteralSyntax): str
     let text = "[";
     let used = 2;
     for (let i = 0; i < value.length; i++) {
-      const printed = flatLiteral(arrayItem(value[i]), budget - used, syntax);
+      const printed = flatLiteral(arrayItem(value[i]), budget - used);
       if (printed === undefined) return undefined;
       text += i === 0 ? printed : `, ${printed}`;
       used += printed.length + (i > 0 ? 2 : 0);
@@ -179,10 +250,10 @@ function flatLiteral(value: unknown, budget: number, syntax: LiteralSyntax): str
   let count = 0;
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
-    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
-    const head = `${syntax.key(key)}: `;
-    const suffix = syntax.asConst(key, item) ? " as const" : "";
-    const printed = flatLiteral(item, budget - used - head.length - suffix.length, syntax);
+    if (!isJson(item)) continue;
+    const head = `${propertyKey(key)}: `;
+    const suffix = asConst(key, item) ? " as const" : "";
+    const printed = flatLiteral(item, budget - used - head.length - suffix.length);
     if (printed === undefined) return undefined;
     text += `${count === 0 ? "" : ", "}${head}${printed}${suffix}`;
     count++;
@@ -217,20 +288,14 @@ function count(text: string, character: string, limit = Infinity): number {
   return found;
 }
 
+/** Whether JSON.stringify writes a member (it leaves out `undefined`, functions and symbols). */
+const isJson = (item: unknown): boolean => item !== undefined && typeof item !== "function" && typeof item !== "symbol";
+
 /** An array item JSON cannot hold is `null`, as JSON.stringify writes it. */
-const arrayItem = (item: unknown): unknown => (item === undefined || typeof item === "function" || typeof item === "symbol" ? null : item);
+const arrayItem = (item: unknown): unknown => (isJson(item) ? item : null);
 
 /** Whether the value under `key` needs `as const` (see printLiteral). */
 const asConst = (key: string, value: unknown): boolean => key !== "__proto__" && Object.hasOwn(Object.prototype, key) && value !== null;
-
-const TYPESCRIPT: LiteralSyntax = { key: propertyKey, scalar, asConst, trailingComma: true };
-// JSON.stringify of a scalar JSON has no value for (undefined) is `null`, as in an array.
-const JSON_TEXT: LiteralSyntax = {
-  key: (key) => JSON.stringify(key),
-  scalar: (value) => JSON.stringify(value) ?? "null",
-  asConst: () => false,
-  trailingComma: false,
-};
 
 // ---------------------------------------------------------------------------------------------
 // Type expressions

@@ -147,7 +147,7 @@ export interface DocumentView {
   /** The path of the first server URL (`"/v1"`, or `""`). */
   readonly basePath: string;
   /**
-   * The document as JSON data: document.gen.ts holds its JSON text in codegen's layout (printJson),
+   * The document as JSON data: document.gen.ts holds its JSON text in lines (jsonDocumentLiteral),
    * printed as that file is rendered; the server answers it compact.
    */
   readonly data: unknown;

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
-import { WIDTH, constDeclaration, printLiteral, printType, quoted, typeAlias } from "../../src/emit/print.js";
+import { WIDTH, constDeclaration, jsonDocumentLiteral, printLiteral, printType, quoted, typeAlias } from "../../src/emit/print.js";
 import { arrayType, docComments, documentedUnion, genericType, literalType, member, objectType, unionType, word } from "../../src/model/type-expr.js";
 
 /** The value a literal's text evaluates to (the text is an expression of JSON-like data). */
@@ -158,3 +158,77 @@ function compileErrors(source: string): string[] {
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))
     .filter((message) => !message.startsWith("Cannot find global type"));
 }
+
+describe("jsonDocumentLiteral (the served document in document.gen.ts)", () => {
+  /** A document of `count` paths, each with an operation longer than a line. */
+  const document = (count: number, changed = -1) => ({
+    openapi: "3.1.1",
+    info: { title: "T", version: "1" },
+    paths: Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [
+        `/items${i}`,
+        {
+          get: {
+            operationId: `list${i}`,
+            summary: i === changed ? "Changed" : `List the \`items${i}\` collection`,
+            parameters: Array.from({ length: 4 }, (_, p) => ({ name: `filter${p}`, in: "query", schema: { type: "string" } })),
+            responses: { "200": { description: "The items.", content: { "application/json": { schema: { $ref: "#/components/schemas/Item" } } } } },
+          },
+        },
+      ]),
+    ),
+  });
+  const lines = (value: unknown) => jsonDocumentLiteral(value).split("\n");
+
+  it("breaks the document's first three levels a member per line and wraps each value below them after a comma", () => {
+    const text = jsonDocumentLiteral({ openapi: "3.1.1", info: { title: "T", tags: [] }, paths: { "/a": { get: { summary: "`a` ${x}", list: [1, 2] } } } });
+    expect(text).toBe(
+      [
+        "`{",
+        '  "openapi": "3.1.1",',
+        '  "info": {',
+        '    "title": "T",',
+        '    "tags": []',
+        "  },",
+        '  "paths": {',
+        '    "/a": {',
+        '      "get": {"summary":"\\`a\\` \\${x}","list":[1,2]}',
+        "    }",
+        "  }",
+        "}`",
+      ].join("\n"),
+    );
+  });
+
+  it("gives back the document for any JSON data, escapes included, in lines within the width where a comma allows", () => {
+    const unit = fc.constantFrom("a", " ", "`", "$", "{", "\\", '"', "\u2028", "\n", ",");
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: "small" }, fc.string({ unit, maxLength: 12 }), fc.integer(), fc.constant(null), tie("array"), tie("object")),
+      array: fc.array(tie("value"), { maxLength: 6 }),
+      object: fc.dictionary(fc.string({ unit, maxLength: 8 }), tie("value"), { maxKeys: 6 }),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => {
+        const text = jsonDocumentLiteral(value);
+        expect(syntaxErrors(`const x = ${text};`)).toEqual([]);
+        expect(JSON.parse(evaluate(text) as string)).toEqual(JSON.parse(JSON.stringify(value)));
+        // Every piece between commas is under 50 columns escaped (12 units of at most 6 columns, quoted), and the document is at most 7 levels deep.
+        expect(longestLine(text)).toBeLessThanOrEqual(WIDTH);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("changes only the lines of the operation that changed", () => {
+    const before = lines(document(40));
+    const after = lines(document(40, 17));
+    expect(after).toHaveLength(before.length);
+    const changed = before.flatMap((line, i) => (line === after[i] ? [] : [i]));
+    expect(changed.length).toBeGreaterThan(0);
+    // The operation's own lines: from its `"get": ` line to the line before the next path's.
+    const first = before.findIndex((line) => line.includes('"operationId":"list17"') || line.includes('"/items17"'));
+    const next = before.findIndex((line) => line.startsWith('    "/items18"'));
+    expect(Math.min(...changed)).toBeGreaterThanOrEqual(first);
+    expect(Math.max(...changed)).toBeLessThan(next);
+  });
+});
