@@ -42,12 +42,11 @@ export function printLiteral(value: unknown, indent = 0, column = indent, tail =
 
 /**
  * The text of a literal as it is printed, in one buffer. Why: joining each member's lines into its
- * parent's text copied every line once per level of nesting (the served document's JSON, 23 MB at
- * 1000 resources, ten times over); and holding every piece until the end held millions of small
- * strings. Pieces are joined a few thousand at a time into chunks, the chunks concatenated at the
- * end. Why concatenated and not joined: the file that holds a literal is one string made by its
+ * parent's text copied every line once per level of nesting; and holding every piece until the end
+ * held millions of small strings. Pieces are joined a few thousand at a time into chunks, the
+ * chunks concatenated at the end. Why concatenated and not joined: the file that holds a literal is one string made by its
  * template around it, so V8 copies the literal into that once anyway; a join copied it once more
- * first (16.5 MB for document.gen.ts at 1000 resources, at the run's peak of memory).
+ * first, at the run's peak of memory.
  */
 class TextBuffer {
   private readonly pieces: string[] = [];
@@ -125,9 +124,9 @@ function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: n
  * spaces a level, and each value below them (an operation, a schema) its JSON.stringify text,
  * wrapped after a comma to stay within WIDTH columns (a long string is never split), its further
  * lines indented as its first. A change to one operation or schema changes that value's lines only.
- * Why not laid out as code: at 1000 resources that was 23.5 MB, half of it indentation, printed a
- * member at a time; this text is 16.5 MB, printed by JSON.stringify, and everything after the
- * printer (escaping, tidy, the manifest's hashes, writing) reads 30% less.
+ * Why not laid out as code: that text was half indentation, printed a member at a time; this one
+ * is made by JSON.stringify, and everything after the printer (escaping, tidy, the manifest's
+ * hashes, writing) reads a third less of it.
  */
 export function jsonDocumentLiteral(document: unknown): string {
   // Escaped a chunk at a time (TextBuffer): the only escape of two characters (`${`) cannot span

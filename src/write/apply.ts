@@ -217,7 +217,7 @@ export interface FolderWrite extends Judged {
 /**
  * Judge each generated file against the folder as it comes (plan.ts, judgeFile) and write those
  * added or changed into `tree` at once, keeping only their paths and hashes. Why: the files of a
- * large API (66 MB at 1000 resources, openapi.yaml and document.gen.ts most of it) were all held
+ * large API (tens of megabytes, openapi.yaml and document.gen.ts most of it) were all held
  * until the last was rendered and the plan made. Once something blocks the run, nothing more is
  * written (the caller abandons the tree), but every file is still judged, so all are reported.
  */

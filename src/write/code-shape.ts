@@ -1,8 +1,8 @@
 /**
  * The shape of a large code text (plan.ts, shapeHashOf) in three loops over its code units instead
  * of five regular-expression passes. Why: the passes made a new string each over every piece of
- * every generated file (38 MB of code at 1000 resources, a tenth of a run), the white-space
- * pass one match per run of spaces. The rule is the passes' (test/write/code-shape.test.ts holds
+ * every generated file (tens of megabytes of code for a large API), the white-space pass one
+ * match per run of spaces. The rule is the passes' (test/write/code-shape.test.ts holds
  * this to them on random texts, whole and in pieces): a `|` or `&` after `:=<(,[{`, `=>`, `as`,
  * `satisfies` or `extends` (white space between) and before none of `|&=` goes; white space goes;
  * a backslash before a quote goes and every quote becomes `"`; `;`, `(`, `)` and a comma before a
@@ -53,7 +53,7 @@ function leadsMembers(text: string, at: number): boolean {
  * white space, and quotes (a quote after a backslash left in `out` takes its place). Returns the
  * length written. Why a function per loop: V8 optimizes a long loop while it runs, and a function
  * of three loops was optimized in the first before the others had run once, then thrown out and
- * optimized again at each of them (720 against 400 ms for the 1000-resource output's code, cold).
+ * optimized again at each of them, nearly doubling a cold run's time.
  */
 function shapeSpaceAndQuotes(text: string, out: Uint16Array): number {
   let length = 0;

@@ -110,8 +110,8 @@ function codeShapeHash(text: string, piece: number, scanFrom: number): string {
 /**
  * How long a code text is before the scan shapes it rather than the passes. Why both: the scan is a
  * loop over each code unit, three times faster than the passes once V8 has optimized it, but some
- * ten times slower before (a cold run of the blog fixture: about 70 ms of its profile against under 10); a large file
- * (document.gen.ts, api.gen.ts) pays for its optimization many times over, a small one never.
+ * ten times slower before; a large file (document.gen.ts, api.gen.ts) pays for its optimization
+ * many times over, a small one never.
  */
 const SCAN_FROM = 128 * 1024;
 
