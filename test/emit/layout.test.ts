@@ -44,6 +44,16 @@ describe("generated code's lines", () => {
   });
 });
 
+describe("the templates of the largest code files", () => {
+  // api.gen.ts is the printer's declarations (already within the width) between the template's own
+  // lines: with those within the width too, breakLongLines finds nothing to break and returns the
+  // rendered text as it is, instead of a copy of the API's largest code file.
+  it("write lines within the width themselves, so their text is not copied to be broken", () => {
+    const source = readFileSync(path.join(ROOT, "templates/api.gen.ts.hbs"), "utf8").replace(/\{\{!--[\s\S]*?--\}\}/g, "");
+    expect(source.split("\n").filter((line) => line.length > WIDTH)).toEqual([]);
+  });
+});
+
 describe("breakLongLines", () => {
   const width = (text: string) => Math.max(...text.split("\n").map((line) => line.length));
   const long = "x".repeat(30);
