@@ -136,8 +136,8 @@ export const SHAPE_PIECE = 256 * 1024;
 
 /**
  * A character the shape rule (code-shape.ts) neither matches nor looks at from beside it (none of
- * `\w$`, white space, the punctuation the rule names, quotes, backslash) and no half of a surrogate pair (a piece is
- * may not be parted): `.`, `/`, `-`, `#` ... A piece may end after one.
+ * `\w$`, white space, the punctuation the rule names, quotes, backslash) and no half of a
+ * surrogate pair (a pair may not be parted): `.`, `/`, `-`, `#` ... A piece may end after one.
  */
 const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
 
@@ -224,15 +224,6 @@ export interface ManifestEntry {
 /** A generated file's manifest entry; `bytes`: `hashOf` its text where the run has it already (from the bytes it wrote). */
 export function entryOf(file: GeneratedFile, bytes = hashOf(file.contents)): ManifestEntry {
   return { path: file.path, shape: shapeHashOfFile(file), bytes };
-}
-
-/** The manifest's text of generated files (manifestTextOf). */
-export function manifestText(files: readonly GeneratedFile[], input?: string, warnings: readonly StoredWarning[] = []): string {
-  return manifestTextOf(
-    files.map((file) => entryOf(file)),
-    input,
-    warnings,
-  );
 }
 
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */

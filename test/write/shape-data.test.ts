@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { nodeHost } from "../../src/host.js";
 import { generateFiles } from "../../src/pipeline.js";
 import type { DataFile } from "../../src/emit/render.js";
-import { manifestText, shapeHashOf, shapeHashOfFile } from "../../src/write/plan.js";
+import { entryOf, manifestTextOf, shapeHashOf, shapeHashOfFile } from "../../src/write/plan.js";
 import { jsonToYaml } from "../../src/emit/yaml.js";
 import { ROOT } from "../support/fixtures.js";
 
@@ -113,7 +113,7 @@ describe("the shape of a generated YAML or JSON file", () => {
       // Its data's shape, hashed from the data's compact JSON text (shapeOfJson).
       expect(openapi?.dataShape).toBeDefined();
       parsed.length = 0;
-      const manifest = JSON.parse(manifestText(result.value!)) as { files: Record<string, string> };
+      const manifest = JSON.parse(manifestTextOf(result.value!.map((file) => entryOf(file)))) as { files: Record<string, string> };
       expect(parsed).not.toContain(openapi!.contents);
       expect(manifest.files["openapi.yaml"]).toBe(shapeHashOf("openapi.yaml", openapi!.contents));
       // The PostgreSQL snapshot likewise, where the API has resources.
