@@ -107,7 +107,7 @@ class Reader {
   /** `record`: whether the places are recorded (see readYamlSubset). */
   constructor(
     private readonly text: string,
-    private readonly maxDepth: number,
+    maxDepth: number,
     private readonly record: boolean,
   ) {
     this.n = text.length;
