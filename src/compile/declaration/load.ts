@@ -17,6 +17,7 @@ import {
 import { type Diagnostic, type SourceLocation, diagnostic } from "../../diagnostics/index.js";
 import { JsonPlaces, parseJson } from "./json.js";
 import { readYamlSubset } from "./yaml-subset.js";
+import { escapeToken } from "../pointer.js";
 
 /** A path into a loaded document: map keys and list indexes, from the root. */
 export type Path = readonly (string | number)[];
@@ -101,7 +102,7 @@ function keyText(node: YamlNode | null): string | undefined {
 
 /** Turn a path into the key of the place table; JSON Pointer escaping keeps it unambiguous. */
 export function pointer(path: Path): string {
-  return path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+  return path.map((p) => "/" + escapeToken(String(p))).join("");
 }
 
 /**

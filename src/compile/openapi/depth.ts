@@ -8,6 +8,7 @@
  * document is bundled (placeDeeperThan), or along the chain where bundling ran out of stack
  * (referencePlace).
  */
+import { unescapeToken } from "../pointer.js";
 
 type Node = object;
 
@@ -109,7 +110,7 @@ function targetOf(root: object, ref: unknown, parent: Map<Node, [Node, string]>)
     for (const part of ref.slice(2).split("/")) {
       let key: string;
       try {
-        key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
+        key = unescapeToken(decodeURIComponent(part));
       } catch {
         return undefined;
       }

@@ -5,6 +5,7 @@
  * pointer of the converted document is mapped back to the place it came from (originalPointer).
  */
 import { upgrade } from "@scalar/openapi-upgrader";
+import { unescapeToken } from "../pointer.js";
 
 type Json = { [key: string]: unknown };
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -55,7 +56,7 @@ export function originalPointer(pointer: string, original: unknown): string {
 function lookup(value: unknown, tokens: readonly string[]): unknown {
   let node = value;
   for (const token of tokens) {
-    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = unescapeToken(token);
     if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
     node = (node as Json)[key];
   }

@@ -1,8 +1,8 @@
 import { linearPatternProblem } from "#runtime/pattern.gen.js";
+import { escapeToken as token } from "../pointer.js";
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
-const token = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**
  * Why the generated validator cannot match `pattern` in time linear in the text (a backreference,
