@@ -18,6 +18,16 @@ export function percentDecoded(token: string): string {
   }
 }
 
+/** The value reached from `root` through `keys` (own keys only), or undefined when there is none. */
+export function valueAt(root: unknown, keys: readonly string[]): unknown {
+  let value = root;
+  for (const key of keys) {
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
 /** The keys a pointer in a URI fragment (`#/paths/~1a/get`, or without its `#`) leads through; empty tokens are left out. */
 export function fragmentKeys(pointer: string): string[] {
   return pointer

@@ -6,7 +6,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { isJsonMediaType } from "../compile/api/document.js";
 import type { ApiModel } from "../model/api-model.js";
-import { escapeToken, unescapeToken } from "../compile/pointer.js";
+import { escapeToken, unescapeToken, valueAt } from "../compile/pointer.js";
 
 type MockAnswer = ApiModel["mockAnswers"][string];
 
@@ -29,14 +29,7 @@ const ROOT_ID = "urn:codegen:served-document";
 const objectOf = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
 
 /** The value at a `#/...` pointer of the document; undefined when there is none. */
-function at(document: unknown, pointer: string): unknown {
-  let value: unknown = document;
-  for (const token of pointer.slice(2).split("/").map(unescapeToken)) {
-    if (typeof value !== "object" || value === null || !Object.hasOwn(value, token)) return undefined;
-    value = (value as Json)[token];
-  }
-  return value;
-}
+const at = (document: unknown, pointer: string): unknown => valueAt(document, pointer.slice(2).split("/").map(unescapeToken));
 
 /** A response (or media) object with its `$ref` chain followed, and the pointer it was found at. */
 function followRefs(document: unknown, pointer: string): { value: Json; pointer: string } {
