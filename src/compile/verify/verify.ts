@@ -127,11 +127,6 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
   return diagnostics;
 }
 
-/**
- * Refs in a schema outside `components` point into the shared root. Each token is percent-encoded
- * anew: a document's refs may hold what a URI may not (`#/components/schemas/My Pet`), which ajv
- * cannot resolve.
- */
 /** Names ajv accepts for a keyword (`ajv.addKeyword` throws on others). */
 const KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
 
@@ -148,7 +143,10 @@ function copyForAjv(value: unknown, dropOddExtensions: boolean): Json {
   ) as Json;
 }
 
-/** A `#/...` pointer as a URI of the shared root, each token percent-encoded. */
+/**
+ * A `#/...` pointer as a URI of the shared root, each token percent-encoded anew: a document's refs
+ * may hold what a URI may not (`#/components/schemas/My Pet`), which ajv cannot resolve.
+ */
 const inRoot = (ref: string): string =>
   `urn:codegen:document#/${ref
     .slice(2)
