@@ -12,7 +12,7 @@ export interface Host {
    * `TargetRefused` for anything else (a symbolic link to no device or pipe, a folder, a socket).
    */
   writeFile(file: string, contents: string): Promise<void>;
-  /** What stands at a path, a symbolic link there not followed (`entryKind`). */
+  /** What stands at a path, a symbolic link there not followed. */
   entryAt(file: string): Promise<EntryKind>;
   /** The path with its symbolic links resolved, as far as it exists (the rest joined as named). */
   realPath(file: string): Promise<string>;
@@ -32,12 +32,6 @@ export interface Host {
 
 /** What stands at a path: nothing, a regular file, a folder, a symbolic link, or something else (a device, a pipe, a socket). */
 export type EntryKind = "none" | "file" | "folder" | "link" | "other";
-
-/** The kind of an entry from its lstat. */
-export function entryKind(stat: Stats | undefined): EntryKind {
-  if (stat === undefined) return "none";
-  return stat.isFile() ? "file" : stat.isDirectory() ? "folder" : stat.isSymbolicLink() ? "link" : "other";
-}
 
 /** A write refused because what stands at the path is no regular file, device or pipe; `what` names it. */
 export class TargetRefused extends Error {
@@ -128,7 +122,11 @@ export function nodeHost(): Host {
       if (target !== "none" && target !== "file") throw new TargetRefused(file, target);
       return replaceFile(file, contents);
     },
-    entryAt: async (file) => entryKind(await lstatOrNone(file)),
+    async entryAt(file) {
+      const stat = await lstatOrNone(file);
+      if (stat === undefined) return "none";
+      return stat.isFile() ? "file" : stat.isDirectory() ? "folder" : stat.isSymbolicLink() ? "link" : "other";
+    },
     realPath: realPathOf,
     watch(file, changed) {
       // The folder is watched, not the file: editors save by writing a new file and renaming it

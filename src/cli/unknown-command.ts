@@ -20,10 +20,9 @@ export async function unknownCommand(program: Command, word: string, host: Host)
     (error: NodeJS.ErrnoException) => error.code !== "ENOENT",
   );
   if (exists) return undefined;
-  const { distance } = await import("fastest-levenshtein");
-  const [nearest] = names.map((name) => ({ name, d: distance(word.toLowerCase(), name) })).sort((a, b) => a.d - b.d);
-  // Why this bound: a typo is a letter or two; a word half unlike every command suggests nothing.
-  return nearest && nearest.d <= Math.max(2, Math.floor(word.length / 3)) ? nearest.name : "";
+  // The nearest name within a typo's distance, as for a misspelt key of the declaration.
+  const { suggest } = await import("../compile/declaration/shape.js");
+  return suggest(word, names) ?? "";
 }
 
 /**

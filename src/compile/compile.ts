@@ -18,6 +18,7 @@ import type { ApiModel } from "../model/api-model.js";
 import type { InputOptions, PatternOptions } from "../options.js";
 import { fromOpenApi30 } from "./openapi/versions.js";
 import { INLINE_DEPTH_LIMIT, REF_CHAIN_PLACE, placeDeeperThan, referencePlace } from "./openapi/depth.js";
+import { fragmentKeys } from "./pointer.js";
 
 /** What a stage gives: a value when it succeeded, and every problem it found. */
 export interface Outcome<T> {
@@ -216,18 +217,7 @@ function uncheckedPattern(pointer: string, pattern: string, reason: string): { r
 
 /** Where a JSON pointer (`#/paths/~1a/get`) stands in a loaded document. */
 function locatePointer(document: LoadedDocument, pointer: string) {
-  const parts = pointer
-    .replace(/^#\/?/, "")
-    .split("/")
-    .filter((p) => p !== "");
-  const decode = (part: string) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  };
-  return document.locate(parts.map((p) => decode(p).replace(/~1/g, "/").replace(/~0/g, "~")));
+  return document.locate(fragmentKeys(pointer));
 }
 
 const firstLineOf = (text: string) => (text.split("\n").find((line) => line.trim() !== "") ?? text).trim();

@@ -17,6 +17,7 @@ import {
   isStorable,
   quoteIdentifier,
 } from "../model/tables.js";
+import { unescapeToken } from "./pointer.js";
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
@@ -407,7 +408,7 @@ export function instantFields(properties: Json, schemas: Json): string[] {
 function resolved(property: Json, schemas: Json): Json {
   const ref = property.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return property;
-  return asJson(schemas[decodeURIComponent(ref.slice("#/components/schemas/".length)).replace(/~1/g, "/").replace(/~0/g, "~")]);
+  return asJson(schemas[unescapeToken(decodeURIComponent(ref.slice("#/components/schemas/".length)))]);
 }
 
 /** Whether an integer schema's bounds keep it within a bigint (and JavaScript's safe integers). */

@@ -6,11 +6,11 @@
 /** Backquote a name in a message. */
 const q = (name: string | number): string => `\`${String(name)}\``;
 
-/** A list of names as prose: `a`, `b` or `c`. */
-function oneOf(names: readonly string[]): string {
+/** A list of names as prose: `a`, `b` or `c` (`word`: "and" for all of them). */
+export function orList(names: readonly string[], word = "or"): string {
   const quoted = names.map(q);
   if (quoted.length <= 1) return quoted.join("");
-  return `${quoted.slice(0, -1).join(", ")} or ${quoted[quoted.length - 1]}`;
+  return `${quoted.slice(0, -1).join(", ")} ${word} ${quoted[quoted.length - 1]}`;
 }
 
 export const catalogue = {
@@ -37,7 +37,7 @@ export const catalogue = {
   "decl/wrong-type": (a: { where: string; expected: string; actual: string; hint?: string | undefined }) =>
     `${a.where} must be ${a.expected}, not ${a.actual}` + (a.hint ? `; ${a.hint}` : ""),
   "decl/bad-value": (a: { where: string; allowed: readonly string[]; actual: string; other?: string | undefined; suggestion?: string | undefined }) =>
-    `${a.where} must be ${a.other ? `${a.allowed.map(q).join(", ")} or ${a.other}` : oneOf(a.allowed)}, not ${a.actual}` +
+    `${a.where} must be ${a.other ? `${a.allowed.map(q).join(", ")} or ${a.other}` : orList(a.allowed)}, not ${a.actual}` +
     (a.suggestion ? `; did you mean ${q(a.suggestion)}?` : ""),
   "decl/bad-pattern": (a: { where: string; rule: string }) => `${a.where} ${a.rule}`,
   "decl/name-too-long": (a: { where: string; length: number; limit: number; start: string }) =>
@@ -94,7 +94,7 @@ export const catalogue = {
   "decl/query-not-scalar": (a: { type: string }) => `a query parameter is a scalar (\`string\`, \`integer\`, \`number\` or \`boolean\`), not an ${a.type}`,
   "decl/key-not-for-place": (a: { key: string; place: string }) => `${q(a.key)} has no meaning for ${a.place}`,
   "decl/action-transition-undeclared": (a: { to: string; from: readonly string[] }) =>
-    `\`to: ${a.to}\` is no declared transition from ${oneOf(a.from)}; add it under \`status.transitions\` or narrow \`when\``,
+    `\`to: ${a.to}\` is no declared transition from ${orList(a.from)}; add it under \`status.transitions\` or narrow \`when\``,
   "decl/action-field-incompatible": (a: { field: string; action: string; problem: string }) =>
     `the body field ${q(a.field)} of action ${q(a.action)} is named like a field of the resource, so it is stored there, but ${a.problem}; give it a compatible type or another name`,
   "decl/action-type-name-taken": (a: { typeName: string; action: string; name: string; other: string }) =>

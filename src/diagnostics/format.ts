@@ -17,37 +17,31 @@ const style = (colour: boolean, code: string, text: string) => (colour ? `\u001b
 export function formatDiagnostics(diagnostics: readonly Diagnostic[], options: FormatOptions): string {
   // Why: each file is split into lines once, not once per diagnostic (a 5 MB document
   // with hundreds of warnings spent a second splitting it again and again).
-  const lines = new Map<string, readonly string[]>();
-  const linesOf = (file: string): readonly string[] | undefined => {
-    const text = options.sources.get(file);
-    if (text === undefined) return undefined;
-    let found = lines.get(file);
-    if (!found) lines.set(file, (found = text.split(/\r?\n/)));
-    return found;
+  const lines = new Map<string, readonly string[] | undefined>();
+  const lineAt = ({ file, line }: SourceLocation): string | undefined => {
+    if (!lines.has(file)) lines.set(file, options.sources.get(file)?.split(/\r?\n/));
+    return lines.get(file)?.[line - 1];
   };
-  return diagnostics.map((d) => formatOne(d, { ...options, linesOf })).join("");
-}
-
-type WithLines = FormatOptions & { readonly linesOf: (file: string) => readonly string[] | undefined };
-
-function formatOne(d: Diagnostic, options: WithLines): string {
   const { colour } = options;
-  const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.column}: ` : "codegen: ";
-  let out = `${style(colour, "1", where)}${d.severity === "warning" ? style(colour, "1;33", "warning:") : style(colour, "1;31", "error:")} ${printableMessage(d.message)} ${style(colour, "2", `[${d.code}]`)}\n`;
-  if (d.location) out += excerpt(d.location, options);
-  for (const r of d.related ?? []) {
-    out += `${r.location.file}:${r.location.line}:${r.location.column}: note: ${printableMessage(r.message)}\n`;
-    out += excerpt(r.location, options);
-  }
-  return out;
+  return diagnostics
+    .map((d) => {
+      const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.column}: ` : "codegen: ";
+      let out = `${style(colour, "1", where)}${d.severity === "warning" ? style(colour, "1;33", "warning:") : style(colour, "1;31", "error:")} ${printableMessage(d.message)} ${style(colour, "2", `[${d.code}]`)}\n`;
+      if (d.location) out += excerpt(d.location, lineAt(d.location), colour);
+      for (const r of d.related ?? []) {
+        out += `${r.location.file}:${r.location.line}:${r.location.column}: note: ${printableMessage(r.message)}\n`;
+        out += excerpt(r.location, lineAt(r.location), colour);
+      }
+      return out;
+    })
+    .join("");
 }
 
 /** Characters of a long line shown on each side of the place. */
 const WINDOW = 100;
 
 /** The offending line and a caret line under it; nothing when the text is not at hand. */
-function excerpt(location: SourceLocation, options: WithLines): string {
-  const line = options.linesOf(location.file)?.[location.line - 1];
+function excerpt(location: SourceLocation, line: string | undefined, colour: boolean): string {
   if (line === undefined) return "";
   // A long line is shown as a window around the place, so the caret always has text above it.
   const from = location.column > WINDOW ? location.column - 1 - Math.floor(WINDOW / 2) : 0;
@@ -59,7 +53,7 @@ function excerpt(location: SourceLocation, options: WithLines): string {
   const start = Math.min(location.column - 1 - from + (from > 0 ? 1 : 0), shown.length);
   const width = Math.max(1, Math.min(location.length, shown.length - start));
   const caret = " ".repeat(start) + "^".repeat(width);
-  return `  ${gutter} | ${shown}\n  ${pad} | ${style(options.colour, "1;31", caret)}\n`;
+  return `  ${gutter} | ${shown}\n  ${pad} | ${style(colour, "1;31", caret)}\n`;
 }
 
 /**

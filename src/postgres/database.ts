@@ -168,6 +168,9 @@ async function guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What refuses a change: the tables it would break hold rows. */
+const REFUSED = "the declaration changes tables that hold rows in a way their rows would not survive";
+
 /**
  * Brings the tables of a database `codegen serve` keeps to the declaration's, `tablesAfter` the
  * last snapshot recorded there (none: an empty database): the change between them, by the rules
@@ -181,43 +184,34 @@ export async function evolveSchema(
   tablesAfter: (last: SchemaSnapshot | undefined) => SchemaSnapshot,
 ): Promise<{ applied: boolean; warnings: readonly string[] }> {
   const table = quoteIdentifier(MIGRATIONS_TABLE);
-  return guarded("bringing the tables to the declaration failed", () => evolve(database, tablesAfter, table));
-}
-
-/** What refuses a change: the tables it would break hold rows. */
-const REFUSED = "the declaration changes tables that hold rows in a way their rows would not survive";
-
-async function evolve(
-  database: Database,
-  tablesAfter: (last: SchemaSnapshot | undefined) => SchemaSnapshot,
-  table: string,
-): Promise<{ applied: boolean; warnings: readonly string[] }> {
-  return database.session((query) =>
-    underMigrationLock(query, async () => {
-      const { rows } = await query(`SELECT "schema" FROM ${table} WHERE "schema" IS NOT NULL ORDER BY "applied_at" DESC, "name" DESC LIMIT 1`);
-      const last = rows[0]?.schema as SchemaSnapshot | undefined;
-      const snapshot = tablesAfter(last);
-      const text = JSON.stringify(snapshot);
-      if (last !== undefined && JSON.stringify(last) === text) return { applied: false, warnings: [] };
-      const change = schemaChange(last, snapshot);
-      const blocking: string[] = [];
-      for (const refusal of change.refused) {
-        const name = last?.tables.find((t) => t.collection === refusal.collection)?.table;
-        const holdsRows = refusal.rule === "id-type" || name === undefined || (await query(`SELECT 1 FROM ${quoteIdentifier(name)} LIMIT 1`)).rows.length > 0;
-        if (holdsRows) blocking.push(refusalDiagnostic(refusal, () => undefined).message);
-      }
-      if (blocking.length > 0) throw new DatabaseProblem(REFUSED, blocking.join("; "));
-      // Why tolerant without a snapshot but with migrations recorded: `codegen migrate` or the
-      // generated `migrate()` created the tables (they record no snapshot); what stands is kept.
-      // A table of the same name that codegen never recorded is someone else's: refused.
-      const migrated = last === undefined && (await query(`SELECT 1 FROM ${table} LIMIT 1`)).rows.length > 0;
-      for (const statement of change.statements) await applyStatement(query, statement, migrated);
-      const name = `serve_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
-      await query(
-        `INSERT INTO ${table} ("name", "schema") VALUES ($1, $2::jsonb) ON CONFLICT ("name") DO UPDATE SET "applied_at" = now(), "schema" = EXCLUDED."schema"`,
-        [name, text],
-      );
-      return { applied: true, warnings: change.warnings };
-    }),
+  return guarded("bringing the tables to the declaration failed", () =>
+    database.session((query) =>
+      underMigrationLock(query, async () => {
+        const { rows } = await query(`SELECT "schema" FROM ${table} WHERE "schema" IS NOT NULL ORDER BY "applied_at" DESC, "name" DESC LIMIT 1`);
+        const last = rows[0]?.schema as SchemaSnapshot | undefined;
+        const snapshot = tablesAfter(last);
+        const text = JSON.stringify(snapshot);
+        if (last !== undefined && JSON.stringify(last) === text) return { applied: false, warnings: [] };
+        const change = schemaChange(last, snapshot);
+        const blocking: string[] = [];
+        for (const refusal of change.refused) {
+          const name = last?.tables.find((t) => t.collection === refusal.collection)?.table;
+          const holdsRows = refusal.rule === "id-type" || name === undefined || (await query(`SELECT 1 FROM ${quoteIdentifier(name)} LIMIT 1`)).rows.length > 0;
+          if (holdsRows) blocking.push(refusalDiagnostic(refusal, () => undefined).message);
+        }
+        if (blocking.length > 0) throw new DatabaseProblem(REFUSED, blocking.join("; "));
+        // Why tolerant without a snapshot but with migrations recorded: `codegen migrate` or the
+        // generated `migrate()` created the tables (they record no snapshot); what stands is kept.
+        // A table of the same name that codegen never recorded is someone else's: refused.
+        const migrated = last === undefined && (await query(`SELECT 1 FROM ${table} LIMIT 1`)).rows.length > 0;
+        for (const statement of change.statements) await applyStatement(query, statement, migrated);
+        const name = `serve_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+        await query(
+          `INSERT INTO ${table} ("name", "schema") VALUES ($1, $2::jsonb) ON CONFLICT ("name") DO UPDATE SET "applied_at" = now(), "schema" = EXCLUDED."schema"`,
+          [name, text],
+        );
+        return { applied: true, warnings: change.warnings };
+      }),
+    ),
   );
 }

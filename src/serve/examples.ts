@@ -6,6 +6,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { isJsonMediaType } from "../compile/api/document.js";
 import type { ApiModel } from "../model/api-model.js";
+import { escapeToken, unescapeToken, valueAt } from "../compile/pointer.js";
 
 type MockAnswer = ApiModel["mockAnswers"][string];
 
@@ -26,17 +27,9 @@ export interface ExampleAnswers {
 
 const ROOT_ID = "urn:codegen:served-document";
 const objectOf = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
-const decodeToken = (token: string) => token.replaceAll("~1", "/").replaceAll("~0", "~");
 
 /** The value at a `#/...` pointer of the document; undefined when there is none. */
-function at(document: unknown, pointer: string): unknown {
-  let value: unknown = document;
-  for (const token of pointer.slice(2).split("/").map(decodeToken)) {
-    if (typeof value !== "object" || value === null || !Object.hasOwn(value, token)) return undefined;
-    value = (value as Json)[token];
-  }
-  return value;
-}
+const at = (document: unknown, pointer: string): unknown => valueAt(document, pointer.slice(2).split("/").map(unescapeToken));
 
 /** A response (or media) object with its `$ref` chain followed, and the pointer it was found at. */
 function followRefs(document: unknown, pointer: string): { value: Json; pointer: string } {
@@ -85,7 +78,7 @@ export function exampleAnswers(document: unknown, mocks: Readonly<Record<string,
       continue;
     }
     const media = objectOf(content[json]);
-    const schemaAt = `${response.pointer}/content/${json.replaceAll("~", "~0").replaceAll("/", "~1")}/schema`;
+    const schemaAt = `${response.pointer}/content/${escapeToken(json)}/schema`;
     const validate = "schema" in media ? validatorOf(schemaAt) : undefined;
     let unending = false;
     const fits = (value: unknown) => {

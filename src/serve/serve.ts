@@ -488,6 +488,5 @@ export class TokenStore {
   }
 }
 
-function digest(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("base64");
-}
+/** A token as the store keeps it: its SHA-256 digest, in base64. */
+const digest = (token: string): string => sha256(token).toString("base64");

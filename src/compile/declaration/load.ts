@@ -17,6 +17,7 @@ import {
 import { type Diagnostic, type SourceLocation, diagnostic } from "../../diagnostics/index.js";
 import { JsonPlaces, parseJson } from "./json.js";
 import { readYamlSubset } from "./yaml-subset.js";
+import { escapeToken } from "../pointer.js";
 
 /** A path into a loaded document: map keys and list indexes, from the root. */
 export type Path = readonly (string | number)[];
@@ -101,7 +102,7 @@ function keyText(node: YamlNode | null): string | undefined {
 
 /** Turn a path into the key of the place table; JSON Pointer escaping keeps it unambiguous. */
 export function pointer(path: Path): string {
-  return path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+  return path.map((p) => "/" + escapeToken(String(p))).join("");
 }
 
 /**
@@ -117,15 +118,12 @@ export function loadDocument(file: string, text: string): LoadResult {
   // YAML accepts more than JSON (comments, trailing commas, unquoted keys): a .json file must be strict JSON.
   if (isJsonFile && parsed && "error" in parsed) {
     const problem = jsonSyntaxError(text, parsed.error);
-    const { line, column } = lineAndColumn(text, problem.offset);
-    return { diagnostics: [diagnostic("json/syntax", { message: problem.message }, { file, line, column, length: 1 })] };
+    return { diagnostics: [diagnostic("json/syntax", { message: problem.message }, placeFinder(file, text)([problem.offset, problem.offset + 1]))] };
   }
   const json = parsed && "value" in parsed ? parsed : undefined;
   if (json) {
     const places = new JsonPlaces(text);
-    let lines: LineCounter | undefined;
-    // Lines are counted when a diagnostic first needs one.
-    const at = placeFinder(file, text, () => (lines ??= countLines(text)));
+    const at = placeFinder(file, text);
     const locate = (path: Path, part: "value" | "key" = "value"): SourceLocation => {
       const { place, depth } = places.find(path);
       return at(part === "key" && depth === path.length && place.key ? place.key : place.value);
@@ -137,20 +135,9 @@ export function loadDocument(file: string, text: string): LoadResult {
   // is read by the yaml package as before.
   const subset = readYamlSubset(text, MAX_DEPTH);
   if (subset) {
-    const at = placeFinder(
-      file,
-      text,
-      memo(() => countLines(text)),
-    );
-    return { document: { file, value: subset.value, locate: locator(() => subset.places, at) }, diagnostics: [] };
+    return { document: { file, value: subset.value, locate: locator(() => subset.places, placeFinder(file, text)) }, diagnostics: [] };
   }
   return loadWithYamlParser(file, text);
-}
-
-/** A function's result, computed on the first call. */
-function memo<T>(make: () => T): () => T {
-  let made: T | undefined;
-  return () => (made ??= make());
 }
 
 /** `locate` over a table of places: the nearest place that exists (a missing key is reported at the map that lacks it). */
@@ -175,7 +162,7 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
   const lineCounter = new LineCounter();
   const { doc, tooDeepAt } = parseShallow(text, lineCounter);
   const places = new Map<string, Place>();
-  const at = placeFinder(file, text, () => lineCounter);
+  const at = placeFinder(file, text, lineCounter);
 
   if (tooDeepAt !== undefined) return { diagnostics: [diagnostic("input/too-deep", { limit: MAX_DEPTH }, at([tooDeepAt, tooDeepAt + 1]))] };
   const diagnostics: Diagnostic[] = [];
@@ -269,13 +256,14 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
 
 /**
  * A range of the text to the location a diagnostic shows. A place past the last character (an
- * unclosed bracket at the end) is shown at the last one.
+ * unclosed bracket at the end) is shown at the last one. The lines are the parser's, else counted
+ * when a diagnostic first needs them.
  */
-function placeFinder(file: string, text: string, lines: () => LineCounter): (range: Range) => SourceLocation {
+function placeFinder(file: string, text: string, lines?: LineCounter): (range: Range) => SourceLocation {
   let last: number | undefined;
   return (range) => {
     last ??= Math.max(0, text.trimEnd().length - 1);
-    const lineCounter = lines();
+    const lineCounter = (lines ??= countLines(text));
     const start = lineCounter.linePos(Math.min(range[0], last));
     const end = lineCounter.linePos(Math.min(Math.max(range[0], range[1]), last + 1));
     const length = end.line === start.line ? Math.max(1, end.col - start.col) : 1;
@@ -373,13 +361,6 @@ function jsonSyntaxError(text: string, error: Error): { message: string; offset:
   const offset = position ? Number(position[1]) : text.length;
   const clean = message.replace(/\s*(in JSON )?at position \d+.*$/, "").replace(/^Unexpected end of JSON input$/, "the text ends before the JSON value does");
   return { message: clean, offset: Math.min(offset, Math.max(0, text.trimEnd().length - 1)) };
-}
-
-/** 1-based line and column of an offset. */
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - before.lastIndexOf("\n") };
 }
 
 function firstLine(message: string): string {

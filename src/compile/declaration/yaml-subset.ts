@@ -8,6 +8,7 @@
  * returns undefined and the caller reads the text with the yaml package, which stays the oracle
  * for values and places (test/compile/declaration/yaml-subset.test.ts holds the two together).
  */
+import { escapeToken } from "../pointer.js";
 
 /** A span of the text: its first offset and the offset after it (the yaml package's `range`). */
 type Range = [number, number];
@@ -107,7 +108,7 @@ class Reader {
   /** `record`: whether the places are recorded (see readYamlSubset). */
   constructor(
     private readonly text: string,
-    private readonly maxDepth: number,
+    maxDepth: number,
     private readonly record: boolean,
   ) {
     this.n = text.length;
@@ -172,7 +173,7 @@ class Reader {
       const found = this.key(pos);
       if (!found || found.name in map) throw new Outside();
       if (depth + 1 > this.depthLimit) throw new Outside();
-      const child = this.valueAfter(found.after, indent, this.record ? `${at}/${escape(found.name)}` : at, depth + 1, found.range, true);
+      const child = this.valueAfter(found.after, indent, this.record ? `${at}/${escapeToken(found.name)}` : at, depth + 1, found.range, true);
       map[found.name] = child.value;
       ({ next, end } = child);
       if (next >= this.n) break;
@@ -388,7 +389,7 @@ class Reader {
           const colon = this.skipSpaces(keyEnd);
           if (text.charCodeAt(colon) !== COLON || text.charCodeAt(colon + 1) !== SPACE) throw new Outside();
           childKey = this.record ? [j, keyEnd] : undefined;
-          childAt = this.record ? `${at}/${escape(name)}` : at;
+          childAt = this.record ? `${at}/${escapeToken(name)}` : at;
           j = this.skipSpaces(colon + 1);
           const value = this.flowItem(j, childAt, depth + 1, childKey);
           map[name] = value.value;
@@ -568,11 +569,6 @@ const ESCAPES: Partial<Record<string, string>> = {
   "/": "/",
   "\\": "\\",
 };
-
-/** A pointer step, escaped as load.ts's `pointer` does. */
-function escape(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}
 
 /**
  * The name of a plain key: a string, or digits as written (an HTTP status); any other key (`true`,

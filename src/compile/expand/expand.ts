@@ -1,6 +1,7 @@
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { Access, Action, DeclaredError, Declaration, Field, Guard, Operation, OperationOptions, Resource, StatusMachine } from "../declaration/model.js";
 import { guardScopes, servedTokenEndpoint } from "../declaration/model.js";
+import { orList } from "../../diagnostics/index.js";
 import { actionOperationId, actionRequestName, operationIdOf, withArticle, words } from "../declaration/names.js";
 import { etagHeader, ifMatchParameter, ifNoneMatchParameter, notModifiedResponse, referenceGoneCase, withEtag } from "./conditional.js";
 import { type ErrorCase, type Example, SharedResponses, caseResponse, declaredCase, errorBody, exampleResponse, isShared } from "./responses.js";
@@ -32,12 +33,6 @@ const json = (schema: JsonSchema) => ({ "application/json": { schema } });
 /** Tags of the operations that belong to no resource; capitalised, so no collection name can take them. */
 const INDEX_TAG = "Index";
 const TOKEN_TAG = "Authentication";
-
-/** `a`, `b` or `c`, each in backquotes. */
-function orList(names: readonly string[], word = "or"): string {
-  const quoted = names.map((n) => `\`${n}\``);
-  return quoted.length <= 1 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} ${word} ${quoted[quoted.length - 1]}`;
-}
 
 /** What differs between the six operations of a resource. */
 interface OperationSpec {

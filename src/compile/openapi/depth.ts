@@ -8,6 +8,7 @@
  * document is bundled (placeDeeperThan), or along the chain where bundling ran out of stack
  * (referencePlace).
  */
+import { unescapeToken } from "../pointer.js";
 
 type Node = object;
 
@@ -42,17 +43,7 @@ export function placeDeeperThan(root: unknown, limit: number): string[] | undefi
   /** Where each value stands in the document: its parent and key (the first found). */
   const parent = new Map<Node, [Node, string]>();
   const onStack = new Set<Node>();
-  const below = (node: Node): Node[] => {
-    const found: Node[] = [];
-    const keys = Object.keys(node);
-    for (const key of keys) {
-      const child = (node as Record<string, unknown>)[key];
-      if (typeof child !== "object" || child === null) continue;
-      if (!parent.has(child) && child !== root) parent.set(child, [node, key]);
-      found.push(child);
-    }
-    return found;
-  };
+  const below = (node: Node) => childrenOf(node, root, parent);
   const stack: { node: Node; next: Node[]; at: number }[] = [{ node: root, next: below(root), at: 0 }];
   onStack.add(root);
   while (stack.length > 0) {
@@ -85,6 +76,23 @@ export function placeDeeperThan(root: unknown, limit: number): string[] | undefi
     if (next === undefined) break;
     node = next;
   }
+  return tokensOf(node, parent);
+}
+
+/** The objects and arrays right below a value; the place of each is noted in `parent` (where none is yet). */
+function childrenOf(node: Node, root: object, parent: Map<Node, [Node, string]>): Node[] {
+  const found: Node[] = [];
+  for (const key of Object.keys(node)) {
+    const child = (node as Record<string, unknown>)[key];
+    if (typeof child !== "object" || child === null) continue;
+    if (!parent.has(child) && child !== root) parent.set(child, [node, key]);
+    found.push(child);
+  }
+  return found;
+}
+
+/** The reference tokens of a value's place, from the root, as `parent` notes them. */
+function tokensOf(node: Node, parent: ReadonlyMap<Node, [Node, string]>): string[] {
   const tokens: string[] = [];
   for (let at = parent.get(node); at !== undefined; at = parent.get(at[0])) tokens.unshift(at[1]);
   return tokens;
@@ -102,7 +110,7 @@ function targetOf(root: object, ref: unknown, parent: Map<Node, [Node, string]>)
     for (const part of ref.slice(2).split("/")) {
       let key: string;
       try {
-        key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
+        key = unescapeToken(decodeURIComponent(part));
       } catch {
         return undefined;
       }
@@ -128,15 +136,7 @@ export function referencePlace(root: unknown): string[] {
   const seen = new Set<Node>([root]);
   const next = (node: Node): Node[] => {
     const target = Array.isArray(node) ? undefined : targetOf(root, (node as { $ref?: unknown }).$ref, parent);
-    if (target !== undefined) return [target];
-    const found: Node[] = [];
-    for (const key of Object.keys(node)) {
-      const child = (node as Record<string, unknown>)[key];
-      if (typeof child !== "object" || child === null) continue;
-      if (!parent.has(child) && child !== root) parent.set(child, [node, key]);
-      found.push(child);
-    }
-    return found;
+    return target !== undefined ? [target] : childrenOf(node, root, parent);
   };
   const stack: { node: Node; next: Node[]; at: number }[] = [{ node: root, next: next(root), at: 0 }];
   let deepest: Node = root;
@@ -153,7 +153,5 @@ export function referencePlace(root: unknown): string[] {
     stack.push({ node: child, next: next(child), at: 0 });
     if (stack.length > deepestLevel) [deepest, deepestLevel] = [child, stack.length];
   }
-  const tokens: string[] = [];
-  for (let at = parent.get(deepest); at !== undefined; at = parent.get(at[0])) tokens.unshift(at[1]);
-  return tokens;
+  return tokensOf(deepest, parent);
 }

@@ -5,6 +5,7 @@
  * soundly stays an error (elsewhere). Pure: the input is not changed.
  */
 import { rewriteSchemas } from "../api/foreign.js";
+import { escapeToken } from "../pointer.js";
 
 type Json = { [key: string]: unknown };
 
@@ -66,7 +67,7 @@ export function readLeniently<D extends object>(document: D, version: "3.0" | "3
       const entries = Object.entries(patterns).map(([name, item]): [string, unknown] => {
         const meant = unicodePattern(name);
         if (meant === undefined) return [name, item];
-        readings.push({ pointer: `${pointer}/patternProperties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, kind: "pattern", pattern: name, meant });
+        readings.push({ pointer: `${pointer}/patternProperties/${escapeToken(name)}`, kind: "pattern", pattern: name, meant });
         return [meant, item];
       });
       if (entries.some(([name], i) => name !== Object.keys(patterns)[i])) copy().patternProperties = Object.fromEntries(entries);

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type LoadedDocument, loadDocument } from "../declaration/load.js";
 import { type Diagnostic, type SourceLocation, diagnostic } from "../../diagnostics/index.js";
+import { fragmentKeys, unescapeToken } from "../pointer.js";
 
 /**
  * The largest file a reference may read, and the most all of them may read together. Why: a
@@ -103,15 +104,7 @@ export class RefFiles {
       const reference = file.reference ?? file.url;
       // swagger-parser names the `$ref`'s place in the base URL, but not always (not in a 3.1
       // document): then every `$ref` of the referring file to that file is the place.
-      const places =
-        hash !== undefined && hash !== ""
-          ? [
-              hash
-                .replace(/^\//, "")
-                .split("/")
-                .map((t) => decodeToken(t).replace(/~1/g, "/").replace(/~0/g, "~")),
-            ]
-          : refsTo(this.documentOf(base)?.value, reference);
+      const places = hash !== undefined && hash !== "" ? [fragmentKeys(hash)] : refsTo(this.documentOf(base)?.value, reference);
       for (const place of places.length > 0 ? places : [[]]) {
         // Why `$ref` in the path: the caret goes under the reference itself, not the object holding it.
         this.diagnostics.push(diagnostic("openapi/ref-refused", { ref: reference, reason: error.message }, this.locate(base, [...place, "$ref"])));
@@ -244,15 +237,6 @@ function hidden(file: string, root: string): boolean {
     .some((part) => part.startsWith("."));
 }
 
-/** A pointer token as written in a URL fragment: percent-decoded when it can be. */
-function decodeToken(token: string): string {
-  try {
-    return decodeURIComponent(token);
-  } catch {
-    return token;
-  }
-}
-
 /**
  * Whether bundling could change a document: false when every `$ref` in it is a plain local pointer
  * (`#/...` of letters, digits, `-._~`) that leads straight to a value, on a way through no other
@@ -283,7 +267,7 @@ export function needsBundling(document: unknown): boolean {
     let node: unknown = document;
     for (const token of ref === "#" ? [] : ref.slice(2).split("/")) {
       if (isRef(node) || typeof node !== "object" || node === null) return true;
-      const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+      const key = unescapeToken(token);
       if (Array.isArray(node) ? !/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= node.length : !Object.hasOwn(node, key)) return true;
       node = (node as Record<string, unknown>)[key];
     }

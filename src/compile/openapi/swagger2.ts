@@ -5,6 +5,7 @@
  * pointer of the converted document is mapped back to the place it came from (originalPointer).
  */
 import { upgrade } from "@scalar/openapi-upgrader";
+import { unescapeToken, valueAt } from "../pointer.js";
 
 type Json = { [key: string]: unknown };
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -38,7 +39,7 @@ export function originalPointer(pointer: string, original: unknown): string {
   const operation = `#/paths/${path}/${method}`;
   if (kind === "requestBody") {
     // A body (or form) parameter became the request body: the schema is where the parameter was.
-    const parameters = (lookup(original, ["paths", path, method, "parameters"]) as unknown[] | undefined) ?? [];
+    const parameters = (valueAt(original, ["paths", path, method, "parameters"].map(unescapeToken)) as unknown[] | undefined) ?? [];
     const index = parameters.findIndex((p) => isObject(p) && (p.in === "body" || p.in === "formData"));
     if (index < 0) return `${operation}/parameters`;
     const schemaAt = rest.indexOf("schema");
@@ -49,15 +50,4 @@ export function originalPointer(pointer: string, original: unknown): string {
     return [`${operation}/responses/${rest[0]}`, ...rest.slice(3)].join("/");
   }
   return pointer;
-}
-
-/** The value at escaped pointer tokens, or undefined. */
-function lookup(value: unknown, tokens: readonly string[]): unknown {
-  let node = value;
-  for (const token of tokens) {
-    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Json)[key];
-  }
-  return node;
 }

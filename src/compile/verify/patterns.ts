@@ -1,8 +1,9 @@
 import { linearPatternProblem } from "#runtime/pattern.gen.js";
+import { rewriteSchemas } from "../api/foreign.js";
+import { escapeToken } from "../pointer.js";
 
 type Json = { readonly [key: string]: unknown };
 const asJson = (value: unknown): Json | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
-const token = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**
  * Why the generated validator cannot match `pattern` in time linear in the text (a backreference,
@@ -40,35 +41,15 @@ export interface UnsafePattern {
   readonly reason: string;
 }
 
-/** Keywords whose value is a schema, a list of schemas or a map of names to schemas (JSON Schema 2020-12 and older drafts). */
-const ONE = [
-  "items",
-  "additionalItems",
-  "additionalProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-];
-const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-
 /**
  * Every `pattern` (and name of `patternProperties`) in the schemas of an OpenAPI document (components, parameters, bodies,
  * responses, headers: request and response alike) that the generated validator cannot match in
  * linear time. Why every schema and not only those validated today: the document is also what
  * clients and other tools read, and a schema validated later must not bring a regression.
  */
-export function unsafePatterns(document: unknown): UnsafePattern[] {
+export function unsafePatterns(document: object): UnsafePattern[] {
   const found: UnsafePattern[] = [];
-  const schema = (value: unknown, pointer: string): void => {
-    const node = asJson(value);
-    if (!node) return;
+  rewriteSchemas(document, (node, pointer) => {
     if (typeof node.pattern === "string") {
       const reason = patternProblem(node.pattern);
       if (reason !== undefined) found.push({ pointer: `${pointer}/pattern`, pattern: node.pattern, reason });
@@ -76,29 +57,9 @@ export function unsafePatterns(document: unknown): UnsafePattern[] {
     // The names of patternProperties are patterns the validator matches too (on property names).
     for (const name of Object.keys(asJson(node.patternProperties) ?? {})) {
       const reason = patternProblem(name);
-      if (reason !== undefined) found.push({ pointer: `${pointer}/patternProperties/${token(name)}`, pattern: name, reason });
+      if (reason !== undefined) found.push({ pointer: `${pointer}/patternProperties/${escapeToken(name)}`, pattern: name, reason });
     }
-    for (const key of ONE) if (key in node) schema(node[key], `${pointer}/${token(key)}`);
-    for (const key of LIST) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((item, i) => schema(item, `${pointer}/${token(key)}/${i}`));
-    for (const key of MAP) for (const [name, item] of Object.entries(asJson(node[key]) ?? {})) schema(item, `${pointer}/${token(key)}/${token(name)}`);
-  };
-  // Outside schemas: a `schema` key (parameters, media types, headers) starts one; examples and
-  // extensions hold data, never schemas.
-  const walk = (value: unknown, pointer: string): void => {
-    if (typeof value !== "object" || value === null) return;
-    for (const [key, child] of Object.entries(value)) {
-      if (key === "example" || key === "examples" || key.startsWith("x-")) continue;
-      const at = `${pointer}/${token(key)}`;
-      if (key === "schema") schema(child, at);
-      else walk(child, at);
-    }
-  };
-  const root = asJson(document) ?? {};
-  for (const [name, item] of Object.entries(asJson(asJson(root.components)?.schemas) ?? {})) schema(item, `#/components/schemas/${token(name)}`);
-  for (const [key, child] of Object.entries(root)) {
-    if (key === "components") {
-      for (const [kind, members] of Object.entries(asJson(child) ?? {})) if (kind !== "schemas") walk(members, `#/components/${token(kind)}`);
-    } else walk(child, `#/${token(key)}`);
-  }
+    return undefined;
+  });
   return found;
 }

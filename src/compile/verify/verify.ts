@@ -4,6 +4,7 @@ import addFormats from "ajv-formats";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { type Diagnostic, diagnostic } from "../../diagnostics/index.js";
 import { schemaPlaces } from "../api/foreign.js";
+import { percentDecoded, unescapeToken } from "../pointer.js";
 
 /** OpenAPI's own schema keywords that are not JSON Schema vocabulary. */
 const OPENAPI_KEYWORDS = ["discriminator", "xml", "externalDocs", "example"];
@@ -92,7 +93,7 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
       if (key.startsWith("x-")) return strict && !KEYWORD_NAME.test(key) ? undefined : "x";
       if ((key === "description" || key === "title") && typeof v === "string") return "";
       if (key !== "$ref" || typeof v !== "string") return v;
-      const name = v.startsWith("#/components/schemas/") ? unescape(decode(v.slice("#/components/schemas/".length))) : undefined;
+      const name = v.startsWith("#/components/schemas/") ? unescapeToken(percentDecoded(v.slice("#/components/schemas/".length))) : undefined;
       if (name === undefined || !Object.hasOwn(components, name)) resolvable = false;
       return STAND_IN;
     });
@@ -126,11 +127,6 @@ export function compileSchemas(document: OpenAPIV3_1.Document, origin: "ours" | 
   return diagnostics;
 }
 
-/**
- * Refs in a schema outside `components` point into the shared root. Each token is percent-encoded
- * anew: a document's refs may hold what a URI may not (`#/components/schemas/My Pet`), which ajv
- * cannot resolve.
- */
 /** Names ajv accepts for a keyword (`ajv.addKeyword` throws on others). */
 const KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
 
@@ -147,27 +143,19 @@ function copyForAjv(value: unknown, dropOddExtensions: boolean): Json {
   ) as Json;
 }
 
-/** A `#/...` pointer as a URI of the shared root, each token percent-encoded. */
+/**
+ * A `#/...` pointer as a URI of the shared root, each token percent-encoded anew: a document's refs
+ * may hold what a URI may not (`#/components/schemas/My Pet`), which ajv cannot resolve.
+ */
 const inRoot = (ref: string): string =>
   `urn:codegen:document#/${ref
     .slice(2)
     .split("/")
-    .map((token) => encodeURIComponent(decode(token)))
+    .map((token) => encodeURIComponent(percentDecoded(token)))
     .join("/")}`;
-
-/** A percent-encoded pointer token decoded; as written when it is not valid percent-encoding. */
-function decode(token: string): string {
-  try {
-    return decodeURIComponent(token);
-  } catch {
-    return token;
-  }
-}
 
 /** The schema every ref of a shape points to while shapes are compiled: accepts anything. */
 const STAND_IN = "urn:codegen:stand-in";
-
-const unescape = (segment: string) => segment.replace(/~1/g, "/").replace(/~0/g, "~");
 
 /** Whether ajv's meta-schema accepts a schema; false when it cannot tell (an unknown `$schema`), so that compiling says why. */
 function isValidSchema(ajv: Ajv2020, schema: Json): boolean {

@@ -1,0 +1,38 @@
+/**
+ * JSON Pointer reference tokens (RFC 6901): `~` is written `~0` and `/` `~1`; in a URI fragment
+ * (`#/paths/~1a/get`, section 6) each token is percent-encoded as well.
+ */
+
+/** A key as a reference token. */
+export const escapeToken = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** A reference token as the key it stands for. */
+export const unescapeToken = (token: string): string => token.replace(/~1/g, "/").replace(/~0/g, "~");
+
+/** A percent-encoded token decoded; as written when it is not valid percent-encoding. */
+export function percentDecoded(token: string): string {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return token;
+  }
+}
+
+/** The value reached from `root` through `keys` (own keys only), or undefined when there is none. */
+export function valueAt(root: unknown, keys: readonly string[]): unknown {
+  let value = root;
+  for (const key of keys) {
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** The keys a pointer in a URI fragment (`#/paths/~1a/get`, or without its `#`) leads through; empty tokens are left out. */
+export function fragmentKeys(pointer: string): string[] {
+  return pointer
+    .replace(/^#?\/?/, "")
+    .split("/")
+    .filter((token) => token !== "")
+    .map((token) => unescapeToken(percentDecoded(token)));
+}
