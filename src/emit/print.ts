@@ -366,7 +366,7 @@ function unionLines(type: Extract<TypeExpr, { kind: "union" }>, indent: number, 
 /** A member of an object type on lines of its own at `indent`: its doc comments, then `key: type;`. */
 function printMember(member: Member, indent: number): string {
   const comments = member.comments.map((comment) => `${indentLines(comment, indent)}\n`).join("");
-  const head = `${pad(indent)}${member.readonly ? "readonly " : ""}${member.key.text}${member.optional ? "?" : ""}:`;
+  const head = `${pad(indent)}${member.readonly ? "readonly " : ""}${member.key}${member.optional ? "?" : ""}:`;
   const type = printType(member.type, indent, head.length + 1, 1);
   return `${comments}${head}${type.startsWith("\n") ? "" : " "}${type};`;
 }
