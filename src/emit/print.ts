@@ -54,7 +54,7 @@ class TextBuffer {
    * index: one grown by push and emptied at each chunk made its storage anew each time, more
    * garbage than the text itself.
    */
-  private readonly pieces: string[] = new Array<string>(CHUNK).fill("");
+  private readonly pieces: string[] = [];
   private count = 0;
   private readonly chunks: string[] = [];
   /** Each indentation, made once (a large literal indents a million lines). */
