@@ -49,7 +49,13 @@ export function printLiteral(value: unknown, indent = 0, column = indent, tail =
  * first, at the run's peak of memory.
  */
 class TextBuffer {
+  /**
+   * The pieces of the next chunk, `count` of them. Why an array of a fixed length written by
+   * index: one grown by push and emptied at each chunk made its storage anew each time, more
+   * garbage than the text itself.
+   */
   private readonly pieces: string[] = [];
+  private count = 0;
   private readonly chunks: string[] = [];
   /** Each indentation, made once (a large literal indents a million lines). */
   private readonly pads: string[] = [];
@@ -58,11 +64,13 @@ class TextBuffer {
   constructor(private readonly escape?: (text: string) => string) {}
 
   add(piece: string): void {
-    if (this.pieces.push(piece) === 4096) this.flush();
+    this.pieces[this.count++] = piece;
+    if (this.count === CHUNK) this.flush();
   }
 
   private flush(): void {
-    const chunk = this.pieces.splice(0).join("");
+    const chunk = (this.count === CHUNK ? this.pieces : this.pieces.slice(0, this.count)).join("");
+    this.count = 0;
     this.chunks.push(this.escape ? this.escape(chunk) : chunk);
   }
 
@@ -76,15 +84,17 @@ class TextBuffer {
   }
 }
 
+/** How many pieces a chunk of a TextBuffer joins. */
+const CHUNK = 4096;
+
 /** printLiteral's work, adding the text to `out` piece by piece. */
 function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: number, tail: number): void {
   if (typeof value !== "object" || value === null) {
     out.add(scalar(value));
     return;
   }
-  const flat = flatLiteral(value, WIDTH - column - tail);
-  if (flat !== undefined) {
-    out.add(flat);
+  if (flatWidth(value, WIDTH - column - tail) !== -1) {
+    writeFlat(out, value);
     return;
   }
   const inner = indent + 2;
@@ -101,18 +111,19 @@ function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: n
     out.add("]");
     return;
   }
-  const entries = Object.entries(value).filter(([, item]) => isJson(item));
   out.add("{\n");
-  entries.forEach(([key, item]) => {
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (!Object.hasOwn(value, key) || !isJson(item)) continue;
     const name = propertyKey(key);
-    const suffix = asConst(key, item) ? " as const" : "";
+    const suffix = asConst(key, item) ? AS_CONST : "";
     out.add(innerPad);
     out.add(name);
     out.add(": ");
     writeLiteral(out, item, inner, inner + name.length + 2, suffix.length + 1);
     if (suffix !== "") out.add(suffix);
     out.add(",\n");
-  });
+  }
   out.add(closing);
   out.add("}");
 }
@@ -219,48 +230,87 @@ function wrapJson(out: TextBuffer, text: string, indent: number, column: number,
   out.add(start === 0 ? text : text.slice(start));
 }
 
-/** A value's literal on one line, or undefined once it is longer than `budget` (so a large value is not printed flat only to be dropped). */
-function flatLiteral(value: unknown, budget: number): string | undefined {
-  if (budget < 2) return undefined;
+/**
+ * The width of a value's literal on one line, or -1 once it is longer than `budget` (so a large
+ * value is not measured whole only to be dropped). Why a width and not the text: each value is
+ * measured by itself and by each ancestor that tries to fit on a line, and the texts those made
+ * were most of what printing api.gen.ts allocated; the text is written once, where it fits
+ * (writeFlat). Member by member, with no list of the members made first: a value of thousands of
+ * members (the paths, the schemas) gives up within the budget, after a few of them.
+ */
+function flatWidth(value: unknown, budget: number): number {
+  if (budget < 2) return -1;
   if (typeof value !== "object" || value === null) {
-    const text = scalar(value);
-    return text.length <= budget ? text : undefined;
+    const width = scalarWidth(value);
+    return width <= budget ? width : -1;
   }
-  // Why member by member, with no list of the members made first: a value of thousands of members
-  // (the paths, the schemas) is tried flat by each of its ancestors and by itself, and gives up
-  // within the budget, after a few of them.
   if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
+    if (value.length === 0) return 2;
     // `[` and `]`, and a `, ` between items.
-    let text = "[";
     let used = 2;
     for (let i = 0; i < value.length; i++) {
-      const printed = flatLiteral(arrayItem(value[i]), budget - used);
-      if (printed === undefined) return undefined;
-      text += i === 0 ? printed : `, ${printed}`;
-      used += printed.length + (i > 0 ? 2 : 0);
-      if (used > budget) return undefined;
+      const width = flatWidth(arrayItem(value[i]), budget - used);
+      if (width === -1) return -1;
+      used += width + (i > 0 ? 2 : 0);
+      if (used > budget) return -1;
     }
-    return `${text}]`;
+    return used;
   }
   // `{ ` and ` }`, and a `, ` between members.
-  let text = "";
   let used = 4;
   let count = 0;
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     const item = (value as Record<string, unknown>)[key];
-    if (!isJson(item)) continue;
-    const head = `${propertyKey(key)}: `;
-    const suffix = asConst(key, item) ? " as const" : "";
-    const printed = flatLiteral(item, budget - used - head.length - suffix.length);
-    if (printed === undefined) return undefined;
-    text += `${count === 0 ? "" : ", "}${head}${printed}${suffix}`;
+    if (!Object.hasOwn(value, key) || !isJson(item)) continue;
+    const head = propertyKey(key).length + 2;
+    const suffix = asConst(key, item) ? AS_CONST.length : 0;
+    const width = flatWidth(item, budget - used - head - suffix);
+    if (width === -1) return -1;
     count++;
-    used += head.length + printed.length + suffix.length + (count > 1 ? 2 : 0);
-    if (used > budget) return undefined;
+    used += head + width + suffix + (count > 1 ? 2 : 0);
+    if (used > budget) return -1;
   }
-  return count === 0 ? "{}" : `{ ${text} }`;
+  return count === 0 ? 2 : used;
 }
+
+/** A value's literal on one line (one flatWidth measured), added to `out`. */
+function writeFlat(out: TextBuffer, value: unknown): void {
+  if (typeof value !== "object" || value === null) {
+    out.add(scalar(value));
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.add("[");
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.add(", ");
+      writeFlat(out, arrayItem(value[i]));
+    }
+    out.add("]");
+    return;
+  }
+  let count = 0;
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (!Object.hasOwn(value, key) || !isJson(item)) continue;
+    out.add(count++ === 0 ? "{ " : ", ");
+    out.add(propertyKey(key));
+    out.add(": ");
+    writeFlat(out, item);
+    if (asConst(key, item)) out.add(AS_CONST);
+  }
+  out.add(count === 0 ? "{}" : " }");
+}
+
+const AS_CONST = " as const";
+
+/**
+ * The width of a scalar's literal. Why a look for the characters that escape or choose the
+ * quotes first: most strings have none, and their literal is the string in double quotes.
+ */
+const scalarWidth = (value: unknown): number => (typeof value === "string" && !NOT_PLAIN.test(value) ? value.length + 2 : scalar(value).length);
+
+/** A character that stringLiteral escapes, or that quoted() may choose single quotes for. */
+const NOT_PLAIN = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 
 /** A scalar of JSON as a literal (quoted by quoted()); `undefined` where JSON has no value. */
 const scalar = (value: unknown): string => (typeof value === "string" ? quoted(value) : (JSON.stringify(value) ?? "undefined"));
@@ -366,7 +416,7 @@ function unionLines(type: Extract<TypeExpr, { kind: "union" }>, indent: number, 
 /** A member of an object type on lines of its own at `indent`: its doc comments, then `key: type;`. */
 function printMember(member: Member, indent: number): string {
   const comments = member.comments.map((comment) => `${indentLines(comment, indent)}\n`).join("");
-  const head = `${pad(indent)}${member.readonly ? "readonly " : ""}${member.key.text}${member.optional ? "?" : ""}:`;
+  const head = `${pad(indent)}${member.readonly ? "readonly " : ""}${member.key}${member.optional ? "?" : ""}:`;
   const type = printType(member.type, indent, head.length + 1, 1);
   return `${comments}${head}${type.startsWith("\n") ? "" : " "}${type};`;
 }

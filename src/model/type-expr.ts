@@ -1,9 +1,7 @@
 /**
- * TypeScript type expressions as the model builds them: each its text as codegen writes it (what
- * the view holds and a file left to prettier gets) and its syntax, which src/render/type-layout.ts
- * lays out. Why both: the layout read every type's text back into this syntax (a
- * tokenizer and a parser over some twenty thousand types at 1000 resources); built here, it is not
- * read again. Each constructor writes the text exactly as the text alone was written before.
+ * TypeScript type expressions as the model builds them: each its text as codegen writes it flat
+ * and its syntax, which the printer (src/emit/print.ts) lays out where the text does not fit its
+ * line. Built here, the syntax is never read back from the text.
  */
 import { docLines, propertyKey, typeLiteral } from "./escape.js";
 
@@ -21,8 +19,7 @@ export type TypeExpr =
   | { readonly kind: "readonly"; readonly text: string; readonly inner: TypeExpr }
   | { readonly kind: "parens"; readonly text: string; readonly inner: TypeExpr }
   | { readonly kind: "tuple"; readonly text: string; readonly elements: readonly TupleElement[] }
-  /** `broken`: a line break before its first member (prettier keeps such an object type broken). */
-  | { readonly kind: "object"; readonly text: string; readonly members: readonly Member[]; readonly broken: boolean };
+  | { readonly kind: "object"; readonly text: string; readonly members: readonly Member[] };
 
 /** An element of a tuple type: `...T`, `T`, `T?`. */
 export interface TupleElement {
@@ -32,18 +29,14 @@ export interface TupleElement {
 }
 
 /**
- * A member key: a name (an identifier), a string literal, a computed string (`["__proto__"]`), or
- * an index signature's parameter and type (`[key: string]`); `text` as written.
+ * A member of an object type: its `/** *\/` comments (each as written), `readonly`, key (as
+ * written: a name, a string literal, `["__proto__"]`, or an index signature's `[key: string]`),
+ * `?` and type.
  */
-export type MemberKey =
-  | { readonly kind: "name" | "string" | "computed"; readonly text: string }
-  | { readonly kind: "index"; readonly text: string; readonly parameter: string; readonly type: TypeExpr };
-
-/** A member of an object type: its `/** *\/` comments (each as written), `readonly`, key, `?` and type. */
 export interface Member {
   readonly comments: readonly string[];
   readonly readonly: boolean;
-  readonly key: MemberKey;
+  readonly key: string;
   readonly optional: boolean;
   readonly type: TypeExpr;
 }
@@ -122,33 +115,37 @@ export function tupleType(elements: readonly TupleElement[]): TypeExpr {
 
 /** `{ a: A; b?: B }` (`{}` without members), each member's comments on lines of their own. */
 export function objectType(members: readonly Member[]): TypeExpr {
-  if (members.length === 0) return { kind: "object", text: "{}", members, broken: false };
+  if (members.length === 0) return { kind: "object", text: "{}", members };
   const text = members.map(memberText).join("; ");
-  return { kind: "object", text: `{ ${text} }`, members, broken: members[0]!.comments.length > 0 };
+  return { kind: "object", text: `{ ${text} }`, members };
 }
 
 function memberText(member: Member): string {
   const comments = member.comments.length > 0 ? `\n${member.comments.join("\n")}\n` : "";
-  return `${comments}${member.readonly ? "readonly " : ""}${member.key.text}${member.optional ? "?" : ""}: ${member.type.text}`;
+  return `${comments}${member.readonly ? "readonly " : ""}${member.key}${member.optional ? "?" : ""}: ${member.type.text}`;
 }
 
 /** A member named `name` (written as propertyKey writes it), with the doc comment of `description`. */
 export function member(name: string, type: TypeExpr, options: { optional?: boolean; readonly?: boolean; description?: string | undefined } = {}): Member {
-  const text = propertyKey(name);
-  const kind = text[0] === '"' ? "string" : text[0] === "[" ? "computed" : "name";
-  const comments = options.description === undefined ? [] : docComments(options.description);
-  return { comments, readonly: options.readonly === true, key: { kind, text }, optional: options.optional === true, type };
+  const comments = options.description === undefined ? NO_COMMENTS : docComments(options.description);
+  return { comments, readonly: options.readonly === true, key: propertyKey(name), optional: options.optional === true, type };
 }
 
 /** An index signature `[parameter: type]: value`. */
 export function indexMember(parameter: string, type: TypeExpr, value: TypeExpr, readonly = false): Member {
-  return { comments: [], readonly, key: { kind: "index", text: `[${parameter}: ${type.text}]`, parameter, type }, optional: false, type: value };
+  return { comments: NO_COMMENTS, readonly, key: `[${parameter}: ${type.text}]`, optional: false, type: value };
 }
 
+/**
+ * The comments of a member without any. Why one list for all: most members have none (sixty
+ * thousand at 1000 resources), and the model holds every member until the files are rendered.
+ */
+const NO_COMMENTS: readonly string[] = Object.freeze([]);
+
 /** The doc comment of free text (made of docLines: nothing in it can end it), as a list of none or one. */
-export function docComments(text: string | undefined): string[] {
+export function docComments(text: string | undefined): readonly string[] {
   const lines = docLines(text);
-  if (lines.length === 0) return [];
+  if (lines.length === 0) return NO_COMMENTS;
   if (lines.length === 1) return [`/** ${lines[0]} */`];
   return [`/**\n${lines.map((line) => (line === "" ? " *" : ` * ${line}`)).join("\n")}\n */`];
 }

@@ -211,7 +211,7 @@ export class SchemaTypeNames {
   /** The names typeName accepted (asked again for every reference: checked once). */
   private readonly accepted = new Set<string>();
   /** Per use, the named schemas with a property that use leaves out (affectedSchemas), found when first asked. */
-  private readonly affected: { request?: ReadonlySet<string>; response?: ReadonlySet<string> } = {};
+  private affected: Readonly<Record<SchemaUse, ReadonlySet<string>>> | undefined;
   /** Per use, the variant of each schema name asked for. */
   private readonly variantNames = {
     request: new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>(),
@@ -272,32 +272,36 @@ export class SchemaTypeNames {
 
   /** Whether the schema `name` has, at any depth, a property its use leaves out. */
   private isAffected(name: string, use: SchemaUse): boolean {
-    return (this.affected[use] ??= this.affectedSchemas(use)).has(name);
+    return (this.affected ??= this.affectedSchemas())[use].has(name);
   }
 
   /**
-   * The named schemas that have, at any depth, a property `use` leaves out, found for all at once.
-   * Each schema is walked once (with a stack, not recursion), noting the schemas it refers to;
-   * those that have such a property of their own mark the schemas that refer to them, back along
-   * the references. Why not a recursive walk that follows each reference: a chain of a few
-   * thousand schemas, each referring to the next, overflowed the call stack; and a cycle left
-   * the schemas decided inside another's walk unaffected. This is linear in the document.
+   * The named schemas that have, at any depth, a property a use leaves out, found for all at once
+   * and for both uses in one walk (the references are the same for both). Each schema is walked
+   * once (with a stack, not recursion), noting the schemas it refers to; those that have such a
+   * property of their own mark the schemas that refer to them, back along the references. Why not
+   * a recursive walk that follows each reference: a chain of a few thousand schemas, each
+   * referring to the next, overflowed the call stack; and a cycle left the schemas decided inside
+   * another's walk unaffected. This is linear in the document.
    */
-  private affectedSchemas(use: SchemaUse): ReadonlySet<string> {
-    const keyword = use === "request" ? "readOnly" : "writeOnly";
+  private affectedSchemas(): Readonly<Record<SchemaUse, ReadonlySet<string>>> {
     const referrers = new Map<string, string[]>();
-    const found: string[] = [];
+    const found: Record<SchemaUse, string[]> = { request: [], response: [] };
     const schemas = this.schemas as Schema;
-    for (const name of this.known) {
-      const seen = new Set<object>();
-      const stack: unknown[] = [schemas[name]];
-      let own = false;
-      while (stack.length > 0 && !own) {
+    const seen = new Set<object>();
+    const stack: unknown[] = [];
+    for (const name of Object.keys(schemas)) {
+      seen.clear();
+      stack.push(schemas[name]);
+      let readOnly = false;
+      let writeOnly = false;
+      // Why it may stop once both are found: the references of a schema affected for both uses mark nothing more.
+      while (stack.length > 0 && !(readOnly && writeOnly)) {
         const value = stack.pop();
         if (typeof value !== "object" || value === null || seen.has(value)) continue;
         seen.add(value);
         if (Array.isArray(value)) {
-          for (const item of value) stack.push(item);
+          for (let i = 0; i < value.length; i++) stack.push(value[i]);
           continue;
         }
         const schema = value as Schema;
@@ -305,21 +309,31 @@ export class SchemaTypeNames {
         if (!hasAnyKey(schema, NESTED_KEYWORDS)) continue;
         const ref = typeof schema.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? schema.$ref.slice(21) : undefined;
         if (ref !== undefined && this.known.has(ref)) (referrers.get(ref) ?? referrers.set(ref, []).get(ref)!).push(name);
-        for (const property of Object.values(schemaAt(schema.properties) ?? {})) {
-          if (schemaAt(property)?.[keyword] === true) own = true;
+        const properties = schemaAt(schema.properties);
+        for (const key in properties) {
+          if (!Object.hasOwn(properties, key)) continue;
+          const property = properties[key];
+          const own = schemaAt(property);
+          if (own?.readOnly === true) readOnly = true;
+          if (own?.writeOnly === true) writeOnly = true;
           stack.push(property);
         }
-        for (const key of SUBSCHEMA_KEYWORDS) stack.push(schema[key]);
+        for (let i = 0; i < SUBSCHEMA_KEYWORDS.length; i++) stack.push(schema[SUBSCHEMA_KEYWORDS[i]!]);
       }
-      if (own) found.push(name);
+      stack.length = 0;
+      if (readOnly) found.request.push(name);
+      if (writeOnly) found.response.push(name);
     }
-    const affected = new Set<string>();
-    for (let name = found.pop(); name !== undefined; name = found.pop()) {
-      if (affected.has(name)) continue;
-      affected.add(name);
-      for (const referrer of referrers.get(name) ?? []) found.push(referrer);
-    }
-    return affected;
+    const closure = (names: string[]) => {
+      const affected = new Set<string>();
+      for (let name = names.pop(); name !== undefined; name = names.pop()) {
+        if (affected.has(name)) continue;
+        affected.add(name);
+        for (const referrer of referrers.get(name) ?? []) names.push(referrer);
+      }
+      return affected;
+    };
+    return { request: closure(found.request), response: closure(found.response) };
   }
 
   private refuse(problem: UnsupportedConstruct, name: string): string {

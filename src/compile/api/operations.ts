@@ -491,7 +491,7 @@ export class OperationCollector {
     let anyJson = false;
     let anyRaw = false;
     const members: TypeExpr[] = [];
-    const comments: string[][] = [];
+    const comments: (readonly string[])[] = [];
     const declared = responses.filter((response) => {
       if (isStatusKey(response.status)) return true;
       const at = `${pointer}/${response.status.replace(/~/g, "~0").replace(/\//g, "~1")}`;

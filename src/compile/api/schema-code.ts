@@ -3,6 +3,7 @@ import type { SchemaNode } from "#runtime/validate.gen.js";
 import { hasAnyKey } from "./document.js";
 import type { SchemaTypeNames, SchemaUse } from "./names.js";
 import {
+  type Member,
   type TupleElement,
   type TypeExpr,
   arrayType,
@@ -69,13 +70,16 @@ export function typeExpression(schema: JsonSchema, prefix: string, names: Schema
   if (ref !== undefined) return word(prefix + names.typeNameFor(ref, use));
   if (Object.hasOwn(schema, "const")) return literalType(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.length === 0 ? NEVER : unionType(schema.enum.map((v) => literalType(v)));
+  // Why a look at the schema's own keys first: most schemas combine none, and the
+  // look-ups of the four names missing from them were a good part of this function's time.
+  const combines = hasAnyKey(schema, COMBINING_KEYWORDS);
+  // Most schemas have one type and combine none: their type is that type's, with no lists made.
+  if (!combines && typeof schema.type === "string") return singleType(schema.type, schema, prefix, names, use);
   const parts: TypeExpr[] = [];
   const types = schemaTypes(schema);
   if (types.length > 0) parts.push(unionType(types.map((type) => singleType(type, schema, prefix, names, use))));
   else if (asSchema(schema.properties)) parts.push(objectTypeExpression(schema, prefix, names, [], use));
-  // Why a look at the schema's own keys first: most schemas combine none, and the
-  // look-ups of the four names missing from them were a good part of this function's time.
-  if (!hasAnyKey(schema, COMBINING_KEYWORDS)) return intersectionOf(parts);
+  if (!combines) return intersectionOf(parts);
   const sub = (member: unknown): TypeExpr => subschemaType(member, prefix, names, use);
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
   // A value of `oneOf` matches exactly one branch, but TypeScript has no exclusive union: both are `|`.
@@ -90,6 +94,13 @@ export function typeExpression(schema: JsonSchema, prefix: string, names: Schema
 
 const NEVER = word("never");
 const UNKNOWN = word("unknown");
+/**
+ * The types of JSON's scalars, one object each. Why not one per use: they are most of the words of
+ * the types (fifty thousand at 1000 resources), and the model holds them until the files are rendered.
+ */
+const NUMBER = word("number");
+const STRING = word("string");
+const KEYWORD_TYPES = { string: STRING, boolean: word("boolean"), null: word("null"), integer: NUMBER, number: NUMBER } as const;
 
 /** The keywords that combine a schema's type with others' (typeScriptType). */
 const COMBINING_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "if"]);
@@ -126,10 +137,9 @@ function singleType(type: string, schema: JsonSchema, prefix: string, names: Sch
     case "string":
     case "boolean":
     case "null":
-      return word(type);
     case "integer":
     case "number":
-      return word("number");
+      return KEYWORD_TYPES[type];
     case "array": {
       if (Array.isArray(schema.prefixItems)) return tupleOf(schema, schema.prefixItems, prefix, names, use);
       return arrayType(operand(subschemaType(schema.items, prefix, names, use)));
@@ -197,23 +207,31 @@ const LEFT_OUT: Record<SchemaUse, string> = { request: "readOnly", response: "wr
  * each property with a `description` has it as its doc comment.
  */
 export function objectTypeExpression(schema: JsonSchema, prefix: string, names: SchemaTypeNames, omit: readonly string[] = [], use?: SchemaUse): TypeExpr {
-  const properties = Object.entries(asSchema(schema.properties) ?? {}).filter(
-    ([name, property]) => !omit.includes(name) && (use === undefined || asSchema(property)?.[LEFT_OUT[use]] !== true),
-  );
+  const properties = asSchema(schema.properties);
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  // Each property's type made once: the members and the index signatures read it.
-  const declared = properties.map(([name, property]) => [name, subschemaType(property, prefix, names, use)] as const);
-  const members = properties.map(([name, property], i) => {
-    const description = asSchema(property)?.description;
-    return member(name, declared[i]![1], { optional: !required.has(name), description: typeof description === "string" ? description : undefined });
-  });
+  // Each property's type made once, in order: the members and the index signatures read it. Why
+  // one loop over the properties and no lists of entries: this runs for every object schema of
+  // every type, and those lists were a good part of the model's garbage.
+  const declaredNames: string[] = [];
+  const declared: TypeExpr[] = [];
+  const members: Member[] = [];
+  for (const name in properties) {
+    if (!Object.hasOwn(properties, name)) continue;
+    const property = asSchema(properties[name]);
+    if (omit.includes(name) || (use !== undefined && property?.[LEFT_OUT[use]] === true)) continue;
+    const type = subschemaType(properties[name], prefix, names, use);
+    declaredNames.push(name);
+    declared.push(type);
+    const description = property?.description;
+    members.push(member(name, type, { optional: !required.has(name), description: typeof description === "string" ? description : undefined }));
+  }
   // Why unevaluatedProperties only without applicators: there it means what additionalProperties
   // means; beside allOf/anyOf/oneOf an index signature would clash with the other parts' properties.
-  const alone = !["allOf", "anyOf", "oneOf", "if"].some((key) => schema[key] !== undefined);
+  const alone = schema.allOf === undefined && schema.anyOf === undefined && schema.oneOf === undefined && schema.if === undefined;
   const additional = schema.additionalProperties ?? (alone ? schema.unevaluatedProperties : undefined);
   const patterns = Object.entries(asSchema(schema.patternProperties) ?? {}).map(([pattern, item]) => {
     // TypeScript requires every property to fit each index signature its name matches.
-    const matching = declared.filter(([name]) => nameMatches(pattern, name)).map(([, type]) => type);
+    const matching = declared.filter((_, i) => nameMatches(pattern, declaredNames[i]!));
     return { key: prefixKey(pattern), types: [subschemaType(item, prefix, names, use), ...matching] };
   });
   for (const { key, types } of patterns) if (key !== undefined) members.push(indexMember("key", key, distinctUnion(types)));
@@ -223,12 +241,10 @@ export function objectTypeExpression(schema: JsonSchema, prefix: string, names: 
     // declared properties' and the patterns' types too (the validator still holds extra keys to
     // `additionalProperties`, and names to their patterns).
     const types = [...(asSchema(additional) ? [typeExpression(additional as JsonSchema, prefix, names, use)] : [])];
-    members.push(indexMember("key", STRING, distinctUnion([...types, ...patterns.flatMap((pattern) => pattern.types), ...declared.map(([, type]) => type)])));
-  } else if (open && (properties.length === 0 || patterns.some(({ key }) => key === undefined))) members.push(indexMember("key", STRING, UNKNOWN));
+    members.push(indexMember("key", STRING, distinctUnion([...types, ...patterns.flatMap((pattern) => pattern.types), ...declared])));
+  } else if (open && (declared.length === 0 || patterns.some(({ key }) => key === undefined))) members.push(indexMember("key", STRING, UNKNOWN));
   return objectTypeOf(members);
 }
-
-const STRING = word("string");
 
 /**
  * Whether the validator checks a `pattern` (or a name of `patternProperties`); undefined: every one.
