@@ -162,7 +162,9 @@ const KEYWORD_SCHEMAS: Json = {
  * - `uuid`: ajv-formats also accepts the URN form `urn:uuid:...`, which is not RFC 4122's string
  *   representation (and no path id a client would send);
  * - `date-time`: ajv-formats also accepts a space for the `T`, and offsets without their colon
- *   (`+0530`) or minutes (`+05`); RFC 3339 section 5.6 allows neither.
+ *   (`+0530`) or minutes (`+05`); RFC 3339 section 5.6 allows neither. And the generated server
+ *   takes only instants of the years 0001 to 9999 in UTC, which its stores can hold
+ *   (docs/http-behaviour.md): `0000-12-31T23:59:59Z` is refused, `0000-12-31T23:00:00-05:00` taken.
  */
 function oracleAjv(): Ajv2020 {
   // Not strict: the document's annotations (x-codegen-*, readOnly, examples) are no keywords of ajv's.
@@ -174,8 +176,23 @@ function oracleAjv(): Ajv2020 {
   ajv.addFormat("password", true);
   const full = fullFormats as unknown as { uuid: RegExp; "date-time": { validate: (text: string) => boolean } };
   ajv.addFormat("uuid", (text: string) => !text.toLowerCase().startsWith("urn:uuid:") && full.uuid.test(text));
-  ajv.addFormat("date-time", (text: string) => /^.{10}[Tt][^ ]*(?:[Zz]|[+-]\d\d:\d\d)$/s.test(text) && full["date-time"].validate(text));
+  ajv.addFormat("date-time", (text: string) => {
+    const year = instantYear(text);
+    return /^.{10}[Tt][^ ]*(?:[Zz]|[+-]\d\d:\d\d)$/s.test(text) && full["date-time"].validate(text) && year >= 1 && year <= 9999;
+  });
   return ajv;
+}
+
+/** The year in UTC of an RFC 3339 date-time's instant (a leap second read as second 59), NaN for another text. */
+function instantYear(text: string): number {
+  const m = /^(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:[Zz]|([+-])(\d\d):(\d\d))$/.exec(text);
+  if (m === null) return NaN;
+  const offset = (m[7] === "-" ? -1 : 1) * (Number(m[8] ?? 0) * 60 + Number(m[9] ?? 0));
+  // Why setUTCFullYear and not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  const instant = new Date(0);
+  instant.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  instant.setUTCHours(Number(m[4]), Number(m[5]) - offset, Math.min(Number(m[6]), 59));
+  return instant.getUTCFullYear();
 }
 
 /**
@@ -456,6 +473,10 @@ function formatted(format: string | undefined): fc.Arbitrary<string>[] {
           "2024-01-01T00:00:00+25:00",
           "2024-01-01T00:00:00.123456789-05:30",
           "2024-01-01T00:00Z",
+          "0000-12-31T23:59:59.999Z",
+          "0000-12-31T23:00:00-05:00",
+          "9999-12-31T23:59:59Z",
+          "9999-12-31T23:00:00-05:00",
         ),
       ];
     case "uri":
