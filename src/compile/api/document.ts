@@ -110,12 +110,8 @@ export function requestBodyObject(value: unknown): RequestBodyObject | undefined
 }
 
 /** A Response Object, read, under its status key (`200`, `4XX`, `default`). */
-export interface ResponseObject extends ReadResponse {
+export interface ResponseObject {
   readonly status: string;
-}
-
-/** What a Response Object says, whatever its status. */
-interface ReadResponse {
   readonly description: string | undefined;
   readonly content: readonly MediaEntry[];
   /** Its distinct media types, in order; its JSON entries and the others; the first JSON entry's schema. */
@@ -128,8 +124,8 @@ interface ReadResponse {
 /** No media entries. */
 const NONE: readonly MediaEntry[] = [];
 
-/** Response Objects already read, by the object (responseObjects). */
-export type ReadResponses = Map<object, ReadResponse>;
+/** Response Objects already read, by the object, under the status first read at (responseObjects). */
+export type ReadResponses = Map<object, ResponseObject>;
 
 /**
  * The Response Objects of an operation's `responses`, in their order; each object read once per
@@ -150,29 +146,29 @@ export function responseObjects(value: unknown, read: ReadResponses = new Map(),
     let known = read.get(response);
     if (known === undefined) {
       const content = mediaEntries(response.content);
-      const types = [...new Set(content.map((t) => t.type))];
-      const json = content.filter((t) => isJsonMediaType(t.type));
+      // Why one loop: a list, a set and a copy of it per response, and a JSON list that is most often the content itself, were garbage.
+      const types: string[] = [];
+      let jsonCount = 0;
+      for (const entry of content) {
+        if (!types.includes(entry.type)) types.push(entry.type);
+        if (isJsonMediaType(entry.type)) jsonCount++;
+      }
       // Most are JSON alone: their lists are the content itself and one empty list.
-      const jsonOnly = json.length === content.length;
+      const jsonOnly = jsonCount === content.length;
+      const json = jsonOnly ? content : content.filter((t) => isJsonMediaType(t.type));
       known = {
+        status,
         description: textOf(response.description),
         content,
         types,
-        json: jsonOnly ? content : json,
+        json,
         raw: jsonOnly ? NONE : content.filter((t) => !isJsonMediaType(t.type)),
         jsonSchema: json.find((t) => t.schema !== undefined)?.schema,
       };
       read.set(response, known);
     }
-    out.push({
-      status,
-      description: known.description,
-      content: known.content,
-      types: known.types,
-      json: known.json,
-      raw: known.raw,
-      jsonSchema: known.jsonSchema,
-    });
+    // Why the object read itself: a shared answer stands under one status everywhere, and a copy of it per operation was garbage.
+    out.push(known.status === status ? known : { ...known, status });
   }
   return out;
 }

@@ -70,7 +70,7 @@ export class OperationCollector {
   readonly tableNodes: [string, SchemaNode][] = [];
   /** The schemas checked that hold no keyword the validator cannot check (checked once). */
   private readonly checked = new WeakSet<object>();
-  /** The schemas whose types (and so their variants) were already asked for per use: each object, and a named one by its name too. */
+  /** The schemas whose types (and so their variants) were already asked for per use: each object, a reference to a named one by its text. */
   private readonly asked = { request: new Set<unknown>(), response: new Set<unknown>() };
 
   constructor(
@@ -115,18 +115,19 @@ export class OperationCollector {
   }
 
   /**
-   * Asks for the type of a schema as `use`d, for the variants it names, once per schema. Why by
-   * name: a `$ref` to a named schema is a new object at each operation (each of a
-   * thousand resources' error responses), and asking for the same type again asks for nothing new.
+   * Asks for the type of a schema as `use`d, for the variants it names, once per schema. Why a
+   * `$ref` by its text: it is a new object at each operation (each of a thousand resources' error
+   * responses), remembering each object was garbage, and asking for the same type again asks for
+   * nothing new.
    */
   private askFor(schema: Json | undefined, use: SchemaUse): void {
+    if (schema === undefined) return;
     const asked = this.asked[use];
-    // The object first: most are the schemas of an API's shared answers, one object each.
-    if (schema === undefined || asked.has(schema)) return;
-    asked.add(schema);
-    const name = refName(schema as JsonSchema);
-    if (name !== undefined && asked.has(name)) return;
-    if (name !== undefined) asked.add(name);
+    // A reference to a named schema is its type whatever else the schema says (typeExpression).
+    const ref = schema.$ref;
+    const key = typeof ref === "string" && ref.startsWith("#/components/schemas/") ? ref : schema;
+    if (asked.has(key)) return;
+    asked.add(key);
     this.typeOf(schema, use);
   }
 

@@ -157,6 +157,18 @@ describe("the view model's work", () => {
     }
   });
 
+  it("hands out a shared response read at its status as the one object read, not a copy per operation", () => {
+    const shared = { description: "Failed", content: { "application/json": { schema: { type: "object" } } } };
+    const known = new Map();
+    const [first, second, third] = [0, 1, 2].map(() => responseObjects({ "500": shared, "503": shared }, known));
+    expect(second![0]).toBe(first![0]);
+    expect(third![0]).toBe(first![0]);
+    // The same object under another status is read under that status.
+    expect(third!.map((r) => r.status)).toEqual(["500", "503"]);
+    expect(third![1]).not.toBe(third![0]);
+    expect(third![1]!.types).toBe(third![0]!.types);
+  });
+
   it("lists no operation's responses as pairs: a response already read costs its status alone", () => {
     const shared = { description: "Failed", content: { "application/json": { schema: { type: "object" } } } };
     const known = new Map();
