@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { isExpansion } from "../expand/expand.js";
 import { isIdentifier, stringLiteral } from "../../model/escape.js";
 import { hasAnyKey } from "./document.js";
+import { escapeToken } from "../pointer.js";
 
 /** A construct the renderer cannot turn into code, at a JSON pointer. */
 export class UnsupportedConstruct extends Error {
@@ -37,7 +38,7 @@ export class HandledConstruct {
 }
 
 /** A JSON pointer (`#/paths/~1a/get`) from its reference tokens (RFC 6901). */
-export const pointerOf = (...parts: string[]): string => "#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+export const pointerOf = (...parts: string[]): string => "#/" + parts.map(escapeToken).join("/");
 
 /**
  * The longest name codegen reads in an OpenAPI document (schema, property and parameter names,

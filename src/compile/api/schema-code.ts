@@ -1,6 +1,7 @@
 import { compilePattern } from "#runtime/pattern.gen.js";
 import type { SchemaNode } from "#runtime/validate.gen.js";
 import { hasAnyKey } from "./document.js";
+import { escapeToken, percentDecoded } from "../pointer.js";
 import type { SchemaTypeNames, SchemaUse } from "./names.js";
 import {
   type Member,
@@ -34,13 +35,8 @@ export function refName(schema: JsonSchema): string | undefined {
   if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return undefined;
   const rest = ref.slice("#/components/schemas/".length);
   // Why not decoded without a `%`: the text is the same; a document's every schema reference came here.
-  if (!rest.includes("%")) return rest;
-  try {
-    return decodeURIComponent(rest);
-  } catch {
-    // Malformed percent-encoding names no schema; the gate refuses the text as it stands.
-    return rest;
-  }
+  // Malformed percent-encoding names no schema; the gate refuses the text as it stands.
+  return rest.includes("%") ? percentDecoded(rest) : rest;
 }
 
 /** The JSON types a schema allows, from `type` (string or 3.1 array). */
@@ -543,9 +539,6 @@ const SUPPORTED = new Set([
   "dependentRequired",
 ]);
 
-/** A JSON Pointer reference token (RFC 6901 section 3: `~` as `~0`, `/` as `~1`). */
-const pointerToken = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
-
 /** The keywords whose values unsupportedKeywords walks into. */
 const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   "properties",
@@ -575,7 +568,7 @@ const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
  */
 export function unsupportedKeywords(schema: JsonSchema, pointer: string): { pointer: string; keyword: string }[] {
   const found: { pointer: string; keyword: string }[] = [];
-  const report = (at: string, keyword: string) => found.push({ pointer: `${at}/${pointerToken(keyword)}`, keyword });
+  const report = (at: string, keyword: string) => found.push({ pointer: `${at}/${escapeToken(keyword)}`, keyword });
   const walk = (value: unknown, at: string): void => {
     const node = asSchema(value);
     if (!node) return;
@@ -598,7 +591,7 @@ export function unsupportedKeywords(schema: JsonSchema, pointer: string): { poin
     if (children === 0) return;
     for (const key of ["properties", "patternProperties"] as const) {
       const members = asSchema(node[key]);
-      if (members) for (const [name, property] of Object.entries(members)) walk(property, `${at}/${key}/${pointerToken(name)}`);
+      if (members) for (const [name, property] of Object.entries(members)) walk(property, `${at}/${key}/${escapeToken(name)}`);
     }
     for (const key of ["items", "additionalProperties", "propertyNames", "if", "then", "else", "unevaluatedProperties"] as const)
       if (node[key] !== undefined) walk(node[key], `${at}/${key}`);
