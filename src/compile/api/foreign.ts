@@ -20,8 +20,9 @@ import { identifierOf, isTypeName, pointerOf } from "./names.js";
 import { INLINE_DEPTH_LIMIT } from "../openapi/depth.js";
 import { escapeToken, unescapeToken, valueAt } from "../pointer.js";
 
+import { isObject } from "../../model/json.js";
+
 type Json = { [key: string]: unknown };
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A ref the preparation could not follow, at the JSON pointer of the `$ref` (or of what grew too large). */
 export interface RefProblem {
