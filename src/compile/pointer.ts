@@ -18,11 +18,12 @@ export function percentDecoded(token: string): string {
   }
 }
 
-/** The value reached from `root` through `keys` (own keys only), or undefined when there is none. */
+/** The value reached from `root` through `keys` (own keys and array indexes only), or undefined when there is none. */
 export function valueAt(root: unknown, keys: readonly string[]): unknown {
   let value = root;
   for (const key of keys) {
-    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return undefined;
+    // Why `length` apart: an array's own keys are its indexes and `length`, which names no element (RFC 6901 section 4).
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key) || (key === "length" && Array.isArray(value))) return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return value;

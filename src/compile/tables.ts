@@ -18,9 +18,8 @@ import {
   quoteIdentifier,
 } from "../model/tables.js";
 import { unescapeToken } from "./pointer.js";
+import { type Json, objectOf as asJson } from "../model/json.js";
 
-type Json = { readonly [key: string]: unknown };
-const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
 const asArray = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
 
 /**

@@ -8,6 +8,7 @@
  * the validator goes one level down the value per link (bodyDepthLimit bounds that).
  */
 import { refName } from "./schema-code.js";
+import { asObject } from "../../model/json.js";
 
 /**
  * The most named schemas a chain may pass through before one of them is rendered otherwise. Why
@@ -22,7 +23,6 @@ const SAME_VALUE_LISTS = ["allOf", "anyOf", "oneOf"] as const;
 const SAME_VALUE_SCHEMAS = ["not", "if", "then", "else"] as const;
 
 type Schema = { readonly [key: string]: unknown };
-const schemaAt = (value: unknown): Schema | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Schema) : undefined);
 
 /** The named schemas `schema` refers to where they apply to its own value: through $ref, allOf, anyOf, oneOf, not, if, then, else. */
 function sameValueRefs(schema: unknown, known: ReadonlySet<string>): string[] {
@@ -30,7 +30,7 @@ function sameValueRefs(schema: unknown, known: ReadonlySet<string>): string[] {
   const stack = [schema];
   const seen = new Set<object>();
   while (stack.length > 0) {
-    const node = schemaAt(stack.pop());
+    const node = asObject(stack.pop());
     if (node === undefined || seen.has(node)) continue;
     seen.add(node);
     const ref = refName(node);
@@ -110,13 +110,13 @@ export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): 
   /** Per kind, the parents it is listed by, each with its own part (what replaces the kind's `$ref` to it). */
   const bases = new Map<string, Map<string, Schema>>();
   for (const [parent, value] of Object.entries(schemas)) {
-    const schema = schemaAt(value);
+    const schema = asObject(value);
     // Only beside a discriminator, OpenAPI's mark of polymorphism: elsewhere such a cycle is
     // another schema's (`A = B`, `B = A | string`) and is rendered otherwise (longCompositionChains).
-    if (schema === undefined || schemaAt(schema.discriminator) === undefined) continue;
+    if (schema === undefined || asObject(schema.discriminator) === undefined) continue;
     let base: Schema | undefined;
     for (const item of [...listAt(schema.oneOf), ...listAt(schema.anyOf)]) {
-      const kind = refName(schemaAt(item) ?? {});
+      const kind = refName(asObject(item) ?? {});
       if (kind === undefined || kind === parent || !Object.hasOwn(schemas, kind)) continue;
       base ??= Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "oneOf" && key !== "anyOf"));
       (bases.get(kind) ?? bases.set(kind, new Map()).get(kind)!).set(parent, base);
@@ -126,10 +126,10 @@ export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): 
   // Each kind rewritten once, whatever the number of parents listing it: linear in the document.
   const result: Record<string, unknown> = { ...schemas };
   for (const [kind, parents] of bases) {
-    const child = schemaAt(schemas[kind]);
+    const child = asObject(schemas[kind]);
     const allOf = listAt(child?.allOf);
     const inherited = allOf.map((item) => {
-      const name = refName(schemaAt(item) ?? {});
+      const name = refName(asObject(item) ?? {});
       return name === undefined ? item : (parents.get(name) ?? item);
     });
     if (child !== undefined && inherited.some((item, i) => item !== allOf[i])) result[kind] = { ...child, allOf: inherited };

@@ -5,20 +5,15 @@
  * (prepareDocument has already inlined every ref but those to named schemas.)
  */
 
-/** A JSON object of the document. */
-export type Json = { readonly [key: string]: unknown };
+import { type Json, objectOf } from "../../model/json.js";
 
-/** The value as a JSON object; `{}` for anything else (an array, a scalar, nothing). */
+export { type Json, isObject, objectOf } from "../../model/json.js";
+
 /** Whether a schema has one of `keys` (its own or, as a look-up would find them, enumerable inherited ones). */
 export function hasAnyKey(schema: Json, keys: ReadonlySet<string>): boolean {
   for (const key in schema) if (keys.has(key)) return true;
   return false;
 }
-
-export const objectOf = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
-
-/** Whether the value is a JSON object (not an array). */
-export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The value as a list; `[]` for anything else. */
 export const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);

@@ -12,6 +12,7 @@ import type { ErrorTemplate, RefusalShapes } from "#runtime/problems.gen.js";
 import type { Json, MediaEntry, ResponseObject } from "./document.js";
 import { isObject, listOf, objectOf, stringOf, stringsOf } from "./document.js";
 import { statusMap } from "../expand/schemas.js";
+import { unescapeToken, valueAt } from "../pointer.js";
 
 /** The names a property holding the problem's sentence goes by. */
 const MESSAGE = /^(message|msg|detail|details|description|error_?description|error_?message|reason|summary|text)$/i;
@@ -33,8 +34,7 @@ function resolved(schema: unknown, document: Json, depth = 0): Json | undefined 
   for (let hops = 0; typeof node.$ref === "string"; hops++) {
     const ref = node.$ref;
     if (hops > 32 || !ref.startsWith("#/")) return undefined;
-    let at: unknown = document;
-    for (const step of ref.slice(2).split("/")) at = objectOf(at)[step.replace(/~1/g, "/").replace(/~0/g, "~")];
+    const at = valueAt(document, ref.slice(2).split("/").map(unescapeToken));
     if (!isObject(at)) return undefined;
     node = at;
   }

@@ -18,9 +18,11 @@ import { messageFor } from "../../diagnostics/index.js";
 import { isExpansion } from "../expand/expand.js";
 import { identifierOf, isTypeName, pointerOf } from "./names.js";
 import { INLINE_DEPTH_LIMIT } from "../openapi/depth.js";
+import { escapeToken, unescapeToken, valueAt } from "../pointer.js";
+
+import { isObject } from "../../model/json.js";
 
 type Json = { [key: string]: unknown };
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A ref the preparation could not follow, at the JSON pointer of the `$ref` (or of what grew too large). */
 export interface RefProblem {
@@ -335,7 +337,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     if (inlined === undefined) {
       // Resolved once per ref and kind, like its walk: later uses find both in `walked`.
       const parts = tokensOf(ref);
-      const resolved = parts === undefined ? undefined : resolve(source, parts);
+      const resolved = parts === undefined ? undefined : valueAt(source, parts);
       if (parts === undefined || resolved === undefined) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
       if (pending.has(key)) {
         if (kind === "schema") return [hoistedRef(key, ref), 1];
@@ -387,7 +389,7 @@ export function schemaPlaces(document: object): { pointer: string; schema: Json 
       if ("list" in place) {
         if (Array.isArray(value)) for (const [key, item] of entries) visit(item, place.list, `${pointer}/${key}`);
       } else if (!Array.isArray(value)) {
-        for (const [key, item] of entries) if (!(place.extensions && key.startsWith("x-"))) visit(item, place.map, `${pointer}/${token(key)}`);
+        for (const [key, item] of entries) if (!(place.extensions && key.startsWith("x-"))) visit(item, place.map, `${pointer}/${escapeToken(key)}`);
       }
       return;
     }
@@ -395,7 +397,7 @@ export function schemaPlaces(document: object): { pointer: string; schema: Json 
     const grammar = GRAMMAR[place];
     for (const [key, item] of entries) {
       if (key.startsWith("x-")) continue;
-      visit(item, (Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data", `${pointer}/${token(key)}`);
+      visit(item, (Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data", `${pointer}/${escapeToken(key)}`);
     }
   };
   visit(document, "document", "#");
@@ -415,13 +417,13 @@ export function rewriteSchemas<D extends object>(document: D, rewrite: (schema: 
     const entries = Object.entries(own).map(([key, value]): [string, unknown] => {
       const place = Object.hasOwn(SCHEMA_KEYWORDS, key) ? SCHEMA_KEYWORDS[key] : undefined;
       if (place === undefined || typeof value !== "object" || value === null) return [key, value];
-      const at = `${pointer}/${token(key)}`;
+      const at = `${pointer}/${escapeToken(key)}`;
       const each = (item: unknown, itemAt: string) => (isObject(item) ? inSchema(item, itemAt) : item);
       let next: unknown = value;
       if (place === "schema") next = Array.isArray(value) ? value.map((item, i) => each(item, `${at}/${i}`)) : each(value, at);
       else if (typeof place === "object" && "list" in place && Array.isArray(value)) next = value.map((item, i) => each(item, `${at}/${i}`));
       else if (typeof place === "object" && "map" in place && isObject(value)) {
-        const mapped = Object.entries(value).map(([name, item]): [string, unknown] => [name, each(item, `${at}/${token(name)}`)]);
+        const mapped = Object.entries(value).map(([name, item]): [string, unknown] => [name, each(item, `${at}/${escapeToken(name)}`)]);
         next = mapped.some(([name, item]) => item !== value[name]) ? objectOf(mapped) : value;
       }
       if (Array.isArray(next) && Array.isArray(value) && next.every((item, i) => item === value[i])) next = value;
@@ -433,7 +435,7 @@ export function rewriteSchemas<D extends object>(document: D, rewrite: (schema: 
   let result: unknown = document;
   for (const { pointer } of schemaPlaces(document)) {
     const parts = tokensOf(pointer)!;
-    const schema = resolve(result as Json, parts) as Json;
+    const schema = valueAt(result, parts) as Json;
     const rewritten = inSchema(schema, pointer);
     if (rewritten !== schema) result = replaceAt(result, parts, rewritten);
   }
@@ -487,9 +489,6 @@ function setOwn(object: Json, key: string, value: unknown): void {
   else object[key] = value;
 }
 
-/** A JSON Pointer reference token (RFC 6901 section 3). */
-const token = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
-
 /**
  * A place in the document: a JSON pointer, or a key under a place. Why: the walk passes one to
  * every value it visits, and only a problem needs its text; built eagerly, the pointers of a
@@ -502,7 +501,7 @@ function pointerAt(at: At): string {
   const keys: string[] = [];
   let place = at;
   while (typeof place !== "string") {
-    keys.push(token(place.key));
+    keys.push(escapeToken(place.key));
     place = place.parent;
   }
   return keys.length === 0 ? place : `${place}/${keys.reverse().join("/")}`;
@@ -516,20 +515,10 @@ function tokensOf(ref: string): string[] | undefined {
     return ref
       .slice(2)
       .split("/")
-      .map((part) => decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~"));
+      .map((part) => unescapeToken(decodeURIComponent(part)));
   } catch {
     return undefined;
   }
-}
-
-/** What the tokens lead to in the document: own keys and array indexes only. */
-function resolve(document: Json, parts: readonly string[]): unknown {
-  let node: unknown = document;
-  for (const part of parts) {
-    if (Array.isArray(node) ? !/^(0|[1-9][0-9]*)$/.test(part) || Number(part) >= node.length : !isObject(node) || !Object.hasOwn(node, part)) return undefined;
-    node = (node as Json)[part];
-  }
-  return node;
 }
 
 /** The schema a ref names, when it is exactly `#/components/schemas/<name>`. */

@@ -8,6 +8,8 @@ import { createHash } from "node:crypto";
 import { isExpansion } from "../expand/expand.js";
 import { isIdentifier, stringLiteral } from "../../model/escape.js";
 import { hasAnyKey } from "./document.js";
+import { escapeToken } from "../pointer.js";
+import { asObject } from "../../model/json.js";
 
 /** A construct the renderer cannot turn into code, at a JSON pointer. */
 export class UnsupportedConstruct extends Error {
@@ -37,7 +39,7 @@ export class HandledConstruct {
 }
 
 /** A JSON pointer (`#/paths/~1a/get`) from its reference tokens (RFC 6901). */
-export const pointerOf = (...parts: string[]): string => "#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+export const pointerOf = (...parts: string[]): string => "#/" + parts.map(escapeToken).join("/");
 
 /**
  * The longest name codegen reads in an OpenAPI document (schema, property and parameter names,
@@ -193,7 +195,6 @@ const NESTED_KEYWORDS: ReadonlySet<string> = new Set(["$ref", "properties", ...S
 export type SchemaUse = "request" | "response";
 
 type Schema = { readonly [key: string]: unknown };
-const schemaAt = (value: unknown): Schema | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Schema) : undefined);
 
 /**
  * The type names of a document's schemas (after prepareDocument gave each an identifier). The only
@@ -309,11 +310,11 @@ export class SchemaTypeNames {
         if (!hasAnyKey(schema, NESTED_KEYWORDS)) continue;
         const ref = typeof schema.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? schema.$ref.slice(21) : undefined;
         if (ref !== undefined && this.known.has(ref)) (referrers.get(ref) ?? referrers.set(ref, []).get(ref)!).push(name);
-        const properties = schemaAt(schema.properties);
+        const properties = asObject(schema.properties);
         for (const key in properties) {
           if (!Object.hasOwn(properties, key)) continue;
           const property = properties[key];
-          const own = schemaAt(property);
+          const own = asObject(property);
           if (own?.readOnly === true) readOnly = true;
           if (own?.writeOnly === true) writeOnly = true;
           stack.push(property);

@@ -1,6 +1,8 @@
 import { compilePattern } from "#runtime/pattern.gen.js";
 import type { SchemaNode } from "#runtime/validate.gen.js";
 import { hasAnyKey } from "./document.js";
+import { escapeToken, percentDecoded } from "../pointer.js";
+import { asObject } from "../../model/json.js";
 import type { SchemaTypeNames, SchemaUse } from "./names.js";
 import {
   type Member,
@@ -22,9 +24,6 @@ import {
 /** A JSON Schema as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
-const asSchema = (value: unknown): JsonSchema | undefined =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonSchema) : undefined;
-
 /**
  * The name a `$ref` to `#/components/schemas/<name>` points at, as written (prepareDocument makes
  * every such name an identifier; SchemaTypeNames checks it before it becomes code).
@@ -34,13 +33,8 @@ export function refName(schema: JsonSchema): string | undefined {
   if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return undefined;
   const rest = ref.slice("#/components/schemas/".length);
   // Why not decoded without a `%`: the text is the same; a document's every schema reference came here.
-  if (!rest.includes("%")) return rest;
-  try {
-    return decodeURIComponent(rest);
-  } catch {
-    // Malformed percent-encoding names no schema; the gate refuses the text as it stands.
-    return rest;
-  }
+  // Malformed percent-encoding names no schema; the gate refuses the text as it stands.
+  return rest.includes("%") ? percentDecoded(rest) : rest;
 }
 
 /** The JSON types a schema allows, from `type` (string or 3.1 array). */
@@ -78,7 +72,7 @@ export function typeExpression(schema: JsonSchema, prefix: string, names: Schema
   const parts: TypeExpr[] = [];
   const types = schemaTypes(schema);
   if (types.length > 0) parts.push(unionType(types.map((type) => singleType(type, schema, prefix, names, use))));
-  else if (asSchema(schema.properties)) parts.push(objectTypeExpression(schema, prefix, names, [], use));
+  else if (asObject(schema.properties)) parts.push(objectTypeExpression(schema, prefix, names, [], use));
   if (!combines) return intersectionOf(parts);
   const sub = (member: unknown): TypeExpr => subschemaType(member, prefix, names, use);
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map(sub));
@@ -122,7 +116,7 @@ const OPEN_OBJECT = objectTypeOf([indexMember("key", word("string"), UNKNOWN)]);
 
 /** The type of a subschema: `true` (or anything not a schema) allows all, `false` nothing. */
 function subschemaType(value: unknown, prefix: string, names: SchemaTypeNames, use?: SchemaUse): TypeExpr {
-  return value === false ? NEVER : typeExpression(asSchema(value) ?? {}, prefix, names, use);
+  return value === false ? NEVER : typeExpression(asObject(value) ?? {}, prefix, names, use);
 }
 
 /** A union of branch types; any branch that allows all makes the union allow all. */
@@ -207,7 +201,7 @@ const LEFT_OUT: Record<SchemaUse, string> = { request: "readOnly", response: "wr
  * each property with a `description` has it as its doc comment.
  */
 export function objectTypeExpression(schema: JsonSchema, prefix: string, names: SchemaTypeNames, omit: readonly string[] = [], use?: SchemaUse): TypeExpr {
-  const properties = asSchema(schema.properties);
+  const properties = asObject(schema.properties);
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   // Each property's type made once, in order: the members and the index signatures read it. Why
   // one loop over the properties and no lists of entries: this runs for every object schema of
@@ -217,7 +211,7 @@ export function objectTypeExpression(schema: JsonSchema, prefix: string, names: 
   const members: Member[] = [];
   for (const name in properties) {
     if (!Object.hasOwn(properties, name)) continue;
-    const property = asSchema(properties[name]);
+    const property = asObject(properties[name]);
     if (omit.includes(name) || (use !== undefined && property?.[LEFT_OUT[use]] === true)) continue;
     const type = subschemaType(properties[name], prefix, names, use);
     declaredNames.push(name);
@@ -229,18 +223,18 @@ export function objectTypeExpression(schema: JsonSchema, prefix: string, names: 
   // means; beside allOf/anyOf/oneOf an index signature would clash with the other parts' properties.
   const alone = schema.allOf === undefined && schema.anyOf === undefined && schema.oneOf === undefined && schema.if === undefined;
   const additional = schema.additionalProperties ?? (alone ? schema.unevaluatedProperties : undefined);
-  const patterns = Object.entries(asSchema(schema.patternProperties) ?? {}).map(([pattern, item]) => {
+  const patterns = Object.entries(asObject(schema.patternProperties) ?? {}).map(([pattern, item]) => {
     // TypeScript requires every property to fit each index signature its name matches.
     const matching = declared.filter((_, i) => nameMatches(pattern, declaredNames[i]!));
     return { key: prefixKey(pattern), types: [subschemaType(item, prefix, names, use), ...matching] };
   });
   for (const { key, types } of patterns) if (key !== undefined) members.push(indexMember("key", key, distinctUnion(types)));
   const open = additional === undefined || additional === true;
-  if (asSchema(additional) || (additional === false && patterns.some(({ key }) => key === undefined))) {
+  if (asObject(additional) || (additional === false && patterns.some(({ key }) => key === undefined))) {
     // Why: TypeScript requires every property to fit the index signature, so it admits the
     // declared properties' and the patterns' types too (the validator still holds extra keys to
     // `additionalProperties`, and names to their patterns).
-    const types = [...(asSchema(additional) ? [typeExpression(additional as JsonSchema, prefix, names, use)] : [])];
+    const types = [...(asObject(additional) ? [typeExpression(additional as JsonSchema, prefix, names, use)] : [])];
     members.push(indexMember("key", STRING, distinctUnion([...types, ...patterns.flatMap((pattern) => pattern.types), ...declared])));
   } else if (open && (declared.length === 0 || patterns.some(({ key }) => key === undefined))) members.push(indexMember("key", STRING, UNKNOWN));
   return objectTypeOf(members);
@@ -310,25 +304,25 @@ export function schemaNode(schema: JsonSchema, checks?: PatternCheck): SchemaNod
     if (key === "pattern" && checks !== undefined && !checks.checks(String(schema[key]))) continue;
     node[key] = schema[key];
   }
-  if (schema.items === false || asSchema(schema.items)) node.items = subschemaNode(schema.items, checks);
-  const properties = asSchema(schema.properties);
+  if (schema.items === false || asObject(schema.items)) node.items = subschemaNode(schema.items, checks);
+  const properties = asObject(schema.properties);
   if (properties) node.properties = membersNode(properties, checks);
   // Why: OpenAPI 3.1 section 4.8.24: a required property that is readOnly is required in
   // responses only; the nodes validate requests, so it is not required there.
   const required = Array.isArray(schema.required)
-    ? schema.required.filter((name) => !(properties && Object.hasOwn(properties, name) && asSchema(properties[name])?.readOnly === true))
+    ? schema.required.filter((name) => !(properties && Object.hasOwn(properties, name) && asObject(properties[name])?.readOnly === true))
     : [];
   if (required.length > 0) node.required = required;
   // A name of patternProperties left unchecked leaves the schema's other names unknown too: which
   // of them are additional (or unevaluated) is then undecidable, so neither is checked.
-  const allPatterns = asSchema(schema.patternProperties);
+  const allPatterns = asObject(schema.patternProperties);
   const patterns = allPatterns && checks !== undefined ? checkedMembers(allPatterns, checks) : allPatterns;
   const namesKnown = patterns === allPatterns;
   const additional = namesKnown ? schema.additionalProperties : undefined;
   if (additional === false) node.additionalProperties = false;
   // `true` refuses nothing, but evaluates every property (what unevaluatedProperties asks).
   else if (additional === true) node.additionalProperties = true;
-  else if (asSchema(additional)) node.additionalProperties = schemaNode(additional as JsonSchema, checks);
+  else if (asObject(additional)) node.additionalProperties = schemaNode(additional as JsonSchema, checks);
   // Why beside `properties` and `items`: additionalProperties leaves the names the patterns match
   // alone, and items the items prefixItems checks; the runtime reads them from the same part.
   if (patterns) node.patternProperties = membersNode(patterns, checks);
@@ -338,7 +332,7 @@ export function schemaNode(schema: JsonSchema, checks?: PatternCheck): SchemaNod
     ? undefined
     : schema.unevaluatedProperties === false
       ? false
-      : asSchema(schema.unevaluatedProperties)
+      : asObject(schema.unevaluatedProperties)
         ? subschemaNode(schema.unevaluatedProperties, checks)
         : undefined;
   const partOnly = node.patternProperties !== undefined || node.prefixItems !== undefined || unevaluated !== undefined;
@@ -405,7 +399,7 @@ function partKeywords(schema: JsonSchema, checks: PatternCheck): Record<string, 
     part.if = subschemaNode(schema.if, checks);
     for (const key of ["then", "else"] as const) if (schema[key] !== undefined) part[key] = subschemaNode(schema[key], checks);
   }
-  const dependent = asSchema(schema.dependentRequired);
+  const dependent = asObject(schema.dependentRequired);
   if (dependent) {
     const lists = Object.entries(dependent).filter((entry): entry is [string, string[]] => Array.isArray(entry[1]) && entry[1].length > 0);
     if (lists.length > 0) part.dependentRequired = Object.fromEntries(lists);
@@ -435,7 +429,7 @@ function membersNode(members: Record<string, unknown>, checks: PatternCheck): Re
 
 /** The node of a subschema; a boolean schema (2020-12 section 4.3.2) is `{}` or its negation. */
 function subschemaNode(value: unknown, checks: PatternCheck): Record<string, unknown> {
-  return value === false ? { allOf: [{ not: {} }] } : schemaNode(asSchema(value) ?? {}, checks);
+  return value === false ? { allOf: [{ not: {} }] } : schemaNode(asObject(value) ?? {}, checks);
 }
 
 /** Keywords whose values are data, not schemas. */
@@ -468,7 +462,7 @@ function leavesUnchecked(value: unknown, checks: PatternCheck, visited = new Set
   const ref = refName(schema as JsonSchema);
   if (ref !== undefined) refs?.add(ref);
   found = (ref !== undefined && checks.uncheckedIn(ref)) || (typeof schema.pattern === "string" && !checks.checks(schema.pattern));
-  const names = schema.patternProperties !== undefined ? asSchema(schema.patternProperties) : undefined;
+  const names = schema.patternProperties !== undefined ? asObject(schema.patternProperties) : undefined;
   if (names !== undefined && !found) found = Object.keys(names).some((name) => !checks.checks(name));
   for (const key in schema) {
     if (!Object.hasOwn(schema, key) || DATA_KEYWORDS.has(key)) continue;
@@ -543,9 +537,6 @@ const SUPPORTED = new Set([
   "dependentRequired",
 ]);
 
-/** A JSON Pointer reference token (RFC 6901 section 3: `~` as `~0`, `/` as `~1`). */
-const pointerToken = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
-
 /** The keywords whose values unsupportedKeywords walks into. */
 const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   "properties",
@@ -575,9 +566,9 @@ const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
  */
 export function unsupportedKeywords(schema: JsonSchema, pointer: string): { pointer: string; keyword: string }[] {
   const found: { pointer: string; keyword: string }[] = [];
-  const report = (at: string, keyword: string) => found.push({ pointer: `${at}/${pointerToken(keyword)}`, keyword });
+  const report = (at: string, keyword: string) => found.push({ pointer: `${at}/${escapeToken(keyword)}`, keyword });
   const walk = (value: unknown, at: string): void => {
-    const node = asSchema(value);
+    const node = asObject(value);
     if (!node) return;
     if (refName(node) !== undefined) {
       for (const key of Object.keys(node)) if (key !== "$ref" && (SUPPORTED.has(key) || UNSUPPORTED.has(key))) report(at, key);
@@ -597,8 +588,8 @@ export function unsupportedKeywords(schema: JsonSchema, pointer: string): { poin
     // most of the walk; the pointers of the subschemas a schema does not have were a dozen strings.
     if (children === 0) return;
     for (const key of ["properties", "patternProperties"] as const) {
-      const members = asSchema(node[key]);
-      if (members) for (const [name, property] of Object.entries(members)) walk(property, `${at}/${key}/${pointerToken(name)}`);
+      const members = asObject(node[key]);
+      if (members) for (const [name, property] of Object.entries(members)) walk(property, `${at}/${key}/${escapeToken(name)}`);
     }
     for (const key of ["items", "additionalProperties", "propertyNames", "if", "then", "else", "unevaluatedProperties"] as const)
       if (node[key] !== undefined) walk(node[key], `${at}/${key}`);

@@ -5,9 +5,7 @@
  * What the runtime cannot check exactly is refused at its requirement, never approximated.
  */
 import { stringLiteral } from "../../model/escape.js";
-
-type Json = { readonly [key: string]: unknown };
-const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
+import { type Json, objectOf } from "../../model/json.js";
 
 /** How the runtime checks a security scheme (runtime/guards.gen.ts, SchemeSpec). */
 export type SchemeSpec =
@@ -39,7 +37,7 @@ export function schemeSpec(scheme: Json): { readonly spec: SchemeSpec } | { read
       // guard may declare any flows); otherwise seed "Authentication": password and
       // authorization-code flows use the bearer guard, other flows the generic guard.
       const guard = scheme["x-codegen-guard"];
-      const flows = asJson(scheme.flows);
+      const flows = objectOf(scheme.flows);
       const byFlows = flows.password !== undefined || flows.authorizationCode !== undefined;
       return guarded(guard === "oauth2" ? "oauth2" : guard === "password" || guard === "authorizationCode" || byFlows ? "bearer" : "oauth2", scheme);
     }
@@ -102,7 +100,7 @@ export function securityOf(operation: Json, document: Json, at: string): Operati
   const own = operation.security !== undefined;
   const declared = own ? operation.security : document.security;
   const base = own ? `${at}/security` : "#/security";
-  const schemes = asJson(asJson(document.components).securitySchemes);
+  const schemes = objectOf(objectOf(document.components).securitySchemes);
   const problems: SecurityProblem[] = [];
   const hooks = new Set<string>();
   const lenient = new Set<string>();
@@ -122,7 +120,7 @@ export function securityOf(operation: Json, document: Json, at: string): Operati
       if (!Object.hasOwn(schemes, name)) {
         problems.push({ pointer, reason: `the security scheme ${stringLiteral(name)} is not defined in components/securitySchemes` });
       } else {
-        const mapped = specOf(asJson(schemes[name]));
+        const mapped = specOf(objectOf(schemes[name]));
         if ("reason" in mapped) {
           problems.push({
             pointer,
@@ -144,8 +142,8 @@ export function securityOf(operation: Json, document: Json, at: string): Operati
 /** The document's schemes as the runtime's table (a scheme it cannot check is left out: no requirement may name it). */
 export function schemeTable(document: Json): Record<string, SchemeSpec> {
   return Object.fromEntries(
-    Object.entries(asJson(asJson(document.components).securitySchemes)).flatMap(([name, scheme]) => {
-      const mapped = schemeSpec(asJson(scheme));
+    Object.entries(objectOf(objectOf(document.components).securitySchemes)).flatMap(([name, scheme]) => {
+      const mapped = schemeSpec(objectOf(scheme));
       return "spec" in mapped ? [[name, mapped.spec]] : [];
     }),
   );

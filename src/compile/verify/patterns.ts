@@ -1,9 +1,7 @@
 import { linearPatternProblem } from "#runtime/pattern.gen.js";
 import { rewriteSchemas } from "../api/foreign.js";
 import { escapeToken } from "../pointer.js";
-
-type Json = { readonly [key: string]: unknown };
-const asJson = (value: unknown): Json | undefined => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
+import { asObject } from "../../model/json.js";
 
 /**
  * Why the generated validator cannot match `pattern` in time linear in the text (a backreference,
@@ -55,7 +53,7 @@ export function unsafePatterns(document: object): UnsafePattern[] {
       if (reason !== undefined) found.push({ pointer: `${pointer}/pattern`, pattern: node.pattern, reason });
     }
     // The names of patternProperties are patterns the validator matches too (on property names).
-    for (const name of Object.keys(asJson(node.patternProperties) ?? {})) {
+    for (const name of Object.keys(asObject(node.patternProperties) ?? {})) {
       const reason = patternProblem(name);
       if (reason !== undefined) found.push({ pointer: `${pointer}/patternProperties/${escapeToken(name)}`, pattern: name, reason });
     }

@@ -8,9 +8,7 @@ import type { MigrationSpec } from "#runtime/migrate.gen.js";
 import type { TableSpec } from "#runtime/postgres.gen.js";
 import { type Migration, statementsOf } from "./migrations.js";
 import type { SchemaSnapshot } from "../../model/tables.js";
-
-type Json = { readonly [key: string]: unknown };
-const asJson = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
+import { objectOf } from "../../model/json.js";
 
 /** What templates/postgres.gen.ts.hbs reads beside the ApiModel. */
 export interface PostgresView {
@@ -29,9 +27,9 @@ export function postgresView(view: ApiModel, document: unknown, snapshot: Schema
   // Why: an action whose state some status refuses declares 409; only then may a change that
   // lost a race be refused (an action every state allows simply applies).
   const declares409 = new Set<string>();
-  for (const item of Object.values(asJson(asJson(document).paths))) {
-    for (const operation of Object.values(asJson(item))) {
-      if (Object.hasOwn(asJson(asJson(operation).responses), "409")) declares409.add(String(asJson(operation).operationId));
+  for (const item of Object.values(objectOf(objectOf(document).paths))) {
+    for (const operation of Object.values(objectOf(item))) {
+      if (Object.hasOwn(objectOf(objectOf(operation).responses), "409")) declares409.add(String(objectOf(operation).operationId));
     }
   }
   return {

@@ -111,6 +111,20 @@ describe("prepareDocument", () => {
       '#/paths/~1a/get/parameters/2: the reference "other.yaml#/P" was not bundled into the document',
     ]);
   });
+
+  it("follows a ref into an array by index only: `length` names no element (RFC 6901)", () => {
+    const list = { parameters: [{ name: "q", in: "query", schema: { type: "string" } }] };
+    const document = doc(
+      { "/a": { get: { parameters: [{ $ref: "#/x-list/parameters/0" }, { $ref: "#/x-list/parameters/length" }], responses: ok } } },
+      { "x-list": list },
+    );
+    const { document: prepared, problems: found } = prepareDocument(document);
+    const get = (prepared as unknown as { paths: { "/a": { get: { parameters: unknown[] } } } }).paths["/a"].get;
+    expect(get.parameters[0]).toEqual(list.parameters[0]);
+    expect(found.map((p) => `${p.pointer}: ${p.reason}`)).toEqual([
+      '#/paths/~1a/get/parameters/1: the reference "#/x-list/parameters/length" points at nothing',
+    ]);
+  });
 });
 
 describe("prepareDocument: a ref to a part of a schema that refers to itself (codat)", () => {
