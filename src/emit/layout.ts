@@ -83,34 +83,29 @@ function wrappedComment(indent: string, comment: string): string {
         ? [`${indent}* `, comment.slice(2)]
         : [undefined, ""];
   if (lead === undefined || words.includes("*/")) return `${indent}${comment}`;
+  // Each line a slice of the text, its words one space apart (as most comments are already). Why
+  // slices: a word list and a line grown a word at a time were some kilobytes for each comment
+  // broken, the same long doc comment of a member in every resource's file.
+  const text = /^ | {2}| $/.test(words)
+    ? words
+        .split(" ")
+        .filter((w) => w !== "")
+        .join(" ")
+    : words;
   const lines: string[] = [];
-  // Words one space apart (most comments): each line a slice of the text. Why: a word list and a
-  // line grown a word at a time were some kilobytes for each comment broken, the same long doc
-  // comment of a member in every resource's file.
-  if (!words.includes("  ") && !words.startsWith(" ") && !words.endsWith(" ")) {
-    let start = 0;
-    let end = 0;
-    for (let from = 0; from < words.length;) {
-      const space = words.indexOf(" ", from);
-      const to = space === -1 ? words.length : space;
-      if (end > start && lead.length + (end - start) + 1 + (to - from) > WIDTH) {
-        lines.push(lead + words.slice(start, end));
-        start = from;
-      }
-      end = to;
-      from = to + 1;
+  let start = 0;
+  let end = 0;
+  for (let from = 0; from < text.length;) {
+    const space = text.indexOf(" ", from);
+    const to = space === -1 ? text.length : space;
+    if (end > start && lead.length + (end - start) + 1 + (to - from) > WIDTH) {
+      lines.push(lead + text.slice(start, end));
+      start = from;
     }
-    if (end > start) lines.push(lead + words.slice(start, end));
-    return oneLine ? [`${indent}/**`, ...lines, `${indent} */`].join("\n") : lines.join("\n");
+    end = to;
+    from = to + 1;
   }
-  let current = "";
-  for (const word of words.split(" ").filter((w) => w !== "")) {
-    if (current !== "" && lead.length + current.length + 1 + word.length > WIDTH) {
-      lines.push(lead + current);
-      current = word;
-    } else current = current === "" ? word : `${current} ${word}`;
-  }
-  if (current !== "") lines.push(lead + current);
+  if (end > start) lines.push(lead + text.slice(start, end));
   return oneLine ? [`${indent}/**`, ...lines, `${indent} */`].join("\n") : lines.join("\n");
 }
 

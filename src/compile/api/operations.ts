@@ -13,6 +13,7 @@ import type { SchemaNode } from "#runtime/validate.gen.js";
 import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
 import { type UnmappedResponse, refusalShapes } from "./error-shapes.js";
 import { statusMap } from "../expand/schemas.js";
+import { escapeToken } from "../pointer.js";
 import { docLines, inlineComment, stringLiteral } from "../../model/escape.js";
 import {
   HandledConstruct,
@@ -419,7 +420,7 @@ export class OperationCollector {
       );
     }
     const schema = entry.schema ?? {};
-    this.checkSchema(schema, `${pointer}/content/${entry.key.replace(/~/g, "~0").replace(/\//g, "~1")}/schema`);
+    this.checkSchema(schema, `${pointer}/content/${escapeToken(entry.key)}/schema`);
     return { name: parameter.name, in: parameter.in, required, schema: this.nodeOf(schema), json: true };
   }
 
@@ -495,7 +496,7 @@ export class OperationCollector {
     const comments: (readonly string[])[] = [];
     const declared = responses.filter((response) => {
       if (isStatusKey(response.status)) return true;
-      const at = `${pointer}/${response.status.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const at = `${pointer}/${escapeToken(response.status)}`;
       this.handle(
         at,
         `${stringLiteral(response.status)} is not a status code, a range like 4XX, or default`,
