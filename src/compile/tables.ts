@@ -393,7 +393,6 @@ function holdsNull(property: Json, schemas: Json, depth = 0, known = new Map<Jso
   return holds;
 }
 
-/** A property with its `$ref` (to a named schema) followed, once. */
 /**
  * The fields of a resource's properties that are `date-time`s (through a `$ref` too, as columnOf
  * reads them): each store keeps them as instants (runtime/instants.gen.ts, ResourceSpec.instants).
@@ -404,6 +403,7 @@ export function instantFields(properties: Json, schemas: Json): string[] {
     .map(([field]) => field);
 }
 
+/** A property with its `$ref` (to a named schema) followed, once. */
 function resolved(property: Json, schemas: Json): Json {
   const ref = property.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return property;
