@@ -6,6 +6,7 @@ import type Handlebars from "handlebars";
 import { declarationJsonSchema } from "../compile/declaration/schema.js";
 import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import { type Host, TargetRefused } from "../host.js";
+import { isObject, objectOf } from "../model/json.js";
 import { type ApiOutline, demoUser, handlerSource, mainSource, outlineOf } from "./scaffold.js";
 
 /** What `codegen init` needs to know: the new package's name and the codegen-rest-ts version spec it depends on. */
@@ -274,7 +275,7 @@ export function mergePackageJson(existing: string, ours: string): { text: string
   } catch {
     return undefined;
   }
-  if (typeof theirs !== "object" || theirs === null || Array.isArray(theirs)) return undefined;
+  if (!isObject(theirs)) return undefined;
   const merged = theirs as Record<string, unknown>;
   const wanted = JSON.parse(ours) as Record<string, unknown>;
   const added: string[] = [];
@@ -282,13 +283,13 @@ export function mergePackageJson(existing: string, ours: string): { text: string
   const section = (key: string): Record<string, unknown> | undefined => {
     const value = merged[key];
     if (value === undefined) return (merged[key] = {}) as Record<string, unknown>;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isObject(value) ? (value as Record<string, unknown>) : undefined;
   };
   for (const [key, value] of Object.entries(wanted)) {
     if (THEIRS.has(key)) continue;
     if ((SECTIONS as readonly string[]).includes(key) || DEPENDENCIES.has(key)) {
       const target = section(key);
-      const installed = DEPENDENCIES.has(key) ? { ...asRecord(merged.dependencies), ...asRecord(merged.devDependencies) } : target;
+      const installed = DEPENDENCIES.has(key) ? { ...objectOf(merged.dependencies), ...objectOf(merged.devDependencies) } : target;
       for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
         if (target === undefined) conflicts.push({ key: `${key}.${name}`, theirs: merged[key], ours: entry });
         else if (installed !== undefined && Object.hasOwn(installed, name)) {
@@ -307,9 +308,6 @@ export function mergePackageJson(existing: string, ours: string): { text: string
   const indent = /^[ \t]+(?=")/m.exec(existing)?.[0] ?? "  ";
   return { text: JSON.stringify(merged, null, indent) + "\n", added, conflicts };
 }
-
-const asRecord = (value: unknown): Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
 

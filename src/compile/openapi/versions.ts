@@ -3,8 +3,7 @@
  * some docs portals still read). Pure functions over plain data; the input is never changed.
  */
 
-type Json = { [key: string]: unknown };
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+import { type Json, isObject } from "../../model/json.js";
 
 /** The OpenAPI 3.0 version codegen writes. */
 export const OPENAPI_30 = "3.0.3";
@@ -44,7 +43,7 @@ function mapSchemas(document: Json, convert: (schema: Json) => Json): Json {
  */
 export function toOpenApi30(document: Json): Json {
   const converted = mapSchemas(document, (schema) => {
-    const out: Json = { ...schema };
+    const out: Record<string, unknown> = { ...schema };
     if (Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== "null");
       if (types.length !== schema.type.length) out.nullable = true;
@@ -67,7 +66,7 @@ export function toOpenApi30(document: Json): Json {
     return out;
   });
   const { jsonSchemaDialect: _dialect, webhooks: _webhooks, ...rest } = converted;
-  const info = { ...(rest.info as Json) };
+  const info: Record<string, unknown> = { ...(rest.info as Json) };
   delete info.summary;
   if (isObject(info.license)) {
     const { identifier: _identifier, ...license } = info.license;
@@ -82,7 +81,7 @@ export function toOpenApi30(document: Json): Json {
  */
 export function fromOpenApi30(document: Json): Json {
   const converted = mapSchemas(document, (schema) => {
-    const out: Json = { ...schema };
+    const out: Record<string, unknown> = { ...schema };
     if (schema.nullable === true) {
       delete out.nullable;
       if (typeof schema.type === "string") out.type = [schema.type, "null"];
