@@ -1,13 +1,10 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import type Handlebars from "handlebars";
 import { declarationJsonSchema } from "../compile/declaration/schema.js";
 import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import { type Host, TargetRefused } from "../host.js";
 import { isObject, objectOf } from "../model/json.js";
-import { type ApiOutline, demoUser, handlerSource, mainSource, outlineOf } from "./scaffold.js";
+import { type ApiOutline, demoUser, handlerSource, initText, mainSource, outlineOf } from "./scaffold.js";
 
 /** What `codegen init` needs to know: the new package's name and the codegen-rest-ts version spec it depends on. */
 export interface InitOptions {
@@ -345,12 +342,3 @@ function packageJson({ name, codegenSpec }: InitOptions, outline: ApiOutline | u
 // (codegen would take a reformatted file for unchanged anyway, src/write/plan.ts shapeHashOf).
 const PRETTIERIGNORE = `${GENERATED}
 `;
-
-/**
- * A fixed text init writes: templates/init/FILE.hbs (beside `dist/` or `src/`), its `{{name}}`s
- * filled from `view`.
- */
-function initText(file: string, view: object = {}): string {
-  const source = readFileSync(new URL(`../../templates/init/${file}.hbs`, import.meta.url), "utf8");
-  return (createRequire(import.meta.url)("handlebars") as typeof Handlebars).compile(source, { strict: true, noEscape: true })(view);
-}
