@@ -309,33 +309,8 @@ export function mergePackageJson(existing: string, ours: string): { text: string
 const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
 
 function packageJson({ name, codegenSpec }: InitOptions, outline: ApiOutline | undefined): string {
-  return json({
-    name,
-    version: "0.1.0",
-    private: true,
-    type: "module",
-    engines: { node: "^20.19.0 || >=22.12.0" },
-    scripts: {
-      generate: "codegen api.yaml -o src/generated",
-      build: "npm run generate && tsc -p tsconfig.json",
-      start: "npm run build && node dist/main.js",
-      // Why codegen serve: it regenerates, recompiles and restarts on every change of api.yaml in
-      // one process; it answers with the in-memory store and a demo user, not src/main.ts.
-      dev: `codegen serve api.yaml --watch --user ${demoUser(outline)}`,
-      check: "codegen api.yaml -o src/generated --check && tsc -p tsconfig.json --noEmit",
-      // Why a script: migrations are written on request, one per change of the tables (docs/migrations.md).
-      "migrate:new": "codegen migrate new api.yaml -o src/generated",
-    },
-    // Why pg: DATABASE_URL (src/handlers/store.ts) selects the PostgreSQL store, which takes its
-    // client from the application; it is loaded only when the variable is set.
-    dependencies: { pg: "^8.16.0" },
-    devDependencies: {
-      "@types/node": "^20",
-      "@types/pg": "^8.15.0",
-      "codegen-rest-ts": codegenSpec,
-      typescript: "6.0.3",
-    },
-  });
+  const dev = `codegen serve api.yaml --watch --user ${demoUser(outline)}`;
+  return initText("package.json", { name: JSON.stringify(name), codegenSpec: JSON.stringify(codegenSpec), dev: JSON.stringify(dev) });
 }
 
 // Why: formatting the generated code is codegen's; a project's `prettier --write .` leaves it alone
