@@ -6,11 +6,10 @@ import { type Diagnostic, diagnostic } from "../../diagnostics/index.js";
 import { schemaPlaces } from "../api/foreign.js";
 import { percentDecoded, unescapeToken } from "../pointer.js";
 import { compiles } from "./patterns.js";
+import type { Json } from "../../model/json.js";
 
 /** OpenAPI's own schema keywords that are not JSON Schema vocabulary. */
 const OPENAPI_KEYWORDS = ["discriminator", "xml", "externalDocs", "example"];
-
-type Json = Record<string, unknown>;
 
 /**
  * Check an expanded document: with swagger-parser (on a copy, since it dereferences its
