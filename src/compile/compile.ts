@@ -88,6 +88,8 @@ export async function documentFromText(
   const { originalPointer } = swagger ? await import("./openapi/swagger2.js") : { originalPointer: undefined };
   // A 2.0 document's diagnostics name places of its 3.0 conversion: they are shown where those came from.
   const at = (pointer: string) => locatePointer(loaded.document!, originalPointer ? originalPointer(pointer, value) : pointer);
+  // The place a validator's message names by its JSON pointer, else the document.
+  const named = (message: string) => at(/#\/\S*/.exec(message)?.[0] ?? "#");
   const version = String(swagger ? (value as { swagger: unknown }).swagger : (value as { openapi: unknown }).openapi);
   if (swagger ? version !== "2.0" : !/^3\.[01]\.\d+$/.test(version)) {
     return { diagnostics: [diagnostic("openapi/version", { version }, locatePointer(loaded.document, swagger ? "#/swagger" : "#/openapi"))] };
@@ -122,8 +124,7 @@ export async function documentFromText(
         found.map((e) => {
           const located =
             "source" in e && typeof e.source === "string" ? refs.locate(e.source, ("path" in e && Array.isArray(e.path) ? e.path : []).map(String)) : undefined;
-          const pointer = /#\/[^\s]*/.exec(e.message)?.[0];
-          return diagnostic("openapi/invalid", { message: firstLineOf(e.message) }, located ?? (pointer ? at(pointer) : at("#")));
+          return diagnostic("openapi/invalid", { message: firstLineOf(e.message) }, located ?? named(e.message));
         }),
       ),
     };
@@ -182,13 +183,11 @@ export async function documentFromText(
       .split("\n")
       .map((line) => line.trim())
       .filter((line) => line !== "");
-    const message = lines.slice(0, 2).join(" ");
-    const pointer = /#\/[^\s]*/.exec((error as Error).message)?.[0];
-    return { diagnostics: [diagnostic("openapi/invalid", { message }, pointer ? at(pointer) : at("#"))] };
+    return { diagnostics: [diagnostic("openapi/invalid", { message: lines.slice(0, 2).join(" ") }, named((error as Error).message))] };
   }
   const document = (swagger || version.startsWith("3.0") ? fromOpenApi30(bundled) : bundled) as unknown as OpenAPIV3_1.Document;
   const { compileSchemas } = await import("./verify/verify.js");
-  const problems: Diagnostic[] = compileSchemas(document, "input").map((d) => ({ ...d, location: at(/#\/\S*/.exec(d.message)?.[0] ?? "#") }));
+  const problems: Diagnostic[] = compileSchemas(document, "input").map((d) => ({ ...d, location: named(d.message) }));
   if (options.allowUnsafePatterns !== true) {
     const { unsafePatterns } = await import("./verify/patterns.js");
     // Why a warning (without --strict): one pattern must not refuse a whole document written by

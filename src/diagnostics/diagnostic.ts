@@ -37,9 +37,6 @@ export function warning<C extends DiagnosticCode>(code: C, args: DiagnosticArgs<
   return { ...diagnostic(code, args, location), severity: "warning" };
 }
 
-/** Whether any of the diagnostics is an error (warnings alone let a command succeed). */
-export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => diagnostics.some((d) => d.severity === "error");
-
 /** Warnings made errors (--strict). */
 export const asErrors = (diagnostics: readonly Diagnostic[]): Diagnostic[] => diagnostics.map((d) => ({ ...d, severity: "error" }));
 

@@ -3,7 +3,8 @@ import { isDeepStrictEqual } from "node:util";
 import { declarationJsonSchema } from "../compile/declaration/schema.js";
 import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import { type Host, TargetRefused } from "../host.js";
-import { type ApiOutline, demoUser, handlerSource, mainSource, outlineOf } from "./scaffold.js";
+import { isObject, objectOf } from "../model/json.js";
+import { type ApiOutline, demoUser, handlerSource, initText, mainSource, outlineOf } from "./scaffold.js";
 
 /** What `codegen init` needs to know: the new package's name and the codegen-rest-ts version spec it depends on. */
 export interface InitOptions {
@@ -55,18 +56,19 @@ const DECLARATION = "api.yaml";
  * against the code generated from it).
  */
 export function projectFiles(options: InitOptions, existing: string | null | undefined): { files: InitFile[]; skipped: Skipped[] } {
-  const example = declaration(options.name);
+  // JSON strings are YAML double-quoted scalars: any project name is safe in the title.
+  const example = initText("api.yaml", { title: JSON.stringify(`${options.name} API`) });
   const isExample = existing === undefined || existing === example;
   const outline = existing === null ? `${DECLARATION} is not a regular file init reads` : outlineOf(DECLARATION, isExample ? example : existing);
   if (isExample && typeof outline === "string") throw new Error(`init's example declaration is refused: ${outline}`);
   const skipped: Skipped[] = [];
   const files: InitFile[] = [
     { path: "package.json", contents: packageJson(options, typeof outline === "string" ? undefined : outline) },
-    { path: "tsconfig.json", contents: json(TSCONFIG) },
-    { path: ".gitignore", contents: GITIGNORE },
+    { path: "tsconfig.json", contents: initText("tsconfig.json") },
+    { path: ".gitignore", contents: initText("gitignore") },
     { path: ".prettierignore", contents: PRETTIERIGNORE },
   ];
-  if (isExample) files.push({ path: "README.md", contents: readme(options.name) });
+  if (isExample) files.push({ path: "README.md", contents: initText("README.md", { name: options.name }) });
   else skipped.push({ path: "README.md", reason: `it describes init's example API, and ${DECLARATION} is your own` });
   files.push({ path: DECLARATION, contents: example }, { path: "codegen.schema.json", contents: json(declarationJsonSchema()) });
   const why = typeof outline === "string" ? outline : outline.resources.length === 0 ? `${DECLARATION} declares no resources to write handlers for` : undefined;
@@ -89,10 +91,10 @@ export function projectFiles(options: InitOptions, existing: string | null | und
       contents: mainSource(outline),
       needs: [...outline.resources.map((r) => ({ file: handlerFile(r.fileName), names: [r.property] })), { file: STORE, names: ["closeStore", "storeReady"] }],
     });
-  files.push({ path: STORE, contents: STORE_HANDLERS });
+  files.push({ path: STORE, contents: initText("store.ts") });
   for (const resource of resources) {
     // The example's tasks show a method of your own; any other resource starts from the store's.
-    const contents = isExample && resource.fileName === "tasks" ? TASKS_HANDLERS : handlerSource(resource);
+    const contents = isExample && resource.fileName === "tasks" ? initText("tasks.ts") : handlerSource(resource);
     files.push({ path: handlerFile(resource.fileName), contents, needs: [{ file: STORE, names: ["store"] }] });
   }
   return { files, skipped };
@@ -270,7 +272,7 @@ export function mergePackageJson(existing: string, ours: string): { text: string
   } catch {
     return undefined;
   }
-  if (typeof theirs !== "object" || theirs === null || Array.isArray(theirs)) return undefined;
+  if (!isObject(theirs)) return undefined;
   const merged = theirs as Record<string, unknown>;
   const wanted = JSON.parse(ours) as Record<string, unknown>;
   const added: string[] = [];
@@ -278,13 +280,13 @@ export function mergePackageJson(existing: string, ours: string): { text: string
   const section = (key: string): Record<string, unknown> | undefined => {
     const value = merged[key];
     if (value === undefined) return (merged[key] = {}) as Record<string, unknown>;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isObject(value) ? (value as Record<string, unknown>) : undefined;
   };
   for (const [key, value] of Object.entries(wanted)) {
     if (THEIRS.has(key)) continue;
     if ((SECTIONS as readonly string[]).includes(key) || DEPENDENCIES.has(key)) {
       const target = section(key);
-      const installed = DEPENDENCIES.has(key) ? { ...asRecord(merged.dependencies), ...asRecord(merged.devDependencies) } : target;
+      const installed = DEPENDENCIES.has(key) ? { ...objectOf(merged.dependencies), ...objectOf(merged.devDependencies) } : target;
       for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
         if (target === undefined) conflicts.push({ key: `${key}.${name}`, theirs: merged[key], ours: entry });
         else if (installed !== undefined && Object.hasOwn(installed, name)) {
@@ -304,219 +306,14 @@ export function mergePackageJson(existing: string, ours: string): { text: string
   return { text: JSON.stringify(merged, null, indent) + "\n", added, conflicts };
 }
 
-const asRecord = (value: unknown): Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-
 const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
 
 function packageJson({ name, codegenSpec }: InitOptions, outline: ApiOutline | undefined): string {
-  return json({
-    name,
-    version: "0.1.0",
-    private: true,
-    type: "module",
-    engines: { node: "^20.19.0 || >=22.12.0" },
-    scripts: {
-      generate: "codegen api.yaml -o src/generated",
-      build: "npm run generate && tsc -p tsconfig.json",
-      start: "npm run build && node dist/main.js",
-      // Why codegen serve: it regenerates, recompiles and restarts on every change of api.yaml in
-      // one process; it answers with the in-memory store and a demo user, not src/main.ts.
-      dev: `codegen serve api.yaml --watch --user ${demoUser(outline)}`,
-      check: "codegen api.yaml -o src/generated --check && tsc -p tsconfig.json --noEmit",
-      // Why a script: migrations are written on request, one per change of the tables (docs/migrations.md).
-      "migrate:new": "codegen migrate new api.yaml -o src/generated",
-    },
-    // Why pg: DATABASE_URL (src/handlers/store.ts) selects the PostgreSQL store, which takes its
-    // client from the application; it is loaded only when the variable is set.
-    dependencies: { pg: "^8.16.0" },
-    devDependencies: {
-      "@types/node": "^20",
-      "@types/pg": "^8.15.0",
-      "codegen-rest-ts": codegenSpec,
-      typescript: "6.0.3",
-    },
-  });
+  const dev = `codegen serve api.yaml --watch --user ${demoUser(outline)}`;
+  return initText("package.json", { name: JSON.stringify(name), codegenSpec: JSON.stringify(codegenSpec), dev: JSON.stringify(dev) });
 }
-
-/** The options the generated code is promised to compile under (README, "Server code"). */
-const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    lib: ["ES2023"],
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    // Why: TypeScript 6 includes no @types packages unless they are named.
-    types: ["node"],
-    rootDir: "src",
-    outDir: "dist",
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    noImplicitOverride: true,
-    noFallthroughCasesInSwitch: true,
-    verbatimModuleSyntax: true,
-    erasableSyntaxOnly: true,
-    skipLibCheck: true,
-  },
-  include: ["src"],
-};
 
 // Why: formatting the generated code is codegen's; a project's `prettier --write .` leaves it alone
 // (codegen would take a reformatted file for unchanged anyway, src/write/plan.ts shapeHashOf).
 const PRETTIERIGNORE = `${GENERATED}
 `;
-
-// Why: src/generated is not ignored: the generated code is committed, so review shows what a
-// declaration change does and CI can run `codegen api.yaml -o src/generated --check`.
-const GITIGNORE = `node_modules/
-dist/
-`;
-
-function declaration(name: string): string {
-  // JSON strings are YAML double-quoted scalars: any project name is safe in the title.
-  const title = JSON.stringify(`${name} API`);
-  return `# yaml-language-server: $schema=./codegen.schema.json
-# The API of this project. \`npm run generate\` expands it into src/generated/openapi.yaml and
-# the server code there; the format is described in the README of codegen-rest-ts.
-codegen: 1
-info:
-  title: ${title}
-  version: 0.1.0
-  description: Projects and the tasks in them.
-auth:
-  - guard: password               # OAuth2 password flow: POST /token with a user name and password
-    tokenUrl: /token              # a path: this API serves the token endpoint (issueToken in src/main.ts)
-    scopes:
-      projects:write: Create and change projects
-      tasks:write: Create and change tasks
-resources:
-  projects:
-    fields:
-      name: { type: string, required: true, minLength: 1, maxLength: 100 }
-      description: { type: string, maxLength: 2000 }
-    access:
-      read: public                # anyone may list and read projects
-      write: [projects:write]
-  tasks:
-    fields:
-      title: { type: string, required: true, minLength: 1, maxLength: 200 }
-      projectId: { type: integer, ref: projects, required: true, filter: true }   # GET /tasks?projectId=1
-      due: { type: string, format: date }
-      tags: string[]
-    status:                       # a state machine: PATCH {"status": "done"} moves a task
-      values: [todo, doing, done]
-      initial: todo
-      transitions:
-        todo: [doing, done]
-        doing: [todo, done]
-        done: [todo]
-    access:
-      read: authenticated         # any valid token
-      write: [tasks:write]
-`;
-}
-
-const STORE_HANDLERS = `// The store the resource handlers start from, chosen by one setting: without DATABASE_URL,
-// the in-memory store codegen generates (the data kept until the process ends); with
-// DATABASE_URL=postgres://user:password@host:5432/db, codegen's PostgreSQL store through \`pg\`,
-// its tables brought up to date (src/generated/migrations) before the server starts.
-import { createMemoryHandlers, createPostgresStore, migrate } from "../generated/index.gen.js";
-
-/** The store's readiness check (\`/readyz\`) and its end (after a graceful shutdown); nothing to do in memory. */
-export let storeReady = async (): Promise<void> => {};
-export let closeStore = async (): Promise<void> => {};
-
-/** The store's handlers, shared by the resource handlers that still use them. */
-export const store = process.env.DATABASE_URL ? await postgresStore(process.env.DATABASE_URL) : createMemoryHandlers();
-
-async function postgresStore(url: string): Promise<ReturnType<typeof createPostgresStore>> {
-  // Why a dynamic import: pg is loaded only when a database is configured.
-  const { default: pg } = await import("pg");
-  const pool = new pg.Pool({ connectionString: url });
-  // Why one client: the migrations run in transactions, which need one connection.
-  const client = await pool.connect();
-  try {
-    const applied = await migrate({ query: (text, params) => client.query(text, params) });
-    for (const name of applied) console.log(\`applied migration \${name}\`);
-  } finally {
-    client.release();
-  }
-  // Why the pool itself: the store then handles a dropped idle connection (a database restart)
-  // itself, answers 503 while the database is away, and bounds the queue of waiting queries.
-  storeReady = async () => void (await pool.query("SELECT 1"));
-  closeStore = () => pool.end();
-  return createPostgresStore({ pool });
-}
-`;
-
-const TASKS_HANDLERS = `import { type TasksHandlers, isRefusal } from "../generated/index.gen.js";
-import { store } from "./store.js";
-
-/**
- * The operations on \`tasks\`: the store's (./store.ts), with createTask as an example of your own
- * method. Replace the others the same way; TasksHandlers in ../generated/handlers.gen.ts says what
- * each one receives and returns.
- */
-export const tasks: TasksHandlers = {
-  ...store.tasks,
-  createTask: async (request) => {
-    // The body is validated and typed; \`principal\` is the verified caller (tasks:write).
-    const task = await store.tasks.createTask(request);
-    // A refusal (its project deleted meanwhile: 409) is answered as it is.
-    if (isRefusal(task)) return task;
-    console.log(\`\${request.principal.subject} created task \${task.id} in project \${task.projectId}\`);
-    return task;
-  },
-};
-`;
-
-function readme(name: string): string {
-  return `# ${name}
-
-A REST API generated with [codegen-rest-ts](https://www.npmjs.com/package/codegen-rest-ts).
-
-\`\`\`sh
-npm install
-npm run dev        # serves api.yaml (in-memory store, demo user); regenerates and restarts on every edit
-npm start          # generates src/generated, compiles, serves src/main.ts on http://127.0.0.1:8080 (PORT to change)
-DATABASE_URL=postgres://user:password@localhost:5432/app npm start   # the same, the data kept in PostgreSQL
-npm run check      # fails when src/generated is stale or the code does not type-check (for CI)
-\`\`\`
-
-| file | what it is |
-|---|---|
-| \`api.yaml\` | the declaration: resources, fields, guards, access rules. Edit it, then \`npm run generate\` |
-| \`src/generated/\` | generated from api.yaml: the OpenAPI document and the server code. Never edit; commit it |
-| \`src/main.ts\` | the server: your handlers, token check and token endpoint (a demo user to replace); it logs one line per request (delete its \`onResponse\` to turn that off) |
-| \`src/handlers/\` | one file per resource, using the store (\`store.ts\`) until you replace its methods |
-| \`codegen.schema.json\` | the JSON Schema of api.yaml, for completion in editors |
-
-Try it (the demo user is \`demo\` / \`demo-password\`):
-
-\`\`\`sh
-TOKEN=$(curl -s -X POST http://127.0.0.1:8080/token -d 'username=demo&password=demo-password&scope=projects:write+tasks:write' | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).access_token')
-curl -s -X POST http://127.0.0.1:8080/projects -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"name": "Launch"}'
-curl -s -X POST http://127.0.0.1:8080/tasks -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"title": "Write the docs", "projectId": 1}'
-curl -s "http://127.0.0.1:8080/tasks?projectId=1" -H "Authorization: Bearer $TOKEN"
-\`\`\`
-
-## The store
-
-\`src/handlers/store.ts\` picks the store by one setting, the environment variable \`DATABASE_URL\`:
-unset, the objects are kept in memory until the server stops; a \`postgres://\` URL keeps them in
-that PostgreSQL database through \`pg\`. At start the server then creates or updates the tables
-(the migrations \`npm run migrate:new -- NAME\` writes into \`src/generated/migrations/\`, one per
-run, each applied once and recorded in the table \`_codegen_migrations\`; write the first,
-\`npm run migrate:new -- initial\`, before the first start on PostgreSQL, and one after each change
-of the fields that \`npm run check\` names). Several servers on one database are one API once
-they share their tokens and list cursors: the demo tokens of \`src/main.ts\` live in one process,
-so sign tokens with \`issueJwt\` and check them with \`verifyJwt\` under one key, and give
-\`createServer\` the same \`cursorKey\` on each (codegen-rest-ts's README, "JWT guards"). A migration never drops data: a
-dropped field's \`DROP COLUMN\` is written commented out (run it by hand when you mean it), and a
-renamed field keeps its data when it says \`renamedFrom: oldName\`.
-
-In CI, \`npx codegen api.yaml -o src/generated --check\` fails when the committed generated code
-is not what api.yaml gives.
-`;
-}

@@ -6,11 +6,10 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { isJsonMediaType } from "../compile/api/document.js";
 import type { ApiModel } from "../model/api-model.js";
+import { type Json, isObject, objectOf } from "../model/json.js";
 import { escapeToken, unescapeToken, valueAt } from "../compile/pointer.js";
 
 type MockAnswer = ApiModel["mockAnswers"][string];
-
-type Json = Record<string, unknown>;
 
 /** What a handler of serve returns for an operation. */
 export interface ExampleAnswer {
@@ -26,7 +25,6 @@ export interface ExampleAnswers {
 }
 
 const ROOT_ID = "urn:codegen:served-document";
-const objectOf = (value: unknown): Json => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {});
 
 /** The value at a `#/...` pointer of the document; undefined when there is none. */
 const at = (document: unknown, pointer: string): unknown => valueAt(document, pointer.slice(2).split("/").map(unescapeToken));
@@ -204,8 +202,7 @@ function sampleOf(document: unknown, raw: unknown, depth: number, budget: { left
   if (choice !== undefined) return sampleOf(document, choice[0], depth + 1, budget);
   if (Array.isArray(schema["allOf"]) && schema["allOf"].length > 0) {
     const parts = schema["allOf"].map((part) => sampleOf(document, part, depth + 1, budget));
-    if (parts.every((part) => typeof part === "object" && part !== null && !Array.isArray(part)))
-      return Object.assign({}, ...parts, objectOf(sampleOf(document, { ...schema, allOf: undefined }, depth + 1, budget)));
+    if (parts.every(isObject)) return Object.assign({}, ...parts, objectOf(sampleOf(document, { ...schema, allOf: undefined }, depth + 1, budget)));
     return parts[0];
   }
   const types = Array.isArray(schema["type"]) ? (schema["type"] as unknown[]) : [schema["type"]];

@@ -11,7 +11,6 @@ import { buildApiModel } from "../compile/api/build.js";
 import { type Database, evolveSchema } from "../postgres/database.js";
 import { basePathOf } from "../compile/compile.js";
 import { tablesOf } from "../compile/tables.js";
-import type { ApiModel } from "../model/api-model.js";
 import type { GeneratedFile } from "../emit/render.js";
 import { compileToJavaScript } from "./compile.js";
 import { type ExampleAnswer, exampleAnswers } from "./examples.js";
@@ -276,12 +275,15 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     // table is serve's own), so it is answered by the very code of the API's token endpoint: the
     // same checks in the same order, the same body reading and budget, the same error answers.
     api.routes.push(CODEGEN_TOKEN_ROUTE);
-    const view = viewOf(files);
-    const examples = exampleAnswers(documentOf(files), view.mockAnswers);
+    const document = documentOf(files);
+    // Why `fromOthers`: the files were generated, so the document had nothing refused; what
+    // was rendered otherwise must read the same here (a declaration's document has none of it).
+    const view = buildApiModel(document as Parameters<typeof buildApiModel>[0], { inputPath: "", fromOthers: true });
+    const examples = exampleAnswers(document, view.mockAnswers);
     let store = generated.createMemoryHandlers();
     let warnings: readonly string[] = [];
     if (options.database !== undefined && generated.createPostgresStore !== undefined) {
-      warnings = (await evolveSchema(options.database, (last) => tablesOf(documentOf(files), { snapshot: last }))).warnings;
+      warnings = (await evolveSchema(options.database, (last) => tablesOf(document, { snapshot: last }))).warnings;
       store = generated.createPostgresStore({ query: options.database.query });
     }
     // Why: the log line is the generated server's own `onResponse`, which is told the principal
@@ -299,7 +301,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     });
     return {
       server,
-      basePath: basePathOf(documentOf(files) as OpenAPIV3_1.Document),
+      basePath: basePathOf(document as OpenAPIV3_1.Document),
       warnings,
       notes: examples.notes,
       dispose: async (graceMs = 0) => {
@@ -344,13 +346,6 @@ function removeOnExit(dir: string): void {
 
 function removeAllOnExit(): void {
   for (const dir of temporaryFolders) rmSync(dir, { recursive: true, force: true });
-}
-
-/** The view of the served document (openapi.yaml among the files), for what serve answers itself. */
-function viewOf(files: readonly GeneratedFile[]): ApiModel {
-  // Why `fromOthers`: the files were generated, so the document had nothing refused; what
-  // was rendered otherwise must read the same here (a declaration's document has none of it).
-  return buildApiModel(documentOf(files) as Parameters<typeof buildApiModel>[0], { inputPath: "", fromOthers: true });
 }
 
 /** The served document (openapi.yaml among the files), parsed. */

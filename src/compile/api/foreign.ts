@@ -442,6 +442,11 @@ export function rewriteSchemas<D extends object>(document: D, rewrite: (schema: 
   return result as D;
 }
 
+/** `visit` every schema, outer and nested, as rewriteSchemas finds them, each with its JSON pointer. */
+export function visitSchemas(document: object, visit: (schema: Json, pointer: string) => void): void {
+  rewriteSchemas(document, (schema, pointer) => void visit(schema, pointer));
+}
+
 /** A copy of `value` with what stands at `parts` replaced, copying only the objects on the way. */
 function replaceAt(value: unknown, parts: readonly string[], replacement: unknown): unknown {
   if (parts.length === 0) return replacement;

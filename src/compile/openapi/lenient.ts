@@ -6,8 +6,8 @@
  */
 import { rewriteSchemas } from "../api/foreign.js";
 import { escapeToken } from "../pointer.js";
-
-type Json = { [key: string]: unknown };
+import { compiles } from "../verify/patterns.js";
+import { isObject } from "../../model/json.js";
 
 /** A schema mistake read leniently: the pointer of the place, and which mistake with its details. */
 export type LenientReading =
@@ -29,7 +29,7 @@ export type LenientReading =
 export function readLeniently<D extends object>(document: D, version: "3.0" | "3.1"): { document: D; readings: LenientReading[] } {
   const readings: LenientReading[] = [];
   const read = rewriteSchemas(document, (schema, pointer) => {
-    let out: Json | undefined;
+    let out: Record<string, unknown> | undefined;
     const copy = () => (out ??= Object.fromEntries(Object.entries(schema)));
     if (version === "3.0" && typeof schema.$ref === "string") {
       const keys = Object.keys(schema).filter((key) => key !== "$ref" && !key.startsWith("x-"));
@@ -63,7 +63,7 @@ export function readLeniently<D extends object>(document: D, version: "3.0" | "3
     }
     // The names of patternProperties are patterns too, read the same way.
     const patterns = schema.patternProperties;
-    if (typeof patterns === "object" && patterns !== null && !Array.isArray(patterns)) {
+    if (isObject(patterns)) {
       const entries = Object.entries(patterns).map(([name, item]): [string, unknown] => {
         const meant = unicodePattern(name);
         if (meant === undefined) return [name, item];
@@ -86,15 +86,6 @@ const SYNTAX = "^$\\.*+?()[]{}|/";
 /** Letters that start an escape with a meaning of its own (a class, a control, a code point, a name). */
 const MEANINGFUL = "bBdDwWsSfnrtvcxukpP";
 
-const compiles = (pattern: string, flags: string): boolean => {
-  try {
-    new RegExp(pattern, flags);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * A pattern that ECMAScript compiles without the `u` flag but not with it, rewritten to match the
  * same texts under `u`: identity escapes of other characters (`\:`, `\_`, `\-` outside a class,
@@ -102,7 +93,7 @@ const compiles = (pattern: string, flags: string): boolean => {
  * Undefined when the pattern is fine under `u`, invalid either way, or not rewritable so.
  */
 export function unicodePattern(pattern: string): string | undefined {
-  if (compiles(pattern, "u") || !compiles(pattern, "")) return undefined;
+  if (compiles(pattern) || !compiles(pattern, "")) return undefined;
   let out = "";
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
@@ -134,5 +125,5 @@ export function unicodePattern(pattern: string): string | undefined {
     }
     out += c === "}" || c === "]" ? `\\${c}` : c;
   }
-  return compiles(out, "u") ? out : undefined;
+  return compiles(out) ? out : undefined;
 }

@@ -6,9 +6,7 @@
  */
 import { upgrade } from "@scalar/openapi-upgrader";
 import { unescapeToken, valueAt } from "../pointer.js";
-
-type Json = { [key: string]: unknown };
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+import { type Json, isObject } from "../../model/json.js";
 
 /** A bundled Swagger 2.0 document as OpenAPI 3.0; the input is not changed. */
 export function fromSwagger2(document: Json): Json {

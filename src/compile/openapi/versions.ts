@@ -3,39 +3,11 @@
  * some docs portals still read). Pure functions over plain data; the input is never changed.
  */
 
-type Json = { [key: string]: unknown };
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+import { rewriteSchemas } from "../api/foreign.js";
+import { type Json, isObject } from "../../model/json.js";
 
 /** The OpenAPI 3.0 version codegen writes. */
 export const OPENAPI_30 = "3.0.3";
-
-/** Keys whose values are maps of names to schemas (or schema lists), not schemas themselves. */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const SCHEMA_VALUES = new Set(["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"]);
-
-/** Apply `convert` to every schema of a document: components, parameters, bodies, responses, headers. */
-function mapSchemas(document: Json, convert: (schema: Json) => Json): Json {
-  // Why Object.fromEntries: a schema's keys are the document's, and assigning a key `__proto__`
-  // would set the copy's prototype (its members then read as the schema's own keywords).
-  const inSchema = (schema: Json): Json =>
-    Object.fromEntries(
-      Object.entries(convert(schema)).map(([key, value]) => {
-        if (SCHEMA_MAPS.has(key) && isObject(value))
-          return [key, Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? inSchema(v) : v]))];
-        if (SCHEMA_LISTS.has(key) && Array.isArray(value)) return [key, value.map((v) => (isObject(v) ? inSchema(v) : v))];
-        if (SCHEMA_VALUES.has(key) && isObject(value)) return [key, inSchema(value)];
-        return [key, value];
-      }),
-    );
-  const walk = (value: unknown, key: string | undefined, parent: string | undefined): unknown => {
-    if (Array.isArray(value)) return value.map((v) => walk(v, undefined, key));
-    if (!isObject(value)) return value;
-    if (key === "schema" || (parent === "schemas" && key !== undefined)) return inSchema(value);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k, key)]));
-  };
-  return walk(document, undefined, undefined) as Json;
-}
 
 /**
  * A 3.1 document as OpenAPI 3.0.3: `nullable` instead of type arrays, `example` instead of
@@ -43,8 +15,8 @@ function mapSchemas(document: Json, convert: (schema: Json) => Json): Json {
  * `license.identifier`, `jsonSchemaDialect`, `webhooks`).
  */
 export function toOpenApi30(document: Json): Json {
-  const converted = mapSchemas(document, (schema) => {
-    const out: Json = { ...schema };
+  const converted = rewriteSchemas(document, (schema) => {
+    const out: Record<string, unknown> = { ...schema };
     if (Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== "null");
       if (types.length !== schema.type.length) out.nullable = true;
@@ -67,7 +39,7 @@ export function toOpenApi30(document: Json): Json {
     return out;
   });
   const { jsonSchemaDialect: _dialect, webhooks: _webhooks, ...rest } = converted;
-  const info = { ...(rest.info as Json) };
+  const info: Record<string, unknown> = { ...(rest.info as Json) };
   delete info.summary;
   if (isObject(info.license)) {
     const { identifier: _identifier, ...license } = info.license;
@@ -81,8 +53,8 @@ export function toOpenApi30(document: Json): Json {
  * array (or `null` in an enum), `example` becomes `examples`.
  */
 export function fromOpenApi30(document: Json): Json {
-  const converted = mapSchemas(document, (schema) => {
-    const out: Json = { ...schema };
+  const converted = rewriteSchemas(document, (schema) => {
+    const out: Record<string, unknown> = { ...schema };
     if (schema.nullable === true) {
       delete out.nullable;
       if (typeof schema.type === "string") out.type = [schema.type, "null"];

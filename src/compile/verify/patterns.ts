@@ -1,5 +1,5 @@
 import { linearPatternProblem } from "#runtime/pattern.gen.js";
-import { rewriteSchemas } from "../api/foreign.js";
+import { visitSchemas } from "../api/foreign.js";
 import { escapeToken } from "../pointer.js";
 import { asObject } from "../../model/json.js";
 
@@ -9,12 +9,17 @@ import { asObject } from "../../model/json.js";
  * own (decl/bad-regex, openapi/invalid), so it has no problem here.
  */
 export function patternProblem(pattern: string): string | undefined {
+  return compiles(pattern) ? linearPatternProblem(pattern) : undefined;
+}
+
+/** Whether ECMAScript compiles a pattern with these flags; by default `u`, as ajv and the generated validator do. */
+export function compiles(pattern: string, flags = "u"): boolean {
   try {
-    new RegExp(pattern, "u");
+    new RegExp(pattern, flags);
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
-  return linearPatternProblem(pattern);
 }
 
 /**
@@ -47,7 +52,7 @@ export interface UnsafePattern {
  */
 export function unsafePatterns(document: object): UnsafePattern[] {
   const found: UnsafePattern[] = [];
-  rewriteSchemas(document, (node, pointer) => {
+  visitSchemas(document, (node, pointer) => {
     if (typeof node.pattern === "string") {
       const reason = patternProblem(node.pattern);
       if (reason !== undefined) found.push({ pointer: `${pointer}/pattern`, pattern: node.pattern, reason });
@@ -57,7 +62,6 @@ export function unsafePatterns(document: object): UnsafePattern[] {
       const reason = patternProblem(name);
       if (reason !== undefined) found.push({ pointer: `${pointer}/patternProperties/${escapeToken(name)}`, pattern: name, reason });
     }
-    return undefined;
   });
   return found;
 }

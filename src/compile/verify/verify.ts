@@ -5,11 +5,11 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { type Diagnostic, diagnostic } from "../../diagnostics/index.js";
 import { schemaPlaces } from "../api/foreign.js";
 import { percentDecoded, unescapeToken } from "../pointer.js";
+import { compiles } from "./patterns.js";
+import type { Json } from "../../model/json.js";
 
 /** OpenAPI's own schema keywords that are not JSON Schema vocabulary. */
 const OPENAPI_KEYWORDS = ["discriminator", "xml", "externalDocs", "example"];
-
-type Json = Record<string, unknown>;
 
 /**
  * Check an expanded document: with swagger-parser (on a copy, since it dereferences its
@@ -174,21 +174,12 @@ function isValidSchema(ajv: Ajv2020, schema: Json): boolean {
 function patternsCompile(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return true;
   for (const [key, child] of Object.entries(value)) {
-    if (key === "pattern" && typeof child === "string" && !compilesAsPattern(child)) return false;
-    if (key === "patternProperties" && typeof child === "object" && child !== null && !Object.keys(child).every(compilesAsPattern)) return false;
+    if (key === "pattern" && typeof child === "string" && !compiles(child)) return false;
+    if (key === "patternProperties" && typeof child === "object" && child !== null && !Object.keys(child).every((name) => compiles(name))) return false;
     if (!patternsCompile(child)) return false;
   }
   return true;
 }
-
-const compilesAsPattern = (pattern: string): boolean => {
-  try {
-    new RegExp(pattern, "u");
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** `x-` keys anywhere in a schema become known (no-op) keywords, so strict mode allows them. */
 function collectExtensionKeys(value: unknown, into: Set<string>): void {
