@@ -394,9 +394,12 @@ function operationObject(parts: OperationParts, guards: readonly Guard[]): Json 
   return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(parts.extensions));
 }
 
+/** The options of an operation declared without any (read only: nothing writes into them). */
+const NO_OPTIONS: OperationOptions = { errors: [], query: [], extensions: {} };
+
 function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[], shared: SharedResponses, referrers: readonly Referrer[]): Json {
   const spec = OPERATION_SPECS[operation];
-  const options = resource.options[operation] ?? { errors: [], query: [], extensions: {} };
+  const options = resource.options[operation] ?? NO_OPTIONS;
   const access = resource.access[operation]!;
   const [status, plain] = spec.success(resource);
   const changes = operation === "replace" || operation === "update" || operation === "delete";
