@@ -577,7 +577,7 @@ function resourceView(
       isDelete: kind === "delete",
       isAction: kind === "action",
       toLiteral: types.to?.text ?? "",
-      storesLiteral: storesLiteral(behaviour.action?.stores, [...Object.keys(properties), ...Object.keys(inputProperties)]),
+      storesLiteral: storesLiteral(behaviour.action?.stores, properties, inputProperties),
     };
   });
 
@@ -606,8 +606,10 @@ function resourceView(
  * or "" when none: only names of the resource's properties, whatever a document written by
  * hand says.
  */
-function storesLiteral(stores: readonly string[] | undefined, fields: readonly string[]): string {
-  const kept = (stores ?? []).filter((name) => fields.includes(name) && name !== "id" && name !== "status" && name !== "links");
+function storesLiteral(stores: readonly string[] | undefined, properties: Json, inputProperties: Json): string {
+  if (stores === undefined) return "";
+  const isField = (name: string) => Object.hasOwn(properties, name) || Object.hasOwn(inputProperties, name);
+  const kept = stores.filter((name) => isField(name) && name !== "id" && name !== "status" && name !== "links");
   return kept.length === 0 ? "" : `[${kept.map(stringLiteral).join(", ")}]`;
 }
 
@@ -618,8 +620,14 @@ function handlerDoc(summary: string, operation: OperationModel): string[] {
     const reason = operation.responses.find((r) => r.status === String(status))?.description;
     return `May refuse with ${status}${reason !== undefined ? `: ${reason}` : ""}.`.replace(/\.\.$/, ".");
   });
-  const paragraphs = [summary, operation.description, refusals.join("\n")].filter((text): text is string => text !== undefined && text.trim() !== "");
-  return paragraphs.flatMap((text, i) => [...(i === 0 ? [] : [""]), ...docLines(text)]);
+  const lines: string[] = [];
+  let paragraphs = 0;
+  for (const text of [summary, operation.description, refusals.join("\n")]) {
+    if (text === undefined || text.trim() === "") continue;
+    if (paragraphs++ > 0) lines.push("");
+    for (const line of docLines(text)) lines.push(line);
+  }
+  return lines;
 }
 
 /** A handler's result type, or a typed refusal with one of the declared statuses (http-behaviour, "Handlers that refuse"). */

@@ -125,30 +125,28 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
     const item = objectOf(rawItem);
     const template = pathTemplate(path);
     const segments = template.segments;
+    // Why once per path: its operations' pointers start with it (a method needs no escape).
+    const at = pointerOf("paths", path);
     if (template.problem !== undefined && fromOthers) {
       handled.push(
-        new HandledConstruct(
-          pointerOf("paths", path),
-          template.problem,
-          "leaves this path's operations out (requests to it are answered 404): no route can match it as written",
-        ),
+        new HandledConstruct(at, template.problem, "leaves this path's operations out (requests to it are answered 404): no route can match it as written"),
       );
       continue;
     }
-    if (template.problem !== undefined) fail(pointerOf("paths", path), template.problem);
+    if (template.problem !== undefined) fail(at, template.problem);
     const operations: OperationModel[] = [];
     // The path item's parameters, read once for all its operations (a resource's `id` at each of four).
     const itemParameters = listOf(item.parameters).map((p, i): ParameterModel => ({
       ...parameterObject(p),
-      pointer: `${pointerOf("paths", path)}/parameters/${i}`,
+      pointer: `${at}/parameters/${i}`,
     }));
     for (const method of METHODS) {
       if (!(method in item)) continue;
       const operation = objectOf(item[method]);
-      const pointer = pointerOf("paths", path, method);
+      const pointer = `${at}/${method}`;
       let behaviour = behaviourOf(path, method, operation, ours, segments);
       const misplaced = "collection" in behaviour ? placementProblem(behaviour, segments, item, collections) : undefined;
-      const extension = pointerOf("paths", path, method, behaviour.kind === "action" ? "x-codegen-action" : "x-codegen-page");
+      const extension = `${pointer}/${behaviour.kind === "action" ? "x-codegen-action" : "x-codegen-page"}`;
       if (misplaced !== undefined && fromOthers) {
         // Why an operation of its own: the extensions only add codegen's behaviour to what the document says.
         handled.push(
@@ -161,14 +159,12 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
       }
       // Its problems are reported with the operation's others, where the views are derived.
       const security = securityOf(operation, document, pointer);
-      const tag = stringsOf(operation.tags)[0];
-      const segment = path.split("/").find((s) => s !== "" && !s.startsWith("{"));
       const operationId = behaviour.kind === "operation" ? uniqueId(operation, method, path, usedIds) : String(operation.operationId);
       const given = stringOf(operation.operationId);
       if (given !== undefined && operationId !== given && resourceIds.has(given.toLowerCase())) {
         handled.push(
           new HandledConstruct(
-            pointerOf("paths", path, method, "operationId"),
+            `${pointer}/operationId`,
             `the operationId ${JSON.stringify(given)} is a resource operation's too, and handlers are bound by operationId`,
             `names this operation's handler ${operationId}`,
           ),
@@ -183,18 +179,23 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         pointer,
         summary: textOf(operation.summary),
         description: textOf(operation.description),
-        parameters: parametersOf(path, method, itemParameters, operation, template.names),
+        parameters: parametersOf(at, pointer, itemParameters, operation, template.names),
         body: requestBodyObject(operation.requestBody),
         responses: responseObjects(operation.responses, readResponses, answers),
         responsesObject: objectOf(operation.responses),
         security,
-        group: "collection" in behaviour ? behaviour.collection : (tag ?? segment ?? "default"),
+        group: "collection" in behaviour ? behaviour.collection : groupOf(operation, path),
         behaviour,
       });
     }
     paths.push({ path, wirePath: template.wirePath, discriminator: template.discriminator, segments, operations });
   }
   return { paths, problems, handled };
+}
+
+/** The handler group of an operation written by others: its first tag, else its path's first segment that is no parameter. */
+function groupOf(operation: Json, path: string): string {
+  return stringsOf(operation.tags)[0] ?? path.split("/").find((s) => s !== "" && !s.startsWith("{")) ?? "default";
 }
 
 /** What the operation is, from codegen's extensions (`x-codegen-*`); `operation` when it carries none. */
@@ -265,12 +266,12 @@ function placementProblem(
  * and an expression no parameter declares is read as a string, as other tools read it.
  * `itemParameters`: the path item's, read (each one object for all its operations).
  */
-function parametersOf(path: string, method: string, itemParameters: readonly ParameterModel[], operation: Json, names: readonly string[]): ParameterModel[] {
+function parametersOf(at: string, pointer: string, itemParameters: readonly ParameterModel[], operation: Json, names: readonly string[]): ParameterModel[] {
   const all = new Map<string, ParameterModel>();
   for (const parameter of itemParameters) all.set(`${parameter.in}:${parameter.name}`, parameter);
   listOf(operation.parameters).forEach((p, i) => {
     const parameter = parameterObject(p);
-    all.set(`${parameter.in}:${parameter.name}`, { ...parameter, pointer: `${pointerOf("paths", path, method)}/parameters/${i}` });
+    all.set(`${parameter.in}:${parameter.name}`, { ...parameter, pointer: `${pointer}/parameters/${i}` });
   });
   for (const [key, parameter] of all) if (parameter.in === "path" && !names.includes(parameter.name)) all.delete(key);
   for (const name of names) {
@@ -286,7 +287,7 @@ function parametersOf(path: string, method: string, itemParameters: readonly Par
       explode: undefined,
       description: undefined,
     };
-    all.set(`path:${name}`, { ...implicit, pointer: pointerOf("paths", path) });
+    all.set(`path:${name}`, { ...implicit, pointer: at });
   }
   return [...all.values()];
 }

@@ -278,18 +278,19 @@ export class OperationCollector {
   private parameters(model: OperationModel, parameters: OperationModel["parameters"], typed: boolean): { specs: ParameterSpec[]; members: Member[] } {
     const order = model.pathNames;
     const specs: { spec: ParameterSpec; location: string; order: number }[] = [];
-    const members: Record<string, Member[]> = { path: [], query: [], header: [], cookie: [] };
+    // Why only typed: a definition alone (six thousand at 1000 resources) needs no members.
+    const members: Record<string, Member[]> | undefined = typed ? { path: [], query: [], header: [], cookie: [] } : undefined;
     for (const parameter of parameters) {
       const { name, in: location } = parameter;
       // OpenAPI 3.1 section 4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored.
-      if (location === "header" && ["accept", "content-type", "authorization"].includes(name.toLowerCase())) continue;
+      if (location === "header" && IGNORED_HEADERS.has(name.toLowerCase())) continue;
       const spec = this.specOf(parameter);
       if (spec === undefined) continue;
-      if (typed && spec.raw === true) {
+      if (members && spec.raw === true) {
         const unchecked = `Unchecked: handed as sent, as codegen cannot read it as declared (${this.rawReasons.get(spec) ?? "see codegen's warning"}). Check it here.`;
         const description = [parameter.description, unchecked].filter((text) => text !== undefined).join("\n\n");
         members[location]!.push(member(name, RAW_PARAMETER, { optional: location !== "path" && !parameter.required, description }));
-      } else if (typed) {
+      } else if (members) {
         // Why only typed: a parameter's type (no `use`) asks for no variant.
         const schema = objectOf(parameter.schema ?? parameter.content[0]?.schema);
         const optional = location !== "path" && !parameter.required && this.resolve(schema).default === undefined;
@@ -300,15 +301,11 @@ export class OperationCollector {
       if (location !== "path") specs.push({ spec, location, order: order.length });
       else for (const [i, n] of order.entries()) if (n === name) specs.push({ spec, location, order: i });
     }
-    const parts = [
-      ["path", "path"],
-      ["query", "query"],
-      ["header", "headers"],
-      ["cookie", "cookies"],
-    ] as const;
     return {
       specs: specs.sort((a, b) => a.order - b.order).map((s) => s.spec),
-      members: parts.filter(([location]) => members[location]!.length > 0).map(([location, key]) => member(key, objectType(members[location]!))),
+      members: members
+        ? MEMBER_PARTS.filter(([location]) => members[location]!.length > 0).map(([location, key]) => member(key, objectType(members[location]!)))
+        : [],
     };
   }
 
@@ -494,18 +491,15 @@ export class OperationCollector {
     let anyRaw = false;
     const members: TypeExpr[] = [];
     const comments: (readonly string[])[] = [];
-    const declared = responses.filter((response) => {
-      if (isStatusKey(response.status)) return true;
-      const at = `${pointer}/${escapeToken(response.status)}`;
-      this.handle(
-        at,
-        `${stringLiteral(response.status)} is not a status code, a range like 4XX, or default`,
-        "ignores this response: no handler can answer it",
-      );
-      return false;
-    });
-    for (const response of declared) {
+    let declared = 0;
+    for (const response of responses) {
       const status = response.status;
+      if (!isStatusKey(status)) {
+        const reason = `${stringLiteral(status)} is not a status code, a range like 4XX, or default`;
+        this.handle(`${pointer}/${escapeToken(status)}`, reason, "ignores this response: no handler can answer it");
+        continue;
+      }
+      declared++;
       // Read once per response object (responseObjects): most are an API's shared answers.
       const { content: types, json, raw } = response;
       media[status] = response.types;
@@ -538,7 +532,7 @@ export class OperationCollector {
     }
     // Why: OpenAPI 3.1 lets an operation declare no responses; its handler may then answer any
     // status, with a JSON body, bytes of a type it names, or nothing (README, "OpenAPI as input").
-    if (declared.length === 0) return { media: { default: ["*/*"] }, type: ANY_RESPONSE, jsonOnly: false };
+    if (declared === 0) return { media: { default: ["*/*"] }, type: ANY_RESPONSE, jsonOnly: false };
     return { media, type: members.length === 0 ? word("never") : documentedUnion(members, comments), jsonOnly: anyJson && !anyRaw };
   }
 
@@ -614,6 +608,17 @@ const SUPPORTED_STYLES: { readonly [location: string]: readonly string[] | undef
 
 /** The status keys seen to be valid (most documents use a dozen): looked up, not matched again. */
 const STATUS_KEYS = new Set<string>();
+
+/** OpenAPI 3.1 section 4.8.12.1: header parameters of these names (lower case) are ignored. */
+const IGNORED_HEADERS: ReadonlySet<string> = new Set(["accept", "content-type", "authorization"]);
+
+/** Each location of parameters and its member of a handler's input. */
+const MEMBER_PARTS = [
+  ["path", "path"],
+  ["query", "query"],
+  ["header", "headers"],
+  ["cookie", "cookies"],
+] as const;
 
 /** Whether a key of `responses` is a status code, a range like `4XX`, or `default`. */
 function isStatusKey(key: string): boolean {

@@ -79,6 +79,13 @@ const KEYS_FOR_TYPE: Record<string, readonly FieldType[]> = {
   enum: ["string", "integer", "number", "boolean"],
 };
 
+/** The bounds that must not cross, each a minimum and its maximum. */
+const MIN_MAX = [
+  ["minLength", "maxLength"],
+  ["minimum", "maximum"],
+  ["minItems", "maxItems"],
+] as const;
+
 /** The fields of a raw `fields` map, in declaration order, each read at `place`. */
 export function readFields(raw: unknown, path: Path, report: Report, place: FieldPlace): Field[] {
   const out: Field[] = [];
@@ -103,7 +110,7 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
   if (!isRecord(raw)) return undefined;
   const type = raw.type as FieldType;
   if (!["string", "integer", "number", "boolean", "array", "object"].includes(type)) return undefined;
-  for (const key of Object.keys(KEYS_FOR_TYPE)) {
+  for (const key in KEYS_FOR_TYPE) {
     if (key in raw && !KEYS_FOR_TYPE[key]!.includes(type)) report("decl/key-not-for-type", { key, type }, [...path, key], "key");
   }
   if (type === "array" && !("items" in raw)) report("decl/items-required", {}, [...path, "type"]);
@@ -126,11 +133,7 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
     const reason = patternProblem(raw.pattern);
     if (reason !== undefined) report("schema/unsafe-pattern", { pattern: raw.pattern, reason }, [...path, "pattern"]);
   }
-  for (const [min, max] of [
-    ["minLength", "maxLength"],
-    ["minimum", "maximum"],
-    ["minItems", "maxItems"],
-  ] as const) {
+  for (const [min, max] of MIN_MAX) {
     if (typeof raw[min] === "number" && typeof raw[max] === "number" && raw[min] > raw[max]) {
       report("decl/min-above-max", { min, max }, [...path, min]);
     }

@@ -169,6 +169,12 @@ function pathOf(at: At): Path {
   return keys.reverse();
 }
 
+/**
+ * The path of a place in words. Why made from `at` only for a problem: the path, and its words,
+ * built for every value of the declaration, were a good part of the check's time and garbage.
+ */
+const where = (at: At): string => displayPath(pathOf(at));
+
 /** The required keys of each object shape, listed once (the shapes are constants). */
 const required = new WeakMap<object, readonly string[]>();
 function requiredKeys(shape: Extract<Shape, { kind: "object" }>): readonly string[] {
@@ -204,43 +210,39 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
   /** `alternatives`: what else the value could have been, when a union chose this shape (asked only for a message). */
   const walk = (shape: Shape, value: unknown, at: At, alternatives?: () => string | undefined): void => {
     const s = resolve(shape, defs);
-    // Why functions of `at`: only a problem needs the path, or the path in words; built
-    // for every value of the declaration, they were a good part of the check's time.
-    const path = () => pathOf(at);
-    const where = () => displayPath(pathOf(at));
     if (!fits(s, value, defs)) {
       const expected = expectedWords(s, defs);
       // A version written 1.4 or a name written yes reads as a number or boolean in YAML.
       const hint = expected === "a string" && ["number", "integer", "boolean"].includes(jsonType(value)) ? "write it in quotes" : undefined;
-      out.push(diagnostic("decl/wrong-type", { where: where(), expected, actual: describeValue(value), hint }, document.locate(path())));
+      out.push(diagnostic("decl/wrong-type", { where: where(at), expected, actual: describeValue(value), hint }, document.locate(pathOf(at))));
       return;
     }
     switch (s.kind) {
       case "string": {
         const text = value as string;
         if (s.enum && !s.enum.includes(text)) {
-          const args = { where: where(), allowed: s.enum, actual: describeValue(value), other: alternatives?.(), suggestion: suggest(text, s.enum) };
-          out.push(diagnostic("decl/bad-value", args, document.locate(path())));
+          const args = { where: where(at), allowed: s.enum, actual: describeValue(value), other: alternatives?.(), suggestion: suggest(text, s.enum) };
+          out.push(diagnostic("decl/bad-value", args, document.locate(pathOf(at))));
         } else if (s.pattern && isTooLong(text, s.pattern)) {
-          out.push(diagnostic("decl/name-too-long", tooLong(where(), text, s.pattern), document.locate(path())));
+          out.push(diagnostic("decl/name-too-long", tooLong(where(at), text, s.pattern), document.locate(pathOf(at))));
         } else if (s.pattern && !regexOf(s.pattern).test(text)) {
-          out.push(diagnostic("decl/bad-pattern", { where: where(), rule: s.pattern.rule }, document.locate(path())));
+          out.push(diagnostic("decl/bad-pattern", { where: where(at), rule: s.pattern.rule }, document.locate(pathOf(at))));
         }
         return;
       }
       case "integer":
         if (s.const !== undefined && value !== s.const) {
-          out.push(diagnostic("decl/bad-value", { where: where(), allowed: [String(s.const)], actual: describeValue(value) }, document.locate(path())));
+          out.push(diagnostic("decl/bad-value", { where: where(at), allowed: [String(s.const)], actual: describeValue(value) }, document.locate(pathOf(at))));
         } else if (s.minimum !== undefined && (value as number) < s.minimum) {
-          out.push(diagnostic("decl/bad-pattern", { where: where(), rule: `must be at least ${s.minimum}` }, document.locate(path())));
+          out.push(diagnostic("decl/bad-pattern", { where: where(at), rule: `must be at least ${s.minimum}` }, document.locate(pathOf(at))));
         }
         return;
       case "array": {
         const items = value as unknown[];
         if (s.minItems !== undefined && items.length < s.minItems) {
-          out.push(diagnostic("decl/too-few", { where: where(), min: s.minItems, noun: s.noun ?? "item" }, document.locate(path())));
+          out.push(diagnostic("decl/too-few", { where: where(at), min: s.minItems, noun: s.noun ?? "item" }, document.locate(pathOf(at))));
         }
-        items.forEach((item, i) => walk(s.items, item, { parent: at, key: i }));
+        for (let i = 0; i < items.length; i++) walk(s.items, items[i], { parent: at, key: i });
         return;
       }
       case "object": {
@@ -256,20 +258,20 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
           else if (key.startsWith(CODEGEN_EXTENSION)) {
             // Why: codegen records what OpenAPI cannot say in `x-codegen-*` (docs/openapi.md); a
             // declared one would be copied over codegen's own and mislead the renderer.
-            out.push(diagnostic("decl/reserved-extension", { key }, document.locate([...path(), key], "key")));
+            out.push(diagnostic("decl/reserved-extension", { key }, document.locate([...pathOf(at), key], "key")));
           } else if (!key.startsWith("x-")) {
             const suggestion = suggest(key, Object.keys(s.properties));
             if (suggestion) (suggested ??= new Set()).add(suggestion);
-            out.push(diagnostic("decl/unknown-key", { key, where: where(), suggestion }, document.locate([...path(), key], "key")));
+            out.push(diagnostic("decl/unknown-key", { key, where: where(at), suggestion }, document.locate([...pathOf(at), key], "key")));
           }
         }
         if (s.minProperties && given < s.minProperties.count) {
-          out.push(diagnostic("decl/too-few", { where: where(), min: s.minProperties.count, noun: s.minProperties.noun }, document.locate(path())));
+          out.push(diagnostic("decl/too-few", { where: where(at), min: s.minProperties.count, noun: s.minProperties.noun }, document.locate(pathOf(at))));
         }
         for (const key of requiredKeys(s)) {
           // A missing key that a misspelt one was taken for is reported once, as the typo.
           if (!(key in record) && !suggested?.has(key)) {
-            out.push(diagnostic("decl/missing-key", { key, where: at ? where() : "the declaration" }, document.locate(path(), "key")));
+            out.push(diagnostic("decl/missing-key", { key, where: at ? where(at) : "the declaration" }, document.locate(pathOf(at), "key")));
           }
         }
         return;
@@ -278,18 +280,20 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         const record = value as Record<string, unknown>;
         const keys = Object.keys(record);
         if (s.minProperties !== undefined && keys.length < s.minProperties) {
-          out.push(diagnostic("decl/too-few", { where: where(), min: s.minProperties, noun: s.noun }, document.locate(path())));
+          out.push(diagnostic("decl/too-few", { where: where(at), min: s.minProperties, noun: s.noun }, document.locate(pathOf(at))));
         }
         for (const key of keys) {
           if (key.startsWith("x-")) {
-            out.push(diagnostic("decl/extension-as-name", { key, where: where() }, document.locate([...path(), key], "key")));
+            out.push(diagnostic("decl/extension-as-name", { key, where: where(at) }, document.locate([...pathOf(at), key], "key")));
             continue;
           }
           if (s.keys && isTooLong(key, s.keys)) {
-            const args = tooLong(`a ${s.noun} name in ${where()}`, key, s.keys);
-            out.push(diagnostic("decl/name-too-long", args, document.locate([...path(), key], "key")));
+            const args = tooLong(`a ${s.noun} name in ${where(at)}`, key, s.keys);
+            out.push(diagnostic("decl/name-too-long", args, document.locate([...pathOf(at), key], "key")));
           } else if (s.keys && !regexOf(s.keys).test(key)) {
-            out.push(diagnostic("decl/bad-pattern", { where: displayPath([...path(), key]), rule: s.keys.rule }, document.locate([...path(), key], "key")));
+            out.push(
+              diagnostic("decl/bad-pattern", { where: displayPath([...pathOf(at), key]), rule: s.keys.rule }, document.locate([...pathOf(at), key], "key")),
+            );
           }
           walk(s.values, record[key], { parent: at, key });
         }
@@ -309,14 +313,14 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         const allowed = Object.keys(s.variants);
         const tag = record[s.tag];
         if (!(s.tag in record)) {
-          out.push(diagnostic("decl/missing-key", { key: s.tag, where: where() }, document.locate(path(), "key")));
+          out.push(diagnostic("decl/missing-key", { key: s.tag, where: where(at) }, document.locate(pathOf(at), "key")));
         } else if (typeof tag !== "string" || !s.variants[tag]) {
           const suggestion = typeof tag === "string" ? suggest(tag, allowed) : undefined;
           out.push(
             diagnostic(
               "decl/bad-value",
-              { where: displayPath([...path(), s.tag]), allowed, actual: describeValue(tag), suggestion },
-              document.locate([...path(), s.tag]),
+              { where: displayPath([...pathOf(at), s.tag]), allowed, actual: describeValue(tag), suggestion },
+              document.locate([...pathOf(at), s.tag]),
             ),
           );
         } else {

@@ -281,6 +281,9 @@ function checkTokenEndpoints(guards: readonly ReadGuard[], resourceNames: readon
   }
 }
 
+/** A resource name's pattern, compiled once rather than per resource. */
+const RESOURCE_NAME_REGEX = new RegExp(RESOURCE_NAME.regex);
+
 function idTypeOf(raw: Raw): Resource["id"] {
   return raw.id === "uuid" || raw.id === "string" ? raw.id : "integer";
 }
@@ -306,7 +309,7 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   // A name that is no path segment is the shape check's to report; its grammar is not judged too.
   if (declaredSingular !== undefined) {
     if (declaredSingular === name) report("decl/singular-same-as-name", { name }, [...path, "singular"]);
-  } else if (new RegExp(RESOURCE_NAME.regex).test(name)) {
+  } else if (RESOURCE_NAME_REGEX.test(name)) {
     if (!inflection.isPlural) {
       report("decl/not-plural", { name, singular: inflection.singular, plural: inflection.plural }, path, "key");
     } else if (inflection.sameWord) {

@@ -4,7 +4,17 @@ import { guardScopes, servedTokenEndpoint } from "../declaration/model.js";
 import { orList } from "../../diagnostics/index.js";
 import { actionOperationId, actionRequestName, operationIdOf, withArticle, words } from "../declaration/names.js";
 import { etagHeader, ifMatchParameter, ifNoneMatchParameter, notModifiedResponse, referenceGoneCase, withEtag } from "./conditional.js";
-import { type ErrorCase, type Example, SharedResponses, caseResponse, declaredCase, errorBody, exampleResponse, isShared } from "./responses.js";
+import {
+  type ErrorCase,
+  type Example,
+  type SharedStatus,
+  SharedResponses,
+  caseResponse,
+  declaredCase,
+  errorBody,
+  exampleResponse,
+  isShared,
+} from "./responses.js";
 import {
   type JsonSchema,
   actionRequestSchema,
@@ -260,7 +270,7 @@ function actionStateCase(resource: Resource, action: string, when: readonly stri
 function operationResponses(
   success: readonly [string, Json],
   own: Map<string, ErrorCase[]>,
-  shared: readonly string[],
+  shared: readonly SharedStatus[],
   declared: readonly DeclaredError[],
   responses: SharedResponses,
 ): Json {
@@ -269,10 +279,13 @@ function operationResponses(
     if (list) list.push(declaredCase(error));
     else own.set(error.status, [declaredCase(error)]);
   }
-  const statuses = [...own.keys(), ...shared].sort((a, b) => Number(a) - Number(b));
+  // Why no sort: every status is a three-digit code, an array index, and an object's array
+  // indexes are its first keys in ascending order whatever order they were set in (ECMA-262,
+  // OrdinaryOwnPropertyKeys); a sorted list of them per operation was garbage.
   const out = statusMap();
   out[success[0]] = success[1];
-  for (const status of statuses) out[status] = isShared(status) ? responses.ref(status) : caseResponse(own.get(status)!);
+  for (const [status, cases] of own) out[status] = isShared(status) ? responses.ref(status) : caseResponse(cases);
+  for (const status of shared) out[status] = responses.ref(status);
   return out;
 }
 
@@ -281,16 +294,13 @@ function operationResponses(
  * preconditions (`If-Match`), 500, and the store's 503 and the deadline's 504 (http-behaviour.md
  * "Running in production").
  */
-function sharedStatuses(access: Access, hasBody: boolean, change = false): string[] {
-  return [
-    ...(access.kind !== "public" ? ["401", "403"] : []),
-    "406",
-    ...(hasBody ? ["413", "415"] : []),
-    ...(change ? ["412", "428"] : []),
-    "500",
-    "503",
-    "504",
-  ];
+function sharedStatuses(access: Access, hasBody: boolean, change = false): SharedStatus[] {
+  // In any order: operationResponses sets them as keys, which are enumerated in numeric order.
+  const statuses: SharedStatus[] = ["406", "500", "503", "504"];
+  if (access.kind !== "public") statuses.push("401", "403");
+  if (hasBody) statuses.push("413", "415");
+  if (change) statuses.push("412", "428");
+  return statuses;
 }
 
 /** The list's query parameters: filters, `status`, declared `query`, then `sort`, `limit` and `cursor`. */
@@ -384,9 +394,12 @@ function operationObject(parts: OperationParts, guards: readonly Guard[]): Json 
   return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(parts.extensions));
 }
 
+/** The options of an operation declared without any (read only: nothing writes into them). */
+const NO_OPTIONS: OperationOptions = { errors: [], query: [], extensions: {} };
+
 function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[], shared: SharedResponses, referrers: readonly Referrer[]): Json {
   const spec = OPERATION_SPECS[operation];
-  const options = resource.options[operation] ?? { errors: [], query: [], extensions: {} };
+  const options = resource.options[operation] ?? NO_OPTIONS;
   const access = resource.access[operation]!;
   const [status, plain] = spec.success(resource);
   const changes = operation === "replace" || operation === "update" || operation === "delete";
