@@ -320,6 +320,8 @@ const scalar = (value: unknown): string => (typeof value === "string" ? quoted(v
  * never leaves a bare `"`, so each `\"` found is a quote's escape.
  */
 export function quoted(value: string): string {
+  // Most strings have nothing to escape (scalarWidth): their literal is made without JSON.stringify's.
+  if (!NOT_PLAIN.test(value)) return `"${value}"`;
   const literal = stringLiteral(value);
   const apostrophes = count(value, "'");
   if (count(value, '"', apostrophes + 1) <= apostrophes) return literal;
