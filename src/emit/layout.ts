@@ -16,8 +16,8 @@ interface List {
   readonly commas: readonly number[];
 }
 
-const OPENERS: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}" };
-const CLOSERS = new Set([")", "]", "}"]);
+/** The closing bracket's code of each opening one's code: `(` `)`, `[` `]`, `{` `}`. */
+const CLOSING: Readonly<Record<number, number>> = { 0x28: 0x29, 0x5b: 0x5d, 0x7b: 0x7d };
 /** Words before a `(` that opens no argument list (a trailing comma would not parse there). */
 const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "return", "typeof", "await", "void", "new", "in", "of", "as"]);
 
@@ -92,20 +92,17 @@ function wrappedComment(indent: string, comment: string): string {
         .filter((w) => w !== "")
         .join(" ")
     : words;
+  // A line is the words up to the last space within the width (a word longer than that alone):
+  // found by lastIndexOf, not word by word.
+  const room = WIDTH - lead.length;
   const lines: string[] = [];
-  let start = 0;
-  let end = 0;
-  for (let from = 0; from < text.length;) {
-    const space = text.indexOf(" ", from);
-    const to = space === -1 ? text.length : space;
-    if (end > start && lead.length + (end - start) + 1 + (to - from) > WIDTH) {
-      lines.push(lead + text.slice(start, end));
-      start = from;
-    }
-    end = to;
-    from = to + 1;
+  for (let start = 0; start < text.length;) {
+    let end = text.length - start <= room ? text.length : text.lastIndexOf(" ", start + room);
+    if (end <= start) end = text.indexOf(" ", start);
+    if (end === -1) end = text.length;
+    lines.push(lead + text.slice(start, end));
+    start = end + 1;
   }
-  if (end > start) lines.push(lead + text.slice(start, end));
   return oneLine ? [`${indent}/**`, ...lines, `${indent} */`].join("\n") : lines.join("\n");
 }
 
@@ -119,18 +116,18 @@ function firstList(line: string, from = 0): List | undefined {
   const lists: List[] = [];
   const stack: { open: number; commas: number[] }[] = [];
   for (let i = from; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '"' || c === "'" || c === "`") {
+    const c = line.charCodeAt(i);
+    if (c === 0x22 || c === 0x27 || c === 0x60) {
       const end = closingQuote(line, i);
       if (end === -1) return undefined;
       i = end;
-    } else if (c === "/") return undefined;
-    else if (Object.hasOwn(OPENERS, c)) stack.push({ open: i, commas: [] });
-    else if (CLOSERS.has(c)) {
+    } else if (c === 0x2f) return undefined;
+    else if (c === 0x28 || c === 0x5b || c === 0x7b) stack.push({ open: i, commas: [] });
+    else if (c === 0x29 || c === 0x5d || c === 0x7d) {
       const opened = stack.pop();
-      if (opened === undefined || OPENERS[line[opened.open]!] !== c) return undefined;
+      if (opened === undefined || CLOSING[line.charCodeAt(opened.open)] !== c) return undefined;
       if (stack.length === 0 && breakable(line, opened.open, i)) lists.push({ open: opened.open, close: i, commas: opened.commas });
-    } else if (c === "," && stack.length > 0) stack[stack.length - 1]!.commas.push(i);
+    } else if (c === 0x2c && stack.length > 0) stack[stack.length - 1]!.commas.push(i);
   }
   return lists.find((list) => list.commas.length > 0) ?? lists.find((list) => line[list.open] === "(");
 }

@@ -46,6 +46,20 @@ describe("printLiteral", () => {
     expect(evaluate(text)).toEqual(value);
   });
 
+  it("quotes a string with nothing to escape without JSON.stringify", () => {
+    const names = Array.from({ length: 200 }, (_, i) => `name ${i} of the list, with 'one' apostrophe`);
+    const stringify = vi.spyOn(JSON, "stringify");
+    let text: string;
+    try {
+      text = printLiteral({ names, escaped: 'a "quoted" \\ \u2028 text' });
+      // One call for the string that has something to escape, none for the 200 that have not.
+      expect(stringify.mock.calls.filter(([value]) => typeof value === "string")).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(evaluate(text)).toEqual({ names, escaped: 'a "quoted" \\ \u2028 text' });
+  });
+
   it("tries a value of thousands of members flat member by member, listing its members only where it prints them", () => {
     const members = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key${i}`, i]));
     const entries = vi.spyOn(Object, "entries");
@@ -217,6 +231,21 @@ describe("jsonDocumentLiteral (the served document in document.gen.ts)", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("wraps each value's JSON by jumping between its quotes and commas, not reading it a character at a time", () => {
+    const value = document(200);
+    const charCodeAt = vi.spyOn(String.prototype, "charCodeAt");
+    let text: string;
+    try {
+      text = jsonDocumentLiteral(value);
+      // A look behind each quote for its backslashes; reading every character was a call per character.
+      expect(charCodeAt.mock.calls.length).toBeLessThan(text.length / 4);
+    } finally {
+      charCodeAt.mockRestore();
+    }
+    expect(JSON.parse(evaluate(text) as string)).toEqual(value);
+    expect(longestLine(text)).toBeLessThanOrEqual(WIDTH);
   });
 
   it("changes only the lines of the operation that changed", () => {
