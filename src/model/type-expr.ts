@@ -41,9 +41,6 @@ export interface Member {
   readonly type: TypeExpr;
 }
 
-/** The text of a type given as text or as an expression. */
-export const typeText = (type: string | TypeExpr): string => (typeof type === "string" ? type : type.text);
-
 /** A keyword or a (qualified) type name. */
 export const word = (text: string): TypeExpr => ({ kind: "word", text });
 

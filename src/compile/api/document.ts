@@ -7,8 +7,6 @@
 
 import { type Json, objectOf } from "../../model/json.js";
 
-export { type Json, isObject, objectOf } from "../../model/json.js";
-
 /** Whether a schema has one of `keys` (its own or, as a look-up would find them, enumerable inherited ones). */
 export function hasAnyKey(schema: Json, keys: ReadonlySet<string>): boolean {
   for (const key in schema) if (keys.has(key)) return true;

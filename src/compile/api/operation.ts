@@ -6,13 +6,12 @@
  */
 import type { TokenForm } from "#runtime/token-form.gen.js";
 import { stringLiteral } from "../../model/escape.js";
+import { type Json, objectOf } from "../../model/json.js";
 import {
-  type Json,
   type ParameterObject,
   type RequestBodyObject,
   type ResponseObject,
   listOf,
-  objectOf,
   parameterObject,
   requestBodyObject,
   type ReadResponses,

@@ -10,7 +10,8 @@
 import type { OperationSpec } from "#runtime/dispatch.gen.js";
 import type { BodySpec, OperationDefinition, ParameterSpec, PathStyle } from "#runtime/requests.gen.js";
 import type { SchemaNode } from "#runtime/validate.gen.js";
-import { type Json, type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType, objectOf } from "./document.js";
+import { type Json, objectOf } from "../../model/json.js";
+import { type ParameterObject, type RequestBodyObject, type ResponseObject, isJsonMediaType } from "./document.js";
 import { type UnmappedResponse, refusalShapes } from "./error-shapes.js";
 import { statusMap } from "../expand/schemas.js";
 import { escapeToken } from "../pointer.js";

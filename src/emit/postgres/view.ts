@@ -19,9 +19,6 @@ export interface PostgresView {
   readonly resources: readonly (ResourceView & { readonly methods: readonly (HandlerMethodView & { readonly guarded: boolean })[] })[];
 }
 
-/** An ApiModel with the PostgreSQL store's part. */
-export type ApiModelWithPostgres = ApiModel & { readonly postgres: PostgresView };
-
 /** The PostgreSQL part of the view of a document whose tables are `snapshot` and whose migrations are `migrations`. */
 export function postgresView(view: ApiModel, document: unknown, snapshot: SchemaSnapshot, migrations: readonly Migration[]): PostgresView {
   // Why: an action whose state some status refuses declares 409; only then may a change that

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 // @ts-expect-error: the benchmark's generator is plain JavaScript.
 import { declarationText } from "../../../bench/make-declarations.js";
 import { buildOperations } from "../../../src/compile/api/operation.js";
-import type { Json } from "../../../src/compile/api/document.js";
+import type { Json } from "../../../src/model/json.js";
 import { openapiFromText } from "../../../src/pipeline.js";
 
 /** How many keys were escaped as JSON Pointer tokens. */
