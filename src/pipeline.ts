@@ -276,7 +276,7 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const tree = newTree(dir);
   let write: FolderWrite | undefined;
   try {
-    write = plan ? undefined : writeFiles(tree, current, files, options.force, keepFormatting);
+    write = plan ? undefined : await writeFiles(tree, current, files, options.force, keepFormatting);
   } catch (error) {
     tree.abandon();
     throw error;
