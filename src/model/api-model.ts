@@ -92,12 +92,6 @@ export interface ResourceView {
   readonly binderName: string;
 }
 
-/** The view of one resource's own file. */
-export interface ResourceFileView {
-  readonly header: string;
-  readonly resource: ResourceView;
-}
-
 /** An operation of a document written by others: a method of its group's handler interface. */
 export interface OperationView {
   readonly operationId: string;
@@ -126,12 +120,6 @@ export interface OperationGroupView {
   readonly usesRawBody: boolean;
   /** Whether a handler's input has a parameter handed as sent (RawParameter). */
   readonly usesRawParameter: boolean;
-}
-
-/** The per-group file's view. */
-export interface OperationGroupFileView {
-  readonly header: string;
-  readonly group: OperationGroupView;
 }
 
 /** A security scheme the application checks with a hook (API keys, HTTP schemes but bearer, others). */
@@ -183,9 +171,9 @@ export interface ApiModel {
   readonly resourceHandlers?: TypeExpr;
   readonly securityHooks: readonly SecurityHookView[];
   readonly hasSecurityHooks: boolean;
-  /** What `codegen serve` answers for each operation written by others (not rendered). */
   /** The PostgreSQL tables of its resources (none without resources). */
   readonly tables: SchemaSnapshot;
+  /** What `codegen serve` answers for each operation written by others (not rendered). */
   readonly mockAnswers: { readonly [operationId: string]: { readonly status: number; readonly responseAt?: string } };
   /**
    * Declared error schemas (by their JSON pointer) the server cannot build its own refusals in:

@@ -278,7 +278,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     const document = documentOf(files);
     // Why `fromOthers`: the files were generated, so the document had nothing refused; what
     // was rendered otherwise must read the same here (a declaration's document has none of it).
-    const view = buildApiModel(document as Parameters<typeof buildApiModel>[0], { inputPath: "", fromOthers: true });
+    const view = buildApiModel(document, { inputPath: "", fromOthers: true });
     const examples = exampleAnswers(document, view.mockAnswers);
     let store = generated.createMemoryHandlers();
     let warnings: readonly string[] = [];
@@ -301,7 +301,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     });
     return {
       server,
-      basePath: basePathOf(document as OpenAPIV3_1.Document),
+      basePath: basePathOf(document),
       warnings,
       notes: examples.notes,
       dispose: async (graceMs = 0) => {
@@ -348,11 +348,14 @@ function removeAllOnExit(): void {
   for (const dir of temporaryFolders) rmSync(dir, { recursive: true, force: true });
 }
 
-/** The served document (openapi.yaml among the files), parsed. */
-function documentOf(files: readonly GeneratedFile[]): unknown {
+/**
+ * The served document (openapi.yaml among the files), parsed: the OpenAPI 3.1 document the files
+ * were generated from (serve asks for no other version), read as the model reads it when generating.
+ */
+function documentOf(files: readonly GeneratedFile[]): OpenAPIV3_1.Document {
   const document = files.find((f) => f.path === "openapi.yaml");
   if (!document) throw new Error("the generated files lack openapi.yaml");
-  return parse(document.contents) as unknown;
+  return parse(document.contents) as OpenAPIV3_1.Document;
 }
 
 type HookInput = { value: string | undefined; request: IncomingMessage };

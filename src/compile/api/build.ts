@@ -1,8 +1,8 @@
 import type { OpenAPIV3_1 } from "openapi-types";
 import { camelCase, pascalCase } from "../declaration/names.js";
 import { NAME_LIMIT } from "../declaration/schema.js";
-import { type Json, objectOf } from "../../model/json.js";
-import { listOf, stringOf } from "./document.js";
+import { type Json, listOf, objectOf } from "../../model/json.js";
+import { stringOf } from "./document.js";
 import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from "../../model/escape.js";
 import { prepareDocument } from "./foreign.js";
 import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";

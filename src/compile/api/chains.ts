@@ -8,7 +8,7 @@
  * the validator goes one level down the value per link (bodyDepthLimit bounds that).
  */
 import { refName } from "./schema-code.js";
-import { asObject } from "../../model/json.js";
+import { asObject, listOf } from "../../model/json.js";
 
 /**
  * The most named schemas a chain may pass through before one of them is rendered otherwise. Why
@@ -115,7 +115,7 @@ export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): 
     // another schema's (`A = B`, `B = A | string`) and is rendered otherwise (longCompositionChains).
     if (schema === undefined || asObject(schema.discriminator) === undefined) continue;
     let base: Schema | undefined;
-    for (const item of [...listAt(schema.oneOf), ...listAt(schema.anyOf)]) {
+    for (const item of [...listOf(schema.oneOf), ...listOf(schema.anyOf)]) {
       const kind = refName(asObject(item) ?? {});
       if (kind === undefined || kind === parent || !Object.hasOwn(schemas, kind)) continue;
       base ??= Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "oneOf" && key !== "anyOf"));
@@ -127,7 +127,7 @@ export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): 
   const result: Record<string, unknown> = { ...schemas };
   for (const [kind, parents] of bases) {
     const child = asObject(schemas[kind]);
-    const allOf = listAt(child?.allOf);
+    const allOf = listOf(child?.allOf);
     const inherited = allOf.map((item) => {
       const name = refName(asObject(item) ?? {});
       return name === undefined ? item : (parents.get(name) ?? item);
@@ -136,5 +136,3 @@ export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): 
   }
   return result;
 }
-
-const listAt = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);

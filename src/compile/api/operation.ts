@@ -6,12 +6,11 @@
  */
 import type { TokenForm } from "#runtime/token-form.gen.js";
 import { stringLiteral } from "../../model/escape.js";
-import { type Json, objectOf } from "../../model/json.js";
+import { type Json, listOf, objectOf } from "../../model/json.js";
 import {
   type ParameterObject,
   type RequestBodyObject,
   type ResponseObject,
-  listOf,
   parameterObject,
   requestBodyObject,
   type ReadResponses,
