@@ -26,8 +26,8 @@ export interface ApiData {
 /** A named type of types.gen.ts. */
 export interface TypeView {
   readonly name: string;
+  /** Its doc comment's lines (none: no comment; a template's `#if` reads an empty list as false). */
   readonly docLines: readonly string[];
-  readonly hasDoc: boolean;
   readonly type: TypeExpr;
 }
 
@@ -164,13 +164,11 @@ export interface ApiModel {
   readonly hasStoreCalls: boolean;
   /** Whether createServer reads `options.handlers` (an API with neither resources nor operations does not). */
   readonly usesHandlers: boolean;
-  /** Operations written by others (documents without `x-codegen-operation`). */
-  readonly hasOperations: boolean;
+  /** Operations written by others (documents without `x-codegen-operation`), in handler groups. */
   readonly operationGroups: readonly OperationGroupView[];
   /** handlers.gen.ts's `ResourceHandlers`: `Omit<Handlers, ...>` of the operation groups (APIs with operations). */
   readonly resourceHandlers?: TypeExpr;
   readonly securityHooks: readonly SecurityHookView[];
-  readonly hasSecurityHooks: boolean;
   /** The PostgreSQL tables of its resources (none without resources). */
   readonly tables: SchemaSnapshot;
   /** What `codegen serve` answers for each operation written by others (not rendered). */

@@ -32,8 +32,6 @@ import type { OperationSpec, RouteSegment, RouteSpec, RouteVariant } from "#runt
 import type { ResourceSpec } from "#runtime/resources.gen.js";
 import type { ApiModel, HandlerMethodView, ResourceView, TypeView } from "../../model/api-model.js";
 
-export { UnsupportedConstruct };
-
 /**
  * A route's operation per method and, where paths of one URL differ after `#`, the variants the
  * dispatcher tells apart by the request (runtime RouteSpec `variants`): in the document's order;
@@ -347,13 +345,11 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     api,
     hasTokenEndpoint,
     hasGuards,
-    hasOperations: operationGroups.length > 0,
     operationGroups,
     ...(operationGroups.length === 0
       ? {}
       : { resourceHandlers: genericType("Omit", [word("Handlers"), unionType(operationGroups.map((g) => literalType(g.property)))]) }),
     securityHooks: [...collector.hookSchemes].map((name) => ({ name, key: propertyKey(name), comment: inlineComment(name) })),
-    hasSecurityHooks: collector.hookSchemes.size > 0,
     mockAnswers: collector.mockAnswers,
     ...(collector.unmappedErrors.size > 0 ? { unmappedErrors: [...collector.unmappedErrors.values()] } : {}),
     ...(handled.length > 0 ? { handled: handled.map(({ pointer, reason, instead }) => ({ pointer, reason, instead })) } : {}),
@@ -380,8 +376,7 @@ function changesObjects(method: HandlerMethodView): boolean {
 }
 
 function typeView(name: string, description: string | undefined, type: TypeExpr): TypeView {
-  const lines = docLines(description);
-  return { name, docLines: lines, hasDoc: lines.length > 0, type };
+  return { name, docLines: docLines(description), type };
 }
 
 /** The request headers of conditional requests (RFC 9110 section 13.1) that the server reads itself. */
@@ -450,12 +445,6 @@ function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
 const refersToTypes = (text: string) => /\bT\./.test(text);
 
-/** The spec's `instants`: the fields of format `date-time`, which the stores keep in one form (runtime/instants.gen.ts); nothing when none. */
-function instantsOf(properties: Record<string, unknown>, schemas: Record<string, JsonSchema>): { instants?: readonly string[] } {
-  const instants = instantFields(properties, schemas);
-  return instants.length === 0 ? {} : { instants };
-}
-
 function resourceView(
   name: string,
   schema: JsonSchema,
@@ -479,6 +468,8 @@ function resourceView(
   const properties = objectOf(schema.properties);
   const inputProperties = objectOf(objectOf(schemas[`${name}Input`]).properties);
   const status = objectOf(ext.status);
+  // The fields of format `date-time`, which the stores keep in one form (runtime/instants.gen.ts).
+  const instants = instantFields({ ...inputProperties, ...properties }, schemas);
   // The extension's values as the runtime reads them: the document was verified against the
   // x-codegen-resource schema (docs/openapi.md), so each value has the type asserted here.
   const spec: ResourceSpec = {
@@ -500,7 +491,7 @@ function resourceView(
         const target = String(objectOf(p)["x-codegen-ref"]);
         return { field, rel: singularOf.get(target) ?? target, collection: target };
       }),
-    ...instantsOf({ ...inputProperties, ...properties }, schemas),
+    ...(instants.length === 0 ? {} : { instants }),
     links: listOf(ext.links).map((l) => {
       const link = objectOf(l);
       return {

@@ -38,8 +38,6 @@ export const SIGNAL = member("signal", word("AbortSignal"), {
   description: "Aborted when the request's deadline passes or its client goes away: hand it to store calls and other slow work.",
 });
 
-export { UnsupportedConstruct, pointerOf, isJsonMediaType };
-
 /** A declared error schema the server cannot build its refusals in, where `generate` warns (ApiModel `unmappedErrors`). */
 export interface UnmappedErrorSchema {
   readonly pointer: string;
@@ -150,7 +148,7 @@ export class OperationCollector {
       return undefined;
     }
     const before = this.problems.length;
-    const read = this.read(model);
+    const read = this.read(model, true);
     const security = this.security(model);
     if (this.problems.length > before) return undefined;
 
@@ -189,16 +187,6 @@ export class OperationCollector {
   }
 
   /**
-   * How the dispatcher reads an operation of any kind (runtime/requests.gen.ts,
-   * OperationDefinition): its parameters by location and style, its body by media type, its
-   * responses by status; with the type members of its parameters and body and the union of its
-   * responses. Problems are recorded.
-   */
-  read(model: OperationModel): { definition: OperationDefinition; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
-    return this.readAs(model, true);
-  }
-
-  /**
    * The dispatcher's definition of an operation alone (codegen's own operations, whose handler
    * types the resource gives: build.ts), read as `read` reads it with its problems recorded, and
    * the variants its body and responses ask for asked for in the same order (types.gen.ts
@@ -206,12 +194,17 @@ export class OperationCollector {
    * were a good part of the model's time and garbage. `parameters`: those of the model it reads
    * (a list's own `sort`, `limit` and `cursor` are not).
    */
-  definition(model: OperationModel, parameters: OperationModel["parameters"] = model.parameters): OperationDefinition {
-    return this.readAs(model, false, parameters).definition;
+  definition(model: OperationModel, parameters: OperationModel["parameters"]): OperationDefinition {
+    return this.read(model, false, parameters).definition;
   }
 
-  /** `read` (of `own`: the model's parameters unless given), with the type members and result type made only when `typed` (else empty). */
-  private readAs(
+  /**
+   * How the dispatcher reads an operation of any kind (runtime/requests.gen.ts,
+   * OperationDefinition): its parameters (`own`) by location and style, its body by media type,
+   * its responses by status; with the type members of its parameters and body and the union of
+   * its responses, made only when `typed` (else empty). Problems are recorded.
+   */
+  private read(
     model: OperationModel,
     typed: boolean,
     own: OperationModel["parameters"] = model.parameters,
