@@ -29,7 +29,7 @@ import {
   word,
 } from "../../model/type-expr.js";
 import type { OperationSpec, RouteSegment, RouteSpec, RouteVariant } from "#runtime/dispatch.gen.js";
-import type { ResourceSpec } from "#runtime/resources.gen.js";
+import type { Link, ResourceSpec } from "#runtime/resources.gen.js";
 import type { ApiModel, HandlerMethodView, ResourceView, TypeView } from "../../model/api-model.js";
 
 /**
@@ -38,7 +38,7 @@ import type { ApiModel, HandlerMethodView, ResourceView, TypeView } from "../../
  * the method's operation is the one without a `#`, else the first (whose own parameters then
  * refuse a request no variant takes, such as a missing `X-Amz-Target`).
  */
-function variantsOf(methods: ReadonlyMap<string, readonly { spec: OperationSpec; discriminator?: Discriminator | undefined }[]>): {
+function variantsOf(methods: ReadonlyMap<string, readonly MethodEntry[]>): {
   methods: Record<string, OperationSpec>;
   variants?: Record<string, RouteVariant[]>;
 } {
@@ -58,6 +58,9 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: OperationSpec;
   }
   return Object.keys(variants).length > 0 ? { methods: chosen, variants } : { methods: chosen };
 }
+
+/** An operation of a route's method, with what tells it apart from the others of its URL (a path's `#`). */
+type MethodEntry = { readonly spec: OperationSpec; readonly discriminator?: Discriminator | undefined };
 
 /**
  * An operation told apart after `#` by a name its parameters do not declare (Azure's
@@ -225,11 +228,9 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   }
 
   const operationsByCollection = new Map<string, OperationModel[]>();
-  // The dispatcher's routes as values, printed into api.gen.ts.
-  const routes: RouteSpec[] = [];
   // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
-  const collectionLinks: { rel: string; method: string; href: string }[] = [];
-  const tokenLinks: { rel: string; method: string; href: string }[] = [];
+  const collectionLinks: Link[] = [];
+  const tokenLinks: Link[] = [];
   let hasTokenEndpoint = false;
   let hasGuards = false;
   const collector = new OperationCollector(
@@ -252,14 +253,11 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     else problems.push(new UnsupportedConstruct(at, reason));
   }
   // Each route's operations per method, with what tells apart those of one URL (variantsOf).
-  const pending = new Map<
-    string,
-    { segments: readonly RouteSegment[]; methods: Map<string, { spec: OperationSpec; discriminator?: Discriminator | undefined }[]> }
-  >();
+  const pending = new Map<string, { segments: readonly RouteSegment[]; methods: Map<string, MethodEntry[]> }>();
   for (const [i, { wirePath, discriminator, segments, operations }] of model.paths.entries()) {
     if (fromOthers && ambiguous.has(i)) continue;
     const key = JSON.stringify(segments);
-    const methods = pending.get(key)?.methods ?? new Map<string, { spec: OperationSpec; discriminator?: Discriminator | undefined }[]>();
+    const methods = pending.get(key)?.methods ?? new Map<string, MethodEntry[]>();
     if (!pending.has(key)) pending.set(key, { segments, methods });
     const add = (method: string, spec: OperationSpec) => {
       const entries = methods.get(method.toUpperCase()) ?? [];
@@ -280,14 +278,11 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       }
       if (!isResourceBehaviour(behaviour)) continue;
       if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: wirePath });
-      const list = operationsByCollection.get(behaviour.collection) ?? [];
-      list.push(operation);
-      operationsByCollection.set(behaviour.collection, list);
+      (operationsByCollection.get(behaviour.collection) ?? operationsByCollection.set(behaviour.collection, []).get(behaviour.collection)!).push(operation);
     }
   }
-  for (const { segments, methods } of pending.values()) {
-    routes.push({ segments, ...variantsOf(methods) });
-  }
+  // The dispatcher's routes as values, printed into api.gen.ts.
+  const routes: RouteSpec[] = [...pending.values()].map(({ segments, methods }) => ({ segments, ...variantsOf(methods) }));
   problems.push(...collector.problems);
   handled.push(...collector.handledConstructs());
   // Why: the server checks that a `ref` names an existing object through the referenced resource's
@@ -323,14 +318,13 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     const text = `\`${variant.schema}\` as ${variant.use === "request" ? "sent in requests" : "answered in responses"}: without its ${without} properties.`;
     types.push(typeView(variant.name, text, typeExpression(schemas[variant.schema]!, "", typeNames, variant.use)));
   }
-  const indexLinks = [...collectionLinks, ...tokenLinks];
   const nodes = [...Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema, checks)] as const), ...collector.tableNodes];
   const api = {
     schemas: nodes,
     resources: resources.map((resource) => [resource.fileName, resource.specValue] as const),
     routes,
     securitySchemes: schemeTable(document),
-    index: indexLinks,
+    index: [...collectionLinks, ...tokenLinks],
   };
 
   return {
