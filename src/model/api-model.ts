@@ -171,7 +171,10 @@ export interface ApiModel {
   readonly securityHooks: readonly SecurityHookView[];
   /** The PostgreSQL tables of its resources (none without resources). */
   readonly tables: SchemaSnapshot;
-  /** What `codegen serve` answers for each operation written by others (not rendered). */
+  /**
+   * What `codegen serve` answers for each operation written by others (not rendered): a status,
+   * and the JSON pointer of its response object in the document when the status has one.
+   */
   readonly mockAnswers: { readonly [operationId: string]: { readonly status: number; readonly responseAt?: string } };
   /**
    * Declared error schemas (by their JSON pointer) the server cannot build its own refusals in:

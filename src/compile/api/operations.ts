@@ -31,7 +31,7 @@ import type { OperationModel } from "./operation.js";
 import { type JsonSchema, type PatternCheck, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
 import { routeNode } from "./deep-nodes.js";
 import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
-import type { OperationGroupView, OperationView } from "../../model/api-model.js";
+import type { ApiModel, OperationGroupView, OperationView } from "../../model/api-model.js";
 
 /** The request's signal, the last member of every handler's input (runtime/dispatch.gen.ts, RequestWork). */
 export const SIGNAL = member("signal", word("AbortSignal"), {
@@ -59,7 +59,7 @@ export class OperationCollector {
   readonly unmappedErrors = new Map<string, UnmappedErrorSchema>();
   private readonly groups = new Map<string, { view: Omit<OperationGroupView, "operations">; operations: OperationView[] }>();
   /** operationId -> what `codegen serve` answers for it (see mockAnswer). */
-  readonly mockAnswers: Record<string, MockAnswer> = {};
+  readonly mockAnswers: { [operationId: string]: ApiModel["mockAnswers"][string] } = {};
   private readonly usedProperties: Set<string>;
   readonly hookSchemes = new Set<string>();
   /** The spec of each parameter read without problems (a path item's is read at each of its operations). */
@@ -622,20 +622,13 @@ function isStatusKey(key: string): boolean {
   return true;
 }
 
-/** The response `codegen serve` gives for an operation written by others (see src/serve/examples.ts). */
-export interface MockAnswer {
-  readonly status: number;
-  /** JSON Pointer of the response object in the document, when the status has one. */
-  readonly responseAt?: string;
-}
-
-/** The first declared success: a 2XX code, else a 2XX range or default as 200, else the first code. */
-function mockAnswer(responses: Json, pointer: string): MockAnswer {
+/** What `codegen serve` answers (src/serve/examples.ts): the first declared success, a 2XX code, else a 2XX range or default as 200, else the first code. */
+function mockAnswer(responses: Json, pointer: string): ApiModel["mockAnswers"][string] {
   const keys = Object.keys(responses);
   const key = keys.find((k) => /^2[0-9]{2}$/.test(k)) ?? keys.find((k) => /^2XX$/i.test(k) || k === "default") ?? keys.find((k) => /^[0-9]{3}$/.test(k));
   const status = key !== undefined && /^[0-9]{3}$/.test(key) ? Number(key) : 200;
   if (key === undefined || status === 204 || status === 304) return { status };
-  return { status, responseAt: `${pointer}/responses/${key.replaceAll("~", "~0").replaceAll("/", "~1")}` };
+  return { status, responseAt: `${pointer}/responses/${escapeToken(key)}` };
 }
 
 const RESPONSE_HEADERS = word("ResponseHeaders");
