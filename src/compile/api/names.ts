@@ -196,6 +196,9 @@ export type SchemaUse = "request" | "response";
 
 type Schema = { readonly [key: string]: unknown };
 
+/** A variant of a named schema for one use: its type name (`PetRequest`). */
+type Variant = { readonly name: string; readonly schema: string; readonly use: SchemaUse };
+
 /**
  * The type names of a document's schemas (after prepareDocument gave each an identifier). The only
  * way a schema name, or the name a `$ref` gives, becomes a type name in code: a name that is not
@@ -214,12 +217,9 @@ export class SchemaTypeNames {
   /** Per use, the named schemas with a property that use leaves out (affectedSchemas), found when first asked. */
   private affected: Readonly<Record<SchemaUse, ReadonlySet<string>>> | undefined;
   /** Per use, the variant of each schema name asked for. */
-  private readonly variantNames = {
-    request: new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>(),
-    response: new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>(),
-  };
+  private readonly variantNames = { request: new Map<string, Variant>(), response: new Map<string, Variant>() };
   /** The same variants in the order asked (variants() answers it as it grows). */
-  private readonly variantList: { readonly name: string; readonly schema: string; readonly use: SchemaUse }[] = [];
+  private readonly variantList: Variant[] = [];
 
   /** The names of `schemas` (the document's `components/schemas`). */
   constructor(
@@ -267,7 +267,7 @@ export class SchemaTypeNames {
    * grows as it is read). Why not a copy: a loop that asks for it at each variant copied
    * it each time, quadratic in the variants (two thousand at 1000 resources).
    */
-  variants(): readonly { readonly name: string; readonly schema: string; readonly use: SchemaUse }[] {
+  variants(): readonly Variant[] {
     return this.variantList;
   }
 
