@@ -361,7 +361,6 @@ function withAnyValue(schemas: Record<string, JsonSchema>, named: readonly strin
   );
 }
 
-/** A named type of types.gen.ts with its doc comment. */
 /** Whether a store's handler for this method changes an object (and so takes the request's cancellation). */
 function changesObjects(method: HandlerMethodView): boolean {
   return (
@@ -369,6 +368,7 @@ function changesObjects(method: HandlerMethodView): boolean {
   );
 }
 
+/** A named type of types.gen.ts with its doc comment. */
 function typeView(name: string, description: string | undefined, type: TypeExpr): TypeView {
   return { name, docLines: docLines(description), type };
 }

@@ -25,6 +25,7 @@ import {
   fileNameOf,
   identifierOf,
   isMemberName,
+  lowerFirst,
   pointerOf,
 } from "./names.js";
 import type { OperationModel } from "./operation.js";
@@ -46,6 +47,9 @@ export interface UnmappedErrorSchema {
   more: number;
 }
 
+/** A handler group as it is collected: its names, and its operations (groupViews adds what its file uses). */
+type Group = { readonly view: Omit<OperationGroupView, "operations" | `uses${string}`>; readonly operations: OperationView[] };
+
 /** What the model collects of every operation written by others, grouped for the templates. */
 export class OperationCollector {
   readonly problems: UnsupportedConstruct[] = [];
@@ -57,7 +61,7 @@ export class OperationCollector {
   private readonly rawReasons = new WeakMap<ParameterSpec, string>();
   /** Declared error schemas the server cannot build its refusals in, by their place. */
   readonly unmappedErrors = new Map<string, UnmappedErrorSchema>();
-  private readonly groups = new Map<string, { view: Omit<OperationGroupView, "operations">; operations: OperationView[] }>();
+  private readonly groups = new Map<string, Group>();
   /** operationId -> what `codegen serve` answers for it (see mockAnswer). */
   readonly mockAnswers: { [operationId: string]: ApiModel["mockAnswers"][string] } = {};
   private readonly usedProperties: Set<string>;
@@ -235,11 +239,10 @@ export class OperationCollector {
     });
   }
 
-  private groupOf(label: string, path: string): { view: Omit<OperationGroupView, "operations">; operations: OperationView[] } {
+  private groupOf(label: string, path: string): Group {
     const existing = this.groups.get(label);
     if (existing) return existing;
-    const pascal = identifierOf(label);
-    let property = pascal[0] === "_" ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
+    let property = lowerFirst(identifierOf(label));
     if (!isMemberName(property)) property = `${property}Operations`;
     const base = property;
     for (let n = 2; this.usedProperties.has(property); n++) property = `${base}${n}`;
@@ -258,10 +261,6 @@ export class OperationCollector {
             .replace(/_/g, "-") || "default",
         ),
         labelComment: inlineComment(label),
-        usesTypes: false,
-        usesPrincipal: false,
-        usesRawBody: false,
-        usesRawParameter: false,
       },
       operations: [],
     };
