@@ -464,6 +464,7 @@ function resourceView(
   const status = objectOf(ext.status);
   // The fields of format `date-time`, which the stores keep in one form (runtime/instants.gen.ts).
   const instants = instantFields({ ...inputProperties, ...properties }, schemas);
+  const writeOnly = Object.entries(inputProperties).filter(([, p]) => objectOf(p).writeOnly === true);
   // The extension's values as the runtime reads them: the document was verified against the
   // x-codegen-resource schema (docs/openapi.md), so each value has the type asserted here.
   const spec: ResourceSpec = {
@@ -473,9 +474,7 @@ function resourceView(
     readOnly: Object.entries(properties)
       .filter(([k, p]) => k !== "id" && k !== "links" && objectOf(p).readOnly === true)
       .map(([k]) => k),
-    writeOnly: Object.entries(inputProperties)
-      .filter(([, p]) => objectOf(p).writeOnly === true)
-      .map(([k]) => k),
+    writeOnly: writeOnly.map(([k]) => k),
     ...(ext.status !== undefined
       ? { status: { initial: status.initial as string, transitions: (status.transitions ?? {}) as { readonly [from: string]: readonly string[] } } }
       : {}),
@@ -500,9 +499,9 @@ function resourceView(
 
   const storedName = gate.identifier(`Stored${typeNames.typeName(name)}`, at, "the stored type");
   const stored = word(storedName);
-  const writeOnlyMembers = Object.entries(inputProperties)
-    .filter(([, p]) => objectOf(p).writeOnly === true)
-    .map(([k, p]) => member(k, typeExpression(objectOf(p), "T.", typeNames), { optional: true, description: stringOf(objectOf(p).description) }));
+  const writeOnlyMembers = writeOnly.map(([k, p]) =>
+    member(k, typeExpression(objectOf(p), "T.", typeNames), { optional: true, description: stringOf(objectOf(p).description) }),
+  );
   const base = objectTypeExpression(schema, "T.", typeNames, ["links"]);
   const storedType = writeOnlyMembers.length === 0 ? base : intersectionType([base, objectType(writeOnlyMembers)]);
   const idType = word(ext.id === "uuid" || ext.id === "string" ? "string" : "number");
