@@ -93,11 +93,7 @@ export function tablesOf(document: unknown, history: TableHistory = {}): SchemaS
       const table = tableOf.get(collection)!;
       const required = new Set(listOf(schema.required).map(String));
       const lists = indexed.get(collection) ?? new Set<string>();
-      const filters = new Set(
-        Object.entries(asJson(schema.properties))
-          .filter(([, p]) => asJson(p)["x-codegen-filter"] === true)
-          .map(([k]) => k),
-      );
+      const filters = new Set(filterFields(schema));
       const properties = Object.entries(asJson(schema.properties)).filter(([field]) => field !== "id" && field !== "links");
       const before = recordedColumns.get(table) ?? [];
       const columnNames = uniqueIdentifiers(
@@ -108,7 +104,7 @@ export function tablesOf(document: unknown, history: TableHistory = {}): SchemaS
       const columns = properties.map(([field, property]) => {
         const column = columnOf(field, columnNames.get(field)!, asJson(property), schemas, {
           required: required.has(field) || (field === "status" && ext.status !== undefined),
-          indexed: filters.has(field) || lists.has(field) || (field === "status" && ext.status !== undefined),
+          indexed: filters.has(field) || lists.has(field),
           idKindOf,
           tableOf,
         });
@@ -282,6 +278,14 @@ function sqlTokens(sql: string): SqlToken[] {
 function idKind(schema: Json): TableSnapshot["idKind"] {
   const id = asJson(schema["x-codegen-resource"]).id;
   return id === "uuid" || id === "string" ? id : "integer";
+}
+
+/** The fields a resource may be filtered on (`x-codegen-filter`, and `status` with a state machine): each column has an index. */
+export function filterFields(schema: Json): string[] {
+  const filters = Object.entries(asJson(schema.properties))
+    .filter(([, p]) => asJson(p)["x-codegen-filter"] === true)
+    .map(([k]) => k);
+  return asJson(schema["x-codegen-resource"]).status !== undefined && !filters.includes("status") ? [...filters, "status"] : filters;
 }
 
 /** The fields each collection's lists sort on (`x-codegen-sort`), by collection. */

@@ -13,7 +13,7 @@ import { COMPOSITION_LIMIT, longCompositionChains, withInheritedBases } from "./
 import { type JsonSchema, objectTypeExpression, patternCheck, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import { linearPatterns } from "../verify/patterns.js";
-import { type TableHistory, instantFields, tablesOf } from "../tables.js";
+import { type TableHistory, filterFields, instantFields, tablesOf } from "../tables.js";
 import {
   type Member,
   type TypeExpr,
@@ -415,14 +415,6 @@ function routeEntry(operation: OperationModel, collector: OperationCollector): O
 function jsonBodyName(operation: OperationModel): string | undefined {
   const schema = operation.body?.content.find((entry) => entry.type === "application/json")?.schema;
   return schema === undefined ? undefined : refName(schema);
-}
-
-/** The fields a resource may be filtered on (`x-codegen-filter`, and `status` with a state machine). */
-function filterFields(schema: JsonSchema): string[] {
-  const filters = Object.entries(objectOf(schema.properties))
-    .filter(([, p]) => objectOf(p)["x-codegen-filter"] === true)
-    .map(([k]) => k);
-  return objectOf(schema["x-codegen-resource"]).status !== undefined && !filters.includes("status") ? [...filters, "status"] : filters;
 }
 
 /** The query parameters handed to the handler: filters and declared `query`; `sort`, `limit` and `cursor` are the server's. */
