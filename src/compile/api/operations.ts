@@ -459,8 +459,9 @@ export class OperationCollector {
     const required = body.required;
     const json = body.content.filter((t) => isJsonMediaType(t.type));
     const raw = body.content.filter((t) => !isJsonMediaType(t.type));
-    const schema = json.find((t) => t.schema !== undefined)?.schema;
-    if (schema) this.checkSchema(schema, `${pointer}/content/${json[0]!.type.replace(/\//g, "~1")}/schema`);
+    const described = json.find((t) => t.schema !== undefined);
+    const schema = described?.schema;
+    if (schema) this.checkSchema(schema, `${pointer}/content/${escapeToken(described!.type)}/schema`);
     const members: Member[] = [];
     // The body's type is made, or untyped asked for: it asks for the request variants of its schemas.
     if (!typed && json.length > 0) this.askFor(schema, "request");
