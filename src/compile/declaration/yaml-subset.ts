@@ -9,20 +9,12 @@
  * for values and places (test/compile/declaration/yaml-subset.test.ts holds the two together).
  */
 import { escapeToken } from "../pointer.js";
-
-/** A span of the text: its first offset and the offset after it (the yaml package's `range`). */
-type Range = [number, number];
-
-/** Where a node stands, as the yaml-package path of load.ts records it. */
-export interface SubsetPlace {
-  value: Range;
-  key?: Range;
-}
+import type { Place, Range } from "./json.js";
 
 /** The value of a text in the subset, and the place of every node keyed by its JSON Pointer. */
 export interface SubsetDocument {
   readonly value: object;
-  readonly places: Map<string, SubsetPlace>;
+  readonly places: Map<string, Place>;
 }
 
 /** Raised anywhere the text leaves the subset: the yaml package reads it instead. */
@@ -75,7 +67,7 @@ export function readYamlSubset(text: string, maxDepth: number): SubsetDocument |
     const { value } = new Reader(text, maxDepth, false).document();
     // Why: the places are asked only for a diagnostic, and recording one (and its
     // pointer) for every node was a good part of the read; the text is read again, recording, then.
-    let places: Map<string, SubsetPlace> | undefined;
+    let places: Map<string, Place> | undefined;
     return {
       value,
       get places() {
@@ -99,7 +91,7 @@ interface Parsed {
 }
 
 class Reader {
-  readonly places = new Map<string, SubsetPlace>();
+  readonly places = new Map<string, Place>();
   /** Whether the last call of contentLine passed a comment line. */
   private passedComment = false;
   private readonly n: number;
