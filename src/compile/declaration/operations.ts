@@ -145,17 +145,10 @@ export function readActions(raw: unknown, path: Path, ctx: ActionContext): Actio
 function readAction(name: string, raw: Raw, path: Path, ctx: ActionContext): Action {
   const { status, report } = ctx;
   if (ctx.reservedRels.includes(name)) report("decl/link-rel-reserved", { rel: name }, path, "key");
-  const states = status && status.values.length > 0 ? status.values : undefined;
-  const known = (state: string, at: Path): boolean => {
-    if (states && !states.includes(state)) report("decl/unknown-state", { state, known: states }, at);
-    return states?.includes(state) ?? false;
-  };
-  const when = "when" in raw ? strings(raw.when) : undefined;
-  if (when && !status) report("decl/when-without-status", { key: "when" }, [...path, "when"], "key");
-  else when?.forEach((state, i) => known(state, [...path, "when", i]));
+  const when = readWhen(raw, path, status, report);
   const to = asString(raw.to);
   if (to !== undefined && !status) report("decl/when-without-status", { key: "to" }, [...path, "to"], "key");
-  else if (to !== undefined && status && known(to, [...path, "to"])) {
+  else if (to !== undefined && status && knownState(to, [...path, "to"], status, report)) {
     // Declaration "Actions": `to` must be a declared transition from every state the action is allowed in.
     const from = (when ?? status.values).filter((state) => status.values.includes(state));
     const missing = from.filter((state) => state !== to && !(status.transitions.get(state) ?? []).includes(to));
@@ -186,4 +179,20 @@ function readAction(name: string, raw: Raw, path: Path, ctx: ActionContext): Act
     errors: readErrors(raw.errors),
     extensions: extensionsOf(raw),
   });
+}
+
+/** A link's or an action's `when`, if declared: states of the resource's status, which it must have. */
+export function readWhen(raw: Raw, path: Path, status: StatusMachine | undefined, report: Report): string[] | undefined {
+  if (!("when" in raw)) return undefined;
+  const when = strings(raw.when);
+  if (!status) report("decl/when-without-status", { key: "when" }, [...path, "when"], "key");
+  else when.forEach((state, i) => knownState(state, [...path, "when", i], status, report));
+  return when;
+}
+
+/** Whether a state is one the status declares; one it does not is reported, unless it declares none (the shape check's to report). */
+function knownState(state: string, at: Path, status: StatusMachine, report: Report): boolean {
+  const known = status.values.includes(state);
+  if (!known && status.values.length > 0) report("decl/unknown-state", { state, known: status.values }, at);
+  return known;
 }

@@ -3,8 +3,8 @@ import type { LoadedDocument, Path } from "./load.js";
 import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, Server, StatusMachine } from "./model.js";
 import { guardScopes, servedTokenEndpoint } from "./model.js";
 import { type Inflection, actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
-import { readActions, readOperations } from "./operations.js";
-import { type Raw, type Report, asArray, asRecord, asString, defined, extensionsOf, readField, strings } from "./read.js";
+import { readActions, readOperations, readWhen } from "./operations.js";
+import { type Raw, type Report, asArray, asRecord, asString, defined, extensionsOf, readFields, strings } from "./read.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
 import { checkShape, displayPath } from "./shape.js";
 import type { PatternOptions } from "../../options.js";
@@ -41,7 +41,6 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
     diagnostics.push(diagnostic(code, args, document.locate(path, part)));
   };
   const root = asRecord(document.value);
-  const shapeOk = diagnostics.length === 0;
 
   const guards = readGuards(asArray(root.auth), report);
   // A guard the shape check refused is missing here: its scopes cannot be judged undeclared.
@@ -77,7 +76,8 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   checkGuardNames(guards, report);
   checkLicense(asRecord(root.info).license, report);
 
-  if (diagnostics.length > 0 || !shapeOk) return { diagnostics };
+  // The shape check's problems are among them: the list only grows.
+  if (diagnostics.length > 0) return { diagnostics };
   const info = root.info as Declaration["info"];
   const servers: Server[] = asArray(root.servers).map((s) =>
     typeof s === "string"
@@ -321,18 +321,12 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   const status = readStatus(asRecord(raw.status), [...path, "status"], "status" in raw, report);
   const reserved = new Set(["id", "links", ...(status ? ["status"] : [])]);
   const rawFields = asRecord(raw.fields);
-  const fields: Field[] = [];
-  for (const fieldName of Object.keys(rawFields)) {
-    if (fieldName.startsWith("x-")) continue;
-    const fieldPath = [...path, "fields", fieldName];
-    if (reserved.has(fieldName)) report("decl/reserved-field", { field: fieldName }, fieldPath, "key");
-    const field = readField(fieldName, rawFields[fieldName], fieldPath, report, "resource");
-    if (!field) continue;
-    fields.push(field);
-    if (field.ref !== undefined) checkRef(field, fieldPath, ctx);
-  }
-  // Why: a field still declared keeps its own column; renaming it away would leave it none.
+  // Every reserved name is reported, a field that cannot be read too.
+  for (const name of Object.keys(rawFields)) if (reserved.has(name)) report("decl/reserved-field", { field: name }, [...path, "fields", name], "key");
+  const fields = readFields(rawFields, [...path, "fields"], report, "resource");
   for (const field of fields) {
+    if (field.ref !== undefined) checkRef(field, [...path, "fields", field.name], ctx);
+    // Why: a field still declared keeps its own column; renaming it away would leave it none.
     if (field.renamedFrom !== undefined && Object.hasOwn(rawFields, field.renamedFrom))
       report("decl/renamed-from-declared", { name: field.renamedFrom }, [...path, "fields", field.name, "renamedFrom"]);
   }
@@ -356,7 +350,6 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
     name,
     singular,
     typeName: pascalCase(singular),
-    pluralTypeName: pascalCase(name),
     description: asString(raw.description),
     id: idTypeOf(raw),
     fields,
@@ -419,14 +412,7 @@ function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
     if (!ctx.actionNames.includes(rel) && !ctx.operations.includes(OPERATION_OF_METHOD[method])) {
       ctx.report("decl/link-method-not-offered", { method, rel }, [...at, "method"]);
     }
-    const when = "when" in link ? strings(link.when) : undefined;
-    if (when && !ctx.status) ctx.report("decl/when-without-status", { key: "when" }, [...at, "when"], "key");
-    else if (when && ctx.status && ctx.status.values.length > 0) {
-      const states = ctx.status.values;
-      when.forEach((state, i) => {
-        if (!states.includes(state)) ctx.report("decl/unknown-state", { state, known: states }, [...at, "when", i]);
-      });
-    }
+    const when = readWhen(link, at, ctx.status, ctx.report);
     out.push(defined({ rel, method, when, href: asString(link.href), description: asString(link.description), extensions: extensionsOf(link) }));
   }
   return out;
