@@ -135,11 +135,8 @@ function securityFor(access: Access, guards: readonly Guard[]): Json[] {
 /** A filter query parameter's schema: the field's scalar schema, without null or defaults. */
 function filterSchema(field: Field): JsonSchema {
   // Why only these two keys: fieldSchema writes no `readOnly`, `writeOnly` or `x-codegen-filter` for the flags cleared here.
-  const {
-    description: _d,
-    default: _default,
-    ...rest
-  } = fieldSchema({ ...field, nullable: false, readOnly: false, writeOnly: false, filter: false }, "output");
+  const scalar = { ...field, nullable: false, readOnly: false, writeOnly: false, filter: false };
+  const { description: _d, default: _default, ...rest } = fieldSchema(scalar, "output");
   return rest;
 }
 
