@@ -207,9 +207,7 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
       const value = asString(g[key]);
       // A missing or mistyped URL is the shape check's to report.
       if (value === undefined) return "";
-      if (!isUrl(value, true)) {
-        report(tokenUrl ? "decl/bad-token-url" : "decl/bad-url", { url: value }, [...path, key]);
-      }
+      if (!isUrl(value)) report(tokenUrl ? "decl/bad-token-url" : "decl/bad-url", { url: value }, [...path, key]);
       return value;
     };
     const scopes = Object.fromEntries(Object.entries(asRecord(g.scopes)).map(([k, v]) => [k, asString(v) ?? ""]));
@@ -233,9 +231,9 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
   return out;
 }
 
-/** An absolute http(s) URL, or (where allowed) a path served by this API. */
-function isUrl(value: string, pathAllowed: boolean): boolean {
-  if (pathAllowed && value.startsWith("/") && !value.startsWith("//")) return !/[\s?#]/.test(value);
+/** An absolute http(s) URL, or a path served by this API. */
+function isUrl(value: string): boolean {
+  if (value.startsWith("/") && !value.startsWith("//")) return !/[\s?#]/.test(value);
   try {
     const parsed = new URL(value);
     return parsed.protocol === "https:" || parsed.protocol === "http:";
@@ -322,7 +320,7 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   const reserved = new Set(["id", "links", ...(status ? ["status"] : [])]);
   const rawFields = asRecord(raw.fields);
   // Every reserved name is reported, a field that cannot be read too.
-  for (const name of Object.keys(rawFields)) if (reserved.has(name)) report("decl/reserved-field", { field: name }, [...path, "fields", name], "key");
+  for (const key of Object.keys(rawFields)) if (reserved.has(key)) report("decl/reserved-field", { field: key }, [...path, "fields", key], "key");
   const fields = readFields(rawFields, [...path, "fields"], report, "resource");
   for (const field of fields) {
     if (field.ref !== undefined) checkRef(field, [...path, "fields", field.name], ctx);
