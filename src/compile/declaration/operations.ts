@@ -6,7 +6,8 @@
 import type { Path } from "./load.js";
 import type { Access, Action, DeclaredError, Extensions, Field, Operation, OperationOptions, Page, StatusMachine } from "./model.js";
 import { incompatibility } from "./action-fields.js";
-import { type Raw, type Report, asRecord, asString, defined, extensionsOf, isRecord, readFields, strings } from "./read.js";
+import { type Raw, type Report, asString, defined, extensionsOf, readFields, strings } from "./read.js";
+import { isObject, objectOf } from "../../model/json.js";
 import { OPERATIONS } from "./schema.js";
 
 /** `limit` when a list declares `page` without `size`, and the largest `limit` without `max`. */
@@ -40,10 +41,10 @@ export function readOperations(raw: Raw, path: Path, fields: readonly Field[], r
     const operations = OPERATIONS.filter((op) => !("operations" in raw) || seen.has(op));
     return { operations, options: Object.fromEntries(operations.map((op) => [op, defaults()])), extensions: {} };
   }
-  const map = asRecord(raw.operations);
+  const map = objectOf(raw.operations);
   const operations = OPERATIONS.filter((op) => op in map);
   const options: Partial<Record<Operation, OperationOptions>> = {};
-  for (const op of operations) options[op] = readOptions(op, asRecord(map[op]), [...at, op], fields, report);
+  for (const op of operations) options[op] = readOptions(op, objectOf(map[op]), [...at, op], fields, report);
   return { operations, options, extensions: extensionsOf(map) };
 }
 
@@ -55,7 +56,7 @@ function readOptions(operation: Operation, raw: Raw, path: Path, fields: readonl
     summary: asString(raw.summary),
     description: asString(raw.description),
     errors: readErrors(raw.errors),
-    page: "page" in raw ? readPage(asRecord(raw.page), [...path, "page"], report) : undefined,
+    page: "page" in raw ? readPage(objectOf(raw.page), [...path, "page"], report) : undefined,
     sort: "sort" in raw ? readSort(raw.sort, [...path, "sort"], fields, report) : undefined,
     query: readQuery(raw.query, [...path, "query"], fields, report),
     extensions: extensionsOf(raw),
@@ -64,7 +65,7 @@ function readOptions(operation: Operation, raw: Raw, path: Path, fields: readonl
 
 /** Declared refusals in ascending order of status (the shape check vouches for the statuses). */
 function readErrors(raw: unknown): DeclaredError[] {
-  return Object.entries(asRecord(raw))
+  return Object.entries(objectOf(raw))
     .filter(([status]) => !status.startsWith("x-"))
     .map(([status, description]) => ({ status, description: asString(description) ?? "" }))
     .sort((a, b) => Number(a.status) - Number(b.status));
@@ -135,8 +136,8 @@ export interface ActionContext {
 /** Read `actions` in declaration order. */
 export function readActions(raw: unknown, path: Path, ctx: ActionContext): Action[] {
   const out: Action[] = [];
-  for (const [name, value] of Object.entries(asRecord(raw))) {
-    if (name.startsWith("x-") || !isRecord(value)) continue;
+  for (const [name, value] of Object.entries(objectOf(raw))) {
+    if (name.startsWith("x-") || !isObject(value)) continue;
     out.push(readAction(name, value, [...path, name], ctx));
   }
   return out;

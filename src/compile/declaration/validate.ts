@@ -4,7 +4,8 @@ import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, 
 import { guardScopes, servedTokenEndpoint } from "./model.js";
 import { type Inflection, actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
 import { readActions, readOperations, readWhen } from "./operations.js";
-import { type Raw, type Report, asArray, asRecord, asString, defined, extensionsOf, readFields, strings } from "./read.js";
+import { type Raw, type Report, asArray, asString, defined, extensionsOf, readFields, strings } from "./read.js";
+import { objectOf } from "../../model/json.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
 import { checkShape, displayPath } from "./shape.js";
 import type { PatternOptions } from "../../options.js";
@@ -40,14 +41,14 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
     if (code === "schema/unsafe-pattern" && options.allowUnsafePatterns === true) return;
     diagnostics.push(diagnostic(code, args, document.locate(path, part)));
   };
-  const root = asRecord(document.value);
+  const root = objectOf(document.value);
 
   const guards = readGuards(asArray(root.auth), report);
   // A guard the shape check refused is missing here: its scopes cannot be judged undeclared.
   const guardsComplete = guards.length === asArray(root.auth).length;
-  const resourceNames = Object.keys(asRecord(root.resources)).filter((k) => !k.startsWith("x-"));
-  const rawResources = asRecord(root.resources);
-  const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(asRecord(rawResources[name]))]));
+  const resourceNames = Object.keys(objectOf(root.resources)).filter((k) => !k.startsWith("x-"));
+  const rawResources = objectOf(root.resources);
+  const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(objectOf(rawResources[name]))]));
   // Why remembered: inflecting runs pluralize's few hundred rules four times, and a
   // resource's inflection is asked here and again when it is read.
   const inflections = new Map<string, Inflection>();
@@ -56,7 +57,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
     if (inflection === undefined) inflections.set(name, (inflection = inflectCollection(name)));
     return inflection;
   };
-  const singulars = new Map(resourceNames.map((name) => [name, asString(asRecord(rawResources[name]).singular) ?? inflect(name).singular]));
+  const singulars = new Map(resourceNames.map((name) => [name, asString(objectOf(rawResources[name]).singular) ?? inflect(name).singular]));
 
   const resources: Resource[] = [];
   const names = new NameRegistry(report);
@@ -65,7 +66,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   names.takeOperationId("getIndex", "the index (`GET /`)");
   if (servedTokenEndpoint(guards.map((g) => g.guard))) names.takeOperationId("issueToken", "the token endpoint");
   for (const name of resourceNames) {
-    const raw = asRecord(rawResources[name]);
+    const raw = objectOf(rawResources[name]);
     const path = ["resources", name];
     const resource = readResource(name, raw, path, { report, idTypes, singulars, inflect, hasAuth: "auth" in root, guards, guardsComplete });
     if (!resource) continue;
@@ -74,7 +75,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   }
   checkTokenEndpoints(guards, resourceNames, report);
   checkGuardNames(guards, report);
-  checkLicense(asRecord(root.info).license, report);
+  checkLicense(objectOf(root.info).license, report);
 
   // The shape check's problems are among them: the list only grows.
   if (diagnostics.length > 0) return { diagnostics };
@@ -82,7 +83,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   const servers: Server[] = asArray(root.servers).map((s) =>
     typeof s === "string"
       ? { url: s, extensions: {} }
-      : defined({ url: asString(asRecord(s).url) ?? "", description: asString(asRecord(s).description), extensions: extensionsOf(asRecord(s)) }),
+      : defined({ url: asString(objectOf(s).url) ?? "", description: asString(objectOf(s).description), extensions: extensionsOf(objectOf(s)) }),
   );
   return {
     declaration: { info, servers, guards: guards.map((g) => g.guard), resources, extensions: extensionsOf(root) },
@@ -193,7 +194,7 @@ interface ReadGuard {
 function readGuards(raw: unknown[], report: Report): ReadGuard[] {
   const out: ReadGuard[] = [];
   raw.forEach((entry, i) => {
-    const g = asRecord(entry);
+    const g = objectOf(entry);
     const kind = g.guard;
     if (kind !== "password" && kind !== "authorizationCode" && kind !== "oauth2") return;
     const path = ["auth", i];
@@ -210,7 +211,7 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
       if (!isUrl(value)) report(tokenUrl ? "decl/bad-token-url" : "decl/bad-url", { url: value }, [...path, key]);
       return value;
     };
-    const scopes = Object.fromEntries(Object.entries(asRecord(g.scopes)).map(([k, v]) => [k, asString(v) ?? ""]));
+    const scopes = Object.fromEntries(Object.entries(objectOf(g.scopes)).map(([k, v]) => [k, asString(v) ?? ""]));
     let guard: Guard;
     if (kind === "password") {
       guard = { ...base, kind, tokenUrl: url("tokenUrl", true), form: g.form === "strict" ? "strict" : "permissive", scopes };
@@ -224,7 +225,7 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
         scopes,
       });
     } else {
-      guard = { ...base, kind, flows: asRecord(g.flows) };
+      guard = { ...base, kind, flows: objectOf(g.flows) };
     }
     out.push({ guard, path, named: "name" in g });
   });
@@ -316,9 +317,9 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   }
   const singular = ctx.singulars.get(name) ?? inflection.singular;
 
-  const status = readStatus(asRecord(raw.status), [...path, "status"], "status" in raw, report);
+  const status = readStatus(objectOf(raw.status), [...path, "status"], "status" in raw, report);
   const reserved = new Set(["id", "links", ...(status ? ["status"] : [])]);
-  const rawFields = asRecord(raw.fields);
+  const rawFields = objectOf(raw.fields);
   // Every reserved name is reported, a field that cannot be read too.
   for (const key of Object.keys(rawFields)) if (reserved.has(key)) report("decl/reserved-field", { field: key }, [...path, "fields", key], "key");
   const fields = readFields(rawFields, [...path, "fields"], report, "resource");
@@ -342,7 +343,7 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
     parseAccess: (value, at) => parseAccess(value, at, ctx),
     report,
   });
-  const links = readLinks(asRecord(raw.links), [...path, "links"], { operations, status, refSingulars, actionNames: actions.map((a) => a.name), report });
+  const links = readLinks(objectOf(raw.links), [...path, "links"], { operations, status, refSingulars, actionNames: actions.map((a) => a.name), report });
 
   return defined({
     name,
@@ -359,7 +360,7 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
     actions,
     extensions: extensionsOf(raw),
     // `x-` keys of `access` and of the map form of `operations` go onto every operation.
-    accessExtensions: { ...extensionsOf(asRecord(raw.access)), ...operationsExtensions },
+    accessExtensions: { ...extensionsOf(objectOf(raw.access)), ...operationsExtensions },
   });
 }
 
@@ -379,7 +380,7 @@ function readStatus(raw: Raw, path: Path, declared: boolean, report: Report): St
   const initial = asString(raw.initial) ?? values[0] ?? "";
   if ("initial" in raw) known(initial, [...path, "initial"]);
   const transitions = new Map<string, string[]>();
-  for (const [from, to] of Object.entries(asRecord(raw.transitions))) {
+  for (const [from, to] of Object.entries(objectOf(raw.transitions))) {
     if (from.startsWith("x-")) continue;
     known(from, [...path, "transitions", from], "key");
     const targets = strings(to);
@@ -402,7 +403,7 @@ function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
   const out: LinkRule[] = [];
   for (const [rel, value] of Object.entries(raw)) {
     if (rel.startsWith("x-")) continue;
-    const link = asRecord(value);
+    const link = objectOf(value);
     const at = [...path, rel];
     if (rel === "self" || ctx.refSingulars.includes(rel)) ctx.report("decl/link-rel-reserved", { rel }, at, "key");
     const method = link.method;
@@ -418,7 +419,7 @@ function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
 
 /** Access per offered operation, and the resource's `write` access (the default of its actions). */
 function readAccess(raw: Raw, path: Path, operations: readonly Operation[], ctx: ResourceContext): { operations: Resource["access"]; write: Access } {
-  const declared = asRecord(raw.access);
+  const declared = objectOf(raw.access);
   const at = [...path, "access"];
   if ("access" in raw && !ctx.hasAuth) ctx.report("decl/access-without-auth", {}, at, "key");
   for (const key of Object.keys(declared)) {
