@@ -331,19 +331,19 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   }
 
   const { operations, options, extensions: operationsExtensions } = readOperations(raw, path, fields, report);
-  // The rel of a `ref` link is the referenced resource's singular, declared or derived.
-  const refSingulars = fields.filter((f) => f.ref !== undefined).map((f) => ctx.singulars.get(f.ref!) ?? ctx.inflect(f.ref!).singular);
+  // The rels the server computes: `self`, and for each `ref` field the referenced resource's singular, declared or derived.
+  const reservedRels = ["self", ...fields.filter((f) => f.ref !== undefined).map((f) => ctx.singulars.get(f.ref!) ?? ctx.inflect(f.ref!).singular)];
   const access = readAccess(raw, path, operations, ctx);
   const actions = readActions(raw.actions, [...path, "actions"], {
     fields,
     status,
-    reservedRels: ["self", ...refSingulars],
+    reservedRels,
     writeAccess: access.write,
     hasAuth: ctx.hasAuth,
     parseAccess: (value, at) => parseAccess(value, at, ctx),
     report,
   });
-  const links = readLinks(objectOf(raw.links), [...path, "links"], { operations, status, refSingulars, actionNames: actions.map((a) => a.name), report });
+  const links = readLinks(objectOf(raw.links), [...path, "links"], { operations, status, reservedRels, actionNames: actions.map((a) => a.name), report });
 
   return defined({
     name,
@@ -393,7 +393,7 @@ function readStatus(raw: Raw, path: Path, declared: boolean, report: Report): St
 interface LinkContext {
   readonly operations: readonly Operation[];
   readonly status: StatusMachine | undefined;
-  readonly refSingulars: readonly string[];
+  readonly reservedRels: readonly string[];
   /** An action of the same name replaces a link (declaration.md, "Actions"): its method is the action's. */
   readonly actionNames: readonly string[];
   readonly report: Report;
@@ -405,7 +405,7 @@ function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
     if (rel.startsWith("x-")) continue;
     const link = objectOf(value);
     const at = [...path, rel];
-    if (rel === "self" || ctx.refSingulars.includes(rel)) ctx.report("decl/link-rel-reserved", { rel }, at, "key");
+    if (ctx.reservedRels.includes(rel)) ctx.report("decl/link-rel-reserved", { rel }, at, "key");
     const method = link.method;
     if (method !== "GET" && method !== "POST" && method !== "PUT" && method !== "PATCH" && method !== "DELETE") continue;
     if (!ctx.actionNames.includes(rel) && !ctx.operations.includes(OPERATION_OF_METHOD[method])) {

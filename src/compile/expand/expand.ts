@@ -336,8 +336,8 @@ interface OperationParts {
   readonly responses: Json;
   readonly access: Access;
   readonly codegen: Json;
-  readonly declared: readonly DeclaredError[];
-  readonly extensions: Json;
+  /** The operation's or the action's own: its declared refusals and its `x-` keys. */
+  readonly declared: Pick<OperationOptions, "errors" | "extensions">;
 }
 
 function operationObject(parts: OperationParts, guards: readonly Guard[]): Json {
@@ -349,8 +349,9 @@ function operationObject(parts: OperationParts, guards: readonly Guard[]): Json 
   operation.responses = parts.responses;
   operation.security = securityFor(parts.access, guards);
   Object.assign(operation, parts.codegen);
-  if (parts.declared.length > 0) operation["x-codegen-errors"] = parts.declared.map((e) => e.status);
-  return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(parts.extensions));
+  const { errors, extensions } = parts.declared;
+  if (errors.length > 0) operation["x-codegen-errors"] = errors.map((e) => e.status);
+  return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(extensions));
 }
 
 /** The options of an operation declared without any (read only: nothing writes into them). */
@@ -413,8 +414,7 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
         ...(options.page ? { "x-codegen-page": { size: options.page.size, max: options.page.max } } : {}),
         ...(options.sort ? { "x-codegen-sort": [...options.sort] } : {}),
       },
-      declared: options.errors,
-      extensions: options.extensions,
+      declared: options,
     },
     guards,
   );
@@ -468,8 +468,7 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
           ...(action.stores ? { stores: [...action.stores] } : {}),
         },
       },
-      declared: action.errors,
-      extensions: action.extensions,
+      declared: action,
     },
     guards,
   );
