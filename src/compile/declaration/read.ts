@@ -101,8 +101,7 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
     const base = (array ? raw.slice(0, -2) : raw) as FieldType;
     if (!["string", "integer", "number", "boolean"].includes(base)) return undefined;
     if (array && place === "query") report("decl/query-not-scalar", { type: "array" }, path);
-    const scalar = plainField(name, base);
-    return array ? { ...plainField(name, "array"), items: plainField("items", base) } : scalar;
+    return array ? { ...plainField(name, "array"), items: plainField("items", base) } : plainField(name, base);
   }
   if (!isObject(raw)) return undefined;
   const type = raw.type as FieldType;

@@ -353,9 +353,8 @@ export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; t
           ...(shape.minimum !== undefined ? { minimum: shape.minimum } : {}),
         });
       case "number":
-        return described({ type: "number" });
       case "boolean":
-        return described({ type: "boolean" });
+        return described({ type: shape.kind });
       case "any":
         return described({});
       case "array":

@@ -212,21 +212,19 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
       return value;
     };
     const scopes = Object.fromEntries(Object.entries(objectOf(g.scopes)).map(([k, v]) => [k, asString(v) ?? ""]));
-    let guard: Guard;
-    if (kind === "password") {
-      guard = { ...base, kind, tokenUrl: url("tokenUrl", true), form: g.form === "strict" ? "strict" : "permissive", scopes };
-    } else if (kind === "authorizationCode") {
-      guard = defined({
-        ...base,
-        kind,
-        authorizationUrl: url("authorizationUrl", false),
-        tokenUrl: url("tokenUrl", true),
-        refreshUrl: "refreshUrl" in g ? url("refreshUrl", false) : undefined,
-        scopes,
-      });
-    } else {
-      guard = { ...base, kind, flows: objectOf(g.flows) };
-    }
+    const guard: Guard =
+      kind === "password"
+        ? { ...base, kind, tokenUrl: url("tokenUrl", true), form: g.form === "strict" ? "strict" : "permissive", scopes }
+        : kind === "authorizationCode"
+          ? defined({
+              ...base,
+              kind,
+              authorizationUrl: url("authorizationUrl", false),
+              tokenUrl: url("tokenUrl", true),
+              refreshUrl: "refreshUrl" in g ? url("refreshUrl", false) : undefined,
+              scopes,
+            })
+          : { ...base, kind, flows: objectOf(g.flows) };
     out.push({ guard, path, named: "name" in g });
   });
   return out;

@@ -24,11 +24,9 @@ export interface ErrorCase {
 /** The body of every error answer but the guards' (`Error`): `{error, detail}`. */
 export const errorBody = (error: string, detail: Record<string, string> = {}): { error: string; detail: Record<string, string> } => ({ error, detail });
 
-const json = (schema: JsonSchema, examples: Record<string, Example>) => ({ "application/json": { schema, examples } });
-
 /** A JSON error response with its examples (and headers, which go before the content). */
 export function exampleResponse(description: string, examples: Record<string, Example>, schema = schemaRef("Error"), headers?: JsonSchema): JsonSchema {
-  return { description, ...(headers ? { headers } : {}), content: json(schema, examples) };
+  return { description, ...(headers ? { headers } : {}), content: { "application/json": { schema, examples } } };
 }
 
 /** A response made of its cases: their sentences (a list when there are several), and one example each. */
