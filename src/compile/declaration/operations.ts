@@ -102,18 +102,13 @@ function readSort(raw: unknown, path: Path, fields: readonly Field[], report: Re
 
 function readQuery(raw: unknown, path: Path, fields: readonly Field[], report: Report): Field[] {
   const query = readFields(raw, path, report, "query");
-  for (const parameter of query) {
-    const at = [...path, parameter.name];
-    if (LIST_PARAMETERS.includes(parameter.name)) {
-      report("decl/query-name-taken", { name: parameter.name, by: "`limit`, `cursor`, `sort` and `status` are the list's own parameters" }, at, "key");
-    } else if (fields.some((f) => f.filter && f.name === parameter.name)) {
-      report(
-        "decl/query-name-taken",
-        { name: parameter.name, by: `the field \`${parameter.name}\` has \`filter: true\`, which makes it a query parameter` },
-        at,
-        "key",
-      );
-    }
+  for (const { name } of query) {
+    const by = LIST_PARAMETERS.includes(name)
+      ? "`limit`, `cursor`, `sort` and `status` are the list's own parameters"
+      : fields.some((f) => f.filter && f.name === name)
+        ? `the field \`${name}\` has \`filter: true\`, which makes it a query parameter`
+        : undefined;
+    if (by !== undefined) report("decl/query-name-taken", { name, by }, [...path, name], "key");
   }
   return query;
 }
