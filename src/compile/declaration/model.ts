@@ -11,8 +11,19 @@ export type EnumValue = string | number | boolean;
 /** `x-` keys of a declaration object, copied into the OpenAPI object generated from it. */
 export type Extensions = Readonly<Record<string, unknown>>;
 
+/** JSON Schema constraints a field may carry. */
+export interface Constraints {
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+}
+
 /** A field after validation: shorthand expanded, defaults filled in. */
-export interface Field {
+export interface Field extends Constraints {
   readonly name: string;
   readonly type: FieldType;
   /** For arrays. */
@@ -35,14 +46,6 @@ export interface Field {
   readonly description?: string;
   readonly example?: { readonly value: unknown };
   readonly extensions: Extensions;
-  // The JSON Schema constraints a field may carry.
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly minItems?: number;
-  readonly maxItems?: number;
 }
 
 /** Who may call an operation. */
