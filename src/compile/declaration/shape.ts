@@ -1,5 +1,5 @@
 import { distance } from "fastest-levenshtein";
-import { type Diagnostic, type DiagnosticArgs, type DiagnosticCode, diagnostic } from "../../diagnostics/index.js";
+import { type Diagnostic, diagnostic } from "../../diagnostics/index.js";
 import type { LoadedDocument, Path } from "./load.js";
 
 /**
@@ -207,9 +207,6 @@ function regexOf(pattern: Pattern): RegExp {
  */
 export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDefs): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const report = <C extends DiagnosticCode>(code: C, args: DiagnosticArgs<C>, path: Path, part?: "key") => {
-    out.push(diagnostic(code, args, document.locate(path, part)));
-  };
   /** `alternatives`: what else the value could have been, when a union chose this shape (asked only for a message). */
   const walk = (shape: Shape, value: unknown, at: At, alternatives?: () => string | undefined): void => {
     const s = resolve(shape, defs);
@@ -217,7 +214,7 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
       const expected = expectedWords(s, defs);
       // A version written 1.4 or a name written yes reads as a number or boolean in YAML.
       const hint = expected === "a string" && ["number", "integer", "boolean"].includes(jsonType(value)) ? "write it in quotes" : undefined;
-      report("decl/wrong-type", { where: where(at), expected, actual: describeValue(value), hint }, pathOf(at));
+      out.push(diagnostic("decl/wrong-type", { where: where(at), expected, actual: describeValue(value), hint }, document.locate(pathOf(at))));
       return;
     }
     switch (s.kind) {
@@ -225,25 +222,25 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         const text = value as string;
         if (s.enum && !s.enum.includes(text)) {
           const args = { where: where(at), allowed: s.enum, actual: describeValue(value), other: alternatives?.(), suggestion: suggest(text, s.enum) };
-          report("decl/bad-value", args, pathOf(at));
+          out.push(diagnostic("decl/bad-value", args, document.locate(pathOf(at))));
         } else if (s.pattern && isTooLong(text, s.pattern)) {
-          report("decl/name-too-long", tooLong(where(at), text, s.pattern), pathOf(at));
+          out.push(diagnostic("decl/name-too-long", tooLong(where(at), text, s.pattern), document.locate(pathOf(at))));
         } else if (s.pattern && !regexOf(s.pattern).test(text)) {
-          report("decl/bad-pattern", { where: where(at), rule: s.pattern.rule }, pathOf(at));
+          out.push(diagnostic("decl/bad-pattern", { where: where(at), rule: s.pattern.rule }, document.locate(pathOf(at))));
         }
         return;
       }
       case "integer":
         if (s.const !== undefined && value !== s.const) {
-          report("decl/bad-value", { where: where(at), allowed: [String(s.const)], actual: describeValue(value) }, pathOf(at));
+          out.push(diagnostic("decl/bad-value", { where: where(at), allowed: [String(s.const)], actual: describeValue(value) }, document.locate(pathOf(at))));
         } else if (s.minimum !== undefined && (value as number) < s.minimum) {
-          report("decl/bad-pattern", { where: where(at), rule: `must be at least ${s.minimum}` }, pathOf(at));
+          out.push(diagnostic("decl/bad-pattern", { where: where(at), rule: `must be at least ${s.minimum}` }, document.locate(pathOf(at))));
         }
         return;
       case "array": {
         const items = value as unknown[];
         if (s.minItems !== undefined && items.length < s.minItems) {
-          report("decl/too-few", { where: where(at), min: s.minItems, noun: s.noun ?? "item" }, pathOf(at));
+          out.push(diagnostic("decl/too-few", { where: where(at), min: s.minItems, noun: s.noun ?? "item" }, document.locate(pathOf(at))));
         }
         for (let i = 0; i < items.length; i++) walk(s.items, items[i], { parent: at, key: i });
         return;
@@ -261,20 +258,20 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
           else if (key.startsWith(CODEGEN_EXTENSION)) {
             // Why: codegen records what OpenAPI cannot say in `x-codegen-*` (docs/openapi.md); a
             // declared one would be copied over codegen's own and mislead the renderer.
-            report("decl/reserved-extension", { key }, [...pathOf(at), key], "key");
+            out.push(diagnostic("decl/reserved-extension", { key }, document.locate([...pathOf(at), key], "key")));
           } else if (!key.startsWith("x-")) {
             const suggestion = suggest(key, Object.keys(s.properties));
             if (suggestion) (suggested ??= new Set()).add(suggestion);
-            report("decl/unknown-key", { key, where: where(at), suggestion }, [...pathOf(at), key], "key");
+            out.push(diagnostic("decl/unknown-key", { key, where: where(at), suggestion }, document.locate([...pathOf(at), key], "key")));
           }
         }
         if (s.minProperties && given < s.minProperties.count) {
-          report("decl/too-few", { where: where(at), min: s.minProperties.count, noun: s.minProperties.noun }, pathOf(at));
+          out.push(diagnostic("decl/too-few", { where: where(at), min: s.minProperties.count, noun: s.minProperties.noun }, document.locate(pathOf(at))));
         }
         for (const key of requiredKeys(s)) {
           // A missing key that a misspelt one was taken for is reported once, as the typo.
           if (!(key in record) && !suggested?.has(key)) {
-            report("decl/missing-key", { key, where: at ? where(at) : "the declaration" }, pathOf(at), "key");
+            out.push(diagnostic("decl/missing-key", { key, where: at ? where(at) : "the declaration" }, document.locate(pathOf(at), "key")));
           }
         }
         return;
@@ -283,18 +280,20 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         const record = value as Record<string, unknown>;
         const keys = Object.keys(record);
         if (s.minProperties !== undefined && keys.length < s.minProperties) {
-          report("decl/too-few", { where: where(at), min: s.minProperties, noun: s.noun }, pathOf(at));
+          out.push(diagnostic("decl/too-few", { where: where(at), min: s.minProperties, noun: s.noun }, document.locate(pathOf(at))));
         }
         for (const key of keys) {
           if (key.startsWith("x-")) {
-            report("decl/extension-as-name", { key, where: where(at) }, [...pathOf(at), key], "key");
+            out.push(diagnostic("decl/extension-as-name", { key, where: where(at) }, document.locate([...pathOf(at), key], "key")));
             continue;
           }
           if (s.keys && isTooLong(key, s.keys)) {
             const args = tooLong(`a ${s.noun} name in ${where(at)}`, key, s.keys);
-            report("decl/name-too-long", args, [...pathOf(at), key], "key");
+            out.push(diagnostic("decl/name-too-long", args, document.locate([...pathOf(at), key], "key")));
           } else if (s.keys && !regexOf(s.keys).test(key)) {
-            report("decl/bad-pattern", { where: displayPath([...pathOf(at), key]), rule: s.keys.rule }, [...pathOf(at), key], "key");
+            out.push(
+              diagnostic("decl/bad-pattern", { where: displayPath([...pathOf(at), key]), rule: s.keys.rule }, document.locate([...pathOf(at), key], "key")),
+            );
           }
           walk(s.values, record[key], { parent: at, key });
         }
@@ -314,10 +313,16 @@ export function checkShape(document: LoadedDocument, root: Shape, defs: ShapeDef
         const allowed = Object.keys(s.variants);
         const tag = record[s.tag];
         if (!(s.tag in record)) {
-          report("decl/missing-key", { key: s.tag, where: where(at) }, pathOf(at), "key");
+          out.push(diagnostic("decl/missing-key", { key: s.tag, where: where(at) }, document.locate(pathOf(at), "key")));
         } else if (typeof tag !== "string" || !s.variants[tag]) {
           const suggestion = typeof tag === "string" ? suggest(tag, allowed) : undefined;
-          report("decl/bad-value", { where: displayPath([...pathOf(at), s.tag]), allowed, actual: describeValue(tag), suggestion }, [...pathOf(at), s.tag]);
+          out.push(
+            diagnostic(
+              "decl/bad-value",
+              { where: displayPath([...pathOf(at), s.tag]), allowed, actual: describeValue(tag), suggestion },
+              document.locate([...pathOf(at), s.tag]),
+            ),
+          );
         } else {
           walk(s.variants[tag], value, at);
         }

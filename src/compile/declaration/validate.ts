@@ -4,7 +4,7 @@ import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, 
 import { guardScopes, servedTokenEndpoint } from "./model.js";
 import { type Inflection, actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
 import { readActions, readOperations, readWhen } from "./operations.js";
-import { type Raw, type Report, asArray, asString, defined, extensionsOf, readFields, strings } from "./read.js";
+import { type Raw, type Report, asArray, asString, defined, extensionsOf, readField, strings } from "./read.js";
 import { objectOf } from "../../model/json.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
 import { checkShape, displayPath } from "./shape.js";
@@ -318,12 +318,18 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   const status = readStatus(objectOf(raw.status), [...path, "status"], "status" in raw, report);
   const reserved = new Set(["id", "links", ...(status ? ["status"] : [])]);
   const rawFields = objectOf(raw.fields);
-  // Every reserved name is reported, a field that cannot be read too.
-  for (const key of Object.keys(rawFields)) if (reserved.has(key)) report("decl/reserved-field", { field: key }, [...path, "fields", key], "key");
-  const fields = readFields(rawFields, [...path, "fields"], report, "resource");
+  const fields: Field[] = [];
+  for (const fieldName of Object.keys(rawFields)) {
+    if (fieldName.startsWith("x-")) continue;
+    const fieldPath = [...path, "fields", fieldName];
+    if (reserved.has(fieldName)) report("decl/reserved-field", { field: fieldName }, fieldPath, "key");
+    const field = readField(fieldName, rawFields[fieldName], fieldPath, report, "resource");
+    if (!field) continue;
+    fields.push(field);
+    if (field.ref !== undefined) checkRef(field, fieldPath, ctx);
+  }
+  // Why: a field still declared keeps its own column; renaming it away would leave it none.
   for (const field of fields) {
-    if (field.ref !== undefined) checkRef(field, [...path, "fields", field.name], ctx);
-    // Why: a field still declared keeps its own column; renaming it away would leave it none.
     if (field.renamedFrom !== undefined && Object.hasOwn(rawFields, field.renamedFrom))
       report("decl/renamed-from-declared", { name: field.renamedFrom }, [...path, "fields", field.name, "renamedFrom"]);
   }
