@@ -141,6 +141,14 @@ export interface DocumentView {
   readonly data: unknown;
   /** openapi.yaml's text, only where the server's own writer would not make it from the JSON. */
   readonly yaml?: string;
+  /** Told the data's compact JSON text (`JSON.stringify`'s) a piece at a time as the literal is printed, then its end. */
+  readonly json?: JsonListener;
+}
+
+/** What is told a JSON text a piece at a time (DocumentView's `json`). */
+export interface JsonListener {
+  add(piece: string): void;
+  end(): void;
 }
 
 /** Everything the templates of one API read. */

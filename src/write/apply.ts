@@ -18,7 +18,7 @@ import {
   type Stats,
 } from "node:fs";
 import path from "node:path";
-import type { GeneratedFile } from "../emit/render.js";
+import type { DataFile, GeneratedFile } from "../emit/render.js";
 import {
   type Blocked,
   type CurrentTree,
@@ -242,8 +242,8 @@ export async function writeFiles(
   const edited: { path: string }[] = [];
   const entries: ManifestEntry[] = [];
   const rewritten = new Set<string>();
-  // The files handed to the tree, with their shape hash where this thread has it (a data file's).
-  const written: { path: string; shape: string | undefined }[] = [];
+  // The files handed to the tree, with their shape hash where this thread has it (a data file's, or a function that gives it once every file is rendered).
+  const written: { path: string; shape: string | (() => string) | undefined }[] = [];
   let unchanged = 0;
   try {
     for (const file of files) {
@@ -257,7 +257,8 @@ export async function writeFiles(
         entries.push(entryOf(file));
         continue;
       }
-      const shape = knownShapeOf(file);
+      const later = (file as DataFile).dataShape;
+      const shape = typeof later === "function" ? later : knownShapeOf(file);
       written.push({ path: file.path, shape });
       await tree.write(file, shape === undefined);
     }
@@ -269,7 +270,7 @@ export async function writeFiles(
   const results = await tree.settle();
   for (const { path, shape } of written) {
     const result = results.get(path)!;
-    entries.push({ path, shape: shape ?? result.shape!, bytes: result.bytes });
+    entries.push({ path, shape: typeof shape === "function" ? shape() : (shape ?? result.shape!), bytes: result.bytes });
   }
   const generated = new Set(entries.map((e) => e.path));
   const rest = leftBehind(current, generated, force);

@@ -104,7 +104,7 @@ export function shapeHashOfFile(file: DataFile): string {
   let hash = generatedShapes.get(file);
   if (hash === undefined) {
     const isData = /\.(ya?ml|json)$/.test(file.path);
-    if (isData && file.dataShape !== undefined) hash = file.dataShape;
+    if (isData && file.dataShape !== undefined) hash = typeof file.dataShape === "string" ? file.dataShape : file.dataShape();
     else if (isData && file.data !== undefined) hash = shapeOfData(file.data);
     else {
       const data = dataShapeOf(file.path, file.contents);
