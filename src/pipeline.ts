@@ -28,7 +28,7 @@ import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } fro
 import { recordedMigrations } from "./postgres/recorded.js";
 import { type FolderWrite, type Judged, newTree, outputFolder, readCurrent, recover, writeFiles } from "./write/apply.js";
 import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder } from "./write/fresh.js";
-import { shapeOfData } from "./write/json-shape.js";
+import { jsonShape, shapeOfData } from "./write/json-shape.js";
 import { type CurrentTree, MANIFEST, type StoredWarning, type WritePlan, hasChanges, hashOf, manifestTextOf, planWrite } from "./write/plan.js";
 import { notAFolder } from "./write/target.js";
 
@@ -114,10 +114,12 @@ async function filesFromDocument(
   );
   if (!modelled.value) return { diagnostics: modelled.diagnostics };
   const view = modelled.value;
-  // The manifest hashes openapi.yaml's shape from the compact JSON text (made a member at a time:
-  // write/json-shape.ts). Why the shape and not the data: the files outlive the model; the document need not.
-  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, dataShape: shapeOfData(written) };
-  const served = servedDocument(basePathOf(document), written, openapi, servedAsIs);
+  // The manifest hashes openapi.yaml's shape from the compact JSON text: told it as document.gen.ts
+  // prints the same data, or made a member at a time (write/json-shape.ts) where it is asked for
+  // first. Why the shape and not the data: the files outlive the model; the document need not.
+  const json = jsonShape();
+  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, dataShape: () => json.shape() ?? shapeOfData(written) };
+  const served = { ...servedDocument(basePathOf(document), written, openapi, servedAsIs), json };
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
   const postgres = view.hasResources ? postgresFiles(view, document, previous, request) : undefined;
   const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
@@ -276,7 +278,7 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const tree = newTree(dir);
   let write: FolderWrite | undefined;
   try {
-    write = plan ? undefined : writeFiles(tree, current, files, options.force, keepFormatting);
+    write = plan ? undefined : await writeFiles(tree, current, files, options.force, keepFormatting);
   } catch (error) {
     tree.abandon();
     throw error;

@@ -18,9 +18,8 @@ import {
   quoteIdentifier,
 } from "../model/tables.js";
 import { unescapeToken } from "./pointer.js";
-import { type Json, objectOf as asJson } from "../model/json.js";
-
-const asArray = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
+import { type Json, listOf, objectOf as asJson } from "../model/json.js";
+import { stringsOf } from "./api/document.js";
 
 /**
  * A SQL string literal, or undefined when PostgreSQL cannot hold it (NUL). Why the escape form for
@@ -72,7 +71,7 @@ export function tablesOf(document: unknown, history: TableHistory = {}): SchemaS
   const schemas = asJson(asJson(asJson(document).components).schemas);
   const resources = Object.entries(schemas).filter(([, s]) => asJson(s)["x-codegen-resource"] !== undefined);
   const collections = resources.map(([, s]) => String(asJson(asJson(s)["x-codegen-resource"]).collection));
-  const recorded = asArray(history.snapshot?.tables).map(asJson);
+  const recorded = listOf(history.snapshot?.tables).map(asJson);
   // Why only beside a snapshot: without one there is no field -> column to keep, so a column of
   // the migrations is taken to be the field's own (postgresFiles then writes no migration).
   const created = history.snapshot === undefined ? new Map<string, Set<string>>() : createdIdentifiers(history.migrations ?? []);
@@ -82,7 +81,7 @@ export function tablesOf(document: unknown, history: TableHistory = {}): SchemaS
     new Set([MIGRATIONS_TABLE, ...created.keys(), ...recorded.map((t) => t.table).filter(isRecordable)]),
   );
   const recordedColumns = new Map<unknown, Json[]>();
-  for (const t of recorded) recordedColumns.set(t.table, [...(recordedColumns.get(t.table) ?? []), ...asArray(t.columns).map(asJson)]);
+  for (const t of recorded) recordedColumns.set(t.table, [...(recordedColumns.get(t.table) ?? []), ...listOf(t.columns).map(asJson)]);
   const idKindOf = new Map(resources.map(([, s], i) => [collections[i]!, idKind(asJson(s))] as const));
   const indexed = indexedFields(asJson(asJson(document).paths));
   return {
@@ -92,13 +91,9 @@ export function tablesOf(document: unknown, history: TableHistory = {}): SchemaS
       const ext = asJson(schema["x-codegen-resource"]);
       const collection = collections[i]!;
       const table = tableOf.get(collection)!;
-      const required = new Set(asArray(schema.required).map(String));
+      const required = new Set(listOf(schema.required).map(String));
       const lists = indexed.get(collection) ?? new Set<string>();
-      const filters = new Set(
-        Object.entries(asJson(schema.properties))
-          .filter(([, p]) => asJson(p)["x-codegen-filter"] === true)
-          .map(([k]) => k),
-      );
+      const filters = new Set(filterFields(schema));
       const properties = Object.entries(asJson(schema.properties)).filter(([field]) => field !== "id" && field !== "links");
       const before = recordedColumns.get(table) ?? [];
       const columnNames = uniqueIdentifiers(
@@ -109,7 +104,7 @@ export function tablesOf(document: unknown, history: TableHistory = {}): SchemaS
       const columns = properties.map(([field, property]) => {
         const column = columnOf(field, columnNames.get(field)!, asJson(property), schemas, {
           required: required.has(field) || (field === "status" && ext.status !== undefined),
-          indexed: filters.has(field) || lists.has(field) || (field === "status" && ext.status !== undefined),
+          indexed: filters.has(field) || lists.has(field),
           idKindOf,
           tableOf,
         });
@@ -285,12 +280,20 @@ function idKind(schema: Json): TableSnapshot["idKind"] {
   return id === "uuid" || id === "string" ? id : "integer";
 }
 
+/** The fields a resource may be filtered on (`x-codegen-filter`, and `status` with a state machine): each column has an index. */
+export function filterFields(schema: Json): string[] {
+  const filters = Object.entries(asJson(schema.properties))
+    .filter(([, p]) => asJson(p)["x-codegen-filter"] === true)
+    .map(([k]) => k);
+  return asJson(schema["x-codegen-resource"]).status !== undefined && !filters.includes("status") ? [...filters, "status"] : filters;
+}
+
 /** The fields each collection's lists sort on (`x-codegen-sort`), by collection. */
 function indexedFields(paths: Json): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>();
   for (const [path, item] of Object.entries(paths)) {
     for (const operation of Object.values(asJson(item))) {
-      const sort = asArray(asJson(operation)["x-codegen-sort"]).filter((f): f is string => typeof f === "string");
+      const sort = stringsOf(asJson(operation)["x-codegen-sort"]);
       if (sort.length === 0) continue;
       const collection = path.split("/")[1] ?? "";
       found.set(collection, new Set([...(found.get(collection) ?? []), ...sort]));
@@ -318,8 +321,8 @@ function columnOf(
   // Why: a foreign key needs the type of the id it refers to.
   const references = typeof target === "string" && context.idKindOf.has(target) ? target : undefined;
   const schema = resolved(property, schemas);
-  const types = typeof schema.type === "string" ? [schema.type] : asArray(schema.type).map(String);
-  const admitsNull = types.includes("null") || (schema.enum !== undefined && asArray(schema.enum).includes(null));
+  const types = typeof schema.type === "string" ? [schema.type] : listOf(schema.type).map(String);
+  const admitsNull = types.includes("null") || (schema.enum !== undefined && listOf(schema.enum).includes(null));
   const kinds = types.filter((t) => t !== "null");
   // Why: a column whose value may be JSON `null` keeps it as jsonb `null`, apart from SQL NULL
   // (the field is absent), so what was stored is what comes back; so do unions and composites.
@@ -338,7 +341,7 @@ function columnOf(
           : scalar === "boolean"
             ? { kind: "boolean" as const, type: "boolean" }
             : { kind: holdsNull(property, schemas) ? ("json" as const) : ("jsonb" as const), type: "jsonb" };
-  const values = asArray(schema.enum).map((v) => sqlValue(v, kind));
+  const values = listOf(schema.enum).map((v) => sqlValue(v, kind));
   const quoted = quoteIdentifier(column);
   const check = values.length > 0 && type !== "jsonb" && values.every((v) => v !== undefined) ? `${quoted} IN (${values.join(", ")})` : undefined;
   const defaultValue = property.default !== undefined ? sqlValue(property.default, kind) : undefined;
@@ -379,13 +382,13 @@ function holdsNull(property: Json, schemas: Json, depth = 0, known = new Map<Jso
   const answer = known.get(schema);
   if (answer !== undefined) return answer;
   known.set(schema, true);
-  const members = [...asArray(schema.anyOf), ...asArray(schema.oneOf)];
-  const types = typeof schema.type === "string" ? [schema.type] : asArray(schema.type);
+  const members = [...listOf(schema.anyOf), ...listOf(schema.oneOf)];
+  const types = typeof schema.type === "string" ? [schema.type] : listOf(schema.type);
   const holds =
     schema.default === null ||
     schema.const === null ||
     schema.nullable === true ||
-    asArray(schema.enum).includes(null) ||
+    listOf(schema.enum).includes(null) ||
     types.some((t) => t === "null") ||
     members.some((member) => holdsNull(asJson(member), schemas, depth + 1, known)) ||
     (types.length === 0 && members.length === 0);

@@ -8,6 +8,7 @@
  */
 import { propertyKey, stringLiteral, templateText } from "../model/escape.js";
 import type { Member, TypeExpr } from "../model/type-expr.js";
+import type { JsonListener } from "../model/api-model.js";
 
 /** The width lines are kept within where the content allows (a long string is never split). */
 export const WIDTH = 100;
@@ -136,42 +137,56 @@ function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: n
  * is made by JSON.stringify, and everything after the printer (escaping, tidy, the manifest's
  * hashes, writing) reads a third less of it.
  */
-export function jsonDocumentLiteral(document: unknown): string {
+export function jsonDocumentLiteral(document: unknown, json: JsonListener = NO_LISTENER): string {
   const out = new TextBuffer();
-  writeJsonDocument(out, document, 0, 0);
+  writeJsonDocument(out, json, document, 0, 0);
+  json.end();
   return `\`${out.text()}\``;
 }
+
+const NO_LISTENER: JsonListener = { add: () => undefined, end: () => undefined };
 
 /** The levels of a JSON document printed one member per line (the document, `paths`, a path item). */
 const DOCUMENT_DEPTH = 3;
 
-/** jsonDocumentLiteral's work for `value` at `depth` (indented two spaces a level) from `column`; `tail`: the `,` after it. */
-function writeJsonDocument(out: TextBuffer, value: unknown, depth: number, column: number, tail = 0): void {
+/**
+ * jsonDocumentLiteral's work for `value` at `depth` (indented two spaces a level) from `column`;
+ * `tail`: the `,` after it. `json` is told the value's compact JSON text as it goes.
+ */
+function writeJsonDocument(out: TextBuffer, json: JsonListener, value: unknown, depth: number, column: number, tail = 0): void {
   const indent = 2 * depth;
   if (depth >= DOCUMENT_DEPTH || typeof value !== "object" || value === null) {
+    const text = JSON.stringify(value) ?? "null";
+    json.add(text);
     // Escaped before it is wrapped: its columns are then the literal's own.
-    wrapJson(out, templateText(JSON.stringify(value) ?? "null"), indent, column, tail);
+    wrapJson(out, templateText(text), indent, column, tail);
     return;
   }
   // JSON.stringify's members: an array's unwritable items are `null`, an object's are left out.
   const members: [string, unknown][] = Array.isArray(value)
     ? value.map((item) => ["", arrayItem(item)])
-    : Object.entries(value).flatMap(([key, item]) => (isJson(item) ? [[templateText(`${JSON.stringify(key)}: `), item]] : []));
+    : Object.entries(value).flatMap(([key, item]) => (isJson(item) ? [[JSON.stringify(key), item]] : []));
   const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  json.add(open);
   if (members.length === 0) {
+    json.add(close);
     out.add(open);
     out.add(close);
     return;
   }
   const inner = `\n${pad(indent + 2)}`;
   out.add(open);
-  members.forEach(([head, item], i) => {
+  members.forEach(([key, item], i) => {
+    const head = key === "" ? "" : templateText(`${key}: `);
+    if (i > 0) json.add(",");
+    if (key !== "") json.add(`${key}:`);
     out.add(inner);
     out.add(head);
     const last = i === members.length - 1;
-    writeJsonDocument(out, item, depth + 1, indent + 2 + head.length, last ? 0 : 1);
+    writeJsonDocument(out, json, item, depth + 1, indent + 2 + head.length, last ? 0 : 1);
     if (!last) out.add(",");
   });
+  json.add(close);
   out.add(`\n${pad(indent)}`);
   out.add(close);
 }

@@ -20,8 +20,11 @@ export interface GeneratedFile {
  */
 export interface DataFile extends GeneratedFile {
   readonly data?: unknown;
-  /** Or that data's shape hash, made where the data was at hand (`shapeOfData`). */
-  readonly dataShape?: string;
+  /**
+   * Or that data's shape hash, made where the data was at hand (`shapeOfData`); a function when
+   * it is known only once later files are rendered (asked for after them when it can wait).
+   */
+  readonly dataShape?: string | (() => string);
 }
 
 /** The template sources: one `.hbs` per generated file, and the static runtime files. */
@@ -172,7 +175,7 @@ const documentLiterals = (document: DocumentView) => ({
   basePath: quoted(document.basePath),
   // Why a template literal of text in lines: a change of the document is a change of the lines it
   // touches, in review and in `--check`'s diff, not of one line of the whole.
-  json: jsonDocumentLiteral(document.data),
+  json: jsonDocumentLiteral(document.data, document.json),
   yaml: document.yaml === undefined ? "" : quoted(document.yaml),
 });
 

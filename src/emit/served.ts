@@ -1,5 +1,5 @@
 import type { DocumentView } from "../model/api-model.js";
-import { YamlUnsupported, yamlOfData } from "#runtime/yaml.gen.js";
+import { serverYaml } from "./yaml.js";
 
 /**
  * What document.gen.ts holds of the served document: the path of its first server URL, its JSON
@@ -10,18 +10,6 @@ import { YamlUnsupported, yamlOfData } from "#runtime/yaml.gen.js";
  * server makes it by construction; else that is checked on `data`.
  */
 export function servedDocument(basePath: string, data: unknown, yaml: string, servedAsIs: boolean): DocumentView {
-  return servedAsIs || servesYaml(data, yaml) ? { basePath, data } : { basePath, data, yaml };
-}
-
-/**
- * Whether the server's YAML writer makes exactly `yaml` from the JSON text of `data` (yamlOfData
- * refuses what that text would not keep, so the data is checked, not a copy parsed from the text).
- */
-function servesYaml(data: unknown, yaml: string): boolean {
-  try {
-    return yamlOfData(data) === yaml;
-  } catch (error) {
-    if (error instanceof YamlUnsupported) return false;
-    throw error;
-  }
+  // Why the data and not a copy parsed from the text: yamlOfData refuses what that text would not keep.
+  return servedAsIs || serverYaml(data) === yaml ? { basePath, data } : { basePath, data, yaml };
 }

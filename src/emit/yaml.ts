@@ -60,8 +60,18 @@ export function yamlOfDocument(value: unknown): { readonly text: string; readonl
   return writeYaml(value, true);
 }
 
-/** The server's writer's text of a scalar after `key: ` in a map whose lines are indented by `indent` (YamlUnsupported: none). */
-function serversScalar(v: unknown, indent: string): string {
+/** The generated server's writer's YAML of `data` (runtime/yaml.gen.ts, yamlOfData); undefined for data it does not write (YamlUnsupported). */
+export function serverYaml(data: unknown): string | undefined {
+  try {
+    return yamlOfData(data);
+  } catch (error) {
+    if (error instanceof YamlUnsupported) return undefined;
+    throw error;
+  }
+}
+
+/** The server's writer's text of a scalar after `key: ` in a map whose lines are indented by `indent`; undefined: none. */
+function serversScalar(v: unknown, indent: string): string | undefined {
   // Wrapped in maps down to that indentation: the text is the scalar's after the last `a: `.
   let wrapped: unknown = v;
   let prefix = "a: ";
@@ -69,7 +79,8 @@ function serversScalar(v: unknown, indent: string): string {
     wrapped = { a: wrapped };
     prefix = `a:\n  ${prefix.replace(/\n/g, "\n  ")}`;
   }
-  const text = yamlOfData({ a: wrapped });
+  const text = serverYaml({ a: wrapped });
+  if (text === undefined) return undefined;
   if (!text.startsWith(prefix)) throw new Error(`the server's YAML writer wrote ${JSON.stringify(text.slice(0, 40))} for a scalar`);
   return text.slice(prefix.length);
 }
@@ -81,12 +92,7 @@ function serverAgrees(v: string, indent: string, text: string): boolean {
   const cacheKey = lines ? `${indent.length}:${v}` : v;
   let agrees = agreements.get(cacheKey);
   if (agrees === undefined) {
-    try {
-      agrees = serversScalar(v, lines ? indent : "") === text;
-    } catch (error) {
-      if (!(error instanceof YamlUnsupported)) throw error;
-      agrees = false;
-    }
+    agrees = serversScalar(v, lines ? indent : "") === text;
     agreements.set(cacheKey, agrees);
   }
   return agrees;
@@ -100,12 +106,7 @@ function serverAgrees(v: string, indent: string, text: string): boolean {
 function serverAgreesOnAll(asked: ReadonlyMap<string, string>): boolean {
   if (asked.size === 0) return true;
   const values = [...asked.keys()];
-  let lines: string[] | undefined;
-  try {
-    lines = yamlOfData({ a: values }).split("\n");
-  } catch (error) {
-    if (!(error instanceof YamlUnsupported)) throw error;
-  }
+  const lines = serverYaml({ a: values })?.split("\n");
   // "a:", one line per item, and the empty rest after the last line break; else each is asked alone.
   if (lines?.length !== values.length + 2) return values.every((v) => serverAgrees(v, "", asked.get(v)!));
   let all = true;
@@ -121,12 +122,7 @@ function serverAgreesOnAll(asked: ReadonlyMap<string, string>): boolean {
 function serverAgreesOnKey(k: string, text: string): boolean {
   let agrees = keyAgreements.get(k);
   if (agrees === undefined) {
-    try {
-      agrees = yamlOfData({ [k]: null }) === `${text}: null\n`;
-    } catch (error) {
-      if (!(error instanceof YamlUnsupported)) throw error;
-      agrees = false;
-    }
+    agrees = serverYaml({ [k]: null }) === `${text}: null\n`;
     keyAgreements.set(k, agrees);
   }
   return agrees;

@@ -52,7 +52,7 @@ export function outlineOf(file: string, text: string): ApiOutline | string {
     })),
     hasGuards: view.value.hasGuards,
     hasTokenEndpoint: view.value.hasTokenEndpoint,
-    hasSecurityHooks: view.value.hasSecurityHooks,
+    hasSecurityHooks: view.value.securityHooks.length > 0,
     scopes: [...scopes],
   };
 }

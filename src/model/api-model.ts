@@ -26,8 +26,8 @@ export interface ApiData {
 /** A named type of types.gen.ts. */
 export interface TypeView {
   readonly name: string;
+  /** Its doc comment's lines (none: no comment; a template's `#if` reads an empty list as false). */
   readonly docLines: readonly string[];
-  readonly hasDoc: boolean;
   readonly type: TypeExpr;
 }
 
@@ -92,12 +92,6 @@ export interface ResourceView {
   readonly binderName: string;
 }
 
-/** The view of one resource's own file. */
-export interface ResourceFileView {
-  readonly header: string;
-  readonly resource: ResourceView;
-}
-
 /** An operation of a document written by others: a method of its group's handler interface. */
 export interface OperationView {
   readonly operationId: string;
@@ -128,12 +122,6 @@ export interface OperationGroupView {
   readonly usesRawParameter: boolean;
 }
 
-/** The per-group file's view. */
-export interface OperationGroupFileView {
-  readonly header: string;
-  readonly group: OperationGroupView;
-}
-
 /** A security scheme the application checks with a hook (API keys, HTTP schemes but bearer, others). */
 export interface SecurityHookView {
   /** The scheme's name, and as a property key of generated code. */
@@ -153,6 +141,14 @@ export interface DocumentView {
   readonly data: unknown;
   /** openapi.yaml's text, only where the server's own writer would not make it from the JSON. */
   readonly yaml?: string;
+  /** Told the data's compact JSON text (`JSON.stringify`'s) a piece at a time as the literal is printed, then its end. */
+  readonly json?: JsonListener;
+}
+
+/** What is told a JSON text a piece at a time (DocumentView's `json`). */
+export interface JsonListener {
+  add(piece: string): void;
+  end(): void;
 }
 
 /** Everything the templates of one API read. */
@@ -176,16 +172,17 @@ export interface ApiModel {
   readonly hasStoreCalls: boolean;
   /** Whether createServer reads `options.handlers` (an API with neither resources nor operations does not). */
   readonly usesHandlers: boolean;
-  /** Operations written by others (documents without `x-codegen-operation`). */
-  readonly hasOperations: boolean;
+  /** Operations written by others (documents without `x-codegen-operation`), in handler groups. */
   readonly operationGroups: readonly OperationGroupView[];
   /** handlers.gen.ts's `ResourceHandlers`: `Omit<Handlers, ...>` of the operation groups (APIs with operations). */
   readonly resourceHandlers?: TypeExpr;
   readonly securityHooks: readonly SecurityHookView[];
-  readonly hasSecurityHooks: boolean;
-  /** What `codegen serve` answers for each operation written by others (not rendered). */
   /** The PostgreSQL tables of its resources (none without resources). */
   readonly tables: SchemaSnapshot;
+  /**
+   * What `codegen serve` answers for each operation written by others (not rendered): a status,
+   * and the JSON pointer of its response object in the document when the status has one.
+   */
   readonly mockAnswers: { readonly [operationId: string]: { readonly status: number; readonly responseAt?: string } };
   /**
    * Declared error schemas (by their JSON pointer) the server cannot build its own refusals in:

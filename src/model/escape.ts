@@ -14,16 +14,11 @@ export function stringLiteral(value: string): string {
 }
 
 /**
- * A template literal for TypeScript source holding `value` as it is, its lines (`\n`) as lines: a
- * backslash, a backtick and the `$` of `${` escaped, and every other line terminator as its escape
- * (a template literal reads a bare `\r` as a line feed, and no other line end may stand in
- * generated code: render.ts's tidy trims spaces before each).
+ * The text between the backticks of a template literal for TypeScript source holding `value` as
+ * it is, its lines (`\n`) as lines: a backslash, a backtick and the `$` of `${` escaped, and every
+ * other line terminator as its escape (a template literal reads a bare `\r` as a line feed, and
+ * no other line end may stand in generated code: render.ts's tidy trims spaces before each).
  */
-export function templateLiteral(value: string): string {
-  return `\`${templateText(value)}\``;
-}
-
-/** What templateLiteral puts between the backticks. */
 export function templateText(value: string): string {
   return value.replace(/[\\`\r\u2028\u2029]|\$(?=\{)/g, (c) => TEMPLATE_ESCAPES[c] ?? `\\${c}`);
 }

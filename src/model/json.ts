@@ -6,3 +6,6 @@ export const isObject = (value: unknown): value is Json => typeof value === "obj
 /** The value as a JSON object; undefined (asObject) or `{}` (objectOf) for anything else. */
 export const asObject = (value: unknown): Json | undefined => (isObject(value) ? value : undefined);
 export const objectOf = (value: unknown): Json => (isObject(value) ? value : {});
+
+/** The value as a list; `[]` for anything else. */
+export const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);

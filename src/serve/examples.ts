@@ -9,8 +9,6 @@ import type { ApiModel } from "../model/api-model.js";
 import { type Json, isObject, objectOf } from "../model/json.js";
 import { escapeToken, unescapeToken, valueAt } from "../compile/pointer.js";
 
-type MockAnswer = ApiModel["mockAnswers"][string];
-
 /** What a handler of serve returns for an operation. */
 export interface ExampleAnswer {
   readonly status: number;
@@ -39,7 +37,7 @@ function followRefs(document: unknown, pointer: string): { value: Json; pointer:
   return { value, pointer };
 }
 
-export function exampleAnswers(document: unknown, mocks: Readonly<Record<string, MockAnswer>>): ExampleAnswers {
+export function exampleAnswers(document: unknown, mocks: ApiModel["mockAnswers"]): ExampleAnswers {
   let ajv: Ajv2020 | undefined;
   const validatorOf = (pointer: string): ValidateFunction | undefined => {
     if (ajv === undefined) {

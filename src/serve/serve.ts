@@ -1,12 +1,15 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import type { IncomingMessage, Server } from "node:http";
+import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { parse } from "yaml";
+import type { Principal, SecurityHookInput } from "#runtime/guards.gen.js";
+import type { ResponseEvent } from "#runtime/host.gen.js";
+import type { TokenRequest } from "#runtime/token-form.gen.js";
 import { buildApiModel } from "../compile/api/build.js";
 import { type Database, evolveSchema } from "../postgres/database.js";
 import { basePathOf } from "../compile/compile.js";
@@ -87,30 +90,15 @@ export interface ServeOptions {
    * Told of every request once it is answered, or its client has gone (cli.md: one log line per
    * request): the generated server's own `onResponse`.
    */
-  readonly onResponse?: (entry: RequestLogEntry) => void;
+  readonly onResponse?: (entry: ResponseEvent) => void;
   /** The origins whose browsers may call the API (`--cors`), or `*` for any: the generated server's `cors` option. */
   readonly cors?: "*" | readonly string[];
   /** Refuse every change without `If-Match` with 428: the generated server's `requireIfMatch`. */
   readonly requireIfMatch?: boolean;
 }
 
-/** One answered request, as `serve` logs it: what the generated server's `onResponse` is told (runtime/host.gen.ts `ResponseEvent`). */
-export interface RequestLogEntry {
-  readonly method: string;
-  /** The request's path, without the query. */
-  readonly path: string;
-  /** The status sent; 499 (never sent) when the client went away before its answer was ready. */
-  readonly status: number;
-  /** Milliseconds from the request's arrival to its answer. */
-  readonly duration: number;
-  /** The caller that serve's token check or security hook accepted, if any. */
-  readonly principal?: Principal | undefined;
-  /** Whether the client went away before its answer was ready. */
-  readonly aborted: boolean;
-}
-
 /** The log line of a request: `GET /articles/1 200 3 ms ann`; characters outside printable ASCII are shown as `\u{...}`. */
-export function requestLogLine(entry: RequestLogEntry): string {
+export function requestLogLine(entry: ResponseEvent): string {
   const principal = entry.principal ? ` ${printable(entry.principal.subject)}` : "";
   const end = entry.aborted ? " (aborted)" : "";
   return `${printable(entry.method)} ${printable(entry.path)} ${entry.status} ${Math.round(entry.duration)} ms${principal}${end}`;
@@ -163,9 +151,6 @@ interface GeneratedModule {
 interface GeneratedApi {
   routes: object[];
 }
-/** Who a token or credential of serve's issuer stands for, with the scopes granted. */
-export type Principal = { subject: string; scopes: readonly string[] };
-type TokenRequest = { username: string; password: string; scopes: string[] };
 
 /**
  * `POST /_codegen/token` as a route of the generated dispatcher (runtime/dispatch.gen.ts
@@ -278,7 +263,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     const document = documentOf(files);
     // Why `fromOthers`: the files were generated, so the document had nothing refused; what
     // was rendered otherwise must read the same here (a declaration's document has none of it).
-    const view = buildApiModel(document as Parameters<typeof buildApiModel>[0], { inputPath: "", fromOthers: true });
+    const view = buildApiModel(document, { inputPath: "", fromOthers: true });
     const examples = exampleAnswers(document, view.mockAnswers);
     let store = generated.createMemoryHandlers();
     let warnings: readonly string[] = [];
@@ -292,7 +277,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
       handlers: withExampleHandlers(store, examples.answers),
       verifyToken: (token: string, _scopes: unknown, guard: { kind: string }) => tokens.verify(guard.kind === "oauth2" ? withoutBearer(token) : token),
       issueToken: (request: TokenRequest) => issue(options.users, tokens, request),
-      securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: HookInput) => checkHook(input, options.users, tokens)])),
+      securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: SecurityHookInput) => checkHook(input, options.users, tokens)])),
       ...(options.onResponse === undefined ? {} : { onResponse: options.onResponse }),
       ...(options.cors === undefined ? {} : { cors: options.cors }),
       ...(options.requireIfMatch === undefined ? {} : { requireIfMatch: options.requireIfMatch }),
@@ -301,7 +286,7 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
     });
     return {
       server,
-      basePath: basePathOf(document as OpenAPIV3_1.Document),
+      basePath: basePathOf(document),
       warnings,
       notes: examples.notes,
       dispose: async (graceMs = 0) => {
@@ -348,20 +333,21 @@ function removeAllOnExit(): void {
   for (const dir of temporaryFolders) rmSync(dir, { recursive: true, force: true });
 }
 
-/** The served document (openapi.yaml among the files), parsed. */
-function documentOf(files: readonly GeneratedFile[]): unknown {
+/**
+ * The served document (openapi.yaml among the files), parsed: the OpenAPI 3.1 document the files
+ * were generated from (serve asks for no other version), read as the model reads it when generating.
+ */
+function documentOf(files: readonly GeneratedFile[]): OpenAPIV3_1.Document {
   const document = files.find((f) => f.path === "openapi.yaml");
   if (!document) throw new Error("the generated files lack openapi.yaml");
-  return parse(document.contents) as unknown;
+  return parse(document.contents) as OpenAPIV3_1.Document;
 }
-
-type HookInput = { value: string | undefined; request: IncomingMessage };
 
 /**
  * serve's check for API keys and other schemes: a token of its issuer works as an API key; HTTP
  * Basic credentials are checked against the --user list (with every scope the user holds).
  */
-function checkHook(input: HookInput, users: readonly ServeUser[], tokens: TokenStore): Principal | undefined {
+function checkHook(input: SecurityHookInput, users: readonly ServeUser[], tokens: TokenStore): Principal | undefined {
   if (input.value === undefined) return undefined;
   const token = tokens.verify(input.value);
   if (token) return token;

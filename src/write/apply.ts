@@ -15,12 +15,10 @@ import {
   rmSync,
   symlinkSync,
   writeFileSync,
-  writeSync,
   type Stats,
 } from "node:fs";
-import { createHash } from "node:crypto";
 import path from "node:path";
-import type { GeneratedFile } from "../emit/render.js";
+import type { DataFile, GeneratedFile } from "../emit/render.js";
 import {
   type Blocked,
   type CurrentTree,
@@ -29,10 +27,12 @@ import {
   type ManifestEntry,
   entryOf,
   judgeFile,
+  knownShapeOf,
   leftBehind,
   manifestBlocked,
   parseManifest,
 } from "./plan.js";
+import { type FileSink, type Written, fileSink } from "./writer.js";
 
 /** A file larger than this is not read: codegen never wrote one (a manifest larger is no manifest). */
 const MAX_FILE = 64 * 1024 * 1024;
@@ -149,8 +149,13 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
 
 /** The new tree a run builds beside the folder, a file at a time, and swaps in whole. */
 export interface NewTree {
-  /** Write a generated file into the new tree; returns `hashOf` its text, from the bytes written. */
-  write(file: GeneratedFile): string;
+  /**
+   * Write a generated file into the new tree (writer.ts), with its code shape hash when `shape`.
+   * A promise: wait for it before writing more.
+   */
+  write(file: GeneratedFile, shape: boolean): Promise<void> | undefined;
+  /** Wait for every write to end: what each wrote, by path in the tree; the first write that failed rejects it. */
+  settle(): Promise<Map<string, Written>>;
   /**
    * Hard-link in every entry of the folder `keep` accepts (the generated files that do not
    * change, and every file codegen does not own: their mtimes stay), write the manifest, and
@@ -164,23 +169,28 @@ export interface NewTree {
 /**
  * Start a new tree for `dir` (made at its first file). A run that fails or is killed leaves the
  * old tree or the new one, never a mix; a kill between the renames leaves the old tree beside the
- * folder, which `recover` restores. Why synchronous calls: a run writes a few dozen files, one
- * after another; each awaited call waited a turn of the thread pool for nothing else to do.
+ * folder, which `recover` restores. Commit or abandon only once the writes have settled.
  */
 export function newTree(dir: string): NewTree {
   const { fresh, retired } = siblings(dir);
   let made: Set<string> | undefined;
-  const buffer = Buffer.allocUnsafe(WRITE_PIECE * 3);
+  let sink: FileSink | undefined;
   const start = () => {
     rmSync(fresh, { recursive: true, force: true });
     mkdirSync(fresh, { recursive: true });
     return new Set<string>();
   };
   return {
-    write(file) {
+    write(file, shape) {
       made ??= start();
+      sink ??= fileSink();
       folderIn(fresh, path.posix.dirname(file.path), made);
-      return writeNewFile(path.join(fresh, file.path), file.contents, buffer);
+      return sink.write(path.join(fresh, file.path), file.contents, shape);
+    },
+    async settle() {
+      const written = new Map<string, Written>();
+      for (const [file, result] of (await sink?.settle()) ?? []) written.set(path.relative(fresh, file).split(path.sep).join("/"), result);
+      return written;
     },
     commit(keep, manifest) {
       made ??= start();
@@ -221,21 +231,46 @@ export interface FolderWrite extends Judged {
  * until the last was rendered and the plan made. Once something blocks the run, nothing more is
  * written (the caller abandons the tree), but every file is still judged, so all are reported.
  */
-export function writeFiles(tree: NewTree, current: CurrentTree, files: Iterable<GeneratedFile>, force: boolean, keepFormatting: boolean): FolderWrite {
+export async function writeFiles(
+  tree: NewTree,
+  current: CurrentTree,
+  files: Iterable<GeneratedFile>,
+  force: boolean,
+  keepFormatting: boolean,
+): Promise<FolderWrite> {
   const foreign = manifestBlocked(current);
   const edited: { path: string }[] = [];
   const entries: ManifestEntry[] = [];
   const rewritten = new Set<string>();
+  // The files handed to the tree, with their shape hash where this thread has it (a data file's, or a function that gives it once every file is rendered).
+  const written: { path: string; shape: string | (() => string) | undefined }[] = [];
   let unchanged = 0;
-  for (const file of files) {
-    const { verdict, found } = judgeFile(current, file, force, keepFormatting);
-    if (verdict === "unchanged") unchanged++;
-    else if (verdict === "edited") edited.push({ path: file.path });
-    else if (verdict === "foreign")
-      foreign.push(found.kind === "other" ? { path: file.path, at: found.at, link: found.link } : { path: file.path, at: file.path, link: false });
-    else rewritten.add(file.path);
-    const blocked = foreign.length + edited.length > 0;
-    entries.push(entryOf(file, rewritten.has(file.path) && !blocked ? tree.write(file) : undefined));
+  try {
+    for (const file of files) {
+      const { verdict, found } = judgeFile(current, file, force, keepFormatting);
+      if (verdict === "unchanged") unchanged++;
+      else if (verdict === "edited") edited.push({ path: file.path });
+      else if (verdict === "foreign")
+        foreign.push(found.kind === "other" ? { path: file.path, at: found.at, link: found.link } : { path: file.path, at: file.path, link: false });
+      else rewritten.add(file.path);
+      if (!rewritten.has(file.path) || foreign.length + edited.length > 0) {
+        entries.push(entryOf(file));
+        continue;
+      }
+      const later = (file as DataFile).dataShape;
+      const shape = typeof later === "function" ? later : knownShapeOf(file);
+      written.push({ path: file.path, shape });
+      await tree.write(file, shape === undefined);
+    }
+  } catch (error) {
+    // Nothing may still be writing into the tree its caller abandons.
+    await tree.settle().catch(() => undefined);
+    throw error;
+  }
+  const results = await tree.settle();
+  for (const { path, shape } of written) {
+    const result = results.get(path)!;
+    entries.push({ path, shape: typeof shape === "function" ? shape() : (shape ?? result.shape!), bytes: result.bytes });
   }
   const generated = new Set(entries.map((e) => e.path));
   const rest = leftBehind(current, generated, force);
@@ -250,36 +285,6 @@ export function writeFiles(tree: NewTree, current: CurrentTree, files: Iterable<
     keep: (relative) => !rewritten.has(relative) && !dropped.has(relative),
   };
 }
-
-/** How many UTF-16 code units of a file are encoded and written at once (writeNewFile): at most 3 bytes each. */
-const WRITE_PIECE = 64 * 1024;
-
-/**
- * Write `text` as UTF-8 into a new file (`wx`: the plan leaves nothing at a path it writes; were
- * something there, it is not overwritten) a piece at a time through `buffer`, and return `hashOf`
- * the text from the same bytes. Why pieces: encoding a whole file made a second copy of it
- * outside the heap (23 MB for document.gen.ts at 1000 resources) at the run's peak of memory.
- */
-function writeNewFile(file: string, text: string, buffer: Buffer): string {
-  const hash = createHash("sha256");
-  const fd = openSync(file, "wx");
-  try {
-    for (let start = 0; start < text.length;) {
-      let end = Math.min(text.length, start + WRITE_PIECE);
-      // A surrogate pair stays in one piece: encoded apart, each half would be U+FFFD.
-      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-      const length = buffer.write(text.slice(start, end), 0, "utf8");
-      hash.update(buffer.subarray(0, length));
-      for (let written = 0; written < length;) written += writeSync(fd, buffer, written, length - written);
-      start = end;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return `sha256-${hash.digest("hex")}`;
-}
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /**
  * Make the folders of a relative path under `root`, one part at a time, refusing any part that

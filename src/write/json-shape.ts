@@ -22,6 +22,21 @@ export function shapeOfData(value: unknown): string {
   return `shape1-${hash.digest("hex")}`;
 }
 
+/**
+ * The shape hash of a JSON text told a piece at a time (a JsonListener): `shape()` gives it once
+ * the text has ended, and undefined before.
+ */
+export function jsonShape(): { add(piece: string): void; end(): void; shape(): string | undefined } {
+  const hash = createHash("sha256");
+  let shape: string | undefined;
+  return {
+    // Why not after the end: a literal printed again would tell its text twice.
+    add: (piece) => void (shape === undefined && hash.update(piece)),
+    end: () => void (shape ??= `shape1-${hash.digest("hex")}`),
+    shape: () => shape,
+  };
+}
+
 /** What JSON.stringify leaves out of an object and writes as `null` in an array. */
 const isSkipped = (value: unknown) => value === undefined || typeof value === "function" || typeof value === "symbol";
 

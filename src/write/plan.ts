@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { DataFile, GeneratedFile } from "../emit/render.js";
-import { updateWithShape } from "./code-shape.js";
+import { codeShapeHash } from "./code-shape.js";
 import { shapeOfData } from "./json-shape.js";
 
 /** The manifest's file name inside the output folder. */
@@ -75,71 +75,13 @@ export function hashOf(contents: string): string {
  * not undo everything (prettier keeps an object broken over lines once it is), and what it
  * cannot tell apart (whitespace inside a string, a semicolon) is no edit worth keeping.
  */
-export function shapeHashOf(path: string, text: string, piece = SHAPE_PIECE, scanFrom = SCAN_FROM): string {
+export function shapeHashOf(path: string, text: string, piece?: number, scanFrom?: number): string {
   const data = dataShapeOf(path, text);
   if (data !== undefined) return shapeHash(data);
   return codeShapeHash(text, piece, scanFrom);
 }
 
-/** Where the piece of `text` from `start` ends: after the first SHAPE_SAFE_END at least `piece` characters on, else at the end. */
-function pieceEnd(text: string, start: number, piece: number): number {
-  if (start + piece >= text.length) return text.length;
-  SHAPE_SAFE_END.lastIndex = start + piece;
-  const found = SHAPE_SAFE_END.exec(text);
-  return found ? found.index + 1 : text.length;
-}
-
-/**
- * shapeHashOf a code text, a piece at a time, each piece ending after a character the rule neither
- * matches nor looks at (SHAPE_SAFE_END), so the pieces' shapes are the whole's and no piece is
- * copied or scanned as a whole large file. A text of `scanFrom` characters or more is scanned
- * (code-shape.ts), a shorter one goes through the passes (codeShape).
- */
-function codeShapeHash(text: string, piece: number, scanFrom: number): string {
-  const hash = createHash("sha256");
-  const scratch = { units: new Uint16Array(0), bytes: new Uint8Array(0) };
-  for (let start = 0; start < text.length;) {
-    const end = pieceEnd(text, start, piece);
-    if (text.length >= scanFrom) updateWithShape(hash, text.slice(start, end), scratch);
-    else hash.update(codeShape(text.slice(start, end)));
-    start = end;
-  }
-  return `shape1-${hash.digest("hex")}`;
-}
-
-/**
- * How long a code text is before the scan shapes it rather than the passes. Why both: the scan is a
- * loop over each code unit, three times faster than the passes once V8 has optimized it, but some
- * ten times slower before; a large file (document.gen.ts, api.gen.ts) pays for its optimization
- * many times over, a small one never.
- */
-const SCAN_FROM = 128 * 1024;
-
-/** The shape of code by the rule's five passes (shapeHashOf; code-shape.ts scans for the same). */
-function codeShape(text: string): string {
-  // The backslash before a quote goes and every quote becomes `"` in one pass (`\'` becomes `'`,
-  // then `"`); `;`, a comma before a closer (past the `;`s that go) and parentheses go in one.
-  // The first pass finds a `|` or `&` and then looks behind it; the white space it leaves before
-  // the `|` goes in the next pass.
-  return text
-    .replace(/[|&](?<=(?:[:=<(,[{]|=>|\bas|\bsatisfies|\bextends)\s*[|&])(?![|&=])/g, "")
-    .replace(/\s+/g, "")
-    .replace(/\\["'`]|['`]/g, '"')
-    .replace(/[;()]|,(?=;*[)\]}>])/g, "")
-    .replace(/"([A-Za-z_$][\w$]*)":/g, "$1:");
-}
-
 const shapeHash = (shape: string) => `shape1-${hashOf(shape).slice("sha256-".length)}`;
-
-/** How long a piece of a text shaped at once is (shapeHashOf), up to the next SHAPE_SAFE_END. */
-export const SHAPE_PIECE = 256 * 1024;
-
-/**
- * A character the shape rule (code-shape.ts) neither matches nor looks at from beside it (none of
- * `\w$`, white space, the punctuation the rule names, quotes, backslash) and no half of a
- * surrogate pair (a pair may not be parted): `.`, `/`, `-`, `#` ... A piece may end after one.
- */
-const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
 
 /**
  * The shape hash of a YAML or JSON file written from data whose `JSON.stringify` text is `json`:
@@ -162,16 +104,21 @@ export function shapeHashOfFile(file: DataFile): string {
   let hash = generatedShapes.get(file);
   if (hash === undefined) {
     const isData = /\.(ya?ml|json)$/.test(file.path);
-    if (isData && file.dataShape !== undefined) hash = file.dataShape;
+    if (isData && file.dataShape !== undefined) hash = typeof file.dataShape === "string" ? file.dataShape : file.dataShape();
     else if (isData && file.data !== undefined) hash = shapeOfData(file.data);
     else {
       const data = dataShapeOf(file.path, file.contents);
       if (data !== undefined) hash = shapeHash(data);
-      else hash = codeShapeHash(file.contents, SHAPE_PIECE, SCAN_FROM);
+      else hash = codeShapeHash(file.contents);
     }
     generatedShapes.set(file, hash);
   }
   return hash;
+}
+
+/** `shapeHashOfFile` where no code needs shaping: a data file's, or one computed already; else undefined. */
+export function knownShapeOf(file: DataFile): string | undefined {
+  return generatedShapes.get(file) ?? (/\.(ya?ml|json)$/.test(file.path) ? shapeHashOfFile(file) : undefined);
 }
 
 /**

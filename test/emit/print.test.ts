@@ -233,6 +233,34 @@ describe("jsonDocumentLiteral (the served document in document.gen.ts)", () => {
     );
   });
 
+  it("tells its listener JSON.stringify's text of the data, unwritable members and items as JSON.stringify writes them, then the end", () => {
+    const unit = fc.constantFrom("a", " ", "`", '"', "\u2028", "\ud800", ",", ":");
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.string({ unit, maxLength: 6 }),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.constant(undefined),
+        tie("array"),
+        tie("object"),
+      ),
+      array: fc.array(tie("value"), { maxLength: 5 }),
+      object: fc.dictionary(fc.string({ unit, maxLength: 5 }), tie("value"), { maxKeys: 5 }),
+    })).value;
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 4 }), json, { maxKeys: 5 }), (value) => {
+        const told: string[] = [];
+        let ended = 0;
+        jsonDocumentLiteral(value, { add: (piece) => told.push(piece), end: () => ended++ });
+        expect(told.join("")).toBe(JSON.stringify(value));
+        expect(ended).toBe(1);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("wraps each value's JSON by jumping between its quotes and commas, not reading it a character at a time", () => {
     const value = document(200);
     const charCodeAt = vi.spyOn(String.prototype, "charCodeAt");

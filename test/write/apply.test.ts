@@ -34,15 +34,16 @@ const scratch = mkdtempSync(path.join(tmpdir(), "codegen-apply-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Write `files` as new into `dir` through a new tree, with a manifest of their bytes' hashes, and swap it in. */
-function writeNew(dir: string, files: readonly { path: string; contents: string }[]): void {
+async function writeNew(dir: string, files: readonly { path: string; contents: string }[]): Promise<void> {
   const tree = newTree(dir);
-  const entries = files.map((file) => ({ path: file.path, shape: "", bytes: tree.write(file) }));
-  const written = new Set(files.map((file) => file.path));
+  for (const file of files) await tree.write(file, false);
+  const written = await tree.settle();
+  const entries = files.map((file) => ({ path: file.path, shape: "", bytes: written.get(file.path)!.bytes }));
   tree.commit((relative) => !written.has(relative) && relative !== MANIFEST, manifestTextOf(entries));
 }
 
 describe("newTree", () => {
-  it("makes each folder of the new tree once, however many files it holds", () => {
+  it("makes each folder of the new tree once, however many files it holds", async () => {
     const dir = path.join(scratch, "many");
     const files = [
       { path: "index.gen.ts", contents: "export {};\n" },
@@ -50,14 +51,14 @@ describe("newTree", () => {
       ...Array.from({ length: 50 }, (_, i) => ({ path: `runtime/f${i}.gen.ts`, contents: `// ${i}\n` })),
     ];
     calls.mkdir = [];
-    writeNew(dir, files);
+    await writeNew(dir, files);
     for (const file of files) expect(readFileSync(path.join(dir, file.path), "utf8")).toBe(file.contents);
     // The new tree itself, resources, resources/deep and runtime: each once (351 files).
     expect(calls.mkdir).toHaveLength(4);
     expect(new Set(calls.mkdir).size).toBe(4);
   });
 
-  it("still refuses to write through a link that stands where a folder goes, and leaves the folder as it was", () => {
+  it("still refuses to write through a link that stands where a folder goes, and leaves the folder as it was", async () => {
     const dir = path.join(scratch, "linked");
     const victim = path.join(scratch, "victim");
     mkdirSync(victim);
@@ -70,12 +71,12 @@ describe("newTree", () => {
       { path: "runtime/b.gen.ts", contents: "2\n" },
       { path: "runtime/c.gen.ts", contents: "3\n" },
     ];
-    expect(() => writeNew(dir, files)).toThrow(/EEXIST/);
+    await expect(writeNew(dir, files)).rejects.toThrow(/EEXIST/);
     expect(existsSync(path.join(victim, "b.gen.ts"))).toBe(false);
     expect(existsSync(path.join(dir, "a.gen.ts"))).toBe(false);
   });
 
-  it("writes a large file a piece at a time, its bytes and their hash as one encoding of the whole text", () => {
+  it("writes a large file a piece at a time, its bytes and their hash as one encoding of the whole text", async () => {
     const dir = path.join(scratch, "large");
     // 4 MB of text with two-, three- and four-byte characters: a surrogate pair across the first
     // 64 Ki boundary of code units (where a naive piece would end), and a lone surrogate.
@@ -86,7 +87,7 @@ describe("newTree", () => {
       { path: "empty.gen.ts", contents: "" },
     ];
     calls.largestWrite = 0;
-    writeNew(dir, files);
+    await writeNew(dir, files);
     const expected = Buffer.from(text);
     expect(readFileSync(path.join(dir, "big.gen.ts")).equals(expected)).toBe(true);
     expect(readFileSync(path.join(dir, "empty.gen.ts"))).toHaveLength(0);

@@ -1,8 +1,8 @@
 import type { OpenAPIV3_1 } from "openapi-types";
 import { camelCase, pascalCase } from "../declaration/names.js";
 import { NAME_LIMIT } from "../declaration/schema.js";
-import { type Json, objectOf } from "../../model/json.js";
-import { listOf, stringOf } from "./document.js";
+import { type Json, listOf, objectOf } from "../../model/json.js";
+import { stringOf } from "./document.js";
 import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from "../../model/escape.js";
 import { prepareDocument } from "./foreign.js";
 import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
@@ -13,7 +13,7 @@ import { COMPOSITION_LIMIT, longCompositionChains, withInheritedBases } from "./
 import { type JsonSchema, objectTypeExpression, patternCheck, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import { linearPatterns } from "../verify/patterns.js";
-import { type TableHistory, instantFields, tablesOf } from "../tables.js";
+import { type TableHistory, filterFields, instantFields, tablesOf } from "../tables.js";
 import {
   type Member,
   type TypeExpr,
@@ -29,10 +29,8 @@ import {
   word,
 } from "../../model/type-expr.js";
 import type { OperationSpec, RouteSegment, RouteSpec, RouteVariant } from "#runtime/dispatch.gen.js";
-import type { ResourceSpec } from "#runtime/resources.gen.js";
+import type { Link, ResourceSpec } from "#runtime/resources.gen.js";
 import type { ApiModel, HandlerMethodView, ResourceView, TypeView } from "../../model/api-model.js";
-
-export { UnsupportedConstruct };
 
 /**
  * A route's operation per method and, where paths of one URL differ after `#`, the variants the
@@ -40,7 +38,7 @@ export { UnsupportedConstruct };
  * the method's operation is the one without a `#`, else the first (whose own parameters then
  * refuse a request no variant takes, such as a missing `X-Amz-Target`).
  */
-function variantsOf(methods: ReadonlyMap<string, readonly { spec: OperationSpec; discriminator?: Discriminator | undefined }[]>): {
+function variantsOf(methods: ReadonlyMap<string, readonly MethodEntry[]>): {
   methods: Record<string, OperationSpec>;
   variants?: Record<string, RouteVariant[]>;
 } {
@@ -60,6 +58,9 @@ function variantsOf(methods: ReadonlyMap<string, readonly { spec: OperationSpec;
   }
   return Object.keys(variants).length > 0 ? { methods: chosen, variants } : { methods: chosen };
 }
+
+/** An operation of a route's method, with what tells it apart from the others of its URL (a path's `#`). */
+type MethodEntry = { readonly spec: OperationSpec; readonly discriminator?: Discriminator | undefined };
 
 /**
  * An operation told apart after `#` by a name its parameters do not declare (Azure's
@@ -227,11 +228,9 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   }
 
   const operationsByCollection = new Map<string, OperationModel[]>();
-  // The dispatcher's routes as values, printed into api.gen.ts.
-  const routes: RouteSpec[] = [];
   // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
-  const collectionLinks: { rel: string; method: string; href: string }[] = [];
-  const tokenLinks: { rel: string; method: string; href: string }[] = [];
+  const collectionLinks: Link[] = [];
+  const tokenLinks: Link[] = [];
   let hasTokenEndpoint = false;
   let hasGuards = false;
   const collector = new OperationCollector(
@@ -254,14 +253,11 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     else problems.push(new UnsupportedConstruct(at, reason));
   }
   // Each route's operations per method, with what tells apart those of one URL (variantsOf).
-  const pending = new Map<
-    string,
-    { segments: readonly RouteSegment[]; methods: Map<string, { spec: OperationSpec; discriminator?: Discriminator | undefined }[]> }
-  >();
+  const pending = new Map<string, { segments: readonly RouteSegment[]; methods: Map<string, MethodEntry[]> }>();
   for (const [i, { wirePath, discriminator, segments, operations }] of model.paths.entries()) {
     if (fromOthers && ambiguous.has(i)) continue;
     const key = JSON.stringify(segments);
-    const methods = pending.get(key)?.methods ?? new Map<string, { spec: OperationSpec; discriminator?: Discriminator | undefined }[]>();
+    const methods = pending.get(key)?.methods ?? new Map<string, MethodEntry[]>();
     if (!pending.has(key)) pending.set(key, { segments, methods });
     const add = (method: string, spec: OperationSpec) => {
       const entries = methods.get(method.toUpperCase()) ?? [];
@@ -282,14 +278,11 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       }
       if (!isResourceBehaviour(behaviour)) continue;
       if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: wirePath });
-      const list = operationsByCollection.get(behaviour.collection) ?? [];
-      list.push(operation);
-      operationsByCollection.set(behaviour.collection, list);
+      (operationsByCollection.get(behaviour.collection) ?? operationsByCollection.set(behaviour.collection, []).get(behaviour.collection)!).push(operation);
     }
   }
-  for (const { segments, methods } of pending.values()) {
-    routes.push({ segments, ...variantsOf(methods) });
-  }
+  // The dispatcher's routes as values, printed into api.gen.ts.
+  const routes: RouteSpec[] = [...pending.values()].map(({ segments, methods }) => ({ segments, ...variantsOf(methods) }));
   problems.push(...collector.problems);
   handled.push(...collector.handledConstructs());
   // Why: the server checks that a `ref` names an existing object through the referenced resource's
@@ -325,14 +318,13 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     const text = `\`${variant.schema}\` as ${variant.use === "request" ? "sent in requests" : "answered in responses"}: without its ${without} properties.`;
     types.push(typeView(variant.name, text, typeExpression(schemas[variant.schema]!, "", typeNames, variant.use)));
   }
-  const indexLinks = [...collectionLinks, ...tokenLinks];
   const nodes = [...Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema, checks)] as const), ...collector.tableNodes];
   const api = {
     schemas: nodes,
     resources: resources.map((resource) => [resource.fileName, resource.specValue] as const),
     routes,
     securitySchemes: schemeTable(document),
-    index: indexLinks,
+    index: [...collectionLinks, ...tokenLinks],
   };
 
   return {
@@ -347,13 +339,11 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     api,
     hasTokenEndpoint,
     hasGuards,
-    hasOperations: operationGroups.length > 0,
     operationGroups,
     ...(operationGroups.length === 0
       ? {}
       : { resourceHandlers: genericType("Omit", [word("Handlers"), unionType(operationGroups.map((g) => literalType(g.property)))]) }),
     securityHooks: [...collector.hookSchemes].map((name) => ({ name, key: propertyKey(name), comment: inlineComment(name) })),
-    hasSecurityHooks: collector.hookSchemes.size > 0,
     mockAnswers: collector.mockAnswers,
     ...(collector.unmappedErrors.size > 0 ? { unmappedErrors: [...collector.unmappedErrors.values()] } : {}),
     ...(handled.length > 0 ? { handled: handled.map(({ pointer, reason, instead }) => ({ pointer, reason, instead })) } : {}),
@@ -371,7 +361,6 @@ function withAnyValue(schemas: Record<string, JsonSchema>, named: readonly strin
   );
 }
 
-/** A named type of types.gen.ts with its doc comment. */
 /** Whether a store's handler for this method changes an object (and so takes the request's cancellation). */
 function changesObjects(method: HandlerMethodView): boolean {
   return (
@@ -379,9 +368,9 @@ function changesObjects(method: HandlerMethodView): boolean {
   );
 }
 
+/** A named type of types.gen.ts with its doc comment. */
 function typeView(name: string, description: string | undefined, type: TypeExpr): TypeView {
-  const lines = docLines(description);
-  return { name, docLines: lines, hasDoc: lines.length > 0, type };
+  return { name, docLines: docLines(description), type };
 }
 
 /** The request headers of conditional requests (RFC 9110 section 13.1) that the server reads itself. */
@@ -428,14 +417,6 @@ function jsonBodyName(operation: OperationModel): string | undefined {
   return schema === undefined ? undefined : refName(schema);
 }
 
-/** The fields a resource may be filtered on (`x-codegen-filter`, and `status` with a state machine). */
-function filterFields(schema: JsonSchema): string[] {
-  const filters = Object.entries(objectOf(schema.properties))
-    .filter(([, p]) => objectOf(p)["x-codegen-filter"] === true)
-    .map(([k]) => k);
-  return objectOf(schema["x-codegen-resource"]).status !== undefined && !filters.includes("status") ? [...filters, "status"] : filters;
-}
-
 /** The query parameters handed to the handler: filters and declared `query`; `sort`, `limit` and `cursor` are the server's. */
 function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
   const query = operation.parameters.filter((p) => p.in === "query");
@@ -449,12 +430,6 @@ function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
 
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
 const refersToTypes = (text: string) => /\bT\./.test(text);
-
-/** The spec's `instants`: the fields of format `date-time`, which the stores keep in one form (runtime/instants.gen.ts); nothing when none. */
-function instantsOf(properties: Record<string, unknown>, schemas: Record<string, JsonSchema>): { instants?: readonly string[] } {
-  const instants = instantFields(properties, schemas);
-  return instants.length === 0 ? {} : { instants };
-}
 
 function resourceView(
   name: string,
@@ -479,6 +454,9 @@ function resourceView(
   const properties = objectOf(schema.properties);
   const inputProperties = objectOf(objectOf(schemas[`${name}Input`]).properties);
   const status = objectOf(ext.status);
+  // The fields of format `date-time`, which the stores keep in one form (runtime/instants.gen.ts).
+  const instants = instantFields({ ...inputProperties, ...properties }, schemas);
+  const writeOnly = Object.entries(inputProperties).filter(([, p]) => objectOf(p).writeOnly === true);
   // The extension's values as the runtime reads them: the document was verified against the
   // x-codegen-resource schema (docs/openapi.md), so each value has the type asserted here.
   const spec: ResourceSpec = {
@@ -488,9 +466,7 @@ function resourceView(
     readOnly: Object.entries(properties)
       .filter(([k, p]) => k !== "id" && k !== "links" && objectOf(p).readOnly === true)
       .map(([k]) => k),
-    writeOnly: Object.entries(inputProperties)
-      .filter(([, p]) => objectOf(p).writeOnly === true)
-      .map(([k]) => k),
+    writeOnly: writeOnly.map(([k]) => k),
     ...(ext.status !== undefined
       ? { status: { initial: status.initial as string, transitions: (status.transitions ?? {}) as { readonly [from: string]: readonly string[] } } }
       : {}),
@@ -500,7 +476,7 @@ function resourceView(
         const target = String(objectOf(p)["x-codegen-ref"]);
         return { field, rel: singularOf.get(target) ?? target, collection: target };
       }),
-    ...instantsOf({ ...inputProperties, ...properties }, schemas),
+    ...(instants.length === 0 ? {} : { instants }),
     links: listOf(ext.links).map((l) => {
       const link = objectOf(l);
       return {
@@ -515,9 +491,9 @@ function resourceView(
 
   const storedName = gate.identifier(`Stored${typeNames.typeName(name)}`, at, "the stored type");
   const stored = word(storedName);
-  const writeOnlyMembers = Object.entries(inputProperties)
-    .filter(([, p]) => objectOf(p).writeOnly === true)
-    .map(([k, p]) => member(k, typeExpression(objectOf(p), "T.", typeNames), { optional: true, description: stringOf(objectOf(p).description) }));
+  const writeOnlyMembers = writeOnly.map(([k, p]) =>
+    member(k, typeExpression(objectOf(p), "T.", typeNames), { optional: true, description: stringOf(objectOf(p).description) }),
+  );
   const base = objectTypeExpression(schema, "T.", typeNames, ["links"]);
   const storedType = writeOnlyMembers.length === 0 ? base : intersectionType([base, objectType(writeOnlyMembers)]);
   const idType = word(ext.id === "uuid" || ext.id === "string" ? "string" : "number");

@@ -8,7 +8,7 @@
  * the validator goes one level down the value per link (bodyDepthLimit bounds that).
  */
 import { refName } from "./schema-code.js";
-import { asObject } from "../../model/json.js";
+import { type Json, asObject, listOf } from "../../model/json.js";
 
 /**
  * The most named schemas a chain may pass through before one of them is rendered otherwise. Why
@@ -21,8 +21,6 @@ export const COMPOSITION_LIMIT = 64;
 /** The keywords whose subschemas apply to the value itself (JSON Schema 2020-12, section 10.2). */
 const SAME_VALUE_LISTS = ["allOf", "anyOf", "oneOf"] as const;
 const SAME_VALUE_SCHEMAS = ["not", "if", "then", "else"] as const;
-
-type Schema = { readonly [key: string]: unknown };
 
 /** The named schemas `schema` refers to where they apply to its own value: through $ref, allOf, anyOf, oneOf, not, if, then, else. */
 function sameValueRefs(schema: unknown, known: ReadonlySet<string>): string[] {
@@ -108,14 +106,14 @@ export function longCompositionChains(schemas: Readonly<Record<string, unknown>>
  */
 export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   /** Per kind, the parents it is listed by, each with its own part (what replaces the kind's `$ref` to it). */
-  const bases = new Map<string, Map<string, Schema>>();
+  const bases = new Map<string, Map<string, Json>>();
   for (const [parent, value] of Object.entries(schemas)) {
     const schema = asObject(value);
     // Only beside a discriminator, OpenAPI's mark of polymorphism: elsewhere such a cycle is
     // another schema's (`A = B`, `B = A | string`) and is rendered otherwise (longCompositionChains).
     if (schema === undefined || asObject(schema.discriminator) === undefined) continue;
-    let base: Schema | undefined;
-    for (const item of [...listAt(schema.oneOf), ...listAt(schema.anyOf)]) {
+    let base: Json | undefined;
+    for (const item of [...listOf(schema.oneOf), ...listOf(schema.anyOf)]) {
       const kind = refName(asObject(item) ?? {});
       if (kind === undefined || kind === parent || !Object.hasOwn(schemas, kind)) continue;
       base ??= Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "oneOf" && key !== "anyOf"));
@@ -127,7 +125,7 @@ export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): 
   const result: Record<string, unknown> = { ...schemas };
   for (const [kind, parents] of bases) {
     const child = asObject(schemas[kind]);
-    const allOf = listAt(child?.allOf);
+    const allOf = listOf(child?.allOf);
     const inherited = allOf.map((item) => {
       const name = refName(asObject(item) ?? {});
       return name === undefined ? item : (parents.get(name) ?? item);
@@ -136,5 +134,3 @@ export function withInheritedBases(schemas: Readonly<Record<string, unknown>>): 
   }
   return result;
 }
-
-const listAt = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);

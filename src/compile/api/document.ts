@@ -5,16 +5,13 @@
  * (prepareDocument has already inlined every ref but those to named schemas.)
  */
 
-import { type Json, objectOf } from "../../model/json.js";
+import { type Json, listOf, objectOf } from "../../model/json.js";
 
 /** Whether a schema has one of `keys` (its own or, as a look-up would find them, enumerable inherited ones). */
 export function hasAnyKey(schema: Json, keys: ReadonlySet<string>): boolean {
   for (const key in schema) if (keys.has(key)) return true;
   return false;
 }
-
-/** The value as a list; `[]` for anything else. */
-export const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
 
 /** The value when it is a string. */
 export const stringOf = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);

@@ -9,9 +9,8 @@
  */
 
 import type { ErrorTemplate, RefusalShapes } from "#runtime/problems.gen.js";
-import { type Json, isObject, objectOf } from "../../model/json.js";
-import type { MediaEntry, ResponseObject } from "./document.js";
-import { listOf, stringOf, stringsOf } from "./document.js";
+import { type Json, isObject, listOf, objectOf } from "../../model/json.js";
+import { type MediaEntry, type ResponseObject, stringOf, stringsOf } from "./document.js";
 import { statusMap } from "../expand/schemas.js";
 import { unescapeToken, valueAt } from "../pointer.js";
 

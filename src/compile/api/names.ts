@@ -9,7 +9,7 @@ import { isExpansion } from "../expand/expand.js";
 import { isIdentifier, stringLiteral } from "../../model/escape.js";
 import { hasAnyKey } from "./document.js";
 import { escapeToken } from "../pointer.js";
-import { asObject } from "../../model/json.js";
+import { type Json, asObject } from "../../model/json.js";
 
 /** A construct the renderer cannot turn into code, at a JSON pointer. */
 export class UnsupportedConstruct extends Error {
@@ -92,7 +92,7 @@ export function overlongNames(document: object): UnsupportedConstruct[] {
       value.forEach((item, i) => stack.push({ value: item, parent: place, key: String(i) }));
       continue;
     }
-    const record = value as Schema;
+    const record = value as Json;
     const names = place.key === "properties" ? "the property name" : place.key === "schemas" && place.parent?.key === "components" ? "the schema name" : "";
     for (const [key, item] of Object.entries(record)) {
       if (names !== "") check(key, names, { value: item, parent: place, key });
@@ -194,7 +194,8 @@ const NESTED_KEYWORDS: ReadonlySet<string> = new Set(["$ref", "properties", ...S
 /** Where a schema's type is used: in a request (no `readOnly` properties) or a response (no `writeOnly` ones). */
 export type SchemaUse = "request" | "response";
 
-type Schema = { readonly [key: string]: unknown };
+/** A variant of a named schema for one use: its type name (`PetRequest`). */
+type Variant = { readonly name: string; readonly schema: string; readonly use: SchemaUse };
 
 /**
  * The type names of a document's schemas (after prepareDocument gave each an identifier). The only
@@ -214,12 +215,9 @@ export class SchemaTypeNames {
   /** Per use, the named schemas with a property that use leaves out (affectedSchemas), found when first asked. */
   private affected: Readonly<Record<SchemaUse, ReadonlySet<string>>> | undefined;
   /** Per use, the variant of each schema name asked for. */
-  private readonly variantNames = {
-    request: new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>(),
-    response: new Map<string, { readonly name: string; readonly schema: string; readonly use: SchemaUse }>(),
-  };
+  private readonly variantNames = { request: new Map<string, Variant>(), response: new Map<string, Variant>() };
   /** The same variants in the order asked (variants() answers it as it grows). */
-  private readonly variantList: { readonly name: string; readonly schema: string; readonly use: SchemaUse }[] = [];
+  private readonly variantList: Variant[] = [];
 
   /** The names of `schemas` (the document's `components/schemas`). */
   constructor(
@@ -267,7 +265,7 @@ export class SchemaTypeNames {
    * grows as it is read). Why not a copy: a loop that asks for it at each variant copied
    * it each time, quadratic in the variants (two thousand at 1000 resources).
    */
-  variants(): readonly { readonly name: string; readonly schema: string; readonly use: SchemaUse }[] {
+  variants(): readonly Variant[] {
     return this.variantList;
   }
 
@@ -288,7 +286,7 @@ export class SchemaTypeNames {
   private affectedSchemas(): Readonly<Record<SchemaUse, ReadonlySet<string>>> {
     const referrers = new Map<string, string[]>();
     const found: Record<SchemaUse, string[]> = { request: [], response: [] };
-    const schemas = this.schemas as Schema;
+    const schemas = this.schemas as Json;
     const seen = new Set<object>();
     const stack: unknown[] = [];
     for (const name of Object.keys(schemas)) {
@@ -305,7 +303,7 @@ export class SchemaTypeNames {
           for (let i = 0; i < value.length; i++) stack.push(value[i]);
           continue;
         }
-        const schema = value as Schema;
+        const schema = value as Json;
         // Why a look at the schema's own keys first: most schemas have none of the keywords looked into.
         if (!hasAnyKey(schema, NESTED_KEYWORDS)) continue;
         const ref = typeof schema.$ref === "string" && schema.$ref.startsWith("#/components/schemas/") ? schema.$ref.slice(21) : undefined;

@@ -6,12 +6,11 @@
  */
 import type { TokenForm } from "#runtime/token-form.gen.js";
 import { stringLiteral } from "../../model/escape.js";
-import { type Json, objectOf } from "../../model/json.js";
+import { type Json, listOf, objectOf } from "../../model/json.js";
 import {
   type ParameterObject,
   type RequestBodyObject,
   type ResponseObject,
-  listOf,
   parameterObject,
   requestBodyObject,
   type ReadResponses,
@@ -275,18 +274,7 @@ function parametersOf(at: string, pointer: string, itemParameters: readonly Para
   for (const [key, parameter] of all) if (parameter.in === "path" && !names.includes(parameter.name)) all.delete(key);
   for (const name of names) {
     if (all.has(`path:${name}`)) continue;
-    const implicit = {
-      name,
-      in: "path" as const,
-      required: true,
-      schema: { type: "string" },
-      hasContent: false,
-      content: [],
-      style: undefined,
-      explode: undefined,
-      description: undefined,
-    };
-    all.set(`path:${name}`, { ...implicit, pointer: at });
+    all.set(`path:${name}`, { ...parameterObject({ name, in: "path", required: true, schema: { type: "string" } }), pointer: at });
   }
   return [...all.values()];
 }

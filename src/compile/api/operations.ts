@@ -25,20 +25,19 @@ import {
   fileNameOf,
   identifierOf,
   isMemberName,
+  lowerFirst,
   pointerOf,
 } from "./names.js";
 import type { OperationModel } from "./operation.js";
 import { type JsonSchema, type PatternCheck, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
 import { routeNode } from "./deep-nodes.js";
 import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
-import type { OperationGroupView, OperationView } from "../../model/api-model.js";
+import type { ApiModel, OperationGroupView, OperationView } from "../../model/api-model.js";
 
 /** The request's signal, the last member of every handler's input (runtime/dispatch.gen.ts, RequestWork). */
 export const SIGNAL = member("signal", word("AbortSignal"), {
   description: "Aborted when the request's deadline passes or its client goes away: hand it to store calls and other slow work.",
 });
-
-export { UnsupportedConstruct, pointerOf, isJsonMediaType };
 
 /** A declared error schema the server cannot build its refusals in, where `generate` warns (ApiModel `unmappedErrors`). */
 export interface UnmappedErrorSchema {
@@ -47,6 +46,9 @@ export interface UnmappedErrorSchema {
   readonly responses: string[];
   more: number;
 }
+
+/** A handler group as it is collected: its names, and its operations (groupViews adds what its file uses). */
+type Group = { readonly view: Omit<OperationGroupView, "operations" | `uses${string}`>; readonly operations: OperationView[] };
 
 /** What the model collects of every operation written by others, grouped for the templates. */
 export class OperationCollector {
@@ -59,9 +61,9 @@ export class OperationCollector {
   private readonly rawReasons = new WeakMap<ParameterSpec, string>();
   /** Declared error schemas the server cannot build its refusals in, by their place. */
   readonly unmappedErrors = new Map<string, UnmappedErrorSchema>();
-  private readonly groups = new Map<string, { view: Omit<OperationGroupView, "operations">; operations: OperationView[] }>();
+  private readonly groups = new Map<string, Group>();
   /** operationId -> what `codegen serve` answers for it (see mockAnswer). */
-  readonly mockAnswers: Record<string, MockAnswer> = {};
+  readonly mockAnswers: { [operationId: string]: ApiModel["mockAnswers"][string] } = {};
   private readonly usedProperties: Set<string>;
   readonly hookSchemes = new Set<string>();
   /** The spec of each parameter read without problems (a path item's is read at each of its operations). */
@@ -150,7 +152,7 @@ export class OperationCollector {
       return undefined;
     }
     const before = this.problems.length;
-    const read = this.read(model);
+    const read = this.read(model, true);
     const security = this.security(model);
     if (this.problems.length > before) return undefined;
 
@@ -189,16 +191,6 @@ export class OperationCollector {
   }
 
   /**
-   * How the dispatcher reads an operation of any kind (runtime/requests.gen.ts,
-   * OperationDefinition): its parameters by location and style, its body by media type, its
-   * responses by status; with the type members of its parameters and body and the union of its
-   * responses. Problems are recorded.
-   */
-  read(model: OperationModel): { definition: OperationDefinition; parameterMembers: Member[]; bodyMembers: Member[]; resultType: TypeExpr } {
-    return this.readAs(model, true);
-  }
-
-  /**
    * The dispatcher's definition of an operation alone (codegen's own operations, whose handler
    * types the resource gives: build.ts), read as `read` reads it with its problems recorded, and
    * the variants its body and responses ask for asked for in the same order (types.gen.ts
@@ -206,12 +198,17 @@ export class OperationCollector {
    * were a good part of the model's time and garbage. `parameters`: those of the model it reads
    * (a list's own `sort`, `limit` and `cursor` are not).
    */
-  definition(model: OperationModel, parameters: OperationModel["parameters"] = model.parameters): OperationDefinition {
-    return this.readAs(model, false, parameters).definition;
+  definition(model: OperationModel, parameters: OperationModel["parameters"]): OperationDefinition {
+    return this.read(model, false, parameters).definition;
   }
 
-  /** `read` (of `own`: the model's parameters unless given), with the type members and result type made only when `typed` (else empty). */
-  private readAs(
+  /**
+   * How the dispatcher reads an operation of any kind (runtime/requests.gen.ts,
+   * OperationDefinition): its parameters (`own`) by location and style, its body by media type,
+   * its responses by status; with the type members of its parameters and body and the union of
+   * its responses, made only when `typed` (else empty). Problems are recorded.
+   */
+  private read(
     model: OperationModel,
     typed: boolean,
     own: OperationModel["parameters"] = model.parameters,
@@ -242,11 +239,10 @@ export class OperationCollector {
     });
   }
 
-  private groupOf(label: string, path: string): { view: Omit<OperationGroupView, "operations">; operations: OperationView[] } {
+  private groupOf(label: string, path: string): Group {
     const existing = this.groups.get(label);
     if (existing) return existing;
-    const pascal = identifierOf(label);
-    let property = pascal[0] === "_" ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
+    let property = lowerFirst(identifierOf(label));
     if (!isMemberName(property)) property = `${property}Operations`;
     const base = property;
     for (let n = 2; this.usedProperties.has(property); n++) property = `${base}${n}`;
@@ -265,10 +261,6 @@ export class OperationCollector {
             .replace(/_/g, "-") || "default",
         ),
         labelComment: inlineComment(label),
-        usesTypes: false,
-        usesPrincipal: false,
-        usesRawBody: false,
-        usesRawParameter: false,
       },
       operations: [],
     };
@@ -467,8 +459,9 @@ export class OperationCollector {
     const required = body.required;
     const json = body.content.filter((t) => isJsonMediaType(t.type));
     const raw = body.content.filter((t) => !isJsonMediaType(t.type));
-    const schema = json.find((t) => t.schema !== undefined)?.schema;
-    if (schema) this.checkSchema(schema, `${pointer}/content/${json[0]!.type.replace(/\//g, "~1")}/schema`);
+    const described = json.find((t) => t.schema !== undefined);
+    const schema = described?.schema;
+    if (schema) this.checkSchema(schema, `${pointer}/content/${escapeToken(described!.type)}/schema`);
     const members: Member[] = [];
     // The body's type is made, or untyped asked for: it asks for the request variants of its schemas.
     if (!typed && json.length > 0) this.askFor(schema, "request");
@@ -629,20 +622,13 @@ function isStatusKey(key: string): boolean {
   return true;
 }
 
-/** The response `codegen serve` gives for an operation written by others (see src/serve/examples.ts). */
-export interface MockAnswer {
-  readonly status: number;
-  /** JSON Pointer of the response object in the document, when the status has one. */
-  readonly responseAt?: string;
-}
-
-/** The first declared success: a 2XX code, else a 2XX range or default as 200, else the first code. */
-function mockAnswer(responses: Json, pointer: string): MockAnswer {
+/** What `codegen serve` answers (src/serve/examples.ts): the first declared success, a 2XX code, else a 2XX range or default as 200, else the first code. */
+function mockAnswer(responses: Json, pointer: string): ApiModel["mockAnswers"][string] {
   const keys = Object.keys(responses);
   const key = keys.find((k) => /^2[0-9]{2}$/.test(k)) ?? keys.find((k) => /^2XX$/i.test(k) || k === "default") ?? keys.find((k) => /^[0-9]{3}$/.test(k));
   const status = key !== undefined && /^[0-9]{3}$/.test(key) ? Number(key) : 200;
   if (key === undefined || status === 204 || status === 304) return { status };
-  return { status, responseAt: `${pointer}/responses/${key.replaceAll("~", "~0").replaceAll("/", "~1")}` };
+  return { status, responseAt: `${pointer}/responses/${escapeToken(key)}` };
 }
 
 const RESPONSE_HEADERS = word("ResponseHeaders");

@@ -499,44 +499,6 @@ const UNSUPPORTED = new Set([
   "contentSchema",
 ]);
 
-/** The assertions and applicators validateValue() implements (see the runtime's `SchemaNode`). */
-const SUPPORTED = new Set([
-  "$ref",
-  "type",
-  "enum",
-  "const",
-  "format",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "items",
-  "properties",
-  "required",
-  "additionalProperties",
-  "minProperties",
-  "maxProperties",
-  "allOf",
-  "anyOf",
-  "oneOf",
-  "not",
-  "patternProperties",
-  "propertyNames",
-  "prefixItems",
-  "if",
-  "then",
-  "else",
-  "unevaluatedProperties",
-  "dependentRequired",
-]);
-
 /** The keywords whose values unsupportedKeywords walks into. */
 const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   "properties",
@@ -553,6 +515,19 @@ const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   "oneOf",
   "prefixItems",
   "not",
+]);
+
+/**
+ * The assertions and applicators validateValue() implements (see the runtime's `SchemaNode`):
+ * what schemaNode and partKeywords put into a node, and the subschemas they walk into.
+ */
+const SUPPORTED: ReadonlySet<string> = new Set([
+  "$ref",
+  "type",
+  "required",
+  ...NODE_KEYWORDS.filter((key) => key !== "default"),
+  ...PART_KEYWORDS,
+  ...SUBSCHEMA_KEYWORDS,
 ]);
 
 /**

@@ -4,21 +4,9 @@
  * requirements, for codegen's own resource operations and for operations written by others alike.
  * What the runtime cannot check exactly is refused at its requirement, never approximated.
  */
+import type { SchemeSpec, SecurityRequirement } from "#runtime/guards.gen.js";
 import { stringLiteral } from "../../model/escape.js";
 import { type Json, objectOf } from "../../model/json.js";
-
-/** How the runtime checks a security scheme (runtime/guards.gen.ts, SchemeSpec). */
-export type SchemeSpec =
-  | { readonly kind: "bearer" | "oauth2"; readonly autoError?: false }
-  | { readonly kind: "hook"; readonly in: "header" | "query" | "cookie"; readonly name: string }
-  | { readonly kind: "hook"; readonly in: "authorization"; readonly scheme: string }
-  | { readonly kind: "hook"; readonly in: "none" };
-
-/** A scheme of a requirement with the scopes (or, for other schemes, role names) it asks for. */
-export interface SecurityItem {
-  readonly scheme: string;
-  readonly scopes: readonly string[];
-}
 
 /** A requirement the runtime cannot enforce, at its JSON pointer. */
 export interface SecurityProblem {
@@ -82,7 +70,7 @@ function specOf(scheme: Json): ReturnType<typeof schemeSpec> {
 /** The security of one operation as the runtime reads it. */
 export interface OperationSecurity {
   /** Alternatives, each the schemes that must all let a request in (`[]`: anonymous). None: public. */
-  readonly requirements: readonly (readonly SecurityItem[])[];
+  readonly requirements: readonly SecurityRequirement[];
   /** The schemes the application checks with a hook. */
   readonly hooks: readonly string[];
   /** The type of the principal a handler gets: always one, possibly none, or none (public). */
@@ -113,7 +101,7 @@ export function securityOf(operation: Json, document: Json, at: string): Operati
       problems.push({ pointer, reason: "a security requirement must be an object of scheme names" });
       return [];
     }
-    return Object.entries(requirement as Json).map(([name, scopes]): SecurityItem => {
+    return Object.entries(requirement as Json).map(([name, scopes]): SecurityRequirement[number] => {
       if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === "string")) {
         problems.push({ pointer, reason: `the scopes of ${stringLiteral(name)} are not a list of names` });
       }

@@ -6,6 +6,7 @@
  * still matches the resource's schema.
  */
 import type { Field } from "./model.js";
+import { withArticle } from "./names.js";
 
 /** The bounds a body field must keep within the resource field's: a lower one at least, an upper one at most. */
 const LOWER = ["minLength", "minimum", "minItems"] as const;
@@ -21,7 +22,7 @@ const UPPER = ["maxLength", "maximum", "maxItems"] as const;
 export function incompatibility(body: Field, field: Field, at = body.name): string | undefined {
   // Why an integer may go into a number: every integer is one (JSON Schema's `integer`).
   if (body.type !== field.type && !(body.type === "integer" && field.type === "number"))
-    return `\`${at}\` is ${article(body.type)} here and ${article(field.type)} on the resource`;
+    return `\`${at}\` is ${withArticle(body.type)} here and ${withArticle(field.type)} on the resource`;
   if (body.format !== field.format) return `\`${at}\` has the format ${body.format ?? "(none)"} here and ${field.format ?? "(none)"} on the resource`;
   if (body.nullable && !field.nullable) return `\`${at}\` accepts null here, which the resource field may not hold`;
   if (field.enum !== undefined) {
@@ -56,8 +57,4 @@ export function incompatibility(body: Field, field: Field, at = body.name): stri
     }
   }
   return undefined;
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }

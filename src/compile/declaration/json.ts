@@ -8,8 +8,8 @@
 /** A span of the text: its first offset and the offset after it. */
 export type Range = readonly [number, number];
 
-/** Where a node stands: its value, and its key when it is a member of an object. */
-export interface JsonPlace {
+/** Where a node stands: its value, and its key when it is a member of a map (JSON's objects, YAML's maps alike). */
+export interface Place {
   readonly value: Range;
   readonly key?: Range;
 }
@@ -92,8 +92,8 @@ function stringEnd(text: string, start: number): number {
  * none reads nothing.
  */
 export class JsonPlaces {
-  private readonly members = new Map<number, Map<string, JsonPlace> | JsonPlace[]>();
-  private readonly root: JsonPlace;
+  private readonly members = new Map<number, Map<string, Place> | Place[]>();
+  private readonly root: Place;
 
   constructor(private readonly text: string) {
     const start = this.space(0);
@@ -101,7 +101,7 @@ export class JsonPlaces {
   }
 
   /** The place of the deepest node along `path` that exists, and how many steps of the path it took. */
-  find(path: readonly (string | number)[]): { place: JsonPlace; depth: number } {
+  find(path: readonly (string | number)[]): { place: Place; depth: number } {
     let place = this.root;
     for (let depth = 0; depth < path.length; depth++) {
       const children = this.childrenOf(place.value[0]);
@@ -114,15 +114,15 @@ export class JsonPlaces {
   }
 
   /** The members of the object or array starting at `start` (undefined for a scalar), read once. */
-  private childrenOf(start: number): Map<string, JsonPlace> | JsonPlace[] | undefined {
+  private childrenOf(start: number): Map<string, Place> | Place[] | undefined {
     const open = this.text.charCodeAt(start);
     if (open !== OPEN_BRACE && open !== OPEN_BRACKET) return undefined;
     const known = this.members.get(start);
     if (known) return known;
     const text = this.text;
     const isObject = open === OPEN_BRACE;
-    const byKey = new Map<string, JsonPlace>();
-    const items: JsonPlace[] = [];
+    const byKey = new Map<string, Place>();
+    const items: Place[] = [];
     let i = this.space(start + 1);
     while (i < text.length && text.charCodeAt(i) !== (isObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
       let key: Range | undefined;

@@ -15,7 +15,7 @@ import {
   type Node as YamlNode,
 } from "yaml";
 import { type Diagnostic, type SourceLocation, diagnostic } from "../../diagnostics/index.js";
-import { JsonPlaces, parseJson } from "./json.js";
+import { JsonPlaces, type Place, type Range, parseJson } from "./json.js";
 import { readYamlSubset } from "./yaml-subset.js";
 import { escapeToken } from "../pointer.js";
 
@@ -55,12 +55,6 @@ const MAX_PARSER_STACK = 2 * MAX_DEPTH + 8;
  * the plain value, and all later work on it, linear in the size of the text.
  */
 const MIN_ALIAS_BUDGET = 100_000;
-
-type Range = readonly [number, number];
-interface Place {
-  value: Range;
-  key?: Range;
-}
 
 /**
  * Every key that repeats an earlier key of its map (scalar keys compared by value, as the YAML
@@ -123,34 +117,36 @@ export function loadDocument(file: string, text: string): LoadResult {
   const json = parsed && "value" in parsed ? parsed : undefined;
   if (json) {
     const places = new JsonPlaces(text);
-    const at = placeFinder(file, text);
-    const locate = (path: Path, part: "value" | "key" = "value"): SourceLocation => {
-      const { place, depth } = places.find(path);
-      return at(part === "key" && depth === path.length && place.key ? place.key : place.value);
-    };
-    return { document: { file, value: json.value, locate }, diagnostics: [] };
+    return { document: { file, value: json.value, locate: locator((path) => places.find(path), placeFinder(file, text)) }, diagnostics: [] };
   }
   // Why (S6): most declarations and OpenAPI documents are written in a small part of YAML, read in
   // one pass by readYamlSubset; what it does not cover, and every text with a problem to report,
   // is read by the yaml package as before.
   const subset = readYamlSubset(text, MAX_DEPTH);
   if (subset) {
-    return { document: { file, value: subset.value, locate: locator(() => subset.places, placeFinder(file, text)) }, diagnostics: [] };
+    return { document: { file, value: subset.value, locate: locator((path) => nearest(subset.places, path), placeFinder(file, text)) }, diagnostics: [] };
   }
   return loadWithYamlParser(file, text);
 }
 
-/** `locate` over a table of places: the nearest place that exists (a missing key is reported at the map that lacks it). */
-function locator(placesOf: () => ReadonlyMap<string, Place>, at: (range: Range) => SourceLocation): LoadedDocument["locate"] {
+/**
+ * `locate` over `find`, which gives the nearest place that exists along a path and how many of its
+ * steps that took (a missing key is reported at the map that lacks it).
+ */
+function locator(find: (path: Path) => { place: Place; depth: number }, at: (range: Range) => SourceLocation): LoadedDocument["locate"] {
   return (path, part = "value") => {
-    const places = placesOf();
-    for (let n = path.length; n >= 0; n--) {
-      const place = places.get(pointer(path.slice(0, n)));
-      if (!place) continue;
-      return at(part === "key" && n === path.length && place.key ? place.key : place.value);
-    }
-    return at([0, 0]);
+    const { place, depth } = find(path);
+    return at(part === "key" && depth === path.length && place.key ? place.key : place.value);
   };
+}
+
+/** The nearest place of a table that exists along a path, and how many of its steps that took. */
+function nearest(places: ReadonlyMap<string, Place>, path: Path): { place: Place; depth: number } {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const place = places.get(pointer(path.slice(0, depth)));
+    if (place) return { place, depth };
+  }
+  return { place: { value: [0, 0] }, depth: 0 };
 }
 
 /**
@@ -209,9 +205,7 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
       if (!problems.some((p) => p.code === "input/too-deep")) problems.push(diagnostic("input/too-deep", { limit: MAX_DEPTH }, at(rangeOf(node))));
       return null;
     }
-    const place: Place = { value: rangeOf(node) };
-    if (keyRange) place.key = keyRange;
-    places.set(pointer(path), place);
+    places.set(pointer(path), keyRange ? { value: rangeOf(node), key: keyRange } : { value: rangeOf(node) });
     if (node === null) return null;
     if (isAlias(node)) {
       // An alias reads as a copy of its anchor's node; places inside it point at the anchor.
@@ -251,7 +245,7 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
   const value = toPlain(doc.contents as YamlNode, [], undefined);
   if (problems.length > 0) return { diagnostics: problems };
 
-  return { document: { file, value, locate: locator(() => places, at) }, diagnostics: [] };
+  return { document: { file, value, locate: locator((path) => nearest(places, path), at) }, diagnostics: [] };
 }
 
 /**

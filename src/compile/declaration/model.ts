@@ -132,8 +132,6 @@ export interface Resource {
   readonly singular: string;
   /** PascalCase of the singular: `Article`, `BlogPost`. */
   readonly typeName: string;
-  /** PascalCase of the collection: `Articles`, `BlogPosts`. */
-  readonly pluralTypeName: string;
   readonly description?: string;
   readonly id: "integer" | "uuid" | "string";
   readonly fields: readonly Field[];

@@ -6,7 +6,8 @@
 import type { Path } from "./load.js";
 import type { Access, Action, DeclaredError, Extensions, Field, Operation, OperationOptions, Page, StatusMachine } from "./model.js";
 import { incompatibility } from "./action-fields.js";
-import { type Raw, type Report, asRecord, asString, defined, extensionsOf, isRecord, readFields, strings } from "./read.js";
+import { type Raw, type Report, asString, defined, extensionsOf, readFields, strings } from "./read.js";
+import { isObject, objectOf } from "../../model/json.js";
 import { OPERATIONS } from "./schema.js";
 
 /** `limit` when a list declares `page` without `size`, and the largest `limit` without `max`. */
@@ -40,10 +41,10 @@ export function readOperations(raw: Raw, path: Path, fields: readonly Field[], r
     const operations = OPERATIONS.filter((op) => !("operations" in raw) || seen.has(op));
     return { operations, options: Object.fromEntries(operations.map((op) => [op, defaults()])), extensions: {} };
   }
-  const map = asRecord(raw.operations);
+  const map = objectOf(raw.operations);
   const operations = OPERATIONS.filter((op) => op in map);
   const options: Partial<Record<Operation, OperationOptions>> = {};
-  for (const op of operations) options[op] = readOptions(op, asRecord(map[op]), [...at, op], fields, report);
+  for (const op of operations) options[op] = readOptions(op, objectOf(map[op]), [...at, op], fields, report);
   return { operations, options, extensions: extensionsOf(map) };
 }
 
@@ -55,7 +56,7 @@ function readOptions(operation: Operation, raw: Raw, path: Path, fields: readonl
     summary: asString(raw.summary),
     description: asString(raw.description),
     errors: readErrors(raw.errors),
-    page: "page" in raw ? readPage(asRecord(raw.page), [...path, "page"], report) : undefined,
+    page: "page" in raw ? readPage(objectOf(raw.page), [...path, "page"], report) : undefined,
     sort: "sort" in raw ? readSort(raw.sort, [...path, "sort"], fields, report) : undefined,
     query: readQuery(raw.query, [...path, "query"], fields, report),
     extensions: extensionsOf(raw),
@@ -64,7 +65,7 @@ function readOptions(operation: Operation, raw: Raw, path: Path, fields: readonl
 
 /** Declared refusals in ascending order of status (the shape check vouches for the statuses). */
 function readErrors(raw: unknown): DeclaredError[] {
-  return Object.entries(asRecord(raw))
+  return Object.entries(objectOf(raw))
     .filter(([status]) => !status.startsWith("x-"))
     .map(([status, description]) => ({ status, description: asString(description) ?? "" }))
     .sort((a, b) => Number(a.status) - Number(b.status));
@@ -101,18 +102,13 @@ function readSort(raw: unknown, path: Path, fields: readonly Field[], report: Re
 
 function readQuery(raw: unknown, path: Path, fields: readonly Field[], report: Report): Field[] {
   const query = readFields(raw, path, report, "query");
-  for (const parameter of query) {
-    const at = [...path, parameter.name];
-    if (LIST_PARAMETERS.includes(parameter.name)) {
-      report("decl/query-name-taken", { name: parameter.name, by: "`limit`, `cursor`, `sort` and `status` are the list's own parameters" }, at, "key");
-    } else if (fields.some((f) => f.filter && f.name === parameter.name)) {
-      report(
-        "decl/query-name-taken",
-        { name: parameter.name, by: `the field \`${parameter.name}\` has \`filter: true\`, which makes it a query parameter` },
-        at,
-        "key",
-      );
-    }
+  for (const { name } of query) {
+    const by = LIST_PARAMETERS.includes(name)
+      ? "`limit`, `cursor`, `sort` and `status` are the list's own parameters"
+      : fields.some((f) => f.filter && f.name === name)
+        ? `the field \`${name}\` has \`filter: true\`, which makes it a query parameter`
+        : undefined;
+    if (by !== undefined) report("decl/query-name-taken", { name, by }, [...path, name], "key");
   }
   return query;
 }
@@ -135,8 +131,8 @@ export interface ActionContext {
 /** Read `actions` in declaration order. */
 export function readActions(raw: unknown, path: Path, ctx: ActionContext): Action[] {
   const out: Action[] = [];
-  for (const [name, value] of Object.entries(asRecord(raw))) {
-    if (name.startsWith("x-") || !isRecord(value)) continue;
+  for (const [name, value] of Object.entries(objectOf(raw))) {
+    if (name.startsWith("x-") || !isObject(value)) continue;
     out.push(readAction(name, value, [...path, name], ctx));
   }
   return out;
@@ -145,17 +141,10 @@ export function readActions(raw: unknown, path: Path, ctx: ActionContext): Actio
 function readAction(name: string, raw: Raw, path: Path, ctx: ActionContext): Action {
   const { status, report } = ctx;
   if (ctx.reservedRels.includes(name)) report("decl/link-rel-reserved", { rel: name }, path, "key");
-  const states = status && status.values.length > 0 ? status.values : undefined;
-  const known = (state: string, at: Path): boolean => {
-    if (states && !states.includes(state)) report("decl/unknown-state", { state, known: states }, at);
-    return states?.includes(state) ?? false;
-  };
-  const when = "when" in raw ? strings(raw.when) : undefined;
-  if (when && !status) report("decl/when-without-status", { key: "when" }, [...path, "when"], "key");
-  else when?.forEach((state, i) => known(state, [...path, "when", i]));
+  const when = readWhen(raw, path, status, report);
   const to = asString(raw.to);
   if (to !== undefined && !status) report("decl/when-without-status", { key: "to" }, [...path, "to"], "key");
-  else if (to !== undefined && status && known(to, [...path, "to"])) {
+  else if (to !== undefined && status && knownState(to, [...path, "to"], status, report)) {
     // Declaration "Actions": `to` must be a declared transition from every state the action is allowed in.
     const from = (when ?? status.values).filter((state) => status.values.includes(state));
     const missing = from.filter((state) => state !== to && !(status.transitions.get(state) ?? []).includes(to));
@@ -186,4 +175,20 @@ function readAction(name: string, raw: Raw, path: Path, ctx: ActionContext): Act
     errors: readErrors(raw.errors),
     extensions: extensionsOf(raw),
   });
+}
+
+/** A link's or an action's `when`, if declared: states of the resource's status, which it must have. */
+export function readWhen(raw: Raw, path: Path, status: StatusMachine | undefined, report: Report): string[] | undefined {
+  if (!("when" in raw)) return undefined;
+  const when = strings(raw.when);
+  if (!status) report("decl/when-without-status", { key: "when" }, [...path, "when"], "key");
+  else when.forEach((state, i) => knownState(state, [...path, "when", i], status, report));
+  return when;
+}
+
+/** Whether a state is one the status declares; one it does not is reported, unless it declares none (the shape check's to report). */
+function knownState(state: string, at: Path, status: StatusMachine, report: Report): boolean {
+  const known = status.values.includes(state);
+  if (!known && status.values.length > 0) report("decl/unknown-state", { state, known: status.values }, at);
+  return known;
 }

@@ -8,13 +8,10 @@ import type { Path } from "./load.js";
 import type { EnumValue, Extensions, Field, FieldType, StringFormat } from "./model.js";
 import { patternProblem } from "../verify/patterns.js";
 import { checkValue } from "./values.js";
+import { type Json, isObject, objectOf } from "../../model/json.js";
 
-/** A raw map of the declaration. */
-export type Raw = Record<string, unknown>;
-/** Whether a raw value is a map. */
-export const isRecord = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
-/** A raw value as a map (empty when it is none: the shape check reported that). */
-export const asRecord = (v: unknown): Raw => (isRecord(v) ? v : {});
+/** A raw map of the declaration (`objectOf` gives an empty one for a value that is none: the shape check reported that). */
+export type Raw = Json;
 /** A raw value as a list (empty when it is none). */
 export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** A raw value as a string, if it is one. */
@@ -89,7 +86,7 @@ const MIN_MAX = [
 /** The fields of a raw `fields` map, in declaration order, each read at `place`. */
 export function readFields(raw: unknown, path: Path, report: Report, place: FieldPlace): Field[] {
   const out: Field[] = [];
-  for (const [name, value] of Object.entries(asRecord(raw))) {
+  for (const [name, value] of Object.entries(objectOf(raw))) {
     if (name.startsWith("x-")) continue;
     const field = readField(name, value, [...path, name], report, place);
     if (field) out.push(field);
@@ -104,10 +101,9 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
     const base = (array ? raw.slice(0, -2) : raw) as FieldType;
     if (!["string", "integer", "number", "boolean"].includes(base)) return undefined;
     if (array && place === "query") report("decl/query-not-scalar", { type: "array" }, path);
-    const scalar = plainField(name, base);
-    return array ? { ...plainField(name, "array"), items: plainField("items", base) } : scalar;
+    return array ? { ...plainField(name, "array"), items: plainField("items", base) } : plainField(name, base);
   }
-  if (!isRecord(raw)) return undefined;
+  if (!isObject(raw)) return undefined;
   const type = raw.type as FieldType;
   if (!["string", "integer", "number", "boolean", "array", "object"].includes(type)) return undefined;
   for (const key in KEYS_FOR_TYPE) {

@@ -126,12 +126,17 @@ const errors: Shape = {
   description: "HTTP status -> when the handler refuses with it",
 };
 
+/** What an operation and an action may say of themselves. */
+const operationTexts = {
+  summary: opt(text("copied to the OpenAPI operation; derived when absent")),
+  description: opt(text("copied to the OpenAPI operation; derived when absent")),
+  errors: opt(errors),
+};
+
 /** Options of one operation (the map form of `operations`); `page`, `sort` and `query` apply to `list`. */
 const operationOptions = object(
   {
-    summary: opt(text("copied to the OpenAPI operation; derived when absent")),
-    description: opt(text("copied to the OpenAPI operation; derived when absent")),
-    errors: opt(errors),
+    ...operationTexts,
     page: opt(
       object(
         {
@@ -159,9 +164,7 @@ const action = object({
   to: opt(str("the status afterwards; a declared transition from every `when` state")),
   body: opt({ kind: "ref", name: "fields" }),
   access: opt(accessValue),
-  summary: opt(text("copied to the OpenAPI operation; derived when absent")),
-  description: opt(text("copied to the OpenAPI operation; derived when absent")),
-  errors: opt(errors),
+  ...operationTexts,
 });
 
 /** Named shapes; `field` refers to itself for arrays and nested objects. */

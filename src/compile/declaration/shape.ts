@@ -358,17 +358,14 @@ export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; t
           ...(shape.minimum !== undefined ? { minimum: shape.minimum } : {}),
         });
       case "number":
-        return described({ type: "number" });
       case "boolean":
-        return described({ type: "boolean" });
+        return described({ type: shape.kind });
       case "any":
         return described({});
       case "array":
         return described({ type: "array", items: convert(shape.items), ...(shape.minItems ? { minItems: shape.minItems } : {}) });
       case "object": {
-        const required = Object.entries(shape.properties)
-          .filter(([, p]) => p.required)
-          .map(([k]) => k);
+        const required = [...requiredKeys(shape)];
         return described({
           type: "object",
           properties: Object.fromEntries(Object.entries(shape.properties).map(([k, p]) => [k, convert(p.shape)])),

@@ -3,8 +3,9 @@ import type { LoadedDocument, Path } from "./load.js";
 import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, Server, StatusMachine } from "./model.js";
 import { guardScopes, servedTokenEndpoint } from "./model.js";
 import { type Inflection, actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
-import { readActions, readOperations } from "./operations.js";
-import { type Raw, type Report, asArray, asRecord, asString, defined, extensionsOf, readField, strings } from "./read.js";
+import { readActions, readOperations, readWhen } from "./operations.js";
+import { type Raw, type Report, asArray, asString, defined, extensionsOf, readField, strings } from "./read.js";
+import { objectOf } from "../../model/json.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
 import { checkShape, displayPath } from "./shape.js";
 import type { PatternOptions } from "../../options.js";
@@ -40,15 +41,14 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
     if (code === "schema/unsafe-pattern" && options.allowUnsafePatterns === true) return;
     diagnostics.push(diagnostic(code, args, document.locate(path, part)));
   };
-  const root = asRecord(document.value);
-  const shapeOk = diagnostics.length === 0;
+  const root = objectOf(document.value);
 
   const guards = readGuards(asArray(root.auth), report);
   // A guard the shape check refused is missing here: its scopes cannot be judged undeclared.
   const guardsComplete = guards.length === asArray(root.auth).length;
-  const resourceNames = Object.keys(asRecord(root.resources)).filter((k) => !k.startsWith("x-"));
-  const rawResources = asRecord(root.resources);
-  const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(asRecord(rawResources[name]))]));
+  const resourceNames = Object.keys(objectOf(root.resources)).filter((k) => !k.startsWith("x-"));
+  const rawResources = objectOf(root.resources);
+  const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(objectOf(rawResources[name]))]));
   // Why remembered: inflecting runs pluralize's few hundred rules four times, and a
   // resource's inflection is asked here and again when it is read.
   const inflections = new Map<string, Inflection>();
@@ -57,7 +57,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
     if (inflection === undefined) inflections.set(name, (inflection = inflectCollection(name)));
     return inflection;
   };
-  const singulars = new Map(resourceNames.map((name) => [name, asString(asRecord(rawResources[name]).singular) ?? inflect(name).singular]));
+  const singulars = new Map(resourceNames.map((name) => [name, asString(objectOf(rawResources[name]).singular) ?? inflect(name).singular]));
 
   const resources: Resource[] = [];
   const names = new NameRegistry(report);
@@ -66,7 +66,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   names.takeOperationId("getIndex", "the index (`GET /`)");
   if (servedTokenEndpoint(guards.map((g) => g.guard))) names.takeOperationId("issueToken", "the token endpoint");
   for (const name of resourceNames) {
-    const raw = asRecord(rawResources[name]);
+    const raw = objectOf(rawResources[name]);
     const path = ["resources", name];
     const resource = readResource(name, raw, path, { report, idTypes, singulars, inflect, hasAuth: "auth" in root, guards, guardsComplete });
     if (!resource) continue;
@@ -75,14 +75,15 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   }
   checkTokenEndpoints(guards, resourceNames, report);
   checkGuardNames(guards, report);
-  checkLicense(asRecord(root.info).license, report);
+  checkLicense(objectOf(root.info).license, report);
 
-  if (diagnostics.length > 0 || !shapeOk) return { diagnostics };
+  // The shape check's problems are among them: the list only grows.
+  if (diagnostics.length > 0) return { diagnostics };
   const info = root.info as Declaration["info"];
   const servers: Server[] = asArray(root.servers).map((s) =>
     typeof s === "string"
       ? { url: s, extensions: {} }
-      : defined({ url: asString(asRecord(s).url) ?? "", description: asString(asRecord(s).description), extensions: extensionsOf(asRecord(s)) }),
+      : defined({ url: asString(objectOf(s).url) ?? "", description: asString(objectOf(s).description), extensions: extensionsOf(objectOf(s)) }),
   );
   return {
     declaration: { info, servers, guards: guards.map((g) => g.guard), resources, extensions: extensionsOf(root) },
@@ -193,7 +194,7 @@ interface ReadGuard {
 function readGuards(raw: unknown[], report: Report): ReadGuard[] {
   const out: ReadGuard[] = [];
   raw.forEach((entry, i) => {
-    const g = asRecord(entry);
+    const g = objectOf(entry);
     const kind = g.guard;
     if (kind !== "password" && kind !== "authorizationCode" && kind !== "oauth2") return;
     const path = ["auth", i];
@@ -207,35 +208,31 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
       const value = asString(g[key]);
       // A missing or mistyped URL is the shape check's to report.
       if (value === undefined) return "";
-      if (!isUrl(value, true)) {
-        report(tokenUrl ? "decl/bad-token-url" : "decl/bad-url", { url: value }, [...path, key]);
-      }
+      if (!isUrl(value)) report(tokenUrl ? "decl/bad-token-url" : "decl/bad-url", { url: value }, [...path, key]);
       return value;
     };
-    const scopes = Object.fromEntries(Object.entries(asRecord(g.scopes)).map(([k, v]) => [k, asString(v) ?? ""]));
-    let guard: Guard;
-    if (kind === "password") {
-      guard = { ...base, kind, tokenUrl: url("tokenUrl", true), form: g.form === "strict" ? "strict" : "permissive", scopes };
-    } else if (kind === "authorizationCode") {
-      guard = defined({
-        ...base,
-        kind,
-        authorizationUrl: url("authorizationUrl", false),
-        tokenUrl: url("tokenUrl", true),
-        refreshUrl: "refreshUrl" in g ? url("refreshUrl", false) : undefined,
-        scopes,
-      });
-    } else {
-      guard = { ...base, kind, flows: asRecord(g.flows) };
-    }
+    const scopes = Object.fromEntries(Object.entries(objectOf(g.scopes)).map(([k, v]) => [k, asString(v) ?? ""]));
+    const guard: Guard =
+      kind === "password"
+        ? { ...base, kind, tokenUrl: url("tokenUrl", true), form: g.form === "strict" ? "strict" : "permissive", scopes }
+        : kind === "authorizationCode"
+          ? defined({
+              ...base,
+              kind,
+              authorizationUrl: url("authorizationUrl", false),
+              tokenUrl: url("tokenUrl", true),
+              refreshUrl: "refreshUrl" in g ? url("refreshUrl", false) : undefined,
+              scopes,
+            })
+          : { ...base, kind, flows: objectOf(g.flows) };
     out.push({ guard, path, named: "name" in g });
   });
   return out;
 }
 
-/** An absolute http(s) URL, or (where allowed) a path served by this API. */
-function isUrl(value: string, pathAllowed: boolean): boolean {
-  if (pathAllowed && value.startsWith("/") && !value.startsWith("//")) return !/[\s?#]/.test(value);
+/** An absolute http(s) URL, or a path served by this API. */
+function isUrl(value: string): boolean {
+  if (value.startsWith("/") && !value.startsWith("//")) return !/[\s?#]/.test(value);
   try {
     const parsed = new URL(value);
     return parsed.protocol === "https:" || parsed.protocol === "http:";
@@ -318,9 +315,9 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   }
   const singular = ctx.singulars.get(name) ?? inflection.singular;
 
-  const status = readStatus(asRecord(raw.status), [...path, "status"], "status" in raw, report);
+  const status = readStatus(objectOf(raw.status), [...path, "status"], "status" in raw, report);
   const reserved = new Set(["id", "links", ...(status ? ["status"] : [])]);
-  const rawFields = asRecord(raw.fields);
+  const rawFields = objectOf(raw.fields);
   const fields: Field[] = [];
   for (const fieldName of Object.keys(rawFields)) {
     if (fieldName.startsWith("x-")) continue;
@@ -338,25 +335,24 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   }
 
   const { operations, options, extensions: operationsExtensions } = readOperations(raw, path, fields, report);
-  // The rel of a `ref` link is the referenced resource's singular, declared or derived.
-  const refSingulars = fields.filter((f) => f.ref !== undefined).map((f) => ctx.singulars.get(f.ref!) ?? ctx.inflect(f.ref!).singular);
+  // The rels the server computes: `self`, and for each `ref` field the referenced resource's singular, declared or derived.
+  const reservedRels = ["self", ...fields.filter((f) => f.ref !== undefined).map((f) => ctx.singulars.get(f.ref!) ?? ctx.inflect(f.ref!).singular)];
   const access = readAccess(raw, path, operations, ctx);
   const actions = readActions(raw.actions, [...path, "actions"], {
     fields,
     status,
-    reservedRels: ["self", ...refSingulars],
+    reservedRels,
     writeAccess: access.write,
     hasAuth: ctx.hasAuth,
     parseAccess: (value, at) => parseAccess(value, at, ctx),
     report,
   });
-  const links = readLinks(asRecord(raw.links), [...path, "links"], { operations, status, refSingulars, actionNames: actions.map((a) => a.name), report });
+  const links = readLinks(objectOf(raw.links), [...path, "links"], { operations, status, reservedRels, actionNames: actions.map((a) => a.name), report });
 
   return defined({
     name,
     singular,
     typeName: pascalCase(singular),
-    pluralTypeName: pascalCase(name),
     description: asString(raw.description),
     id: idTypeOf(raw),
     fields,
@@ -368,7 +364,7 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
     actions,
     extensions: extensionsOf(raw),
     // `x-` keys of `access` and of the map form of `operations` go onto every operation.
-    accessExtensions: { ...extensionsOf(asRecord(raw.access)), ...operationsExtensions },
+    accessExtensions: { ...extensionsOf(objectOf(raw.access)), ...operationsExtensions },
   });
 }
 
@@ -388,7 +384,7 @@ function readStatus(raw: Raw, path: Path, declared: boolean, report: Report): St
   const initial = asString(raw.initial) ?? values[0] ?? "";
   if ("initial" in raw) known(initial, [...path, "initial"]);
   const transitions = new Map<string, string[]>();
-  for (const [from, to] of Object.entries(asRecord(raw.transitions))) {
+  for (const [from, to] of Object.entries(objectOf(raw.transitions))) {
     if (from.startsWith("x-")) continue;
     known(from, [...path, "transitions", from], "key");
     const targets = strings(to);
@@ -401,7 +397,7 @@ function readStatus(raw: Raw, path: Path, declared: boolean, report: Report): St
 interface LinkContext {
   readonly operations: readonly Operation[];
   readonly status: StatusMachine | undefined;
-  readonly refSingulars: readonly string[];
+  readonly reservedRels: readonly string[];
   /** An action of the same name replaces a link (declaration.md, "Actions"): its method is the action's. */
   readonly actionNames: readonly string[];
   readonly report: Report;
@@ -411,22 +407,15 @@ function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
   const out: LinkRule[] = [];
   for (const [rel, value] of Object.entries(raw)) {
     if (rel.startsWith("x-")) continue;
-    const link = asRecord(value);
+    const link = objectOf(value);
     const at = [...path, rel];
-    if (rel === "self" || ctx.refSingulars.includes(rel)) ctx.report("decl/link-rel-reserved", { rel }, at, "key");
+    if (ctx.reservedRels.includes(rel)) ctx.report("decl/link-rel-reserved", { rel }, at, "key");
     const method = link.method;
     if (method !== "GET" && method !== "POST" && method !== "PUT" && method !== "PATCH" && method !== "DELETE") continue;
     if (!ctx.actionNames.includes(rel) && !ctx.operations.includes(OPERATION_OF_METHOD[method])) {
       ctx.report("decl/link-method-not-offered", { method, rel }, [...at, "method"]);
     }
-    const when = "when" in link ? strings(link.when) : undefined;
-    if (when && !ctx.status) ctx.report("decl/when-without-status", { key: "when" }, [...at, "when"], "key");
-    else if (when && ctx.status && ctx.status.values.length > 0) {
-      const states = ctx.status.values;
-      when.forEach((state, i) => {
-        if (!states.includes(state)) ctx.report("decl/unknown-state", { state, known: states }, [...at, "when", i]);
-      });
-    }
+    const when = readWhen(link, at, ctx.status, ctx.report);
     out.push(defined({ rel, method, when, href: asString(link.href), description: asString(link.description), extensions: extensionsOf(link) }));
   }
   return out;
@@ -434,7 +423,7 @@ function readLinks(raw: Raw, path: Path, ctx: LinkContext): LinkRule[] {
 
 /** Access per offered operation, and the resource's `write` access (the default of its actions). */
 function readAccess(raw: Raw, path: Path, operations: readonly Operation[], ctx: ResourceContext): { operations: Resource["access"]; write: Access } {
-  const declared = asRecord(raw.access);
+  const declared = objectOf(raw.access);
   const at = [...path, "access"];
   if ("access" in raw && !ctx.hasAuth) ctx.report("decl/access-without-auth", {}, at, "key");
   for (const key of Object.keys(declared)) {

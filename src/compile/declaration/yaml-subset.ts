@@ -9,20 +9,12 @@
  * for values and places (test/compile/declaration/yaml-subset.test.ts holds the two together).
  */
 import { escapeToken } from "../pointer.js";
-
-/** A span of the text: its first offset and the offset after it (the yaml package's `range`). */
-type Range = [number, number];
-
-/** Where a node stands, as the yaml-package path of load.ts records it. */
-export interface SubsetPlace {
-  value: Range;
-  key?: Range;
-}
+import type { Place, Range } from "./json.js";
 
 /** The value of a text in the subset, and the place of every node keyed by its JSON Pointer. */
 export interface SubsetDocument {
   readonly value: object;
-  readonly places: Map<string, SubsetPlace>;
+  readonly places: Map<string, Place>;
 }
 
 /** Raised anywhere the text leaves the subset: the yaml package reads it instead. */
@@ -75,7 +67,7 @@ export function readYamlSubset(text: string, maxDepth: number): SubsetDocument |
     const { value } = new Reader(text, maxDepth, false).document();
     // Why: the places are asked only for a diagnostic, and recording one (and its
     // pointer) for every node was a good part of the read; the text is read again, recording, then.
-    let places: Map<string, SubsetPlace> | undefined;
+    let places: Map<string, Place> | undefined;
     return {
       value,
       get places() {
@@ -99,7 +91,7 @@ interface Parsed {
 }
 
 class Reader {
-  readonly places = new Map<string, SubsetPlace>();
+  readonly places = new Map<string, Place>();
   /** Whether the last call of contentLine passed a comment line. */
   private passedComment = false;
   private readonly n: number;
@@ -137,54 +129,41 @@ class Reader {
   /** A block map or sequence whose first line starts at `lineStart`, indented by `indent`. */
   private blockNode(lineStart: number, indent: number, at: string, depth: number, key: Range | undefined): Parsed {
     const p = lineStart + indent;
-    return this.isItem(p) ? this.blockSeq(p, indent, at, depth, key) : this.blockMap(p, indent, at, depth, key);
+    return this.blockCollection(p, indent, at, depth, key, this.isItem(p));
   }
 
-  private blockSeq(p: number, indent: number, at: string, depth: number, key: Range | undefined): Parsed {
-    const items: unknown[] = [];
-    let pos = p;
-    let next: number;
-    let end: number;
-    for (;;) {
-      if (depth + 1 > this.depthLimit) throw new Outside();
-      const item = this.valueAfter(pos + 1, indent, this.record ? `${at}/${items.length}` : at, depth + 1, undefined, false);
-      items.push(item.value);
-      ({ next, end } = item);
-      if (next >= this.n) break;
-      const lineIndent = this.indentOf(next);
-      if (lineIndent < indent) break;
-      if (lineIndent > indent) throw new Outside();
-      pos = next + lineIndent;
-      // A line at this indent that is no item ends the sequence (a map's next key when the map holds it at its own indent).
-      if (!this.isItem(pos)) break;
-    }
-    if (end < 0) throw new Outside();
-    this.place(at, p, end, key);
-    return { value: items, next, end };
-  }
-
-  private blockMap(p: number, indent: number, at: string, depth: number, key: Range | undefined): Parsed {
+  /** A block sequence (`isSeq`) or map whose first item or key is at `p`, indented by `indent`. */
+  private blockCollection(p: number, indent: number, at: string, depth: number, key: Range | undefined, isSeq: boolean): Parsed {
+    if (depth + 1 > this.depthLimit) throw new Outside();
+    const items: unknown[] | undefined = isSeq ? [] : undefined;
     // A null prototype, as the yaml-package path gives: `__proto__` stays an ordinary key.
-    const map = Object.create(null) as Record<string, unknown>;
+    const map = isSeq ? undefined : (Object.create(null) as Record<string, unknown>);
     let pos = p;
     let next: number;
     let end: number;
     for (;;) {
-      const found = this.key(pos);
-      if (!found || found.name in map) throw new Outside();
-      if (depth + 1 > this.depthLimit) throw new Outside();
-      const child = this.valueAfter(found.after, indent, this.record ? `${at}/${escapeToken(found.name)}` : at, depth + 1, found.range, true);
-      map[found.name] = child.value;
+      let child: Parsed;
+      if (items !== undefined) {
+        child = this.valueAfter(pos + 1, indent, this.record ? `${at}/${items.length}` : at, depth + 1, undefined, false);
+        items.push(child.value);
+      } else {
+        const found = this.key(pos);
+        if (!found || found.name in map!) throw new Outside();
+        child = this.valueAfter(found.after, indent, this.record ? `${at}/${escapeToken(found.name)}` : at, depth + 1, found.range, true);
+        map![found.name] = child.value;
+      }
       ({ next, end } = child);
       if (next >= this.n) break;
       const lineIndent = this.indentOf(next);
       if (lineIndent < indent) break;
       if (lineIndent > indent) throw new Outside();
       pos = next + lineIndent;
+      // A line at this indent that is no item ends a sequence (a map's next key when the map holds it at its own indent).
+      if (isSeq && !this.isItem(pos)) break;
     }
     if (end < 0) throw new Outside();
     this.place(at, p, end, key);
-    return { value: map, next, end };
+    return { value: items ?? map, next, end };
   }
 
   /**
@@ -201,7 +180,7 @@ class Reader {
         const lineIndent = this.indentOf(next);
         if (lineIndent > indent) return this.blockNode(next, lineIndent, at, depth, key);
         // A map may hold a sequence at its own indent.
-        if (inMap && lineIndent === indent && this.isItem(next + lineIndent)) return this.blockSeq(next + lineIndent, indent, at, depth, key);
+        if (inMap && lineIndent === indent && this.isItem(next + lineIndent)) return this.blockCollection(next + lineIndent, indent, at, depth, key, true);
       }
       this.place(at, q, q, key);
       // Where the yaml package ends an empty value: at its place, or past a comment on its line
@@ -215,7 +194,7 @@ class Reader {
     let value: unknown;
     let end: number;
     if (c === OPEN_BRACKET || c === OPEN_BRACE) ({ value, end } = this.flow(q, at, depth, key));
-    else if (!inMap && this.key(q)) return this.blockMap(q, q - this.lineStart(q), at, depth, key);
+    else if (!inMap && this.key(q)) return this.blockCollection(q, q - this.lineStart(q), at, depth, key, false);
     else {
       ({ value, end } = c === DOUBLE || c === SINGLE ? this.quoted(q) : this.blockPlain(q));
       this.place(at, q, end, key);

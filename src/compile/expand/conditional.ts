@@ -30,26 +30,19 @@ export function withEtag(response: Json): Json {
 }
 
 /** The `If-Match` parameter of a change (PUT, PATCH, DELETE, an action). */
-export function ifMatchParameter(): JsonSchema {
-  return {
-    name: "If-Match",
-    in: "header",
-    required: false,
-    description:
-      "Apply the change only while the object's `ETag` is one of these (or `*`: while it exists); otherwise 412 and nothing changes. Required (428 without it) when the server runs with `requireIfMatch`.",
-    schema: { type: "string" },
-  };
-}
+export const ifMatchParameter = (): JsonSchema =>
+  headerParameter(
+    "If-Match",
+    "Apply the change only while the object's `ETag` is one of these (or `*`: while it exists); otherwise 412 and nothing changes. Required (428 without it) when the server runs with `requireIfMatch`.",
+  );
 
 /** The `If-None-Match` parameter of a read of one object. */
-export function ifNoneMatchParameter(): JsonSchema {
-  return {
-    name: "If-None-Match",
-    in: "header",
-    required: false,
-    description: "Answer 304 with no body when the object's `ETag` is one of these (weak comparison) or `*`.",
-    schema: { type: "string" },
-  };
+export const ifNoneMatchParameter = (): JsonSchema =>
+  headerParameter("If-None-Match", "Answer 304 with no body when the object's `ETag` is one of these (weak comparison) or `*`.");
+
+/** An optional header parameter whose value is a list of entity tags. */
+function headerParameter(name: string, description: string): JsonSchema {
+  return { name, in: "header", required: false, description, schema: { type: "string" } };
 }
 
 /** The 304 of a read whose `If-None-Match` names the object's current version. */

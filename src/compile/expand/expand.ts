@@ -124,11 +124,6 @@ const OPERATION_SPECS: Record<Operation, OperationSpec> = {
   },
 };
 
-/** The operationId of a resource operation: `listArticles`, `getArticle`, ... */
-export function operationId(resource: Resource, operation: Operation): string {
-  return operationIdOf(operation, resource);
-}
-
 /** The security requirements for an access rule (openapi.md, Operation `security`). */
 function securityFor(access: Access, guards: readonly Guard[]): Json[] {
   if (access.kind === "public") return [];
@@ -139,15 +134,9 @@ function securityFor(access: Access, guards: readonly Guard[]): Json[] {
 
 /** A filter query parameter's schema: the field's scalar schema, without null or defaults. */
 function filterSchema(field: Field): JsonSchema {
-  const {
-    description: _d,
-    default: _default,
-    example: _e,
-    readOnly: _r,
-    writeOnly: _w,
-    filter: _f,
-    ...rest
-  } = fieldSchema({ ...field, nullable: false, readOnly: false, writeOnly: false, filter: false }, "output") as Json;
+  // Why only these two keys: fieldSchema writes no `readOnly`, `writeOnly` or `x-codegen-filter` for the flags cleared here.
+  const scalar = { ...field, nullable: false, readOnly: false, writeOnly: false, filter: false };
+  const { description: _d, default: _default, ...rest } = fieldSchema(scalar, "output");
   return rest;
 }
 
@@ -306,64 +295,34 @@ function sharedStatuses(access: Access, hasBody: boolean, change = false): Share
 /** The list's query parameters: filters, `status`, declared `query`, then `sort`, `limit` and `cursor`. */
 function listParameters(resource: Resource, options: OperationOptions): Json[] {
   const plural = words(resource.name);
-  const parameters: Json[] = [];
-  for (const field of resource.fields.filter((f) => f.filter)) {
-    parameters.push({
-      name: field.name,
-      in: "query",
-      required: false,
-      description: field.description ?? `Only ${plural} whose \`${field.name}\` equals this value.`,
-      schema: filterSchema(field),
-    });
-  }
-  if (resource.status) {
-    parameters.push({
-      name: "status",
-      in: "query",
-      required: false,
-      description: `Only ${plural} in this state.`,
-      schema: schemaRef(`${resource.typeName}Status`),
-    });
-  }
+  const parameters = resource.fields
+    .filter((f) => f.filter)
+    .map((field) => queryParameter(field.name, false, field.description ?? `Only ${plural} whose \`${field.name}\` equals this value.`, filterSchema(field)));
+  if (resource.status) parameters.push(queryParameter("status", false, `Only ${plural} in this state.`, schemaRef(`${resource.typeName}Status`)));
   for (const field of options.query) {
-    parameters.push({
-      name: field.name,
-      in: "query",
-      required: field.required,
-      description: field.description ?? `The \`${field.name}\` parameter, handed to the handler.`,
-      schema: querySchema(field),
-    });
+    parameters.push(
+      queryParameter(field.name, field.required, field.description ?? `The \`${field.name}\` parameter, handed to the handler.`, querySchema(field)),
+    );
   }
   if (options.sort) {
-    parameters.push({
-      name: "sort",
-      in: "query",
-      required: false,
-      description: "The fields to order by, separated by commas; `-` before a field orders by it descending. Ties are broken by `id`.",
-      style: "form",
-      explode: false,
-      schema: { type: "array", items: { type: "string", enum: options.sort.flatMap((f) => [f, `-${f}`]) } },
-    });
+    const description = "The fields to order by, separated by commas; `-` before a field orders by it descending. Ties are broken by `id`.";
+    const schema = { type: "array", items: { type: "string", enum: options.sort.flatMap((f) => [f, `-${f}`]) } };
+    // A comma-separated list: `?sort=a,-b`.
+    parameters.push({ name: "sort", in: "query", required: false, description, style: "form", explode: false, schema });
   }
   if (options.page) {
+    const limit = { type: "integer", minimum: 1, maximum: options.page.max, default: options.page.size };
     parameters.push(
-      {
-        name: "limit",
-        in: "query",
-        required: false,
-        description: `How many ${plural} to answer at most.`,
-        schema: { type: "integer", minimum: 1, maximum: options.page.max, default: options.page.size },
-      },
-      {
-        name: "cursor",
-        in: "query",
-        required: false,
-        description: "Where the page starts: the `cursor` of the `next` link of the page before (opaque).",
-        schema: { type: "string", minLength: 1 },
-      },
+      queryParameter("limit", false, `How many ${plural} to answer at most.`, limit),
+      queryParameter("cursor", false, "Where the page starts: the `cursor` of the `next` link of the page before (opaque).", { type: "string", minLength: 1 }),
     );
   }
   return parameters;
+}
+
+/** A query parameter of a list. */
+function queryParameter(name: string, required: boolean, description: string, schema: JsonSchema): Json {
+  return { name, in: "query", required, description, schema };
 }
 
 /** What every operation of a resource shares: tags, texts, id, security, extensions. */
@@ -377,8 +336,8 @@ interface OperationParts {
   readonly responses: Json;
   readonly access: Access;
   readonly codegen: Json;
-  readonly declared: readonly DeclaredError[];
-  readonly extensions: Json;
+  /** The operation's or the action's own: its declared refusals and its `x-` keys. */
+  readonly declared: Pick<OperationOptions, "errors" | "extensions">;
 }
 
 function operationObject(parts: OperationParts, guards: readonly Guard[]): Json {
@@ -390,8 +349,9 @@ function operationObject(parts: OperationParts, guards: readonly Guard[]): Json 
   operation.responses = parts.responses;
   operation.security = securityFor(parts.access, guards);
   Object.assign(operation, parts.codegen);
-  if (parts.declared.length > 0) operation["x-codegen-errors"] = parts.declared.map((e) => e.status);
-  return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(parts.extensions));
+  const { errors, extensions } = parts.declared;
+  if (errors.length > 0) operation["x-codegen-errors"] = errors.map((e) => e.status);
+  return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(extensions));
 }
 
 /** The options of an operation declared without any (read only: nothing writes into them). */
@@ -426,12 +386,15 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
   const gone = operation === "create" || operation === "replace" || operation === "update" ? referenceGoneCase(resource) : undefined;
   if (gone) own.set("409", [...(own.get("409") ?? []), gone]);
   const bodySchema = spec.body?.(resource);
+  const responses = operationResponses([status, success], own, sharedStatuses(access, spec.body !== undefined, changes), options.errors, shared);
+  // A read's 304 (`If-None-Match`): the statuses are enumerated in numeric order whenever set.
+  if (operation === "get") responses["304"] = notModifiedResponse();
   return operationObject(
     {
       resource,
       summary: options.summary ?? spec.summary(resource),
       description: options.description ?? spec.description(resource, options),
-      operationId: operationId(resource, operation),
+      operationId: operationIdOf(operation, resource),
       parameters,
       ...(bodySchema
         ? {
@@ -444,27 +407,17 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
             },
           }
         : {}),
-      responses: withNotModified(
-        operation === "get",
-        operationResponses([status, success], own, sharedStatuses(access, spec.body !== undefined, changes), options.errors, shared),
-      ),
+      responses,
       access,
       codegen: {
         "x-codegen-operation": operation,
         ...(options.page ? { "x-codegen-page": { size: options.page.size, max: options.page.max } } : {}),
         ...(options.sort ? { "x-codegen-sort": [...options.sort] } : {}),
       },
-      declared: options.errors,
-      extensions: options.extensions,
+      declared: options,
     },
     guards,
   );
-}
-
-/** A read's responses with its 304 (`If-None-Match`), in status order. */
-function withNotModified(read: boolean, responses: Json): Json {
-  if (read) responses["304"] = notModifiedResponse();
-  return responses;
 }
 
 /** `Renew a loan`: the action's words and the object. */
@@ -515,8 +468,7 @@ function actionOperation(resource: Resource, action: Action, guards: readonly Gu
           ...(action.stores ? { stores: [...action.stores] } : {}),
         },
       },
-      declared: action.errors,
-      extensions: action.extensions,
+      declared: action,
     },
     guards,
   );
@@ -580,38 +532,31 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
 }
 
 function securityScheme(guard: Guard, firstServer: string | undefined): Json {
-  const url = (value: string) => servedUrl(value, firstServer);
-  const description = guard.description !== undefined ? { description: guard.description } : {};
-  const own = { "x-codegen-guard": guard.kind, ...(guard.autoError ? {} : { "x-codegen-auto-error": false }), ...jsonData(guard.extensions) };
-  switch (guard.kind) {
-    case "password":
-      return {
-        type: "oauth2",
-        ...description,
-        flows: { password: { tokenUrl: url(guard.tokenUrl), scopes: { ...guard.scopes } } },
-        "x-codegen-form": guard.form,
-        ...own,
-      };
-    case "authorizationCode":
-      return {
-        type: "oauth2",
-        ...description,
-        flows: {
-          authorizationCode: {
-            authorizationUrl: url(guard.authorizationUrl),
-            tokenUrl: url(guard.tokenUrl),
-            ...(guard.refreshUrl !== undefined ? { refreshUrl: url(guard.refreshUrl) } : {}),
-            scopes: { ...guard.scopes },
-          },
-        },
-        ...own,
-      };
-    case "oauth2":
-      return { type: "oauth2", ...description, flows: servedFlows(jsonData(guard.flows) as Json, url), ...own };
-  }
+  const flows: Json =
+    guard.kind === "password"
+      ? { password: { tokenUrl: guard.tokenUrl, scopes: { ...guard.scopes } } }
+      : guard.kind === "authorizationCode"
+        ? {
+            authorizationCode: {
+              authorizationUrl: guard.authorizationUrl,
+              tokenUrl: guard.tokenUrl,
+              ...(guard.refreshUrl !== undefined ? { refreshUrl: guard.refreshUrl } : {}),
+              scopes: { ...guard.scopes },
+            },
+          }
+        : (jsonData(guard.flows) as Json);
+  return {
+    type: "oauth2",
+    ...(guard.description !== undefined ? { description: guard.description } : {}),
+    flows: servedFlows(flows, (value) => servedUrl(value, firstServer)),
+    ...(guard.kind === "password" ? { "x-codegen-form": guard.form } : {}),
+    "x-codegen-guard": guard.kind,
+    ...(guard.autoError ? {} : { "x-codegen-auto-error": false }),
+    ...jsonData(guard.extensions),
+  };
 }
 
-/** A generic guard's flows with each of their URLs as servedUrl gives it. */
+/** A guard's flows with each of their URLs as servedUrl gives it. */
 function servedFlows(flows: Json, url: (value: string) => string): Json {
   const keys = ["authorizationUrl", "tokenUrl", "refreshUrl"];
   return Object.fromEntries(

@@ -24,17 +24,20 @@ export interface ErrorCase {
 /** The body of every error answer but the guards' (`Error`): `{error, detail}`. */
 export const errorBody = (error: string, detail: Record<string, string> = {}): { error: string; detail: Record<string, string> } => ({ error, detail });
 
-const json = (schema: JsonSchema, examples: Record<string, Example>) => ({ "application/json": { schema, examples } });
-
 /** A JSON error response with its examples (and headers, which go before the content). */
 export function exampleResponse(description: string, examples: Record<string, Example>, schema = schemaRef("Error"), headers?: JsonSchema): JsonSchema {
-  return { description, ...(headers ? { headers } : {}), content: json(schema, examples) };
+  return { description, ...(headers ? { headers } : {}), content: { "application/json": { schema, examples } } };
 }
 
 /** A response made of its cases: their sentences (a list when there are several), and one example each. */
 export function caseResponse(cases: readonly ErrorCase[]): JsonSchema {
   const description = cases.length === 1 ? cases[0]!.description : cases.map((c) => `- ${c.description}`).join("\n");
   return exampleResponse(description, Object.fromEntries(cases.map((c) => [c.name, c.example])));
+}
+
+/** A response of one case: its sentence, and its one example (`name`: its key). */
+function oneCase(description: string, name: string, summary: string, value: unknown): JsonSchema {
+  return exampleResponse(description, { [name]: { summary, value } });
 }
 
 /** What a handler's declared refusal looks like: the declared reason as the error, no detail. */
@@ -107,60 +110,43 @@ function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSch
         },
       );
     case "406":
-      return caseResponse([
-        {
-          description: "The `Accept` header admits no JSON.",
-          name: "notAcceptable",
-          example: { summary: "`Accept: text/html`", value: errorBody("Not acceptable", { accept: "must admit application/json" }) },
-        },
-      ]);
+      return oneCase(
+        "The `Accept` header admits no JSON.",
+        "notAcceptable",
+        "`Accept: text/html`",
+        errorBody("Not acceptable", { accept: "must admit application/json" }),
+      );
     case "413":
-      return caseResponse([
-        {
-          description: "The body is larger than the server accepts.",
-          name: "tooLarge",
-          example: {
-            summary: "A body over the limit (1 MiB by default)",
-            value: errorBody("Request body too large", { body: `must not exceed ${BODY_LIMIT} bytes` }),
-          },
-        },
-      ]);
+      return oneCase(
+        "The body is larger than the server accepts.",
+        "tooLarge",
+        "A body over the limit (1 MiB by default)",
+        errorBody("Request body too large", { body: `must not exceed ${BODY_LIMIT} bytes` }),
+      );
     case "415":
-      return caseResponse([
-        {
-          description: "The body is not JSON.",
-          name: "notJson",
-          example: { summary: "`Content-Type: text/plain`", value: errorBody("Unsupported media type", { "content-type": "must be application/json" }) },
-        },
-      ]);
+      return oneCase(
+        "The body is not JSON.",
+        "notJson",
+        "`Content-Type: text/plain`",
+        errorBody("Unsupported media type", { "content-type": "must be application/json" }),
+      );
     // The bodies of runtime/dispatch.gen.ts's precondition (http-behaviour.md, "Conditional requests").
     case "412":
-      return caseResponse([
-        {
-          description: "`If-Match` names no current version of the object (another change came first); nothing changed. Read it again.",
-          name: "preconditionFailed",
-          example: {
-            summary: "A stale ETag",
-            value: errorBody("Precondition failed", { "If-Match": "matches no current version of the object; read it again" }),
-          },
-        },
-      ]);
+      return oneCase(
+        "`If-Match` names no current version of the object (another change came first); nothing changed. Read it again.",
+        "preconditionFailed",
+        "A stale ETag",
+        errorBody("Precondition failed", { "If-Match": "matches no current version of the object; read it again" }),
+      );
     case "428":
-      return caseResponse([
-        {
-          description: "The server requires `If-Match` on every change (`requireIfMatch`) and the request has none.",
-          name: "preconditionRequired",
-          example: { summary: "No If-Match", value: errorBody("Precondition required", { "If-Match": "is required: send the ETag of the version you read" }) },
-        },
-      ]);
+      return oneCase(
+        "The server requires `If-Match` on every change (`requireIfMatch`) and the request has none.",
+        "preconditionRequired",
+        "No If-Match",
+        errorBody("Precondition required", { "If-Match": "is required: send the ETag of the version you read" }),
+      );
     case "500":
-      return caseResponse([
-        {
-          description: "The server failed; no internals are shown.",
-          name: "failed",
-          example: { summary: "A handler threw", value: errorBody("Internal server error") },
-        },
-      ]);
+      return oneCase("The server failed; no internals are shown.", "failed", "A handler threw", errorBody("Internal server error"));
     case "503":
       // http-behaviour.md "Running in production": database trouble is no bug; the client may retry (RFC 9110 section 10.2.3).
       return exampleResponse(
@@ -175,13 +161,12 @@ function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSch
         { "Retry-After": { description: "Seconds to wait before retrying (RFC 9110 section 10.2.3).", schema: { type: "string" } } },
       );
     case "504":
-      return caseResponse([
-        {
-          description: "The request's deadline passed (`handlerTimeout`, 30 s by default); its work was cancelled and nothing was changed.",
-          name: "deadline",
-          example: { summary: "The deadline passed", value: errorBody("Gateway timeout") },
-        },
-      ]);
+      return oneCase(
+        "The request's deadline passed (`handlerTimeout`, 30 s by default); its work was cancelled and nothing was changed.",
+        "deadline",
+        "The deadline passed",
+        errorBody("Gateway timeout"),
+      );
   }
 }
 

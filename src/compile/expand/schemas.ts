@@ -71,10 +71,10 @@ export function fieldSchema(field: Field, role: SchemaRole): JsonSchema {
   return schema;
 }
 
-/** `properties`, `required` and `additionalProperties: false` for a list of fields. */
-function objectSchema(fields: readonly Field[], role: SchemaRole): JsonSchema {
+/** `properties` (codegen's own `before` and `after` the fields'), `required` and `additionalProperties: false` for a list of fields. */
+function objectSchema(fields: readonly Field[], role: SchemaRole, before?: [string, JsonSchema][], after?: [string, JsonSchema][]): JsonSchema {
   const required = requiredOf(fields, role);
-  return { properties: propertiesOf(fields, role), ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+  return { properties: propertiesOf(fields, role, before, after), ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
 
 /**
@@ -149,9 +149,9 @@ export function resourceSchemas(resource: Resource): Record<string, JsonSchema> 
   };
 
   // `id` and `links` may be sent back as received (http-behaviour.md, Requests); they are ignored.
-  const body = (role: "input" | "patch"): JsonSchema => {
-    const required = requiredOf(resource.fields, role);
-    const properties = propertiesOf(
+  const body = (role: "input" | "patch"): JsonSchema => ({
+    type: "object",
+    ...objectSchema(
       resource.fields,
       role,
       [
@@ -159,9 +159,8 @@ export function resourceSchemas(resource: Resource): Record<string, JsonSchema> 
         ["links", { type: "array", items: schemaRef("Link"), readOnly: true, description: "ignored" }],
       ],
       statusSchema ? [["status", { ...statusSchema, description: "ignored on create; on replace and update only along a declared transition" }]] : [],
-    );
-    return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
-  };
+    ),
+  });
   const schemas: Record<string, JsonSchema> = { [typeName]: output };
   const offers = (operation: Operation) => resource.operations.includes(operation);
   if (offers("create") || offers("replace")) schemas[`${typeName}Input`] = body("input");

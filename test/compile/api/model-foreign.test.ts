@@ -349,6 +349,16 @@ describe("operations written by others", () => {
     ]);
   });
 
+  it("name a request body's schema by the media type it is under, not by the first JSON one", () => {
+    const schema = { type: "object", dependentSchemas: { a: { required: ["b"] } } };
+    const found = problems(
+      doc({ "/a": { post: { requestBody: { content: { "application/a+json": {}, "application/vnd.c+json": { schema } } }, responses: ok } } }),
+    );
+    expect(found).toEqual([
+      "#/paths/~1a/post/requestBody/content/application~1vnd.c+json/schema/dependentSchemas: the keyword `dependentSchemas` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler",
+    ]);
+  });
+
   it("map security schemes: OAuth2 password and authorization code and http bearer to the bearer guard, other flows to the generic guard, the rest to hooks", () => {
     const api = view(
       doc(
