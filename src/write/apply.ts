@@ -18,7 +18,7 @@ import {
   type Stats,
 } from "node:fs";
 import path from "node:path";
-import type { DataFile, GeneratedFile } from "../emit/render.js";
+import type { GeneratedFile } from "../emit/render.js";
 import {
   type Blocked,
   type CurrentTree,
@@ -257,8 +257,7 @@ export async function writeFiles(
         entries.push(entryOf(file));
         continue;
       }
-      const later = (file as DataFile).dataShape;
-      const shape = typeof later === "function" ? later : knownShapeOf(file);
+      const shape = knownShapeOf(file);
       written.push({ path: file.path, shape });
       await tree.write(file, shape === undefined);
     }

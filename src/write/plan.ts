@@ -116,9 +116,15 @@ export function shapeHashOfFile(file: DataFile): string {
   return hash;
 }
 
-/** `shapeHashOfFile` where no code needs shaping: a data file's, or one computed already; else undefined. */
-export function knownShapeOf(file: DataFile): string | undefined {
-  return generatedShapes.get(file) ?? (/\.(ya?ml|json)$/.test(file.path) ? shapeHashOfFile(file) : undefined);
+/**
+ * `shapeHashOfFile` where no code needs shaping: one computed already, a data file's, or the
+ * function that gives a data file's once every file is rendered (DataFile's dataShape); else undefined.
+ */
+export function knownShapeOf(file: DataFile): string | (() => string) | undefined {
+  const known = generatedShapes.get(file);
+  if (known !== undefined) return known;
+  if (typeof file.dataShape === "function") return file.dataShape;
+  return /\.(ya?ml|json)$/.test(file.path) ? shapeHashOfFile(file) : undefined;
 }
 
 /**
