@@ -202,9 +202,10 @@ function doubleQuoted(value: string, indent: string, implicitKey: boolean): stri
 
 /** A value of several lines as a literal block scalar (`|`, `|-`, `|+`), as `yaml` writes it. */
 function blockText(value: string, indent: string): string {
-  // Why the second: `yaml`'s block of blank lines, one of them with a space or a tab, does not read
-  // back as the value: quoted instead, as codegen's fallback to `yaml` does (src/emit/yaml.ts, `faithfully`).
-  if (/\n[\t ]+$/.test(value) || (/^[\n\t ]*$/.test(value) && /[\t ]/.test(value))) return quoted(value, indent, false);
+  // Why the second: `yaml`'s block of blank lines whose first is not empty and starts with a space
+  // does not read back as the value (one that starts with a tab does): quoted instead, as codegen's
+  // fallback to `yaml` does (src/emit/yaml.ts, `faithfully`).
+  if (/\n[\t ]+$/.test(value) || /^\n* [\n\t ]*$/.test(value)) return quoted(value, indent, false);
   let endStart = value.length;
   while (endStart > 0 && "\n\t ".includes(value[endStart - 1]!)) endStart--;
   let end = value.slice(endStart);

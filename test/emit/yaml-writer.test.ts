@@ -166,6 +166,17 @@ describe("jsonToYaml", () => {
     }
   });
 
+  it("writes blank lines whose first starts with a tab as yaml does: its block scalar reads back", () => {
+    for (const blank of ["\t\n", "\t\n\n", "\n\t \n", "\t \n\t\n"]) {
+      for (const data of [{ description: blank }, { list: [[blank]] }, { a: { b: blank } }]) {
+        const { text, servedAsIs } = documentYaml(data);
+        expect(servedAsIs).toBe(true);
+        expect(text, JSON.stringify(data)).toBe(stringify(data, YAML_OPTIONS));
+        expect(parse(text)).toEqual(data);
+      }
+    }
+  });
+
   it("falls back to yaml whole for what it does not write itself", () => {
     const long = { ["k".repeat(1100)]: 1, date: "x" };
     expect(jsonToYaml(long)).toBe(stringify(long, YAML_OPTIONS));
