@@ -169,10 +169,13 @@ function doubleQuoted(value: string, indent: string, implicitKey: boolean): stri
   const json = JSON.stringify(value);
   let out = "";
   let start = 0;
+  /** Where a space that starts a folded line stands: its `\\` is written already. */
+  let escapedSpace = -1;
   for (let i = 0; i < json.length; i++) {
     let ch = json[i];
     if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-      out += `${json.slice(start, i)}\\ `;
+      // Why not `\\` again for a line of one space: `yaml` writes `\\\\ `, read back as a backslash and a space.
+      out += `${json.slice(start, i)}${i === escapedSpace ? " " : "\\ "}`;
       i += 1;
       start = i;
       ch = "\\";
@@ -192,7 +195,10 @@ function doubleQuoted(value: string, indent: string, implicitKey: boolean): stri
         i += 2;
       }
       out += indent;
-      if (json[i + 2] === " ") out += "\\";
+      if (json[i + 2] === " ") {
+        out += "\\";
+        escapedSpace = i + 2;
+      }
       i += 1;
       start = i + 1;
     } else i += 1;

@@ -28,18 +28,24 @@ export function jsonToYaml(value: unknown): string {
 
 /**
  * `yaml`'s text of a value, as `stringify` writes it when that reads back as the value; else with
- * double-quoted strings instead of block scalars. Why: `yaml` writes a string whose first line is
- * only spaces (`" \n"`) as a block scalar that reads back without them (or not at all): the
- * document served would not be the API's, and the manifest, which hashes the data written
- * (src/write/plan.ts), would not match the file.
+ * double-quoted strings instead of block scalars, and else with JSON's double quotes on one line.
+ * Why: `yaml` writes a string whose first line is only spaces (`" \n"`) as a block scalar that
+ * reads back without them (or not at all), and a line of one space in a long double-quoted string
+ * as `\\ `, read back as a backslash: the document served would not be the API's, and the
+ * manifest, which hashes the data written (src/write/plan.ts), would not match the file.
  */
 function faithfully(value: unknown): string {
-  const text = stringify(value, YAML_OPTIONS);
-  let back: unknown;
-  try {
-    back = parse(text, { maxAliasCount: -1 });
-  } catch {
-    back = undefined;
+  const json = JSON.stringify(value);
+  let text = "";
+  for (const options of [YAML_OPTIONS, { ...YAML_OPTIONS, blockQuote: false }, { ...YAML_OPTIONS, blockQuote: false, doubleQuotedAsJSON: true }]) {
+    text = stringify(value, options);
+    let back: unknown;
+    try {
+      back = parse(text, { maxAliasCount: -1 });
+    } catch {
+      back = undefined;
+    }
+    if (JSON.stringify(back) === json) break;
   }
-  return JSON.stringify(back) === JSON.stringify(value) ? text : stringify(value, { ...YAML_OPTIONS, blockQuote: false });
+  return text;
 }

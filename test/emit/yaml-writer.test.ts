@@ -166,6 +166,19 @@ describe("jsonToYaml", () => {
     }
   });
 
+  it("writes a line of one space in a long double-quoted string so that it reads back (yaml writes a backslash more)", () => {
+    const spaced = `${" ".repeat(20)}\n\n \n\n${" ".repeat(20)}`;
+    for (const data of [{ description: spaced }, { list: [[spaced]] }, { a: { b: spaced } }]) {
+      const { text, servedAsIs } = documentYaml(data);
+      expect(servedAsIs).toBe(true);
+      expect(parse(text), JSON.stringify(data)).toEqual(data);
+    }
+    // Where the server's writer refuses the document (a key starting like a document marker), yaml writes it, still so that it reads back.
+    const refused = { "---": [[`\u0001${" ".repeat(40)}\n \n\nx`]] };
+    expect(documentYaml(refused).servedAsIs).toBe(false);
+    expect(parse(jsonToYaml(refused))).toEqual(refused);
+  });
+
   it("writes blank lines whose first starts with a tab as yaml does: its block scalar reads back", () => {
     for (const blank of ["\t\n", "\t\n\n", "\n\t \n", "\t \n\t\n"]) {
       for (const data of [{ description: blank }, { list: [[blank]] }, { a: { b: blank } }]) {
