@@ -20,9 +20,8 @@ import {
 import { refusalDiagnostic, uncapturedDiagnostics } from "./postgres/evolution.js";
 import { MIGRATION_FILE } from "./emit/postgres/migrations.js";
 import type { DataFile, GeneratedFile } from "./emit/render.js";
-import { servedDocument } from "./emit/served.js";
 import { loadTemplateSources } from "./emit/templates.js";
-import { jsonToYaml, yamlOfDocument } from "./emit/yaml.js";
+import { documentYaml, jsonToYaml } from "./emit/yaml.js";
 import type { Host } from "./host.js";
 import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
 import { recordedMigrations } from "./postgres/recorded.js";
@@ -97,8 +96,8 @@ async function filesFromDocument(
 ): Promise<Outcome<Iterable<GeneratedFile>> & { readonly warnings?: readonly string[]; readonly postgres?: PostgresFiles }> {
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
-  // openapi.yaml, and whether the server's own writer makes it by construction (src/emit/yaml.ts).
-  const { text: openapi, servedAsIs } = yamlOfDocument(written);
+  // openapi.yaml, and whether the server's own writer made it (src/emit/yaml.ts).
+  const { text: openapi, servedAsIs } = documentYaml(written);
   // Each table keeps the names the folder's snapshot and migrations gave it (src/compile/tables.ts).
   const kept = keptMigrations(previous ?? { migrations: [] });
   const tableHistory = { snapshot: previous?.snapshot, migrations: kept.map((m) => m.contents) };
@@ -119,7 +118,9 @@ async function filesFromDocument(
   // first. Why the shape and not the data: the files outlive the model; the document need not.
   const json = jsonShape();
   const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, dataShape: () => json.shape() ?? shapeOfData(written) };
-  const served = { ...servedDocument(basePathOf(document), written, openapi, servedAsIs), json };
+  // document.gen.ts holds the document once, as JSON, and openapi.yaml's text too only where the
+  // server's writer would not make it from that JSON at its first request.
+  const served = { basePath: basePathOf(document), data: written, json, ...(servedAsIs ? {} : { yaml: openapi }) };
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
   const postgres = view.hasResources ? postgresFiles(view, document, previous, request) : undefined;
   const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
