@@ -21,10 +21,10 @@ export interface GeneratedFile {
 export interface DataFile extends GeneratedFile {
   readonly data?: unknown;
   /**
-   * Or that data's shape hash, made where the data was at hand (`shapeOfData`); a function when
-   * it is known only once later files are rendered (asked for after them when it can wait).
+   * Or what gives that data's shape hash (`shapeOfData`'s), known only once later files are
+   * rendered: asked for after them when it can wait.
    */
-  readonly dataShape?: string | (() => string);
+  readonly dataShape?: () => string;
 }
 
 /** The template sources: one `.hbs` per generated file, and the static runtime files. */

@@ -91,6 +91,9 @@ export function shapeOfJson(json: string): string {
   return shapeHash(json);
 }
 
+/** Whether a path names a YAML or JSON file: its shape is its data's. */
+const isDataPath = (path: string) => /\.(ya?ml|json)$/.test(path);
+
 /** Each generated file's shape hash, computed once (judgeFile may need it before the manifest does). */
 const generatedShapes = new WeakMap<GeneratedFile, string>();
 
@@ -103,14 +106,10 @@ const generatedShapes = new WeakMap<GeneratedFile, string>();
 export function shapeHashOfFile(file: DataFile): string {
   let hash = generatedShapes.get(file);
   if (hash === undefined) {
-    const isData = /\.(ya?ml|json)$/.test(file.path);
-    if (isData && file.dataShape !== undefined) hash = typeof file.dataShape === "string" ? file.dataShape : file.dataShape();
+    const isData = isDataPath(file.path);
+    if (isData && file.dataShape !== undefined) hash = file.dataShape();
     else if (isData && file.data !== undefined) hash = shapeOfData(file.data);
-    else {
-      const data = dataShapeOf(file.path, file.contents);
-      if (data !== undefined) hash = shapeHash(data);
-      else hash = codeShapeHash(file.contents);
-    }
+    else hash = shapeHashOf(file.path, file.contents);
     generatedShapes.set(file, hash);
   }
   return hash;
@@ -123,8 +122,8 @@ export function shapeHashOfFile(file: DataFile): string {
 export function knownShapeOf(file: DataFile): string | (() => string) | undefined {
   const known = generatedShapes.get(file);
   if (known !== undefined) return known;
-  if (typeof file.dataShape === "function") return file.dataShape;
-  return /\.(ya?ml|json)$/.test(file.path) ? shapeHashOfFile(file) : undefined;
+  if (file.dataShape !== undefined) return file.dataShape;
+  return isDataPath(file.path) ? shapeHashOfFile(file) : undefined;
 }
 
 /**
@@ -136,7 +135,7 @@ const yaml = () => createRequire(import.meta.url)("yaml") as typeof import("yaml
 
 /** The shape of a YAML or JSON file: its data as JSON text (undefined for another file, or one that does not parse). */
 function dataShapeOf(path: string, text: string): string | undefined {
-  if (!/\.(ya?ml|json)$/.test(path)) return undefined;
+  if (!isDataPath(path)) return undefined;
   try {
     return JSON.stringify(yaml().parse(text, { maxAliasCount: -1 }));
   } catch {
