@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { constants, promises as fs, type Stats, watch as watchFolder } from "node:fs";
+import { constants, promises as fs, realpathSync, type Stats, watch as watchFolder } from "node:fs";
 import path from "node:path";
 
 /** The outside world as the CLI sees it: files and the two output streams. Tests use a memory host. */
@@ -90,12 +90,12 @@ async function replaceFile(file: string, contents: string): Promise<void> {
 const randomSuffix = () => randomBytes(6).toString("hex");
 
 /** A path with its symbolic links resolved, as far as it exists (the rest joined as named). */
-async function realPathOf(file: string): Promise<string> {
+export function realPathOf(file: string): string {
   try {
-    return await fs.realpath(file);
+    return realpathSync(file);
   } catch {
     const parent = path.dirname(file);
-    return parent === file ? file : path.join(await realPathOf(parent), path.basename(file));
+    return parent === file ? file : path.join(realPathOf(parent), path.basename(file));
   }
 }
 
@@ -127,7 +127,7 @@ export function nodeHost(): Host {
       if (stat === undefined) return "none";
       return stat.isFile() ? "file" : stat.isDirectory() ? "folder" : stat.isSymbolicLink() ? "link" : "other";
     },
-    realPath: realPathOf,
+    realPath: async (file) => realPathOf(file),
     watch(file, changed) {
       // The folder is watched, not the file: editors save by writing a new file and renaming it
       // over the old one, which a watch on the old file would not see.
