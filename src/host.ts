@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { constants, promises as fs, realpathSync, type Stats, watch as watchFolder } from "node:fs";
 import path from "node:path";
 
-/** The outside world as the CLI sees it: files and the two output streams. Tests use a memory host. */
+/** The outside world as the CLI sees it: files and the two output streams. Tests use a memory host (test/support/memory-host.ts). */
 export interface Host {
   /** The file's text; rejects with a Node error (`code` ENOENT, EISDIR, ...; ENOTTEXT for a file that is not UTF-8). */
   readFile(file: string): Promise<string>;
@@ -162,37 +162,4 @@ function widthOfTerminal(): { columns?: number } {
   const columns = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS);
   // Why a floor: below 40 columns commander's two-column layout leaves no room for the descriptions.
   return Number.isInteger(columns) && columns > 0 ? { columns: Math.max(columns, 40) } : {};
-}
-
-/** A host that keeps files in memory and collects output, for tests. */
-export function memoryHost(files: Record<string, string> = {}): Host & { files: Map<string, string>; out: string; err: string } {
-  const host = {
-    files: new Map(Object.entries(files)),
-    out: "",
-    err: "",
-    colour: false,
-    cwd: "/work",
-    untilStopped: () => Promise.resolve(),
-    watch: () => () => undefined,
-    async readFile(file: string) {
-      const text = host.files.get(file);
-      if (text === undefined) throw Object.assign(new Error(`ENOENT: ${file}`), { code: "ENOENT" });
-      return text;
-    },
-    async writeFile(file: string, contents: string) {
-      host.files.set(file, contents);
-    },
-    async entryAt(file: string): Promise<EntryKind> {
-      if (host.files.has(file)) return "file";
-      return [...host.files.keys()].some((name) => name.startsWith(`${file}/`)) ? "folder" : "none";
-    },
-    realPath: async (file: string) => file,
-    stdout(text: string) {
-      host.out += text;
-    },
-    stderr(text: string) {
-      host.err += text;
-    },
-  };
-  return host;
 }
