@@ -39,11 +39,6 @@ export function projectName(dir: string): string {
   return name.slice(0, 214) || "api";
 }
 
-/** The files of a new project, in the order they are written and listed. Pure. */
-export function initFiles(options: InitOptions): InitFile[] {
-  return projectFiles(options, undefined).files;
-}
-
 /** The declaration of the project, where init finds it and writes its example. */
 const DECLARATION = "api.yaml";
 
