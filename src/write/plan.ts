@@ -150,20 +150,16 @@ export function matchesHash(path: string, text: string, hash: string): boolean {
 }
 
 /**
- * The shape hash the manifest gives a file whose text is exactly the bytes it records as written,
- * else undefined. Why: telling whether a file is as codegen wrote it took parsing it
- * (the 16 MB openapi.yaml at 1000 resources: seconds); a file still as written is known by a hash
- * of its bytes, and only another text (a user's reformatting or edit) needs its shape computed.
+ * Whether a file the manifest lists stands as the manifest says: the bytes it records, or the
+ * shape its hash gives (`matchesHash`). Why the bytes first: telling whether a file is as codegen
+ * wrote it took parsing it (the 16 MB openapi.yaml at 1000 resources: seconds); a file still as
+ * written is known by a hash of its bytes, and only another text (a user's reformatting or edit)
+ * needs its shape computed.
  */
-function recordedShape(manifest: Manifest, path: string, text: string): string | undefined {
-  const exact = manifest.bytes.get(path);
-  return exact !== undefined && manifest.files.has(path) && hashOf(text) === exact ? manifest.files.get(path) : undefined;
-}
-
-/** Whether a file the manifest lists stands as the manifest says: the bytes it records, or the shape its hash gives (`matchesHash`). */
 export function isAsWritten(manifest: Manifest, path: string, text: string): boolean {
   const hash = manifest.files.get(path);
-  return hash !== undefined && (recordedShape(manifest, path, text) !== undefined || matchesHash(path, text, hash));
+  const bytes = manifest.bytes.get(path);
+  return hash !== undefined && ((bytes !== undefined && hashOf(text) === bytes) || matchesHash(path, text, hash));
 }
 
 /** A generated file as the manifest records it: its path, shape hash and hash of its bytes. */
@@ -275,9 +271,10 @@ export function judgeFile(current: CurrentTree, file: GeneratedFile, force: bool
   if (found.text === file.contents) return { verdict: "unchanged", found };
   const edited = !isAsWritten(current.manifest, file.path, found.text);
   // Why: a generated file that only a formatter changed keeps its formatting while what it says stays the same.
+  // A text as written has the shape its shape hash records (a manifest of bytes' hashes records none).
   if (keepFormatting && !edited) {
-    const recorded = recordedShape(current.manifest, file.path, found.text);
-    const shape = recorded?.startsWith("shape1-") ? recorded : shapeHashOf(file.path, found.text);
+    const recorded = owned.get(file.path)!;
+    const shape = recorded.startsWith("shape1-") ? recorded : shapeHashOf(file.path, found.text);
     if (shape === shapeHashOfFile(file)) return { verdict: "unchanged", found };
   }
   return { verdict: edited && !force ? "edited" : "changed", found };
