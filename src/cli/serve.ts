@@ -69,7 +69,7 @@ export const serveCommand: CommandDefinition = (program, { host, stages, exit, r
       const generate = async () => {
         const input = await readInput(host, file);
         if (input.value === undefined) return void fail(input.diagnostics, {});
-        const result = await generateFiles(host, file, input.value, { outDir: ".", format: false, ...inputOptionsOf(options) });
+        const result = await generateFiles(host, file, input.value, { outDir: ".", ...inputOptionsOf(options) });
         if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return undefined;
         return result.value;
       };
