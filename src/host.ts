@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { constants, promises as fs, type Stats, watch as watchFolder } from "node:fs";
+import { constants, promises as fs, realpathSync, type Stats, watch as watchFolder } from "node:fs";
 import path from "node:path";
 
-/** The outside world as the CLI sees it: files and the two output streams. Tests use a memory host. */
+/** The outside world as the CLI sees it: files and the two output streams. Tests use a memory host (test/support/memory-host.ts). */
 export interface Host {
   /** The file's text; rejects with a Node error (`code` ENOENT, EISDIR, ...; ENOTTEXT for a file that is not UTF-8). */
   readFile(file: string): Promise<string>;
@@ -90,12 +90,12 @@ async function replaceFile(file: string, contents: string): Promise<void> {
 const randomSuffix = () => randomBytes(6).toString("hex");
 
 /** A path with its symbolic links resolved, as far as it exists (the rest joined as named). */
-async function realPathOf(file: string): Promise<string> {
+export function realPathOf(file: string): string {
   try {
-    return await fs.realpath(file);
+    return realpathSync(file);
   } catch {
     const parent = path.dirname(file);
-    return parent === file ? file : path.join(await realPathOf(parent), path.basename(file));
+    return parent === file ? file : path.join(realPathOf(parent), path.basename(file));
   }
 }
 
@@ -127,7 +127,7 @@ export function nodeHost(): Host {
       if (stat === undefined) return "none";
       return stat.isFile() ? "file" : stat.isDirectory() ? "folder" : stat.isSymbolicLink() ? "link" : "other";
     },
-    realPath: realPathOf,
+    realPath: async (file) => realPathOf(file),
     watch(file, changed) {
       // The folder is watched, not the file: editors save by writing a new file and renaming it
       // over the old one, which a watch on the old file would not see.
@@ -162,37 +162,4 @@ function widthOfTerminal(): { columns?: number } {
   const columns = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS);
   // Why a floor: below 40 columns commander's two-column layout leaves no room for the descriptions.
   return Number.isInteger(columns) && columns > 0 ? { columns: Math.max(columns, 40) } : {};
-}
-
-/** A host that keeps files in memory and collects output, for tests. */
-export function memoryHost(files: Record<string, string> = {}): Host & { files: Map<string, string>; out: string; err: string } {
-  const host = {
-    files: new Map(Object.entries(files)),
-    out: "",
-    err: "",
-    colour: false,
-    cwd: "/work",
-    untilStopped: () => Promise.resolve(),
-    watch: () => () => undefined,
-    async readFile(file: string) {
-      const text = host.files.get(file);
-      if (text === undefined) throw Object.assign(new Error(`ENOENT: ${file}`), { code: "ENOENT" });
-      return text;
-    },
-    async writeFile(file: string, contents: string) {
-      host.files.set(file, contents);
-    },
-    async entryAt(file: string): Promise<EntryKind> {
-      if (host.files.has(file)) return "file";
-      return [...host.files.keys()].some((name) => name.startsWith(`${file}/`)) ? "folder" : "none";
-    },
-    realPath: async (file: string) => file,
-    stdout(text: string) {
-      host.out += text;
-    },
-    stderr(text: string) {
-      host.err += text;
-    },
-  };
-  return host;
 }

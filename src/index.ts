@@ -21,7 +21,7 @@ export interface GenerateOptions {
   readonly text?: string;
   /** The folder the files are meant for (it is named in their headers); default `generated`. */
   readonly outDir?: string;
-  /** Format with prettier; default true. */
+  /** Accepted and without effect: the code is printed in codegen's own layout (src/options.ts, `format`). */
   readonly format?: boolean;
   /** Default: the process's working folder. */
   readonly cwd?: string;
@@ -47,7 +47,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const text = options.text ?? (await readFile(path.resolve(cwd, options.input), "utf8"));
   const result = await generateFiles({ cwd }, options.input, text, {
     outDir: options.outDir ?? "generated",
-    ...(options.format === undefined ? {} : { format: options.format }),
     allowUnsafePatterns: options.allowUnsafePatterns === true,
     ...(options.refRoot === undefined ? {} : { refRoot: options.refRoot }),
   });

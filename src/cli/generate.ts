@@ -2,7 +2,7 @@
 // written into a folder, once or on every change (docs/cli.md#codegen-generate).
 import { Option } from "commander";
 import type { OpenApiVersion } from "../pipeline.js";
-import { type CommandDefinition, EXIT, type InputOptions, STRICT, UNSAFE_PATTERNS, elapsed, example, refRootOption } from "./shared.js";
+import { type CommandDefinition, EXIT, type InputOptions, STRICT, UNSAFE_PATTERNS, elapsed, example, inputOptionsOf, refRootOption } from "./shared.js";
 
 type GenerateOptions = InputOptions & {
   output: string;
@@ -49,9 +49,7 @@ export const generateCommand: CommandDefinition = (program, { host, stages, exit
         check: options.check === true,
         force: options.force === true,
         openapiVersion: options.openapiVersion,
-        allowUnsafePatterns: options.allowUnsafePatterns === true,
-        ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
-        strict: options.strict === true,
+        ...inputOptionsOf(options),
       };
       const once = async (): Promise<boolean> => {
         const started = performance.now();

@@ -26,16 +26,15 @@ export const initCommand: CommandDefinition = (program, { host, version, stages,
       ),
     )
     .action(async (dir: string, options: { codegen: string }) => {
-      const { initProject, initRefusal, projectName } = await import("../init/init.js");
+      const { initProject, projectName } = await import("../init/init.js");
       const shown = (file: string) => path.join(dir, file);
       const name = projectName(path.resolve(host.cwd, dir));
-      const outcome = await initProject(host, dir, { name, codegenSpec: options.codegen }).catch(async (error: NodeJS.ErrnoException) => {
-        const refused = initRefusal(error, (file) => path.relative(host.cwd, file) || ".");
-        if (refused) (await stages()).reportDiagnostics(host, [refused], {});
-        else host.stderr(`codegen: error: cannot write the project into ${dir}: ${error.message}\n`);
+      const outcome = await initProject(host, dir, { name, codegenSpec: options.codegen }).catch((error: NodeJS.ErrnoException) => {
+        host.stderr(`codegen: error: cannot write the project into ${dir}: ${error.message}\n`);
         return undefined;
       });
-      if (!outcome) {
+      if (outcome?.refused) (await stages()).reportDiagnostics(host, [outcome.refused], {});
+      if (!outcome || outcome.refused) {
         exit(EXIT.invalid);
         return;
       }

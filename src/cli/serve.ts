@@ -1,6 +1,6 @@
 // `codegen serve`: generate, compile and run the server at once, with the in-memory store (or
 // PostgreSQL with --db) and a token issuer for --user accounts (docs/cli.md#codegen-serve).
-import { type CommandDefinition, EXIT, type InputOptions, collect, elapsed, example, withInputOptions } from "./shared.js";
+import { type CommandDefinition, EXIT, type InputOptions, collect, elapsed, example, inputOptionsOf, withInputOptions } from "./shared.js";
 
 type ServeOptions = InputOptions & {
   port: string;
@@ -69,13 +69,7 @@ export const serveCommand: CommandDefinition = (program, { host, stages, exit, r
       const generate = async () => {
         const input = await readInput(host, file);
         if (input.value === undefined) return void fail(input.diagnostics, {});
-        const result = await generateFiles(host, file, input.value, {
-          outDir: ".",
-          format: false,
-          allowUnsafePatterns: options.allowUnsafePatterns === true,
-          ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
-          strict: options.strict === true,
-        });
+        const result = await generateFiles(host, file, input.value, { outDir: ".", ...inputOptionsOf(options) });
         if (!report(result.diagnostics, { [file]: input.value }) || !result.value) return undefined;
         return result.value;
       };

@@ -50,6 +50,13 @@ export const refRootOption = () => new Option("--ref-root <dir>", "the folder an
 /** The options of every command that reads an input: the unsafe patterns' opt-in, --ref-root and --strict. */
 export type InputOptions = { allowUnsafePatterns?: boolean; refRoot?: string; strict?: boolean };
 
+/** The stages' reading options from a command's `InputOptions` as commander parsed them (a flag not given is absent, not false). */
+export const inputOptionsOf = (options: InputOptions) => ({
+  allowUnsafePatterns: options.allowUnsafePatterns === true,
+  ...(options.refRoot !== undefined ? { refRoot: options.refRoot } : {}),
+  strict: options.strict === true,
+});
+
 /** Adds the options of `InputOptions` to `command`, last, in the order its help lists them. */
 export const withInputOptions = (command: Command): Command =>
   command

@@ -21,20 +21,20 @@ export interface GeneratedFile {
 export interface DataFile extends GeneratedFile {
   readonly data?: unknown;
   /**
-   * Or that data's shape hash, made where the data was at hand (`shapeOfData`); a function when
-   * it is known only once later files are rendered (asked for after them when it can wait).
+   * Or what gives that data's shape hash (`shapeOfData`'s), known only once later files are
+   * rendered: asked for after them when it can wait.
    */
-  readonly dataShape?: string | (() => string);
+  readonly dataShape?: () => string;
 }
 
 /** The template sources: one `.hbs` per generated file, and the static runtime files. */
 export interface TemplateSources {
   /** `types.gen.ts.hbs` -> its source; each renders to the file named without `.hbs`. */
   readonly templates: Readonly<Record<string, string>>;
-  /** `resource.gen.ts.hbs` -> its source; rendered once per resource into `resources/<collection>.gen.ts`. */
-  readonly perResource: Readonly<Record<string, string>>;
-  /** `operations.gen.ts.hbs` -> its source; rendered once per group of operations written by others into `operations/<group>.gen.ts`. */
-  readonly perOperationGroup: Readonly<Record<string, string>>;
+  /** resources/resource.gen.ts.hbs: rendered once per resource into `resources/<collection>.gen.ts`. */
+  readonly resource: string;
+  /** operations/operations.gen.ts.hbs: rendered once per group of operations written by others into `operations/<group>.gen.ts`. */
+  readonly operationGroup: string;
   /** `http.gen.ts` -> its source; copied into `runtime/` with the header line replaced. */
   readonly runtime: Readonly<Record<string, string>>;
 }
@@ -111,7 +111,7 @@ function compiler(): typeof Handlebars {
  * the source still matches.
  */
 export function writePrecompiledTemplates(sources: TemplateSources, file = PRECOMPILED): void {
-  const all = [...Object.values(sources.templates), ...Object.values(sources.perResource), ...Object.values(sources.perOperationGroup)];
+  const all = [...Object.values(sources.templates), sources.resource, sources.operationGroup];
   const entries = all.map((source) => `  ${JSON.stringify(templateKey(source))}: ${String(compiler().precompile(source, { ...COMPILE_OPTIONS }))},\n`);
   writeFileSync(file, `// Written by \`npm run build\` (src/emit/render.ts): the templates, precompiled.\nmodule.exports = {\n${entries.join("")}};\n`);
 }
@@ -241,17 +241,13 @@ export function* renderFiles(view: ApiFilesView, sources: TemplateSources): Gene
     // document.gen.ts holds the document's JSON in a template literal: its lines are text, not code.
     yield { path: name.replace(/\.hbs$/, ""), contents: name === "document.gen.ts.hbs" ? text : breakLongLines(text) };
   }
-  for (const name of Object.keys(sources.perResource).sort()) {
-    for (const resource of view.resources) {
-      const text = compile(sources.perResource[name]!)(resourceFile(view.header, resource));
-      yield { path: `resources/${resource.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) };
-    }
+  for (const resource of view.resources) {
+    const text = compile(sources.resource)(resourceFile(view.header, resource));
+    yield { path: `resources/${resource.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) };
   }
-  for (const name of Object.keys(sources.perOperationGroup).sort()) {
-    for (const group of view.operationGroups) {
-      const text = compile(sources.perOperationGroup[name]!)(operationGroupFile(view.header, group));
-      yield { path: `operations/${group.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) };
-    }
+  for (const group of view.operationGroups) {
+    const text = compile(sources.operationGroup)(operationGroupFile(view.header, group));
+    yield { path: `operations/${group.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) };
   }
   for (const name of Object.keys(sources.runtime).sort()) {
     if (POSTGRES_RUNTIME.includes(name) && view.postgres === undefined) continue;

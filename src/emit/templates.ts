@@ -26,8 +26,8 @@ export function loadTemplateSources(): TemplateSources {
       );
     templateSources = {
       templates: read(TEMPLATES, ".hbs"),
-      perResource: read(path.join(TEMPLATES, "resources"), ".hbs"),
-      perOperationGroup: read(path.join(TEMPLATES, "operations"), ".hbs"),
+      resource: readFileSync(path.join(TEMPLATES, "resources/resource.gen.ts.hbs"), "utf8"),
+      operationGroup: readFileSync(path.join(TEMPLATES, "operations/operations.gen.ts.hbs"), "utf8"),
       runtime: read(RUNTIME, ".gen.ts"),
     };
   }

@@ -39,11 +39,6 @@ export function projectName(dir: string): string {
   return name.slice(0, 214) || "api";
 }
 
-/** The files of a new project, in the order they are written and listed. Pure. */
-export function initFiles(options: InitOptions): InitFile[] {
-  return projectFiles(options, undefined).files;
-}
-
 /** The declaration of the project, where init finds it and writes its example. */
 const DECLARATION = "api.yaml";
 
@@ -114,6 +109,8 @@ export interface InitOutcome {
   readonly merged: string[];
   /** Entries of an existing package.json that differ from what init would write, left as they are. */
   readonly conflicts: { readonly key: string; readonly theirs: unknown; readonly ours: unknown }[];
+  /** Why init stopped: a folder it would write into is a symbolic link leading outside the project (then nothing is written), or a place to write is no regular file. */
+  readonly refused?: Diagnostic;
 }
 
 /** Whether a module's text exports every one of `names` (a declaration, or an `export { ... }` list). */
@@ -139,7 +136,8 @@ export async function initProject(host: Host, dir: string, options: InitOptions)
   outcome.skipped.push(...planned.skipped);
   // Why before any write: a refused project is left as it was, not half written.
   const outside = await linkOutside(host, root, planned.files);
-  if (outside !== undefined) throw new LinkOutside(path.join(dir, outside.folder), outside.to);
+  if (outside !== undefined)
+    return { ...outcome, refused: diagnostic("output/link-outside-project", { path: path.join(dir, outside.folder), to: outside.to }) };
   const found = new Map<string, string | null | undefined>();
   for (const file of planned.files) found.set(file.path, await existingText(host, path.join(root, file.path)));
   // A file to write whose imports will not be there is not written; that may leave another's
@@ -163,53 +161,40 @@ export async function initProject(host: Host, dir: string, options: InitOptions)
       }
     }
   }
-  for (const file of planned.files) {
-    const target = path.join(root, file.path);
-    const existing = found.get(file.path);
-    if (existing === undefined) {
-      if (!toWrite.has(file.path)) {
-        outcome.skipped.push({ path: file.path, reason: unmet.get(file.path)! });
-        continue;
+  try {
+    for (const file of planned.files) {
+      const target = path.join(root, file.path);
+      const existing = found.get(file.path);
+      if (existing === undefined) {
+        if (!toWrite.has(file.path)) {
+          outcome.skipped.push({ path: file.path, reason: unmet.get(file.path)! });
+          continue;
+        }
+        await host.writeFile(target, file.contents);
+        outcome.written.push(file.path);
+      } else if (file.path === "package.json" && existing !== null) {
+        const merge = mergePackageJson(existing, file.contents);
+        if (merge === undefined) throw new Error(`${path.join(dir, file.path)} is not a JSON object`);
+        if (merge.added.length > 0) await host.writeFile(target, merge.text);
+        outcome.merged.push(...merge.added.map((key) => `package.json: ${key}`));
+        outcome.conflicts.push(...merge.conflicts);
+      } else if (file.path === ".prettierignore" && existing !== null && !existing.split(/\r?\n/).includes(GENERATED)) {
+        await host.writeFile(target, `${existing}${existing === "" || existing.endsWith("\n") ? "" : "\n"}${GENERATED}\n`);
+        outcome.merged.push(`.prettierignore: ${GENERATED}`);
+      } else if (file.path !== ".prettierignore") {
+        outcome.kept.push(file.path);
       }
-      await host.writeFile(target, file.contents);
-      outcome.written.push(file.path);
-    } else if (file.path === "package.json" && existing !== null) {
-      const merge = mergePackageJson(existing, file.contents);
-      if (merge === undefined) throw new Error(`${path.join(dir, file.path)} is not a JSON object`);
-      if (merge.added.length > 0) await host.writeFile(target, merge.text);
-      outcome.merged.push(...merge.added.map((key) => `package.json: ${key}`));
-      outcome.conflicts.push(...merge.conflicts);
-    } else if (file.path === ".prettierignore" && existing !== null && !existing.split(/\r?\n/).includes(GENERATED)) {
-      await host.writeFile(target, `${existing}${existing === "" || existing.endsWith("\n") ? "" : "\n"}${GENERATED}\n`);
-      outcome.merged.push(`.prettierignore: ${GENERATED}`);
-    } else if (file.path !== ".prettierignore") {
-      outcome.kept.push(file.path);
     }
+  } catch (error) {
+    // What stands where init writes is no regular file it may replace (host.writeFile): refused, as a link leading outside is.
+    if (!(error instanceof TargetRefused)) throw error;
+    return { ...outcome, refused: diagnostic("output/special-target", { path: path.relative(host.cwd, error.file) || ".", what: error.what }) };
   }
   return outcome;
 }
 
 /** The folder the project's code is generated into, as ignore files name it. */
 const GENERATED = "src/generated/";
-
-/** `init` refused: a folder it would write into is a symbolic link to a place outside the project. */
-export class LinkOutside extends Error {
-  constructor(
-    /** The folder, as the user would name it (`my-api/src`). */
-    readonly folder: string,
-    /** Where the link leads, links resolved. */
-    readonly to: string,
-  ) {
-    super(`${folder} is a symbolic link to ${to}, outside the project; init writes nothing through it`);
-  }
-}
-
-/** The diagnostic of a refused `init` (`shown`: a path as the user would name it), or undefined for another failure. */
-export function initRefusal(error: unknown, shown: (file: string) => string): Diagnostic | undefined {
-  if (error instanceof LinkOutside) return diagnostic("output/link-outside-project", { path: error.folder, to: error.to });
-  if (error instanceof TargetRefused) return diagnostic("output/special-target", { path: shown(error.file), what: error.what });
-  return undefined;
-}
 
 /**
  * The first folder of the project (`src`, `src/handlers`, relative to `root`) that init would

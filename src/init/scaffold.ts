@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import { checkDeclaration, modelOfDocument } from "../compile/compile.js";
 import { expandDeclaration } from "../compile/expand/expand.js";
+import { breakLongLines } from "../emit/layout.js";
 
 /** A resource as the scaffold names it: its file under src/handlers, its handlers' property and interface, its operations. */
 export interface ScaffoldResource {
@@ -62,20 +63,6 @@ export function demoUser(outline: ApiOutline | undefined): string {
   return outline === undefined || outline.scopes.length === 0 ? "demo:demo-password" : `demo:demo-password:${outline.scopes.join(",")}`;
 }
 
-/** `text` broken into lines of at most `width` characters (words kept whole), each after `prefix`. */
-function wrap(text: string, prefix: string, width = 100): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line !== "" && prefix.length + line.length + 1 + word.length > width) {
-      lines.push(prefix + line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
-  }
-  if (line !== "") lines.push(prefix + line);
-  return lines;
-}
-
 /** A resource's handler file: the store's handlers, to replace a method at a time. */
 export function handlerSource(resource: ScaffoldResource): string {
   const doc =
@@ -83,7 +70,8 @@ export function handlerSource(resource: ScaffoldResource): string {
     `(${resource.operationIds.join(", ")}) with your own, e.g. over a database; ${resource.interfaceName} in ` +
     `../generated/handlers.gen.ts says what each one receives and returns. The generated server has already checked ` +
     `the token, the scopes and the request before calling them.`;
-  return initText("handlers.ts", { ...resource, doc: wrap(doc, " * ").join("\n") });
+  // The comment's text as one line, filled to the width generated code keeps (its names hold no space or `*/`).
+  return initText("handlers.ts", { ...resource, doc: breakLongLines(` * ${doc}`) });
 }
 
 /** The server of an API: its handlers, a token check and token endpoint where it has guards, the store's lifecycle. */

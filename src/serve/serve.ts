@@ -93,8 +93,6 @@ export interface ServeOptions {
   readonly onResponse?: (entry: ResponseEvent) => void;
   /** The origins whose browsers may call the API (`--cors`), or `*` for any: the generated server's `cors` option. */
   readonly cors?: "*" | readonly string[];
-  /** Refuse every change without `If-Match` with 428: the generated server's `requireIfMatch`. */
-  readonly requireIfMatch?: boolean;
 }
 
 /** The log line of a request: `GET /articles/1 200 3 ms ann`; characters outside printable ASCII are shown as `\u{...}`. */
@@ -280,7 +278,6 @@ async function loadServer(files: readonly GeneratedFile[], options: ServeOptions
       securityHooks: Object.fromEntries(view.securityHooks.map((hook) => [hook.name, (input: SecurityHookInput) => checkHook(input, options.users, tokens)])),
       ...(options.onResponse === undefined ? {} : { onResponse: options.onResponse }),
       ...(options.cors === undefined ? {} : { cors: options.cors }),
-      ...(options.requireIfMatch === undefined ? {} : { requireIfMatch: options.requireIfMatch }),
       // `/readyz` asks the database (one cheap query) when serve keeps the data there.
       ...(options.database === undefined ? {} : { ready: () => options.database!.query("SELECT 1") }),
     });

@@ -10,7 +10,6 @@ import {
   readFileSync,
   readdirSync,
   readlinkSync,
-  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -19,6 +18,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/render.js";
+import { realPathOf } from "../host.js";
 import {
   type Blocked,
   type CurrentTree,
@@ -58,16 +58,6 @@ export function outputFolder(named: string): string {
     dir = path.resolve(path.dirname(dir), readlinkSync(dir));
   }
   return path.join(realPathOf(path.dirname(dir)), path.basename(dir));
-}
-
-/** The real path of a folder, or of as much of it as exists. */
-function realPathOf(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    const parent = path.dirname(dir);
-    return parent === dir ? dir : path.join(realPathOf(parent), path.basename(dir));
-  }
 }
 
 /** The two sibling folders of a run: the new tree being built, and the old one being retired. */

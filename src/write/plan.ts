@@ -91,6 +91,9 @@ export function shapeOfJson(json: string): string {
   return shapeHash(json);
 }
 
+/** Whether a path names a YAML or JSON file: its shape is its data's. */
+const isDataPath = (path: string) => /\.(ya?ml|json)$/.test(path);
+
 /** Each generated file's shape hash, computed once (judgeFile may need it before the manifest does). */
 const generatedShapes = new WeakMap<GeneratedFile, string>();
 
@@ -103,14 +106,10 @@ const generatedShapes = new WeakMap<GeneratedFile, string>();
 export function shapeHashOfFile(file: DataFile): string {
   let hash = generatedShapes.get(file);
   if (hash === undefined) {
-    const isData = /\.(ya?ml|json)$/.test(file.path);
-    if (isData && file.dataShape !== undefined) hash = typeof file.dataShape === "string" ? file.dataShape : file.dataShape();
+    const isData = isDataPath(file.path);
+    if (isData && file.dataShape !== undefined) hash = file.dataShape();
     else if (isData && file.data !== undefined) hash = shapeOfData(file.data);
-    else {
-      const data = dataShapeOf(file.path, file.contents);
-      if (data !== undefined) hash = shapeHash(data);
-      else hash = codeShapeHash(file.contents);
-    }
+    else hash = shapeHashOf(file.path, file.contents);
     generatedShapes.set(file, hash);
   }
   return hash;
@@ -123,8 +122,8 @@ export function shapeHashOfFile(file: DataFile): string {
 export function knownShapeOf(file: DataFile): string | (() => string) | undefined {
   const known = generatedShapes.get(file);
   if (known !== undefined) return known;
-  if (typeof file.dataShape === "function") return file.dataShape;
-  return /\.(ya?ml|json)$/.test(file.path) ? shapeHashOfFile(file) : undefined;
+  if (file.dataShape !== undefined) return file.dataShape;
+  return isDataPath(file.path) ? shapeHashOfFile(file) : undefined;
 }
 
 /**
@@ -136,7 +135,7 @@ const yaml = () => createRequire(import.meta.url)("yaml") as typeof import("yaml
 
 /** The shape of a YAML or JSON file: its data as JSON text (undefined for another file, or one that does not parse). */
 function dataShapeOf(path: string, text: string): string | undefined {
-  if (!/\.(ya?ml|json)$/.test(path)) return undefined;
+  if (!isDataPath(path)) return undefined;
   try {
     return JSON.stringify(yaml().parse(text, { maxAliasCount: -1 }));
   } catch {
@@ -151,20 +150,16 @@ export function matchesHash(path: string, text: string, hash: string): boolean {
 }
 
 /**
- * The shape hash the manifest gives a file whose text is exactly the bytes it records as written,
- * else undefined. Why: telling whether a file is as codegen wrote it took parsing it
- * (the 16 MB openapi.yaml at 1000 resources: seconds); a file still as written is known by a hash
- * of its bytes, and only another text (a user's reformatting or edit) needs its shape computed.
+ * Whether a file the manifest lists stands as the manifest says: the bytes it records, or the
+ * shape its hash gives (`matchesHash`). Why the bytes first: telling whether a file is as codegen
+ * wrote it took parsing it (the 16 MB openapi.yaml at 1000 resources: seconds); a file still as
+ * written is known by a hash of its bytes, and only another text (a user's reformatting or edit)
+ * needs its shape computed.
  */
-function recordedShape(manifest: Manifest, path: string, text: string): string | undefined {
-  const exact = manifest.bytes.get(path);
-  return exact !== undefined && manifest.files.has(path) && hashOf(text) === exact ? manifest.files.get(path) : undefined;
-}
-
-/** Whether a file the manifest lists stands as the manifest says: the bytes it records, or the shape its hash gives (`matchesHash`). */
 export function isAsWritten(manifest: Manifest, path: string, text: string): boolean {
   const hash = manifest.files.get(path);
-  return hash !== undefined && (recordedShape(manifest, path, text) !== undefined || matchesHash(path, text, hash));
+  const bytes = manifest.bytes.get(path);
+  return hash !== undefined && ((bytes !== undefined && hashOf(text) === bytes) || matchesHash(path, text, hash));
 }
 
 /** A generated file as the manifest records it: its path, shape hash and hash of its bytes. */
@@ -276,9 +271,10 @@ export function judgeFile(current: CurrentTree, file: GeneratedFile, force: bool
   if (found.text === file.contents) return { verdict: "unchanged", found };
   const edited = !isAsWritten(current.manifest, file.path, found.text);
   // Why: a generated file that only a formatter changed keeps its formatting while what it says stays the same.
+  // A text as written has the shape its shape hash records (a manifest of bytes' hashes records none).
   if (keepFormatting && !edited) {
-    const recorded = recordedShape(current.manifest, file.path, found.text);
-    const shape = recorded?.startsWith("shape1-") ? recorded : shapeHashOf(file.path, found.text);
+    const recorded = owned.get(file.path)!;
+    const shape = recorded.startsWith("shape1-") ? recorded : shapeHashOf(file.path, found.text);
     if (shape === shapeHashOfFile(file)) return { verdict: "unchanged", found };
   }
   return { verdict: edited && !force ? "edited" : "changed", found };

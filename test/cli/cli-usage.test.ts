@@ -2,7 +2,7 @@
 // suggestion for a mistyped option even when the command it was given to has none near it.
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { memoryHost } from "../../src/host.js";
+import { memoryHost } from "../support/memory-host.js";
 
 async function run(argv: string[]) {
   const host = memoryHost();

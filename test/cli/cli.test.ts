@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { main } from "../../src/cli.js";
-import { memoryHost } from "../../src/host.js";
+import { memoryHost } from "../support/memory-host.js";
 import { ROOT, runCli } from "../support/fixtures.js";
 
 const blog = "fixtures/valid/blog/declaration.yaml";

@@ -9,7 +9,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { initFiles } from "../../src/init/init.js";
+import { projectFiles } from "../../src/init/init.js";
 import { hostIn } from "../support/host-in.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "codegen-init-links-"));
@@ -25,7 +25,9 @@ function place(): { root: string; app: string; outside: string } {
 }
 
 /** The folders init writes into, below the project folder. */
-const FOLDERS = [...new Set(initFiles({ name: "x", codegenSpec: "^0" }).flatMap((f) => (f.path.includes("/") ? [path.posix.dirname(f.path)] : [])))];
+const FOLDERS = [
+  ...new Set(projectFiles({ name: "x", codegenSpec: "^0" }, undefined).files.flatMap((f) => (f.path.includes("/") ? [path.posix.dirname(f.path)] : []))),
+];
 
 describe("codegen init and symbolic links", () => {
   it("knows the folders it writes into (the property below links each of them)", () => {

@@ -5,9 +5,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { declarationJsonSchema } from "../../src/compile/declaration/schema.js";
-import { memoryHost } from "../../src/host.js";
+import { memoryHost } from "../support/memory-host.js";
 import { hostIn } from "../support/host-in.js";
-import { initFiles, initProject, projectName } from "../../src/init/init.js";
+import { initProject, projectFiles, projectName } from "../../src/init/init.js";
 import { postgresSkipReason, startPostgres } from "../postgres/server.js";
 import { ROOT } from "../support/fixtures.js";
 
@@ -37,8 +37,8 @@ const FILES = [
   "src/handlers/tasks.ts",
 ];
 
-describe("initFiles", () => {
-  const files = initFiles({ name: "shop-api", codegenSpec: "file:../codegen-rest-ts-0.1.0.tgz" });
+describe("projectFiles of a folder without api.yaml", () => {
+  const files = projectFiles({ name: "shop-api", codegenSpec: "file:../codegen-rest-ts-0.1.0.tgz" }, undefined).files;
   const file = (name: string) => files.find((f) => f.path === name)?.contents ?? "";
 
   it("lists the project's files in order", () => {
@@ -89,7 +89,7 @@ describe("initFiles", () => {
   });
 
   it("quotes any project name safely into the declaration's title", () => {
-    const text = initFiles({ name: 'a"b: #c', codegenSpec: "^1.0.0" }).find((f) => f.path === "api.yaml")!.contents;
+    const text = projectFiles({ name: 'a"b: #c', codegenSpec: "^1.0.0" }, undefined).files.find((f) => f.path === "api.yaml")!.contents;
     expect(text).toContain('title: "a\\"b: #c API"');
   });
 

@@ -11,7 +11,7 @@ import ts5Module from "typescript5";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { nodeHost } from "../../src/host.js";
-import { initFiles } from "../../src/init/init.js";
+import { projectFiles } from "../../src/init/init.js";
 import { fixtureCases, ROOT } from "../support/fixtures.js";
 import { type Ts, tsFilesUnder, typeCheck } from "../support/type-check.js";
 
@@ -76,7 +76,7 @@ beforeAll(async () => {
   // A project `codegen init` writes, generated as its `npm run generate` does; its own src
   // (main.ts, handlers) is compiled too. The folder says "type": "module" as init's package.json does.
   const project = path.join(scratch, "init");
-  for (const file of initFiles({ name: "matrix", codegenSpec: "^0.1.0" })) {
+  for (const file of projectFiles({ name: "matrix", codegenSpec: "^0.1.0" }, undefined).files) {
     mkdirSync(path.dirname(path.join(project, file.path)), { recursive: true });
     writeFileSync(path.join(project, file.path), file.contents);
   }

@@ -5,8 +5,7 @@
  * template's view. Pure: what the folder held comes in as `previous`.
  */
 import type { ApiModel } from "../../model/api-model.js";
-import type { GeneratedFile } from "../render.js";
-import type { DataFile } from "../render.js";
+import type { DataFile, GeneratedFile } from "../render.js";
 import { MIGRATION_FILE, type Migration, type SchemaChange, isEmpty, migrationName, migrationText, schemaChange } from "./migrations.js";
 import type { SchemaSnapshot } from "../../model/tables.js";
 import { type PostgresView, postgresView } from "./view.js";
