@@ -7,7 +7,7 @@ import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from
 import { prepareDocument } from "./foreign.js";
 import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
-import { OperationCollector, SIGNAL } from "./operations.js";
+import { OperationCollector, contextMembers } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
 import { COMPOSITION_LIMIT, longCompositionChains, withInheritedBases } from "./chains.js";
 import { type JsonSchema, objectTypeExpression, patternCheck, refName, schemaNode, typeExpression } from "./schema-code.js";
@@ -112,9 +112,6 @@ const PAGE_TYPE = objectType([
   member("limit", word("number"), { readonly: true }),
   member("cursor", unionType([word("string"), UNDEFINED]), { readonly: true }),
 ]);
-/** The principal's type of each of security.ts's kinds (its text), and the handlers' last input member. */
-const PRINCIPALS = new Map(["Principal", "Principal | undefined", "undefined"].map((text) => [text, unionType(text.split(" | ").map(word))]));
-const SCOPES = member("scopes", word("SecurityScopes"));
 /** What a resource handler's result is, for its doc comment (without the refusal). */
 const RESULT_DOCS: Record<ResourceKind, (paged: boolean) => string> = {
   list: (paged) => (paged ? "A page of the stored objects and, when more remain, the handler's own cursor of the next page" : "The stored objects"),
@@ -394,7 +391,7 @@ function routeEntry(operation: OperationModel, collector: OperationCollector): O
     operationId: operation.operationId,
     kind: behaviour.kind,
     security: operation.security.requirements,
-    ...collector.definition(operation, parameters),
+    ...collector.read(operation, false, parameters).definition,
   };
   if (isResourceBehaviour(behaviour)) {
     spec.resource = behaviour.collection;
@@ -524,9 +521,8 @@ function resourceView(
     const result = behaviour.page
       ? objectType([member("items", readonlyType(arrayType(stored)), { readonly: true }), member("next", word("string"), { readonly: true, optional: true })])
       : signature.result(types);
-    const principal = member("principal", PRINCIPALS.get(operation.security.principal)!);
     const inputName = named(`${pascal}Input`, "the input type");
-    const inputType = objectType([...signature.input(types), ...listing, principal, SCOPES, SIGNAL]);
+    const inputType = objectType([...signature.input(types), ...listing, ...contextMembers(operation.security.principal)]);
     const resultName = named(`${pascal}Result`, "the result type");
     // Why a store's refusal beside the declared ones: a handler may answer what the typed store API answered (store-api.gen.ts), whose statuses the server declares itself.
     const declared = refusable(result, behaviour.errors);

@@ -60,8 +60,6 @@ export interface OperationModel {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
-  /** The path's segments as the router matches them (path-template.ts); `null` stands for a parameter segment. */
-  readonly segments: readonly Segment[];
   /** The names of the path's parameters, in the order they appear. */
   readonly pathNames: readonly string[];
   /** `#/paths/<path>/<method>`. */
@@ -72,8 +70,6 @@ export interface OperationModel {
   readonly parameters: readonly ParameterModel[];
   readonly body: RequestBodyObject | undefined;
   readonly responses: readonly ResponseObject[];
-  /** The operation's `responses` as written (what `codegen serve` answers is read from it). */
-  readonly responsesObject: Json;
   readonly security: OperationSecurity;
   /** The handler group: the collection of a resource operation, the first tag (or path segment) of another. */
   readonly group: string;
@@ -87,6 +83,7 @@ export interface PathModel {
   readonly wirePath: string;
   /** Which requests of the URL its operations answer, when the path has a `#` (path-template.ts). */
   readonly discriminator?: Discriminator | undefined;
+  /** Its segments as the router matches them (path-template.ts); `null` stands for a parameter segment. */
   readonly segments: readonly Segment[];
   readonly operations: readonly OperationModel[];
 }
@@ -172,7 +169,6 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         operationId,
         method,
         path,
-        segments,
         pathNames: template.names,
         pointer,
         summary: textOf(operation.summary),
@@ -180,7 +176,6 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         parameters: parametersOf(at, pointer, itemParameters, operation, template.names),
         body: requestBodyObject(operation.requestBody),
         responses: responseObjects(operation.responses, readResponses, answers),
-        responsesObject: objectOf(operation.responses),
         security,
         group: "collection" in behaviour ? behaviour.collection : groupOf(operation, path),
         behaviour,
