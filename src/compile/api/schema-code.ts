@@ -3,7 +3,7 @@ import type { SchemaNode } from "#runtime/validate.gen.js";
 import { hasAnyKey } from "./document.js";
 import { escapeToken, percentDecoded } from "../pointer.js";
 import { asObject } from "../../model/json.js";
-import type { SchemaTypeNames, SchemaUse } from "./names.js";
+import { type SchemaTypeNames, type SchemaUse, referringClosure } from "./names.js";
 import {
   type Member,
   type TupleElement,
@@ -268,7 +268,7 @@ export function patternCheck(
   /** Schemas the validator leaves unchecked for another reason (longCompositionChains): widened alike. */
   alsoUnchecked: readonly string[] = [],
 ): PatternCheck {
-  const unchecked = new Set<string>();
+  let unchecked = new Set<string>();
   const check = { checks: linear, uncheckedIn: (name: string) => unchecked.has(name) };
   const referrers = new Map<string, string[]>();
   const found: string[] = [...alsoUnchecked];
@@ -278,11 +278,7 @@ export function patternCheck(
     if (leavesUnchecked(schema, check, new Set(), refs)) found.push(name);
     for (const ref of refs) (referrers.get(ref) ?? referrers.set(ref, []).get(ref)!).push(name);
   }
-  for (let name = found.pop(); name !== undefined; name = found.pop()) {
-    if (unchecked.has(name)) continue;
-    unchecked.add(name);
-    found.push(...(referrers.get(name) ?? []));
-  }
+  unchecked = referringClosure(found, referrers);
   return check;
 }
 
