@@ -241,9 +241,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
 
   // Why: paths that differ only after a `#` are one URL on the wire: one route answers all their
   // methods; where two paths would answer one request alike, the later is refused at its place.
-  const ambiguous = ambiguousPaths(
-    model.paths.map(({ path, discriminator, segments, operations }) => ({ path, discriminator, segments, methods: operations.map((o) => o.method) })),
-  );
+  const ambiguous = ambiguousPaths(model.paths);
   for (const [i, reason] of ambiguous) {
     const at = pointerOf("paths", model.paths[i]!.path);
     if (fromOthers) handled.push(new HandledConstruct(at, reason, "leaves this path's operations out: the earlier path answers its requests"));
