@@ -341,7 +341,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     securityHooks: [...collector.hookSchemes].map((name) => ({ name, key: propertyKey(name), comment: inlineComment(name) })),
     mockAnswers: collector.mockAnswers,
     ...(collector.unmappedErrors.size > 0 ? { unmappedErrors: [...collector.unmappedErrors.values()] } : {}),
-    ...(handled.length > 0 ? { handled: handled.map(({ pointer, reason, instead }) => ({ pointer, reason, instead })) } : {}),
+    ...(handled.length > 0 ? { handled } : {}),
   };
 }
 

@@ -46,13 +46,6 @@ export function schemaTypes(schema: JsonSchema): string[] {
 }
 
 /**
- * The TypeScript type of a schema, as text: typeExpression's.
- */
-export function typeScriptType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, use?: SchemaUse): string {
-  return typeExpression(schema, prefix, names, use).text;
-}
-
-/**
  * The TypeScript type of a schema (its text and syntax: type-expr.ts). Named schemas are referred
  * to through `prefix` (`T.Article`), so a schema named like a global (`Record`, `Promise`) never
  * shadows one. Where the type is `use`d in a request, `readOnly` properties are left out; in a
@@ -96,7 +89,7 @@ const NUMBER = word("number");
 const STRING = word("string");
 const KEYWORD_TYPES = { string: STRING, boolean: word("boolean"), null: word("null"), integer: NUMBER, number: NUMBER } as const;
 
-/** The keywords that combine a schema's type with others' (typeScriptType). */
+/** The keywords that combine a schema's type with others' (typeExpression). */
 const COMBINING_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "if"]);
 
 /**
