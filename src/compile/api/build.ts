@@ -13,7 +13,7 @@ import { COMPOSITION_LIMIT, longCompositionChains, withInheritedBases } from "./
 import { type JsonSchema, objectTypeExpression, patternCheck, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import { linearPatterns } from "../verify/patterns.js";
-import { type TableHistory, filterFields, instantFields, tablesOf } from "../tables.js";
+import { type TableHistory, filterFields, idKind, instantFields, tablesOf } from "../tables.js";
 import {
   type Member,
   type TypeExpr,
@@ -457,7 +457,7 @@ function resourceView(
   const spec: ResourceSpec = {
     collection,
     singular: String(ext.singular),
-    idKind: ext.id === "uuid" || ext.id === "string" ? ext.id : "integer",
+    idKind: idKind(schema),
     readOnly: Object.entries(properties)
       .filter(([k, p]) => k !== "id" && k !== "links" && objectOf(p).readOnly === true)
       .map(([k]) => k),
@@ -491,7 +491,7 @@ function resourceView(
   );
   const base = objectTypeExpression(schema, "T.", typeNames, ["links"]);
   const storedType = writeOnlyMembers.length === 0 ? base : intersectionType([base, objectType(writeOnlyMembers)]);
-  const idType = word(ext.id === "uuid" || ext.id === "string" ? "string" : "number");
+  const idType = word(spec.idKind === "integer" ? "number" : "string");
   const filters = filterFields(schema);
 
   const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map((operation) => {
