@@ -48,14 +48,6 @@ const CONTEXT = new Map(
 /** The last members of the input of a handler whose operation gives this principal, for resource handlers and others alike. */
 export const contextMembers = (principal: OperationModel["security"]["principal"]): readonly Member[] => CONTEXT.get(principal)!;
 
-/** A declared error schema the server cannot build its refusals in, where `generate` warns (ApiModel `unmappedErrors`). */
-export interface UnmappedErrorSchema {
-  readonly pointer: string;
-  /** Its first uses, by operation and status, each with how the server answers instead; `more` counts the others. */
-  readonly responses: string[];
-  more: number;
-}
-
 /** A handler group as it is collected: its names, and its operations (groupViews adds what its file uses). */
 type Group = { readonly view: Omit<OperationGroupView, "operations" | `uses${string}`>; readonly operations: OperationView[] };
 
@@ -68,8 +60,8 @@ export class OperationCollector {
   private readonly leftOut = new Map<string, { reason: string; operations: string[] }>();
   /** Why each raw parameter's spec is raw (for its doc comment). */
   private readonly rawReasons = new WeakMap<ParameterSpec, string>();
-  /** Declared error schemas the server cannot build its refusals in, by their place. */
-  readonly unmappedErrors = new Map<string, UnmappedErrorSchema>();
+  /** Declared error schemas the server cannot build its refusals in, by their place: their first uses (by operation and status, each with how the server answers instead) and how many more. */
+  readonly unmappedErrors = new Map<string, { readonly pointer: string; readonly responses: string[]; more: number }>();
   private readonly groups = new Map<string, Group>();
   /** operationId -> what `codegen serve` answers for it (see mockAnswer). */
   readonly mockAnswers: { [operationId: string]: ApiModel["mockAnswers"][string] } = {};
