@@ -275,7 +275,8 @@ function sqlTokens(sql: string): SqlToken[] {
   return tokens;
 }
 
-function idKind(schema: Json): TableSnapshot["idKind"] {
+/** The kind of a resource's ids (`x-codegen-resource` `id`): its table's, its ResourceSpec's and its handlers' id type's. */
+export function idKind(schema: Json): TableSnapshot["idKind"] {
   const id = asJson(schema["x-codegen-resource"]).id;
   return id === "uuid" || id === "string" ? id : "integer";
 }

@@ -31,15 +31,19 @@ export interface TypeView {
   readonly type: TypeExpr;
 }
 
-/** One operation of a resource's handler interface and its binding in the server. */
-export interface HandlerMethodView {
+/** A method of a handler interface: an operation written by others as it is, a resource's with its kind (HandlerMethodView). */
+export interface OperationView {
   readonly operationId: string;
   readonly docLines: readonly string[];
-  /** The names (`ListLoansInput`, `ListLoansResult`) and types of its input and its result. */
+  /** The names (`ListLoansInput`, `ListLoansResult`) and types of its input and its result (of others: the union of its declared responses). */
   readonly inputName: string;
   readonly inputType: TypeExpr;
   readonly resultName: string;
   readonly resultType: TypeExpr;
+}
+
+/** One operation of a resource's handler interface and its binding in the server. */
+export interface HandlerMethodView extends OperationView {
   /** The result type's doc comment. */
   readonly resultDoc: string;
   /** Its kind, for the stores' templates; exactly one is true. */
@@ -60,12 +64,21 @@ export interface HandlerMethodView {
   readonly hasListing: boolean;
 }
 
-/** A resource: its handler interface, its store and its spec for the dispatcher. */
-export interface ResourceView {
-  /** The handlers' property name (`blogPosts`). */
+/** A handler interface, a resource's or a group's of operations written by others, and the file that declares it. */
+interface HandlerInterfaceView {
+  /** The handlers' property name (`blogPosts`), interface (`BlogPostsHandlers`) and binder (`bindBlogPosts`: the handlers as the dispatcher calls them, by operationId). */
   readonly property: string;
-  /** Interface name (`BlogPostsHandlers`). */
   readonly interfaceName: string;
+  readonly binderName: string;
+  /** The file name under resources/ or operations/ (a safe path segment: a resource's is its collection name). */
+  readonly fileName: string;
+  /** Whether its file refers to named schemas (`T.`) and to `Principal`. */
+  readonly usesTypes: boolean;
+  readonly usesPrincipal: boolean;
+}
+
+/** A resource: its handler interface, its store and its spec for the dispatcher. */
+export interface ResourceView extends HandlerInterfaceView {
   /** The stored object's type name (`StoredBlogPost`) and type. */
   readonly storedName: string;
   readonly storedType: TypeExpr;
@@ -77,48 +90,21 @@ export interface ResourceView {
   /** The field names the stores filter a list on (not declared `query`). */
   readonly filters: readonly string[];
   readonly methods: readonly HandlerMethodView[];
-  /** The file name under resources/ (the collection name, a safe path segment). */
-  readonly fileName: string;
-  /** Whether its file refers to named schemas (`T.`) and to `Principal`. */
-  readonly usesTypes: boolean;
   /** Whether store.gen.ts names it (every method but delete casts to it). */
   readonly storeUsesStored: boolean;
-  readonly usesPrincipal: boolean;
   /** Whether some handler may return a HandlerRefusal (declared `errors`). */
   readonly usesRefusal: boolean;
   /** Whether some handler may return a store's refusal (every write's). */
   readonly usesStoreRefusal: boolean;
-  /** Its binder (`bindLoans`): the handlers as the dispatcher calls them, by operationId. */
-  readonly binderName: string;
-}
-
-/** An operation of a document written by others: a method of its group's handler interface. */
-export interface OperationView {
-  readonly operationId: string;
-  readonly docLines: readonly string[];
-  /** Names and types of its input and of the union of its declared responses. */
-  readonly inputName: string;
-  readonly inputType: TypeExpr;
-  readonly resultName: string;
-  readonly resultType: TypeExpr;
 }
 
 /** A handler interface of operations written by others: one per tag (or first path segment). */
-export interface OperationGroupView {
-  /** The handlers' property name (`pets`), interface (`PetsHandlers`) and binder (`bindPets`). */
-  readonly property: string;
-  readonly interfaceName: string;
-  readonly binderName: string;
-  /** The file name under operations/ (a safe path segment). */
-  readonly fileName: string;
+export interface OperationGroupView extends HandlerInterfaceView {
   /** The tag or path segment, as text for a comment. */
   readonly labelComment: string;
   readonly operations: readonly OperationView[];
-  /** Whether its file refers to named schemas (`T.`), to `Principal` and to `RawBody`. */
-  readonly usesTypes: boolean;
-  readonly usesPrincipal: boolean;
+  /** Whether its file refers to `RawBody`, and whether a handler's input has a parameter handed as sent (RawParameter). */
   readonly usesRawBody: boolean;
-  /** Whether a handler's input has a parameter handed as sent (RawParameter). */
   readonly usesRawParameter: boolean;
 }
 

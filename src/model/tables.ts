@@ -5,7 +5,6 @@
  * constraints and indexes and write the migrations' SQL (src/emit/postgres/migrations.ts).
  */
 import { createHash } from "node:crypto";
-import { quoteIdentifier as quote } from "#runtime/migrate.gen.js";
 
 /**
  * How the store converts a column's value: what PostgreSQL type holds it. Both `json` and
@@ -113,13 +112,11 @@ export function hashedIdentifier(name: string, attempt: number): string {
 }
 
 /**
- * An identifier `identifier` or tablesOf made, quoted as the generated code quotes
- * (runtime/migrate.gen.ts). Why not through `identifier` again: a cut-and-hash form is never
- * kept as it is, so a second pass would hash it anew.
+ * An identifier `identifier` or tablesOf made, quoted as the generated code quotes it: the
+ * runtime's own function (runtime/migrate.gen.ts). Why not through `identifier` again: a
+ * cut-and-hash form is never kept as it is, so a second pass would hash it anew.
  */
-export function quoteIdentifier(name: string): string {
-  return quote(name);
-}
+export { quoteIdentifier } from "#runtime/migrate.gen.js";
 
 /**
  * The SQL type of an id of each kind. Why text for uuids: PostgreSQL's uuid type compares

@@ -12,7 +12,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics/index.js";
 import type { MigrationSpec } from "#runtime/migrate.gen.js";
 import { outputFolder, readCurrent } from "../write/apply.js";
 import { type CurrentTree, isAsWritten } from "../write/plan.js";
-import { MIGRATION_FILE, statementsOf } from "../emit/postgres/migrations.js";
+import { MIGRATION_FILE, migrationSpec } from "../emit/postgres/migrations.js";
 
 /** The folder of migrations inside an output folder. */
 const FOLDER = "migrations";
@@ -54,7 +54,7 @@ export function recordedMigrations(
           : unrecorded(shown(found.at), "is not a regular file (a folder, a device or a pipe stands there)"),
       );
     else if (!force && !isAsWritten(current.manifest, file, found.text)) refused.push(diagnostic("output/edited-by-hand", { path: shown(file) }));
-    else migrations.push({ name: path.posix.basename(file).replace(/\.sql$/, ""), statements: statementsOf(found.text) });
+    else migrations.push(migrationSpec(file, found.text));
   }
   const known = new Set(recorded);
   for (const entry of entriesOf(path.join(dir, FOLDER))) {

@@ -10,7 +10,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { SchemaTypeNames } from "../../src/compile/api/names.js";
-import { schemaNode, typeScriptType, unsupportedKeywords } from "../../src/compile/api/schema-code.js";
+import { schemaNode, typeExpression, unsupportedKeywords } from "../../src/compile/api/schema-code.js";
 import type { JsonSchema } from "../../src/compile/api/schema-code.js";
 import { validateValue, withDefaults } from "../../runtime/validate.gen.js";
 import type { FieldErrors, SchemaNode, SchemaTable } from "../../runtime/validate.gen.js";
@@ -367,9 +367,9 @@ describe("schemaNode", () => {
 
 /** The schemas the rows refer to (the gate refuses any other name). */
 const typeName = new SchemaTypeNames({ Pet: {}, Even: {}, Cat: {}, Dog: {}, AnyPet: {}, Tags: {}, Odd: {} });
-const tsType = (schema: JsonSchema): string => typeScriptType(schema, "T.", typeName);
+const tsType = (schema: JsonSchema): string => typeExpression(schema, "T.", typeName).text;
 
-describe("typeScriptType", () => {
+describe("typeExpression", () => {
   const rows: { name: string; schema: JsonSchema; want: string }[] = [
     { name: "allOf of references", schema: { allOf: [ref("Pet"), ref("Even")] }, want: "T.Pet & T.Even" },
     { name: "allOf with the schema's own properties", schema: { properties: { a: { type: "string" } }, allOf: [ref("Pet")] }, want: "{ a?: string } & T.Pet" },
@@ -445,7 +445,7 @@ describe("typeScriptType", () => {
   });
 
   it("gives types tsc --strict accepts and that mean what the schemas mean", () => {
-    const named = (name: string, schema: JsonSchema) => `export type ${name} = ${typeScriptType(schema, "", typeName)};`;
+    const named = (name: string, schema: JsonSchema) => `export type ${name} = ${typeExpression(schema, "", typeName).text};`;
     const source = [
       named("Pet", { type: "object", required: ["kind"], properties: { kind: { enum: ["cat", "dog"] }, name: { type: "string" } } }),
       named("Cat", { allOf: [ref("Pet"), { properties: { kind: { const: "cat" }, lives: { type: "integer" } }, required: ["lives"] }] }),
@@ -677,7 +677,7 @@ describe("validateValue: work on recursive oneOf and anyOf", () => {
   });
 });
 
-describe("typeScriptType: a schema whose only keyword combines others", () => {
+describe("typeExpression: a schema whose only keyword combines others", () => {
   it.each([
     [{ allOf: [{ type: "string" }] }, "string"],
     [{ anyOf: [{ type: "string" }, { type: "number" }] }, "string | number"],

@@ -7,13 +7,13 @@ import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from
 import { prepareDocument } from "./foreign.js";
 import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
-import { OperationCollector, SIGNAL } from "./operations.js";
+import { OperationCollector, contextMembers } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
 import { COMPOSITION_LIMIT, longCompositionChains, withInheritedBases } from "./chains.js";
 import { type JsonSchema, objectTypeExpression, patternCheck, refName, schemaNode, typeExpression } from "./schema-code.js";
 import { schemeTable } from "./security.js";
 import { linearPatterns } from "../verify/patterns.js";
-import { type TableHistory, filterFields, instantFields, tablesOf } from "../tables.js";
+import { type TableHistory, filterFields, idKind, instantFields, tablesOf } from "../tables.js";
 import {
   type Member,
   type TypeExpr,
@@ -112,9 +112,6 @@ const PAGE_TYPE = objectType([
   member("limit", word("number"), { readonly: true }),
   member("cursor", unionType([word("string"), UNDEFINED]), { readonly: true }),
 ]);
-/** The principal's type of each of security.ts's kinds (its text), and the handlers' last input member. */
-const PRINCIPALS = new Map(["Principal", "Principal | undefined", "undefined"].map((text) => [text, unionType(text.split(" | ").map(word))]));
-const SCOPES = member("scopes", word("SecurityScopes"));
 /** What a resource handler's result is, for its doc comment (without the refusal). */
 const RESULT_DOCS: Record<ResourceKind, (paged: boolean) => string> = {
   list: (paged) => (paged ? "A page of the stored objects and, when more remain, the handler's own cursor of the next page" : "The stored objects"),
@@ -244,9 +241,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
 
   // Why: paths that differ only after a `#` are one URL on the wire: one route answers all their
   // methods; where two paths would answer one request alike, the later is refused at its place.
-  const ambiguous = ambiguousPaths(
-    model.paths.map(({ path, discriminator, segments, operations }) => ({ path, discriminator, segments, methods: operations.map((o) => o.method) })),
-  );
+  const ambiguous = ambiguousPaths(model.paths);
   for (const [i, reason] of ambiguous) {
     const at = pointerOf("paths", model.paths[i]!.path);
     if (fromOthers) handled.push(new HandledConstruct(at, reason, "leaves this path's operations out: the earlier path answers its requests"));
@@ -346,7 +341,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     securityHooks: [...collector.hookSchemes].map((name) => ({ name, key: propertyKey(name), comment: inlineComment(name) })),
     mockAnswers: collector.mockAnswers,
     ...(collector.unmappedErrors.size > 0 ? { unmappedErrors: [...collector.unmappedErrors.values()] } : {}),
-    ...(handled.length > 0 ? { handled: handled.map(({ pointer, reason, instead }) => ({ pointer, reason, instead })) } : {}),
+    ...(handled.length > 0 ? { handled } : {}),
   };
 }
 
@@ -394,7 +389,7 @@ function routeEntry(operation: OperationModel, collector: OperationCollector): O
     operationId: operation.operationId,
     kind: behaviour.kind,
     security: operation.security.requirements,
-    ...collector.definition(operation, parameters),
+    ...collector.read(operation, false, parameters).definition,
   };
   if (isResourceBehaviour(behaviour)) {
     spec.resource = behaviour.collection;
@@ -462,7 +457,7 @@ function resourceView(
   const spec: ResourceSpec = {
     collection,
     singular: String(ext.singular),
-    idKind: ext.id === "uuid" || ext.id === "string" ? ext.id : "integer",
+    idKind: idKind(schema),
     readOnly: Object.entries(properties)
       .filter(([k, p]) => k !== "id" && k !== "links" && objectOf(p).readOnly === true)
       .map(([k]) => k),
@@ -496,7 +491,7 @@ function resourceView(
   );
   const base = objectTypeExpression(schema, "T.", typeNames, ["links"]);
   const storedType = writeOnlyMembers.length === 0 ? base : intersectionType([base, objectType(writeOnlyMembers)]);
-  const idType = word(ext.id === "uuid" || ext.id === "string" ? "string" : "number");
+  const idType = word(spec.idKind === "integer" ? "number" : "string");
   const filters = filterFields(schema);
 
   const methods: HandlerMethodView[] = (operationsByCollection.get(collection) ?? []).map((operation) => {
@@ -524,9 +519,8 @@ function resourceView(
     const result = behaviour.page
       ? objectType([member("items", readonlyType(arrayType(stored)), { readonly: true }), member("next", word("string"), { readonly: true, optional: true })])
       : signature.result(types);
-    const principal = member("principal", PRINCIPALS.get(operation.security.principal)!);
     const inputName = named(`${pascal}Input`, "the input type");
-    const inputType = objectType([...signature.input(types), ...listing, principal, SCOPES, SIGNAL]);
+    const inputType = objectType([...signature.input(types), ...listing, ...contextMembers(operation.security.principal)]);
     const resultName = named(`${pascal}Result`, "the result type");
     // Why a store's refusal beside the declared ones: a handler may answer what the typed store API answered (store-api.gen.ts), whose statuses the server declares itself.
     const declared = refusable(result, behaviour.errors);

@@ -231,16 +231,10 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
 
   const walkAt = (value: object, place: Exclude<Place, "data">, pointer: At): Prepared => {
     if (typeof place !== "string") {
-      if ("list" in place)
-        return Array.isArray(value)
-          ? bounded(
-              walkEntries(value, pointer, () => place.list),
-              pointer,
-            )
-          : [value, sizeOfData(value)];
-      if (Array.isArray(value)) return [value, sizeOfData(value)];
+      // A list of places is walked only as a list, a map of them only as an object.
+      if (Array.isArray(value) !== "list" in place) return [value, sizeOfData(value)];
       return bounded(
-        walkEntries(value as Json, pointer, (key) => (place.extensions && key.startsWith("x-") ? "data" : place.map)),
+        walkEntries(value as Json | unknown[], pointer, (key) => placeOfKey(place, key)),
         pointer,
       );
     }
@@ -264,11 +258,8 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
       );
     const object = value as Json;
     if (typeof object.$ref === "string") return reference(object as Json & { $ref: string }, kind, pointer);
-    const grammar = GRAMMAR[kind];
     return bounded(
-      walkEntries(object, pointer, (key) =>
-        key.startsWith("x-") ? "data" : ((Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data"),
-      ),
+      walkEntries(object, pointer, (key) => placeOfKey(kind, key)),
       pointer,
     );
   };
@@ -378,29 +369,10 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
  */
 export function schemaPlaces(document: object): { pointer: string; schema: Json }[] {
   const found: { pointer: string; schema: Json }[] = [];
-  const visit = (value: unknown, place: Place, pointer: string): void => {
-    if (place === "data" || typeof value !== "object" || value === null) return;
-    if (place === "schema") {
-      if (isObject(value)) found.push({ pointer, schema: value });
-      return;
-    }
-    const entries = Object.entries(value);
-    if (typeof place !== "string") {
-      if ("list" in place) {
-        if (Array.isArray(value)) for (const [key, item] of entries) visit(item, place.list, `${pointer}/${key}`);
-      } else if (!Array.isArray(value)) {
-        for (const [key, item] of entries) if (!(place.extensions && key.startsWith("x-"))) visit(item, place.map, `${pointer}/${escapeToken(key)}`);
-      }
-      return;
-    }
-    if (Array.isArray(value)) return;
-    const grammar = GRAMMAR[place];
-    for (const [key, item] of entries) {
-      if (key.startsWith("x-")) continue;
-      visit(item, (Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data", `${pointer}/${escapeToken(key)}`);
-    }
-  };
-  visit(document, "document", "#");
+  mapSchemas(document, "document", "#", (schema, pointer) => {
+    found.push({ pointer, schema });
+    return schema;
+  });
   return found;
 }
 
@@ -411,35 +383,13 @@ export function schemaPlaces(document: object): { pointer: string; schema: Json 
  * copied only on the way to a change; the input is not changed.
  */
 export function rewriteSchemas<D extends object>(document: D, rewrite: (schema: Json, pointer: string) => Json | undefined): D {
-  const inSchema = (schema: Json, pointer: string): Json => {
-    const own = rewrite(schema, pointer) ?? schema;
-    let changed = own !== schema;
-    const entries = Object.entries(own).map(([key, value]): [string, unknown] => {
-      const place = Object.hasOwn(SCHEMA_KEYWORDS, key) ? SCHEMA_KEYWORDS[key] : undefined;
-      if (place === undefined || typeof value !== "object" || value === null) return [key, value];
-      const at = `${pointer}/${escapeToken(key)}`;
-      const each = (item: unknown, itemAt: string) => (isObject(item) ? inSchema(item, itemAt) : item);
-      let next: unknown = value;
-      if (place === "schema") next = Array.isArray(value) ? value.map((item, i) => each(item, `${at}/${i}`)) : each(value, at);
-      else if (typeof place === "object" && "list" in place && Array.isArray(value)) next = value.map((item, i) => each(item, `${at}/${i}`));
-      else if (typeof place === "object" && "map" in place && isObject(value)) {
-        const mapped = Object.entries(value).map(([name, item]): [string, unknown] => [name, each(item, `${at}/${escapeToken(name)}`)]);
-        next = mapped.some(([name, item]) => item !== value[name]) ? objectOf(mapped) : value;
-      }
-      if (Array.isArray(next) && Array.isArray(value) && next.every((item, i) => item === value[i])) next = value;
-      if (next !== value) changed = true;
-      return [key, next];
-    });
-    return changed ? objectOf(entries) : own;
-  };
-  let result: unknown = document;
-  for (const { pointer } of schemaPlaces(document)) {
-    const parts = tokensOf(pointer)!;
-    const schema = valueAt(result, parts) as Json;
-    const rewritten = inSchema(schema, pointer);
-    if (rewritten !== schema) result = replaceAt(result, parts, rewritten);
-  }
-  return result as D;
+  const inSchema = (schema: Json, pointer: string): Json =>
+    mapEntries(rewrite(schema, pointer) ?? schema, pointer, (key, item, at) => {
+      const place = Object.hasOwn(SCHEMA_KEYWORDS, key) ? SCHEMA_KEYWORDS[key]! : "data";
+      // A list where a schema stands is the tuple form of `items` before 2020-12: a list of schemas.
+      return mapSchemas(item, place === "schema" && Array.isArray(item) ? listOf("schema") : place, at, inSchema);
+    }) as Json;
+  return mapSchemas(document, "document", "#", inSchema) as D;
 }
 
 /** `visit` every schema, outer and nested, as rewriteSchemas finds them, each with its JSON pointer. */
@@ -447,12 +397,36 @@ export function visitSchemas(document: object, visit: (schema: Json, pointer: st
   rewriteSchemas(document, (schema, pointer) => void visit(schema, pointer));
 }
 
-/** A copy of `value` with what stands at `parts` replaced, copying only the objects on the way. */
-function replaceAt(value: unknown, parts: readonly string[], replacement: unknown): unknown {
-  if (parts.length === 0) return replacement;
-  const [first, ...rest] = parts as [string, ...string[]];
-  if (Array.isArray(value)) return value.map((item, i) => (String(i) === first ? replaceAt(item, rest, replacement) : item));
-  return objectOf(Object.entries(value as Json).map(([key, item]) => [key, key === first ? replaceAt(item, rest, replacement) : item]));
+/**
+ * A value at a place of the grammar with `atSchema` applied to each outermost schema in it (what
+ * it answers stands in the schema's place), with its JSON pointer; a list or map of places is
+ * read only as a list or an object, an object of a kind only as an object.
+ */
+function mapSchemas(value: unknown, place: Place, pointer: string, atSchema: (schema: Json, pointer: string) => Json): unknown {
+  if (place === "data" || typeof value !== "object" || value === null) return value;
+  if (place === "schema") return isObject(value) ? atSchema(value, pointer) : value;
+  if (Array.isArray(value) !== (typeof place !== "string" && "list" in place)) return value;
+  return mapEntries(value as Json | unknown[], pointer, (key, item, at) => mapSchemas(item, placeOfKey(place, key), at, atSchema));
+}
+
+/** Where the value of `key` stands in a value at `place`: extensions and keys the grammar does not name hold data. */
+function placeOfKey(place: Exclude<Place, "data">, key: string): Place {
+  if (typeof place !== "string") return "list" in place ? place.list : place.extensions && key.startsWith("x-") ? "data" : place.map;
+  const grammar = GRAMMAR[place];
+  return key.startsWith("x-") ? "data" : ((Object.hasOwn(grammar.keys, key) ? grammar.keys[key] : grammar.rest) ?? "data");
+}
+
+/** An object or list with `map` applied to each entry (its key, value and JSON pointer), copied only where an entry changed. */
+function mapEntries(value: Json | unknown[], pointer: string, map: (key: string, item: unknown, pointer: string) => unknown): Json | unknown[] {
+  let copy: Json | unknown[] | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const next = map(key, item, `${pointer}/${escapeToken(key)}`);
+    if (next === item) continue;
+    copy ??= Array.isArray(value) ? [...value] : objectOf(Object.entries(value));
+    if (Array.isArray(copy)) copy[Number(key)] = next;
+    else setOwn(copy, key, next);
+  }
+  return copy ?? value;
 }
 
 /** The other keys of a ref that has none. */

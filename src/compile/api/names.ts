@@ -186,6 +186,22 @@ export class NameGate {
   }
 }
 
+/**
+ * The named schemas `found` and every schema that refers to one of them, directly or through
+ * others, back along `referrers` (schema -> the schemas that refer to it): how a property of one
+ * schema (names.ts) or a pattern left unchecked (schema-code.ts) marks the schemas that hold it
+ * through references. An explicit stack, no recursion; `found` is used up.
+ */
+export function referringClosure(found: string[], referrers: ReadonlyMap<string, readonly string[]>): Set<string> {
+  const marked = new Set<string>();
+  for (let name = found.pop(); name !== undefined; name = found.pop()) {
+    if (marked.has(name)) continue;
+    marked.add(name);
+    for (const referrer of referrers.get(name) ?? []) found.push(referrer);
+  }
+  return marked;
+}
+
 /** The keywords besides `$ref` and `properties` whose subschemas may hold a property a use leaves out (isAffected), in order. */
 const SUBSCHEMA_KEYWORDS = ["items", "prefixItems", "additionalProperties", "allOf", "anyOf", "oneOf"] as const;
 /** Every keyword isAffected looks into. */
@@ -323,16 +339,7 @@ export class SchemaTypeNames {
       if (readOnly) found.request.push(name);
       if (writeOnly) found.response.push(name);
     }
-    const closure = (names: string[]) => {
-      const affected = new Set<string>();
-      for (let name = names.pop(); name !== undefined; name = names.pop()) {
-        if (affected.has(name)) continue;
-        affected.add(name);
-        for (const referrer of referrers.get(name) ?? []) names.push(referrer);
-      }
-      return affected;
-    };
-    return { request: closure(found.request), response: closure(found.response) };
+    return { request: referringClosure(found.request, referrers), response: referringClosure(found.response, referrers) };
   }
 
   private refuse(problem: UnsupportedConstruct, name: string): string {

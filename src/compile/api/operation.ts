@@ -60,8 +60,6 @@ export interface OperationModel {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
-  /** The path's segments as the router matches them (path-template.ts); `null` stands for a parameter segment. */
-  readonly segments: readonly Segment[];
   /** The names of the path's parameters, in the order they appear. */
   readonly pathNames: readonly string[];
   /** `#/paths/<path>/<method>`. */
@@ -72,8 +70,6 @@ export interface OperationModel {
   readonly parameters: readonly ParameterModel[];
   readonly body: RequestBodyObject | undefined;
   readonly responses: readonly ResponseObject[];
-  /** The operation's `responses` as written (what `codegen serve` answers is read from it). */
-  readonly responsesObject: Json;
   readonly security: OperationSecurity;
   /** The handler group: the collection of a resource operation, the first tag (or path segment) of another. */
   readonly group: string;
@@ -87,6 +83,7 @@ export interface PathModel {
   readonly wirePath: string;
   /** Which requests of the URL its operations answer, when the path has a `#` (path-template.ts). */
   readonly discriminator?: Discriminator | undefined;
+  /** Its segments as the router matches them (path-template.ts); `null` stands for a parameter segment. */
   readonly segments: readonly Segment[];
   readonly operations: readonly OperationModel[];
 }
@@ -111,11 +108,10 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
   const fail = (pointer: string, reason: string) => void problems.push(new UnsupportedConstruct(pointer, reason));
   const ours = collections.size > 0;
   const usedIds = new Set<string>();
-  // Why first: a resource operation keeps its operationId (its store's handler is bound by it),
-  // so an operation of others that has the same one takes the next free id, with a warning,
-  // wherever it stands; the operations' other ids are as they were.
-  const resourceIds = fromOthers && ours ? resourceOperationIds(document, collections) : new Set<string>();
-  for (const id of resourceIds) usedIds.add(id);
+  // The operationIds (lower case) of a document's resource operations, when it is written by others.
+  const resourceIds = new Set<string>();
+  // Operations of others, named once every path is read (see below).
+  const unnamed: [model: { -readonly [K in keyof OperationModel]: OperationModel[K] }, operation: Json][] = [];
   const readResponses: ReadResponses = new Map();
   const answers = objectOf(objectOf(document.components).responses);
   const paths: PathModel[] = [];
@@ -157,22 +153,11 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
       }
       // Its problems are reported with the operation's others, where the views are derived.
       const security = securityOf(operation, document, pointer);
-      const operationId = behaviour.kind === "operation" ? uniqueId(operation, method, path, usedIds) : String(operation.operationId);
-      const given = stringOf(operation.operationId);
-      if (given !== undefined && operationId !== given && resourceIds.has(given.toLowerCase())) {
-        handled.push(
-          new HandledConstruct(
-            `${pointer}/operationId`,
-            `the operationId ${JSON.stringify(given)} is a resource operation's too, and handlers are bound by operationId`,
-            `names this operation's handler ${operationId}`,
-          ),
-        );
-      }
-      operations.push({
-        operationId,
+      if (fromOthers && "collection" in behaviour && typeof operation.operationId === "string") resourceIds.add(operation.operationId.toLowerCase());
+      const model = {
+        operationId: String(operation.operationId),
         method,
         path,
-        segments,
         pathNames: template.names,
         pointer,
         summary: textOf(operation.summary),
@@ -180,13 +165,31 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
         parameters: parametersOf(at, pointer, itemParameters, operation, template.names),
         body: requestBodyObject(operation.requestBody),
         responses: responseObjects(operation.responses, readResponses, answers),
-        responsesObject: objectOf(operation.responses),
         security,
         group: "collection" in behaviour ? behaviour.collection : groupOf(operation, path),
         behaviour,
-      });
+      };
+      if (behaviour.kind === "operation") unnamed.push([model, operation]);
+      operations.push(model);
     }
     paths.push({ path, wirePath: template.wirePath, discriminator: template.discriminator, segments, operations });
+  }
+  // Why after every path: a resource operation keeps its operationId (its store's handler is bound
+  // by it), so an operation of others that has the same one takes the next free id, with a
+  // warning, wherever it stands; the operations' other ids are as they were.
+  for (const id of resourceIds) usedIds.add(id);
+  for (const [model, operation] of unnamed) {
+    model.operationId = uniqueId(operation, model.method, model.path, usedIds);
+    const given = stringOf(operation.operationId);
+    if (given !== undefined && model.operationId !== given && resourceIds.has(given.toLowerCase())) {
+      handled.push(
+        new HandledConstruct(
+          `${model.pointer}/operationId`,
+          `the operationId ${JSON.stringify(given)} is a resource operation's too, and handlers are bound by operationId`,
+          `names this operation's handler ${model.operationId}`,
+        ),
+      );
+    }
   }
   return { paths, problems, handled };
 }
@@ -277,24 +280,6 @@ function parametersOf(at: string, pointer: string, itemParameters: readonly Para
     all.set(`path:${name}`, { ...parameterObject({ name, in: "path", required: true, schema: { type: "string" } }), pointer: at });
   }
   return [...all.values()];
-}
-
-/** The operationIds (lower case) of a document's resource operations that stand where codegen's extensions apply. */
-function resourceOperationIds(document: Json, collections: ReadonlyMap<string, string>): Set<string> {
-  const ids = new Set<string>();
-  for (const [path, rawItem] of Object.entries(objectOf(document.paths))) {
-    const item = objectOf(rawItem);
-    const template = pathTemplate(path);
-    if (template.problem !== undefined) continue;
-    for (const method of METHODS) {
-      if (!(method in item)) continue;
-      const operation = objectOf(item[method]);
-      const behaviour = behaviourOf(path, method, operation, true, template.segments);
-      if (!("collection" in behaviour) || placementProblem(behaviour, template.segments, item, collections) !== undefined) continue;
-      if (typeof operation.operationId === "string") ids.add(operation.operationId.toLowerCase());
-    }
-  }
-  return ids;
 }
 
 /** The operationId as an identifier (its words), or one derived from method and path; unique, whatever the case. */

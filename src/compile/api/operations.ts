@@ -35,17 +35,18 @@ import { type Member, type TypeExpr, docComments, documentedUnion, literalType, 
 import type { ApiModel, OperationGroupView, OperationView } from "../../model/api-model.js";
 
 /** The request's signal, the last member of every handler's input (runtime/dispatch.gen.ts, RequestWork). */
-export const SIGNAL = member("signal", word("AbortSignal"), {
+const SIGNAL = member("signal", word("AbortSignal"), {
   description: "Aborted when the request's deadline passes or its client goes away: hand it to store calls and other slow work.",
 });
-
-/** A declared error schema the server cannot build its refusals in, where `generate` warns (ApiModel `unmappedErrors`). */
-export interface UnmappedErrorSchema {
-  readonly pointer: string;
-  /** Its first uses, by operation and status, each with how the server answers instead; `more` counts the others. */
-  readonly responses: string[];
-  more: number;
-}
+/** The members every handler's input ends with, by security.ts's kind of principal (its text as the type): the principal, its scopes, the signal. */
+const CONTEXT = new Map(
+  ["Principal", "Principal | undefined", "undefined"].map((text) => [
+    text,
+    [member("principal", unionType(text.split(" | ").map(word))), member("scopes", word("SecurityScopes")), SIGNAL] as const,
+  ]),
+);
+/** The last members of the input of a handler whose operation gives this principal, for resource handlers and others alike. */
+export const contextMembers = (principal: OperationModel["security"]["principal"]): readonly Member[] => CONTEXT.get(principal)!;
 
 /** A handler group as it is collected: its names, and its operations (groupViews adds what its file uses). */
 type Group = { readonly view: Omit<OperationGroupView, "operations" | `uses${string}`>; readonly operations: OperationView[] };
@@ -59,8 +60,8 @@ export class OperationCollector {
   private readonly leftOut = new Map<string, { reason: string; operations: string[] }>();
   /** Why each raw parameter's spec is raw (for its doc comment). */
   private readonly rawReasons = new WeakMap<ParameterSpec, string>();
-  /** Declared error schemas the server cannot build its refusals in, by their place. */
-  readonly unmappedErrors = new Map<string, UnmappedErrorSchema>();
+  /** Declared error schemas the server cannot build its refusals in, by their place: their first uses (by operation and status, each with how the server answers instead) and how many more. */
+  readonly unmappedErrors = new Map<string, { readonly pointer: string; readonly responses: string[]; more: number }>();
   private readonly groups = new Map<string, Group>();
   /** operationId -> what `codegen serve` answers for it (see mockAnswer). */
   readonly mockAnswers: { [operationId: string]: ApiModel["mockAnswers"][string] } = {};
@@ -156,8 +157,7 @@ export class OperationCollector {
     const security = this.security(model);
     if (this.problems.length > before) return undefined;
 
-    const principal = member("principal", unionType(security.principal.split(" | ").map(word)));
-    const members = [...read.parameterMembers, ...read.bodyMembers, principal, member("scopes", word("SecurityScopes")), SIGNAL];
+    const members = [...read.parameterMembers, ...read.bodyMembers, ...contextMembers(security.principal)];
     const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
     const summary = [model.summary, model.description].filter((text): text is string => text !== undefined).join("\n\n");
     const view: OperationView = {
@@ -168,7 +168,7 @@ export class OperationCollector {
       resultName: this.gate.typeName(`${pascal}Result`, at, "the result type"),
       resultType: read.resultType,
     };
-    this.mockAnswers[operationId] = mockAnswer(model.responsesObject, model.pointer);
+    this.mockAnswers[operationId] = mockAnswer(model.responses, model.pointer);
     this.groupOf(model.group, path).operations.push(view);
     // How the server's own refusals of its requests are answered (src/model/error-shapes.ts).
     const refusals = refusalShapes(model.responses, this.document, (response) => this.unmappedError(model, response));
@@ -191,24 +191,17 @@ export class OperationCollector {
   }
 
   /**
-   * The dispatcher's definition of an operation alone (codegen's own operations, whose handler
-   * types the resource gives: build.ts), read as `read` reads it with its problems recorded, and
-   * the variants its body and responses ask for asked for in the same order (types.gen.ts
-   * declares them so). Why no type texts: made for every operation and dropped, they
-   * were a good part of the model's time and garbage. `parameters`: those of the model it reads
-   * (a list's own `sort`, `limit` and `cursor` are not).
-   */
-  definition(model: OperationModel, parameters: OperationModel["parameters"]): OperationDefinition {
-    return this.read(model, false, parameters).definition;
-  }
-
-  /**
    * How the dispatcher reads an operation of any kind (runtime/requests.gen.ts,
    * OperationDefinition): its parameters (`own`) by location and style, its body by media type,
    * its responses by status; with the type members of its parameters and body and the union of
-   * its responses, made only when `typed` (else empty). Problems are recorded.
+   * its responses, made only when `typed` (else empty). Problems are recorded. Untyped, for
+   * codegen's own operations (whose handler types the resource gives: build.ts), the variants
+   * their body and responses ask for are asked for in the same order (types.gen.ts declares them
+   * so). Why no type texts then: made for every operation and dropped, they were a good part of
+   * the model's time and garbage. `own`: the parameters of the model it reads (a list's own
+   * `sort`, `limit` and `cursor` are not).
    */
-  private read(
+  read(
     model: OperationModel,
     typed: boolean,
     own: OperationModel["parameters"] = model.parameters,
@@ -623,8 +616,8 @@ function isStatusKey(key: string): boolean {
 }
 
 /** What `codegen serve` answers (src/serve/examples.ts): the first declared success, a 2XX code, else a 2XX range or default as 200, else the first code. */
-function mockAnswer(responses: Json, pointer: string): ApiModel["mockAnswers"][string] {
-  const keys = Object.keys(responses);
+function mockAnswer(responses: readonly ResponseObject[], pointer: string): ApiModel["mockAnswers"][string] {
+  const keys = responses.map((response) => response.status);
   const key = keys.find((k) => /^2[0-9]{2}$/.test(k)) ?? keys.find((k) => /^2XX$/i.test(k) || k === "default") ?? keys.find((k) => /^[0-9]{3}$/.test(k));
   const status = key !== undefined && /^[0-9]{3}$/.test(key) ? Number(key) : 200;
   if (key === undefined || status === 204 || status === 304) return { status };

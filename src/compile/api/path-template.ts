@@ -104,12 +104,12 @@ export function literalWeight(segment: Segment): number {
   return segment.reduce((sum, text) => sum + text.length, 0);
 }
 
-/** A path of the document as the router sees it: where it is written and its segments. */
+/** A path of the document as the router sees it: where it is written, its segments and its operations' methods (operation.ts's PathModel). */
 export interface RoutePath {
   readonly path: string;
   readonly discriminator?: Discriminator | undefined;
   readonly segments: readonly Segment[];
-  readonly methods: readonly string[];
+  readonly operations: readonly { readonly method: string }[];
 }
 
 /**
@@ -132,7 +132,7 @@ export function ambiguousPaths(paths: readonly RoutePath[]): Map<number, string>
     if (earlier === undefined) byShape.set(shape, (earlier = []));
     for (const j of earlier) {
       const other = paths[j]!;
-      const method = route.methods.find((m) => other.methods.includes(m));
+      const method = route.operations.find((o) => other.operations.some((p) => p.method === o.method))?.method;
       if (method === undefined || !tied(route.segments, other.segments)) continue;
       // Paths of one URL told apart after `#`: the router tries them in the document's order.
       if (JSON.stringify(route.segments) === JSON.stringify(other.segments) && distinct(route.discriminator, other.discriminator)) continue;

@@ -3,7 +3,7 @@ import type { SchemaNode } from "#runtime/validate.gen.js";
 import { hasAnyKey } from "./document.js";
 import { escapeToken, percentDecoded } from "../pointer.js";
 import { asObject } from "../../model/json.js";
-import type { SchemaTypeNames, SchemaUse } from "./names.js";
+import { type SchemaTypeNames, type SchemaUse, referringClosure } from "./names.js";
 import {
   type Member,
   type TupleElement,
@@ -43,13 +43,6 @@ export function schemaTypes(schema: JsonSchema): string[] {
   if (typeof type === "string") return [type];
   if (Array.isArray(type)) return type.filter((t): t is string => typeof t === "string");
   return [];
-}
-
-/**
- * The TypeScript type of a schema, as text: typeExpression's.
- */
-export function typeScriptType(schema: JsonSchema, prefix: string, names: SchemaTypeNames, use?: SchemaUse): string {
-  return typeExpression(schema, prefix, names, use).text;
 }
 
 /**
@@ -96,7 +89,7 @@ const NUMBER = word("number");
 const STRING = word("string");
 const KEYWORD_TYPES = { string: STRING, boolean: word("boolean"), null: word("null"), integer: NUMBER, number: NUMBER } as const;
 
-/** The keywords that combine a schema's type with others' (typeScriptType). */
+/** The keywords that combine a schema's type with others' (typeExpression). */
 const COMBINING_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "if"]);
 
 /**
@@ -268,7 +261,7 @@ export function patternCheck(
   /** Schemas the validator leaves unchecked for another reason (longCompositionChains): widened alike. */
   alsoUnchecked: readonly string[] = [],
 ): PatternCheck {
-  const unchecked = new Set<string>();
+  let unchecked = new Set<string>();
   const check = { checks: linear, uncheckedIn: (name: string) => unchecked.has(name) };
   const referrers = new Map<string, string[]>();
   const found: string[] = [...alsoUnchecked];
@@ -278,11 +271,7 @@ export function patternCheck(
     if (leavesUnchecked(schema, check, new Set(), refs)) found.push(name);
     for (const ref of refs) (referrers.get(ref) ?? referrers.set(ref, []).get(ref)!).push(name);
   }
-  for (let name = found.pop(); name !== undefined; name = found.pop()) {
-    if (unchecked.has(name)) continue;
-    unchecked.add(name);
-    found.push(...(referrers.get(name) ?? []));
-  }
+  unchecked = referringClosure(found, referrers);
   return check;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { ApiModel } from "../../model/api-model.js";
 import type { DataFile, GeneratedFile } from "../render.js";
-import { MIGRATION_FILE, type Migration, type SchemaChange, isEmpty, migrationName, migrationText, schemaChange } from "./migrations.js";
+import { MIGRATION_FILE, type SchemaChange, isEmpty, migrationName, migrationSpec, migrationText, schemaChange } from "./migrations.js";
 import type { SchemaSnapshot } from "../../model/tables.js";
 import { type PostgresView, postgresView } from "./view.js";
 
@@ -71,11 +71,11 @@ export function postgresFiles(view: ApiModel, document: unknown, previous: Previ
   const write = request !== undefined && change !== undefined && !isEmpty(change) && change.refused.length === 0;
   const last = kept.length === 0 ? 0 : Number(MIGRATION_FILE.exec(kept[kept.length - 1]!.path)![1]);
   const added = write ? [{ path: `migrations/${migrationName(last, change, request.name)}`, contents: migrationText(change) }] : [];
-  const migrations: Migration[] = [...kept, ...added].map((m) => ({ name: m.path.slice("migrations/".length), sql: m.contents }));
+  const migrations = [...kept, ...added].map((m) => migrationSpec(m.path, m.contents));
   const recorded = write ? snapshot : previous.snapshot;
   const opted = kept.length > 0 || previous.snapshot !== undefined;
   return {
-    view: postgresView(view, document, snapshot, migrations),
+    view: postgresView(view, document, migrations),
     files: [...kept, ...added, ...(recorded !== undefined ? [snapshotFile(recorded)] : [])],
     warnings: write ? change.warnings.map((w) => `${w} (written commented out in ${added[0]!.path}, not applied)`) : [],
     ...(change !== undefined && !isEmpty(change) && (opted || request !== undefined) ? { pending: change } : {}),

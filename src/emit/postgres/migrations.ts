@@ -2,13 +2,9 @@
  * Migrations of the PostgreSQL tables: the SQL that takes the tables of one snapshot
  * to those of the next, by the rules of docs/migrations.md. Pure.
  */
+import path from "node:path";
+import type { MigrationSpec } from "#runtime/migrate.gen.js";
 import { type ColumnSnapshot, ID_TYPES, type SchemaSnapshot, type TableSnapshot, identifier, quoteIdentifier } from "../../model/tables.js";
-
-/** One migration: its file name (`0002_add_loans.sql`) and its SQL text. */
-export interface Migration {
-  readonly name: string;
-  readonly sql: string;
-}
 
 /**
  * A change of the tables that would break a table with rows, refused rather than written
@@ -313,6 +309,12 @@ export function statementsOf(sql: string): string[] {
   if (current.length > 0) statements.push(current.join("\n"));
   return statements;
 }
+
+/**
+ * A migration file as it is applied (the generated `migrate()`, `codegen migrate`): named without
+ * its folder and `.sql` (`0002_add_loans`), its statements as statementsOf reads them.
+ */
+export const migrationSpec = (file: string, sql: string): MigrationSpec => ({ name: path.posix.basename(file, ".sql"), statements: statementsOf(sql) });
 
 /** The file names of migrations: `NNNN_words.sql`, numbered from 0001. */
 export const MIGRATION_FILE = /^migrations\/([0-9]{4})_[a-z0-9_]+\.sql$/;

@@ -6,8 +6,6 @@
 import type { ApiModel, HandlerMethodView, ResourceView } from "../../model/api-model.js";
 import type { MigrationSpec } from "#runtime/migrate.gen.js";
 import type { TableSpec } from "#runtime/postgres.gen.js";
-import { type Migration, statementsOf } from "./migrations.js";
-import type { SchemaSnapshot } from "../../model/tables.js";
 import { objectOf } from "../../model/json.js";
 
 /** What templates/postgres.gen.ts.hbs reads beside the ApiModel. */
@@ -19,8 +17,8 @@ export interface PostgresView {
   readonly resources: readonly (ResourceView & { readonly methods: readonly (HandlerMethodView & { readonly guarded: boolean })[] })[];
 }
 
-/** The PostgreSQL part of the view of a document whose tables are `snapshot` and whose migrations are `migrations`. */
-export function postgresView(view: ApiModel, document: unknown, snapshot: SchemaSnapshot, migrations: readonly Migration[]): PostgresView {
+/** The PostgreSQL part of the view of a document whose migrations are `migrations` (its tables: the model's). */
+export function postgresView(view: ApiModel, document: unknown, migrations: readonly MigrationSpec[]): PostgresView {
   // Why: an action whose state some status refuses declares 409; only then may a change that
   // lost a race be refused (an action every state allows simply applies).
   const declares409 = new Set<string>();
@@ -31,12 +29,12 @@ export function postgresView(view: ApiModel, document: unknown, snapshot: Schema
   }
   return {
     tables: Object.fromEntries(
-      snapshot.tables.map((t) => [
+      view.tables.tables.map((t) => [
         t.collection,
         { table: t.table, idKind: t.idKind, columns: t.columns.map((c) => ({ field: c.field, column: c.column, kind: c.kind })) },
       ]),
     ),
-    migrations: migrations.map((m) => ({ name: m.name.replace(/\.sql$/, ""), statements: statementsOf(m.sql) })),
+    migrations,
     resources: view.resources.map((resource) => ({
       ...resource,
       methods: resource.methods.map((method) => ({ ...method, guarded: declares409.has(method.operationId) })),

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { UnsupportedConstructs, buildApiModel } from "../../../src/compile/api/build.js";
 import { MIN_EXPANDED_VALUES, prepareDocument } from "../../../src/compile/api/foreign.js";
 import { SchemaTypeNames, UnsupportedConstruct, checkedIdentifier } from "../../../src/compile/api/names.js";
-import { typeScriptType } from "../../../src/compile/api/schema-code.js";
+import { typeExpression } from "../../../src/compile/api/schema-code.js";
 
 type Json = { [key: string]: unknown };
 const ok = { "200": { description: "OK" } };
@@ -257,7 +257,7 @@ describe("the name gate (names.ts)", () => {
     expect(names.typeName("Pet")).toBe("Pet");
     for (const name of ["Missing", "string", "A }; evil()"]) expect(() => names.typeName(name)).toThrow(UnsupportedConstruct);
     // A type is never written from a name the gate refuses.
-    expect(() => typeScriptType({ properties: { examples: { $ref: "#/components/schemas/A%20%7D%3B%20evil()" } } }, "T.", names)).toThrow(UnsupportedConstruct);
+    expect(() => typeExpression({ properties: { examples: { $ref: "#/components/schemas/A%20%7D%3B%20evil()" } } }, "T.", names)).toThrow(UnsupportedConstruct);
   });
 
   it("lets only identifiers through as code", () => {

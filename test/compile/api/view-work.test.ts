@@ -120,7 +120,7 @@ describe("the view model's work", () => {
   });
 
   it("compares a path only with earlier paths of its shape (each beside every earlier one of its length was quadratic)", () => {
-    const route = (path: string) => ({ path, segments: pathTemplate(path).segments, methods: ["get"] });
+    const route = (path: string) => ({ path, segments: pathTemplate(path).segments, operations: [{ method: "get" }] });
     const paths = Array.from({ length: 2000 }, (_, i) => route(`/r${i}-orders/{id}`));
     // Two that tie, far apart among them: the later is refused, naming the first.
     paths.splice(10, 0, route("/r5-orders/{key}"));
