@@ -354,12 +354,10 @@ function operationObject(parts: OperationParts, guards: readonly Guard[]): Json 
   return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(extensions));
 }
 
-/** The options of an operation declared without any (read only: nothing writes into them). */
-const NO_OPTIONS: OperationOptions = { errors: [], query: [], extensions: {} };
-
 function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[], shared: SharedResponses, referrers: readonly Referrer[]): Json {
   const spec = OPERATION_SPECS[operation];
-  const options = resource.options[operation] ?? NO_OPTIONS;
+  // Every offered operation has its options (readOperations: the defaults where none are declared).
+  const options = resource.options[operation]!;
   const access = resource.access[operation]!;
   const [status, plain] = spec.success(resource);
   const changes = operation === "replace" || operation === "update" || operation === "delete";
