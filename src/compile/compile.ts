@@ -85,9 +85,9 @@ export async function documentFromText(
   // `fromDeclaration`: the input was a declaration, whose text alone decides the files (src/fresh.ts).
   if (!loaded?.document || !isOpenApi) return { ...(await openapiFromText(file, text, loaded, options)), fromDeclaration: true };
   const swagger = "swagger" in (value as object) && !("openapi" in (value as object));
-  const { originalPointer } = swagger ? await import("./openapi/swagger2.js") : { originalPointer: undefined };
+  const swagger2 = swagger ? await import("./openapi/swagger2.js") : undefined;
   // A 2.0 document's diagnostics name places of its 3.0 conversion: they are shown where those came from.
-  const at = (pointer: string) => locatePointer(loaded.document!, originalPointer ? originalPointer(pointer, value) : pointer);
+  const at = (pointer: string) => locatePointer(loaded.document!, swagger2 ? swagger2.originalPointer(pointer, value) : pointer);
   // The place a validator's message names by its JSON pointer, else the document.
   const named = (message: string) => at(/#\/\S*/.exec(message)?.[0] ?? "#");
   const version = String(swagger ? (value as { swagger: unknown }).swagger : (value as { openapi: unknown }).openapi);
@@ -133,10 +133,9 @@ export async function documentFromText(
   // nests as deep as it is long, and every later walk recurses once per level.
   const deep = bundling ? placeDeeperThan(bundled, INLINE_DEPTH_LIMIT) : undefined;
   if (deep !== undefined) return { diagnostics: [diagnostic("openapi/too-deep", { limit: INLINE_DEPTH_LIMIT }, loaded.document.locate(deep))] };
-  if (swagger) {
-    const { fromSwagger2 } = await import("./openapi/swagger2.js");
+  if (swagger2) {
     try {
-      bundled = fromSwagger2(bundled);
+      bundled = swagger2.fromSwagger2(bundled);
     } catch (error) {
       return {
         diagnostics: [
