@@ -145,15 +145,9 @@ export async function documentFromText(
     }
   }
   const { readLeniently } = await import("./openapi/lenient.js");
-  const lenient = readLeniently(bundled, swagger || version.startsWith("3.0") ? "3.0" : "3.1");
+  const lenient = readLeniently(bundled, swagger || version.startsWith("3.0") ? "3.0" : "3.1", at);
   bundled = lenient.document;
-  const warnings = lenient.readings.map((r) => {
-    const place = at(r.pointer);
-    if (r.kind === "ref-siblings") return warning("openapi/ref-siblings-ignored", { keys: r.keys }, place);
-    if (r.kind === "nullable-without-type") return warning("openapi/nullable-without-type", {}, place);
-    if (r.kind === "nullable-in-3.1") return warning("openapi/nullable-not-3.1", {}, place);
-    return warning("openapi/pattern-without-u", { pattern: r.pattern, meant: r.meant }, place);
-  });
+  const { warnings } = lenient;
   // Why: swagger-parser's validate dereferences every ref and walks the result, which
   // for a few kilobytes of refs that use each other twice is 2^30 objects. The refs are inlined
   // here instead, each target once (shared by its uses), the size of the result bounded, refs to
