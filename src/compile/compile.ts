@@ -186,10 +186,10 @@ export async function documentFromText(
     // Why a warning (without --strict): one pattern must not refuse a whole document written by
     // others. The validator leaves it out (modelOfDocument, schemaNode), never runs it on V8's
     // backtracking engine; the document keeps it, for clients and the handler.
-    for (const { pointer, pattern, reason } of unsafePatterns(document)) {
+    unsafePatterns(document, (pointer, pattern, reason) => {
       if (options.strict === true) problems.push(diagnostic("schema/unsafe-pattern", { pattern, reason }, at(pointer)));
       else warnings.push(warning("openapi/rendered-otherwise", uncheckedPattern(pointer, pattern, reason), at(pointer)));
-    }
+    });
   }
   if (problems.length > 0) return { diagnostics: sortDiagnostics([...problems, ...warnings]) };
   if (options.strict === true && warnings.length > 0) return { diagnostics: sortDiagnostics(asErrors(warnings)) };
