@@ -85,9 +85,9 @@ export async function documentFromText(
   // `fromDeclaration`: the input was a declaration, whose text alone decides the files (src/fresh.ts).
   if (!loaded?.document || !isOpenApi) return { ...(await openapiFromText(file, text, loaded, options)), fromDeclaration: true };
   const swagger = "swagger" in (value as object) && !("openapi" in (value as object));
-  const { originalPointer } = swagger ? await import("./openapi/swagger2.js") : { originalPointer: undefined };
+  const swagger2 = swagger ? await import("./openapi/swagger2.js") : undefined;
   // A 2.0 document's diagnostics name places of its 3.0 conversion: they are shown where those came from.
-  const at = (pointer: string) => locatePointer(loaded.document!, originalPointer ? originalPointer(pointer, value) : pointer);
+  const at = (pointer: string) => locatePointer(loaded.document!, swagger2 ? swagger2.originalPointer(pointer, value) : pointer);
   // The place a validator's message names by its JSON pointer, else the document.
   const named = (message: string) => at(/#\/\S*/.exec(message)?.[0] ?? "#");
   const version = String(swagger ? (value as { swagger: unknown }).swagger : (value as { openapi: unknown }).openapi);
@@ -133,10 +133,9 @@ export async function documentFromText(
   // nests as deep as it is long, and every later walk recurses once per level.
   const deep = bundling ? placeDeeperThan(bundled, INLINE_DEPTH_LIMIT) : undefined;
   if (deep !== undefined) return { diagnostics: [diagnostic("openapi/too-deep", { limit: INLINE_DEPTH_LIMIT }, loaded.document.locate(deep))] };
-  if (swagger) {
-    const { fromSwagger2 } = await import("./openapi/swagger2.js");
+  if (swagger2) {
     try {
-      bundled = fromSwagger2(bundled);
+      bundled = swagger2.fromSwagger2(bundled);
     } catch (error) {
       return {
         diagnostics: [
@@ -146,15 +145,9 @@ export async function documentFromText(
     }
   }
   const { readLeniently } = await import("./openapi/lenient.js");
-  const lenient = readLeniently(bundled, swagger || version.startsWith("3.0") ? "3.0" : "3.1");
+  const lenient = readLeniently(bundled, swagger || version.startsWith("3.0") ? "3.0" : "3.1", at);
   bundled = lenient.document;
-  const warnings = lenient.readings.map((r) => {
-    const place = at(r.pointer);
-    if (r.kind === "ref-siblings") return warning("openapi/ref-siblings-ignored", { keys: r.keys }, place);
-    if (r.kind === "nullable-without-type") return warning("openapi/nullable-without-type", {}, place);
-    if (r.kind === "nullable-in-3.1") return warning("openapi/nullable-not-3.1", {}, place);
-    return warning("openapi/pattern-without-u", { pattern: r.pattern, meant: r.meant }, place);
-  });
+  const { warnings } = lenient;
   // Why: swagger-parser's validate dereferences every ref and walks the result, which
   // for a few kilobytes of refs that use each other twice is 2^30 objects. The refs are inlined
   // here instead, each target once (shared by its uses), the size of the result bounded, refs to
@@ -193,10 +186,10 @@ export async function documentFromText(
     // Why a warning (without --strict): one pattern must not refuse a whole document written by
     // others. The validator leaves it out (modelOfDocument, schemaNode), never runs it on V8's
     // backtracking engine; the document keeps it, for clients and the handler.
-    for (const { pointer, pattern, reason } of unsafePatterns(document)) {
+    unsafePatterns(document, (pointer, pattern, reason) => {
       if (options.strict === true) problems.push(diagnostic("schema/unsafe-pattern", { pattern, reason }, at(pointer)));
       else warnings.push(warning("openapi/rendered-otherwise", uncheckedPattern(pointer, pattern, reason), at(pointer)));
-    }
+    });
   }
   if (problems.length > 0) return { diagnostics: sortDiagnostics([...problems, ...warnings]) };
   if (options.strict === true && warnings.length > 0) return { diagnostics: sortDiagnostics(asErrors(warnings)) };

@@ -24,7 +24,6 @@ export type Path = readonly (string | number)[];
 
 /** A plain value read from YAML or JSON, with the source place of every node in it. */
 export interface LoadedDocument {
-  readonly file: string;
   readonly value: unknown;
   /** Where the value at `path` stands; `key` asks for its key in the parent map instead. */
   locate(path: Path, part?: "value" | "key"): SourceLocation;
@@ -117,14 +116,14 @@ export function loadDocument(file: string, text: string): LoadResult {
   const json = parsed && "value" in parsed ? parsed : undefined;
   if (json) {
     const places = new JsonPlaces(text);
-    return { document: { file, value: json.value, locate: locator((path) => places.find(path), placeFinder(file, text)) }, diagnostics: [] };
+    return { document: { value: json.value, locate: locator((path) => places.find(path), placeFinder(file, text)) }, diagnostics: [] };
   }
   // Why (S6): most declarations and OpenAPI documents are written in a small part of YAML, read in
   // one pass by readYamlSubset; what it does not cover, and every text with a problem to report,
   // is read by the yaml package as before.
   const subset = readYamlSubset(text, MAX_DEPTH);
   if (subset) {
-    return { document: { file, value: subset.value, locate: locator((path) => nearest(subset.places, path), placeFinder(file, text)) }, diagnostics: [] };
+    return { document: { value: subset.value, locate: locator((path) => nearest(subset.places, path), placeFinder(file, text)) }, diagnostics: [] };
   }
   return loadWithYamlParser(file, text);
 }
@@ -245,7 +244,7 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
   const value = toPlain(doc.contents as YamlNode, [], undefined);
   if (problems.length > 0) return { diagnostics: problems };
 
-  return { document: { file, value, locate: locator((path) => nearest(places, path), at) }, diagnostics: [] };
+  return { document: { value, locate: locator((path) => nearest(places, path), at) }, diagnostics: [] };
 }
 
 /**

@@ -43,11 +43,11 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   };
   const root = objectOf(document.value);
 
-  const guards = readGuards(asArray(root.auth), report);
+  const rawResources = objectOf(root.resources);
+  const resourceNames = Object.keys(rawResources).filter((k) => !k.startsWith("x-"));
+  const guards = readGuards(asArray(root.auth), resourceNames, report);
   // A guard the shape check refused is missing here: its scopes cannot be judged undeclared.
   const guardsComplete = guards.length === asArray(root.auth).length;
-  const resourceNames = Object.keys(objectOf(root.resources)).filter((k) => !k.startsWith("x-"));
-  const rawResources = objectOf(root.resources);
   const idTypes = new Map(resourceNames.map((name) => [name, idTypeOf(objectOf(rawResources[name]))]));
   // Why remembered: inflecting runs pluralize's few hundred rules four times, and a
   // resource's inflection is asked here and again when it is read.
@@ -64,7 +64,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
   // The token endpoint's and the index's operationIds come first: a resource or action that
   // would take one of them is the one to rename.
   names.takeOperationId("getIndex", "the index (`GET /`)");
-  if (servedTokenEndpoint(guards.map((g) => g.guard))) names.takeOperationId("issueToken", "the token endpoint");
+  if (servedTokenEndpoint(guards)) names.takeOperationId("issueToken", "the token endpoint");
   for (const name of resourceNames) {
     const raw = objectOf(rawResources[name]);
     const path = ["resources", name];
@@ -73,8 +73,6 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
     resources.push(resource);
     names.resource(resource, raw, path);
   }
-  checkTokenEndpoints(guards, resourceNames, report);
-  checkGuardNames(guards, report);
   checkLicense(objectOf(root.info).license, report);
 
   // The shape check's problems are among them: the list only grows.
@@ -86,7 +84,7 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
       : defined({ url: asString(objectOf(s).url) ?? "", description: asString(objectOf(s).description), extensions: extensionsOf(objectOf(s)) }),
   );
   return {
-    declaration: { info, servers, guards: guards.map((g) => g.guard), resources, extensions: extensionsOf(root) },
+    declaration: { info, servers, guards, resources, extensions: extensionsOf(root) },
     diagnostics: [],
   };
 }
@@ -185,14 +183,14 @@ class NameRegistry {
   }
 }
 
-interface ReadGuard {
-  readonly guard: Guard;
-  readonly path: Path;
-  readonly named: boolean;
-}
-
-function readGuards(raw: unknown[], report: Report): ReadGuard[] {
-  const out: ReadGuard[] = [];
+/**
+ * The guards of `auth`, each checked as it is read: its URLs, the one token endpoint this API may
+ * serve (at no path the index or a resource takes), and its name, which no other guard may have.
+ */
+function readGuards(raw: unknown[], resourceNames: readonly string[], report: Report): Guard[] {
+  const out: Guard[] = [];
+  const names = new Set<string>();
+  let served = false;
   raw.forEach((entry, i) => {
     const g = objectOf(entry);
     const kind = g.guard;
@@ -225,7 +223,17 @@ function readGuards(raw: unknown[], report: Report): ReadGuard[] {
               scopes,
             })
           : { ...base, kind, flows: objectOf(g.flows) };
-    out.push({ guard, path, named: "name" in g });
+    if (guard.kind === "password" && guard.tokenUrl.startsWith("/")) {
+      const at = [...path, "tokenUrl"];
+      const segment = guard.tokenUrl.split("/")[1] ?? "";
+      if (served) report("decl/second-token-endpoint", {}, at);
+      else if (guard.tokenUrl === "/") report("decl/token-path-taken", { path: guard.tokenUrl, by: "the index (`GET /`)" }, at);
+      else if (resourceNames.includes(segment)) report("decl/token-path-taken", { path: guard.tokenUrl, by: `under resource \`${segment}\`` }, at);
+      served = true;
+    }
+    if (names.has(guard.name)) report("decl/duplicate-guard-name", { name: guard.name }, "name" in g ? [...path, "name"] : path);
+    names.add(guard.name);
+    out.push(guard);
   });
   return out;
 }
@@ -253,31 +261,6 @@ function checkLicense(license: unknown, report: Report): void {
   if (given !== 1) report("decl/license-identifier-or-url", { given: given === 0 ? "neither" : "both" }, ["info", "license"]);
 }
 
-function checkGuardNames(guards: readonly ReadGuard[], report: Report): void {
-  const seen = new Set<string>();
-  for (const { guard, path, named } of guards) {
-    if (seen.has(guard.name)) report("decl/duplicate-guard-name", { name: guard.name }, named ? [...path, "name"] : path);
-    seen.add(guard.name);
-  }
-}
-
-function checkTokenEndpoints(guards: readonly ReadGuard[], resourceNames: readonly string[], report: Report): void {
-  let served = false;
-  for (const { guard, path } of guards) {
-    if (guard.kind !== "password" || !guard.tokenUrl.startsWith("/")) continue;
-    if (served) {
-      report("decl/second-token-endpoint", {}, [...path, "tokenUrl"]);
-      continue;
-    }
-    served = true;
-    const segment = guard.tokenUrl.split("/")[1] ?? "";
-    if (guard.tokenUrl === "/") report("decl/token-path-taken", { path: guard.tokenUrl, by: "the index (`GET /`)" }, [...path, "tokenUrl"]);
-    else if (resourceNames.includes(segment)) {
-      report("decl/token-path-taken", { path: guard.tokenUrl, by: `under resource \`${segment}\`` }, [...path, "tokenUrl"]);
-    }
-  }
-}
-
 /** A resource name's pattern, compiled once rather than per resource. */
 const RESOURCE_NAME_REGEX = new RegExp(RESOURCE_NAME.regex);
 
@@ -293,7 +276,7 @@ interface ResourceContext {
   /** A collection name's inflection (inflectCollection, remembered). */
   readonly inflect: (name: string) => Inflection;
   readonly hasAuth: boolean;
-  readonly guards: readonly ReadGuard[];
+  readonly guards: readonly Guard[];
   readonly guardsComplete: boolean;
 }
 
@@ -450,10 +433,10 @@ function parseAccess(value: unknown, valuePath: Path, ctx: ResourceContext): Acc
   const scopes = strings(value);
   if (!ctx.guardsComplete) return { kind: "scopes", scopes: [...new Set(scopes)] };
   scopes.forEach((scope, i) => {
-    if (!ctx.guards.some((g) => guardScopes(g.guard).has(scope))) ctx.report("decl/undeclared-scope", { scope }, [...valuePath, i]);
+    if (!ctx.guards.some((g) => guardScopes(g).has(scope))) ctx.report("decl/undeclared-scope", { scope }, [...valuePath, i]);
   });
-  const allKnown = scopes.every((s) => ctx.guards.some((g) => guardScopes(g.guard).has(s)));
-  if (allKnown && !ctx.guards.some((g) => scopes.every((s) => guardScopes(g.guard).has(s)))) {
+  const allKnown = scopes.every((s) => ctx.guards.some((g) => guardScopes(g).has(s)));
+  if (allKnown && !ctx.guards.some((g) => scopes.every((s) => guardScopes(g).has(s)))) {
     ctx.report("decl/scopes-split-across-guards", { scopes }, valuePath);
   }
   return { kind: "scopes", scopes: [...new Set(scopes)] };

@@ -1,13 +1,8 @@
 import { compilePattern } from "#runtime/pattern.gen.js";
+// Why the server's own check for every format: a default or enum value is one the generated server
+// must accept (an email `a..b@c.d` or a URI `a:%zz` it refuses must be refused here too).
 import { hasFormat } from "#runtime/validate.gen.js";
 import type { Field } from "./model.js";
-
-/**
- * Whether a string has the given format, as the generated server judges it. Why the server's own
- * check for every format: a default or enum value is one the generated server must accept (an
- * email `a..b@c.d` or a URI `a:%zz` it refuses must be refused here too).
- */
-export { hasFormat };
 
 /**
  * Check a value against a declared field (type, enum, format and constraints); the first

@@ -121,19 +121,14 @@ class Reader {
     }
     // An empty document, or a root that is not a block collection at the margin, is the yaml package's.
     if (start >= this.n || this.indentOf(start) !== 0) throw new Outside();
-    const root = this.blockNode(start, 0, "", 0, undefined);
+    const root = this.blockCollection(start, 0, "", 0, undefined);
     if (root.next < this.n) throw new Outside();
     return { value: root.value as object, places: this.places };
   }
 
-  /** A block map or sequence whose first line starts at `lineStart`, indented by `indent`. */
-  private blockNode(lineStart: number, indent: number, at: string, depth: number, key: Range | undefined): Parsed {
-    const p = lineStart + indent;
-    return this.blockCollection(p, indent, at, depth, key, this.isItem(p));
-  }
-
-  /** A block sequence (`isSeq`) or map whose first item or key is at `p`, indented by `indent`. */
-  private blockCollection(p: number, indent: number, at: string, depth: number, key: Range | undefined, isSeq: boolean): Parsed {
+  /** A block sequence (its first item at `p`) or map (its first key at `p`), indented by `indent`. */
+  private blockCollection(p: number, indent: number, at: string, depth: number, key: Range | undefined): Parsed {
+    const isSeq = this.isItem(p);
     if (depth + 1 > this.depthLimit) throw new Outside();
     const items: unknown[] | undefined = isSeq ? [] : undefined;
     // A null prototype, as the yaml-package path gives: `__proto__` stays an ordinary key.
@@ -178,9 +173,9 @@ class Reader {
       const next = this.contentLine(this.lineEnd(q), false);
       if (next < this.n) {
         const lineIndent = this.indentOf(next);
-        if (lineIndent > indent) return this.blockNode(next, lineIndent, at, depth, key);
+        if (lineIndent > indent) return this.blockCollection(next + lineIndent, lineIndent, at, depth, key);
         // A map may hold a sequence at its own indent.
-        if (inMap && lineIndent === indent && this.isItem(next + lineIndent)) return this.blockCollection(next + lineIndent, indent, at, depth, key, true);
+        if (inMap && lineIndent === indent && this.isItem(next + lineIndent)) return this.blockCollection(next + lineIndent, indent, at, depth, key);
       }
       this.place(at, q, q, key);
       // Where the yaml package ends an empty value: at its place, or past a comment on its line
@@ -194,9 +189,9 @@ class Reader {
     let value: unknown;
     let end: number;
     if (c === OPEN_BRACKET || c === OPEN_BRACE) ({ value, end } = this.flow(q, at, depth, key));
-    else if (!inMap && this.key(q)) return this.blockCollection(q, q - this.lineStart(q), at, depth, key, false);
+    else if (!inMap && this.key(q)) return this.blockCollection(q, q - this.lineStart(q), at, depth, key);
     else {
-      ({ value, end } = c === DOUBLE || c === SINGLE ? this.quoted(q) : this.blockPlain(q));
+      ({ value, end } = c === DOUBLE || c === SINGLE ? this.quoted(q) : this.plain(q, false));
       this.place(at, q, end, key);
     }
     const rest = this.skipSpaces(end);
@@ -305,35 +300,23 @@ class Reader {
     return undefined;
   }
 
-  /** A one-line plain scalar in block context at `p`: up to a comment or the line's end. */
-  private blockPlain(p: number): { value: unknown; end: number } {
-    const { text } = this;
-    if (!this.plainStart(p)) throw new Outside();
-    let stop = p;
-    while (stop < this.n && text.charCodeAt(stop) !== NEWLINE && !(text.charCodeAt(stop) === HASH && text.charCodeAt(stop - 1) === SPACE)) stop++;
-    const end = this.trimEnd(p, stop);
-    const source = text.slice(p, end);
-    // `a: b: c` (a map in a compact value) is an error the yaml package reports.
-    if (source.includes(": ") || source.endsWith(":")) throw new Outside();
-    return { value: resolvePlain(source), end };
-  }
-
-  /** A one-line plain scalar in a flow collection at `p`: up to a flow indicator, a comment or a `: `. */
-  private flowPlain(p: number): { value: unknown; source: string; end: number } {
+  /**
+   * A one-line plain scalar at `p`: up to a comment or the line's end, and in a flow collection
+   * (`flow`) up to a flow indicator or a `:` before a space, the line's end or a flow indicator too.
+   */
+  private plain(p: number, flow: boolean): { value: unknown; source: string; end: number } {
     const { text } = this;
     if (!this.plainStart(p)) throw new Outside();
     let i = p;
     for (; i < this.n; i++) {
       const d = text.charCodeAt(i);
-      if (d === NEWLINE || FLOW_INDICATORS.has(d)) break;
-      if (d === HASH && text.charCodeAt(i - 1) === SPACE) break;
-      if (d === COLON) {
-        const e = i + 1 < this.n ? text.charCodeAt(i + 1) : NEWLINE;
-        if (e === SPACE || e === NEWLINE || FLOW_INDICATORS.has(e)) break;
-      }
+      if (d === NEWLINE || (d === HASH && text.charCodeAt(i - 1) === SPACE)) break;
+      if (flow && (FLOW_INDICATORS.has(d) || (d === COLON && (this.spaceOrEnd(i + 1) || FLOW_INDICATORS.has(text.charCodeAt(i + 1)))))) break;
     }
     const end = this.trimEnd(p, i);
     const source = text.slice(p, end);
+    // `a: b: c` (a map in a compact value) is an error the yaml package reports.
+    if (!flow && (source.includes(": ") || source.endsWith(":"))) throw new Outside();
     return { value: resolvePlain(source), source, end };
   }
 
@@ -360,7 +343,7 @@ class Reader {
             name = quoted.value;
             keyEnd = quoted.end;
           } else {
-            const plain = this.flowPlain(j);
+            const plain = this.plain(j, true);
             name = plainKey(plain.source);
             keyEnd = plain.end;
           }
@@ -402,7 +385,7 @@ class Reader {
   private flowItem(j: number, at: string, depth: number, key: Range | undefined): { value: unknown; end: number } {
     const c = this.text.charCodeAt(j);
     if (c === OPEN_BRACKET || c === OPEN_BRACE) return this.flow(j, at, depth, key);
-    const scalar = c === DOUBLE || c === SINGLE ? this.quoted(j) : this.flowPlain(j);
+    const scalar = c === DOUBLE || c === SINGLE ? this.quoted(j) : this.plain(j, true);
     if (this.text.charCodeAt(this.skipSpaces(scalar.end)) === COLON) throw new Outside();
     this.place(at, j, scalar.end, key);
     return scalar;

@@ -32,7 +32,6 @@ import {
   tokenRequestSchema,
   tokenResponseSchema,
 } from "./schemas.js";
-import { servedUrl } from "./tidy.js";
 
 /** The OpenAPI version the expansion writes. */
 export const OPENAPI_VERSION = "3.1.1";
@@ -354,12 +353,10 @@ function operationObject(parts: OperationParts, guards: readonly Guard[]): Json 
   return Object.assign(operation, jsonData(parts.resource.accessExtensions), jsonData(extensions));
 }
 
-/** The options of an operation declared without any (read only: nothing writes into them). */
-const NO_OPTIONS: OperationOptions = { errors: [], query: [], extensions: {} };
-
 function resourceOperation(resource: Resource, operation: Operation, guards: readonly Guard[], shared: SharedResponses, referrers: readonly Referrer[]): Json {
   const spec = OPERATION_SPECS[operation];
-  const options = resource.options[operation] ?? NO_OPTIONS;
+  // Every offered operation has its options (readOperations: the defaults where none are declared).
+  const options = resource.options[operation]!;
   const access = resource.access[operation]!;
   const [status, plain] = spec.success(resource);
   const changes = operation === "replace" || operation === "update" || operation === "delete";
@@ -567,6 +564,24 @@ function servedFlows(flows: Json, url: (value: string) => string): Json {
         : flow,
     ]),
   );
+}
+
+/** A URL's scheme (`https:`): the URL is absolute. */
+const SCHEMES = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/**
+ * A URL the declaration gives as a path this API serves (`/token`), as OpenAPI resolves it: a
+ * relative reference resolves against the server URL by RFC 3986 (so `/token` under
+ * `https://vet.example.com/api` would be `https://vet.example.com/token`, not the endpoint at
+ * `/api/token`), and the published 3.1 schema asks for an absolute URI. Joined to the first server
+ * (the one the generated server takes its base path from): absolute when that server is, else an
+ * absolute path under its path. Absolute URLs are kept as declared.
+ */
+export function servedUrl(url: string, firstServer: string | undefined): string {
+  if (!url.startsWith("/") || url.startsWith("//") || firstServer === undefined) return url;
+  const base = firstServer.replace(/\/+$/, "");
+  if (SCHEMES.test(base) || base.startsWith("/")) return `${base}${url}`;
+  return url;
 }
 
 /** The documents expandDeclaration made (see isExpansion). */

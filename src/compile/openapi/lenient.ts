@@ -4,20 +4,15 @@
  * warning at its place; `--strict` makes these warnings errors. Only what cannot be rendered
  * soundly stays an error (elsewhere). Pure: the input is not changed.
  */
+import { type Diagnostic, type SourceLocation, warning } from "../../diagnostics/index.js";
 import { rewriteSchemas } from "../api/foreign.js";
 import { escapeToken } from "../pointer.js";
 import { compiles } from "../verify/patterns.js";
 import { isObject } from "../../model/json.js";
 
-/** A schema mistake read leniently: the pointer of the place, and which mistake with its details. */
-export type LenientReading =
-  | { readonly pointer: string; readonly kind: "ref-siblings"; readonly keys: readonly string[] }
-  | { readonly pointer: string; readonly kind: "nullable-without-type" }
-  | { readonly pointer: string; readonly kind: "nullable-in-3.1" }
-  | { readonly pointer: string; readonly kind: "pattern"; readonly pattern: string; readonly meant: string };
-
 /**
- * The document as its authors meant it, and what was read so:
+ * The document as its authors meant it, and a warning at the place (`at`: of a JSON pointer) of
+ * each mistake read so:
  * - in 3.0, keywords beside a `$ref` are ignored (OpenAPI 3.0: "any sibling elements of a $ref
  *   are ignored"); `x-` keys are kept, they change nothing;
  * - `nullable` without `type` has no effect in 3.0 (3.0.3 clarifies it adds null to `type` only)
@@ -26,8 +21,12 @@ export type LenientReading =
  *   is rewritten to the same language in a form the `u` flag takes (what ajv and the generated
  *   validator compile).
  */
-export function readLeniently<D extends object>(document: D, version: "3.0" | "3.1"): { document: D; readings: LenientReading[] } {
-  const readings: LenientReading[] = [];
+export function readLeniently<D extends object>(
+  document: D,
+  version: "3.0" | "3.1",
+  at: (pointer: string) => SourceLocation,
+): { document: D; warnings: Diagnostic[] } {
+  const warnings: Diagnostic[] = [];
   const read = rewriteSchemas(document, (schema, pointer) => {
     let out: Record<string, unknown> | undefined;
     const copy = () => (out ??= Object.fromEntries(Object.entries(schema)));
@@ -37,7 +36,7 @@ export function readLeniently<D extends object>(document: D, version: "3.0" | "3
       // documents, means nothing to the code either way, and a warning on each would hide the rest.
       const meaningful = keys.filter((key) => !ANNOTATIONS.has(key));
       if (keys.length > 0) {
-        if (meaningful.length > 0) readings.push({ pointer, kind: "ref-siblings", keys: meaningful });
+        if (meaningful.length > 0) warnings.push(warning("openapi/ref-siblings-ignored", { keys: meaningful }, at(pointer)));
         out = Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
         return out;
       }
@@ -46,10 +45,10 @@ export function readLeniently<D extends object>(document: D, version: "3.0" | "3
     // required. Real documents and the 2.0 converter write it; read so without a word.
     if (version === "3.0" && Array.isArray(schema.required) && schema.required.length === 0) delete copy().required;
     if ("nullable" in schema && !("type" in schema)) {
-      readings.push({ pointer: `${pointer}/nullable`, kind: "nullable-without-type" });
+      warnings.push(warning("openapi/nullable-without-type", {}, at(`${pointer}/nullable`)));
       delete copy().nullable;
     } else if (version === "3.1" && "nullable" in schema) {
-      readings.push({ pointer: `${pointer}/nullable`, kind: "nullable-in-3.1" });
+      warnings.push(warning("openapi/nullable-not-3.1", {}, at(`${pointer}/nullable`)));
       const target = copy();
       delete target.nullable;
       if (schema.nullable === true && typeof schema.type === "string") target.type = [schema.type, "null"];
@@ -57,7 +56,7 @@ export function readLeniently<D extends object>(document: D, version: "3.0" | "3
     if (typeof schema.pattern === "string") {
       const meant = unicodePattern(schema.pattern);
       if (meant !== undefined) {
-        readings.push({ pointer: `${pointer}/pattern`, kind: "pattern", pattern: schema.pattern, meant });
+        warnings.push(warning("openapi/pattern-without-u", { pattern: schema.pattern, meant }, at(`${pointer}/pattern`)));
         copy().pattern = meant;
       }
     }
@@ -67,14 +66,14 @@ export function readLeniently<D extends object>(document: D, version: "3.0" | "3
       const entries = Object.entries(patterns).map(([name, item]): [string, unknown] => {
         const meant = unicodePattern(name);
         if (meant === undefined) return [name, item];
-        readings.push({ pointer: `${pointer}/patternProperties/${escapeToken(name)}`, kind: "pattern", pattern: name, meant });
+        warnings.push(warning("openapi/pattern-without-u", { pattern: name, meant }, at(`${pointer}/patternProperties/${escapeToken(name)}`)));
         return [meant, item];
       });
       if (entries.some(([name], i) => name !== Object.keys(patterns)[i])) copy().patternProperties = Object.fromEntries(entries);
     }
     return out;
   });
-  return { document: read, readings };
+  return { document: read, warnings };
 }
 
 /** Keywords that annotate a schema without changing what it accepts or the type it gives. */

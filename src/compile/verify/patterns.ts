@@ -36,32 +36,23 @@ export function linearPatterns(): (pattern: string) => boolean {
   };
 }
 
-/** A `pattern` the generated validator would have to run on V8's backtracking engine. */
-export interface UnsafePattern {
-  /** The JSON pointer of the `pattern` keyword. */
-  readonly pointer: string;
-  readonly pattern: string;
-  readonly reason: string;
-}
-
 /**
  * Every `pattern` (and name of `patternProperties`) in the schemas of an OpenAPI document (components, parameters, bodies,
  * responses, headers: request and response alike) that the generated validator cannot match in
- * linear time. Why every schema and not only those validated today: the document is also what
- * clients and other tools read, and a schema validated later must not bring a regression.
+ * linear time, handed to `each` with the JSON pointer of its keyword and why. Why every schema
+ * and not only those validated today: the document is also what clients and other tools read,
+ * and a schema validated later must not bring a regression.
  */
-export function unsafePatterns(document: object): UnsafePattern[] {
-  const found: UnsafePattern[] = [];
+export function unsafePatterns(document: object, each: (pointer: string, pattern: string, reason: string) => void): void {
   visitSchemas(document, (node, pointer) => {
     if (typeof node.pattern === "string") {
       const reason = patternProblem(node.pattern);
-      if (reason !== undefined) found.push({ pointer: `${pointer}/pattern`, pattern: node.pattern, reason });
+      if (reason !== undefined) each(`${pointer}/pattern`, node.pattern, reason);
     }
     // The names of patternProperties are patterns the validator matches too (on property names).
     for (const name of Object.keys(asObject(node.patternProperties) ?? {})) {
       const reason = patternProblem(name);
-      if (reason !== undefined) found.push({ pointer: `${pointer}/patternProperties/${escapeToken(name)}`, pattern: name, reason });
+      if (reason !== undefined) each(`${pointer}/patternProperties/${escapeToken(name)}`, name, reason);
     }
   });
-  return found;
 }

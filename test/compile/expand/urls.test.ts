@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ROOT, fixtureCases } from "../../support/fixtures.js";
-import { servedUrl } from "../../../src/compile/expand/tidy.js";
+import { servedUrl } from "../../../src/compile/expand/expand.js";
 
 type Flow = Record<string, unknown>;
 type Doc = {
