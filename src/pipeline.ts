@@ -96,8 +96,9 @@ async function filesFromDocument(
 ): Promise<Outcome<Iterable<GeneratedFile>> & { readonly warnings?: readonly string[]; readonly postgres?: PostgresFiles }> {
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
-  // openapi.yaml, and whether the server's own writer made it (src/emit/yaml.ts).
-  const { text: openapi, servedAsIs } = documentYaml(written);
+  // openapi.yaml, and whether the server's own writer made it (src/emit/yaml.ts). Made before the
+  // model (its garbage then falls on a small heap) and let go once the caller has it (files()).
+  let openapi: { readonly text: string; readonly servedAsIs: boolean } | undefined = documentYaml(written);
   // Each table keeps the names the folder's snapshot and migrations gave it (src/compile/tables.ts).
   const kept = keptMigrations(previous ?? { migrations: [] });
   const tableHistory = { snapshot: previous?.snapshot, migrations: kept.map((m) => m.contents) };
@@ -117,10 +118,10 @@ async function filesFromDocument(
   // prints the same data, or made a member at a time (write/json-shape.ts) where it is asked for
   // first. Why the shape and not the data: the files outlive the model; the document need not.
   const json = jsonShape();
-  const openapiFile: DataFile = { path: "openapi.yaml", contents: openapi, dataShape: () => json.shape() ?? shapeOfData(written) };
+  const dataShape = () => json.shape() ?? shapeOfData(written);
   // document.gen.ts holds the document once, as JSON, and openapi.yaml's text too only where the
   // server's writer would not make it from that JSON at its first request.
-  const served = { basePath: basePathOf(document), data: written, json, ...(servedAsIs ? {} : { yaml: openapi }) };
+  const served = { basePath: basePathOf(document), data: written, json, ...(openapi.servedAsIs ? {} : { yaml: openapi.text }) };
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
   const postgres = view.hasResources ? postgresFiles(view, document, previous, request) : undefined;
   const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
@@ -129,8 +130,11 @@ async function filesFromDocument(
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
   const { renderFiles } = await import("./emit/render.js");
   const sources = loadTemplateSources();
-  function* files(): Generator<GeneratedFile> {
-    yield openapiFile;
+  function* files(): Generator<DataFile> {
+    yield { path: "openapi.yaml", contents: openapi!.text, dataShape };
+    // Why: held through the rendering, its text (tens of megabytes for a large API) was live at the
+    // run's peak in some runs and not in others, as the collector's timing fell.
+    openapi = undefined;
     yield* renderFiles(filesView, sources);
     yield* data;
   }
