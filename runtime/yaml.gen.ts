@@ -20,7 +20,7 @@ export function yamlOfJson(json: string): string {
  */
 export function yamlOfData(value: unknown): string {
   if (!isMap(value) || Object.keys(value).length === 0) throw new YamlUnsupported("not a map");
-  const out: Text = { parts: [], chunks: [], lines: new Map(), keys: new Map() };
+  const out: Written = { parts: [], chunks: [], lines: new Map(), keys: new Map() };
   block(value, "", out);
   out.chunks.push(out.parts.join(""));
   return out.chunks.join("");
@@ -31,7 +31,7 @@ export function yamlOfData(value: unknown): string {
  * string grown part by part: a large document made a rope of millions of pieces, and most of the
  * time went to collecting them; one list of every part held all of them at once.
  */
-interface Text {
+interface Written {
   readonly parts: string[];
   readonly chunks: string[];
   /**
@@ -44,7 +44,7 @@ interface Text {
 }
 
 /** A non-empty collection whose lines are indented by `indent`, the first line's indentation already written. */
-function block(value: readonly unknown[] | { readonly [key: string]: unknown }, indent: string, out: Text): void {
+function block(value: readonly unknown[] | { readonly [key: string]: unknown }, indent: string, out: Written): void {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     // Why indexed loops: an iterator costs a call per item before the writer is optimised.
@@ -64,7 +64,7 @@ function block(value: readonly unknown[] | { readonly [key: string]: unknown }, 
  * A line that starts with `start` (`key:` or `-`) and holds `value`; `inner`: the indentation one
  * level down; `nested`: what comes between `start` and a non-empty collection's first line.
  */
-function line(start: string, value: unknown, inner: string, nested: string, out: Text): void {
+function line(start: string, value: unknown, inner: string, nested: string, out: Written): void {
   if (out.parts.length > 4096) {
     out.chunks.push(out.parts.join(""));
     out.parts.length = 0;
