@@ -195,7 +195,7 @@ const tooLong = (where: string, text: string, pattern: Pattern) => ({
 
 /** Each pattern's regular expression, compiled once (the shapes are constants: the map stays small). */
 const compiled = new Map<string, RegExp>();
-function regexOf(pattern: Pattern): RegExp {
+export function regexOf(pattern: Pattern): RegExp {
   let regex = compiled.get(pattern.regex);
   if (regex === undefined) compiled.set(pattern.regex, (regex = new RegExp(pattern.regex, "u")));
   return regex;
