@@ -94,7 +94,7 @@ function keyText(node: YamlNode | null): string | undefined {
 }
 
 /** Turn a path into the key of the place table; JSON Pointer escaping keeps it unambiguous. */
-export function pointer(path: Path): string {
+function pointer(path: Path): string {
   return path.map((p) => "/" + escapeToken(String(p))).join("");
 }
 

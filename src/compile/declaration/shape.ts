@@ -40,7 +40,7 @@ export type Shape =
   | { readonly kind: "ref"; readonly name: string };
 
 /** The prefix of the extensions codegen writes itself; a declaration may not use it. */
-export const CODEGEN_EXTENSION = "x-codegen-";
+const CODEGEN_EXTENSION = "x-codegen-";
 
 /** A regular expression with the rule it enforces, in words, for the message. */
 export interface Pattern {
@@ -83,7 +83,7 @@ const typeWords: Record<string, string> = {
 };
 
 /** How a value is described in messages: its kind, and short scalars themselves. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   const type = jsonType(value);
   if ((type === "string" || type === "integer" || type === "number") && String(value).length <= 40) {
     return `${typeWords[type]} (${typeof value === "string" ? JSON.stringify(value) : String(value)})`;

@@ -11,7 +11,7 @@ import { checkShape, displayPath, regexOf } from "./shape.js";
 import type { PatternOptions } from "../../options.js";
 
 /** The schema names codegen emits itself; a resource may not take them. */
-export const OWN_SCHEMA_NAMES = ["Error", "AuthError", "Link", "Index", "TokenRequest", "TokenResponse"] as const;
+const OWN_SCHEMA_NAMES = ["Error", "AuthError", "Link", "Index", "TokenRequest", "TokenResponse"] as const;
 
 /** Default security scheme name per guard kind (seed: "the guard's own kind name"). */
 const DEFAULT_GUARD_NAMES = {
