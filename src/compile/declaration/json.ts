@@ -11,7 +11,30 @@ export type Range = readonly [number, number];
 /** Where a node stands: its value, and its key when it is a member of a map (JSON's objects, YAML's maps alike). */
 export interface Place {
   readonly value: Range;
-  readonly key?: Range;
+  readonly key?: Range | undefined;
+}
+
+/** A node's place with its members' (a map's by key, a list's by index written in decimal), as the YAML readers record them. */
+export interface PlaceNode extends Place {
+  readonly members?: ReadonlyMap<string, PlaceNode> | undefined;
+}
+
+/**
+ * The place of the deepest node along `path` that exists, and how many steps of the path it took
+ * (a missing key is reported at the map that lacks it); `membersOf` gives a node's members.
+ */
+export function nearest<P extends Place>(
+  root: P,
+  path: readonly (string | number)[],
+  membersOf: (place: P) => ReadonlyMap<string, P> | undefined,
+): { place: P; depth: number } {
+  let place = root;
+  for (let depth = 0; depth < path.length; depth++) {
+    const next = membersOf(place)?.get(String(path[depth]));
+    if (!next) return { place, depth };
+    place = next;
+  }
+  return { place, depth: path.length };
 }
 
 /**
@@ -92,7 +115,8 @@ function stringEnd(text: string, start: number): number {
  * none reads nothing.
  */
 export class JsonPlaces {
-  private readonly members = new Map<number, Map<string, Place> | Place[]>();
+  /** The members of each object or array read so far, by its start: an array's by index written in decimal. */
+  private readonly members = new Map<number, Map<string, Place>>();
   private readonly root: Place;
 
   constructor(private readonly text: string) {
@@ -102,27 +126,18 @@ export class JsonPlaces {
 
   /** The place of the deepest node along `path` that exists, and how many steps of the path it took. */
   find(path: readonly (string | number)[]): { place: Place; depth: number } {
-    let place = this.root;
-    for (let depth = 0; depth < path.length; depth++) {
-      const children = this.childrenOf(place.value[0]);
-      const step = String(path[depth]);
-      const next = Array.isArray(children) ? (/^(0|[1-9][0-9]*)$/.test(step) ? children[Number(step)] : undefined) : children?.get(step);
-      if (!next) return { place, depth };
-      place = next;
-    }
-    return { place, depth: path.length };
+    return nearest(this.root, path, (place) => this.childrenOf(place.value[0]));
   }
 
   /** The members of the object or array starting at `start` (undefined for a scalar), read once. */
-  private childrenOf(start: number): Map<string, Place> | Place[] | undefined {
+  private childrenOf(start: number): Map<string, Place> | undefined {
     const open = this.text.charCodeAt(start);
     if (open !== OPEN_BRACE && open !== OPEN_BRACKET) return undefined;
     const known = this.members.get(start);
     if (known) return known;
     const text = this.text;
     const isObject = open === OPEN_BRACE;
-    const byKey = new Map<string, Place>();
-    const items: Place[] = [];
+    const found = new Map<string, Place>();
     let i = this.space(start + 1);
     while (i < text.length && text.charCodeAt(i) !== (isObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
       let key: Range | undefined;
@@ -131,12 +146,11 @@ export class JsonPlaces {
         i = this.space(this.space(key[1]) + 1); // past the colon
       }
       const value: Range = [i, this.valueEnd(i)];
-      if (key) byKey.set(this.keyName(key), { value, key });
-      else items.push({ value });
+      if (key) found.set(this.keyName(key), { value, key });
+      else found.set(String(found.size), { value });
       i = this.space(value[1]);
       if (text.charCodeAt(i) === COMMA) i = this.space(i + 1);
     }
-    const found = isObject ? byKey : items;
     this.members.set(start, found);
     return found;
   }

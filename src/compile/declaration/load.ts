@@ -15,9 +15,8 @@ import {
   type Node as YamlNode,
 } from "yaml";
 import { type Diagnostic, type SourceLocation, diagnostic } from "../../diagnostics/index.js";
-import { JsonPlaces, type Place, type Range, parseJson } from "./json.js";
+import { JsonPlaces, type Place, type PlaceNode, type Range, nearest, parseJson } from "./json.js";
 import { readYamlSubset } from "./yaml-subset.js";
-import { escapeToken } from "../pointer.js";
 
 /** A path into a loaded document: map keys and list indexes, from the root. */
 export type Path = readonly (string | number)[];
@@ -93,11 +92,6 @@ function keyText(node: YamlNode | null): string | undefined {
   return typeof node.value === "number" && node.type === "PLAIN" && typeof node.source === "string" && /^[0-9]+$/.test(node.source) ? node.source : undefined;
 }
 
-/** Turn a path into the key of the place table; JSON Pointer escaping keeps it unambiguous. */
-export function pointer(path: Path): string {
-  return path.map((p) => "/" + escapeToken(String(p))).join("");
-}
-
 /**
  * Parse a declaration's text (YAML or JSON) into plain values that know where each node stands.
  * Syntax errors and duplicate keys become diagnostics.
@@ -123,7 +117,7 @@ export function loadDocument(file: string, text: string): LoadResult {
   // is read by the yaml package as before.
   const subset = readYamlSubset(text, MAX_DEPTH);
   if (subset) {
-    return { document: { value: subset.value, locate: locator((path) => nearest(subset.places, path), placeFinder(file, text)) }, diagnostics: [] };
+    return { document: { value: subset.value, locate: locator((path) => nearest(subset.root, path, membersOf), placeFinder(file, text)) }, diagnostics: [] };
   }
   return loadWithYamlParser(file, text);
 }
@@ -139,14 +133,7 @@ function locator(find: (path: Path) => { place: Place; depth: number }, at: (ran
   };
 }
 
-/** The nearest place of a table that exists along a path, and how many of its steps that took. */
-function nearest(places: ReadonlyMap<string, Place>, path: Path): { place: Place; depth: number } {
-  for (let depth = path.length; depth >= 0; depth--) {
-    const place = places.get(pointer(path.slice(0, depth)));
-    if (place) return { place, depth };
-  }
-  return { place: { value: [0, 0] }, depth: 0 };
-}
+const membersOf = (place: PlaceNode) => place.members;
 
 /**
  * Parse a text with the YAML 1.2 parser, which keeps every node's place (JSON is YAML too):
@@ -156,7 +143,6 @@ function nearest(places: ReadonlyMap<string, Place>, path: Path): { place: Place
 export function loadWithYamlParser(file: string, text: string): LoadResult {
   const lineCounter = new LineCounter();
   const { doc, tooDeepAt } = parseShallow(text, lineCounter);
-  const places = new Map<string, Place>();
   const at = placeFinder(file, text, lineCounter);
 
   if (tooDeepAt !== undefined) return { diagnostics: [diagnostic("input/too-deep", { limit: MAX_DEPTH }, at([tooDeepAt, tooDeepAt + 1]))] };
@@ -195,16 +181,18 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
   let aliasBudget = Math.max(MIN_ALIAS_BUDGET, text.length);
   /** The alias, as written in the document (not one inside another's anchor), being read. */
   let expanding: Alias | undefined;
-  const toPlain = (node: YamlNode | null, path: (string | number)[], keyRange: Range | undefined): unknown => {
+  /** The plain value of a node `depth` steps below the root; its place is recorded under `name` in `into`. */
+  const toPlain = (node: YamlNode | null, depth: number, into: Map<string, PlaceNode>, name: string, keyRange: Range | undefined): unknown => {
     if (expanding && --aliasBudget < 0) {
       if (aliasBudget === -1) problems.push(diagnostic("yaml/alias-expansion", { limit: Math.max(MIN_ALIAS_BUDGET, text.length) }, at(rangeOf(expanding))));
       return null;
     }
-    if (path.length > MAX_DEPTH) {
+    if (depth > MAX_DEPTH) {
       if (!problems.some((p) => p.code === "input/too-deep")) problems.push(diagnostic("input/too-deep", { limit: MAX_DEPTH }, at(rangeOf(node))));
       return null;
     }
-    places.set(pointer(path), keyRange ? { value: rangeOf(node), key: keyRange } : { value: rangeOf(node) });
+    const members = isSeq(node) || isMap(node) ? new Map<string, PlaceNode>() : undefined;
+    into.set(name, { value: rangeOf(node), key: keyRange, members });
     if (node === null) return null;
     if (isAlias(node)) {
       // An alias reads as a copy of its anchor's node; places inside it point at the anchor.
@@ -213,16 +201,16 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
         problems.push(diagnostic("yaml/unknown-alias", { alias: node.source }, at(rangeOf(node))));
         return null;
       }
-      if (expanding) return toPlain(target, path, keyRange);
+      if (expanding) return toPlain(target, depth, into, name, keyRange);
       expanding = node;
       try {
-        return toPlain(target, path, keyRange);
+        return toPlain(target, depth, into, name, keyRange);
       } finally {
         expanding = undefined;
       }
     }
     if (isScalar(node)) return node.value;
-    if (isSeq(node)) return node.items.map((item, i) => toPlain(item as YamlNode, [...path, i], undefined));
+    if (isSeq(node)) return node.items.map((item, i) => toPlain(item as YamlNode, depth + 1, members!, String(i), undefined));
     if (isMap(node)) {
       // A null prototype: a key such as `__proto__` stays an ordinary key.
       const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -234,17 +222,18 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
           problems.push(diagnostic("yaml/non-string-key", {}, at(rangeOf(keyNode))));
           continue;
         }
-        out[key] = toPlain(pair.value as YamlNode | null, [...path, key], rangeOf(keyNode));
-        if (pair.value === null) places.set(pointer([...path, key]), { value: rangeOf(keyNode), key: rangeOf(keyNode) });
+        out[key] = toPlain(pair.value as YamlNode | null, depth + 1, members!, key, rangeOf(keyNode));
+        if (pair.value === null) members!.set(key, { value: rangeOf(keyNode), key: rangeOf(keyNode) });
       }
       return out;
     }
     return null;
   };
-  const value = toPlain(doc.contents as YamlNode, [], undefined);
+  const top = new Map<string, PlaceNode>();
+  const value = toPlain(doc.contents as YamlNode, 0, top, "", undefined);
   if (problems.length > 0) return { diagnostics: problems };
 
-  return { document: { value, locate: locator((path) => nearest(places, path), at) }, diagnostics: [] };
+  return { document: { value, locate: locator((path) => nearest(top.get("")!, path, membersOf), at) }, diagnostics: [] };
 }
 
 /**

@@ -26,25 +26,25 @@ export const RESOURCE_NAME: Pattern = {
   rule: "must be one lower-case path segment: words of letters and digits joined by single `-`, starting with a letter (a sub-collection is a `ref` field with `filter: true`, never a nested path)",
 };
 /** Field names become JSON properties and TypeScript property names. */
-export const FIELD_NAME: Pattern = {
+const FIELD_NAME: Pattern = {
   regex: "^[A-Za-z][A-Za-z0-9_]*$",
   maxLength: NAME_LIMIT,
   rule: "must start with a letter and hold only letters, digits and `_`",
 };
 /** RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */
-export const SCOPE_NAME: Pattern = {
+const SCOPE_NAME: Pattern = {
   regex: "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$",
   maxLength: NAME_LIMIT,
   rule: 'may hold only visible ASCII other than `"` and `\\` (RFC 6749 section 3.3)',
 };
 /** An action is addressed one segment below its object: `/loans/{id}/renew`. */
-export const ACTION_NAME: Pattern = {
+const ACTION_NAME: Pattern = {
   regex: RESOURCE_NAME.regex,
   maxLength: NAME_LIMIT,
   rule: "must be one lower-case path segment: words of letters and digits joined by single `-`, starting with a letter",
 };
 /** The statuses a handler may refuse with (declaration.md, "Operations (map form)"). */
-export const ERROR_STATUSES = ["400", "402", "404", "409", "410", "412", "422", "423", "429"] as const;
+const ERROR_STATUSES = ["400", "402", "404", "409", "410", "412", "422", "423", "429"] as const;
 const ERROR_STATUS: Pattern = {
   regex: `^(${ERROR_STATUSES.join("|")})$`,
   rule: `must be a status a handler may refuse with: ${ERROR_STATUSES.slice(0, -1).join(", ")} or ${ERROR_STATUSES[ERROR_STATUSES.length - 1]}`,

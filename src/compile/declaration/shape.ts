@@ -40,7 +40,7 @@ export type Shape =
   | { readonly kind: "ref"; readonly name: string };
 
 /** The prefix of the extensions codegen writes itself; a declaration may not use it. */
-export const CODEGEN_EXTENSION = "x-codegen-";
+const CODEGEN_EXTENSION = "x-codegen-";
 
 /** A regular expression with the rule it enforces, in words, for the message. */
 export interface Pattern {
@@ -83,7 +83,7 @@ const typeWords: Record<string, string> = {
 };
 
 /** How a value is described in messages: its kind, and short scalars themselves. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   const type = jsonType(value);
   if ((type === "string" || type === "integer" || type === "number") && String(value).length <= 40) {
     return `${typeWords[type]} (${typeof value === "string" ? JSON.stringify(value) : String(value)})`;
@@ -195,7 +195,7 @@ const tooLong = (where: string, text: string, pattern: Pattern) => ({
 
 /** Each pattern's regular expression, compiled once (the shapes are constants: the map stays small). */
 const compiled = new Map<string, RegExp>();
-function regexOf(pattern: Pattern): RegExp {
+export function regexOf(pattern: Pattern): RegExp {
   let regex = compiled.get(pattern.regex);
   if (regex === undefined) compiled.set(pattern.regex, (regex = new RegExp(pattern.regex, "u")));
   return regex;

@@ -4,14 +4,14 @@ import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, 
 import { guardScopes, servedTokenEndpoint } from "./model.js";
 import { type Inflection, actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
 import { readActions, readOperations, readWhen } from "./operations.js";
-import { type Raw, type Report, asArray, asString, defined, extensionsOf, readField, strings } from "./read.js";
+import { type Raw, type Report, asArray, asString, defined, extensionsOf, readFields, strings } from "./read.js";
 import { objectOf } from "../../model/json.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
-import { checkShape, displayPath } from "./shape.js";
+import { checkShape, displayPath, regexOf } from "./shape.js";
 import type { PatternOptions } from "../../options.js";
 
 /** The schema names codegen emits itself; a resource may not take them. */
-export const OWN_SCHEMA_NAMES = ["Error", "AuthError", "Link", "Index", "TokenRequest", "TokenResponse"] as const;
+const OWN_SCHEMA_NAMES = ["Error", "AuthError", "Link", "Index", "TokenRequest", "TokenResponse"] as const;
 
 /** Default security scheme name per guard kind (seed: "the guard's own kind name"). */
 const DEFAULT_GUARD_NAMES = {
@@ -261,9 +261,6 @@ function checkLicense(license: unknown, report: Report): void {
   if (given !== 1) report("decl/license-identifier-or-url", { given: given === 0 ? "neither" : "both" }, ["info", "license"]);
 }
 
-/** A resource name's pattern, compiled once rather than per resource. */
-const RESOURCE_NAME_REGEX = new RegExp(RESOURCE_NAME.regex);
-
 function idTypeOf(raw: Raw): Resource["id"] {
   return raw.id === "uuid" || raw.id === "string" ? raw.id : "integer";
 }
@@ -289,7 +286,7 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   // A name that is no path segment is the shape check's to report; its grammar is not judged too.
   if (declaredSingular !== undefined) {
     if (declaredSingular === name) report("decl/singular-same-as-name", { name }, [...path, "singular"]);
-  } else if (RESOURCE_NAME_REGEX.test(name)) {
+  } else if (regexOf(RESOURCE_NAME).test(name)) {
     if (!inflection.isPlural) {
       report("decl/not-plural", { name, singular: inflection.singular, plural: inflection.plural }, path, "key");
     } else if (inflection.sameWord) {
@@ -301,18 +298,11 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   const status = readStatus(objectOf(raw.status), [...path, "status"], "status" in raw, report);
   const reserved = new Set(["id", "links", ...(status ? ["status"] : [])]);
   const rawFields = objectOf(raw.fields);
-  const fields: Field[] = [];
-  for (const fieldName of Object.keys(rawFields)) {
-    if (fieldName.startsWith("x-")) continue;
-    const fieldPath = [...path, "fields", fieldName];
-    if (reserved.has(fieldName)) report("decl/reserved-field", { field: fieldName }, fieldPath, "key");
-    const field = readField(fieldName, rawFields[fieldName], fieldPath, report, "resource");
-    if (!field) continue;
-    fields.push(field);
-    if (field.ref !== undefined) checkRef(field, fieldPath, ctx);
-  }
-  // Why: a field still declared keeps its own column; renaming it away would leave it none.
+  for (const name of Object.keys(rawFields)) if (reserved.has(name)) report("decl/reserved-field", { field: name }, [...path, "fields", name], "key");
+  const fields = readFields(rawFields, [...path, "fields"], report, "resource");
   for (const field of fields) {
+    if (field.ref !== undefined) checkRef(field, [...path, "fields", field.name], ctx);
+    // Why: a field still declared keeps its own column; renaming it away would leave it none.
     if (field.renamedFrom !== undefined && Object.hasOwn(rawFields, field.renamedFrom))
       report("decl/renamed-from-declared", { name: field.renamedFrom }, [...path, "fields", field.name, "renamedFrom"]);
   }

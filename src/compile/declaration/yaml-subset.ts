@@ -8,14 +8,16 @@
  * returns undefined and the caller reads the text with the yaml package, which stays the oracle
  * for values and places (test/compile/declaration/yaml-subset.test.ts holds the two together).
  */
-import { escapeToken } from "../pointer.js";
-import type { Place, Range } from "./json.js";
+import type { PlaceNode, Range } from "./json.js";
 
-/** The value of a text in the subset, and the place of every node keyed by its JSON Pointer. */
+/** The value of a text in the subset, and the place of its root, which holds every other node's. */
 export interface SubsetDocument {
   readonly value: object;
-  readonly places: Map<string, Place>;
+  readonly root: PlaceNode;
 }
+
+/** Where a node's place is recorded: under `name` among its parent's members; undefined while places are not recorded. */
+type Slot = { readonly into: Map<string, PlaceNode>; readonly name: string } | undefined;
 
 /** Raised anywhere the text leaves the subset: the yaml package reads it instead. */
 class Outside extends Error {}
@@ -65,13 +67,13 @@ export function readYamlSubset(text: string, maxDepth: number): SubsetDocument |
   if (UNSUPPORTED.test(text)) return undefined;
   try {
     const { value } = new Reader(text, maxDepth, false).document();
-    // Why: the places are asked only for a diagnostic, and recording one (and its
-    // pointer) for every node was a good part of the read; the text is read again, recording, then.
-    let places: Map<string, Place> | undefined;
+    // Why: the places are asked only for a diagnostic, and recording one for every node was a
+    // good part of the read; the text is read again, recording, then.
+    let root: PlaceNode | undefined;
     return {
       value,
-      get places() {
-        return (places ??= new Reader(text, maxDepth, true).document().places);
+      get root() {
+        return (root ??= new Reader(text, maxDepth, true).document().root);
       },
     };
   } catch (error) {
@@ -91,7 +93,6 @@ interface Parsed {
 }
 
 class Reader {
-  readonly places = new Map<string, Place>();
   /** Whether the last call of contentLine passed a comment line. */
   private passedComment = false;
   private readonly n: number;
@@ -121,30 +122,32 @@ class Reader {
     }
     // An empty document, or a root that is not a block collection at the margin, is the yaml package's.
     if (start >= this.n || this.indentOf(start) !== 0) throw new Outside();
-    const root = this.blockCollection(start, 0, "", 0, undefined);
+    const top = new Map<string, PlaceNode>();
+    const root = this.blockCollection(start, 0, this.record ? { into: top, name: "" } : undefined, 0, undefined);
     if (root.next < this.n) throw new Outside();
-    return { value: root.value as object, places: this.places };
+    return { value: root.value as object, root: top.get("")! };
   }
 
   /** A block sequence (its first item at `p`) or map (its first key at `p`), indented by `indent`. */
-  private blockCollection(p: number, indent: number, at: string, depth: number, key: Range | undefined): Parsed {
+  private blockCollection(p: number, indent: number, at: Slot, depth: number, key: Range | undefined): Parsed {
     const isSeq = this.isItem(p);
     if (depth + 1 > this.depthLimit) throw new Outside();
     const items: unknown[] | undefined = isSeq ? [] : undefined;
     // A null prototype, as the yaml-package path gives: `__proto__` stays an ordinary key.
     const map = isSeq ? undefined : (Object.create(null) as Record<string, unknown>);
+    const members = at && new Map<string, PlaceNode>();
     let pos = p;
     let next: number;
     let end: number;
     for (;;) {
       let child: Parsed;
       if (items !== undefined) {
-        child = this.valueAfter(pos + 1, indent, this.record ? `${at}/${items.length}` : at, depth + 1, undefined, false);
+        child = this.valueAfter(pos + 1, indent, members && { into: members, name: String(items.length) }, depth + 1, undefined, false);
         items.push(child.value);
       } else {
         const found = this.key(pos);
         if (!found || found.name in map!) throw new Outside();
-        child = this.valueAfter(found.after, indent, this.record ? `${at}/${escapeToken(found.name)}` : at, depth + 1, found.range, true);
+        child = this.valueAfter(found.after, indent, members && { into: members, name: found.name }, depth + 1, found.range, true);
         map![found.name] = child.value;
       }
       ({ next, end } = child);
@@ -157,7 +160,7 @@ class Reader {
       if (isSeq && !this.isItem(pos)) break;
     }
     if (end < 0) throw new Outside();
-    this.place(at, p, end, key);
+    this.place(at, p, end, key, members);
     return { value: items ?? map, next, end };
   }
 
@@ -165,7 +168,7 @@ class Reader {
    * The value after a key's `:` or an item's `-` at `after`, in a collection indented by `indent`:
    * on the same line, on the lines below (a block collection), or none (null).
    */
-  private valueAfter(after: number, indent: number, at: string, depth: number, key: Range | undefined, inMap: boolean): Parsed {
+  private valueAfter(after: number, indent: number, at: Slot, depth: number, key: Range | undefined, inMap: boolean): Parsed {
     const { text } = this;
     const q = this.skipSpaces(after);
     const c = q < this.n ? text.charCodeAt(q) : NEWLINE;
@@ -209,7 +212,7 @@ class Reader {
    * indentation indicator, a comment after the header, no content, blank lines before the first
    * line or with more spaces than its indentation, and a line indented less than the first.
    */
-  private blockScalar(p: number, indent: number, at: string, key: Range | undefined): Parsed {
+  private blockScalar(p: number, indent: number, at: Slot, key: Range | undefined): Parsed {
     const { text } = this;
     const literal = text.charCodeAt(p) === PIPE;
     let h = p + 1;
@@ -321,19 +324,18 @@ class Reader {
   }
 
   /** A flow sequence or map that opens at `p` and closes on the same line. */
-  private flow(p: number, at: string, depth: number, key: Range | undefined): { value: unknown; end: number } {
+  private flow(p: number, at: Slot, depth: number, key: Range | undefined): { value: unknown; end: number } {
     const { text } = this;
     const isMap = text.charCodeAt(p) === OPEN_BRACE;
     const close = isMap ? CLOSE_BRACE : CLOSE_BRACKET;
     const items: unknown[] = [];
     const map = Object.create(null) as Record<string, unknown>;
+    const members = at && new Map<string, PlaceNode>();
     let j = this.skipSpaces(p + 1);
     if (text.charCodeAt(j) === close) j++;
     else {
       for (;;) {
         if (depth + 1 > this.depthLimit) throw new Outside();
-        let childAt: string;
-        let childKey: Range | undefined;
         if (isMap) {
           const c = text.charCodeAt(j);
           let name: string;
@@ -350,15 +352,13 @@ class Reader {
           if (name in map || keyEnd - j > MAX_KEY) throw new Outside();
           const colon = this.skipSpaces(keyEnd);
           if (text.charCodeAt(colon) !== COLON || text.charCodeAt(colon + 1) !== SPACE) throw new Outside();
-          childKey = this.record ? [j, keyEnd] : undefined;
-          childAt = this.record ? `${at}/${escapeToken(name)}` : at;
+          const childKey: Range | undefined = members && [j, keyEnd];
           j = this.skipSpaces(colon + 1);
-          const value = this.flowItem(j, childAt, depth + 1, childKey);
+          const value = this.flowItem(j, members && { into: members, name }, depth + 1, childKey);
           map[name] = value.value;
           j = value.end;
         } else {
-          childAt = this.record ? `${at}/${items.length}` : at;
-          const value = this.flowItem(j, childAt, depth + 1, undefined);
+          const value = this.flowItem(j, members && { into: members, name: String(items.length) }, depth + 1, undefined);
           items.push(value.value);
           j = value.end;
         }
@@ -377,12 +377,12 @@ class Reader {
         throw new Outside();
       }
     }
-    this.place(at, p, j, key);
+    this.place(at, p, j, key, members);
     return { value: isMap ? map : items, end: j };
   }
 
   /** A value inside a flow collection; an empty one, or a pair in a sequence, is left out. */
-  private flowItem(j: number, at: string, depth: number, key: Range | undefined): { value: unknown; end: number } {
+  private flowItem(j: number, at: Slot, depth: number, key: Range | undefined): { value: unknown; end: number } {
     const c = this.text.charCodeAt(j);
     if (c === OPEN_BRACKET || c === OPEN_BRACE) return this.flow(j, at, depth, key);
     const scalar = c === DOUBLE || c === SINGLE ? this.quoted(j) : this.plain(j, true);
@@ -506,8 +506,9 @@ class Reader {
     return end;
   }
 
-  private place(at: string, start: number, end: number, key: Range | undefined): void {
-    if (this.record) this.places.set(at, key ? { value: [start, end], key } : { value: [start, end] });
+  /** Records a node's place (and its members', for a collection) in its slot, when places are recorded. */
+  private place(at: Slot, start: number, end: number, key: Range | undefined, members?: Map<string, PlaceNode>): void {
+    at?.into.set(at.name, { value: [start, end], key, members });
   }
 }
 
