@@ -5,7 +5,7 @@
  * 409 of a reference deleted while a write was under way (http-behaviour.md, "Running in production").
  */
 import type { Resource } from "../declaration/model.js";
-import { type ErrorCase, errorBody } from "./responses.js";
+import { type ErrorCase, errorCase } from "./responses.js";
 import type { JsonSchema } from "./schemas.js";
 
 type Json = Record<string, unknown>;
@@ -57,9 +57,11 @@ export function notModifiedResponse(): Json {
 export function referenceGoneCase(resource: Resource): ErrorCase | undefined {
   const field = resource.fields.find((f) => f.ref !== undefined);
   if (field === undefined) return undefined;
-  return {
-    description: "An object a `ref` field names was deleted while this write was under way; the field is named in `detail`.",
-    name: "referenceGone",
-    example: { summary: "A reference deleted meanwhile", value: errorBody("Conflict", { [field.name]: "the object it names was deleted meanwhile" }) },
-  };
+  return errorCase(
+    "An object a `ref` field names was deleted while this write was under way; the field is named in `detail`.",
+    "referenceGone",
+    "A reference deleted meanwhile",
+    "Conflict",
+    { [field.name]: "the object it names was deleted meanwhile" },
+  );
 }

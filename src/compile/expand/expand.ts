@@ -11,7 +11,7 @@ import {
   SharedResponses,
   caseResponse,
   declaredCase,
-  errorBody,
+  errorCase,
   exampleResponse,
   isShared,
 } from "./responses.js";
@@ -165,20 +165,13 @@ function invalidCase(resource: Resource | undefined, body: readonly Field[] | un
         : item && resource?.id === "uuid"
           ? { id: "must be a valid uuid" }
           : { [unknownParameter(parameters)]: "is not a known query parameter" };
-  return {
-    description: "The request is invalid: each bad field is named in `detail`.",
-    name: "invalid",
-    example: { summary: "A field is invalid", value: errorBody("Invalid request", detail) },
-  };
+  return errorCase("The request is invalid: each bad field is named in `detail`.", "invalid", "A field is invalid", "Invalid request", detail);
 }
 
 function notFoundCase(resource: Resource): ErrorCase {
-  const id = exampleId(resource);
-  return {
-    description: "No object has this id.",
-    name: "notFound",
-    example: { summary: "No object has this id", value: errorBody("Not found", { id: `no ${resource.singular} has the id ${id}` }) },
-  };
+  return errorCase("No object has this id.", "notFound", "No object has this id", "Not found", {
+    id: `no ${resource.singular} has the id ${exampleId(resource)}`,
+  });
 }
 
 /**
@@ -192,11 +185,7 @@ function transitionCase(status: StatusMachine): ErrorCase | undefined {
     if (to === undefined) continue;
     const detail =
       allowed.length === 0 ? `cannot change from ${from}: it is a final state` : `cannot change from ${from} to ${to}; allowed: ${allowed.join(", ")}`;
-    return {
-      description: "The status change is not along a declared transition.",
-      name: "transition",
-      example: { summary: "Not a declared transition", value: errorBody("Conflict", { status: detail }) },
-    };
+    return errorCase("The status change is not along a declared transition.", "transition", "Not a declared transition", "Conflict", { status: detail });
   }
   return undefined;
 }
@@ -228,26 +217,24 @@ function referrersOf(resources: readonly Resource[]): Map<string, Referrer[]> {
 function referredCase(resource: Resource, referrers: readonly Referrer[]): ErrorCase {
   const [first] = referrers;
   const names = referrers.map((r) => `${r.collection}.${r.field}`);
-  return {
-    description: `Other objects refer to this ${words(resource.singular)} (${orList(names)}); delete or change them first.`,
-    name: "referred",
-    example: {
-      summary: "Other objects refer to it",
-      value: errorBody("Conflict", { id: `${first!.collection} refer to this ${resource.singular} by ${first!.field}` }),
-    },
-  };
+  return errorCase(
+    `Other objects refer to this ${words(resource.singular)} (${orList(names)}); delete or change them first.`,
+    "referred",
+    "Other objects refer to it",
+    "Conflict",
+    { id: `${first!.collection} refer to this ${resource.singular} by ${first!.field}` },
+  );
 }
 
 /** An action asked for in a state outside its `when` (`state`, one such state, for the example). */
 function actionStateCase(resource: Resource, action: string, when: readonly string[], state: string): ErrorCase {
-  return {
-    description: `The ${words(resource.singular)}'s status is not one in which \`${action}\` is allowed (${orList(when)}).`,
-    name: "state",
-    example: {
-      summary: "Not allowed in this state",
-      value: errorBody("Conflict", { status: `${action} is allowed only in ${when.join(", ")}; the status is ${state}` }),
-    },
-  };
+  return errorCase(
+    `The ${words(resource.singular)}'s status is not one in which \`${action}\` is allowed (${orList(when)}).`,
+    "state",
+    "Not allowed in this state",
+    "Conflict",
+    { status: `${action} is allowed only in ${when.join(", ")}; the status is ${state}` },
+  );
 }
 
 /**
@@ -513,12 +500,11 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
       "400": exampleResponse("`invalid_request`, `unsupported_grant_type`, `invalid_grant` or `invalid_scope` (RFC 6749 section 5.2).", tokenBadRequest()),
       "406": shared.ref("406"),
       "413": shared.ref("413"),
-      "415": exampleResponse("The body is not `application/x-www-form-urlencoded`.", {
-        notForm: {
-          summary: "`Content-Type: application/json`",
-          value: errorBody("Unsupported media type", { "content-type": "must be application/x-www-form-urlencoded" }),
-        },
-      }),
+      "415": caseResponse([
+        errorCase("The body is not `application/x-www-form-urlencoded`.", "notForm", "`Content-Type: application/json`", "Unsupported media type", {
+          "content-type": "must be application/x-www-form-urlencoded",
+        }),
+      ]),
       "500": shared.ref("500"),
       // The application's issueToken hook runs within the request's deadline.
       "504": shared.ref("504"),

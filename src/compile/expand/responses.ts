@@ -21,8 +21,13 @@ export interface ErrorCase {
   readonly example: Example;
 }
 
-/** The body of every error answer but the guards' (`Error`): `{error, detail}`. */
-export const errorBody = (error: string, detail: Record<string, string> = {}): { error: string; detail: Record<string, string> } => ({ error, detail });
+/**
+ * One reason for an error status: its sentence, and an example (`name`: its key in `examples`) of
+ * the body every error answer but the guards' has, `{error, detail}`.
+ */
+export function errorCase(description: string, name: string, summary: string, error: string, detail: Record<string, string> = {}): ErrorCase {
+  return { description, name, example: { summary, value: { error, detail } } };
+}
 
 /** A JSON error response with its examples (and headers, which go before the content). */
 export function exampleResponse(description: string, examples: Record<string, Example>, schema = schemaRef("Error"), headers?: JsonSchema): JsonSchema {
@@ -30,24 +35,13 @@ export function exampleResponse(description: string, examples: Record<string, Ex
 }
 
 /** A response made of its cases: their sentences (a list when there are several), and one example each. */
-export function caseResponse(cases: readonly ErrorCase[]): JsonSchema {
+export function caseResponse(cases: readonly ErrorCase[], headers?: JsonSchema): JsonSchema {
   const description = cases.length === 1 ? cases[0]!.description : cases.map((c) => `- ${c.description}`).join("\n");
-  return exampleResponse(description, Object.fromEntries(cases.map((c) => [c.name, c.example])));
-}
-
-/** A response of one case: its sentence, and its one example (`name`: its key). */
-function oneCase(description: string, name: string, summary: string, value: unknown): JsonSchema {
-  return exampleResponse(description, { [name]: { summary, value } });
+  return exampleResponse(description, Object.fromEntries(cases.map((c) => [c.name, c.example])), schemaRef("Error"), headers);
 }
 
 /** What a handler's declared refusal looks like: the declared reason as the error, no detail. */
-export function declaredCase(error: DeclaredError): ErrorCase {
-  return {
-    description: error.description,
-    name: "refused",
-    example: { summary: "Refused by the handler", value: errorBody(error.description) },
-  };
-}
+export const declaredCase = (error: DeclaredError): ErrorCase => errorCase(error.description, "refused", "Refused by the handler", error.description);
 
 /**
  * The answers that read the same on every operation: the guards' 401 and 403 and the 406, 413,
@@ -110,63 +104,65 @@ function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSch
         },
       );
     case "406":
-      return oneCase(
-        "The `Accept` header admits no JSON.",
-        "notAcceptable",
-        "`Accept: text/html`",
-        errorBody("Not acceptable", { accept: "must admit application/json" }),
-      );
+      return caseResponse([
+        errorCase("The `Accept` header admits no JSON.", "notAcceptable", "`Accept: text/html`", "Not acceptable", { accept: "must admit application/json" }),
+      ]);
     case "413":
-      return oneCase(
-        "The body is larger than the server accepts.",
-        "tooLarge",
-        "A body over the limit (1 MiB by default)",
-        errorBody("Request body too large", { body: `must not exceed ${BODY_LIMIT} bytes` }),
-      );
+      return caseResponse([
+        errorCase("The body is larger than the server accepts.", "tooLarge", "A body over the limit (1 MiB by default)", "Request body too large", {
+          body: `must not exceed ${BODY_LIMIT} bytes`,
+        }),
+      ]);
     case "415":
-      return oneCase(
-        "The body is not JSON.",
-        "notJson",
-        "`Content-Type: text/plain`",
-        errorBody("Unsupported media type", { "content-type": "must be application/json" }),
-      );
+      return caseResponse([
+        errorCase("The body is not JSON.", "notJson", "`Content-Type: text/plain`", "Unsupported media type", { "content-type": "must be application/json" }),
+      ]);
     // The bodies of runtime/dispatch.gen.ts's precondition (http-behaviour.md, "Conditional requests").
     case "412":
-      return oneCase(
-        "`If-Match` names no current version of the object (another change came first); nothing changed. Read it again.",
-        "preconditionFailed",
-        "A stale ETag",
-        errorBody("Precondition failed", { "If-Match": "matches no current version of the object; read it again" }),
-      );
+      return caseResponse([
+        errorCase(
+          "`If-Match` names no current version of the object (another change came first); nothing changed. Read it again.",
+          "preconditionFailed",
+          "A stale ETag",
+          "Precondition failed",
+          { "If-Match": "matches no current version of the object; read it again" },
+        ),
+      ]);
     case "428":
-      return oneCase(
-        "The server requires `If-Match` on every change (`requireIfMatch`) and the request has none.",
-        "preconditionRequired",
-        "No If-Match",
-        errorBody("Precondition required", { "If-Match": "is required: send the ETag of the version you read" }),
-      );
+      return caseResponse([
+        errorCase(
+          "The server requires `If-Match` on every change (`requireIfMatch`) and the request has none.",
+          "preconditionRequired",
+          "No If-Match",
+          "Precondition required",
+          { "If-Match": "is required: send the ETag of the version you read" },
+        ),
+      ]);
     case "500":
-      return oneCase("The server failed; no internals are shown.", "failed", "A handler threw", errorBody("Internal server error"));
+      return caseResponse([errorCase("The server failed; no internals are shown.", "failed", "A handler threw", "Internal server error")]);
     case "503":
       // http-behaviour.md "Running in production": database trouble is no bug; the client may retry (RFC 9110 section 10.2.3).
-      return exampleResponse(
-        "The database is unreachable or restarting, or the server's connection pool is full; retry after `Retry-After` seconds.",
-        {
-          unavailable: {
-            summary: "The database cannot be reached",
-            value: errorBody("Service unavailable", { store: "the database cannot be reached now" }),
-          },
-        },
-        schemaRef("Error"),
+      return caseResponse(
+        [
+          errorCase(
+            "The database is unreachable or restarting, or the server's connection pool is full; retry after `Retry-After` seconds.",
+            "unavailable",
+            "The database cannot be reached",
+            "Service unavailable",
+            { store: "the database cannot be reached now" },
+          ),
+        ],
         { "Retry-After": { description: "Seconds to wait before retrying (RFC 9110 section 10.2.3).", schema: { type: "string" } } },
       );
     case "504":
-      return oneCase(
-        "The request's deadline passed (`handlerTimeout`, 30 s by default); its work was cancelled and nothing was changed.",
-        "deadline",
-        "The deadline passed",
-        errorBody("Gateway timeout"),
-      );
+      return caseResponse([
+        errorCase(
+          "The request's deadline passed (`handlerTimeout`, 30 s by default); its work was cancelled and nothing was changed.",
+          "deadline",
+          "The deadline passed",
+          "Gateway timeout",
+        ),
+      ]);
   }
 }
 
