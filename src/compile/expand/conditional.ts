@@ -5,21 +5,17 @@
  * 409 of a reference deleted while a write was under way (http-behaviour.md, "Running in production").
  */
 import type { Resource } from "../declaration/model.js";
-import { type ErrorCase, errorCase } from "./responses.js";
+import { type ErrorCase, errorCase, textHeader } from "./responses.js";
 import type { JsonSchema } from "./schemas.js";
 
 type Json = Record<string, unknown>;
 
 /** The `ETag` response header of an answer carrying one object. */
-export function etagHeader(): Json {
-  return {
-    ETag: {
-      description:
-        "The object's version: a strong entity tag that changes with every change of its fields or status. Send it back in `If-Match` to change only this version.",
-      schema: { type: "string" },
-    },
-  };
-}
+export const etagHeader = (): Json => ({
+  ETag: textHeader(
+    "The object's version: a strong entity tag that changes with every change of its fields or status. Send it back in `If-Match` to change only this version.",
+  ),
+});
 
 /** A success response (`description`, `headers`, `content`) with the `ETag` header added after any header it has. */
 export function withEtag(response: Json): Json {

@@ -14,6 +14,7 @@ import {
   errorCase,
   exampleResponse,
   isShared,
+  textHeader,
 } from "./responses.js";
 import {
   type JsonSchema,
@@ -51,7 +52,7 @@ interface OperationSpec {
   /** The derived description: what the operation does, in the words of http-behaviour.md. */
   readonly description: (r: Resource, o: OperationOptions) => string;
   readonly body?: (r: Resource) => string;
-  readonly success: (r: Resource) => [string, Json];
+  readonly success: (r: Resource, o: OperationOptions) => [string, Json];
 }
 
 /** The sentence a PUT or PATCH adds when the resource has a state machine. */
@@ -71,7 +72,13 @@ const OPERATION_SPECS: Record<Operation, OperationSpec> = {
         : "";
       return `Answers ${which}, ${order}.${page}`;
     },
-    success: (r) => ["200", { description: `Every matching ${words(r.singular)}.`, content: json({ type: "array", items: schemaRef(r.typeName) }) }],
+    success: (r, o) => {
+      const content = json({ type: "array", items: schemaRef(r.typeName) });
+      if (!o.page) return ["200", { description: `Every matching ${words(r.singular)}.`, content }];
+      // Why: http-behaviour "Lists": the body stays the JSON array; the next page is in `Link` (RFC 8288).
+      const link = `The next page, when more ${words(r.name)} remain: \`</${r.name}?limit=${o.page.size}&cursor=...>; rel="next"\` (RFC 8288).`;
+      return ["200", { description: `Every matching ${words(r.singular)}.`, headers: { Link: textHeader(link) }, content }];
+    },
   },
   get: {
     method: "get",
@@ -92,7 +99,7 @@ const OPERATION_SPECS: Record<Operation, OperationSpec> = {
       "201",
       {
         description: `The created ${words(r.singular)}.`,
-        headers: { Location: { description: "The new object's address.", schema: { type: "string" } } },
+        headers: { Location: textHeader("The new object's address.") },
         content: json(schemaRef(r.typeName)),
       },
     ],
@@ -345,22 +352,12 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
   // Every offered operation has its options (readOperations: the defaults where none are declared).
   const options = resource.options[operation]!;
   const access = resource.access[operation]!;
-  const [status, plain] = spec.success(resource);
+  const [status, plain] = spec.success(resource, options);
   const changes = operation === "replace" || operation === "update" || operation === "delete";
   const parameters =
     operation === "list" ? listParameters(resource, options) : operation === "get" ? [ifNoneMatchParameter()] : changes ? [ifMatchParameter()] : [];
-  // Why: http-behaviour "Lists": the body stays the JSON array; the next page is in `Link` (RFC 8288).
-  const link = options.page
-    ? {
-        Link: {
-          description: `The next page, when more ${words(resource.name)} remain: \`</${resource.name}?limit=${options.page.size}&cursor=...>; rel="next"\` (RFC 8288).`,
-          schema: { type: "string" },
-        },
-      }
-    : undefined;
-  const linked = link ? { description: plain.description, headers: link, content: plain.content } : plain;
   // Why: every answer that carries one object carries its ETag (http-behaviour, "Conditional requests").
-  const success = operation === "list" || operation === "delete" ? linked : withEtag(linked);
+  const success = operation === "list" || operation === "delete" ? plain : withEtag(plain);
   const body = spec.body ? (operation === "update" ? [] : resource.fields) : undefined;
   const own = new Map([["400", [invalidCase(resource, body, spec.item, parameters)]]]);
   if (spec.item) own.set("404", [notFoundCase(resource)]);

@@ -29,6 +29,9 @@ export function errorCase(description: string, name: string, summary: string, er
   return { description, name, example: { summary, value: { error, detail } } };
 }
 
+/** A response header whose value is text (`Location`, `ETag`, `Retry-After`, ...). */
+export const textHeader = (description: string): JsonSchema => ({ description, schema: { type: "string" } });
+
 /** A JSON error response with its examples (and headers, which go before the content). */
 export function exampleResponse(description: string, examples: Record<string, Example>, schema = schemaRef("Error"), headers?: JsonSchema): JsonSchema {
   return { description, ...(headers ? { headers } : {}), content: { "application/json": { schema, examples } } };
@@ -85,7 +88,7 @@ function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSch
           rejected: { summary: "A credential the token check rejects", value: { detail: "Could not validate credentials" } },
         },
         schemaRef("AuthError"),
-        { "WWW-Authenticate": { description: "`Bearer` (RFC 6750 section 3)", schema: { type: "string" } } },
+        { "WWW-Authenticate": textHeader("`Bearer` (RFC 6750 section 3)") },
       );
     case "403":
       return exampleResponse(
@@ -96,12 +99,7 @@ function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSch
           ...(guards.some((g) => g.kind === "oauth2") ? { missing: { summary: "No credential (generic guard)", value: { detail: "Not authenticated" } } } : {}),
         },
         schemaRef("AuthError"),
-        {
-          "WWW-Authenticate": {
-            description: 'For bearer guards: `Bearer error="insufficient_scope", scope="..."` (RFC 6750 section 3.1)',
-            schema: { type: "string" },
-          },
-        },
+        { "WWW-Authenticate": textHeader('For bearer guards: `Bearer error="insufficient_scope", scope="..."` (RFC 6750 section 3.1)') },
       );
     case "406":
       return caseResponse([
@@ -152,7 +150,7 @@ function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSch
             { store: "the database cannot be reached now" },
           ),
         ],
-        { "Retry-After": { description: "Seconds to wait before retrying (RFC 9110 section 10.2.3).", schema: { type: "string" } } },
+        { "Retry-After": textHeader("Seconds to wait before retrying (RFC 9110 section 10.2.3).") },
       );
     case "504":
       return caseResponse([
