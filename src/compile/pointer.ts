@@ -37,3 +37,17 @@ export function fragmentKeys(pointer: string): string[] {
     .filter((token) => token !== "")
     .map((token) => unescapeToken(percentDecoded(token)));
 }
+
+/** The keys a reference within the document (`#/...`, or `#` for the root) leads through, decoded; undefined when it is another or malformed. */
+export function refKeys(ref: string): string[] | undefined {
+  if (ref === "#") return [];
+  if (!ref.startsWith("#/")) return undefined;
+  try {
+    return ref
+      .slice(2)
+      .split("/")
+      .map((part) => unescapeToken(decodeURIComponent(part)));
+  } catch {
+    return undefined;
+  }
+}

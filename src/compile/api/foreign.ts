@@ -18,7 +18,7 @@ import { messageFor } from "../../diagnostics/index.js";
 import { isExpansion } from "../expand/expand.js";
 import { identifierOf, isTypeName, pointerOf } from "./names.js";
 import { INLINE_DEPTH_LIMIT } from "../openapi/depth.js";
-import { escapeToken, unescapeToken, valueAt } from "../pointer.js";
+import { escapeToken, refKeys, valueAt } from "../pointer.js";
 
 import { isObject } from "../../model/json.js";
 
@@ -174,7 +174,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
   const hoistedRef = (key: string, ref: string): Json => {
     let name = hoisted.get(key);
     if (name === undefined) {
-      const parts = tokensOf(ref) ?? [];
+      const parts = refKeys(ref) ?? [];
       const base = identifierOf((ref.startsWith(SCHEMA_PREFIX) ? parts.slice(2) : parts).join("/"));
       name = base;
       for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
@@ -327,7 +327,7 @@ function prepare<D extends object>(document: D, rename: boolean): { document: D;
     let inlined = walked.get(key);
     if (inlined === undefined) {
       // Resolved once per ref and kind, like its walk: later uses find both in `walked`.
-      const parts = tokensOf(ref);
+      const parts = refKeys(ref);
       const resolved = parts === undefined ? undefined : valueAt(source, parts);
       if (parts === undefined || resolved === undefined) return fail(pointer, "missing", `the reference ${JSON.stringify(ref)} points at nothing`);
       if (pending.has(key)) {
@@ -486,24 +486,10 @@ function pointerAt(at: At): string {
   return keys.length === 0 ? place : `${place}/${keys.reverse().join("/")}`;
 }
 
-/** The reference tokens of a `#/...` fragment, decoded; undefined when it is malformed. */
-function tokensOf(ref: string): string[] | undefined {
-  if (ref === "#") return [];
-  if (!ref.startsWith("#/")) return undefined;
-  try {
-    return ref
-      .slice(2)
-      .split("/")
-      .map((part) => unescapeToken(decodeURIComponent(part)));
-  } catch {
-    return undefined;
-  }
-}
-
 /** The schema a ref names, when it is exactly `#/components/schemas/<name>`. */
 function schemaName(ref: string): string | undefined {
   if (!ref.startsWith(SCHEMA_PREFIX)) return undefined;
-  const parts = tokensOf(ref);
+  const parts = refKeys(ref);
   return parts?.length === 3 ? parts[2] : undefined;
 }
 

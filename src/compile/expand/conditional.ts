@@ -5,21 +5,17 @@
  * 409 of a reference deleted while a write was under way (http-behaviour.md, "Running in production").
  */
 import type { Resource } from "../declaration/model.js";
-import { type ErrorCase, errorBody } from "./responses.js";
+import { type ErrorCase, errorCase, textHeader } from "./responses.js";
 import type { JsonSchema } from "./schemas.js";
 
 type Json = Record<string, unknown>;
 
 /** The `ETag` response header of an answer carrying one object. */
-export function etagHeader(): Json {
-  return {
-    ETag: {
-      description:
-        "The object's version: a strong entity tag that changes with every change of its fields or status. Send it back in `If-Match` to change only this version.",
-      schema: { type: "string" },
-    },
-  };
-}
+export const etagHeader = (): Json => ({
+  ETag: textHeader(
+    "The object's version: a strong entity tag that changes with every change of its fields or status. Send it back in `If-Match` to change only this version.",
+  ),
+});
 
 /** A success response (`description`, `headers`, `content`) with the `ETag` header added after any header it has. */
 export function withEtag(response: Json): Json {
@@ -57,9 +53,11 @@ export function notModifiedResponse(): Json {
 export function referenceGoneCase(resource: Resource): ErrorCase | undefined {
   const field = resource.fields.find((f) => f.ref !== undefined);
   if (field === undefined) return undefined;
-  return {
-    description: "An object a `ref` field names was deleted while this write was under way; the field is named in `detail`.",
-    name: "referenceGone",
-    example: { summary: "A reference deleted meanwhile", value: errorBody("Conflict", { [field.name]: "the object it names was deleted meanwhile" }) },
-  };
+  return errorCase(
+    "An object a `ref` field names was deleted while this write was under way; the field is named in `detail`.",
+    "referenceGone",
+    "A reference deleted meanwhile",
+    "Conflict",
+    { [field.name]: "the object it names was deleted meanwhile" },
+  );
 }

@@ -11,9 +11,10 @@ import {
   SharedResponses,
   caseResponse,
   declaredCase,
-  errorBody,
+  errorCase,
   exampleResponse,
   isShared,
+  textHeader,
 } from "./responses.js";
 import {
   type JsonSchema,
@@ -51,7 +52,7 @@ interface OperationSpec {
   /** The derived description: what the operation does, in the words of http-behaviour.md. */
   readonly description: (r: Resource, o: OperationOptions) => string;
   readonly body?: (r: Resource) => string;
-  readonly success: (r: Resource) => [string, Json];
+  readonly success: (r: Resource, o: OperationOptions) => [string, Json];
 }
 
 /** The sentence a PUT or PATCH adds when the resource has a state machine. */
@@ -71,7 +72,13 @@ const OPERATION_SPECS: Record<Operation, OperationSpec> = {
         : "";
       return `Answers ${which}, ${order}.${page}`;
     },
-    success: (r) => ["200", { description: `Every matching ${words(r.singular)}.`, content: json({ type: "array", items: schemaRef(r.typeName) }) }],
+    success: (r, o) => {
+      const content = json({ type: "array", items: schemaRef(r.typeName) });
+      if (!o.page) return ["200", { description: `Every matching ${words(r.singular)}.`, content }];
+      // Why: http-behaviour "Lists": the body stays the JSON array; the next page is in `Link` (RFC 8288).
+      const link = `The next page, when more ${words(r.name)} remain: \`</${r.name}?limit=${o.page.size}&cursor=...>; rel="next"\` (RFC 8288).`;
+      return ["200", { description: `Every matching ${words(r.singular)}.`, headers: { Link: textHeader(link) }, content }];
+    },
   },
   get: {
     method: "get",
@@ -92,7 +99,7 @@ const OPERATION_SPECS: Record<Operation, OperationSpec> = {
       "201",
       {
         description: `The created ${words(r.singular)}.`,
-        headers: { Location: { description: "The new object's address.", schema: { type: "string" } } },
+        headers: { Location: textHeader("The new object's address.") },
         content: json(schemaRef(r.typeName)),
       },
     ],
@@ -165,20 +172,13 @@ function invalidCase(resource: Resource | undefined, body: readonly Field[] | un
         : item && resource?.id === "uuid"
           ? { id: "must be a valid uuid" }
           : { [unknownParameter(parameters)]: "is not a known query parameter" };
-  return {
-    description: "The request is invalid: each bad field is named in `detail`.",
-    name: "invalid",
-    example: { summary: "A field is invalid", value: errorBody("Invalid request", detail) },
-  };
+  return errorCase("The request is invalid: each bad field is named in `detail`.", "invalid", "A field is invalid", "Invalid request", detail);
 }
 
 function notFoundCase(resource: Resource): ErrorCase {
-  const id = exampleId(resource);
-  return {
-    description: "No object has this id.",
-    name: "notFound",
-    example: { summary: "No object has this id", value: errorBody("Not found", { id: `no ${resource.singular} has the id ${id}` }) },
-  };
+  return errorCase("No object has this id.", "notFound", "No object has this id", "Not found", {
+    id: `no ${resource.singular} has the id ${exampleId(resource)}`,
+  });
 }
 
 /**
@@ -192,11 +192,7 @@ function transitionCase(status: StatusMachine): ErrorCase | undefined {
     if (to === undefined) continue;
     const detail =
       allowed.length === 0 ? `cannot change from ${from}: it is a final state` : `cannot change from ${from} to ${to}; allowed: ${allowed.join(", ")}`;
-    return {
-      description: "The status change is not along a declared transition.",
-      name: "transition",
-      example: { summary: "Not a declared transition", value: errorBody("Conflict", { status: detail }) },
-    };
+    return errorCase("The status change is not along a declared transition.", "transition", "Not a declared transition", "Conflict", { status: detail });
   }
   return undefined;
 }
@@ -228,26 +224,24 @@ function referrersOf(resources: readonly Resource[]): Map<string, Referrer[]> {
 function referredCase(resource: Resource, referrers: readonly Referrer[]): ErrorCase {
   const [first] = referrers;
   const names = referrers.map((r) => `${r.collection}.${r.field}`);
-  return {
-    description: `Other objects refer to this ${words(resource.singular)} (${orList(names)}); delete or change them first.`,
-    name: "referred",
-    example: {
-      summary: "Other objects refer to it",
-      value: errorBody("Conflict", { id: `${first!.collection} refer to this ${resource.singular} by ${first!.field}` }),
-    },
-  };
+  return errorCase(
+    `Other objects refer to this ${words(resource.singular)} (${orList(names)}); delete or change them first.`,
+    "referred",
+    "Other objects refer to it",
+    "Conflict",
+    { id: `${first!.collection} refer to this ${resource.singular} by ${first!.field}` },
+  );
 }
 
 /** An action asked for in a state outside its `when` (`state`, one such state, for the example). */
 function actionStateCase(resource: Resource, action: string, when: readonly string[], state: string): ErrorCase {
-  return {
-    description: `The ${words(resource.singular)}'s status is not one in which \`${action}\` is allowed (${orList(when)}).`,
-    name: "state",
-    example: {
-      summary: "Not allowed in this state",
-      value: errorBody("Conflict", { status: `${action} is allowed only in ${when.join(", ")}; the status is ${state}` }),
-    },
-  };
+  return errorCase(
+    `The ${words(resource.singular)}'s status is not one in which \`${action}\` is allowed (${orList(when)}).`,
+    "state",
+    "Not allowed in this state",
+    "Conflict",
+    { status: `${action} is allowed only in ${when.join(", ")}; the status is ${state}` },
+  );
 }
 
 /**
@@ -358,22 +352,12 @@ function resourceOperation(resource: Resource, operation: Operation, guards: rea
   // Every offered operation has its options (readOperations: the defaults where none are declared).
   const options = resource.options[operation]!;
   const access = resource.access[operation]!;
-  const [status, plain] = spec.success(resource);
+  const [status, plain] = spec.success(resource, options);
   const changes = operation === "replace" || operation === "update" || operation === "delete";
   const parameters =
     operation === "list" ? listParameters(resource, options) : operation === "get" ? [ifNoneMatchParameter()] : changes ? [ifMatchParameter()] : [];
-  // Why: http-behaviour "Lists": the body stays the JSON array; the next page is in `Link` (RFC 8288).
-  const link = options.page
-    ? {
-        Link: {
-          description: `The next page, when more ${words(resource.name)} remain: \`</${resource.name}?limit=${options.page.size}&cursor=...>; rel="next"\` (RFC 8288).`,
-          schema: { type: "string" },
-        },
-      }
-    : undefined;
-  const linked = link ? { description: plain.description, headers: link, content: plain.content } : plain;
   // Why: every answer that carries one object carries its ETag (http-behaviour, "Conditional requests").
-  const success = operation === "list" || operation === "delete" ? linked : withEtag(linked);
+  const success = operation === "list" || operation === "delete" ? plain : withEtag(plain);
   const body = spec.body ? (operation === "update" ? [] : resource.fields) : undefined;
   const own = new Map([["400", [invalidCase(resource, body, spec.item, parameters)]]]);
   if (spec.item) own.set("404", [notFoundCase(resource)]);
@@ -513,12 +497,11 @@ function tokenOperation(guard: Guard & { kind: "password" }, shared: SharedRespo
       "400": exampleResponse("`invalid_request`, `unsupported_grant_type`, `invalid_grant` or `invalid_scope` (RFC 6749 section 5.2).", tokenBadRequest()),
       "406": shared.ref("406"),
       "413": shared.ref("413"),
-      "415": exampleResponse("The body is not `application/x-www-form-urlencoded`.", {
-        notForm: {
-          summary: "`Content-Type: application/json`",
-          value: errorBody("Unsupported media type", { "content-type": "must be application/x-www-form-urlencoded" }),
-        },
-      }),
+      "415": caseResponse([
+        errorCase("The body is not `application/x-www-form-urlencoded`.", "notForm", "`Content-Type: application/json`", "Unsupported media type", {
+          "content-type": "must be application/x-www-form-urlencoded",
+        }),
+      ]),
       "500": shared.ref("500"),
       // The application's issueToken hook runs within the request's deadline.
       "504": shared.ref("504"),

@@ -21,8 +21,16 @@ export interface ErrorCase {
   readonly example: Example;
 }
 
-/** The body of every error answer but the guards' (`Error`): `{error, detail}`. */
-export const errorBody = (error: string, detail: Record<string, string> = {}): { error: string; detail: Record<string, string> } => ({ error, detail });
+/**
+ * One reason for an error status: its sentence, and an example (`name`: its key in `examples`) of
+ * the body every error answer but the guards' has, `{error, detail}`.
+ */
+export function errorCase(description: string, name: string, summary: string, error: string, detail: Record<string, string> = {}): ErrorCase {
+  return { description, name, example: { summary, value: { error, detail } } };
+}
+
+/** A response header whose value is text (`Location`, `ETag`, `Retry-After`, ...). */
+export const textHeader = (description: string): JsonSchema => ({ description, schema: { type: "string" } });
 
 /** A JSON error response with its examples (and headers, which go before the content). */
 export function exampleResponse(description: string, examples: Record<string, Example>, schema = schemaRef("Error"), headers?: JsonSchema): JsonSchema {
@@ -30,24 +38,13 @@ export function exampleResponse(description: string, examples: Record<string, Ex
 }
 
 /** A response made of its cases: their sentences (a list when there are several), and one example each. */
-export function caseResponse(cases: readonly ErrorCase[]): JsonSchema {
+export function caseResponse(cases: readonly ErrorCase[], headers?: JsonSchema): JsonSchema {
   const description = cases.length === 1 ? cases[0]!.description : cases.map((c) => `- ${c.description}`).join("\n");
-  return exampleResponse(description, Object.fromEntries(cases.map((c) => [c.name, c.example])));
-}
-
-/** A response of one case: its sentence, and its one example (`name`: its key). */
-function oneCase(description: string, name: string, summary: string, value: unknown): JsonSchema {
-  return exampleResponse(description, { [name]: { summary, value } });
+  return exampleResponse(description, Object.fromEntries(cases.map((c) => [c.name, c.example])), schemaRef("Error"), headers);
 }
 
 /** What a handler's declared refusal looks like: the declared reason as the error, no detail. */
-export function declaredCase(error: DeclaredError): ErrorCase {
-  return {
-    description: error.description,
-    name: "refused",
-    example: { summary: "Refused by the handler", value: errorBody(error.description) },
-  };
-}
+export const declaredCase = (error: DeclaredError): ErrorCase => errorCase(error.description, "refused", "Refused by the handler", error.description);
 
 /**
  * The answers that read the same on every operation: the guards' 401 and 403 and the 406, 413,
@@ -81,93 +78,77 @@ export const isShared = (status: string): status is SharedStatus => Object.hasOw
 /** The default body limit of the generated server (http-behaviour.md, "Errors": 1 MiB). */
 const BODY_LIMIT = 1024 * 1024;
 
+/** The one case of each shared answer whose body is `Error` (errorCase's arguments). */
+const ERROR_ANSWERS: Record<Exclude<SharedStatus, "401" | "403">, Parameters<typeof errorCase>> = {
+  "406": ["The `Accept` header admits no JSON.", "notAcceptable", "`Accept: text/html`", "Not acceptable", { accept: "must admit application/json" }],
+  "413": [
+    "The body is larger than the server accepts.",
+    "tooLarge",
+    "A body over the limit (1 MiB by default)",
+    "Request body too large",
+    { body: `must not exceed ${BODY_LIMIT} bytes` },
+  ],
+  "415": ["The body is not JSON.", "notJson", "`Content-Type: text/plain`", "Unsupported media type", { "content-type": "must be application/json" }],
+  // The bodies of runtime/dispatch.gen.ts's precondition (http-behaviour.md, "Conditional requests").
+  "412": [
+    "`If-Match` names no current version of the object (another change came first); nothing changed. Read it again.",
+    "preconditionFailed",
+    "A stale ETag",
+    "Precondition failed",
+    { "If-Match": "matches no current version of the object; read it again" },
+  ],
+  "428": [
+    "The server requires `If-Match` on every change (`requireIfMatch`) and the request has none.",
+    "preconditionRequired",
+    "No If-Match",
+    "Precondition required",
+    { "If-Match": "is required: send the ETag of the version you read" },
+  ],
+  "500": ["The server failed; no internals are shown.", "failed", "A handler threw", "Internal server error"],
+  // http-behaviour.md "Running in production": database trouble is no bug; the client may retry (RFC 9110 section 10.2.3).
+  "503": [
+    "The database is unreachable or restarting, or the server's connection pool is full; retry after `Retry-After` seconds.",
+    "unavailable",
+    "The database cannot be reached",
+    "Service unavailable",
+    { store: "the database cannot be reached now" },
+  ],
+  "504": [
+    "The request's deadline passed (`handlerTimeout`, 30 s by default); its work was cancelled and nothing was changed.",
+    "deadline",
+    "The deadline passed",
+    "Gateway timeout",
+  ],
+};
+
 function sharedResponse(status: SharedStatus, guards: readonly Guard[]): JsonSchema {
-  switch (status) {
-    case "401":
-      return exampleResponse(
-        "No valid credential: the guard asks for a bearer token.",
-        {
-          missing: { summary: "No credential", value: { detail: "Not authenticated" } },
-          rejected: { summary: "A credential the token check rejects", value: { detail: "Could not validate credentials" } },
-        },
-        schemaRef("AuthError"),
-        { "WWW-Authenticate": { description: "`Bearer` (RFC 6750 section 3)", schema: { type: "string" } } },
-      );
-    case "403":
-      return exampleResponse(
-        "The credential lacks a required scope (or the generic guard found no credential).",
-        {
-          insufficientScope: { summary: "A required scope is missing", value: { detail: "Not enough permissions" } },
-          // Only the generic guard answers a missing credential with 403 (http-behaviour.md, "Errors").
-          ...(guards.some((g) => g.kind === "oauth2") ? { missing: { summary: "No credential (generic guard)", value: { detail: "Not authenticated" } } } : {}),
-        },
-        schemaRef("AuthError"),
-        {
-          "WWW-Authenticate": {
-            description: 'For bearer guards: `Bearer error="insufficient_scope", scope="..."` (RFC 6750 section 3.1)',
-            schema: { type: "string" },
-          },
-        },
-      );
-    case "406":
-      return oneCase(
-        "The `Accept` header admits no JSON.",
-        "notAcceptable",
-        "`Accept: text/html`",
-        errorBody("Not acceptable", { accept: "must admit application/json" }),
-      );
-    case "413":
-      return oneCase(
-        "The body is larger than the server accepts.",
-        "tooLarge",
-        "A body over the limit (1 MiB by default)",
-        errorBody("Request body too large", { body: `must not exceed ${BODY_LIMIT} bytes` }),
-      );
-    case "415":
-      return oneCase(
-        "The body is not JSON.",
-        "notJson",
-        "`Content-Type: text/plain`",
-        errorBody("Unsupported media type", { "content-type": "must be application/json" }),
-      );
-    // The bodies of runtime/dispatch.gen.ts's precondition (http-behaviour.md, "Conditional requests").
-    case "412":
-      return oneCase(
-        "`If-Match` names no current version of the object (another change came first); nothing changed. Read it again.",
-        "preconditionFailed",
-        "A stale ETag",
-        errorBody("Precondition failed", { "If-Match": "matches no current version of the object; read it again" }),
-      );
-    case "428":
-      return oneCase(
-        "The server requires `If-Match` on every change (`requireIfMatch`) and the request has none.",
-        "preconditionRequired",
-        "No If-Match",
-        errorBody("Precondition required", { "If-Match": "is required: send the ETag of the version you read" }),
-      );
-    case "500":
-      return oneCase("The server failed; no internals are shown.", "failed", "A handler threw", errorBody("Internal server error"));
-    case "503":
-      // http-behaviour.md "Running in production": database trouble is no bug; the client may retry (RFC 9110 section 10.2.3).
-      return exampleResponse(
-        "The database is unreachable or restarting, or the server's connection pool is full; retry after `Retry-After` seconds.",
-        {
-          unavailable: {
-            summary: "The database cannot be reached",
-            value: errorBody("Service unavailable", { store: "the database cannot be reached now" }),
-          },
-        },
-        schemaRef("Error"),
-        { "Retry-After": { description: "Seconds to wait before retrying (RFC 9110 section 10.2.3).", schema: { type: "string" } } },
-      );
-    case "504":
-      return oneCase(
-        "The request's deadline passed (`handlerTimeout`, 30 s by default); its work was cancelled and nothing was changed.",
-        "deadline",
-        "The deadline passed",
-        errorBody("Gateway timeout"),
-      );
+  if (status === "401") {
+    return exampleResponse(
+      "No valid credential: the guard asks for a bearer token.",
+      {
+        missing: { summary: "No credential", value: { detail: "Not authenticated" } },
+        rejected: { summary: "A credential the token check rejects", value: { detail: "Could not validate credentials" } },
+      },
+      schemaRef("AuthError"),
+      { "WWW-Authenticate": textHeader("`Bearer` (RFC 6750 section 3)") },
+    );
   }
+  if (status === "403") {
+    return exampleResponse(
+      "The credential lacks a required scope (or the generic guard found no credential).",
+      {
+        insufficientScope: { summary: "A required scope is missing", value: { detail: "Not enough permissions" } },
+        // Only the generic guard answers a missing credential with 403 (http-behaviour.md, "Errors").
+        ...(guards.some((g) => g.kind === "oauth2") ? { missing: { summary: "No credential (generic guard)", value: { detail: "Not authenticated" } } } : {}),
+      },
+      schemaRef("AuthError"),
+      { "WWW-Authenticate": textHeader('For bearer guards: `Bearer error="insufficient_scope", scope="..."` (RFC 6750 section 3.1)') },
+    );
+  }
+  const retry = status === "503" ? { "Retry-After": textHeader("Seconds to wait before retrying (RFC 9110 section 10.2.3).") } : undefined;
+  // A copy of the detail: a document shares no object with another.
+  const [description, name, summary, error, detail] = ERROR_ANSWERS[status];
+  return caseResponse([errorCase(description, name, summary, error, { ...detail })], retry);
 }
 
 /**

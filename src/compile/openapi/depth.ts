@@ -8,7 +8,7 @@
  * document is bundled (placeDeeperThan), or along the chain where bundling ran out of stack
  * (referencePlace).
  */
-import { unescapeToken } from "../pointer.js";
+import { refKeys } from "../pointer.js";
 
 type Node = object;
 
@@ -103,22 +103,15 @@ function tokensOf(node: Node, parent: ReadonlyMap<Node, [Node, string]>): string
  * place of each value on the way is noted in `parent` (where none is yet).
  */
 function targetOf(root: object, ref: unknown, parent: Map<Node, [Node, string]>): Node | undefined {
-  if (typeof ref !== "string" || !ref.startsWith("#")) return undefined;
+  // `#/` names the root, as `#` does.
+  const keys = typeof ref !== "string" ? undefined : ref === "#/" ? [] : refKeys(ref);
+  if (keys === undefined) return undefined;
   let node: unknown = root;
-  if (ref !== "#" && ref !== "#/") {
-    if (!ref.startsWith("#/")) return undefined;
-    for (const part of ref.slice(2).split("/")) {
-      let key: string;
-      try {
-        key = unescapeToken(decodeURIComponent(part));
-      } catch {
-        return undefined;
-      }
-      if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
-      const child = (node as Record<string, unknown>)[key];
-      if (typeof child === "object" && child !== null && child !== root && !parent.has(child)) parent.set(child, [node, key]);
-      node = child;
-    }
+  for (const key of keys) {
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
+    const child = (node as Record<string, unknown>)[key];
+    if (typeof child === "object" && child !== null && child !== root && !parent.has(child)) parent.set(child, [node, key]);
+    node = child;
   }
   return typeof node === "object" && node !== null ? node : undefined;
 }
