@@ -169,13 +169,13 @@ export function buildApiModel(input: OpenAPIV3_1.Document, options: ModelOptions
   const document = prepared.document as unknown as Json;
   const gate = new NameGate();
   const problems = [...overlongNames(input), ...prepared.problems.map((p) => new UnsupportedConstruct(p.pointer, p.reason))];
-  const view = viewOf(document, options, gate, problems);
-  problems.push(...gate.problems);
-  if (problems.length > 0) throw new UnsupportedConstructs(problems);
+  const findings = new Findings(options.fromOthers === true, problems);
+  const view = viewOf(document, options, gate, findings);
+  if (problems.length + gate.problems.length > 0) throw new UnsupportedConstructs([...problems, ...gate.problems]);
   return { ...view, tables: tablesOf(input, options.tableHistory) };
 }
 
-function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems: UnsupportedConstruct[]): Omit<ApiModel, "tables"> {
+function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings: Findings): Omit<ApiModel, "tables"> {
   const declared = withInheritedBases(objectOf(objectOf(document.components).schemas)) as Record<string, JsonSchema>;
   const longChains = longCompositionChains(declared);
   const schemas =
@@ -194,7 +194,6 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       return [String(ext.collection), String(ext.singular)] as const;
     }),
   );
-  const findings = new Findings(options.fromOthers === true);
   // A schema left unchecked at the end of a long chain widens the checks that refer to it, as a
   // pattern left unchecked does: a oneOf that could match it is checked as an anyOf, a not or an if left out.
   const checks =
@@ -219,7 +218,6 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
   const collectionLinks: Link[] = [];
   const tokenLinks: Link[] = [];
-  let hasTokenEndpoint = false;
   let hasGuards = false;
   const collector = new OperationCollector(
     document,
@@ -255,10 +253,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       }
       if (collector.security(operation).requirements.some((requirement) => requirement.length > 0)) hasGuards = true;
       add(method, routeEntry(operation, collector));
-      if (behaviour.kind === "token") {
-        hasTokenEndpoint = true;
-        tokenLinks.push({ rel: "token", method: "POST", href: wirePath });
-      }
+      if (behaviour.kind === "token") tokenLinks.push({ rel: "token", method: "POST", href: wirePath });
       if (!isResourceBehaviour(behaviour)) continue;
       if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: wirePath });
       (operationsByCollection.get(behaviour.collection) ?? operationsByCollection.set(behaviour.collection, []).get(behaviour.collection)!).push(operation);
@@ -266,7 +261,6 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   }
   // The dispatcher's routes as values, printed into api.gen.ts.
   const routes: RouteSpec[] = [...pending.values()].map(({ segments, methods }) => ({ segments, ...variantsOf(methods) }));
-  problems.push(...findings.problems);
   const handled = [...findings.handled.values(), ...collector.leftOutConstructs()];
   // Why: the server checks that a `ref` names an existing object through the referenced resource's
   // `get` (declaration, the `ref` paragraph); without one it could not, and a silent skip would
@@ -276,7 +270,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       const target = stringOf(objectOf(property)["x-codegen-ref"]);
       if (target === undefined || (operationsByCollection.get(target) ?? []).some((o) => o.behaviour.kind === "get")) continue;
       const collection = String(objectOf(schema["x-codegen-resource"]).collection);
-      problems.push(
+      findings.problems.push(
         new UnsupportedConstruct(
           pointerOf("components", "schemas", name, "properties", field, "x-codegen-ref"),
           `the reference to ${stringLiteral(target)} cannot be checked: ${stringLiteral(target)} offers no \`get\`; offer it, or drop \`ref\``,
@@ -320,7 +314,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     types,
     resources,
     api,
-    hasTokenEndpoint,
+    hasTokenEndpoint: tokenLinks.length > 0,
     hasGuards,
     operationGroups,
     ...(operationGroups.length === 0

@@ -44,11 +44,13 @@ export class HandledConstruct {
  * place; else it is a problem.
  */
 export class Findings {
-  readonly problems: UnsupportedConstruct[] = [];
   /** The handled constructs by their place (the first of a place is kept). */
   readonly handled = new Map<string, HandledConstruct>();
 
-  constructor(readonly fromOthers = false) {}
+  constructor(
+    readonly fromOthers = false,
+    readonly problems: UnsupportedConstruct[] = [],
+  ) {}
 
   /** A construct at `pointer`: handled, with what the server does `instead` (true: go on so), or a problem (false). */
   handle(pointer: string, reason: string, instead: string): boolean {
