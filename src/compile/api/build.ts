@@ -5,7 +5,7 @@ import { type Json, listOf, objectOf } from "../../model/json.js";
 import { stringOf } from "./document.js";
 import { docLines, inlineComment, lineComment, propertyKey, stringLiteral } from "../../model/escape.js";
 import { prepareDocument } from "./foreign.js";
-import { HandledConstruct, NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
+import { Findings, NameGate, SchemaTypeNames, UnsupportedConstruct, overlongNames, pointerOf } from "./names.js";
 import { type OperationModel, type ResourceBehaviour, type ResourceKind, buildOperations, isResourceBehaviour } from "./operation.js";
 import { OperationCollector, contextMembers } from "./operations.js";
 import { type Discriminator, ambiguousPaths } from "./path-template.js";
@@ -169,13 +169,13 @@ export function buildApiModel(input: OpenAPIV3_1.Document, options: ModelOptions
   const document = prepared.document as unknown as Json;
   const gate = new NameGate();
   const problems = [...overlongNames(input), ...prepared.problems.map((p) => new UnsupportedConstruct(p.pointer, p.reason))];
-  const view = viewOf(document, options, gate, problems);
-  problems.push(...gate.problems);
-  if (problems.length > 0) throw new UnsupportedConstructs(problems);
+  const findings = new Findings(options.fromOthers === true, problems);
+  const view = viewOf(document, options, gate, findings);
+  if (problems.length + gate.problems.length > 0) throw new UnsupportedConstructs([...problems, ...gate.problems]);
   return { ...view, tables: tablesOf(input, options.tableHistory) };
 }
 
-function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems: UnsupportedConstruct[]): Omit<ApiModel, "tables"> {
+function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings: Findings): Omit<ApiModel, "tables"> {
   const declared = withInheritedBases(objectOf(objectOf(document.components).schemas)) as Record<string, JsonSchema>;
   const longChains = longCompositionChains(declared);
   const schemas =
@@ -194,7 +194,6 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       return [String(ext.collection), String(ext.singular)] as const;
     }),
   );
-  const fromOthers = options.fromOthers === true;
   // A schema left unchecked at the end of a long chain widens the checks that refer to it, as a
   // pattern left unchecked does: a oneOf that could match it is checked as an anyOf, a not or an if left out.
   const checks =
@@ -205,52 +204,39 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
           options.allowUnsafePatterns === true ? () => true : linearPatterns(),
           longChains.map(({ name }) => name),
         );
-  const model = buildOperations(document, singularOf, fromOthers);
-  problems.push(...model.problems);
-  const handled = [...model.handled];
+  const paths = buildOperations(document, singularOf, findings);
   for (const { name, cycle } of longChains) {
-    const at = pointerOf("components", "schemas", name);
     const reason = cycle
       ? "it applies to the same value as itself, through a cycle of $ref, allOf, anyOf, oneOf, not or if/then/else, which neither TypeScript's types nor the validator can end"
       : `it begins a chain of more than ${COMPOSITION_LIMIT} named schemas that each apply to the same value as the next ($ref, allOf, anyOf, oneOf, not, if/then/else), deeper than TypeScript's types and the validator can follow`;
-    if (fromOthers)
-      handled.push(
-        new HandledConstruct(
-          at,
-          reason,
-          "takes any value there: its type is `unknown` and the validator does not check it (the handler must); the schemas it refers to are rendered as written",
-        ),
-      );
-    else problems.push(new UnsupportedConstruct(at, reason));
+    const instead =
+      "takes any value there: its type is `unknown` and the validator does not check it (the handler must); the schemas it refers to are rendered as written";
+    findings.handle(pointerOf("components", "schemas", name), reason, instead);
   }
 
   const operationsByCollection = new Map<string, OperationModel[]>();
   // Index links: collections in declaration order, then the token endpoint (http-behaviour, getIndex).
   const collectionLinks: Link[] = [];
   const tokenLinks: Link[] = [];
-  let hasTokenEndpoint = false;
   let hasGuards = false;
   const collector = new OperationCollector(
     document,
     resourceSchemas.map(([, s]) => camelCase(String(objectOf(s["x-codegen-resource"]).collection))),
     typeNames,
     gate,
-    fromOthers,
+    findings,
     checks,
   );
 
   // Why: paths that differ only after a `#` are one URL on the wire: one route answers all their
   // methods; where two paths would answer one request alike, the later is refused at its place.
-  const ambiguous = ambiguousPaths(model.paths);
-  for (const [i, reason] of ambiguous) {
-    const at = pointerOf("paths", model.paths[i]!.path);
-    if (fromOthers) handled.push(new HandledConstruct(at, reason, "leaves this path's operations out: the earlier path answers its requests"));
-    else problems.push(new UnsupportedConstruct(at, reason));
-  }
+  const ambiguous = ambiguousPaths(paths);
+  for (const [i, reason] of ambiguous)
+    findings.handle(pointerOf("paths", paths[i]!.path), reason, "leaves this path's operations out: the earlier path answers its requests");
   // Each route's operations per method, with what tells apart those of one URL (variantsOf).
   const pending = new Map<string, { segments: readonly RouteSegment[]; methods: Map<string, MethodEntry[]> }>();
-  for (const [i, { wirePath, discriminator, segments, operations }] of model.paths.entries()) {
-    if (fromOthers && ambiguous.has(i)) continue;
+  for (const [i, { wirePath, discriminator, segments, operations }] of paths.entries()) {
+    if (findings.fromOthers && ambiguous.has(i)) continue;
     const key = JSON.stringify(segments);
     const methods = pending.get(key)?.methods ?? new Map<string, MethodEntry[]>();
     if (!pending.has(key)) pending.set(key, { segments, methods });
@@ -267,10 +253,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       }
       if (collector.security(operation).requirements.some((requirement) => requirement.length > 0)) hasGuards = true;
       add(method, routeEntry(operation, collector));
-      if (behaviour.kind === "token") {
-        hasTokenEndpoint = true;
-        tokenLinks.push({ rel: "token", method: "POST", href: wirePath });
-      }
+      if (behaviour.kind === "token") tokenLinks.push({ rel: "token", method: "POST", href: wirePath });
       if (!isResourceBehaviour(behaviour)) continue;
       if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: wirePath });
       (operationsByCollection.get(behaviour.collection) ?? operationsByCollection.set(behaviour.collection, []).get(behaviour.collection)!).push(operation);
@@ -278,8 +261,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
   }
   // The dispatcher's routes as values, printed into api.gen.ts.
   const routes: RouteSpec[] = [...pending.values()].map(({ segments, methods }) => ({ segments, ...variantsOf(methods) }));
-  problems.push(...collector.problems);
-  handled.push(...collector.handledConstructs());
+  const handled = [...findings.handled.values(), ...collector.leftOutConstructs()];
   // Why: the server checks that a `ref` names an existing object through the referenced resource's
   // `get` (declaration, the `ref` paragraph); without one it could not, and a silent skip would
   // store references to nothing, so such a document is refused where the reference is declared.
@@ -288,7 +270,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
       const target = stringOf(objectOf(property)["x-codegen-ref"]);
       if (target === undefined || (operationsByCollection.get(target) ?? []).some((o) => o.behaviour.kind === "get")) continue;
       const collection = String(objectOf(schema["x-codegen-resource"]).collection);
-      problems.push(
+      findings.problems.push(
         new UnsupportedConstruct(
           pointerOf("components", "schemas", name, "properties", field, "x-codegen-ref"),
           `the reference to ${stringLiteral(target)} cannot be checked: ${stringLiteral(target)} offers no \`get\`; offer it, or drop \`ref\``,
@@ -332,7 +314,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, problems:
     types,
     resources,
     api,
-    hasTokenEndpoint,
+    hasTokenEndpoint: tokenLinks.length > 0,
     hasGuards,
     operationGroups,
     ...(operationGroups.length === 0

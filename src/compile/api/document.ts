@@ -32,8 +32,6 @@ export interface MediaEntry {
   /** Lower-cased, without parameters. */
   readonly type: string;
   readonly schema: Json | undefined;
-  /** The Media Type Object itself (for examples). */
-  readonly media: Json;
   /** The key as written (for pointers). */
   readonly key: string;
 }
@@ -46,8 +44,8 @@ export function mediaEntries(content: unknown): MediaEntry[] {
     const schema = "schema" in media ? objectOf(media.schema) : undefined;
     // Why a key of one range without parameters apart: most are, and the lists of its
     // parts were garbage at every operation's every response.
-    if (!key.includes(",") && !key.includes(";")) entries.push({ type: key.trim().toLowerCase(), schema, media, key });
-    else for (const part of key.split(",")) entries.push({ type: part.split(";")[0]!.trim().toLowerCase(), schema, media, key });
+    if (!key.includes(",") && !key.includes(";")) entries.push({ type: key.trim().toLowerCase(), schema, key });
+    else for (const part of key.split(",")) entries.push({ type: part.split(";")[0]!.trim().toLowerCase(), schema, key });
   }
   return entries;
 }

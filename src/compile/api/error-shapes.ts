@@ -174,7 +174,7 @@ const isErrorKey = (status: string): boolean => status === "default" || /^[45]([
  * A response whose schema no template fits is left out: the server answers it with its own body
  * (or the application's `formatError`).
  */
-export function refusalShapes(responses: readonly ResponseObject[], document: Json, unmapped?: (response: UnmappedResponse) => void): RefusalShapes {
+export function refusalShapes(responses: readonly ResponseObject[], document: Json, unmapped: (response: UnmappedResponse) => void): RefusalShapes {
   // Why statusMap: keys such as "404" would otherwise make an array of 600 slots (expand/schemas.ts).
   const shapes = statusMap<RefusalShapes[string]>();
   const left: { key: string; written: string; entry: MediaEntry }[] = [];
@@ -203,10 +203,7 @@ export function refusalShapes(responses: readonly ResponseObject[], document: Js
       else if (range !== undefined) left.push({ key, written: response.status, entry: range });
     }
   }
-  if (unmapped !== undefined) {
-    for (const { key, written, entry } of left)
-      unmapped({ status: written, mediaKey: entry.key, schema: entry.schema!, instead: answeredInstead(key, shapes) });
-  }
+  for (const { key, written, entry } of left) unmapped({ status: written, mediaKey: entry.key, schema: entry.schema!, instead: answeredInstead(key, shapes) });
   return shapes;
 }
 

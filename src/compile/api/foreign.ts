@@ -17,6 +17,7 @@
 import { messageFor } from "../../diagnostics/index.js";
 import { isExpansion } from "../expand/expand.js";
 import { identifierOf, isTypeName, pointerOf } from "./names.js";
+import { METHODS } from "./operation.js";
 import { INLINE_DEPTH_LIMIT } from "../openapi/depth.js";
 import { escapeToken, refKeys, valueAt } from "../pointer.js";
 
@@ -88,8 +89,6 @@ const SCHEMA_KEYWORDS: Record<string, Place> = {
   ...keysOf(["allOf", "anyOf", "oneOf", "prefixItems"], listOf("schema")),
   ...keysOf(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"], mapOf("schema")),
 };
-
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /**
  * The keys of each kind of object that hold OpenAPI objects or schemas (OpenAPI 3.1 section 4.8;

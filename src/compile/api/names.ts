@@ -38,6 +38,28 @@ export class HandledConstruct {
   ) {}
 }
 
+/**
+ * What of a document cannot be rendered as written, collected where it is read: in a document
+ * written by others (`fromOthers`) each is handled, rendered another way and warned of once per
+ * place; else it is a problem.
+ */
+export class Findings {
+  /** The handled constructs by their place (the first of a place is kept). */
+  readonly handled = new Map<string, HandledConstruct>();
+
+  constructor(
+    readonly fromOthers = false,
+    readonly problems: UnsupportedConstruct[] = [],
+  ) {}
+
+  /** A construct at `pointer`: handled, with what the server does `instead` (true: go on so), or a problem (false). */
+  handle(pointer: string, reason: string, instead: string): boolean {
+    if (!this.fromOthers) this.problems.push(new UnsupportedConstruct(pointer, reason));
+    else if (!this.handled.has(pointer)) this.handled.set(pointer, new HandledConstruct(pointer, reason, instead));
+    return this.fromOthers;
+  }
+}
+
 /** A JSON pointer (`#/paths/~1a/get`) from its reference tokens (RFC 6901). */
 export const pointerOf = (...parts: string[]): string => "#/" + parts.map(escapeToken).join("/");
 
@@ -148,18 +170,10 @@ export function identifierOf(text: string): string {
 export const lowerFirst = (text: string): string => (text.startsWith("_") ? text : text[0]!.toLowerCase() + text.slice(1));
 
 /**
- * The gate itself: `name` when it is an identifier, else an UnsupportedConstruct at `pointer`.
- * Every identifier the view puts into code from the input passes here last.
- */
-export function checkedIdentifier(name: string, pointer: string, what: string): string {
-  if (!isIdentifier(name)) throw new UnsupportedConstruct(pointer, `${what} ${stringLiteral(name)} is not a JavaScript identifier`);
-  return name;
-}
-
-/**
- * The gate as the model uses it: a name it refuses is a problem collected (listed with every
- * other), never an exception thrown through the walk; the name stands in its place meanwhile
- * (nothing is rendered while there are problems). Type names it gives are unique.
+ * The gate itself: every identifier the view puts into code from the input passes here last. A
+ * name it refuses is a problem collected (listed with every other), never an exception thrown
+ * through the walk; the name stands in its place meanwhile (nothing is rendered while there are
+ * problems). Type names it gives are unique.
  */
 export class NameGate {
   readonly problems: UnsupportedConstruct[] = [];
@@ -167,13 +181,8 @@ export class NameGate {
 
   /** `name` when it is an identifier; else a problem at `pointer`. */
   identifier(name: string, pointer: string, what: string): string {
-    try {
-      return checkedIdentifier(name, pointer, what);
-    } catch (error) {
-      if (!(error instanceof UnsupportedConstruct)) throw error;
-      this.problems.push(error);
-      return name;
-    }
+    if (!isIdentifier(name)) this.problems.push(new UnsupportedConstruct(pointer, `${what} ${stringLiteral(name)} is not a JavaScript identifier`));
+    return name;
   }
 
   /** A type name of a handler file (`ListLoansInput`): an identifier no other handler type has. */

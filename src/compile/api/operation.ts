@@ -19,7 +19,7 @@ import {
   stringsOf,
   textOf,
 } from "./document.js";
-import { HandledConstruct, UnsupportedConstruct, identifierOf, isMemberName, lowerFirst, pointerOf } from "./names.js";
+import { type Findings, identifierOf, isMemberName, lowerFirst, pointerOf } from "./names.js";
 import { type Discriminator, type Segment, pathTemplate } from "./path-template.js";
 import { type OperationSecurity, securityOf } from "./security.js";
 
@@ -88,24 +88,13 @@ export interface PathModel {
   readonly operations: readonly OperationModel[];
 }
 
-/** The model of a document's operations and what of it cannot be rendered. */
-export interface OperationsModel {
-  readonly paths: readonly PathModel[];
-  readonly problems: readonly UnsupportedConstruct[];
-  /** What of a document written by others is rendered another way than written (`fromOthers`). */
-  readonly handled: readonly HandledConstruct[];
-}
-
 /**
  * Reads every operation of the document, once. `collections` are the document's resources
  * (collection -> singular); a document with none is not codegen's own, so `GET /` is not its index.
- * `fromOthers`: the document is written by others, and what cannot be rendered as written is
+ * What cannot be rendered as written goes to `findings`: in a document written by others it is
  * handled (a path left out, an extension ignored) and warned of, not refused.
  */
-export function buildOperations(document: Json, collections: ReadonlyMap<string, string>, fromOthers = false): OperationsModel {
-  const problems: UnsupportedConstruct[] = [];
-  const handled: HandledConstruct[] = [];
-  const fail = (pointer: string, reason: string) => void problems.push(new UnsupportedConstruct(pointer, reason));
+export function buildOperations(document: Json, collections: ReadonlyMap<string, string>, findings: Findings): PathModel[] {
   const ours = collections.size > 0;
   const usedIds = new Set<string>();
   // The operationIds (lower case) of a document's resource operations, when it is written by others.
@@ -121,13 +110,8 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
     const segments = template.segments;
     // Why once per path: its operations' pointers start with it (a method needs no escape).
     const at = pointerOf("paths", path);
-    if (template.problem !== undefined && fromOthers) {
-      handled.push(
-        new HandledConstruct(at, template.problem, "leaves this path's operations out (requests to it are answered 404): no route can match it as written"),
-      );
-      continue;
-    }
-    if (template.problem !== undefined) fail(at, template.problem);
+    const leftOut = "leaves this path's operations out (requests to it are answered 404): no route can match it as written";
+    if (template.problem !== undefined && findings.handle(at, template.problem, leftOut)) continue;
     const operations: OperationModel[] = [];
     // The path item's parameters, read once for all its operations (a resource's `id` at each of four).
     const itemParameters = listOf(item.parameters).map((p, i): ParameterModel => ({
@@ -141,19 +125,15 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
       let behaviour = behaviourOf(path, method, operation, ours, segments);
       const misplaced = "collection" in behaviour ? placementProblem(behaviour, segments, item, collections) : undefined;
       const extension = `${pointer}/${behaviour.kind === "action" ? "x-codegen-action" : "x-codegen-page"}`;
-      if (misplaced !== undefined && fromOthers) {
+      if (misplaced !== undefined) {
         // Why an operation of its own: the extensions only add codegen's behaviour to what the document says.
-        handled.push(
-          new HandledConstruct(extension, misplaced, "ignores codegen's extensions of this operation and renders it as an operation written by others"),
-        );
+        const ignored = "ignores codegen's extensions of this operation and renders it as an operation written by others";
+        if (!findings.handle(extension, misplaced, ignored)) continue;
         behaviour = { kind: "operation" };
-      } else if (misplaced !== undefined) {
-        fail(extension, misplaced);
-        continue;
       }
       // Its problems are reported with the operation's others, where the views are derived.
       const security = securityOf(operation, document, pointer);
-      if (fromOthers && "collection" in behaviour && typeof operation.operationId === "string") resourceIds.add(operation.operationId.toLowerCase());
+      if (findings.fromOthers && "collection" in behaviour && typeof operation.operationId === "string") resourceIds.add(operation.operationId.toLowerCase());
       const model = {
         operationId: String(operation.operationId),
         method,
@@ -181,17 +161,13 @@ export function buildOperations(document: Json, collections: ReadonlyMap<string,
   for (const [model, operation] of unnamed) {
     model.operationId = uniqueId(operation, model.method, model.path, usedIds);
     const given = stringOf(operation.operationId);
+    // (Only in a document written by others: resourceIds holds nothing else.)
     if (given !== undefined && model.operationId !== given && resourceIds.has(given.toLowerCase())) {
-      handled.push(
-        new HandledConstruct(
-          `${model.pointer}/operationId`,
-          `the operationId ${JSON.stringify(given)} is a resource operation's too, and handlers are bound by operationId`,
-          `names this operation's handler ${model.operationId}`,
-        ),
-      );
+      const reason = `the operationId ${JSON.stringify(given)} is a resource operation's too, and handlers are bound by operationId`;
+      findings.handle(`${model.pointer}/operationId`, reason, `names this operation's handler ${model.operationId}`);
     }
   }
-  return { paths, problems, handled };
+  return paths;
 }
 
 /** The handler group of an operation written by others: its first tag, else its path's first segment that is no parameter. */

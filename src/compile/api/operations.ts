@@ -17,6 +17,7 @@ import { statusMap } from "../expand/schemas.js";
 import { escapeToken } from "../pointer.js";
 import { docLines, inlineComment, stringLiteral } from "../../model/escape.js";
 import {
+  type Findings,
   HandledConstruct,
   type NameGate,
   SchemaTypeNames,
@@ -53,9 +54,6 @@ type Group = { readonly view: Omit<OperationGroupView, "operations" | `uses${str
 
 /** What the model collects of every operation written by others, grouped for the templates. */
 export class OperationCollector {
-  readonly problems: UnsupportedConstruct[] = [];
-  /** What of a document written by others is rendered another way than written, by its place (one warning per place). */
-  private readonly handled = new Map<string, HandledConstruct>();
   /** The operations left out for a security requirement codegen cannot check, by the requirement's place. */
   private readonly leftOut = new Map<string, { reason: string; operations: string[] }>();
   /** Why each raw parameter's spec is raw (for its doc comment). */
@@ -83,35 +81,21 @@ export class OperationCollector {
     takenProperties: Iterable<string>,
     private readonly typeNames: SchemaTypeNames,
     private readonly gate: NameGate,
-    /** Whether the document is written by others (not expanded from a declaration): what it cannot render is handled, not refused. */
-    private readonly fromOthers = false,
+    /** What cannot be rendered as written: handled in a document written by others, else refused. */
+    private readonly findings: Findings,
     /** Which patterns the validator checks (schemaNode). */
     private readonly checks: PatternCheck = undefined,
   ) {
     this.usedProperties = new Set(takenProperties);
   }
 
-  /** What was rendered another way than written, each at its place (a security requirement's with the operations it left out). */
-  handledConstructs(): HandledConstruct[] {
-    const leftOut = [...this.leftOut].map(([pointer, { reason, operations }]) => {
+  /** Each security requirement's place that left operations out, with the operations it left out (once all are added). */
+  leftOutConstructs(): HandledConstruct[] {
+    return [...this.leftOut].map(([pointer, { reason, operations }]) => {
       const named = operations.length > 3 ? `${operations.slice(0, 3).join(", ")} and ${operations.length - 3} more` : operations.join(", ");
       const instead = `leaves out the operations that need it (${named}): requests to them are answered 404 or 405, never let in unchecked`;
       return new HandledConstruct(pointer, reason, instead);
     });
-    return [...this.handled.values(), ...leftOut];
-  }
-
-  /**
-   * A construct that cannot be rendered as written: in a document written by others, recorded
-   * with what the server does `instead` (true: go on so); else a problem (false).
-   */
-  private handle(pointer: string, reason: string, instead: string): boolean {
-    if (!this.fromOthers) {
-      this.fail(pointer, reason);
-      return false;
-    }
-    if (!this.handled.has(pointer)) this.handled.set(pointer, new HandledConstruct(pointer, reason, instead));
-    return true;
   }
 
   /** The TypeScript type of a schema, its named schemas as `T.<name>` through the gate, as `use`d. */
@@ -144,7 +128,7 @@ export class OperationCollector {
     const { operationId, method, path, pointer: at } = model;
     // Why left out, never routed: its requirement would be checked without the scheme codegen
     // cannot check, letting requests in that the document refuses (docs/openapi.md).
-    if (this.fromOthers && model.security.problems.length > 0) {
+    if (this.findings.fromOthers && model.security.problems.length > 0) {
       for (const { pointer, reason } of model.security.problems) {
         const entry = this.leftOut.get(pointer) ?? { reason, operations: [] };
         entry.operations.push(`${method.toUpperCase()} ${path}`);
@@ -152,10 +136,10 @@ export class OperationCollector {
       }
       return undefined;
     }
-    const before = this.problems.length;
+    const before = this.findings.problems.length;
     const read = this.read(model, true);
     const security = this.security(model);
-    if (this.problems.length > before) return undefined;
+    if (this.findings.problems.length > before) return undefined;
 
     const members = [...read.parameterMembers, ...read.bodyMembers, ...contextMembers(security.principal)];
     const pascal = operationId[0]!.toUpperCase() + operationId.slice(1);
@@ -299,9 +283,9 @@ export class OperationCollector {
   private specOf(parameter: OperationModel["parameters"][number]): ParameterSpec | undefined {
     const known = this.specs.get(parameter);
     if (known !== undefined) return known;
-    const before = this.problems.length;
+    const before = this.findings.problems.length;
     const spec = this.parameter(parameter, parameter.pointer);
-    if (spec !== undefined && this.problems.length === before) this.specs.set(parameter, spec);
+    if (spec !== undefined && this.findings.problems.length === before) this.specs.set(parameter, spec);
     return spec;
   }
 
@@ -483,7 +467,7 @@ export class OperationCollector {
       const status = response.status;
       if (!isStatusKey(status)) {
         const reason = `${stringLiteral(status)} is not a status code, a range like 4XX, or default`;
-        this.handle(`${pointer}/${escapeToken(status)}`, reason, "ignores this response: no handler can answer it");
+        this.findings.handle(`${pointer}/${escapeToken(status)}`, reason, "ignores this response: no handler can answer it");
         continue;
       }
       declared++;
@@ -528,7 +512,7 @@ export class OperationCollector {
    * operation); their problems recorded, the schemes checked by hooks noted.
    */
   security(model: OperationModel): OperationModel["security"] {
-    for (const problem of model.security.problems) this.fail(problem.pointer, problem.reason);
+    for (const problem of model.security.problems) this.findings.problems.push(new UnsupportedConstruct(problem.pointer, problem.reason));
     for (const name of model.security.hooks) this.hookSchemes.add(name);
     return model.security;
   }
@@ -557,7 +541,7 @@ export class OperationCollector {
     const problems = unsupportedKeywords(schema as JsonSchema, pointer);
     if (problems.length === 0) this.checked.add(schema);
     for (const problem of problems) {
-      this.handle(
+      this.findings.handle(
         problem.pointer,
         `the keyword \`${problem.keyword}\` is not one codegen's request validator checks; express the constraint with the supported keywords, or check it in the handler`,
         "checks the rest of the schema and not this keyword: the handler must check what it says",
@@ -572,17 +556,12 @@ export class OperationCollector {
   private unreadable(parameter: Pick<ParameterSpec, "name" | "in" | "required">, pointer: string, reason: string): ParameterSpec | undefined {
     const { name, in: location } = parameter;
     const instead = `hands the ${location} parameter ${stringLiteral(name)} to its handler as sent (a RawParameter: the text, or the texts where repeated), checked for nothing but being present when required: the handler must check it`;
-    if (!this.handle(pointer, reason, instead)) return undefined;
+    if (!this.findings.handle(pointer, reason, instead)) return undefined;
     // Why: its schema is not checked at all now, so a warning that a keyword of it is not checked says nothing more.
-    for (const at of this.handled.keys()) if (at.startsWith(`${pointer}/`)) this.handled.delete(at);
+    for (const at of this.findings.handled.keys()) if (at.startsWith(`${pointer}/`)) this.findings.handled.delete(at);
     const spec: ParameterSpec = { name, in: location, required: location === "path" || parameter.required, schema: {}, raw: true };
     this.rawReasons.set(spec, reason);
     return spec;
-  }
-
-  private fail(pointer: string, reason: string): undefined {
-    this.problems.push(new UnsupportedConstruct(pointer, reason));
-    return undefined;
   }
 }
 

@@ -488,23 +488,11 @@ const UNSUPPORTED = new Set([
   "contentSchema",
 ]);
 
-/** The keywords whose values unsupportedKeywords walks into. */
-const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
-  "properties",
-  "patternProperties",
-  "items",
-  "additionalProperties",
-  "propertyNames",
-  "if",
-  "then",
-  "else",
-  "unevaluatedProperties",
-  "allOf",
-  "anyOf",
-  "oneOf",
-  "prefixItems",
-  "not",
-]);
+/** The keywords whose values unsupportedKeywords walks into, in its order: maps of subschemas, subschemas, lists of them, then `not`. */
+const SUBSCHEMA_MAPS = ["properties", "patternProperties"] as const;
+const SUBSCHEMAS = ["items", "additionalProperties", "propertyNames", "if", "then", "else", "unevaluatedProperties"] as const;
+const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
+const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([...SUBSCHEMA_MAPS, ...SUBSCHEMAS, ...SUBSCHEMA_LISTS, "not"]);
 
 /**
  * The assertions and applicators validateValue() implements (see the runtime's `SchemaNode`):
@@ -551,13 +539,12 @@ export function unsupportedKeywords(schema: JsonSchema, pointer: string): { poin
     // Why: most schemas have no subschema, and the look-ups of the fourteen names were
     // most of the walk; the pointers of the subschemas a schema does not have were a dozen strings.
     if (children === 0) return;
-    for (const key of ["properties", "patternProperties"] as const) {
+    for (const key of SUBSCHEMA_MAPS) {
       const members = asObject(node[key]);
       if (members) for (const [name, property] of Object.entries(members)) walk(property, `${at}/${key}/${escapeToken(name)}`);
     }
-    for (const key of ["items", "additionalProperties", "propertyNames", "if", "then", "else", "unevaluatedProperties"] as const)
-      if (node[key] !== undefined) walk(node[key], `${at}/${key}`);
-    for (const key of ["allOf", "anyOf", "oneOf", "prefixItems"] as const) {
+    for (const key of SUBSCHEMAS) if (node[key] !== undefined) walk(node[key], `${at}/${key}`);
+    for (const key of SUBSCHEMA_LISTS) {
       const members = node[key];
       if (Array.isArray(members)) members.forEach((member, i) => walk(member, `${at}/${key}/${i}`));
     }
