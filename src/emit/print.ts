@@ -404,7 +404,7 @@ export function printType(type: TypeExpr, indent = 0, column = indent, tail = 0)
       return `[\n${elements.join("\n")}\n${pad(indent)}]`;
     }
     default:
-      // One token (a word, a string, a literal of JSON, a template literal type): never broken.
+      // A word (a name, a literal of JSON, a template literal type): never broken.
       return type.text;
   }
 }

@@ -7,10 +7,11 @@ import { docLines, propertyKey, typeLiteral } from "./escape.js";
 
 /** A type expression: its text and its syntax. */
 export type TypeExpr =
-  /** One token: a keyword or reference (`word`), a string, a number, a template literal type. */
-  | { readonly kind: "word" | "string" | "number" | "template"; readonly text: string }
-  /** Text the layout reads itself (a literal of a JSON object or array, a type written as text). */
-  | { readonly kind: "source"; readonly text: string }
+  /**
+   * Text never broken: a keyword or (qualified) name, a template literal type, the type of a JSON
+   * value (typeLiteral's text, an object or array's too: the printer lays it out as it stands).
+   */
+  | { readonly kind: "word"; readonly text: string }
   | { readonly kind: "generic"; readonly text: string; readonly name: string; readonly args: readonly TypeExpr[] }
   /** `comments[i]`: the comments between member i's `|` and member i (the parser's; none for i = 0). */
   | { readonly kind: "union"; readonly text: string; readonly members: readonly TypeExpr[]; readonly comments?: readonly (readonly string[])[] }
@@ -41,20 +42,11 @@ export interface Member {
   readonly type: TypeExpr;
 }
 
-/** A keyword or a (qualified) type name. */
+/** A keyword, a (qualified) type name or a template literal type (`` `x-${string}` ``). */
 export const word = (text: string): TypeExpr => ({ kind: "word", text });
 
-/** The type of a value of JSON (typeLiteral's text): a token, or text the layout reads (objects and arrays). */
-export function literalType(value: unknown): TypeExpr {
-  const text = typeLiteral(value);
-  const c = text[0];
-  if (c === '"') return { kind: "string", text };
-  if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return { kind: "number", text };
-  return c === "{" || c === "[" ? { kind: "source", text } : word(text);
-}
-
-/** A template literal type (`` `x-${string}` ``). */
-export const templateType = (text: string): TypeExpr => ({ kind: "template", text });
+/** The type of a value of JSON (typeLiteral's text). */
+export const literalType = (value: unknown): TypeExpr => word(typeLiteral(value));
 
 /** Parts joined by ` | `; a union among them is flattened, as its text reads (one part: itself). */
 export function unionType(parts: readonly TypeExpr[]): TypeExpr {
