@@ -55,13 +55,13 @@ export interface MigrationRequest {
 }
 
 /**
- * The migrations, snapshot and store view of a document, after what the folder held. Without
+ * The migrations, snapshot and store view of an API, after what the folder held. Without
  * `request` no migration is written: the folder's migrations and snapshot are kept as they are,
  * and `pending` is what the declaration changes beyond them (none for a folder without any
  * migration, which has not taken up PostgreSQL). With `request`, the next migration captures
  * that change and the snapshot becomes the declaration's, unless the change is refused.
  */
-export function postgresFiles(view: ApiModel, document: unknown, previous: PreviousMigrations = { migrations: [] }, request?: MigrationRequest): PostgresFiles {
+export function postgresFiles(view: ApiModel, previous: PreviousMigrations = { migrations: [] }, request?: MigrationRequest): PostgresFiles {
   const kept = keptMigrations(previous);
   // The model's tables were named after the folder's history (snapshot and migrations).
   const snapshot = view.tables;
@@ -75,7 +75,7 @@ export function postgresFiles(view: ApiModel, document: unknown, previous: Previ
   const recorded = write ? snapshot : previous.snapshot;
   const opted = kept.length > 0 || previous.snapshot !== undefined;
   return {
-    view: postgresView(view, document, migrations),
+    view: postgresView(view, migrations),
     files: [...kept, ...added, ...(recorded !== undefined ? [snapshotFile(recorded)] : [])],
     warnings: write ? change.warnings.map((w) => `${w} (written commented out in ${added[0]!.path}, not applied)`) : [],
     ...(change !== undefined && !isEmpty(change) && (opted || request !== undefined) ? { pending: change } : {}),

@@ -6,7 +6,6 @@
 import type { ApiModel, HandlerMethodView, ResourceView } from "../../model/api-model.js";
 import type { MigrationSpec } from "#runtime/migrate.gen.js";
 import type { TableSpec } from "#runtime/postgres.gen.js";
-import { objectOf } from "../../model/json.js";
 
 /** What templates/postgres.gen.ts.hbs reads beside the ApiModel. */
 export interface PostgresView {
@@ -17,15 +16,14 @@ export interface PostgresView {
   readonly resources: readonly (ResourceView & { readonly methods: readonly (HandlerMethodView & { readonly guarded: boolean })[] })[];
 }
 
-/** The PostgreSQL part of the view of a document whose migrations are `migrations` (its tables: the model's). */
-export function postgresView(view: ApiModel, document: unknown, migrations: readonly MigrationSpec[]): PostgresView {
+/** The PostgreSQL part of the view of an API whose migrations are `migrations` (its tables: the model's). */
+export function postgresView(view: ApiModel, migrations: readonly MigrationSpec[]): PostgresView {
   // Why: an action whose state some status refuses declares 409; only then may a change that
-  // lost a race be refused (an action every state allows simply applies).
+  // lost a race be refused (an action every state allows simply applies). Read from the routes,
+  // whose operations hold the statuses their document declares.
   const declares409 = new Set<string>();
-  for (const item of Object.values(objectOf(objectOf(document).paths))) {
-    for (const operation of Object.values(objectOf(item))) {
-      if (Object.hasOwn(objectOf(objectOf(operation).responses), "409")) declares409.add(String(objectOf(operation).operationId));
-    }
+  for (const route of view.api.routes) {
+    for (const operation of Object.values(route.methods)) if (Object.hasOwn(operation.responses, "409")) declares409.add(operation.operationId);
   }
   return {
     tables: Object.fromEntries(
