@@ -392,20 +392,21 @@ function printItem(type: TypeExpr, indent: number, tail: number): string {
   return unionLines(type, indent, tail).join("\n");
 }
 
-/** A union's members at `indent`, each after its doc comments and `| `. */
+/** A union's members at `indent`, each after its doc comment and `| `. */
 function unionLines(type: Extract<TypeExpr, { kind: "union" }>, indent: number, tail: number): string[] {
-  return type.members.flatMap((member, i) => [
-    ...(type.comments?.[i] ?? []).map((comment) => indentLines(comment, indent)),
-    `${pad(indent)}| ${printType(member, indent + 2, indent + 2, tail)}`,
-  ]);
+  return type.members.flatMap((member, i) => {
+    const line = `${pad(indent)}| ${printType(member, indent + 2, indent + 2, tail)}`;
+    const comment = type.comments?.[i];
+    return comment === undefined ? [line] : [indentLines(comment, indent), line];
+  });
 }
 
-/** A member of an object type on lines of its own at `indent`: its doc comments, then `key: type;`. */
+/** A member of an object type on lines of its own at `indent`: its doc comment, then `key: type;`. */
 function printMember(member: Member, indent: number): string {
-  const comments = member.comments.map((comment) => `${indentLines(comment, indent)}\n`).join("");
+  const comment = member.comment === undefined ? "" : `${indentLines(member.comment, indent)}\n`;
   const head = `${pad(indent)}${member.readonly ? "readonly " : ""}${member.key}${member.optional ? "?" : ""}:`;
   const type = printType(member.type, indent, head.length + 1, 1);
-  return `${comments}${head}${type.startsWith("\n") ? "" : " "}${type};`;
+  return `${comment}${head}${type.startsWith("\n") ? "" : " "}${type};`;
 }
 
 /** Each line of a (doc comment's) text indented by `indent`, continuation lines of a `/**` comment aligned under its first `*`. */
