@@ -123,8 +123,8 @@ async function filesFromDocument(
   // server's writer would not make it from that JSON at its first request.
   const served = { basePath: basePathOf(document), data: written, json, ...(openapi.servedAsIs ? {} : { yaml: openapi.text }) };
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
-  const postgres = view.hasResources ? postgresFiles(view, document, previous, request) : undefined;
-  const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
+  const postgres = view.hasResources ? postgresFiles(view, previous, request) : undefined;
+  const filesView = { ...view, document: served, ...(postgres ? { migrations: postgres.migrations } : {}) };
   const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).

@@ -85,45 +85,47 @@ class TextBuffer {
 /** How many pieces a chunk of a TextBuffer joins. */
 const CHUNK = 4096;
 
-/** printLiteral's work, adding the text to `out` piece by piece. */
-function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: number, tail: number): void {
+/**
+ * printLiteral's work, adding the text to `out` piece by piece: on one line (`[a, b]`, `{ k: v }`)
+ * where flatWidth finds it fits, and then every member too, else one member per line.
+ */
+function writeLiteral(out: TextBuffer, value: unknown, indent: number, column: number, tail: number, flat = false): void {
   if (typeof value !== "object" || value === null) {
     out.add(scalar(value));
     return;
   }
-  if (flatWidth(value, WIDTH - column - tail) !== -1) {
-    writeFlat(out, value);
-    return;
-  }
+  flat ||= flatWidth(value, WIDTH - column - tail) !== -1;
   const inner = indent + 2;
-  const innerPad = out.pad(inner);
-  const closing = out.pad(indent);
+  // Broken, each member stands after the inner indentation and before `,` and a line end.
+  const innerPad = flat ? "" : out.pad(inner);
   if (Array.isArray(value)) {
-    out.add("[\n");
-    value.forEach((item) => {
-      out.add(innerPad);
-      writeLiteral(out, arrayItem(item), inner, inner, 1);
-      out.add(",\n");
-    });
-    out.add(closing);
+    out.add(flat ? "[" : "[\n");
+    for (let i = 0; i < value.length; i++) {
+      if (!flat) out.add(innerPad);
+      else if (i > 0) out.add(", ");
+      writeLiteral(out, arrayItem(value[i]), inner, inner, 1, flat);
+      if (!flat) out.add(",\n");
+    }
+    if (!flat) out.add(out.pad(indent));
     out.add("]");
     return;
   }
-  out.add("{\n");
+  out.add(flat ? "{" : "{\n");
+  let count = 0;
   for (const key in value) {
     const item = (value as Record<string, unknown>)[key];
     if (!Object.hasOwn(value, key) || !isJson(item)) continue;
     const name = propertyKey(key);
     const suffix = asConst(key, item) ? AS_CONST : "";
-    out.add(innerPad);
+    out.add(flat ? (count++ === 0 ? " " : ", ") : innerPad);
     out.add(name);
     out.add(": ");
-    writeLiteral(out, item, inner, inner + name.length + 2, suffix.length + 1);
+    writeLiteral(out, item, inner, inner + name.length + 2, suffix.length + 1, flat);
     if (suffix !== "") out.add(suffix);
-    out.add(",\n");
+    if (!flat) out.add(",\n");
   }
-  out.add(closing);
-  out.add("}");
+  if (!flat) out.add(out.pad(indent));
+  out.add(flat && count > 0 ? " }" : "}");
 }
 
 /**
@@ -246,7 +248,7 @@ const BACKSLASH = 0x5c;
  * value is not measured whole only to be dropped). Why a width and not the text: each value is
  * measured by itself and by each ancestor that tries to fit on a line, and the texts those made
  * were most of what printing api.gen.ts allocated; the text is written once, where it fits
- * (writeFlat). Member by member, with no list of the members made first: a value of thousands of
+ * (writeLiteral). Member by member, with no list of the members made first: a value of thousands of
  * members (the paths, the schemas) gives up within the budget, after a few of them.
  */
 function flatWidth(value: unknown, budget: number): number {
@@ -282,34 +284,6 @@ function flatWidth(value: unknown, budget: number): number {
     if (used > budget) return -1;
   }
   return count === 0 ? 2 : used;
-}
-
-/** A value's literal on one line (one flatWidth measured), added to `out`. */
-function writeFlat(out: TextBuffer, value: unknown): void {
-  if (typeof value !== "object" || value === null) {
-    out.add(scalar(value));
-    return;
-  }
-  if (Array.isArray(value)) {
-    out.add("[");
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.add(", ");
-      writeFlat(out, arrayItem(value[i]));
-    }
-    out.add("]");
-    return;
-  }
-  let count = 0;
-  for (const key in value) {
-    const item = (value as Record<string, unknown>)[key];
-    if (!Object.hasOwn(value, key) || !isJson(item)) continue;
-    out.add(count++ === 0 ? "{ " : ", ");
-    out.add(propertyKey(key));
-    out.add(": ");
-    writeFlat(out, item);
-    if (asConst(key, item)) out.add(AS_CONST);
-  }
-  out.add(count === 0 ? "{}" : " }");
 }
 
 const AS_CONST = " as const";
@@ -404,7 +378,7 @@ export function printType(type: TypeExpr, indent = 0, column = indent, tail = 0)
       return `[\n${elements.join("\n")}\n${pad(indent)}]`;
     }
     default:
-      // One token (a word, a string, a literal of JSON, a template literal type): never broken.
+      // A word (a name, a literal of JSON, a template literal type): never broken.
       return type.text;
   }
 }
@@ -418,20 +392,21 @@ function printItem(type: TypeExpr, indent: number, tail: number): string {
   return unionLines(type, indent, tail).join("\n");
 }
 
-/** A union's members at `indent`, each after its doc comments and `| `. */
+/** A union's members at `indent`, each after its doc comment and `| `. */
 function unionLines(type: Extract<TypeExpr, { kind: "union" }>, indent: number, tail: number): string[] {
-  return type.members.flatMap((member, i) => [
-    ...(type.comments?.[i] ?? []).map((comment) => indentLines(comment, indent)),
-    `${pad(indent)}| ${printType(member, indent + 2, indent + 2, tail)}`,
-  ]);
+  return type.members.flatMap((member, i) => {
+    const line = `${pad(indent)}| ${printType(member, indent + 2, indent + 2, tail)}`;
+    const comment = type.comments?.[i];
+    return comment === undefined ? [line] : [indentLines(comment, indent), line];
+  });
 }
 
-/** A member of an object type on lines of its own at `indent`: its doc comments, then `key: type;`. */
+/** A member of an object type on lines of its own at `indent`: its doc comment, then `key: type;`. */
 function printMember(member: Member, indent: number): string {
-  const comments = member.comments.map((comment) => `${indentLines(comment, indent)}\n`).join("");
+  const comment = member.comment === undefined ? "" : `${indentLines(member.comment, indent)}\n`;
   const head = `${pad(indent)}${member.readonly ? "readonly " : ""}${member.key}${member.optional ? "?" : ""}:`;
   const type = printType(member.type, indent, head.length + 1, 1);
-  return `${comments}${head}${type.startsWith("\n") ? "" : " "}${type};`;
+  return `${comment}${head}${type.startsWith("\n") ? "" : " "}${type};`;
 }
 
 /** Each line of a (doc comment's) text indented by `indent`, continuation lines of a `/**` comment aligned under its first `*`. */

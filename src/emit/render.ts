@@ -6,7 +6,8 @@ import type Handlebars from "handlebars";
 import { binderSignature, constDeclaration, jsonDocumentLiteral, printLiteral, quoted, typeAlias } from "./print.js";
 import { breakLongLines } from "./layout.js";
 import type { ApiData, ApiModel, DocumentView, OperationGroupView, OperationView, ResourceView } from "../model/api-model.js";
-import type { PostgresView } from "./postgres/view.js";
+import type { MigrationSpec } from "#runtime/migrate.gen.js";
+import type { TableSpec } from "#runtime/postgres.gen.js";
 
 /** A generated file: its path inside the output folder (always `/`-separated) and its text. */
 export interface GeneratedFile {
@@ -39,8 +40,11 @@ export interface TemplateSources {
   readonly runtime: Readonly<Record<string, string>>;
 }
 
-/** The view of the API's own templates: the API and the document it serves. */
-export type ApiFilesView = ApiModel & { readonly document: DocumentView; readonly postgres?: PostgresView };
+/**
+ * The view of the API's own templates: the API, the document it serves and, for the PostgreSQL
+ * store (APIs with resources), the migrations `migrate()` applies.
+ */
+export type ApiFilesView = ApiModel & { readonly document: DocumentView; readonly migrations?: readonly MigrationSpec[] };
 
 type Template = (view: object) => string;
 
@@ -149,7 +153,7 @@ export function tidy(text: string): string {
 
 const isBlank = (code: number) => code === 0x20 || code === 0x09;
 
-/** The PostgreSQL store's template and runtime: rendered only with the view's `postgres` part (APIs with resources). */
+/** The PostgreSQL store's template and runtime: rendered only with the view's `migrations` (APIs with resources). */
 const POSTGRES_TEMPLATE = "postgres.gen.ts.hbs";
 const POSTGRES_RUNTIME = ["postgres.gen.ts", "postgres-store.gen.ts", "migrate.gen.ts"];
 
@@ -192,12 +196,39 @@ const CONTEXTS: Readonly<Record<string, (view: ApiFilesView) => object>> = {
   [POSTGRES_TEMPLATE]: (view) => ({
     ...view,
     postgres: {
-      tablesStatement: constDeclaration("tables: { readonly [collection: string]: TableSpec }", view.postgres!.tables),
-      migrationsStatement: constDeclaration("migrations: readonly MigrationSpec[]", view.postgres!.migrations),
-      resources: view.postgres!.resources.map(withFilters),
+      tablesStatement: constDeclaration("tables: { readonly [collection: string]: TableSpec }", tableSpecs(view)),
+      migrationsStatement: constDeclaration("migrations: readonly MigrationSpec[]", view.migrations!),
+      resources: guardedResources(view),
     },
   }),
 };
+
+/** The store's TableSpec of each resource's table, by collection (the model's tables, as the store reads them). */
+const tableSpecs = (view: ApiModel): { readonly [collection: string]: TableSpec } =>
+  Object.fromEntries(
+    view.tables.tables.map((t) => [
+      t.collection,
+      { table: t.table, idKind: t.idKind, columns: t.columns.map((c) => ({ field: c.field, column: c.column, kind: c.kind })) },
+    ]),
+  );
+
+/**
+ * The resources as the PostgreSQL store's template reads them: each method with whether its
+ * change is `guarded` by the status the server checked. Why: an action whose state some status
+ * refuses declares 409; only then may a change that lost a race be refused (an action every
+ * state allows simply applies). Read from the routes, whose operations hold the statuses their
+ * document declares.
+ */
+function guardedResources(view: ApiModel) {
+  const declares409 = new Set<string>();
+  for (const route of view.api.routes) {
+    for (const operation of Object.values(route.methods)) if (Object.hasOwn(operation.responses, "409")) declares409.add(operation.operationId);
+  }
+  return view.resources.map((resource) => ({
+    ...withFilters(resource),
+    methods: resource.methods.map((method) => ({ ...method, guarded: declares409.has(method.operationId) })),
+  }));
+}
 
 /** An operation's (or resource method's) input and result declarations. */
 const withDeclarations = <O extends Pick<OperationView, "inputName" | "inputType" | "resultName" | "resultType">>(operation: O) => ({
@@ -235,7 +266,7 @@ const operationGroupFile = (header: string, group: OperationGroupView) => ({
  */
 export function* renderFiles(view: ApiFilesView, sources: TemplateSources): Generator<GeneratedFile> {
   for (const name of Object.keys(sources.templates).sort()) {
-    if (name === POSTGRES_TEMPLATE && view.postgres === undefined) continue;
+    if (name === POSTGRES_TEMPLATE && view.migrations === undefined) continue;
     const context = Object.hasOwn(CONTEXTS, name) ? CONTEXTS[name]!(view) : view;
     const text = tidy(compile(sources.templates[name]!)(context));
     // document.gen.ts holds the document's JSON in a template literal: its lines are text, not code.
@@ -250,7 +281,7 @@ export function* renderFiles(view: ApiFilesView, sources: TemplateSources): Gene
     yield { path: `operations/${group.fileName}.gen.ts`, contents: breakLongLines(tidy(text)) };
   }
   for (const name of Object.keys(sources.runtime).sort()) {
-    if (POSTGRES_RUNTIME.includes(name) && view.postgres === undefined) continue;
+    if (POSTGRES_RUNTIME.includes(name) && view.migrations === undefined) continue;
     const source = sources.runtime[name]!;
     if (!RUNTIME_HEADER.test(source)) throw new Error(`runtime file ${name} lacks its header line`);
     yield { path: `runtime/${name}`, contents: source.replace(RUNTIME_HEADER, `${view.header}\n`) };

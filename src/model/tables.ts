@@ -5,20 +5,19 @@
  * constraints and indexes and write the migrations' SQL (src/emit/postgres/migrations.ts).
  */
 import { createHash } from "node:crypto";
+import type { TableSpec } from "#runtime/postgres.gen.js";
 
 /**
- * How the store converts a column's value: what PostgreSQL type holds it. Both `json` and
- * `jsonb` are jsonb columns; a `json` one may hold JSON `null` (read as its text, so `null` stays
- * apart from SQL NULL), a `jsonb` one never does (read as the driver parses it). `instant`: a
- * `date-time` field, in a timestamptz column (docs/migrations.md, "Dates and times").
+ * How the store converts a column's value: the runtime's own kinds (runtime/postgres.gen.ts), an
+ * `instant` a `date-time` field in a timestamptz column (docs/migrations.md, "Dates and times").
  */
-export type ColumnKind = "text" | "integer" | "number" | "boolean" | "json" | "jsonb" | "instant";
+export type { ColumnKind } from "#runtime/postgres.gen.js";
 
-/** A column of a resource's table (every name already a PostgreSQL identifier of at most 63 bytes). */
-export interface ColumnSnapshot {
-  readonly field: string;
-  readonly column: string;
-  readonly kind: ColumnKind;
+/**
+ * A column of a resource's table (every name already a PostgreSQL identifier of at most 63
+ * bytes): the store's (TableSpec's field, column and kind), and what the migrations read.
+ */
+export interface ColumnSnapshot extends ColumnSpec {
   /** The SQL type: `text`, `bigint`, `numeric`, `double precision`, `boolean`, `jsonb`, `timestamptz`. */
   readonly type: string;
   readonly notNull: boolean;
@@ -43,11 +42,11 @@ export interface ColumnSnapshot {
   readonly renamedFrom?: string;
 }
 
-/** A resource's table. */
-export interface TableSnapshot {
+type ColumnSpec = TableSpec["columns"][number];
+
+/** A resource's table: the store's TableSpec, its resource's collection and its columns' snapshots. */
+export interface TableSnapshot extends TableSpec {
   readonly collection: string;
-  readonly table: string;
-  readonly idKind: "integer" | "uuid" | "string";
   readonly columns: readonly ColumnSnapshot[];
 }
 

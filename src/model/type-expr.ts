@@ -7,13 +7,14 @@ import { docLines, propertyKey, typeLiteral } from "./escape.js";
 
 /** A type expression: its text and its syntax. */
 export type TypeExpr =
-  /** One token: a keyword or reference (`word`), a string, a number, a template literal type. */
-  | { readonly kind: "word" | "string" | "number" | "template"; readonly text: string }
-  /** Text the layout reads itself (a literal of a JSON object or array, a type written as text). */
-  | { readonly kind: "source"; readonly text: string }
+  /**
+   * Text never broken: a keyword or (qualified) name, a template literal type, the type of a JSON
+   * value (typeLiteral's text, an object or array's too: the printer lays it out as it stands).
+   */
+  | { readonly kind: "word"; readonly text: string }
   | { readonly kind: "generic"; readonly text: string; readonly name: string; readonly args: readonly TypeExpr[] }
-  /** `comments[i]`: the comments between member i's `|` and member i (the parser's; none for i = 0). */
-  | { readonly kind: "union"; readonly text: string; readonly members: readonly TypeExpr[]; readonly comments?: readonly (readonly string[])[] }
+  /** `comments[i]`: the doc comment before member i's `|`, if any (documentedUnion's). */
+  | { readonly kind: "union"; readonly text: string; readonly members: readonly TypeExpr[]; readonly comments?: readonly (string | undefined)[] }
   | { readonly kind: "intersection"; readonly text: string; readonly parts: readonly TypeExpr[] }
   | { readonly kind: "array"; readonly text: string; readonly element: TypeExpr }
   | { readonly kind: "readonly"; readonly text: string; readonly inner: TypeExpr }
@@ -29,32 +30,23 @@ export interface TupleElement {
 }
 
 /**
- * A member of an object type: its `/** *\/` comments (each as written), `readonly`, key (as
+ * A member of an object type: its `/** *\/` comment (as written, if any), `readonly`, key (as
  * written: a name, a string literal, `["__proto__"]`, or an index signature's `[key: string]`),
  * `?` and type.
  */
 export interface Member {
-  readonly comments: readonly string[];
+  readonly comment: string | undefined;
   readonly readonly: boolean;
   readonly key: string;
   readonly optional: boolean;
   readonly type: TypeExpr;
 }
 
-/** A keyword or a (qualified) type name. */
+/** A keyword, a (qualified) type name or a template literal type (`` `x-${string}` ``). */
 export const word = (text: string): TypeExpr => ({ kind: "word", text });
 
-/** The type of a value of JSON (typeLiteral's text): a token, or text the layout reads (objects and arrays). */
-export function literalType(value: unknown): TypeExpr {
-  const text = typeLiteral(value);
-  const c = text[0];
-  if (c === '"') return { kind: "string", text };
-  if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return { kind: "number", text };
-  return c === "{" || c === "[" ? { kind: "source", text } : word(text);
-}
-
-/** A template literal type (`` `x-${string}` ``). */
-export const templateType = (text: string): TypeExpr => ({ kind: "template", text });
+/** The type of a value of JSON (typeLiteral's text). */
+export const literalType = (value: unknown): TypeExpr => word(typeLiteral(value));
 
 /** Parts joined by ` | `; a union among them is flattened, as its text reads (one part: itself). */
 export function unionType(parts: readonly TypeExpr[]): TypeExpr {
@@ -68,12 +60,12 @@ export function unionType(parts: readonly TypeExpr[]): TypeExpr {
 }
 
 /**
- * A union whose member i follows the doc comments `comments[i]` (each from docComments), on lines
+ * A union whose member i follows the doc comment `comments[i]` (docComment's, if any), on lines
  * of their own: its text holds them, so it is never printed flat. Without any comment, unionType.
  */
-export function documentedUnion(parts: readonly TypeExpr[], comments: readonly (readonly string[])[]): TypeExpr {
-  if (comments.every((c) => c.length === 0)) return unionType(parts);
-  const text = parts.map((part, i) => `${comments[i]!.map((c) => `${c}\n`).join("")}| ${part.text}`).join("\n");
+export function documentedUnion(parts: readonly TypeExpr[], comments: readonly (string | undefined)[]): TypeExpr {
+  if (comments.every((c) => c === undefined)) return unionType(parts);
+  const text = parts.map((part, i) => `${comments[i] === undefined ? "" : `${comments[i]}\n`}| ${part.text}`).join("\n");
   return { kind: "union", text, members: parts, comments };
 }
 
@@ -110,7 +102,7 @@ export function tupleType(elements: readonly TupleElement[]): TypeExpr {
   return { kind: "tuple", text: `[${text}]`, elements };
 }
 
-/** `{ a: A; b?: B }` (`{}` without members), each member's comments on lines of their own. */
+/** `{ a: A; b?: B }` (`{}` without members), each member's comment on lines of its own. */
 export function objectType(members: readonly Member[]): TypeExpr {
   if (members.length === 0) return { kind: "object", text: "{}", members };
   const text = members.map(memberText).join("; ");
@@ -118,31 +110,25 @@ export function objectType(members: readonly Member[]): TypeExpr {
 }
 
 function memberText(member: Member): string {
-  const comments = member.comments.length > 0 ? `\n${member.comments.join("\n")}\n` : "";
-  return `${comments}${member.readonly ? "readonly " : ""}${member.key}${member.optional ? "?" : ""}: ${member.type.text}`;
+  const comment = member.comment === undefined ? "" : `\n${member.comment}\n`;
+  return `${comment}${member.readonly ? "readonly " : ""}${member.key}${member.optional ? "?" : ""}: ${member.type.text}`;
 }
 
 /** A member named `name` (written as propertyKey writes it), with the doc comment of `description`. */
 export function member(name: string, type: TypeExpr, options: { optional?: boolean; readonly?: boolean; description?: string | undefined } = {}): Member {
-  const comments = options.description === undefined ? NO_COMMENTS : docComments(options.description);
-  return { comments, readonly: options.readonly === true, key: propertyKey(name), optional: options.optional === true, type };
+  const comment = options.description === undefined ? undefined : docComment(options.description);
+  return { comment, readonly: options.readonly === true, key: propertyKey(name), optional: options.optional === true, type };
 }
 
 /** An index signature `[parameter: type]: value`. */
 export function indexMember(parameter: string, type: TypeExpr, value: TypeExpr, readonly = false): Member {
-  return { comments: NO_COMMENTS, readonly, key: `[${parameter}: ${type.text}]`, optional: false, type: value };
+  return { comment: undefined, readonly, key: `[${parameter}: ${type.text}]`, optional: false, type: value };
 }
 
-/**
- * The comments of a member without any. Why one list for all: most members have none (sixty
- * thousand at 1000 resources), and the model holds every member until the files are rendered.
- */
-const NO_COMMENTS: readonly string[] = Object.freeze([]);
-
-/** The doc comment of free text (made of docLines: nothing in it can end it), as a list of none or one. */
-export function docComments(text: string | undefined): readonly string[] {
+/** The doc comment of free text (made of docLines: nothing in it can end it); none for text without any. */
+export function docComment(text: string | undefined): string | undefined {
   const lines = docLines(text);
-  if (lines.length === 0) return NO_COMMENTS;
-  if (lines.length === 1) return [`/** ${lines[0]} */`];
-  return [`/**\n${lines.map((line) => (line === "" ? " *" : ` * ${line}`)).join("\n")}\n */`];
+  if (lines.length === 0) return undefined;
+  if (lines.length === 1) return `/** ${lines[0]} */`;
+  return `/**\n${lines.map((line) => (line === "" ? " *" : ` * ${line}`)).join("\n")}\n */`;
 }

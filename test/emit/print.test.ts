@@ -5,7 +5,7 @@ import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
 import { WIDTH, constDeclaration, jsonDocumentLiteral, printLiteral, printType, quoted, typeAlias } from "../../src/emit/print.js";
-import { arrayType, docComments, documentedUnion, genericType, literalType, member, objectType, unionType, word } from "../../src/model/type-expr.js";
+import { arrayType, docComment, documentedUnion, genericType, literalType, member, objectType, unionType, word } from "../../src/model/type-expr.js";
 
 /** The value a literal's text evaluates to (the text is an expression of JSON-like data). */
 const evaluate = (text: string): unknown => new Function(`return (${text.replace(/ as const/g, "")});`)();
@@ -136,7 +136,7 @@ describe("printType", () => {
   });
 
   it("puts each documented member of a union after its comment", () => {
-    const type = documentedUnion([word("A"), word("B")], [docComments("the first"), docComments("the second")]);
+    const type = documentedUnion([word("A"), word("B")], [docComment("the first"), docComment("the second")]);
     expect(typeAlias("T", type)).toBe(["export type T =", "  /** the first */", "  | A", "  /** the second */", "  | B;"].join("\n"));
   });
 

@@ -32,7 +32,7 @@ import {
 import type { OperationModel } from "./operation.js";
 import { type JsonSchema, type PatternCheck, refName, schemaNode, schemaTypes, typeExpression, unsupportedKeywords } from "./schema-code.js";
 import { routeNode } from "./deep-nodes.js";
-import { type Member, type TypeExpr, docComments, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
+import { type Member, type TypeExpr, docComment, documentedUnion, literalType, member, objectType, unionType, word } from "../../model/type-expr.js";
 import type { ApiModel, OperationGroupView, OperationView } from "../../model/api-model.js";
 
 /** The request's signal, the last member of every handler's input (runtime/dispatch.gen.ts, RequestWork). */
@@ -461,7 +461,7 @@ export class OperationCollector {
     let anyJson = false;
     let anyRaw = false;
     const members: TypeExpr[] = [];
-    const comments: (readonly string[])[] = [];
+    const comments: (string | undefined)[] = [];
     let declared = 0;
     for (const response of responses) {
       const status = response.status;
@@ -484,7 +484,7 @@ export class OperationCollector {
       }
       const statusMember = member("status", word(/^[0-9]{3}$/.test(status) ? status : "number"));
       // The response's description documents its member of the union.
-      const doc = docComments(response.description);
+      const doc = docComment(response.description);
       const headers = member("headers", RESPONSE_HEADERS, { optional: true });
       const add = (type: TypeExpr) => {
         members.push(type);

@@ -15,7 +15,6 @@ import {
   member,
   objectType as objectTypeOf,
   parenthesized,
-  templateType,
   tupleType,
   unionType,
   word,
@@ -164,7 +163,7 @@ function tupleOf(schema: JsonSchema, prefixItems: readonly unknown[], prefix: st
  */
 function prefixKey(pattern: string): TypeExpr | undefined {
   const literal = /^\^([A-Za-z0-9_-]*)$/.exec(pattern)?.[1];
-  return literal === undefined ? undefined : templateType(`\`${literal}\${string}\``);
+  return literal === undefined ? undefined : word(`\`${literal}\${string}\``);
 }
 
 /** Whether a declared property name matches a pattern, as the generated validator decides (linear time). */

@@ -1,14 +1,14 @@
 /**
  * The PostgreSQL files of a generation: the migrations kept in the output folder
  * (`migrations/NNNN_<words>.sql`, never rewritten), a new one when `codegen migrate new` asks
- * for it, the snapshot `migrations/schema.json` of the tables they reach, and the store
- * template's view. Pure: what the folder held comes in as `previous`.
+ * for it, the snapshot `migrations/schema.json` of the tables they reach, and the migrations
+ * the store applies. Pure: what the folder held comes in as `previous`.
  */
 import type { ApiModel } from "../../model/api-model.js";
 import type { DataFile, GeneratedFile } from "../render.js";
 import { MIGRATION_FILE, type SchemaChange, isEmpty, migrationName, migrationSpec, migrationText, schemaChange } from "./migrations.js";
 import type { SchemaSnapshot } from "../../model/tables.js";
-import { type PostgresView, postgresView } from "./view.js";
+import type { MigrationSpec } from "#runtime/migrate.gen.js";
 
 /** The snapshot's path in the output folder. */
 export const SNAPSHOT = "migrations/schema.json";
@@ -19,9 +19,9 @@ export interface PreviousMigrations {
   readonly migrations: readonly GeneratedFile[];
 }
 
-/** The PostgreSQL part of a generation: the view for the template, the files to write, the destructive changes withheld. */
+/** The PostgreSQL part of a generation: the migrations the store applies, the files to write, the destructive changes withheld. */
 export interface PostgresFiles {
-  readonly view: PostgresView;
+  readonly migrations: readonly MigrationSpec[];
   readonly files: readonly GeneratedFile[];
   readonly warnings: readonly string[];
   /** The change of the tables the declaration holds beyond the folder's migrations (absent: none). */
@@ -55,13 +55,13 @@ export interface MigrationRequest {
 }
 
 /**
- * The migrations, snapshot and store view of a document, after what the folder held. Without
- * `request` no migration is written: the folder's migrations and snapshot are kept as they are,
- * and `pending` is what the declaration changes beyond them (none for a folder without any
- * migration, which has not taken up PostgreSQL). With `request`, the next migration captures
+ * The migration files, snapshot and applied migrations of an API, after what the folder held.
+ * Without `request` no migration is written: the folder's migrations and snapshot are kept as
+ * they are, and `pending` is what the declaration changes beyond them (none for a folder without
+ * any migration, which has not taken up PostgreSQL). With `request`, the next migration captures
  * that change and the snapshot becomes the declaration's, unless the change is refused.
  */
-export function postgresFiles(view: ApiModel, document: unknown, previous: PreviousMigrations = { migrations: [] }, request?: MigrationRequest): PostgresFiles {
+export function postgresFiles(view: ApiModel, previous: PreviousMigrations = { migrations: [] }, request?: MigrationRequest): PostgresFiles {
   const kept = keptMigrations(previous);
   // The model's tables were named after the folder's history (snapshot and migrations).
   const snapshot = view.tables;
@@ -75,7 +75,7 @@ export function postgresFiles(view: ApiModel, document: unknown, previous: Previ
   const recorded = write ? snapshot : previous.snapshot;
   const opted = kept.length > 0 || previous.snapshot !== undefined;
   return {
-    view: postgresView(view, document, migrations),
+    migrations,
     files: [...kept, ...added, ...(recorded !== undefined ? [snapshotFile(recorded)] : [])],
     warnings: write ? change.warnings.map((w) => `${w} (written commented out in ${added[0]!.path}, not applied)`) : [],
     ...(change !== undefined && !isEmpty(change) && (opted || request !== undefined) ? { pending: change } : {}),
