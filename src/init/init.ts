@@ -78,7 +78,7 @@ export function projectFiles(options: InitOptions, existing: string | null | und
     skipped.push({ path: STORE, reason: `it is the store's file, so the handlers of \`${r.fileName}\` are yours to write` });
     return false;
   });
-  if (outline.hasSecurityHooks)
+  if (outline.securityHooks.length > 0)
     skipped.push({ path: "src/main.ts", reason: `${DECLARATION}'s API has security schemes without a guard: its server needs your securityHooks` });
   else
     files.push({
