@@ -227,13 +227,8 @@ export async function serveFiles(files: readonly GeneratedFile[], options: Serve
 const DRAIN_MS = 5_000;
 
 /** A generated server loaded and created, not yet listening, with the temporary folder of its compiled code. */
-interface LoadedServer {
+interface LoadedServer extends Pick<RunningServer, "basePath" | "warnings" | "notes"> {
   readonly server: Server;
-  /** The path every route is served under (the document's first server URL's), `""` for none. */
-  readonly basePath: string;
-  /** Destructive changes of the database's tables that were not applied (`--db`). */
-  readonly warnings: readonly string[];
-  readonly notes: readonly string[];
   /** Stops it listening, ends its connections (at once, or once idle within `graceMs`) and removes its folder. */
   dispose(graceMs?: number): Promise<void>;
 }
