@@ -14,8 +14,6 @@ import { optionElsewhere, unknownCommand } from "./cli/unknown-command.js";
 import { validateCommand } from "./cli/validate.js";
 import type { Host } from "./host.js";
 
-export { EXIT } from "./cli/shared.js";
-
 const version = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
 /** Every command, in the order `codegen --help` lists them. */
