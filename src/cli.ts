@@ -1,15 +1,23 @@
-// The command line's entry: `main(argv, host)` builds the program (one file per command under
-// cli/), runs the command and answers its exit code (docs/cli.md).
+// The command line's entry: `main(argv, host)` builds the program (codegen's own name, version,
+// help layout and output, one file per command under cli/), runs the command and answers its exit
+// code (docs/cli.md).
 import { createRequire } from "node:module";
-import { CommanderError } from "commander";
-import { createProgram } from "./cli/program.js";
-import { type CommandContext, EXIT, type Stages } from "./cli/shared.js";
+import { Command, CommanderError } from "commander";
+import { generateCommand } from "./cli/generate.js";
+import { initCommand } from "./cli/init.js";
+import { migrateCommand } from "./cli/migrate.js";
+import { openapiCommand } from "./cli/openapi.js";
+import { schemaCommand } from "./cli/schema.js";
+import { serveCommand } from "./cli/serve.js";
+import { type CommandContext, type CommandDefinition, EXIT, type Stages, example } from "./cli/shared.js";
 import { optionElsewhere, unknownCommand } from "./cli/unknown-command.js";
+import { validateCommand } from "./cli/validate.js";
 import type { Host } from "./host.js";
 
-export { EXIT } from "./cli/shared.js";
-
 const version = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
+/** Every command, in the order `codegen --help` lists them. */
+const COMMANDS: readonly CommandDefinition[] = [generateCommand, serveCommand, migrateCommand, openapiCommand, validateCommand, initCommand, schemaCommand];
 
 /**
  * The command line: parse `argv` (without node and the script), run the command through
@@ -38,7 +46,36 @@ export async function main(argv: readonly string[], host: Host): Promise<number>
       return false;
     },
   };
-  const program = createProgram(context);
+  // The program, writing through `host`; commander never exits the process.
+  const program = new Command()
+    .name("codegen")
+    .description("Expand a small declaration of REST resources and OAuth2 guards into an OpenAPI 3.1 document that follows the API conventions.")
+    .version(version, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help for a command")
+    .showSuggestionAfterError(true)
+    // Why: commander gives a nested command (`migrate new`) its own options only when every
+    // command above it reads its options before the subcommand's name.
+    .enablePositionalOptions()
+    // Why: commander leaves a description unwrapped when less than 40 columns remain beside the
+    // options, and the terminal then breaks it mid-word; at 20 it wraps at words down to 70 columns.
+    .configureHelp({ minWidthToWrap: 20 })
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => host.stdout(s),
+      writeErr: (s) => host.stderr(s),
+      // Why: commander wraps descriptions at word boundaries to this width; a pipe has no width, so 80.
+      getOutHelpWidth: () => host.columns ?? 80,
+      getErrHelpWidth: () => host.columns ?? 80,
+    })
+    .addHelpText(
+      "after",
+      example(
+        "  $ codegen validate api.yaml                 check a declaration, print every problem\n" +
+          "  $ codegen openapi api.yaml -o openapi.yaml  write the OpenAPI 3.1 document\n" +
+          "  $ codegen schema > codegen.schema.json      JSON Schema for editors",
+      ),
+    );
+  for (const command of COMMANDS) command(program, context);
 
   // docs/cli.md: `codegen` alone prints the help.
   if (argv.length === 0) {

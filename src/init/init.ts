@@ -78,7 +78,7 @@ export function projectFiles(options: InitOptions, existing: string | null | und
     skipped.push({ path: STORE, reason: `it is the store's file, so the handlers of \`${r.fileName}\` are yours to write` });
     return false;
   });
-  if (outline.hasSecurityHooks)
+  if (outline.securityHooks.length > 0)
     skipped.push({ path: "src/main.ts", reason: `${DECLARATION}'s API has security schemes without a guard: its server needs your securityHooks` });
   else
     files.push({
@@ -150,7 +150,7 @@ export async function initProject(host: Host, dir: string, options: InitOptions)
       if (!toWrite.has(file.path)) continue;
       for (const need of file.needs ?? []) {
         if (toWrite.has(need.file)) continue;
-        const text = found.has(need.file) ? found.get(need.file) : await existingText(host, path.join(root, need.file));
+        const text = found.get(need.file);
         if (typeof text === "string" && exportsAll(text, need.names)) continue;
         const what =
           text === undefined ? "which init does not write" : typeof text === "string" ? "which exists and does not export it" : "which is no regular file";

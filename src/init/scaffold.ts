@@ -7,30 +7,14 @@ import type Handlebars from "handlebars";
 import { checkDeclaration, modelOfDocument } from "../compile/compile.js";
 import { expandDeclaration } from "../compile/expand/expand.js";
 import { breakLongLines } from "../emit/layout.js";
+import type { ApiModel, ResourceView } from "../model/api-model.js";
 
-/** A resource as the scaffold names it: its file under src/handlers, its handlers' property and interface, its operations. */
-export interface ScaffoldResource {
-  /** The collection name (`blog-posts`), also the handler file's name. */
-  readonly fileName: string;
-  /** The property of `handlers` and of the store (`blogPosts`), and the handler file's export. */
-  readonly property: string;
-  /** The generated handler interface (`BlogPostsHandlers`). */
-  readonly interfaceName: string;
-  readonly operationIds: readonly string[];
-}
-
-/** What init needs to know of a declaration to scaffold a server for it. */
-export interface ApiOutline {
-  readonly resources: readonly ScaffoldResource[];
-  /** createServer needs `verifyToken`. */
-  readonly hasGuards: boolean;
-  /** The API serves a token endpoint: createServer takes `issueToken`. */
-  readonly hasTokenEndpoint: boolean;
-  /** createServer needs `securityHooks` (schemes without a guard): init writes no server for such an API. */
-  readonly hasSecurityHooks: boolean;
-  /** Every scope the API's guards grant, in the order declared: the demo user holds them all. */
-  readonly scopes: readonly string[];
-}
+/**
+ * What init needs to know of a declaration to scaffold a server for it: the model its code is
+ * generated from, and every scope the API's guards grant, in the order declared (the demo user
+ * holds them all).
+ */
+export type ApiOutline = ApiModel & { readonly scopes: readonly string[] };
 
 /** The outline of the declaration `text`, or why there is none (a sentence, for `skipped ...: REASON`). Pure. */
 export function outlineOf(file: string, text: string): ApiOutline | string {
@@ -44,18 +28,7 @@ export function outlineOf(file: string, text: string): ApiOutline | string {
     const flows = "flows" in scheme ? (scheme.flows as Record<string, { scopes?: Record<string, string> }>) : {};
     for (const flow of Object.values(flows)) for (const scope of Object.keys(flow.scopes ?? {})) scopes.add(scope);
   }
-  return {
-    resources: view.value.resources.map((r) => ({
-      fileName: r.fileName,
-      property: r.property,
-      interfaceName: r.interfaceName,
-      operationIds: r.methods.map((m) => m.operationId),
-    })),
-    hasGuards: view.value.hasGuards,
-    hasTokenEndpoint: view.value.hasTokenEndpoint,
-    hasSecurityHooks: view.value.securityHooks.length > 0,
-    scopes: [...scopes],
-  };
+  return { ...view.value, scopes: [...scopes] };
 }
 
 /** The demo user of the project's main.ts, as `codegen serve --user` takes it (`npm run dev`). */
@@ -64,10 +37,10 @@ export function demoUser(outline: ApiOutline | undefined): string {
 }
 
 /** A resource's handler file: the store's handlers, to replace a method at a time. */
-export function handlerSource(resource: ScaffoldResource): string {
+export function handlerSource(resource: ResourceView): string {
   const doc =
     `The operations on \`${resource.fileName}\`: the store's for now (./store.ts). Replace them one method at a time ` +
-    `(${resource.operationIds.join(", ")}) with your own, e.g. over a database; ${resource.interfaceName} in ` +
+    `(${resource.methods.map((m) => m.operationId).join(", ")}) with your own, e.g. over a database; ${resource.interfaceName} in ` +
     `../generated/handlers.gen.ts says what each one receives and returns. The generated server has already checked ` +
     `the token, the scopes and the request before calling them.`;
   // The comment's text as one line, filled to the width generated code keeps (its names hold no space or `*/`).
