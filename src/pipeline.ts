@@ -25,10 +25,10 @@ import { documentYaml, jsonToYaml } from "./emit/yaml.js";
 import type { Host } from "./host.js";
 import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
 import { recordedMigrations } from "./postgres/recorded.js";
-import { type FolderWrite, type Judged, newTree, outputFolder, readCurrent, recover, writeFiles } from "./write/apply.js";
+import { type FolderWrite, newTree, outputFolder, readCurrent, recover, writeFiles } from "./write/apply.js";
 import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder } from "./write/fresh.js";
 import { jsonShape, shapeOfData } from "./write/json-shape.js";
-import { type CurrentTree, MANIFEST, type StoredWarning, type WritePlan, hasChanges, hashOf, manifestTextOf, planWrite } from "./write/plan.js";
+import { type CurrentTree, MANIFEST, type StoredWarning, hashOf, manifestTextOf } from "./write/plan.js";
 import { notAFolder } from "./write/target.js";
 
 export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion, Outcome };
@@ -275,20 +275,16 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
           `the declaration ${pending.named[0]!.text}${pending.named.length > 1 ? ` (and ${pending.named.length - 1} more change${pending.named.length > 2 ? "s" : ""})` : ""}, which no migration captures: \`codegen migrate new\` writes it`,
         ]
       : [];
-  // --check keeps every file's text for the diff it prints (planWrite); a run that writes puts each
-  // file into the new tree as it comes and keeps only its hashes (writeFiles).
-  const keepFormatting = options.prettier !== true;
-  const all = options.check ? [...files] : undefined;
-  const plan = all && planWrite(current, all, options.force, keepFormatting);
-  const tree = newTree(dir);
-  let write: FolderWrite | undefined;
+  // A run that writes puts each file into the new tree as it comes and keeps only its hashes;
+  // --check writes nothing and keeps the texts of what differs, for the diff it prints (writeFiles).
+  const tree = options.check ? undefined : newTree(dir);
+  let judged: FolderWrite;
   try {
-    write = plan ? undefined : await writeFiles(tree, current, files, options.force, keepFormatting);
+    judged = await writeFiles(current, files, options.force, options.prettier !== true, tree);
   } catch (error) {
-    tree.abandon();
+    tree?.abandon();
     throw error;
   }
-  const judged = write ?? judgedOf(plan!, all!);
   const shown = (relative: string) => path.join(options.outDir, relative);
   const links = [...new Set(judged.foreign.filter((p) => p.link).map((p) => p.at))];
   const blocked = [
@@ -300,34 +296,28 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // holding another (added by hand, a link) is refused here too, so --check and migrate agree.
   const said = new Set(blocked.map((d) => d.message));
   blocked.push(...recordedMigrations(dir, current, options.outDir, options.force, judged.generated).refused.filter((d) => !said.has(d.message)));
+  const summary = judged.summary;
+  const changes = summary.written + summary.removed > 0;
   // The differ (the `diff` package, some 30 modules) is loaded only for a folder that is not current.
   // Why with a refusal too: --check shows what differs in every file, a hand-edited one included.
   const drift = async () =>
-    plan && (hasChanges(plan) || plan.edited.length > 0) ? { drift: (await import("./write/report.js")).describeDrift(plan, options.outDir) } : {};
+    judged.drift && (changes || judged.edited.length > 0) ? { drift: (await import("./write/report.js")).describeDrift(judged.drift, options.outDir) } : {};
   if (blocked.length > 0) {
-    tree.abandon();
+    tree?.abandon();
     return { diagnostics: [...warnings, ...blocked], ...(await drift()) };
   }
-  const summary = judged.summary;
-  const changes = summary.written + summary.removed > 0;
-  if (!write) {
+  if (!tree) {
     if (!changes) return { diagnostics: [...warnings, ...uncaptured], summary };
     const count = summary.written + summary.removed;
     return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count }), ...uncaptured], ...(await drift()) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  const manifestNow = manifestTextOf(write.entries, key, storedWarnings(result.diagnostics));
-  if (changes || manifest.kind !== "file" || manifest.text !== manifestNow) tree.commit(write.keep, manifestNow);
+  const manifestNow = manifestTextOf(judged.entries, key, storedWarnings(result.diagnostics));
+  if (changes || manifest.kind !== "file" || manifest.text !== manifestNow) tree.commit(judged.keep, manifestNow);
   else tree.abandon();
   const migration = result.postgres?.written;
   return { diagnostics: warnings, summary, warnings: [...(result.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };
-}
-
-/** What a plan (--check's) found, as a run that writes reports it. */
-function judgedOf(plan: WritePlan, files: readonly GeneratedFile[]): Judged {
-  const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
-  return { foreign: plan.foreign, edited: plan.edited, summary, generated: new Set(files.map((f) => f.path)) };
 }
 
 /** The hash of everything a generation's files depend on (see generateIntoFolder). */
