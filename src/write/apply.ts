@@ -137,15 +137,10 @@ function readFile(dir: string, file: string): Found {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
 
-/** The new tree a run builds beside the folder, a file at a time, and swaps in whole. */
-export interface NewTree {
-  /**
-   * Write a generated file into the new tree (writer.ts), with its code shape hash when `shape`.
-   * A promise: wait for it before writing more.
-   */
+/** The new tree a run builds beside the folder, a file at a time (writer.ts's sink, keyed by the path in the tree), and swaps in whole. */
+export interface NewTree extends Pick<FileSink, "settle"> {
+  /** Write a generated file into the new tree (FileSink's write). */
   write(file: GeneratedFile, shape: boolean): Promise<void> | undefined;
-  /** Wait for every write to end: what each wrote, by path in the tree; the first write that failed rejects it. */
-  settle(): Promise<Map<string, Written>>;
   /**
    * Hard-link in every entry of the folder `keep` accepts (the generated files that do not
    * change, and every file codegen does not own: their mtimes stay), write the manifest, and
@@ -164,7 +159,7 @@ export interface NewTree {
 export function newTree(dir: string): NewTree {
   const { fresh, retired } = siblings(dir);
   let made: Set<string> | undefined;
-  let sink: FileSink | undefined;
+  const sink = fileSink(fresh);
   const start = () => {
     rmSync(fresh, { recursive: true, force: true });
     mkdirSync(fresh, { recursive: true });
@@ -173,15 +168,10 @@ export function newTree(dir: string): NewTree {
   return {
     write(file, shape) {
       made ??= start();
-      sink ??= fileSink();
       folderIn(fresh, path.posix.dirname(file.path), made);
-      return sink.write(path.join(fresh, file.path), file.contents, shape);
+      return sink.write(file.path, file.contents, shape);
     },
-    async settle() {
-      const written = new Map<string, Written>();
-      for (const [file, result] of (await sink?.settle()) ?? []) written.set(path.relative(fresh, file).split(path.sep).join("/"), result);
-      return written;
-    },
+    settle: () => sink.settle(),
     commit(keep, manifest) {
       made ??= start();
       // After the new files: a link of the old tree copied where the new tree has a folder fails
