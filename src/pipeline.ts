@@ -8,15 +8,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { type Outcome, basePathOf, declarationLocator, documentFromText, modelOfDocument } from "./compile/compile.js";
 import { toOpenApi30 } from "./compile/openapi/versions.js";
 import { type Diagnostic, type DiagnosticCode, catalogue, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
-import {
-  type MigrationRequest,
-  type PostgresFiles,
-  type PreviousMigrations,
-  SNAPSHOT,
-  keptMigrations,
-  parseSnapshot,
-  postgresFiles,
-} from "./emit/postgres/generate.js";
+import { type PostgresFiles, type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./emit/postgres/generate.js";
 import { refusalDiagnostic, uncapturedDiagnostics } from "./postgres/evolution.js";
 import { MIGRATION_FILE } from "./emit/postgres/migrations.js";
 import type { DataFile, GeneratedFile } from "./emit/render.js";
@@ -26,7 +18,7 @@ import type { Host } from "./host.js";
 import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
 import { recordedMigrations } from "./postgres/recorded.js";
 import { type FolderWrite, newTree, outputFolder, readCurrent, recover, writeFiles } from "./write/apply.js";
-import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder } from "./write/fresh.js";
+import { declarationKey, fingerprintOfCode, inputPathOf, isCurrent, isUnsafeFolder } from "./write/fresh.js";
 import { jsonShape, shapeOfData } from "./write/json-shape.js";
 import { type CurrentTree, MANIFEST, type StoredWarning, hashOf, manifestTextOf } from "./write/plan.js";
 import { notAFolder } from "./write/target.js";
@@ -73,35 +65,33 @@ export { loadTemplateSources };
 export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
   const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
-  const files = await filesFromDocument(host, file, text, expanded.value, options, undefined, options.migration, expanded.fromDeclaration !== true);
+  const files = await filesFromDocument(host, file, text, expanded.value, expanded.fromDeclaration !== true, options);
   return { ...(files.value ? { value: [...files.value] } : {}), diagnostics: [...expanded.diagnostics, ...files.diagnostics] };
 }
 
 /**
  * A verified document to every generated file: model, render, and with `--prettier` the
  * project's own formatter. The files come as they are rendered (openapi.yaml first), so a caller
- * that writes each and lets it go never holds them all. `previous`: the migrations an earlier run left in the output folder
- * (none: the first migration creates every table). `fromOthers`: the document is written by
- * others, not expanded from a declaration (modelOfDocument).
+ * that writes each and lets it go never holds them all. `fromOthers`: the document is written by
+ * others, not expanded from a declaration (modelOfDocument). `previous`: the migrations an earlier
+ * run left in the output folder (none: the first migration creates every table).
  */
 async function filesFromDocument(
   host: Pick<Host, "cwd">,
   file: string,
   text: string,
   document: OpenAPIV3_1.Document,
+  fromOthers: boolean,
   options: GenerateOptions,
-  previous?: PreviousMigrations,
-  request?: MigrationRequest,
-  fromOthers = false,
-): Promise<Outcome<Iterable<GeneratedFile>> & { readonly warnings?: readonly string[]; readonly postgres?: PostgresFiles }> {
+  previous: PreviousMigrations = { migrations: [] },
+): Promise<Outcome<Iterable<GeneratedFile>> & { readonly postgres?: PostgresFiles }> {
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
   // openapi.yaml, and whether the server's own writer made it (src/emit/yaml.ts). Made before the
   // model (its garbage then falls on a small heap) and let go once the caller has it (files()).
   let openapi: { readonly text: string; readonly servedAsIs: boolean } | undefined = documentYaml(written);
   // Each table keeps the names the folder's snapshot and migrations gave it (src/compile/tables.ts).
-  const kept = keptMigrations(previous ?? { migrations: [] });
-  const tableHistory = { snapshot: previous?.snapshot, migrations: kept.map((m) => m.contents) };
+  const tableHistory = { snapshot: previous.snapshot, migrations: previous.migrations.map((m) => m.contents) };
   // Why not with --strict: what is rendered otherwise is warned of, and --strict makes warnings errors.
   const modelled = modelOfDocument(
     file,
@@ -123,9 +113,8 @@ async function filesFromDocument(
   // server's writer would not make it from that JSON at its first request.
   const served = { basePath: basePathOf(document), data: written, json, ...(openapi.servedAsIs ? {} : { yaml: openapi.text }) };
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
-  const postgres = view.hasResources ? postgresFiles(view, document, previous, request) : undefined;
+  const postgres = view.hasResources ? postgresFiles(view, document, previous, options.migration) : undefined;
   const filesView = { ...view, document: served, ...(postgres ? { postgres: postgres.view } : {}) };
-  const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
   const { renderFiles } = await import("./emit/render.js");
@@ -138,16 +127,12 @@ async function filesFromDocument(
     yield* renderFiles(filesView, sources);
     yield* data;
   }
-  if (options.prettier !== true) return { value: files(), diagnostics: modelled.diagnostics, warnings, ...(postgres ? { postgres } : {}) };
+  const outcome = { diagnostics: modelled.diagnostics, ...(postgres ? { postgres } : {}) };
+  if (options.prettier !== true) return { value: files(), ...outcome };
   // `--prettier`: the project's own prettier and configuration have the last word.
   const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./emit/prettier.js");
   try {
-    return {
-      value: await formatWithProjectPrettier([...files()], path.resolve(host.cwd, options.outDir)),
-      diagnostics: modelled.diagnostics,
-      warnings,
-      ...(postgres ? { postgres } : {}),
-    };
+    return { value: await formatWithProjectPrettier([...files()], path.resolve(host.cwd, options.outDir)), ...outcome };
   } catch (error) {
     if (!(error instanceof ProjectPrettierMissing)) throw error;
     return { diagnostics: [diagnostic("output/no-prettier", { dir: options.outDir })] };
@@ -173,7 +158,7 @@ function replayedWarnings(stored: readonly StoredWarning[] | undefined, file: st
     }));
 }
 
-/** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists. */
+/** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists, in their order. */
 function previousMigrations(current: CurrentTree): PreviousMigrations {
   const text = (path: string) => {
     const found = current.look(path);
@@ -184,6 +169,7 @@ function previousMigrations(current: CurrentTree): PreviousMigrations {
   const snapshot = current.manifest.files.has(SNAPSHOT) ? parseSnapshot(text(SNAPSHOT)) : undefined;
   const migrations = [...current.manifest.files.keys()]
     .filter((p) => MIGRATION_FILE.test(p))
+    .sort()
     .flatMap((p) => {
       const contents = text(p);
       return contents === undefined ? [] : [{ path: p, contents }];
@@ -222,41 +208,23 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
 
   // Why: regeneration with nothing changed should cost little. The files are a pure
   // function of the verified document, the input's path, the options and codegen's own code and
-  // templates; the manifest records the hash of all of these. When it matches and every file the
-  // manifest lists is there as written, this run would write the same bytes: nothing to render.
-  // A declaration's key is of its text (src/write/fresh.ts), which `codegen generate` checks before it
-  // loads this module at all.
-  // Why not with --check: the manifest is input (anyone can commit one), so trusting it there would
-  // let a commit that changed a generated file and its manifest entries pass CI's check. --check
-  // renders and formats everything and compares bytes.
+  // templates; the manifest records the hash of all of these (src/write/fresh.ts, isCurrent).
+  // A declaration's key is of its text, which `codegen generate` checks before it loads this module at all.
   const key = expanded.fromDeclaration
     ? declarationKey(host.cwd, file, text, options)
     : generationKey(expanded.value, inputPathOf(host.cwd, file, options.outDir), options);
-  const before = options.check ? undefined : readCurrent(dir);
-  // Why not with --prettier: the files then depend on the project's prettier and its configuration
-  // too, which the key does not hold (an edited .prettierrc must format the files again).
+  if (!options.check) recover(dir);
+  const current = readCurrent(dir);
   // Why not for `migrate new`: the migration depends on the folder's snapshot, not on the key alone.
-  if (before && options.migration === undefined && options.prettier !== true && before.manifest.input === key && isIntact(before)) {
-    recover(dir);
+  if (options.migration === undefined && isCurrent(current, key, options)) {
     // The model's warnings as the run that wrote the folder gave them: modelling is what is skipped.
     return {
-      diagnostics: [...warnings, ...replayedWarnings(before.manifest.warnings, file)],
-      summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 },
+      diagnostics: [...warnings, ...replayedWarnings(current.manifest.warnings, file)],
+      summary: { written: 0, unchanged: current.manifest.files.size, removed: 0 },
     };
   }
 
-  if (!options.check) recover(dir);
-  const current = readCurrent(dir);
-  const result = await filesFromDocument(
-    host,
-    file,
-    text,
-    expanded.value,
-    options,
-    previousMigrations(current),
-    options.migration,
-    expanded.fromDeclaration !== true,
-  );
+  const result = await filesFromDocument(host, file, text, expanded.value, expanded.fromDeclaration !== true, options, previousMigrations(current));
   if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
   // The model's warnings too (error shapes the server cannot build), from here on.
   warnings = [...warnings, ...result.diagnostics];
@@ -317,11 +285,11 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   if (changes || manifest.kind !== "file" || manifest.text !== manifestNow) tree.commit(judged.keep, manifestNow);
   else tree.abandon();
   const migration = result.postgres?.written;
-  return { diagnostics: warnings, summary, warnings: [...(result.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };
+  return { diagnostics: warnings, summary, warnings: [...(result.postgres?.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };
 }
 
 /** The hash of everything a generation's files depend on (see generateIntoFolder). */
 function generationKey(document: OpenAPIV3_1.Document, inputPath: string, options: GenerateOptions): string {
-  const settings = { format: options.format !== false, prettier: options.prettier === true, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
+  const settings = { prettier: options.prettier === true, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
   return hashOf(`${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${JSON.stringify(document)}`);
 }

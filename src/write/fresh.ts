@@ -93,7 +93,6 @@ export function isUnsafeFolder(cwd: string, file: string, dir: string): boolean 
  */
 export function declarationKey(cwd: string, file: string, text: string, options: FolderOptions): string {
   const settings = {
-    format: options.format !== false,
     prettier: options.prettier === true,
     openapiVersion: options.openapiVersion ?? "3.1",
     allowUnsafePatterns: options.allowUnsafePatterns === true,
@@ -104,8 +103,18 @@ export function declarationKey(cwd: string, file: string, text: string, options:
   return hashOf(`declaration\n${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${text}`);
 }
 
-/** Whether every file a manifest lists is in the folder, as a plain file, matching the hash the manifest gives it. */
-export function isIntact(current: CurrentTree): boolean {
+/**
+ * Whether a folder is current for the run keyed `key`: its manifest holds that key and every file
+ * it lists is there, as a plain file, matching the hash the manifest gives it. The run would then
+ * write the same bytes: nothing to render.
+ * Why never with --check: the manifest is input (anyone can commit one), so trusting it there would
+ * let a commit that changed a generated file and its manifest entries pass CI's check. --check
+ * renders and formats everything and compares bytes.
+ * Why never with --prettier: the files then depend on the project's prettier and its configuration
+ * too, which the key does not hold (an edited .prettierrc must format the files again).
+ */
+export function isCurrent(current: CurrentTree, key: string, options: FolderOptions): boolean {
+  if (options.check || options.prettier === true || current.manifest.input !== key) return false;
   return [...current.manifest.files.keys()].every((file) => {
     const found = current.look(file);
     return found.kind === "file" && isAsWritten(current.manifest, file, found.text);
@@ -113,20 +122,15 @@ export function isIntact(current: CurrentTree): boolean {
 }
 
 /**
- * The number of files in the output folder when it is current for a declaration's `text` (its
- * manifest holds this run's `declarationKey` and every file it lists stands as written): the run
- * would write the same bytes. Undefined when it is not (or with `check`, or an unsafe folder): the
- * full run decides. A run that a kill interrupted is put right first (`recover`), as a full run does.
+ * The number of files in the output folder when it is current for a declaration's `text`
+ * (`isCurrent` with its `declarationKey`). Undefined when it is not (or an unsafe folder): the full
+ * run decides. A run that a kill interrupted is put right first (`recover`), as a full run does.
  */
 export function currentFiles(host: Pick<Host, "cwd">, file: string, text: string, options: FolderOptions): number | undefined {
-  // Why not with --check: the manifest is input (anyone can commit one); --check compares bytes.
-  // Why not with --prettier: the files then depend on the project's prettier and its config too,
-  // which the key does not hold (an edited .prettierrc must format the files again).
-  if (options.check || options.prettier === true) return undefined;
   const dir = outputFolder(path.resolve(host.cwd, options.outDir));
   if (isUnsafeFolder(host.cwd, file, dir)) return undefined;
   const before = readCurrent(dir);
-  if (before.manifest.input !== declarationKey(host.cwd, file, text, options) || !isIntact(before)) return undefined;
+  if (!isCurrent(before, declarationKey(host.cwd, file, text, options), options)) return undefined;
   // Why: the warnings modelling gave are printed on every run; the full run prints them (generateIntoFolder).
   if ((before.manifest.warnings ?? []).length > 0) return undefined;
   recover(dir);
