@@ -18,9 +18,9 @@ import type { Host } from "./host.js";
 import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
 import { recordedMigrations } from "./postgres/recorded.js";
 import { type FolderWrite, newTree, outputFolder, readCurrent, recover, writeFiles } from "./write/apply.js";
-import { declarationKey, fingerprintOfCode, inputPathOf, isCurrent, isUnsafeFolder } from "./write/fresh.js";
+import { generationKey, inputPathOf, isCurrent, isUnsafeFolder } from "./write/fresh.js";
 import { jsonShape, shapeOfData } from "./write/json-shape.js";
-import { type CurrentTree, MANIFEST, type StoredWarning, hashOf, manifestTextOf } from "./write/plan.js";
+import { type CurrentTree, MANIFEST, type StoredWarning, manifestTextOf } from "./write/plan.js";
 import { notAFolder } from "./write/target.js";
 
 export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion, Outcome };
@@ -210,9 +210,7 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // function of the verified document, the input's path, the options and codegen's own code and
   // templates; the manifest records the hash of all of these (src/write/fresh.ts, isCurrent).
   // A declaration's key is of its text, which `codegen generate` checks before it loads this module at all.
-  const key = expanded.fromDeclaration
-    ? declarationKey(host.cwd, file, text, options)
-    : generationKey(expanded.value, inputPathOf(host.cwd, file, options.outDir), options);
+  const key = generationKey(host.cwd, file, options, expanded.fromDeclaration ? { declaration: text } : { document: expanded.value });
   if (!options.check) recover(dir);
   const current = readCurrent(dir);
   // Why not for `migrate new`: the migration depends on the folder's snapshot, not on the key alone.
@@ -286,10 +284,4 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   else tree.abandon();
   const migration = result.postgres?.written;
   return { diagnostics: warnings, summary, warnings: [...(result.postgres?.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };
-}
-
-/** The hash of everything a generation's files depend on (see generateIntoFolder). */
-function generationKey(document: OpenAPIV3_1.Document, inputPath: string, options: GenerateOptions): string {
-  const settings = { prettier: options.prettier === true, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
-  return hashOf(`${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${JSON.stringify(document)}`);
 }

@@ -12,7 +12,7 @@ export const MANIFEST = ".codegen-manifest.json";
 export interface Manifest {
   /** Path inside the folder -> hash; a map, so a path such as `constructor` is no inherited key. */
   readonly files: ReadonlyMap<string, string>;
-  /** The hash of everything the files were generated from (src/pipeline.ts, generationKey). */
+  /** The hash of everything the files were generated from (src/write/fresh.ts, generationKey). */
   readonly input?: string;
   /** Path -> `hashOf` the very bytes written (absent in manifests written by older versions of codegen). */
   readonly bytes: ReadonlyMap<string, string>;
