@@ -263,24 +263,23 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   const said = new Set(blocked.map((d) => d.message));
   blocked.push(...recordedMigrations(dir, current, options.outDir, options.force, judged.generated).refused.filter((d) => !said.has(d.message)));
   const summary = judged.summary;
-  const changes = summary.written + summary.removed > 0;
+  const changes = summary.written + summary.removed;
   // The differ (the `diff` package, some 30 modules) is loaded only for a folder that is not current.
   // Why with a refusal too: --check shows what differs in every file, a hand-edited one included.
   const drift = async () =>
-    judged.drift && (changes || judged.edited.length > 0) ? { drift: (await import("./write/report.js")).describeDrift(judged.drift, options.outDir) } : {};
+    judged.drift && changes + judged.edited.length > 0 ? { drift: (await import("./write/report.js")).describeDrift(judged.drift, options.outDir) } : {};
   if (blocked.length > 0) {
     tree?.abandon();
     return { diagnostics: [...warnings, ...blocked], ...(await drift()) };
   }
   if (!tree) {
-    if (!changes) return { diagnostics: [...warnings, ...uncaptured], summary };
-    const count = summary.written + summary.removed;
-    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count }), ...uncaptured], ...(await drift()) };
+    if (changes === 0) return { diagnostics: [...warnings, ...uncaptured], summary };
+    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count: changes }), ...uncaptured], ...(await drift()) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
   const manifestNow = manifestTextOf(judged.entries, key, storedWarnings(result.diagnostics));
-  if (changes || manifest.kind !== "file" || manifest.text !== manifestNow) tree.commit(judged.keep, manifestNow);
+  if (changes > 0 || manifest.kind !== "file" || manifest.text !== manifestNow) tree.commit(judged.keep, manifestNow);
   else tree.abandon();
   const migration = result.postgres?.written;
   return { diagnostics: warnings, summary, warnings: [...(result.postgres?.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };

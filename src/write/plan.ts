@@ -78,19 +78,15 @@ export function hashOf(contents: string): string {
  */
 export function shapeHashOf(path: string, text: string, piece?: number, scanFrom?: number): string {
   const data = dataShapeOf(path, text);
-  if (data !== undefined) return shapeHash(data);
+  if (data !== undefined) return shapeOfJson(data);
   return codeShapeHash(text, piece, scanFrom);
 }
-
-const shapeHash = (shape: string) => `shape1-${hashOf(shape).slice("sha256-".length)}`;
 
 /**
  * The shape hash of a YAML or JSON file written from data whose `JSON.stringify` text is `json`:
  * the definition that json-shape.ts's shapeOfData meets without making that text.
  */
-export function shapeOfJson(json: string): string {
-  return shapeHash(json);
-}
+export const shapeOfJson = (json: string): string => `shape1-${hashOf(json).slice("sha256-".length)}`;
 
 /** Whether a path names a YAML or JSON file: its shape is its data's. */
 const isDataPath = (path: string) => /\.(ya?ml|json)$/.test(path);
@@ -170,9 +166,9 @@ export interface ManifestEntry {
   readonly bytes: string;
 }
 
-/** A generated file's manifest entry; `bytes`: `hashOf` its text where the run has it already (from the bytes it wrote). */
-export function entryOf(file: GeneratedFile, bytes = hashOf(file.contents)): ManifestEntry {
-  return { path: file.path, shape: shapeHashOfFile(file), bytes };
+/** A generated file's manifest entry. */
+export function entryOf(file: GeneratedFile): ManifestEntry {
+  return { path: file.path, shape: shapeHashOfFile(file), bytes: hashOf(file.contents) };
 }
 
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
