@@ -8,15 +8,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { type Outcome, basePathOf, declarationLocator, documentFromText, modelOfDocument } from "./compile/compile.js";
 import { toOpenApi30 } from "./compile/openapi/versions.js";
 import { type Diagnostic, type DiagnosticCode, catalogue, diagnostic, formatDiagnostics, sortDiagnostics } from "./diagnostics/index.js";
-import {
-  type MigrationRequest,
-  type PostgresFiles,
-  type PreviousMigrations,
-  SNAPSHOT,
-  keptMigrations,
-  parseSnapshot,
-  postgresFiles,
-} from "./emit/postgres/generate.js";
+import { type PostgresFiles, type PreviousMigrations, SNAPSHOT, parseSnapshot, postgresFiles } from "./emit/postgres/generate.js";
 import { refusalDiagnostic, uncapturedDiagnostics } from "./postgres/evolution.js";
 import { MIGRATION_FILE } from "./emit/postgres/migrations.js";
 import type { DataFile, GeneratedFile } from "./emit/render.js";
@@ -25,10 +17,10 @@ import { documentYaml, jsonToYaml } from "./emit/yaml.js";
 import type { Host } from "./host.js";
 import type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion } from "./options.js";
 import { recordedMigrations } from "./postgres/recorded.js";
-import { type FolderWrite, type Judged, newTree, outputFolder, readCurrent, recover, writeFiles } from "./write/apply.js";
-import { declarationKey, fingerprintOfCode, inputPathOf, isIntact, isUnsafeFolder } from "./write/fresh.js";
+import { type FolderWrite, newTree, outputFolder, readCurrent, recover, writeFiles } from "./write/apply.js";
+import { generationKey, inputPathOf, isCurrent, isUnsafeFolder } from "./write/fresh.js";
 import { jsonShape, shapeOfData } from "./write/json-shape.js";
-import { type CurrentTree, MANIFEST, type StoredWarning, type WritePlan, hasChanges, hashOf, manifestTextOf, planWrite } from "./write/plan.js";
+import { type CurrentTree, MANIFEST, type StoredWarning, manifestTextOf } from "./write/plan.js";
 import { notAFolder } from "./write/target.js";
 
 export type { FolderOptions, GenerateOptions, InputOptions, OpenApiVersion, Outcome };
@@ -73,35 +65,33 @@ export { loadTemplateSources };
 export async function generateFiles(host: Pick<Host, "cwd">, file: string, text: string, options: GenerateOptions): Promise<Outcome<GeneratedFile[]>> {
   const expanded = await documentFromText(file, text, host.cwd, options);
   if (!expanded.value) return { diagnostics: expanded.diagnostics };
-  const files = await filesFromDocument(host, file, text, expanded.value, options, undefined, options.migration, expanded.fromDeclaration !== true);
+  const files = await filesFromDocument(host, file, text, expanded.value, expanded.fromDeclaration !== true, options);
   return { ...(files.value ? { value: [...files.value] } : {}), diagnostics: [...expanded.diagnostics, ...files.diagnostics] };
 }
 
 /**
  * A verified document to every generated file: model, render, and with `--prettier` the
  * project's own formatter. The files come as they are rendered (openapi.yaml first), so a caller
- * that writes each and lets it go never holds them all. `previous`: the migrations an earlier run left in the output folder
- * (none: the first migration creates every table). `fromOthers`: the document is written by
- * others, not expanded from a declaration (modelOfDocument).
+ * that writes each and lets it go never holds them all. `fromOthers`: the document is written by
+ * others, not expanded from a declaration (modelOfDocument). `previous`: the migrations an earlier
+ * run left in the output folder (none: the first migration creates every table).
  */
 async function filesFromDocument(
   host: Pick<Host, "cwd">,
   file: string,
   text: string,
   document: OpenAPIV3_1.Document,
+  fromOthers: boolean,
   options: GenerateOptions,
-  previous?: PreviousMigrations,
-  request?: MigrationRequest,
-  fromOthers = false,
-): Promise<Outcome<Iterable<GeneratedFile>> & { readonly warnings?: readonly string[]; readonly postgres?: PostgresFiles }> {
+  previous: PreviousMigrations = { migrations: [] },
+): Promise<Outcome<Iterable<GeneratedFile>> & { readonly postgres?: PostgresFiles }> {
   // The document as written (3.0 converted once), kept with openapi.yaml: the manifest hashes its shape from it.
   const written = options.openapiVersion === "3.0" ? toOpenApi30(document as unknown as Record<string, unknown>) : document;
   // openapi.yaml, and whether the server's own writer made it (src/emit/yaml.ts). Made before the
   // model (its garbage then falls on a small heap) and let go once the caller has it (files()).
   let openapi: { readonly text: string; readonly servedAsIs: boolean } | undefined = documentYaml(written);
   // Each table keeps the names the folder's snapshot and migrations gave it (src/compile/tables.ts).
-  const kept = keptMigrations(previous ?? { migrations: [] });
-  const tableHistory = { snapshot: previous?.snapshot, migrations: kept.map((m) => m.contents) };
+  const tableHistory = { snapshot: previous.snapshot, migrations: previous.migrations.map((m) => m.contents) };
   // Why not with --strict: what is rendered otherwise is warned of, and --strict makes warnings errors.
   const modelled = modelOfDocument(
     file,
@@ -123,9 +113,8 @@ async function filesFromDocument(
   // server's writer would not make it from that JSON at its first request.
   const served = { basePath: basePathOf(document), data: written, json, ...(openapi.servedAsIs ? {} : { yaml: openapi.text }) };
   // The PostgreSQL store and its migrations, for codegen's own resources (docs/postgres.md).
-  const postgres = view.hasResources ? postgresFiles(view, previous, request) : undefined;
+  const postgres = view.hasResources ? postgresFiles(view, previous, options.migration) : undefined;
   const filesView = { ...view, document: served, ...(postgres ? { migrations: postgres.migrations } : {}) };
-  const warnings = postgres?.warnings ?? [];
   const data = postgres?.files ?? [];
   // Handlebars is loaded only by the commands that render (not `openapi`, not `validate`).
   const { renderFiles } = await import("./emit/render.js");
@@ -138,16 +127,12 @@ async function filesFromDocument(
     yield* renderFiles(filesView, sources);
     yield* data;
   }
-  if (options.prettier !== true) return { value: files(), diagnostics: modelled.diagnostics, warnings, ...(postgres ? { postgres } : {}) };
+  const outcome = { diagnostics: modelled.diagnostics, ...(postgres ? { postgres } : {}) };
+  if (options.prettier !== true) return { value: files(), ...outcome };
   // `--prettier`: the project's own prettier and configuration have the last word.
   const { ProjectPrettierMissing, formatWithProjectPrettier } = await import("./emit/prettier.js");
   try {
-    return {
-      value: await formatWithProjectPrettier([...files()], path.resolve(host.cwd, options.outDir)),
-      diagnostics: modelled.diagnostics,
-      warnings,
-      ...(postgres ? { postgres } : {}),
-    };
+    return { value: await formatWithProjectPrettier([...files()], path.resolve(host.cwd, options.outDir)), ...outcome };
   } catch (error) {
     if (!(error instanceof ProjectPrettierMissing)) throw error;
     return { diagnostics: [diagnostic("output/no-prettier", { dir: options.outDir })] };
@@ -173,7 +158,7 @@ function replayedWarnings(stored: readonly StoredWarning[] | undefined, file: st
     }));
 }
 
-/** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists. */
+/** The migrations an earlier run left in a folder: the snapshot and every migration file its manifest lists, in their order. */
 function previousMigrations(current: CurrentTree): PreviousMigrations {
   const text = (path: string) => {
     const found = current.look(path);
@@ -184,6 +169,7 @@ function previousMigrations(current: CurrentTree): PreviousMigrations {
   const snapshot = current.manifest.files.has(SNAPSHOT) ? parseSnapshot(text(SNAPSHOT)) : undefined;
   const migrations = [...current.manifest.files.keys()]
     .filter((p) => MIGRATION_FILE.test(p))
+    .sort()
     .flatMap((p) => {
       const contents = text(p);
       return contents === undefined ? [] : [{ path: p, contents }];
@@ -222,41 +208,21 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
 
   // Why: regeneration with nothing changed should cost little. The files are a pure
   // function of the verified document, the input's path, the options and codegen's own code and
-  // templates; the manifest records the hash of all of these. When it matches and every file the
-  // manifest lists is there as written, this run would write the same bytes: nothing to render.
-  // A declaration's key is of its text (src/write/fresh.ts), which `codegen generate` checks before it
-  // loads this module at all.
-  // Why not with --check: the manifest is input (anyone can commit one), so trusting it there would
-  // let a commit that changed a generated file and its manifest entries pass CI's check. --check
-  // renders and formats everything and compares bytes.
-  const key = expanded.fromDeclaration
-    ? declarationKey(host.cwd, file, text, options)
-    : generationKey(expanded.value, inputPathOf(host.cwd, file, options.outDir), options);
-  const before = options.check ? undefined : readCurrent(dir);
-  // Why not with --prettier: the files then depend on the project's prettier and its configuration
-  // too, which the key does not hold (an edited .prettierrc must format the files again).
+  // templates; the manifest records the hash of all of these (src/write/fresh.ts, isCurrent).
+  // A declaration's key is of its text, which `codegen generate` checks before it loads this module at all.
+  const key = generationKey(host.cwd, file, options, expanded.fromDeclaration ? { declaration: text } : { document: expanded.value });
+  if (!options.check) recover(dir);
+  const current = readCurrent(dir);
   // Why not for `migrate new`: the migration depends on the folder's snapshot, not on the key alone.
-  if (before && options.migration === undefined && options.prettier !== true && before.manifest.input === key && isIntact(before)) {
-    recover(dir);
+  if (options.migration === undefined && isCurrent(current, key, options)) {
     // The model's warnings as the run that wrote the folder gave them: modelling is what is skipped.
     return {
-      diagnostics: [...warnings, ...replayedWarnings(before.manifest.warnings, file)],
-      summary: { written: 0, unchanged: before.manifest.files.size, removed: 0 },
+      diagnostics: [...warnings, ...replayedWarnings(current.manifest.warnings, file)],
+      summary: { written: 0, unchanged: current.manifest.files.size, removed: 0 },
     };
   }
 
-  if (!options.check) recover(dir);
-  const current = readCurrent(dir);
-  const result = await filesFromDocument(
-    host,
-    file,
-    text,
-    expanded.value,
-    options,
-    previousMigrations(current),
-    options.migration,
-    expanded.fromDeclaration !== true,
-  );
+  const result = await filesFromDocument(host, file, text, expanded.value, expanded.fromDeclaration !== true, options, previousMigrations(current));
   if (!result.value) return { diagnostics: [...warnings, ...result.diagnostics] };
   // The model's warnings too (error shapes the server cannot build), from here on.
   warnings = [...warnings, ...result.diagnostics];
@@ -275,20 +241,16 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
           `the declaration ${pending.named[0]!.text}${pending.named.length > 1 ? ` (and ${pending.named.length - 1} more change${pending.named.length > 2 ? "s" : ""})` : ""}, which no migration captures: \`codegen migrate new\` writes it`,
         ]
       : [];
-  // --check keeps every file's text for the diff it prints (planWrite); a run that writes puts each
-  // file into the new tree as it comes and keeps only its hashes (writeFiles).
-  const keepFormatting = options.prettier !== true;
-  const all = options.check ? [...files] : undefined;
-  const plan = all && planWrite(current, all, options.force, keepFormatting);
-  const tree = newTree(dir);
-  let write: FolderWrite | undefined;
+  // A run that writes puts each file into the new tree as it comes and keeps only its hashes;
+  // --check writes nothing and keeps the texts of what differs, for the diff it prints (writeFiles).
+  const tree = options.check ? undefined : newTree(dir);
+  let judged: FolderWrite;
   try {
-    write = plan ? undefined : await writeFiles(tree, current, files, options.force, keepFormatting);
+    judged = await writeFiles(current, files, options.force, options.prettier !== true, tree);
   } catch (error) {
-    tree.abandon();
+    tree?.abandon();
     throw error;
   }
-  const judged = write ?? judgedOf(plan!, all!);
   const shown = (relative: string) => path.join(options.outDir, relative);
   const links = [...new Set(judged.foreign.filter((p) => p.link).map((p) => p.at))];
   const blocked = [
@@ -300,38 +262,25 @@ export async function generateIntoFolder(host: Host, file: string, text: string,
   // holding another (added by hand, a link) is refused here too, so --check and migrate agree.
   const said = new Set(blocked.map((d) => d.message));
   blocked.push(...recordedMigrations(dir, current, options.outDir, options.force, judged.generated).refused.filter((d) => !said.has(d.message)));
+  const summary = judged.summary;
+  const changes = summary.written + summary.removed;
   // The differ (the `diff` package, some 30 modules) is loaded only for a folder that is not current.
   // Why with a refusal too: --check shows what differs in every file, a hand-edited one included.
   const drift = async () =>
-    plan && (hasChanges(plan) || plan.edited.length > 0) ? { drift: (await import("./write/report.js")).describeDrift(plan, options.outDir) } : {};
+    judged.drift && changes + judged.edited.length > 0 ? { drift: (await import("./write/report.js")).describeDrift(judged.drift, options.outDir) } : {};
   if (blocked.length > 0) {
-    tree.abandon();
+    tree?.abandon();
     return { diagnostics: [...warnings, ...blocked], ...(await drift()) };
   }
-  const summary = judged.summary;
-  const changes = summary.written + summary.removed > 0;
-  if (!write) {
-    if (!changes) return { diagnostics: [...warnings, ...uncaptured], summary };
-    const count = summary.written + summary.removed;
-    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count }), ...uncaptured], ...(await drift()) };
+  if (!tree) {
+    if (changes === 0) return { diagnostics: [...warnings, ...uncaptured], summary };
+    return { diagnostics: [...warnings, diagnostic("output/out-of-date", { dir: options.outDir, count: changes }), ...uncaptured], ...(await drift()) };
   }
   // Nothing to change and the manifest already right: touch nothing at all.
   const manifest = current.look(MANIFEST);
-  const manifestNow = manifestTextOf(write.entries, key, storedWarnings(result.diagnostics));
-  if (changes || manifest.kind !== "file" || manifest.text !== manifestNow) tree.commit(write.keep, manifestNow);
+  const manifestNow = manifestTextOf(judged.entries, key, storedWarnings(result.diagnostics));
+  if (changes > 0 || manifest.kind !== "file" || manifest.text !== manifestNow) tree.commit(judged.keep, manifestNow);
   else tree.abandon();
   const migration = result.postgres?.written;
-  return { diagnostics: warnings, summary, warnings: [...(result.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };
-}
-
-/** What a plan (--check's) found, as a run that writes reports it. */
-function judgedOf(plan: WritePlan, files: readonly GeneratedFile[]): Judged {
-  const summary = { written: plan.added.length + plan.changed.length, unchanged: plan.unchanged.length, removed: plan.removed.length };
-  return { foreign: plan.foreign, edited: plan.edited, summary, generated: new Set(files.map((f) => f.path)) };
-}
-
-/** The hash of everything a generation's files depend on (see generateIntoFolder). */
-function generationKey(document: OpenAPIV3_1.Document, inputPath: string, options: GenerateOptions): string {
-  const settings = { format: options.format !== false, prettier: options.prettier === true, openapiVersion: options.openapiVersion ?? "3.1", inputPath };
-  return hashOf(`${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${JSON.stringify(document)}`);
+  return { diagnostics: warnings, summary, warnings: [...(result.postgres?.warnings ?? []), ...notice], ...(migration !== undefined ? { migration } : {}) };
 }

@@ -29,9 +29,9 @@ import {
   judgeFile,
   knownShapeOf,
   leftBehind,
-  manifestBlocked,
   parseManifest,
 } from "./plan.js";
+import type { Drift } from "./report.js";
 import { type FileSink, type Written, fileSink } from "./writer.js";
 
 /** A file larger than this is not read: codegen never wrote one (a manifest larger is no manifest). */
@@ -137,15 +137,10 @@ function readFile(dir: string, file: string): Found {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
 
-/** The new tree a run builds beside the folder, a file at a time, and swaps in whole. */
-export interface NewTree {
-  /**
-   * Write a generated file into the new tree (writer.ts), with its code shape hash when `shape`.
-   * A promise: wait for it before writing more.
-   */
+/** The new tree a run builds beside the folder, a file at a time (writer.ts's sink, keyed by the path in the tree), and swaps in whole. */
+export interface NewTree extends Pick<FileSink, "settle"> {
+  /** Write a generated file into the new tree (FileSink's write). */
   write(file: GeneratedFile, shape: boolean): Promise<void> | undefined;
-  /** Wait for every write to end: what each wrote, by path in the tree; the first write that failed rejects it. */
-  settle(): Promise<Map<string, Written>>;
   /**
    * Hard-link in every entry of the folder `keep` accepts (the generated files that do not
    * change, and every file codegen does not own: their mtimes stay), write the manifest, and
@@ -164,7 +159,7 @@ export interface NewTree {
 export function newTree(dir: string): NewTree {
   const { fresh, retired } = siblings(dir);
   let made: Set<string> | undefined;
-  let sink: FileSink | undefined;
+  const sink = fileSink(fresh);
   const start = () => {
     rmSync(fresh, { recursive: true, force: true });
     mkdirSync(fresh, { recursive: true });
@@ -173,15 +168,10 @@ export function newTree(dir: string): NewTree {
   return {
     write(file, shape) {
       made ??= start();
-      sink ??= fileSink();
       folderIn(fresh, path.posix.dirname(file.path), made);
-      return sink.write(path.join(fresh, file.path), file.contents, shape);
+      return sink.write(file.path, file.contents, shape);
     },
-    async settle() {
-      const written = new Map<string, Written>();
-      for (const [file, result] of (await sink?.settle()) ?? []) written.set(path.relative(fresh, file).split(path.sep).join("/"), result);
-      return written;
-    },
+    settle: () => sink.settle(),
     commit(keep, manifest) {
       made ??= start();
       // After the new files: a link of the old tree copied where the new tree has a folder fails
@@ -198,20 +188,20 @@ export function newTree(dir: string): NewTree {
   };
 }
 
-/** What a run found of the generated files against the folder: what blocks it, and what it changes. */
-export interface Judged {
+/** What writing the generated files into the new tree found: what blocks it, what it changes, the manifest's entries. */
+export interface FolderWrite {
+  /** Entries the generator did not write where it would write (a file, a symbolic link on the way): always an error. */
   readonly foreign: readonly Blocked[];
+  /** Generated files edited by hand: the run stops unless forced. */
   readonly edited: readonly { readonly path: string }[];
   readonly summary: { readonly written: number; readonly unchanged: number; readonly removed: number };
   /** The path of every generated file. */
   readonly generated: ReadonlySet<string>;
-}
-
-/** What writing the generated files into the new tree found (Judged), the manifest's entries, and what of the old tree stays. */
-export interface FolderWrite extends Judged {
   readonly entries: readonly ManifestEntry[];
   /** Whether an entry of the old tree is linked into the new one: not a file written anew, deleted, or the manifest. */
   keep(relative: string): boolean;
+  /** Without a tree (--check): the texts of every file that differs, for the diff it prints (report.ts). */
+  readonly drift?: Drift;
 }
 
 /**
@@ -220,29 +210,43 @@ export interface FolderWrite extends Judged {
  * large API (tens of megabytes, openapi.yaml and document.gen.ts most of it) were all held
  * until the last was rendered and the plan made. Once something blocks the run, nothing more is
  * written (the caller abandons the tree), but every file is still judged, so all are reported.
+ * Without a tree (--check) nothing is written and no entry made: the texts of what differs are
+ * kept instead (`drift`).
  */
 export async function writeFiles(
-  tree: NewTree,
   current: CurrentTree,
   files: Iterable<GeneratedFile>,
   force: boolean,
   keepFormatting: boolean,
+  tree?: NewTree,
 ): Promise<FolderWrite> {
-  const foreign = manifestBlocked(current);
+  const manifest = current.look(MANIFEST);
+  // The manifest itself is written on every run that changes anything: something not codegen's there blocks it.
+  const foreign: Blocked[] = manifest.kind === "other" ? [{ path: MANIFEST, at: manifest.at, link: manifest.link }] : [];
   const edited: { path: string }[] = [];
+  const drift: Drift | undefined = tree ? undefined : { added: [], changed: [], removed: [], edited: [] };
   const entries: ManifestEntry[] = [];
+  const generated = new Set<string>();
   const rewritten = new Set<string>();
   // The files handed to the tree, with their shape hash where this thread has it (a data file's, or a function that gives it once every file is rendered).
   const written: { path: string; shape: string | (() => string) | undefined }[] = [];
   let unchanged = 0;
   try {
     for (const file of files) {
+      generated.add(file.path);
       const { verdict, found } = judgeFile(current, file, force, keepFormatting);
+      const before = found.kind === "file" ? found.text : "";
       if (verdict === "unchanged") unchanged++;
-      else if (verdict === "edited") edited.push({ path: file.path });
-      else if (verdict === "foreign")
+      else if (verdict === "edited") {
+        edited.push({ path: file.path });
+        drift?.edited.push({ path: file.path, before, after: file.contents });
+      } else if (verdict === "foreign")
         foreign.push(found.kind === "other" ? { path: file.path, at: found.at, link: found.link } : { path: file.path, at: file.path, link: false });
-      else rewritten.add(file.path);
+      else {
+        rewritten.add(file.path);
+        drift?.[verdict].push({ path: file.path, before, after: file.contents });
+      }
+      if (!tree) continue;
       if (!rewritten.has(file.path) || foreign.length + edited.length > 0) {
         entries.push(entryOf(file));
         continue;
@@ -253,17 +257,18 @@ export async function writeFiles(
     }
   } catch (error) {
     // Nothing may still be writing into the tree its caller abandons.
-    await tree.settle().catch(() => undefined);
+    await tree?.settle().catch(() => undefined);
     throw error;
   }
-  const results = await tree.settle();
+  const results = (await tree?.settle()) ?? new Map<string, Written>();
   for (const { path, shape } of written) {
     const result = results.get(path)!;
     entries.push({ path, shape: typeof shape === "function" ? shape() : (shape ?? result.shape!), bytes: result.bytes });
   }
-  const generated = new Set(entries.map((e) => e.path));
   const rest = leftBehind(current, generated, force);
   edited.push(...rest.edited);
+  drift?.edited.push(...rest.edited);
+  drift?.removed.push(...rest.removed);
   const dropped = new Set([...rest.removed.map((r) => r.path), MANIFEST]);
   return {
     foreign,
@@ -272,6 +277,7 @@ export async function writeFiles(
     generated,
     entries,
     keep: (relative) => !rewritten.has(relative) && !dropped.has(relative),
+    ...(drift ? { drift } : {}),
   };
 }
 

@@ -8,7 +8,7 @@
  * a backslash before a quote goes and every quote becomes `"`; `;`, `(`, `)` and a comma before a
  * closer (past `;`s) go; the quotes of a `"key":` whose key is an identifier go.
  */
-import { type Hash, createHash } from "node:crypto";
+import { createHash } from "node:crypto";
 
 /** Whether a UTF-16 code unit is one `\s` matches (ECMAScript's WhiteSpace and LineTerminator). */
 const isSpace = (c: number) =>
@@ -135,25 +135,8 @@ function utf8Into(units: Uint16Array, length: number, bytes: Uint8Array): number
   return at;
 }
 
-/** Scratch space for a run of pieces of one text: grown to the longest piece. */
-export interface ShapeScratch {
-  units: Uint16Array;
-  bytes: Uint8Array;
-}
-
-/** Add the shape of `text` to `hash` as UTF-8 (what updating it with the passes' string added). */
-export function updateWithShape(hash: Hash, text: string, scratch: ShapeScratch): void {
-  if (scratch.units.length < text.length) {
-    scratch.units = new Uint16Array(text.length);
-    scratch.bytes = new Uint8Array(text.length * 3);
-  }
-  const units = scratch.units;
-  const length = unquoteKeys(units, dropPunctuation(units, shapeSpaceAndQuotes(text, units)));
-  hash.update(scratch.bytes.subarray(0, utf8Into(units, length, scratch.bytes)));
-}
-
 /** How long a piece of a text shaped at once is (codeShapeHash), up to the next SHAPE_SAFE_END. */
-export const SHAPE_PIECE = 256 * 1024;
+const SHAPE_PIECE = 256 * 1024;
 
 /**
  * A character the shape rule neither matches nor looks at from beside it (none of `\w$`, white
@@ -163,7 +146,7 @@ export const SHAPE_PIECE = 256 * 1024;
 const SHAPE_SAFE_END = /[^\w$\s:=<>()[\]{},|&;"'`\\\ud800-\udfff]/g;
 
 /** Where the piece of `text` from `start` ends: after the first SHAPE_SAFE_END at least `piece` characters on, else at the end. */
-export function pieceEnd(text: string, start: number, piece = SHAPE_PIECE): number {
+function pieceEnd(text: string, start: number, piece: number): number {
   if (start + piece >= text.length) return text.length;
   SHAPE_SAFE_END.lastIndex = start + piece;
   const found = SHAPE_SAFE_END.exec(text);
@@ -176,7 +159,7 @@ export function pieceEnd(text: string, start: number, piece = SHAPE_PIECE): numb
  * ten times slower before; a large file (document.gen.ts, api.gen.ts) pays for its optimization
  * many times over, a small one never.
  */
-export const SCAN_FROM = 128 * 1024;
+const SCAN_FROM = 128 * 1024;
 
 /** The shape of code by the rule's five passes (the scan above computes the same). */
 function codeShape(text: string): string {
@@ -193,36 +176,28 @@ function codeShape(text: string): string {
 }
 
 /**
- * The shape hash of a code text of `length` code units, given a piece at a time, each piece ending
- * where `pieceEnd` ends one (after a character the rule neither matches nor looks at), so the
- * pieces' shapes are the whole's and no large file is copied or scanned whole. A text of
- * `scanFrom` units or more is scanned, a shorter one goes through the passes.
+ * The shape hash of a code text, shaped a piece at a time, each piece ending where `pieceEnd`
+ * ends one (after a character the rule neither matches nor looks at), so the pieces' shapes are
+ * the whole's and no large file is copied or scanned whole. A text of `scanFrom` units or more is
+ * scanned (into scratch space grown to the longest piece), a shorter one goes through the passes.
  */
-export class CodeShape {
-  private readonly hash = createHash("sha256");
-  private readonly scratch: ShapeScratch = { units: new Uint16Array(0), bytes: new Uint8Array(0) };
-  private readonly scan: boolean;
-
-  constructor(length: number, scanFrom = SCAN_FROM) {
-    this.scan = length >= scanFrom;
-  }
-
-  add(piece: string): void {
-    if (this.scan) updateWithShape(this.hash, piece, this.scratch);
-    else this.hash.update(codeShape(piece));
-  }
-
-  digest(): string {
-    return `shape1-${this.hash.digest("hex")}`;
-  }
-}
-
-/** The shape hash of a whole code text (plan.ts, shapeHashOf). */
 export function codeShapeHash(text: string, piece = SHAPE_PIECE, scanFrom = SCAN_FROM): string {
-  const shape = new CodeShape(text.length, scanFrom);
+  const hash = createHash("sha256");
+  let units = new Uint16Array(0);
+  let bytes = new Uint8Array(0);
   for (let start = 0, end = 0; start < text.length; start = end) {
     end = pieceEnd(text, start, piece);
-    shape.add(text.slice(start, end));
+    const part = text.slice(start, end);
+    if (text.length < scanFrom) {
+      hash.update(codeShape(part));
+      continue;
+    }
+    if (units.length < part.length) {
+      units = new Uint16Array(part.length);
+      bytes = new Uint8Array(part.length * 3);
+    }
+    const length = unquoteKeys(units, dropPunctuation(units, shapeSpaceAndQuotes(part, units)));
+    hash.update(bytes.subarray(0, utf8Into(units, length, bytes)));
   }
-  return shape.digest();
+  return `shape1-${hash.digest("hex")}`;
 }

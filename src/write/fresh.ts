@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Host } from "../host.js";
 import { loadTemplateSources } from "../emit/templates.js";
-import type { FolderOptions } from "../options.js";
+import type { FolderOptions, GenerateOptions } from "../options.js";
 import { outputFolder, readCurrent, recover } from "./apply.js";
 import { type CurrentTree, hashOf, isAsWritten } from "./plan.js";
 
@@ -83,29 +83,35 @@ export function isUnsafeFolder(cwd: string, file: string, dir: string): boolean 
 }
 
 /**
- * The key of a generation from a declaration: a hash of its text and of everything else the
- * files depend on (codegen's code, every option that changes the files or what is accepted, the
- * input's path as the headers name it). Why the text and not the expanded document: a declaration
- * refers to no other file, so its text decides everything, and the key is then known before
- * anything is parsed. (An OpenAPI document's `$ref`s may read other files: its key is of the
- * bundled document, src/pipeline.ts.) A run that fails writes no manifest, so a matching key means a
- * run that succeeded.
+ * The key of a generation: a hash of its input and of everything else the files depend on
+ * (codegen's code, every option that changes the files, the input's path as the headers name it).
+ * A declaration's key is of its text, with the options that change what is accepted: why the
+ * text and not the expanded document: a declaration refers to no other file, so its text decides
+ * everything, and the key is then known before anything is parsed. An OpenAPI document's `$ref`s
+ * may read other files: its key is of the bundled document. A run that fails writes no manifest,
+ * so a matching key means a run that succeeded.
  */
-export function declarationKey(cwd: string, file: string, text: string, options: FolderOptions): string {
-  const settings = {
-    format: options.format !== false,
-    prettier: options.prettier === true,
-    openapiVersion: options.openapiVersion ?? "3.1",
-    allowUnsafePatterns: options.allowUnsafePatterns === true,
-    strict: options.strict === true,
-    inputPath: inputPathOf(cwd, file, options.outDir),
-  };
-  // "declaration": a key of this kind never equals one of a document (src/pipeline.ts, generationKey).
-  return hashOf(`declaration\n${fingerprintOfCode()}\n${JSON.stringify(settings)}\n${text}`);
+export function generationKey(cwd: string, file: string, options: GenerateOptions, input: { declaration: string } | { document: unknown }): string {
+  const settings = { prettier: options.prettier === true, openapiVersion: options.openapiVersion ?? "3.1" };
+  const inputPath = inputPathOf(cwd, file, options.outDir);
+  if (!("declaration" in input)) return hashOf(`${fingerprintOfCode()}\n${JSON.stringify({ ...settings, inputPath })}\n${JSON.stringify(input.document)}`);
+  const accepted = { allowUnsafePatterns: options.allowUnsafePatterns === true, strict: options.strict === true };
+  // "declaration": a key of this kind never equals one of a document.
+  return hashOf(`declaration\n${fingerprintOfCode()}\n${JSON.stringify({ ...settings, ...accepted, inputPath })}\n${input.declaration}`);
 }
 
-/** Whether every file a manifest lists is in the folder, as a plain file, matching the hash the manifest gives it. */
-export function isIntact(current: CurrentTree): boolean {
+/**
+ * Whether a folder is current for the run keyed `key`: its manifest holds that key and every file
+ * it lists is there, as a plain file, matching the hash the manifest gives it. The run would then
+ * write the same bytes: nothing to render.
+ * Why never with --check: the manifest is input (anyone can commit one), so trusting it there would
+ * let a commit that changed a generated file and its manifest entries pass CI's check. --check
+ * renders and formats everything and compares bytes.
+ * Why never with --prettier: the files then depend on the project's prettier and its configuration
+ * too, which the key does not hold (an edited .prettierrc must format the files again).
+ */
+export function isCurrent(current: CurrentTree, key: string, options: FolderOptions): boolean {
+  if (options.check || options.prettier === true || current.manifest.input !== key) return false;
   return [...current.manifest.files.keys()].every((file) => {
     const found = current.look(file);
     return found.kind === "file" && isAsWritten(current.manifest, file, found.text);
@@ -113,20 +119,15 @@ export function isIntact(current: CurrentTree): boolean {
 }
 
 /**
- * The number of files in the output folder when it is current for a declaration's `text` (its
- * manifest holds this run's `declarationKey` and every file it lists stands as written): the run
- * would write the same bytes. Undefined when it is not (or with `check`, or an unsafe folder): the
- * full run decides. A run that a kill interrupted is put right first (`recover`), as a full run does.
+ * The number of files in the output folder when it is current for a declaration's `text`
+ * (`isCurrent` with its `generationKey`). Undefined when it is not (or an unsafe folder): the full
+ * run decides. A run that a kill interrupted is put right first (`recover`), as a full run does.
  */
 export function currentFiles(host: Pick<Host, "cwd">, file: string, text: string, options: FolderOptions): number | undefined {
-  // Why not with --check: the manifest is input (anyone can commit one); --check compares bytes.
-  // Why not with --prettier: the files then depend on the project's prettier and its config too,
-  // which the key does not hold (an edited .prettierrc must format the files again).
-  if (options.check || options.prettier === true) return undefined;
   const dir = outputFolder(path.resolve(host.cwd, options.outDir));
   if (isUnsafeFolder(host.cwd, file, dir)) return undefined;
   const before = readCurrent(dir);
-  if (before.manifest.input !== declarationKey(host.cwd, file, text, options) || !isIntact(before)) return undefined;
+  if (!isCurrent(before, generationKey(host.cwd, file, options, { declaration: text }), options)) return undefined;
   // Why: the warnings modelling gave are printed on every run; the full run prints them (generateIntoFolder).
   if ((before.manifest.warnings ?? []).length > 0) return undefined;
   recover(dir);

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import type { DataFile, GeneratedFile } from "../emit/render.js";
 import { codeShapeHash } from "./code-shape.js";
 import { shapeOfData } from "./json-shape.js";
+import type { Differing, Drift } from "./report.js";
 
 /** The manifest's file name inside the output folder. */
 export const MANIFEST = ".codegen-manifest.json";
@@ -11,7 +12,7 @@ export const MANIFEST = ".codegen-manifest.json";
 export interface Manifest {
   /** Path inside the folder -> hash; a map, so a path such as `constructor` is no inherited key. */
   readonly files: ReadonlyMap<string, string>;
-  /** The hash of everything the files were generated from (src/pipeline.ts, generationKey). */
+  /** The hash of everything the files were generated from (src/write/fresh.ts, generationKey). */
   readonly input?: string;
   /** Path -> `hashOf` the very bytes written (absent in manifests written by older versions of codegen). */
   readonly bytes: ReadonlyMap<string, string>;
@@ -77,19 +78,15 @@ export function hashOf(contents: string): string {
  */
 export function shapeHashOf(path: string, text: string, piece?: number, scanFrom?: number): string {
   const data = dataShapeOf(path, text);
-  if (data !== undefined) return shapeHash(data);
+  if (data !== undefined) return shapeOfJson(data);
   return codeShapeHash(text, piece, scanFrom);
 }
-
-const shapeHash = (shape: string) => `shape1-${hashOf(shape).slice("sha256-".length)}`;
 
 /**
  * The shape hash of a YAML or JSON file written from data whose `JSON.stringify` text is `json`:
  * the definition that json-shape.ts's shapeOfData meets without making that text.
  */
-export function shapeOfJson(json: string): string {
-  return shapeHash(json);
-}
+export const shapeOfJson = (json: string): string => `shape1-${hashOf(json).slice("sha256-".length)}`;
 
 /** Whether a path names a YAML or JSON file: its shape is its data's. */
 const isDataPath = (path: string) => /\.(ya?ml|json)$/.test(path);
@@ -169,9 +166,9 @@ export interface ManifestEntry {
   readonly bytes: string;
 }
 
-/** A generated file's manifest entry; `bytes`: `hashOf` its text where the run has it already (from the bytes it wrote). */
-export function entryOf(file: GeneratedFile, bytes = hashOf(file.contents)): ManifestEntry {
-  return { path: file.path, shape: shapeHashOfFile(file), bytes };
+/** A generated file's manifest entry. */
+export function entryOf(file: GeneratedFile): ManifestEntry {
+  return { path: file.path, shape: shapeHashOfFile(file), bytes: hashOf(file.contents) };
 }
 
 /** The manifest's text: keys sorted by code unit, so it is byte-identical for the same files. */
@@ -238,20 +235,7 @@ export interface Blocked {
   readonly link: boolean;
 }
 
-/** What a run would do to each file, and what stops it. */
-export interface WritePlan {
-  readonly added: readonly GeneratedFile[];
-  readonly changed: readonly (GeneratedFile & { readonly before: string })[];
-  readonly unchanged: readonly GeneratedFile[];
-  /** Generated files no longer generated, still as the generator wrote them: deleted. */
-  readonly removed: readonly { readonly path: string; readonly before: string }[];
-  /** Generated files edited by hand: the run stops unless forced. `after`: what codegen writes there (undefined: no longer generated). */
-  readonly edited: readonly { readonly path: string; readonly before: string; readonly after: string | undefined }[];
-  /** Entries the generator did not write where it would write (a file, a symbolic link on the way): always an error. */
-  readonly foreign: readonly Blocked[];
-}
-
-/** What a run does with one generated file (planWrite): `found` is what stands at its path now. */
+/** What a run does with one generated file (judgeFile). */
 export type Verdict = "added" | "changed" | "unchanged" | "edited" | "foreign";
 
 /**
@@ -285,46 +269,15 @@ export function judgeFile(current: CurrentTree, file: GeneratedFile, force: bool
  * does), each standing as a plain file: deleted if unedited (or with `force`), else edited.
  * Only a file the manifest names, standing as a plain file, is ever deleted; a link is left alone.
  */
-export function leftBehind(current: CurrentTree, generated: ReadonlySet<string>, force: boolean): Pick<WritePlan, "removed" | "edited"> {
-  const removed: { path: string; before: string }[] = [];
-  const edited: { path: string; before: string; after: undefined }[] = [];
+export function leftBehind(current: CurrentTree, generated: ReadonlySet<string>, force: boolean): Pick<Drift, "removed" | "edited"> {
+  const removed: Differing[] = [];
+  const edited: Differing[] = [];
   for (const path of [...current.manifest.files.keys()].sort()) {
     if (generated.has(path) || path === MANIFEST) continue;
     const found = current.look(path);
     if (found.kind !== "file") continue;
-    if (!isAsWritten(current.manifest, path, found.text) && !force) edited.push({ path, before: found.text, after: undefined });
+    if (!isAsWritten(current.manifest, path, found.text) && !force) edited.push({ path, before: found.text });
     else removed.push({ path, before: found.text });
   }
   return { removed, edited };
-}
-
-/** The manifest itself is written on every run that changes anything: what blocks it if something not codegen's stands there. */
-export function manifestBlocked(current: CurrentTree): Blocked[] {
-  const manifest = current.look(MANIFEST);
-  return manifest.kind === "other" ? [{ path: MANIFEST, at: manifest.at, link: manifest.link }] : [];
-}
-
-/** Decide, without touching anything, what writing `files` into a folder means (judgeFile, leftBehind). */
-export function planWrite(current: CurrentTree, files: readonly GeneratedFile[], force: boolean, keepFormatting = true): WritePlan {
-  const added: GeneratedFile[] = [];
-  const changed: (GeneratedFile & { before: string })[] = [];
-  const unchanged: GeneratedFile[] = [];
-  const edited: { path: string; before: string; after: string | undefined }[] = [];
-  const foreign = manifestBlocked(current);
-  for (const file of files) {
-    const { verdict, found } = judgeFile(current, file, force, keepFormatting);
-    const before = found.kind === "file" ? found.text : "";
-    if (verdict === "added") added.push(file);
-    else if (verdict === "unchanged") unchanged.push(file);
-    else if (verdict === "changed") changed.push({ ...file, before });
-    else if (verdict === "edited") edited.push({ path: file.path, before, after: file.contents });
-    else foreign.push(found.kind === "other" ? { path: file.path, at: found.at, link: found.link } : { path: file.path, at: file.path, link: false });
-  }
-  const rest = leftBehind(current, new Set(files.map((f) => f.path)), force);
-  return { added, changed, unchanged, removed: rest.removed, edited: [...edited, ...rest.edited], foreign };
-}
-
-/** Whether a plan changes anything. */
-export function hasChanges(plan: WritePlan): boolean {
-  return plan.added.length + plan.changed.length + plan.removed.length > 0;
 }

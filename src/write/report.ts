@@ -1,9 +1,24 @@
 import { createTwoFilesPatch } from "diff";
-import type { WritePlan } from "./plan.js";
 
 /** Lines of diff shown per file, and in all, in `--check` output (docs/cli.md, `--check`). */
 const DIFF_LINES = 40;
 const TOTAL_LINES = 400;
+
+/** A file whose text `--check` shows changing: `before` "" where it is added, `after` undefined where it is no longer generated. */
+export interface Differing {
+  readonly path: string;
+  readonly before: string;
+  readonly after?: string | undefined;
+}
+
+/** What a run would do to the folder's files, for `--check` to show (apply.ts, writeFiles). */
+export interface Drift {
+  readonly added: Differing[];
+  readonly changed: Differing[];
+  readonly removed: Differing[];
+  /** Generated files edited by hand, and those no longer generated (`after` undefined). */
+  readonly edited: Differing[];
+}
 
 /**
  * What `--check` prints for a folder that is not current: each file that would be added,
@@ -11,21 +26,15 @@ const TOTAL_LINES = 400;
  * them, bounded (DIFF_LINES a file, TOTAL_LINES in all) and saying how many lines it left out.
  * Why every file: a CI log is often all a reviewer sees, and a hand edit is what most needs showing.
  */
-export function describeDrift(plan: WritePlan, dir: string): string {
+export function describeDrift(plan: Drift, dir: string): string {
   const lines: string[] = [];
   for (const file of plan.added) lines.push(`would add     ${dir}/${file.path}`);
   for (const file of plan.changed) lines.push(`would change  ${dir}/${file.path}`);
   for (const file of plan.removed) lines.push(`would remove  ${dir}/${file.path}`);
   for (const file of plan.edited)
     lines.push(`edited by hand ${dir}/${file.path} (${file.after === undefined ? "no longer generated" : "codegen writes otherwise"}; --force overwrites it)`);
-  const diffs = [
-    ...plan.changed.map((f) => ({ path: f.path, before: f.before, after: f.contents })),
-    ...plan.edited.map((f) => ({ path: f.path, before: f.before, after: f.after ?? "" })),
-    ...plan.added.map((f) => ({ path: f.path, before: "", after: f.contents })),
-    ...plan.removed.map((f) => ({ path: f.path, before: f.before, after: "" })),
-  ];
   let budget = TOTAL_LINES;
-  for (const { path, before, after } of diffs) {
+  for (const { path, before, after = "" } of [...plan.changed, ...plan.edited, ...plan.added, ...plan.removed]) {
     const patch = createTwoFilesPatch(`a/${dir}/${path}`, `b/${dir}/${path}`, before, after, undefined, undefined, { context: 2 })
       .split("\n")
       .slice(1) // the `====` line

@@ -8,7 +8,8 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, open, openSync, writeSync } from "node:fs";
-import { CodeShape, pieceEnd } from "./code-shape.js";
+import path from "node:path";
+import { codeShapeHash } from "./code-shape.js";
 
 /** What writing a file gave: `hashOf` its text, from the bytes written, and its shape hash if asked. */
 export interface Written {
@@ -16,14 +17,14 @@ export interface Written {
   readonly shape?: string;
 }
 
-/** Where the files of a run go. */
+/** Where the files of a run go: a folder. */
 export interface FileSink {
   /**
-   * Write `text` into a new file at `file` (absolute; `wx`: nothing is overwritten), with its code
+   * Write `text` into a new file at `file` (relative to the folder; `wx`: nothing is overwritten), with its code
    * shape hash when `shape`. A promise: wait for it before writing more (texts wait for the pool).
    */
   write(file: string, text: string, shape: boolean): Promise<void> | undefined;
-  /** Wait for every write to end: what each wrote, by file; the first write that failed rejects it. */
+  /** Wait for every write to end: what each wrote, by `file`; the first write that failed rejects it. */
   settle(): Promise<Map<string, Written>>;
 }
 
@@ -53,16 +54,13 @@ function writeFile(fd: number, text: string, shape: boolean, buffer: Buffer): Wr
   } finally {
     closeSync(fd);
   }
-  // The shape a piece at a time, each ending where the rule allows (code-shape.ts, pieceEnd).
-  const shaped = shape ? new CodeShape(text.length) : undefined;
-  for (let start = 0, end = 0; shaped && start < text.length; start = end) shaped.add(text.slice(start, (end = pieceEnd(text, start))));
-  return { bytes: `sha256-${hash.digest("hex")}`, ...(shaped ? { shape: shaped.digest() } : {}) };
+  return { bytes: `sha256-${hash.digest("hex")}`, ...(shape ? { shape: codeShapeHash(text) } : {}) };
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
-/** The sink of a run. */
-export function fileSink(): FileSink {
+/** The sink of a run, writing into the folder `root`. */
+export function fileSink(root: string): FileSink {
   const buffer = Buffer.allocUnsafe(WRITE_PIECE * 3);
   const results = new Map<string, Written>();
   const opening = new Set<Promise<void>>();
@@ -71,11 +69,11 @@ export function fileSink(): FileSink {
   return {
     write(file, text, shape) {
       if (failure !== undefined || waiting + text.length > WAITING_UNITS) {
-        results.set(file, writeFile(openSync(file, "wx"), text, shape, buffer));
+        results.set(file, writeFile(openSync(path.join(root, file), "wx"), text, shape, buffer));
         return undefined;
       }
       waiting += text.length;
-      const written = new Promise<number>((resolve, reject) => open(file, "wx", (error, fd) => (error ? reject(error) : resolve(fd))))
+      const written = new Promise<number>((resolve, reject) => open(path.join(root, file), "wx", (error, fd) => (error ? reject(error) : resolve(fd))))
         .then((fd) => void results.set(file, writeFile(fd, text, shape, buffer)))
         .catch((error: unknown) => void (failure ??= { error }))
         .finally(() => {

@@ -35,10 +35,10 @@ const expected = (text: string, shape: boolean) => ({ bytes: hashOf(text), ...(s
 /** Write `contents` into a new folder through a sink, each file's code shape asked for every other file. */
 async function writeAll(dir: string, contents: readonly string[]) {
   mkdirSync(dir, { recursive: true });
-  const sink = fileSink();
-  for (const [i, text] of contents.entries()) await sink.write(path.join(dir, `f${i}.ts`), text, i % 2 === 0);
+  const sink = fileSink(dir);
+  for (const [i, text] of contents.entries()) await sink.write(`f${i}.ts`, text, i % 2 === 0);
   const written = await sink.settle();
-  return contents.map((_, i) => written.get(path.join(dir, `f${i}.ts`)));
+  return contents.map((_, i) => written.get(`f${i}.ts`));
 }
 
 describe("the file sink", () => {
@@ -77,10 +77,10 @@ describe("the file sink", () => {
     const dir = path.join(scratch, "taken");
     mkdirSync(dir);
     writeFileSync(path.join(dir, "f0.ts"), "not ours\n");
-    const sink = fileSink();
+    const sink = fileSink(dir);
     calls.open = 0;
-    await sink.write(path.join(dir, "f0.ts"), "export {};\n", true);
-    await sink.write(path.join(dir, "f1.ts"), "export {};\n", true);
+    await sink.write("f0.ts", "export {};\n", true);
+    await sink.write("f1.ts", "export {};\n", true);
     expect(calls.open).toBe(2);
     await expect(sink.settle()).rejects.toThrow(/EEXIST/);
     expect(readFileSync(path.join(dir, "f0.ts"), "utf8")).toBe("not ours\n");
