@@ -280,10 +280,17 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
     }
   }
   const operationGroups = collector.groupViews();
-  const resources: ResourceView[] = resourceSchemas.flatMap(([name, schema]) => {
-    const view = resourceView(name, schema, schemas, singularOf, operationsByCollection, typeNames, gate);
-    return view === undefined ? [] : [view];
+  // Each resource method's `guarded` (HandlerMethodView): read from the routes, whose operations
+  // hold the statuses their document declares.
+  const declares409 = new Set<string>();
+  for (const route of routes) {
+    for (const operation of Object.values(route.methods)) if (Object.hasOwn(operation.responses, "409")) declares409.add(operation.operationId);
+  }
+  const built = resourceSchemas.flatMap(([name, schema]) => {
+    const resource = resourceView(name, schema, schemas, singularOf, operationsByCollection, typeNames, gate, declares409);
+    return resource === undefined ? [] : [resource];
   });
+  const resources: ResourceView[] = built.map(({ view }) => view);
 
   // After every handler type: the named types, then the variants those asked for (each may ask for more).
   const types: TypeView[] = Object.entries(schemas).map(([name, schema]) =>
@@ -298,7 +305,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
   const nodes = [...Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema, checks)] as const), ...collector.tableNodes];
   const api = {
     schemas: nodes,
-    resources: resources.map((resource) => [resource.fileName, resource.specValue] as const),
+    resources: built.map(({ spec }) => [spec.collection, spec] as const),
     routes,
     securitySchemes: schemeTable(document),
     index: [...collectionLinks, ...tokenLinks],
@@ -408,6 +415,10 @@ function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
 const refersToTypes = (text: string) => /\bT\./.test(text);
 
+/**
+ * A resource's view (its handler interface and store) and the dispatcher's ResourceSpec of it,
+ * printed into api.gen.ts; undefined, its problem recorded, when its collection cannot be a path segment.
+ */
 function resourceView(
   name: string,
   schema: JsonSchema,
@@ -416,7 +427,8 @@ function resourceView(
   operationsByCollection: ReadonlyMap<string, readonly OperationModel[]>,
   typeNames: SchemaTypeNames,
   gate: NameGate,
-): ResourceView | undefined {
+  declares409: ReadonlySet<string>,
+): { readonly view: ResourceView; readonly spec: ResourceSpec } | undefined {
   const ext = objectOf(schema["x-codegen-resource"]);
   const collection = String(ext.collection);
   const at = pointerOf("components", "schemas", name, "x-codegen-resource");
@@ -531,10 +543,11 @@ function resourceView(
       isAction: kind === "action",
       toLiteral: types.to?.text ?? "",
       storesLiteral: storesLiteral(behaviour.action?.stores, properties, inputProperties),
+      guarded: declares409.has(operation.operationId),
     };
   });
 
-  return {
+  const view: ResourceView = {
     fileName: collection,
     usesTypes: refersToTypes(storedType.text) || methods.some((m) => refersToTypes(m.inputType.text)),
     usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType.text)),
@@ -548,10 +561,10 @@ function resourceView(
     storedType,
     collectionLiteral: stringLiteral(collection),
     collectionComment: inlineComment(collection),
-    specValue: spec,
     filters,
     methods,
   };
+  return { view, spec };
 }
 
 /**
