@@ -198,7 +198,7 @@ const CONTEXTS: Readonly<Record<string, (view: ApiFilesView) => object>> = {
     postgres: {
       tablesStatement: constDeclaration("tables: { readonly [collection: string]: TableSpec }", tableSpecs(view)),
       migrationsStatement: constDeclaration("migrations: readonly MigrationSpec[]", view.migrations!),
-      resources: guardedResources(view),
+      resources: view.resources.map(withFilters),
     },
   }),
 };
@@ -211,24 +211,6 @@ const tableSpecs = (view: ApiModel): { readonly [collection: string]: TableSpec 
       { table: t.table, idKind: t.idKind, columns: t.columns.map((c) => ({ field: c.field, column: c.column, kind: c.kind })) },
     ]),
   );
-
-/**
- * The resources as the PostgreSQL store's template reads them: each method with whether its
- * change is `guarded` by the status the server checked. Why: an action whose state some status
- * refuses declares 409; only then may a change that lost a race be refused (an action every
- * state allows simply applies). Read from the routes, whose operations hold the statuses their
- * document declares.
- */
-function guardedResources(view: ApiModel) {
-  const declares409 = new Set<string>();
-  for (const route of view.api.routes) {
-    for (const operation of Object.values(route.methods)) if (Object.hasOwn(operation.responses, "409")) declares409.add(operation.operationId);
-  }
-  return view.resources.map((resource) => ({
-    ...withFilters(resource),
-    methods: resource.methods.map((method) => ({ ...method, guarded: declares409.has(method.operationId) })),
-  }));
-}
 
 /** An operation's (or resource method's) input and result declarations. */
 const withDeclarations = <O extends Pick<OperationView, "inputName" | "inputType" | "resultName" | "resultType">>(operation: O) => ({

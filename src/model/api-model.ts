@@ -58,6 +58,13 @@ export interface HandlerMethodView extends OperationView {
   readonly toLiteral: string;
   /** An action's body fields the stores write with `to`, as an array literal (`["notes"]`); "" when none. */
   readonly storesLiteral: string;
+  /**
+   * Whether its change is guarded by the status the server checked (the PostgreSQL store's
+   * `update` argument). Why:
+   * an action whose state some status refuses declares 409; only then may a change that lost a
+   * race be refused (an action every state allows simply applies).
+   */
+  readonly guarded: boolean;
   /** A list's `sort` and `page` (declaration operation options), and whether it has either or declared `query`. */
   readonly hasSort: boolean;
   readonly hasPage: boolean;
@@ -77,7 +84,7 @@ interface HandlerInterfaceView {
   readonly usesPrincipal: boolean;
 }
 
-/** A resource: its handler interface, its store and its spec for the dispatcher. */
+/** A resource: its handler interface and its store (its spec for the dispatcher is in ApiData's `resources`). */
 export interface ResourceView extends HandlerInterfaceView {
   /** The stored object's type name (`StoredBlogPost`) and type. */
   readonly storedName: string;
@@ -85,8 +92,6 @@ export interface ResourceView extends HandlerInterfaceView {
   /** The collection as a string literal, and as text for a comment. */
   readonly collectionLiteral: string;
   readonly collectionComment: string;
-  /** The dispatcher's ResourceSpec, as a value (printed into api.gen.ts). */
-  readonly specValue: ResourceSpec;
   /** The field names the stores filter a list on (not declared `query`). */
   readonly filters: readonly string[];
   readonly methods: readonly HandlerMethodView[];

@@ -187,13 +187,12 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
         );
   const typeNames = new SchemaTypeNames(schemas, gate.problems);
 
-  const resourceSchemas = Object.entries(schemas).filter(([, s]) => s["x-codegen-resource"] !== undefined);
-  const singularOf = new Map(
-    resourceSchemas.map(([, s]) => {
-      const ext = objectOf(s["x-codegen-resource"]);
-      return [String(ext.collection), String(ext.singular)] as const;
-    }),
-  );
+  const resourceSchemas = Object.entries(schemas).flatMap(([name, schema]): ResourceSchema[] => {
+    if (schema["x-codegen-resource"] === undefined) return [];
+    const ext = objectOf(schema["x-codegen-resource"]);
+    return [{ name, schema, ext, collection: String(ext.collection) }];
+  });
+  const singularOf = new Map(resourceSchemas.map(({ ext, collection }) => [collection, String(ext.singular)] as const));
   // A schema left unchecked at the end of a long chain widens the checks that refer to it, as a
   // pattern left unchecked does: a oneOf that could match it is checked as an anyOf, a not or an if left out.
   const checks =
@@ -221,7 +220,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
   let hasGuards = false;
   const collector = new OperationCollector(
     document,
-    resourceSchemas.map(([, s]) => camelCase(String(objectOf(s["x-codegen-resource"]).collection))),
+    resourceSchemas.map(({ collection }) => camelCase(collection)),
     typeNames,
     gate,
     findings,
@@ -265,11 +264,10 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
   // Why: the server checks that a `ref` names an existing object through the referenced resource's
   // `get` (declaration, the `ref` paragraph); without one it could not, and a silent skip would
   // store references to nothing, so such a document is refused where the reference is declared.
-  for (const [name, schema] of resourceSchemas) {
+  for (const { name, schema, collection } of resourceSchemas) {
     for (const [field, property] of Object.entries(objectOf(schema.properties))) {
       const target = stringOf(objectOf(property)["x-codegen-ref"]);
       if (target === undefined || (operationsByCollection.get(target) ?? []).some((o) => o.behaviour.kind === "get")) continue;
-      const collection = String(objectOf(schema["x-codegen-resource"]).collection);
       findings.problems.push(
         new UnsupportedConstruct(
           pointerOf("components", "schemas", name, "properties", field, "x-codegen-ref"),
@@ -280,10 +278,17 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
     }
   }
   const operationGroups = collector.groupViews();
-  const resources: ResourceView[] = resourceSchemas.flatMap(([name, schema]) => {
-    const view = resourceView(name, schema, schemas, singularOf, operationsByCollection, typeNames, gate);
-    return view === undefined ? [] : [view];
+  // Each resource method's `guarded` (HandlerMethodView): read from the routes, whose operations
+  // hold the statuses their document declares.
+  const declares409 = new Set<string>();
+  for (const route of routes) {
+    for (const operation of Object.values(route.methods)) if (Object.hasOwn(operation.responses, "409")) declares409.add(operation.operationId);
+  }
+  const built = resourceSchemas.flatMap((resourceSchema) => {
+    const resource = resourceView(resourceSchema, schemas, singularOf, operationsByCollection, typeNames, gate, declares409);
+    return resource === undefined ? [] : [resource];
   });
+  const resources: ResourceView[] = built.map(({ view }) => view);
 
   // After every handler type: the named types, then the variants those asked for (each may ask for more).
   const types: TypeView[] = Object.entries(schemas).map(([name, schema]) =>
@@ -298,7 +303,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
   const nodes = [...Object.entries(schemas).map(([name, schema]) => [name, schemaNode(schema, checks)] as const), ...collector.tableNodes];
   const api = {
     schemas: nodes,
-    resources: resources.map((resource) => [resource.fileName, resource.specValue] as const),
+    resources: built.map(({ spec }) => [spec.collection, spec] as const),
     routes,
     securitySchemes: schemeTable(document),
     index: [...collectionLinks, ...tokenLinks],
@@ -405,20 +410,25 @@ function handlerQuery(operation: OperationModel): OperationModel["parameters"] {
   return reserved.length === 0 ? query : query.filter((p) => !reserved.includes(p.name));
 }
 
+/** A named schema of a resource (`x-codegen-resource`): its extension, and the collection that extension names. */
+type ResourceSchema = { readonly name: string; readonly schema: JsonSchema; readonly ext: Json; readonly collection: string };
+
 /** Whether generated type text refers to a named schema through the `T.` namespace. */
 const refersToTypes = (text: string) => /\bT\./.test(text);
 
+/**
+ * A resource's view (its handler interface and store) and the dispatcher's ResourceSpec of it,
+ * printed into api.gen.ts; undefined, its problem recorded, when its collection cannot be a path segment.
+ */
 function resourceView(
-  name: string,
-  schema: JsonSchema,
+  { name, schema, ext, collection }: ResourceSchema,
   schemas: Record<string, JsonSchema>,
   singularOf: ReadonlyMap<string, string>,
   operationsByCollection: ReadonlyMap<string, readonly OperationModel[]>,
   typeNames: SchemaTypeNames,
   gate: NameGate,
-): ResourceView | undefined {
-  const ext = objectOf(schema["x-codegen-resource"]);
-  const collection = String(ext.collection);
+  declares409: ReadonlySet<string>,
+): { readonly view: ResourceView; readonly spec: ResourceSpec } | undefined {
   const at = pointerOf("components", "schemas", name, "x-codegen-resource");
   if (collection.length > NAME_LIMIT) {
     gate.problems.push(new UnsupportedConstruct(at, `collection ${stringLiteral(`${collection.slice(0, 32)}…`)} is longer than ${NAME_LIMIT} characters`));
@@ -531,10 +541,11 @@ function resourceView(
       isAction: kind === "action",
       toLiteral: types.to?.text ?? "",
       storesLiteral: storesLiteral(behaviour.action?.stores, properties, inputProperties),
+      guarded: declares409.has(operation.operationId),
     };
   });
 
-  return {
+  const view: ResourceView = {
     fileName: collection,
     usesTypes: refersToTypes(storedType.text) || methods.some((m) => refersToTypes(m.inputType.text)),
     usesPrincipal: methods.some((m) => /\bPrincipal\b/.test(m.inputType.text)),
@@ -548,10 +559,10 @@ function resourceView(
     storedType,
     collectionLiteral: stringLiteral(collection),
     collectionComment: inlineComment(collection),
-    specValue: spec,
     filters,
     methods,
   };
+  return { view, spec };
 }
 
 /**

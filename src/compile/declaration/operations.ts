@@ -117,7 +117,7 @@ function readQuery(raw: unknown, path: Path, fields: readonly Field[], report: R
 export interface ActionContext {
   /** The resource's fields: a body field of the same name is stored in it. */
   readonly fields: readonly Field[];
-  readonly status: StatusMachine | undefined;
+  readonly status: StatusRead | undefined;
   /** Rels the server computes (`self`, and one per `ref` field): no action may take them. */
   readonly reservedRels: readonly string[];
   /** The resource's `write` access: an action's default. */
@@ -146,8 +146,8 @@ function readAction(name: string, raw: Raw, path: Path, ctx: ActionContext): Act
   if (to !== undefined && !status) report("decl/when-without-status", { key: "to" }, [...path, "to"], "key");
   else if (to !== undefined && status && knownState(to, [...path, "to"], status, report)) {
     // Declaration "Actions": `to` must be a declared transition from every state the action is allowed in.
-    const from = (when ?? status.values).filter((state) => status.values.includes(state));
-    const missing = from.filter((state) => state !== to && !(status.transitions.get(state) ?? []).includes(to));
+    const from = (when ?? status.machine.values).filter((state) => status.states.has(state));
+    const missing = from.filter((state) => state !== to && !(status.machine.transitions.get(state) ?? []).includes(to));
     if (missing.length > 0) report("decl/action-transition-undeclared", { to, from: missing }, [...path, "to"]);
   }
   if ("access" in raw && !ctx.hasAuth) report("decl/access-without-auth", {}, [...path, "access"], "key");
@@ -178,7 +178,7 @@ function readAction(name: string, raw: Raw, path: Path, ctx: ActionContext): Act
 }
 
 /** A link's or an action's `when`, if declared: states of the resource's status, which it must have. */
-export function readWhen(raw: Raw, path: Path, status: StatusMachine | undefined, report: Report): string[] | undefined {
+export function readWhen(raw: Raw, path: Path, status: StatusRead | undefined, report: Report): string[] | undefined {
   if (!("when" in raw)) return undefined;
   const when = strings(raw.when);
   if (!status) report("decl/when-without-status", { key: "when" }, [...path, "when"], "key");
@@ -186,9 +186,18 @@ export function readWhen(raw: Raw, path: Path, status: StatusMachine | undefined
   return when;
 }
 
+/**
+ * A resource's status as it is read: its machine, and its states as a Set for every check of a
+ * state name (a long list of states checked against as many names stays linear).
+ */
+export interface StatusRead {
+  readonly machine: StatusMachine;
+  readonly states: ReadonlySet<string>;
+}
+
 /** Whether a state is one the status declares; one it does not is reported, unless it declares none (the shape check's to report). */
-function knownState(state: string, at: Path, status: StatusMachine, report: Report): boolean {
-  const known = status.values.includes(state);
-  if (!known && status.values.length > 0) report("decl/unknown-state", { state, known: status.values }, at);
+export function knownState(state: string, at: Path, status: StatusRead, report: Report, part: "value" | "key" = "value"): boolean {
+  const known = status.states.has(state);
+  if (!known && status.machine.values.length > 0) report("decl/unknown-state", { state, known: status.machine.values }, at, part);
   return known;
 }

@@ -1,9 +1,9 @@
 import { type Diagnostic, type DiagnosticArgs, type DiagnosticCode, diagnostic } from "../../diagnostics/index.js";
 import type { LoadedDocument, Path } from "./load.js";
-import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, Server, StatusMachine } from "./model.js";
+import type { Access, Declaration, Field, Guard, LinkRule, Operation, Resource, Server } from "./model.js";
 import { guardScopes, servedTokenEndpoint } from "./model.js";
 import { type Inflection, actionOperationId, actionRequestName, inflectCollection, operationIdOf, pascalCase } from "./names.js";
-import { readActions, readOperations, readWhen } from "./operations.js";
+import { type StatusRead, knownState, readActions, readOperations, readWhen } from "./operations.js";
 import { type Raw, type Report, asArray, asString, defined, extensionsOf, readFields, strings } from "./read.js";
 import { objectOf } from "../../model/json.js";
 import { ACCESS_KEYS, OPERATIONS, RESOURCE_NAME, declarationDefs, declarationShape } from "./schema.js";
@@ -329,7 +329,7 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
     description: asString(raw.description),
     id: idTypeOf(raw),
     fields,
-    status,
+    status: status?.machine,
     links,
     operations,
     options,
@@ -341,35 +341,32 @@ function readResource(name: string, raw: Raw, path: Path, ctx: ResourceContext):
   });
 }
 
-function readStatus(raw: Raw, path: Path, declared: boolean, report: Report): StatusMachine | undefined {
+function readStatus(raw: Raw, path: Path, declared: boolean, report: Report): StatusRead | undefined {
   if (!declared) return undefined;
   const values = strings(raw.values);
-  // Without a list of states (the shape check reports that), no state can be judged unknown.
-  const statesKnown = Array.isArray(raw.values) && values.length > 0;
-  const seen = new Set<string>();
+  const states = new Set<string>();
   values.forEach((v, i) => {
-    if (seen.has(v)) report("decl/duplicate-state", { state: v }, [...path, "values", i]);
-    seen.add(v);
+    if (states.has(v)) report("decl/duplicate-state", { state: v }, [...path, "values", i]);
+    states.add(v);
   });
-  const known = (state: string, at: Path, part: "value" | "key" = "value") => {
-    if (statesKnown && !seen.has(state)) report("decl/unknown-state", { state, known: values }, at, part);
-  };
   const initial = asString(raw.initial) ?? values[0] ?? "";
-  if ("initial" in raw) known(initial, [...path, "initial"]);
+  // The transitions are read into the machine's map, checked against its states as they are.
   const transitions = new Map<string, string[]>();
+  const status = { machine: defined({ values, initial, transitions, description: asString(raw.description), extensions: extensionsOf(raw) }), states };
+  if ("initial" in raw) knownState(initial, [...path, "initial"], status, report);
   for (const [from, to] of Object.entries(objectOf(raw.transitions))) {
     if (from.startsWith("x-")) continue;
-    known(from, [...path, "transitions", from], "key");
+    knownState(from, [...path, "transitions", from], status, report, "key");
     const targets = strings(to);
-    targets.forEach((state, i) => known(state, [...path, "transitions", from, i]));
+    targets.forEach((state, i) => knownState(state, [...path, "transitions", from, i], status, report));
     transitions.set(from, targets);
   }
-  return defined({ values, initial, transitions, description: asString(raw.description), extensions: extensionsOf(raw) });
+  return status;
 }
 
 interface LinkContext {
   readonly operations: readonly Operation[];
-  readonly status: StatusMachine | undefined;
+  readonly status: StatusRead | undefined;
   readonly reservedRels: readonly string[];
   /** An action of the same name replaces a link (declaration.md, "Actions"): its method is the action's. */
   readonly actionNames: readonly string[];
