@@ -278,14 +278,8 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
     }
   }
   const operationGroups = collector.groupViews();
-  // Each resource method's `guarded` (HandlerMethodView): read from the routes, whose operations
-  // hold the statuses their document declares.
-  const declares409 = new Set<string>();
-  for (const route of routes) {
-    for (const operation of Object.values(route.methods)) if (Object.hasOwn(operation.responses, "409")) declares409.add(operation.operationId);
-  }
   const built = resourceSchemas.flatMap((resourceSchema) => {
-    const resource = resourceView(resourceSchema, schemas, singularOf, operationsByCollection, typeNames, gate, declares409);
+    const resource = resourceView(resourceSchema, schemas, singularOf, operationsByCollection, typeNames, gate);
     return resource === undefined ? [] : [resource];
   });
   const resources: ResourceView[] = built.map(({ view }) => view);
@@ -427,7 +421,6 @@ function resourceView(
   operationsByCollection: ReadonlyMap<string, readonly OperationModel[]>,
   typeNames: SchemaTypeNames,
   gate: NameGate,
-  declares409: ReadonlySet<string>,
 ): { readonly view: ResourceView; readonly spec: ResourceSpec } | undefined {
   const at = pointerOf("components", "schemas", name, "x-codegen-resource");
   if (collection.length > NAME_LIMIT) {
@@ -541,7 +534,7 @@ function resourceView(
       isAction: kind === "action",
       toLiteral: types.to?.text ?? "",
       storesLiteral: storesLiteral(behaviour.action?.stores, properties, inputProperties),
-      guarded: declares409.has(operation.operationId),
+      guarded: operation.responses.some((response) => response.status === "409"),
     };
   });
 
