@@ -6,6 +6,7 @@ import { isUtf8 } from "node:buffer";
 import { createServer, ServerResponse, STATUS_CODES } from "node:http";
 import type { IncomingMessage, RequestListener, Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { defineOwn } from "./records.gen.js";
 
 /** The body of every error answer: a short message and one message per offending field. */
 export type ErrorBody = { error: string; detail: Record<string, string> };
@@ -667,7 +668,35 @@ export function parseUrl(rawUrl: string): UrlOutcome {
   if (segments === undefined) {
     return refusal(400, "Malformed URL", { path: "has malformed percent-encoding" });
   }
+  // Why: a query is held to the path's encoding: URLSearchParams would keep `%zz` as text and
+  // read an escape that is not UTF-8 (`%FF`) as U+FFFD, a value the client never sent.
+  const malformed = search.includes("%") ? malformedQuery(search) : undefined;
+  if (malformed !== undefined) return refusal(400, "Malformed URL", malformed);
   return { ok: true, value: { path, segments, query: readQuery(search), search } };
+}
+
+/** The parameters of a query whose percent-encoding is malformed, each named (as sent when its name is the bad part); undefined when none is. */
+function malformedQuery(search: string): Record<string, string> | undefined {
+  // Why the whole query first: `&` and `=` never sit inside an escape, so it decodes whole
+  // exactly when every name and value does.
+  if (decodesStrictly(search)) return undefined;
+  const detail: Record<string, string> = {};
+  for (const pair of search.split("&")) {
+    if (decodesStrictly(pair)) continue;
+    const equals = pair.indexOf("=");
+    const name = equals === -1 ? pair : pair.slice(0, equals);
+    defineOwn(detail, decodesStrictly(name) ? decodeURIComponent(name.replace(/\+/g, " ")) : name, "has malformed percent-encoding");
+  }
+  return detail;
+}
+
+function decodesStrictly(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The origin form (`/path?query`) of a request target, or undefined when it has none. */

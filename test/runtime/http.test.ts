@@ -213,6 +213,19 @@ describe("parseUrl", () => {
       body: { error: "Malformed URL", detail: { path: want } },
     });
   });
+
+  const badQueries: { given: string; detail: Record<string, string> }[] = [
+    { given: "/articles?q=%FF", detail: { q: "has malformed percent-encoding" } },
+    { given: "/articles?q=%zz&ok=%C3%A9", detail: { q: "has malformed percent-encoding" } },
+    { given: "/articles?a=%C3&b=%A9", detail: { a: "has malformed percent-encoding", b: "has malformed percent-encoding" } },
+    { given: "/articles?q=%", detail: { q: "has malformed percent-encoding" } },
+    { given: "/articles?%zz=1", detail: { "%zz": "has malformed percent-encoding" } },
+    { given: "/articles?a+b=%ED%A0%80", detail: { "a b": "has malformed percent-encoding" } },
+    { given: "/articles?__proto__=%FF", detail: JSON.parse('{"__proto__":"has malformed percent-encoding"}') as Record<string, string> },
+  ];
+  it.each(badQueries)("refuses the query of $given with 400 naming each parameter, never reading U+FFFD or the escape as text", ({ given, detail }) => {
+    expect(parseUrl(given)).toEqual({ ok: false, status: 400, headers: {}, body: { error: "Malformed URL", detail } });
+  });
 });
 
 describe("JSON responses over HTTP", () => {
