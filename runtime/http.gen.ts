@@ -333,6 +333,9 @@ function giveBack(share: BudgetShare | undefined): void {
   share.held = 0;
 }
 
+/** The responses that owe their request a `100 Continue` when its body is first read (createHttpServer). */
+const owedContinue = new WeakMap<IncomingMessage, ServerResponse>();
+
 /**
  * Reads the whole request body, at most `limit` bytes; read each request once.
  * Resolves a 413 refusal (with `Connection: close`) as soon as `Content-Length` or the bytes
@@ -360,6 +363,11 @@ export function collectBody(req: IncomingMessage, limit: number, done: (outcome:
   // Why: a request whose client went away before its body was asked for emits no more events;
   // waiting for them would keep this request (and its caller) pending for ever.
   if (req.destroyed) return done(new ClientGoneError("The request closed before its body was read"));
+  const owed = owedContinue.get(req);
+  if (owed !== undefined) {
+    owedContinue.delete(req);
+    owed.writeContinue();
+  }
   const share = (req as SharingRequest)[SHARE];
   const chunks: Buffer[] = [];
   let received = 0;
@@ -794,6 +802,14 @@ export function createHttpServer(
   // Why: a connection costs memory before it sends a byte; past the limit Node closes new ones
   // as it accepts them, the cheapest refusal there is (an answer would cost what is short).
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  // Why: Node answers `Expect: 100-continue` with 100 at once, inviting a body before any check
+  // has run. Here the 100 is sent when the body is read, so a request refused before that (an
+  // oversized Content-Length, a missing credential, a wrong media type) is answered without
+  // one and its client does not send a body only to have it thrown away (RFC 9110 section 10.1.1).
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    owedContinue.set(req, res);
+    server.emit("request", req, res);
+  });
   installErrorHandling(server, options);
   return server;
 }

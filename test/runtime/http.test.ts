@@ -228,6 +228,29 @@ describe("parseUrl", () => {
   });
 });
 
+describe("Expect: 100-continue (createHttpServer)", () => {
+  const post = (headers: readonly string[]): string => ["POST /echo HTTP/1.1", "Host: 127.0.0.1", "Expect: 100-continue", ...headers, "", ""].join("\r\n");
+  const listener: RequestListener = (req, res) => {
+    if (req.headers["authorization"] === undefined) return sendRefusal(res, { ok: false, status: 401, headers: {}, body: { error: "No", detail: {} } });
+    void readBody(req, 16).then((outcome) => (outcome.ok ? sendJson(res, 200, { text: outcome.body.toString() }) : sendRefusal(res, outcome)));
+  };
+
+  it("answers a request refused before its body is read without inviting the body", async () => {
+    const port = await serve(listener);
+    const oversized = await exchange(port, post(["Authorization: x", "Content-Length: 1000"]));
+    expect([oversized.status, oversized.closed]).toEqual([413, true]);
+    const refused = await exchange(port, post(["Content-Length: 3"]));
+    expect(refused.status).toBe(401);
+  });
+
+  it("sends 100 Continue when the body is read, then the answer", async () => {
+    const port = await serve(listener);
+    const reply = await exchange(port, [post(["Authorization: x", "Content-Length: 3", "Connection: close"]), "abc"], { gapMs: 200 });
+    expect(reply.status).toBe(100);
+    expect(reply.body).toContain('{"text":"abc"}');
+  });
+});
+
 describe("JSON responses over HTTP", () => {
   it("sets Content-Type and a byte-exact Content-Length on every body", async () => {
     const port = await serve((_req, res) => sendJson(res, 201, { name: "Zoë" }, { Location: "/a/1" }));
