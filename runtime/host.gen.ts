@@ -348,14 +348,19 @@ function allowsOrigin(host: HostOptions, origin: string | undefined): origin is 
 }
 
 /**
- * The CORS headers of an answer to an allowed origin: the origin itself (so `Vary: Origin` holds
- * for `*` too) and the headers a script may read; a preflight adds what it may send.
+ * The CORS headers of an answer: to an allowed origin, the origin itself (so `Vary: Origin` holds
+ * for `*` too) and the headers a script may read, a preflight adding what it may send; to any
+ * other, `Vary: Origin` alone.
  */
 function withCors(host: HostOptions, req: IncomingMessage, method: string, answer: Answer): Answer {
+  if (host.cors === undefined) return answer;
   const origin = req.headers.origin;
-  if (!allowsOrigin(host, origin)) return answer;
-  const headers: { [name: string]: string } = { ...answer.headers, "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS };
-  headers["Vary"] = answer.headers["Vary"] === undefined ? "Origin" : `${answer.headers["Vary"]}, Origin`;
+  // Why on every answer, to other origins and to none too: with CORS on, an answer depends on
+  // `Origin`, so a shared cache must not hand one made for another origin (or for none) to a
+  // browser (Fetch standard, "CORS protocol and HTTP caches").
+  const vary = answer.headers["Vary"] === undefined ? "Origin" : `${answer.headers["Vary"]}, Origin`;
+  if (!allowsOrigin(host, origin)) return { ...answer, headers: { ...answer.headers, Vary: vary } };
+  const headers: { [name: string]: string } = { ...answer.headers, "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS, Vary: vary };
   const requested = req.headers["access-control-request-method"];
   if (method === "OPTIONS" && requested !== undefined && answer.status === 204 && answer.headers["Allow"] !== undefined) {
     headers["Access-Control-Allow-Methods"] = answer.headers["Allow"];

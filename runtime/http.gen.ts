@@ -6,6 +6,7 @@ import { isUtf8 } from "node:buffer";
 import { createServer, ServerResponse, STATUS_CODES } from "node:http";
 import type { IncomingMessage, RequestListener, Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { defineOwn } from "./records.gen.js";
 
 /** The body of every error answer: a short message and one message per offending field. */
 export type ErrorBody = { error: string; detail: Record<string, string> };
@@ -332,6 +333,9 @@ function giveBack(share: BudgetShare | undefined): void {
   share.held = 0;
 }
 
+/** The responses that owe their request a `100 Continue` when its body is first read (createHttpServer). */
+const owedContinue = new WeakMap<IncomingMessage, ServerResponse>();
+
 /**
  * Reads the whole request body, at most `limit` bytes; read each request once.
  * Resolves a 413 refusal (with `Connection: close`) as soon as `Content-Length` or the bytes
@@ -359,6 +363,11 @@ export function collectBody(req: IncomingMessage, limit: number, done: (outcome:
   // Why: a request whose client went away before its body was asked for emits no more events;
   // waiting for them would keep this request (and its caller) pending for ever.
   if (req.destroyed) return done(new ClientGoneError("The request closed before its body was read"));
+  const owed = owedContinue.get(req);
+  if (owed !== undefined) {
+    owedContinue.delete(req);
+    owed.writeContinue();
+  }
   const share = (req as SharingRequest)[SHARE];
   const chunks: Buffer[] = [];
   let received = 0;
@@ -667,7 +676,35 @@ export function parseUrl(rawUrl: string): UrlOutcome {
   if (segments === undefined) {
     return refusal(400, "Malformed URL", { path: "has malformed percent-encoding" });
   }
+  // Why: a query is held to the path's encoding: URLSearchParams would keep `%zz` as text and
+  // read an escape that is not UTF-8 (`%FF`) as U+FFFD, a value the client never sent.
+  const malformed = search.includes("%") ? malformedQuery(search) : undefined;
+  if (malformed !== undefined) return refusal(400, "Malformed URL", malformed);
   return { ok: true, value: { path, segments, query: readQuery(search), search } };
+}
+
+/** The parameters of a query whose percent-encoding is malformed, each named (as sent when its name is the bad part); undefined when none is. */
+function malformedQuery(search: string): Record<string, string> | undefined {
+  // Why the whole query first: `&` and `=` never sit inside an escape, so it decodes whole
+  // exactly when every name and value does.
+  if (decodesStrictly(search)) return undefined;
+  const detail: Record<string, string> = {};
+  for (const pair of search.split("&")) {
+    if (decodesStrictly(pair)) continue;
+    const equals = pair.indexOf("=");
+    const name = equals === -1 ? pair : pair.slice(0, equals);
+    defineOwn(detail, decodesStrictly(name) ? decodeURIComponent(name.replace(/\+/g, " ")) : name, "has malformed percent-encoding");
+  }
+  return detail;
+}
+
+function decodesStrictly(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The origin form (`/path?query`) of a request target, or undefined when it has none. */
@@ -765,6 +802,14 @@ export function createHttpServer(
   // Why: a connection costs memory before it sends a byte; past the limit Node closes new ones
   // as it accepts them, the cheapest refusal there is (an answer would cost what is short).
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  // Why: Node answers `Expect: 100-continue` with 100 at once, inviting a body before any check
+  // has run. Here the 100 is sent when the body is read, so a request refused before that (an
+  // oversized Content-Length, a missing credential, a wrong media type) is answered without
+  // one and its client does not send a body only to have it thrown away (RFC 9110 section 10.1.1).
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    owedContinue.set(req, res);
+    server.emit("request", req, res);
+  });
   installErrorHandling(server, options);
   return server;
 }

@@ -609,6 +609,9 @@ function hasUniqueItems(items: readonly unknown[], path: string, errors: FieldEr
 }
 
 function checkNumber(node: SchemaNode, n: number, path: string, errors: FieldErrors): boolean {
+  // Why: JSON.parse reads a number past a double's range (`1e400`) as Infinity, which no store
+  // keeps and JSON.stringify answers as `null`: the value sent would be lost, not kept.
+  if (!Number.isFinite(n)) return failAt(errors, path, "must be a number a 64-bit float can hold (at most about 1.8e308 in size)");
   if (node.minimum !== undefined && n < node.minimum) return failAt(errors, path, `must be at least ${node.minimum}`);
   if (node.maximum !== undefined && n > node.maximum) return failAt(errors, path, `must be at most ${node.maximum}`);
   if (node.format !== undefined && !numberFormat(node.format, n)) return failAt(errors, path, `must be a valid ${node.format}`);

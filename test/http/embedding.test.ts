@@ -150,6 +150,18 @@ describe.each(MODES)("%s", (mode) => {
     for (const reply of other) expect([...reply.headers.keys()].filter((name) => name.startsWith("access-control-"))).toEqual([]);
   });
 
+  it("CORS: answers to other origins and to requests without one say Vary: Origin, so a cache keeps them apart", async () => {
+    for (const reply of [
+      await call(base, "OPTIONS", "/v1/loans", { headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" } }),
+      await at("GET", "/v1/books", undefined, { Origin: "https://evil.example" }),
+      await at("GET", "/v1/books"),
+      await call(base, "GET", "/v1/nowhere"),
+    ]) {
+      expect(reply.headers.get("vary")).toBe("Origin");
+      expect(reply.headers.get("access-control-allow-origin")).toBeNull();
+    }
+  });
+
   it("serves the document as JSON and YAML and the /docs page, public and not in the document", async () => {
     const json = await fetch(`${base}/v1/openapi.json`);
     expect(json.headers.get("content-type")).toBe("application/json");

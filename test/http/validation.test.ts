@@ -121,6 +121,21 @@ describe("nested objects and arrays (nested fixture)", () => {
     expect(Object.hasOwn(obj(patched), "phones")).toBe(false);
   });
 
+  it("a number past a double's range (1e400) is a validation error naming it, never stored as null", async () => {
+    const text = JSON.stringify({ ...customer(), scores: [1, 2] })
+      .replace("[1,2]", "[1,-1e400]")
+      .replace('"lat":45.5', '"lat":1e999');
+    expectError(await call(nested.url, "POST", "/customers", { body: text, headers: { "Content-Type": "application/json" } }), 400, [
+      "scores[1]",
+      "address.geo.lat",
+    ]);
+    const small = await call(nested.url, "POST", "/customers", {
+      body: text.replace("-1e400", "1e-400").replace("1e999", "45"),
+      headers: { "Content-Type": "application/json" },
+    });
+    expect([small.status, obj(small).scores]).toEqual([201, [1, 0]]);
+  });
+
   it("?vip filters; a bad value names it", async () => {
     const vip = obj(await post({ ...customer(), vip: true }));
     const found = list(await call(nested.url, "GET", "/customers?vip=true"));

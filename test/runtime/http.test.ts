@@ -213,6 +213,42 @@ describe("parseUrl", () => {
       body: { error: "Malformed URL", detail: { path: want } },
     });
   });
+
+  const badQueries: { given: string; detail: Record<string, string> }[] = [
+    { given: "/articles?q=%FF", detail: { q: "has malformed percent-encoding" } },
+    { given: "/articles?q=%zz&ok=%C3%A9", detail: { q: "has malformed percent-encoding" } },
+    { given: "/articles?a=%C3&b=%A9", detail: { a: "has malformed percent-encoding", b: "has malformed percent-encoding" } },
+    { given: "/articles?q=%", detail: { q: "has malformed percent-encoding" } },
+    { given: "/articles?%zz=1", detail: { "%zz": "has malformed percent-encoding" } },
+    { given: "/articles?a+b=%ED%A0%80", detail: { "a b": "has malformed percent-encoding" } },
+    { given: "/articles?__proto__=%FF", detail: JSON.parse('{"__proto__":"has malformed percent-encoding"}') as Record<string, string> },
+  ];
+  it.each(badQueries)("refuses the query of $given with 400 naming each parameter, never reading U+FFFD or the escape as text", ({ given, detail }) => {
+    expect(parseUrl(given)).toEqual({ ok: false, status: 400, headers: {}, body: { error: "Malformed URL", detail } });
+  });
+});
+
+describe("Expect: 100-continue (createHttpServer)", () => {
+  const post = (headers: readonly string[]): string => ["POST /echo HTTP/1.1", "Host: 127.0.0.1", "Expect: 100-continue", ...headers, "", ""].join("\r\n");
+  const listener: RequestListener = (req, res) => {
+    if (req.headers["authorization"] === undefined) return sendRefusal(res, { ok: false, status: 401, headers: {}, body: { error: "No", detail: {} } });
+    void readBody(req, 16).then((outcome) => (outcome.ok ? sendJson(res, 200, { text: outcome.body.toString() }) : sendRefusal(res, outcome)));
+  };
+
+  it("answers a request refused before its body is read without inviting the body", async () => {
+    const port = await serve(listener);
+    const oversized = await exchange(port, post(["Authorization: x", "Content-Length: 1000"]));
+    expect([oversized.status, oversized.closed]).toEqual([413, true]);
+    const refused = await exchange(port, post(["Content-Length: 3"]));
+    expect(refused.status).toBe(401);
+  });
+
+  it("sends 100 Continue when the body is read, then the answer", async () => {
+    const port = await serve(listener);
+    const reply = await exchange(port, [post(["Authorization: x", "Content-Length: 3", "Connection: close"]), "abc"], { gapMs: 200 });
+    expect(reply.status).toBe(100);
+    expect(reply.body).toContain('{"text":"abc"}');
+  });
 });
 
 describe("JSON responses over HTTP", () => {
