@@ -294,6 +294,34 @@ describe("checkSecurity, on the requirements of declarations", () => {
       headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope="a\\"b\\\\c"' },
     });
   });
+
+  // A check written in JavaScript may answer a falsy value for a bad token, or a principal whose
+  // scopes are not a list: none of them lets the request in.
+  const odd: { name: string; answer: unknown; scopes: string[]; want: object }[] = [
+    { name: "null", answer: null, scopes: [], want: rejected },
+    { name: "false", answer: false, scopes: [], want: rejected },
+    { name: "0", answer: 0, scopes: [], want: rejected },
+    { name: "an empty string", answer: "", scopes: [], want: rejected },
+    { name: "true", answer: true, scopes: [], want: rejected },
+    { name: "null, scopes required", answer: null, scopes: ["read"], want: rejected },
+    { name: "scopes as a string", answer: { subject: "s", scopes: "reader" }, scopes: ["read"], want: insufficient("read") },
+    { name: "no scopes", answer: { subject: "s" }, scopes: ["read"], want: insufficient("read") },
+  ];
+  it.each(odd)("refuses a token check's answer of $name", async ({ answer, scopes, want }) => {
+    const { requirements, schemes } = declared([password], false, scopes);
+    const hook: SecurityHook = () => answer as Principal;
+    for (const check of [() => answer as Principal, async () => answer as Principal]) {
+      const outcome = await checkSecurity(requirements, { schemes, hooks: {}, verifyToken: check }, request({ authorization: "Bearer x" }), new Map());
+      expect(outcome).toEqual(want);
+    }
+    const keyed = await checkSecurity(
+      [[{ scheme: "key", scopes }]],
+      { schemes: { key: { kind: "hook", in: "header", name: "x-key" } }, hooks: { key: hook }, verifyToken },
+      request({ "x-key": "k" }),
+      new Map(),
+    );
+    expect(keyed).toMatchObject({ ok: false, status: (want as { status: number }).status });
+  });
 });
 
 // Several schemes per requirement and schemes other than OAuth2: a requirement is an
