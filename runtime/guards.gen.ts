@@ -462,7 +462,13 @@ function invalidCredential(): Refusal<AuthErrorBody> {
   };
 }
 
-/** An HTTP quoted-string (RFC 9110 section 5.6.4). */
+/**
+ * An HTTP quoted-string (RFC 9110 section 5.6.4). Why the percent-encoding: a scope of a document
+ * written by others may hold a line break or a character past U+00FF, which no header can carry
+ * (Node refuses to send it, and the client would get no answer); every character outside
+ * printable ASCII is sent as its UTF-8 bytes percent-encoded, as URIs carry them.
+ */
 function quote(text: string): string {
-  return `"${text.replace(/["\\]/g, "\\$&")}"`;
+  const printable = text.replace(/[^\x20-\x7e]/gu, (char) => Array.from(new TextEncoder().encode(char), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join(""));
+  return `"${printable.replace(/["\\]/g, "\\$&")}"`;
 }
