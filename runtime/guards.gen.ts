@@ -346,7 +346,7 @@ function guardOf(item: SecurityRequirement[number], scheme: { readonly kind: "be
 
 /** A bearer or OAuth2 scheme's outcome once the token check answered. */
 function verifiedOutcome(principal: Principal | undefined, scopes: SecurityScopes, context: SecurityContext): Outcome {
-  if (principal === undefined) return failed(REJECTED, invalidCredential());
+  if (!isPrincipal(principal)) return failed(REJECTED, invalidCredential());
   if (context.notes !== undefined) context.notes.principal = principal;
   if (!holdsScopes(principal, scopes)) return failed(SCOPE, insufficientScope(scopes));
   return { ok: true, principal };
@@ -388,7 +388,7 @@ async function checkHook(
       break;
   }
   const principal = await hook({ value, request: req, scopes });
-  if (principal === undefined) {
+  if (!isPrincipal(principal)) {
     const detail = value === undefined ? "Not authenticated" : "Could not validate credentials";
     // A scheme read from no place of the request (mutualTLS) cannot tell a missing credential.
     const rank = value === undefined && scheme.in !== "none" ? MISSING : REJECTED;
@@ -423,9 +423,22 @@ function mostTelling(failures: readonly Failure[]): Failure | undefined {
   return { rank, refusal: { ...first.refusal, headers }, challenges };
 }
 
+/**
+ * Whether a check's answer is a principal. Why not `!== undefined`: a check written in JavaScript
+ * (or typed loosely) that answers `null` or `false` for a bad credential must refuse it, never let
+ * the request in; only an object is someone.
+ */
+function isPrincipal(principal: unknown): principal is Principal {
+  return typeof principal === "object" && principal !== null;
+}
+
 function holdsScopes(principal: Principal, required: SecurityScopes): boolean {
+  // Why the array check: a `scopes` string would match by substring (`"articles:writer"` includes
+  // `"articles:write"`); anything but a list holds no scope.
+  const held: unknown = principal.scopes;
+  if (!Array.isArray(held)) return required.scopes.length === 0;
   // (A loop, not `every`: no closure per request.)
-  for (const scope of required.scopes) if (!principal.scopes.includes(scope)) return false;
+  for (const scope of required.scopes) if (!held.includes(scope)) return false;
   return true;
 }
 
@@ -449,7 +462,13 @@ function invalidCredential(): Refusal<AuthErrorBody> {
   };
 }
 
-/** An HTTP quoted-string (RFC 9110 section 5.6.4). */
+/**
+ * An HTTP quoted-string (RFC 9110 section 5.6.4). Why the percent-encoding: a scope of a document
+ * written by others may hold a line break or a character past U+00FF, which no header can carry
+ * (Node refuses to send it, and the client would get no answer); every character outside
+ * printable ASCII is sent as its UTF-8 bytes percent-encoded, as URIs carry them.
+ */
 function quote(text: string): string {
-  return `"${text.replace(/["\\]/g, "\\$&")}"`;
+  const printable = text.replace(/[^\x20-\x7e]/gu, (char) => Array.from(new TextEncoder().encode(char), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join(""));
+  return `"${printable.replace(/["\\]/g, "\\$&")}"`;
 }

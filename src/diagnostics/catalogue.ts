@@ -109,6 +109,8 @@ export const catalogue = {
   "decl/access-operation-absent": (a: { operation: string }) => `\`access\` names ${q(a.operation)}, which this resource does not offer`,
   "decl/bad-token-url": (a: { url: string }) => `token URL ${q(a.url)} must be absolute (\`https://...\`) or a path starting with \`/\``,
   "decl/bad-url": (a: { url: string }) => `${q(a.url)} must be an absolute http(s) URL or a path starting with \`/\``,
+  "decl/url-not-uri": (a: { url: string }) =>
+    `${q(a.url)} holds a character a URI may not (RFC 3986 section 2): percent-encode it (\`%C3%B6\` for \`ö\`, \`%20\` for a space)`,
   "decl/token-path-taken": (a: { path: string; by: string }) => `token path ${q(a.path)} is already ${a.by}`,
   "decl/second-token-endpoint": () => "only one password guard may serve a token endpoint here (a relative `tokenUrl`); point the others at absolute URLs",
 

@@ -4,6 +4,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, TokenStore, serveFiles } from "../../src/serve/serve.js";
+import { generateFiles } from "../../src/pipeline.js";
+import { ROOT } from "../support/fixtures.js";
 import { generateFixture } from "../support/generated.js";
 import { START_TIMEOUT, call, expectAuthError, obj, postForm, form } from "./support.js";
 
@@ -91,6 +93,37 @@ describe("codegen serve under a base path", () => {
       await lending.close();
     }
   });
+});
+
+describe("codegen serve: a token endpoint whose path is percent-encoded", () => {
+  it(
+    "answers at the path's characters, percent-encoded in either case",
+    async () => {
+      // A declaration's URL must be a URI (decl/url-not-uri), so a path with `é` is written encoded.
+      const text = [
+        "codegen: 1",
+        "info: {title: Shop, version: '1'}",
+        "auth: [{guard: password, tokenUrl: /auth/jeton-caf%C3%A9}]",
+        "resources: {orders: {fields: {total: number}}}",
+      ].join("\n");
+      const generated = await generateFiles({ cwd: ROOT }, "api.yaml", text, { outDir: "generated" });
+      if (!generated.value) throw new Error(generated.diagnostics.map((d) => d.message).join("\n"));
+      const shop = await serveFiles(generated.value, { port: 0, host: "127.0.0.1", users: [ann] });
+      try {
+        for (const target of ["/auth/jeton-caf%C3%A9", "/auth/jeton-caf%c3%a9"]) {
+          const body = form([
+            ["username", "ann"],
+            ["password", "secret"],
+          ]);
+          const reply = await postForm(shop.url, target, body);
+          expect(reply.status, `${target}: ${reply.text}`).toBe(200);
+        }
+      } finally {
+        await shop.close();
+      }
+    },
+    START_TIMEOUT,
+  );
 });
 
 describe("TokenStore", () => {

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizationHeader, checkSecurity, readBearer, readOAuth2, securityScopes, splitAuthorization } from "../../runtime/guards.gen.js";
 import type { Guard, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "../../runtime/guards.gen.js";
@@ -293,6 +294,45 @@ describe("checkSecurity, on the requirements of declarations", () => {
     expect(outcome).toMatchObject({
       headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope="a\\"b\\\\c"' },
     });
+  });
+
+  it("percent-encodes what no header can carry in the scope challenge", async () => {
+    // Scopes of a document written by others: a line break, a tab, Cyrillic, an accent.
+    const { requirements, schemes } = declared([password], false, ["x\ny", "tab\tz", "чтение", "é"]);
+    const outcome = await checkSecurity(requirements, { schemes, hooks: {}, verifyToken }, request({ authorization: "Bearer good" }), new Map());
+    const challenge = 'Bearer error="insufficient_scope", scope="x%0Ay tab%09z %D1%87%D1%82%D0%B5%D0%BD%D0%B8%D0%B5 %C3%A9"';
+    expect(outcome).toMatchObject({ headers: { "WWW-Authenticate": challenge } });
+    // As a header Node sends: it throws on a value it cannot send.
+    const response = new ServerResponse({ method: "GET" } as IncomingMessage);
+    expect(() => response.setHeader("WWW-Authenticate", challenge)).not.toThrow();
+  });
+
+  // A check written in JavaScript may answer a falsy value for a bad token, or a principal whose
+  // scopes are not a list: none of them lets the request in.
+  const odd: { name: string; answer: unknown; scopes: string[]; want: object }[] = [
+    { name: "null", answer: null, scopes: [], want: rejected },
+    { name: "false", answer: false, scopes: [], want: rejected },
+    { name: "0", answer: 0, scopes: [], want: rejected },
+    { name: "an empty string", answer: "", scopes: [], want: rejected },
+    { name: "true", answer: true, scopes: [], want: rejected },
+    { name: "null, scopes required", answer: null, scopes: ["read"], want: rejected },
+    { name: "scopes as a string", answer: { subject: "s", scopes: "reader" }, scopes: ["read"], want: insufficient("read") },
+    { name: "no scopes", answer: { subject: "s" }, scopes: ["read"], want: insufficient("read") },
+  ];
+  it.each(odd)("refuses a token check's answer of $name", async ({ answer, scopes, want }) => {
+    const { requirements, schemes } = declared([password], false, scopes);
+    const hook: SecurityHook = () => answer as Principal;
+    for (const check of [() => answer as Principal, async () => answer as Principal]) {
+      const outcome = await checkSecurity(requirements, { schemes, hooks: {}, verifyToken: check }, request({ authorization: "Bearer x" }), new Map());
+      expect(outcome).toEqual(want);
+    }
+    const keyed = await checkSecurity(
+      [[{ scheme: "key", scopes }]],
+      { schemes: { key: { kind: "hook", in: "header", name: "x-key" } }, hooks: { key: hook }, verifyToken },
+      request({ "x-key": "k" }),
+      new Map(),
+    );
+    expect(keyed).toMatchObject({ ok: false, status: (want as { status: number }).status });
   });
 });
 

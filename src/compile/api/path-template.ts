@@ -59,7 +59,7 @@ export function pathTemplate(path: string): PathTemplate {
 
 /** One segment read; its parameters' names are appended to `names`. */
 function segmentOf(text: string, names: string[]): Segment | { problem: string } {
-  if (!text.includes("{") && !text.includes("}")) return text;
+  if (!text.includes("{") && !text.includes("}")) return decoded(text);
   const texts: string[] = [];
   let rest = text;
   for (;;) {
@@ -80,9 +80,23 @@ function segmentOf(text: string, names: string[]): Segment | { problem: string }
   }
   texts.push(rest);
   if (texts.length === 2 && texts[0] === "" && texts[1] === "") return null;
-  const encoded = texts.map(wireText);
+  const encoded = texts.map((part) => wireText(decoded(part)));
   if (encoded.some((t) => t === undefined)) return { problem: `the path segment ${JSON.stringify(text)} is not well-formed Unicode` };
   return encoded as string[];
+}
+
+/**
+ * Literal text as written, its percent-encoding decoded (`t%C3%B6ken` is `töken`). Why: a path is a
+ * URI reference (RFC 3986 section 2.1), so `%C3%B6` in it stands for the character, as it does in
+ * the request the router decodes; text that is not valid percent-encoding (`100%`) is taken as it is.
+ */
+function decoded(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /**

@@ -207,6 +207,7 @@ function readGuards(raw: unknown[], resourceNames: readonly string[], report: Re
       // A missing or mistyped URL is the shape check's to report.
       if (value === undefined) return "";
       if (!isUrl(value)) report(tokenUrl ? "decl/bad-token-url" : "decl/bad-url", { url: value }, [...path, key]);
+      else if (!URI.test(value)) report("decl/url-not-uri", { url: value }, [...path, key]);
       return value;
     };
     const scopes = Object.fromEntries(Object.entries(objectOf(g.scopes)).map(([k, v]) => [k, asString(v) ?? ""]));
@@ -237,6 +238,13 @@ function readGuards(raw: unknown[], resourceNames: readonly string[], report: Re
   });
   return out;
 }
+
+/**
+ * The characters of an RFC 3986 URI, each other one percent-encoded. Why: the URL goes into the
+ * document verbatim, and OpenAPI's schema takes only a URI there (`format: uri`): `ö`, a space or
+ * `<` would make the document invalid, and `{x}` in a served path would read as a path template.
+ */
+const URI = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 
 /** An absolute http(s) URL, or a path served by this API. */
 function isUrl(value: string): boolean {
