@@ -476,6 +476,13 @@ export class MemoryCollection {
   readonly #spec: ResourceSpec;
   readonly #objects = new Map<string, StoredObject>();
   #nextId = 1;
+  /**
+   * Each stored object's place in creation order (a replaced or updated object keeps its
+   * object's). Why: a list without `sort` answers in creation order and pages by it, and a uuid
+   * id follows no such order, so a cursor holding the id skipped and repeated objects.
+   */
+  readonly #places = new WeakMap<StoredObject, number>();
+  #nextPlace = 0;
   /** The collections whose `ref` fields refer to this one's objects (MemoryCollection.join). */
   readonly #referrers: { readonly from: MemoryCollection; readonly field: string }[] = [];
   /** This collection's `ref` fields and the collections they refer to. */
@@ -496,7 +503,28 @@ export class MemoryCollection {
    */
   restore(id: string | number, object: StoredObject | undefined): void {
     if (object === undefined) this.#objects.delete(String(id));
-    else this.#objects.set(String(id), object);
+    else if (this.#objects.has(String(id))) this.#objects.set(String(id), object);
+    else {
+      // Why sorted again: an object deleted and put back belongs at its place, not the end.
+      const entries = [...this.#objects, [String(id), object] as const].sort(([, a], [, b]) => this.#placeOf(a) - this.#placeOf(b));
+      this.#objects.clear();
+      for (const [key, value] of entries) this.#objects.set(key, value);
+    }
+  }
+
+  #placeOf(object: StoredObject): number {
+    return this.#places.get(object) ?? 0;
+  }
+
+  /** Stores `object` under `id` at the place in creation order of `previous` (none: a new one). */
+  #put(id: string | number, object: StoredObject, previous?: StoredObject): void {
+    this.#places.set(object, previous === undefined ? this.#nextPlace++ : this.#placeOf(previous));
+    this.#objects.set(String(id), object);
+  }
+
+  /** What a page's cursor holds of an object: its sort values and id, or without `sort` its place in creation order. */
+  #keyOf(object: StoredObject, sort: readonly SortKey[]): unknown[] {
+    return sort.length === 0 ? [this.#placeOf(object)] : sortKeyOf(object, sort);
   }
 
   /**
@@ -551,16 +579,16 @@ export class MemoryCollection {
 
   /**
    * A page of `list`: the first `limit` objects after the cursor, and a cursor of the next page
-   * when more remain. The cursor is the last object's sort values and id, so a page starts right
-   * after it: pages never skip or repeat an object while none are created or deleted.
+   * when more remain. The cursor is the last object's sort values and id (#keyOf), so a page
+   * starts right after it: pages never skip or repeat an object while none are created or deleted.
    */
   page(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, only?: readonly string[]): Page<StoredObject> {
     const all = this.list(filters, sort, only);
     const after = page.cursor === undefined ? undefined : (JSON.parse(page.cursor) as unknown[]);
-    const rest = after === undefined ? all : all.filter((object) => compareKeys(sortKeyOf(object, sort), after, sort) > 0);
+    const rest = after === undefined ? all : all.filter((object) => compareKeys(this.#keyOf(object, sort), after, sort) > 0);
     const items = rest.slice(0, page.limit);
     const last = items[items.length - 1];
-    return rest.length > items.length && last !== undefined ? { items, next: JSON.stringify(sortKeyOf(last, sort)) } : { items };
+    return rest.length > items.length && last !== undefined ? { items, next: JSON.stringify(this.#keyOf(last, sort)) } : { items };
   }
 
   /** The object with this id, if any. */
@@ -580,7 +608,7 @@ export class MemoryCollection {
     const object: { [field: string]: unknown } = { id };
     for (const key of Object.keys(fields)) defineOwn(object, key, fields[key]);
     keep(object);
-    this.#objects.set(String(id), object);
+    this.#put(id, object);
     return object;
   }
 
@@ -598,7 +626,7 @@ export class MemoryCollection {
     if (broken !== undefined) return broken;
     const kept = Object.fromEntries(this.#spec.readOnly.filter((key) => Object.hasOwn(current, key)).map((key) => [key, current[key]]));
     const object = keep({ ...kept, ...fields, id: current["id"], ...(this.#spec.status ? { status: fields["status"] ?? current["status"] } : {}) });
-    this.#objects.set(String(id), object);
+    this.#put(id, object, current);
     return object;
   }
 
@@ -615,7 +643,7 @@ export class MemoryCollection {
       if (value === null) delete object[key];
       else defineOwn(object, key, value);
     }
-    this.#objects.set(String(id), keep(object));
+    this.#put(id, keep(object), current);
     return object;
   }
 
