@@ -686,13 +686,29 @@ function compareKeys(a: readonly unknown[], b: readonly unknown[], sort: readonl
 
 /**
  * One order for every JSON value a field holds: absent (`null`) first, then booleans, numbers and
- * strings (by code unit, so the order never depends on a locale), then anything else as JSON text.
+ * strings (by code point, so the order never depends on a locale), then anything else as JSON text.
  */
 function compareValues(a: unknown, b: unknown): number {
   const rank = (v: unknown) => (v === null || v === undefined ? 0 : typeof v === "boolean" ? 1 : typeof v === "number" ? 2 : typeof v === "string" ? 3 : 4);
   const [ra, rb] = [rank(a), rank(b)];
   if (ra !== rb) return ra - rb;
   if (ra === 0) return 0;
-  const [x, y] = ra === 4 ? [JSON.stringify(a), JSON.stringify(b)] : [a as number | string | boolean, b as number | string | boolean];
+  if (ra === 3) return compareCodePoints(a as string, b as string);
+  const [x, y] = ra === 4 ? [JSON.stringify(a), JSON.stringify(b)] : [a as number | boolean, b as number | boolean];
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Two strings by code point, as PostgreSQL's `COLLATE "C"` orders the PostgreSQL store's text.
+ * Why not `<`: it compares UTF-16 code units, which puts a character past U+FFFF (a surrogate
+ * pair, `😀`) before U+E000 to U+FFFF (`\uffff`), so the two stores listed such strings apart.
+ */
+function compareCodePoints(x: string, y: string): number {
+  const length = Math.min(x.length, y.length);
+  for (let i = 0; i < length; i++) {
+    const [a, b] = [x.charCodeAt(i), y.charCodeAt(i)];
+    // (Surrogates, 0xD800 to 0xDFFF, moved above 0xE000 to 0xFFFF: code point order.)
+    if (a !== b) return (a >= 0xd800 ? (a < 0xe000 ? a + 0x2000 : a - 0x800) : a) - (b >= 0xd800 ? (b < 0xe000 ? b + 0x2000 : b - 0x800) : b);
+  }
+  return x.length - y.length;
 }

@@ -1,7 +1,7 @@
 // Strings a store cannot keep exactly (docs/http-behaviour.md, "Strings a store keeps exactly"):
 // U+0000 and unpaired surrogates, anywhere a resource operation is given a string (body fields at
 // any depth, path ids, list filters), are a 400 naming the field on every store, never a 5xx and
-// never stored changed. vitest.config.ts runs this file on the in-memory store, PGlite and a real
+// never stored changed; the texts stored sort alike on every store, by code point. vitest.config.ts runs this file on the in-memory store, PGlite and a real
 // PostgreSQL server.
 
 import fc from "fast-check";
@@ -28,6 +28,13 @@ resources:
     id: string
     fields:
       name: { type: string, required: true, filter: true }
+  words:
+    fields:
+      word: { type: string, required: true, filter: true }
+      set: { type: string, filter: true }
+    operations:
+      list: { sort: [word], page: { size: 2, max: 50 } }
+      create: {}
 `;
 
 let server: RunningServer;
@@ -141,5 +148,28 @@ describe("texts a store cannot keep exactly", () => {
     const listed = await call(base, "GET", `/labels?name=${encodeURIComponent(name)}`);
     expect(listed.status, listed.text).toBe(200);
     expect((listed.body as Json[]).map((label) => label.name)).toEqual([name]);
+  });
+});
+
+describe("texts sort by code point on every store", () => {
+  it("a character past U+FFFF sorts after U+E000 to U+FFFF, in a list and across its pages", async () => {
+    // Code point order; UTF-16 code units would put the surrogate pair of U+1F600 before U+E000.
+    const words = ["a", "z", "\u00e9", "\ue000", "\uffff", "\ud83d\ude00", "\ud83d\ude00!"];
+    for (const word of [...words].reverse()) {
+      const created = await call(base, "POST", "/words", { json: { word, set: "order" } });
+      expect(created.status, created.text).toBe(201);
+    }
+    const listed = async (target: string): Promise<unknown[]> => {
+      const found: unknown[] = [];
+      for (let next: string | undefined = target; next !== undefined;) {
+        const reply = await call(base, "GET", next);
+        expect(reply.status, reply.text).toBe(200);
+        found.push(...(reply.body as Json[]).map((object) => object.word));
+        next = /^<([^>]+)>; rel="next"$/.exec(reply.headers.get("link") ?? "")?.[1];
+      }
+      return found;
+    };
+    expect(await listed("/words?set=order&sort=word&limit=50")).toEqual(words);
+    expect(await listed("/words?set=order&sort=-word")).toEqual([...words].reverse());
   });
 });
