@@ -670,9 +670,16 @@ export class MemoryCollection {
   }
 }
 
+/**
+ * A JSON `null` in a sort key, apart from an absent value (`null`), as the PostgreSQL store keeps
+ * a jsonb `null` apart from SQL NULL: absent first, then `null`, then the values. (An array, so
+ * that a cursor's JSON keeps it apart; a sort field holds no array of its own.)
+ */
+const JSON_NULL = [null];
+
 /** An object's values of the sort fields, then its id (the tie-break): `null` for an absent value. */
 function sortKeyOf(object: StoredObject, sort: readonly SortKey[]): unknown[] {
-  return [...sort.map((key) => (Object.hasOwn(object, key.field) ? (object[key.field] ?? null) : null)), object["id"]];
+  return [...sort.map((key) => (Object.hasOwn(object, key.field) ? (object[key.field] ?? JSON_NULL) : null)), object["id"]];
 }
 
 /** Two sort keys in the list's order: each field ascending or descending, then the id ascending. */
@@ -685,16 +692,19 @@ function compareKeys(a: readonly unknown[], b: readonly unknown[], sort: readonl
 }
 
 /**
- * One order for every JSON value a field holds: absent (`null`) first, then booleans, numbers and
- * strings (by code point, so the order never depends on a locale), then anything else as JSON text.
+ * One order for every JSON value a field holds: absent (`null`) first, then `null` (JSON_NULL),
+ * booleans, numbers and strings (by code point, so the order never depends on a locale), then
+ * anything else as JSON text.
  */
 function compareValues(a: unknown, b: unknown): number {
-  const rank = (v: unknown) => (v === null || v === undefined ? 0 : typeof v === "boolean" ? 1 : typeof v === "number" ? 2 : typeof v === "string" ? 3 : 4);
+  const isNull = (v: unknown) => Array.isArray(v) && v.length === 1 && v[0] === null;
+  const rank = (v: unknown) =>
+    v === null || v === undefined ? 0 : isNull(v) ? 1 : typeof v === "boolean" ? 2 : typeof v === "number" ? 3 : typeof v === "string" ? 4 : 5;
   const [ra, rb] = [rank(a), rank(b)];
   if (ra !== rb) return ra - rb;
-  if (ra === 0) return 0;
-  if (ra === 3) return compareCodePoints(a as string, b as string);
-  const [x, y] = ra === 4 ? [JSON.stringify(a), JSON.stringify(b)] : [a as number | boolean, b as number | boolean];
+  if (ra <= 1) return 0;
+  if (ra === 4) return compareCodePoints(a as string, b as string);
+  const [x, y] = ra === 5 ? [JSON.stringify(a), JSON.stringify(b)] : [a as number | boolean, b as number | boolean];
   return x < y ? -1 : x > y ? 1 : 0;
 }
 

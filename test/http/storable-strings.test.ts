@@ -32,8 +32,9 @@ resources:
     fields:
       word: { type: string, required: true, filter: true }
       set: { type: string, filter: true }
+      note: { type: string, nullable: true }
     operations:
-      list: { sort: [word], page: { size: 2, max: 50 } }
+      list: { sort: [word, note], page: { size: 2, max: 50 } }
       create: {}
 `;
 
@@ -151,6 +152,18 @@ describe("texts a store cannot keep exactly", () => {
   });
 });
 
+/** What `pick` reads of every object a list answers, following `next` from `target`. */
+async function follow(target: string, pick: (object: Json) => unknown): Promise<unknown[]> {
+  const found: unknown[] = [];
+  for (let next: string | undefined = target; next !== undefined;) {
+    const reply = await call(base, "GET", next);
+    expect(reply.status, reply.text).toBe(200);
+    found.push(...(reply.body as Json[]).map(pick));
+    next = /^<([^>]+)>; rel="next"$/.exec(reply.headers.get("link") ?? "")?.[1];
+  }
+  return found;
+}
+
 describe("texts sort by code point on every store", () => {
   it("a character past U+FFFF sorts after U+E000 to U+FFFF, in a list and across its pages", async () => {
     // Code point order; UTF-16 code units would put the surrogate pair of U+1F600 before U+E000.
@@ -159,17 +172,23 @@ describe("texts sort by code point on every store", () => {
       const created = await call(base, "POST", "/words", { json: { word, set: "order" } });
       expect(created.status, created.text).toBe(201);
     }
-    const listed = async (target: string): Promise<unknown[]> => {
-      const found: unknown[] = [];
-      for (let next: string | undefined = target; next !== undefined;) {
-        const reply = await call(base, "GET", next);
-        expect(reply.status, reply.text).toBe(200);
-        found.push(...(reply.body as Json[]).map((object) => object.word));
-        next = /^<([^>]+)>; rel="next"$/.exec(reply.headers.get("link") ?? "")?.[1];
-      }
-      return found;
-    };
+    const listed = (target: string) => follow(target, (object) => object.word);
     expect(await listed("/words?set=order&sort=word&limit=50")).toEqual(words);
     expect(await listed("/words?set=order&sort=-word")).toEqual([...words].reverse());
+  });
+
+  it("a nullable text's null sorts apart from an absent one: absent, then null, then the texts", async () => {
+    // Created interleaved, so that the tie-break by id cannot put them in this order by itself.
+    const made = ["null", "absent", "b", "null", "absent", "a"].map((note, i) => ({ word: String(i), note }));
+    for (const { word, note } of made) {
+      const json: Json = { word, set: "nulls", ...(note === "absent" ? {} : { note: note === "null" ? null : note }) };
+      const created = await call(base, "POST", "/words", { json });
+      expect(created.status, created.text).toBe(201);
+    }
+    const notes = (target: string) => follow(target, (object) => (Object.hasOwn(object, "note") ? object.note : "absent"));
+    const order = ["absent", "absent", null, null, "a", "b"];
+    expect(await notes("/words?set=nulls&sort=note&limit=50")).toEqual(order);
+    expect(await notes("/words?set=nulls&sort=note")).toEqual(order);
+    expect(await notes("/words?set=nulls&sort=-note")).toEqual([...order].reverse());
   });
 });
