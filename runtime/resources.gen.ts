@@ -477,11 +477,12 @@ export class MemoryCollection {
   readonly #objects = new Map<string, StoredObject>();
   #nextId = 1;
   /**
-   * Each stored object's place in creation order (a replaced or updated object keeps its
-   * object's). Why: a list without `sort` answers in creation order and pages by it, and a uuid
-   * id follows no such order, so a cursor holding the id skipped and repeated objects.
+   * Each stored object's place in creation order, by id. Why: a list without `sort` answers in
+   * creation order and pages by it, and a uuid id follows no such order, so a cursor holding the
+   * id skipped and repeated objects. (By id, not a WeakMap by object: a weak key per write is work
+   * for every garbage collection.)
    */
-  readonly #places = new WeakMap<StoredObject, number>();
+  readonly #places = new Map<string, number>();
   #nextPlace = 0;
   /** The collections whose `ref` fields refer to this one's objects (MemoryCollection.join). */
   readonly #referrers: { readonly from: MemoryCollection; readonly field: string }[] = [];
@@ -501,30 +502,29 @@ export class MemoryCollection {
    * Puts an object back as it was before a write (undefined: it did not exist), with no check:
    * a failed transaction's undo of its own writes (store-api.gen.ts, memoryStore).
    */
-  restore(id: string | number, object: StoredObject | undefined): void {
-    if (object === undefined) this.#objects.delete(String(id));
-    else if (this.#objects.has(String(id))) this.#objects.set(String(id), object);
+  restore(id: string | number, object: StoredObject | undefined, place?: number): void {
+    const key = String(id);
+    if (object === undefined) {
+      this.#objects.delete(key);
+      this.#places.delete(key);
+    } else if (this.#objects.has(key)) this.#objects.set(key, object);
     else {
-      // Why sorted again: an object deleted and put back belongs at its place, not the end.
-      const entries = [...this.#objects, [String(id), object] as const].sort(([, a], [, b]) => this.#placeOf(a) - this.#placeOf(b));
+      // Why sorted again: an object deleted and put back belongs at its place (placeOf before the delete), not the end.
+      this.#places.set(key, place ?? this.#nextPlace++);
+      const entries = [...this.#objects, [key, object] as const].sort(([a], [b]) => this.#places.get(a)! - this.#places.get(b)!);
       this.#objects.clear();
-      for (const [key, value] of entries) this.#objects.set(key, value);
+      for (const [at, value] of entries) this.#objects.set(at, value);
     }
   }
 
-  #placeOf(object: StoredObject): number {
-    return this.#places.get(object) ?? 0;
-  }
-
-  /** Stores `object` under `id` at the place in creation order of `previous` (none: a new one). */
-  #put(id: string | number, object: StoredObject, previous?: StoredObject): void {
-    this.#places.set(object, previous === undefined ? this.#nextPlace++ : this.#placeOf(previous));
-    this.#objects.set(String(id), object);
+  /** The place in creation order of the object with this id, if any (for restore). */
+  placeOf(id: string | number): number | undefined {
+    return this.#places.get(String(id));
   }
 
   /** What a page's cursor holds of an object: its sort values and id, or without `sort` its place in creation order. */
   #keyOf(object: StoredObject, sort: readonly SortKey[]): unknown[] {
-    return sort.length === 0 ? [this.#placeOf(object)] : sortKeyOf(object, sort);
+    return sort.length === 0 ? [this.#places.get(String(object["id"]))] : sortKeyOf(object, sort);
   }
 
   /**
@@ -608,7 +608,8 @@ export class MemoryCollection {
     const object: { [field: string]: unknown } = { id };
     for (const key of Object.keys(fields)) defineOwn(object, key, fields[key]);
     keep(object);
-    this.#put(id, object);
+    this.#objects.set(String(id), object);
+    this.#places.set(String(id), this.#nextPlace++);
     return object;
   }
 
@@ -626,7 +627,7 @@ export class MemoryCollection {
     if (broken !== undefined) return broken;
     const kept = Object.fromEntries(this.#spec.readOnly.filter((key) => Object.hasOwn(current, key)).map((key) => [key, current[key]]));
     const object = keep({ ...kept, ...fields, id: current["id"], ...(this.#spec.status ? { status: fields["status"] ?? current["status"] } : {}) });
-    this.#put(id, object, current);
+    this.#objects.set(String(id), object);
     return object;
   }
 
@@ -643,7 +644,7 @@ export class MemoryCollection {
       if (value === null) delete object[key];
       else defineOwn(object, key, value);
     }
-    this.#put(id, keep(object), current);
+    this.#objects.set(String(id), keep(object));
     return object;
   }
 
@@ -667,6 +668,7 @@ export class MemoryCollection {
       }
     }
     this.#objects.delete(key);
+    this.#places.delete(key);
   }
 }
 
