@@ -262,13 +262,15 @@ function allowOf(route: RouteSpec): string {
 function answerOf<R>(hosted: Hosted, req: IncomingMessage, method: string, url: string, notes: RequestNotes, then: (answer: Answer | undefined) => R): Awaitable<R> {
   const parsed = parseUrl(url);
   if (parsed.ok) {
-    if (parsed.value.path === hosted.readyPath && (method === "GET" || method === "HEAD")) {
-      const answer = readiness(hosted);
-      return answer instanceof Promise ? answer.then(then) : then(answer);
-    }
+    const ready = parsed.value.path === hosted.readyPath;
     const extra = hosted.extras.get(parsed.value.path);
-    if (extra !== undefined) {
-      if (method === "GET" || method === "HEAD") return then(extra);
+    // Why `/readyz` with the other extras: a known path, so OPTIONS is 204 and another method 405, not 404.
+    if (extra !== undefined || ready) {
+      if (method === "GET" || method === "HEAD") {
+        if (extra !== undefined) return then(extra);
+        const answer = readiness(hosted);
+        return answer instanceof Promise ? answer.then(then) : then(answer);
+      }
       if (method === "OPTIONS") return then({ status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } });
       return then(fromRefusal(refusal(405, "Method not allowed", { method: `${method} is not offered here; allowed: GET, HEAD, OPTIONS` }, { Allow: "GET, HEAD, OPTIONS" })));
     }

@@ -476,6 +476,14 @@ export class MemoryCollection {
   readonly #spec: ResourceSpec;
   readonly #objects = new Map<string, StoredObject>();
   #nextId = 1;
+  /**
+   * Each stored object's place in creation order, by id. Why: a list without `sort` answers in
+   * creation order and pages by it, and a uuid id follows no such order, so a cursor holding the
+   * id skipped and repeated objects. (By id, not a WeakMap by object: a weak key per write is work
+   * for every garbage collection.)
+   */
+  readonly #places = new Map<string, number>();
+  #nextPlace = 0;
   /** The collections whose `ref` fields refer to this one's objects (MemoryCollection.join). */
   readonly #referrers: { readonly from: MemoryCollection; readonly field: string }[] = [];
   /** This collection's `ref` fields and the collections they refer to. */
@@ -494,9 +502,29 @@ export class MemoryCollection {
    * Puts an object back as it was before a write (undefined: it did not exist), with no check:
    * a failed transaction's undo of its own writes (store-api.gen.ts, memoryStore).
    */
-  restore(id: string | number, object: StoredObject | undefined): void {
-    if (object === undefined) this.#objects.delete(String(id));
-    else this.#objects.set(String(id), object);
+  restore(id: string | number, object: StoredObject | undefined, place?: number): void {
+    const key = String(id);
+    if (object === undefined) {
+      this.#objects.delete(key);
+      this.#places.delete(key);
+    } else if (this.#objects.has(key)) this.#objects.set(key, object);
+    else {
+      // Why sorted again: an object deleted and put back belongs at its place (placeOf before the delete), not the end.
+      this.#places.set(key, place ?? this.#nextPlace++);
+      const entries = [...this.#objects, [key, object] as const].sort(([a], [b]) => this.#places.get(a)! - this.#places.get(b)!);
+      this.#objects.clear();
+      for (const [at, value] of entries) this.#objects.set(at, value);
+    }
+  }
+
+  /** The place in creation order of the object with this id, if any (for restore). */
+  placeOf(id: string | number): number | undefined {
+    return this.#places.get(String(id));
+  }
+
+  /** What a page's cursor holds of an object: its sort values and id, or without `sort` its place in creation order. */
+  #keyOf(object: StoredObject, sort: readonly SortKey[]): unknown[] {
+    return sort.length === 0 ? [this.#places.get(String(object["id"]))] : sortKeyOf(object, sort);
   }
 
   /**
@@ -551,16 +579,16 @@ export class MemoryCollection {
 
   /**
    * A page of `list`: the first `limit` objects after the cursor, and a cursor of the next page
-   * when more remain. The cursor is the last object's sort values and id, so a page starts right
-   * after it: pages never skip or repeat an object while none are created or deleted.
+   * when more remain. The cursor is the last object's sort values and id (#keyOf), so a page
+   * starts right after it: pages never skip or repeat an object while none are created or deleted.
    */
   page(filters: { readonly [field: string]: unknown }, sort: readonly SortKey[], page: PageRequest, only?: readonly string[]): Page<StoredObject> {
     const all = this.list(filters, sort, only);
     const after = page.cursor === undefined ? undefined : (JSON.parse(page.cursor) as unknown[]);
-    const rest = after === undefined ? all : all.filter((object) => compareKeys(sortKeyOf(object, sort), after, sort) > 0);
+    const rest = after === undefined ? all : all.filter((object) => compareKeys(this.#keyOf(object, sort), after, sort) > 0);
     const items = rest.slice(0, page.limit);
     const last = items[items.length - 1];
-    return rest.length > items.length && last !== undefined ? { items, next: JSON.stringify(sortKeyOf(last, sort)) } : { items };
+    return rest.length > items.length && last !== undefined ? { items, next: JSON.stringify(this.#keyOf(last, sort)) } : { items };
   }
 
   /** The object with this id, if any. */
@@ -581,6 +609,7 @@ export class MemoryCollection {
     for (const key of Object.keys(fields)) defineOwn(object, key, fields[key]);
     keep(object);
     this.#objects.set(String(id), object);
+    this.#places.set(String(id), this.#nextPlace++);
     return object;
   }
 
@@ -639,12 +668,20 @@ export class MemoryCollection {
       }
     }
     this.#objects.delete(key);
+    this.#places.delete(key);
   }
 }
 
+/**
+ * A JSON `null` in a sort key, apart from an absent value (`null`), as the PostgreSQL store keeps
+ * a jsonb `null` apart from SQL NULL: absent first, then `null`, then the values. (An array, so
+ * that a cursor's JSON keeps it apart; a sort field holds no array of its own.)
+ */
+const JSON_NULL = [null];
+
 /** An object's values of the sort fields, then its id (the tie-break): `null` for an absent value. */
 function sortKeyOf(object: StoredObject, sort: readonly SortKey[]): unknown[] {
-  return [...sort.map((key) => (Object.hasOwn(object, key.field) ? (object[key.field] ?? null) : null)), object["id"]];
+  return [...sort.map((key) => (Object.hasOwn(object, key.field) ? (object[key.field] ?? JSON_NULL) : null)), object["id"]];
 }
 
 /** Two sort keys in the list's order: each field ascending or descending, then the id ascending. */
@@ -657,14 +694,33 @@ function compareKeys(a: readonly unknown[], b: readonly unknown[], sort: readonl
 }
 
 /**
- * One order for every JSON value a field holds: absent (`null`) first, then booleans, numbers and
- * strings (by code unit, so the order never depends on a locale), then anything else as JSON text.
+ * One order for every JSON value a field holds: absent (`null`) first, then `null` (JSON_NULL),
+ * booleans, numbers and strings (by code point, so the order never depends on a locale), then
+ * anything else as JSON text.
  */
 function compareValues(a: unknown, b: unknown): number {
-  const rank = (v: unknown) => (v === null || v === undefined ? 0 : typeof v === "boolean" ? 1 : typeof v === "number" ? 2 : typeof v === "string" ? 3 : 4);
+  const isNull = (v: unknown) => Array.isArray(v) && v.length === 1 && v[0] === null;
+  const rank = (v: unknown) =>
+    v === null || v === undefined ? 0 : isNull(v) ? 1 : typeof v === "boolean" ? 2 : typeof v === "number" ? 3 : typeof v === "string" ? 4 : 5;
   const [ra, rb] = [rank(a), rank(b)];
   if (ra !== rb) return ra - rb;
-  if (ra === 0) return 0;
-  const [x, y] = ra === 4 ? [JSON.stringify(a), JSON.stringify(b)] : [a as number | string | boolean, b as number | string | boolean];
+  if (ra <= 1) return 0;
+  if (ra === 4) return compareCodePoints(a as string, b as string);
+  const [x, y] = ra === 5 ? [JSON.stringify(a), JSON.stringify(b)] : [a as number | boolean, b as number | boolean];
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Two strings by code point, as PostgreSQL's `COLLATE "C"` orders the PostgreSQL store's text.
+ * Why not `<`: it compares UTF-16 code units, which puts a character past U+FFFF (a surrogate
+ * pair, `😀`) before U+E000 to U+FFFF (`\uffff`), so the two stores listed such strings apart.
+ */
+function compareCodePoints(x: string, y: string): number {
+  const length = Math.min(x.length, y.length);
+  for (let i = 0; i < length; i++) {
+    const [a, b] = [x.charCodeAt(i), y.charCodeAt(i)];
+    // (Surrogates, 0xD800 to 0xDFFF, moved above 0xE000 to 0xFFFF: code point order.)
+    if (a !== b) return (a >= 0xd800 ? (a < 0xe000 ? a + 0x2000 : a - 0x800) : a) - (b >= 0xd800 ? (b < 0xe000 ? b + 0x2000 : b - 0x800) : b);
+  }
+  return x.length - y.length;
 }

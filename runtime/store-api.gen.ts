@@ -189,8 +189,8 @@ function resourceStore(access: CollectionAccess): ResourceStore<{ readonly id: u
   };
 }
 
-/** An undo of one write of a transaction on the in-memory store: the object as it was before (undefined: none). */
-type Undo = { readonly collection: MemoryCollection; readonly id: unknown; readonly before: StoredObject | undefined };
+/** An undo of one write of a transaction on the in-memory store: the object as it was before (undefined: none), and a deleted one's place. */
+type Undo = { readonly collection: MemoryCollection; readonly id: unknown; readonly before: StoredObject | undefined; readonly place?: number | undefined };
 
 /**
  * A MemoryCollection as the typed API reaches it; `journal`: the transaction's running, where
@@ -199,8 +199,8 @@ type Undo = { readonly collection: MemoryCollection; readonly id: unknown; reado
  */
 function memoryAccess(collection: MemoryCollection, journal: () => Undo[] | undefined): CollectionAccess {
   const spec = collection.spec;
-  const written = <T>(id: unknown, before: StoredObject | undefined, result: T): T => {
-    if (!isStoreRefusal(result)) journal()?.push({ collection, id: id ?? (result as StoredObject)["id"], before });
+  const written = <T>(id: unknown, before: StoredObject | undefined, result: T, place?: number): T => {
+    if (!isStoreRefusal(result)) journal()?.push({ collection, id: id ?? (result as StoredObject)["id"], before, place });
     return result;
   };
   const still = (id: unknown, current: StoredObject): StoredObject | undefined | HandlerRefusal<409> => {
@@ -223,7 +223,10 @@ function memoryAccess(collection: MemoryCollection, journal: () => Undo[] | unde
       if (isLostRace(before)) return before;
       return written(id, before, collection.update(id as string | number, patch, current, ifMatch, signal));
     },
-    delete: (id, _current, ifMatch, signal) => written(id, collection.get(id as string | number), collection.delete(id as string | number, ifMatch, signal)),
+    delete: (id, _current, ifMatch, signal) => {
+      const [before, place] = [collection.get(id as string | number), collection.placeOf(id as string | number)];
+      return written(id, before, collection.delete(id as string | number, ifMatch, signal), place);
+    },
   };
 }
 
@@ -248,7 +251,7 @@ export function memoryStore(collections: { readonly [property: string]: MemoryCo
         options.signal?.throwIfAborted();
         return result;
       } catch (error) {
-        for (const undo of journal.reverse()) undo.collection.restore(undo.id as string | number, undo.before);
+        for (const undo of journal.reverse()) undo.collection.restore(undo.id as string | number, undo.before, undo.place);
         throw error;
       }
     });

@@ -9,9 +9,10 @@ import type { NamedChange, Refusal, SchemaChange } from "../emit/postgres/migrat
 /** Where a path of the declaration stands (the nearest place that exists), or undefined without a declaration. */
 export type Locate = (path: readonly (string | number)[]) => SourceLocation | undefined;
 
-/** The declaration's path of a change: its field, else its resource, else the resources. */
-function pathOf(change: { readonly collection: string; readonly field?: string }): string[] {
+/** The declaration's path of a change: its field (the status machine's key), else its resource, else the resources. */
+function pathOf(change: { readonly collection: string; readonly field?: string; readonly status?: true }): string[] {
   if (change.collection === "") return ["resources"];
+  if (change.status) return ["resources", change.collection, "status"];
   return change.field === undefined ? ["resources", change.collection] : ["resources", change.collection, "fields", change.field];
 }
 

@@ -226,6 +226,23 @@ describe.skipIf(skipped)(`actions and the typed store API (${TEST_STORE})`, () =
     expect(await store.owners.list({ where: { name: "Committed" } })).toHaveLength(1);
   });
 
+  it("a delete rolled back puts the object back at its place: a list without sort keeps the order of creation", async () => {
+    const { store } = opened;
+    const made: number[] = [];
+    for (const name of ["Kept 1", "Kept 2", "Kept 3"]) {
+      const owner = await store.owners.create({ name, email: "kept@example.org" });
+      if (isRefusal(owner)) throw new Error(owner.error);
+      made.push(owner.id);
+    }
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.owners.delete(made[1]!);
+        throw new Error("a later step failed");
+      }),
+    ).rejects.toThrow("a later step failed");
+    expect((await store.owners.list({ where: { email: "kept@example.org" } })).map((owner) => owner.id)).toEqual(made);
+  });
+
   it("books one slot once, however many requests race for it (examples/clinic/booking.ts)", async () => {
     const petId = await newPet();
     const startsAt = nextSlot();

@@ -126,6 +126,17 @@ describe.each(MODES)("%s", (mode) => {
     expect(refused.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
   });
 
+  it("answers OPTIONS and another method on /healthz and /readyz as on every known path: 204 and 405 with Allow", async () => {
+    for (const target of ["/v1/healthz", "/v1/readyz"]) {
+      expect((await at("GET", target)).status, target).toBe(200);
+      const options = await at("OPTIONS", target);
+      expect([options.status, options.headers.get("allow")], target).toEqual([204, "GET, HEAD, OPTIONS"]);
+      const refused = await at("POST", target, {});
+      expectError(refused, 405);
+      expect(refused.headers.get("allow"), target).toBe("GET, HEAD, OPTIONS");
+    }
+  });
+
   it("CORS: a preflight from an allowed origin, its headers on every answer, nothing for other origins", async () => {
     const preflight = await call(base, "OPTIONS", "/v1/loans", {
       headers: { Origin: ALLOWED, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },

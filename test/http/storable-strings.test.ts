@@ -1,7 +1,7 @@
 // Strings a store cannot keep exactly (docs/http-behaviour.md, "Strings a store keeps exactly"):
 // U+0000 and unpaired surrogates, anywhere a resource operation is given a string (body fields at
 // any depth, path ids, list filters), are a 400 naming the field on every store, never a 5xx and
-// never stored changed. vitest.config.ts runs this file on the in-memory store, PGlite and a real
+// never stored changed; the texts stored sort alike on every store, by code point. vitest.config.ts runs this file on the in-memory store, PGlite and a real
 // PostgreSQL server.
 
 import fc from "fast-check";
@@ -28,6 +28,14 @@ resources:
     id: string
     fields:
       name: { type: string, required: true, filter: true }
+  words:
+    fields:
+      word: { type: string, required: true, filter: true }
+      set: { type: string, filter: true }
+      note: { type: string, nullable: true }
+    operations:
+      list: { sort: [word, note], page: { size: 2, max: 50 } }
+      create: {}
 `;
 
 let server: RunningServer;
@@ -141,5 +149,46 @@ describe("texts a store cannot keep exactly", () => {
     const listed = await call(base, "GET", `/labels?name=${encodeURIComponent(name)}`);
     expect(listed.status, listed.text).toBe(200);
     expect((listed.body as Json[]).map((label) => label.name)).toEqual([name]);
+  });
+});
+
+/** What `pick` reads of every object a list answers, following `next` from `target`. */
+async function follow(target: string, pick: (object: Json) => unknown): Promise<unknown[]> {
+  const found: unknown[] = [];
+  for (let next: string | undefined = target; next !== undefined;) {
+    const reply = await call(base, "GET", next);
+    expect(reply.status, reply.text).toBe(200);
+    found.push(...(reply.body as Json[]).map(pick));
+    next = /^<([^>]+)>; rel="next"$/.exec(reply.headers.get("link") ?? "")?.[1];
+  }
+  return found;
+}
+
+describe("texts sort by code point on every store", () => {
+  it("a character past U+FFFF sorts after U+E000 to U+FFFF, in a list and across its pages", async () => {
+    // Code point order; UTF-16 code units would put the surrogate pair of U+1F600 before U+E000.
+    const words = ["a", "z", "\u00e9", "\ue000", "\uffff", "\ud83d\ude00", "\ud83d\ude00!"];
+    for (const word of [...words].reverse()) {
+      const created = await call(base, "POST", "/words", { json: { word, set: "order" } });
+      expect(created.status, created.text).toBe(201);
+    }
+    const listed = (target: string) => follow(target, (object) => object.word);
+    expect(await listed("/words?set=order&sort=word&limit=50")).toEqual(words);
+    expect(await listed("/words?set=order&sort=-word")).toEqual([...words].reverse());
+  });
+
+  it("a nullable text's null sorts apart from an absent one: absent, then null, then the texts", async () => {
+    // Created interleaved, so that the tie-break by id cannot put them in this order by itself.
+    const made = ["null", "absent", "b", "null", "absent", "a"].map((note, i) => ({ word: String(i), note }));
+    for (const { word, note } of made) {
+      const json: Json = { word, set: "nulls", ...(note === "absent" ? {} : { note: note === "null" ? null : note }) };
+      const created = await call(base, "POST", "/words", { json });
+      expect(created.status, created.text).toBe(201);
+    }
+    const notes = (target: string) => follow(target, (object) => (Object.hasOwn(object, "note") ? object.note : "absent"));
+    const order = ["absent", "absent", null, null, "a", "b"];
+    expect(await notes("/words?set=nulls&sort=note&limit=50")).toEqual(order);
+    expect(await notes("/words?set=nulls&sort=note")).toEqual(order);
+    expect(await notes("/words?set=nulls&sort=-note")).toEqual([...order].reverse());
   });
 });

@@ -252,6 +252,21 @@ describe("changes no migration may make, and migrations only on request", () => 
     expect(refused.diagnostics[1]!.message).toMatch(/changes from text to numeric/);
     expect(await migrations()).toEqual(before);
   });
+
+  it("--check names a status machine added or changed at its `status`, not at a field of the resource", async () => {
+    const status = (values: string) => `    status:\n      values: [${values}]\n      transitions: { new: [done] }\n`;
+    await run(declaration(NAME, "color: string", "age: string"), { migration: {} });
+    // (generate first: --check also names the files it would write, which is not what is tested here.)
+    await run(declaration(NAME, "color: string", "age: string") + status("new, done"));
+    const added = await run(declaration(NAME, "color: string", "age: string") + status("new, done"), { check: true });
+    expect(added.diagnostics.map((d) => [d.code, d.location?.line, d.message.slice(0, 37)])).toEqual([
+      ["migrate/not-captured", 10, "the declaration adds `pets.status`, w"],
+    ]);
+    await run(declaration(NAME, "color: string", "age: string") + status("new, done"), { migration: {} });
+    await run(declaration(NAME, "color: string", "age: string") + status("new, done, gone"));
+    const changed = await run(declaration(NAME, "color: string", "age: string") + status("new, done, gone"), { check: true });
+    expect(changed.diagnostics.map((d) => [d.code, d.location?.line])).toEqual([["migrate/not-captured", 10]]);
+  });
 });
 
 describe("serve --db brings its own database to the declaration by the same rules, without files", () => {

@@ -20,6 +20,8 @@ export type Refusal =
 export interface NamedChange {
   readonly collection: string;
   readonly field?: string;
+  /** The field is the resource's `status` machine, declared beside `fields`, not in them. */
+  readonly status?: true;
   readonly text: string;
 }
 
@@ -39,6 +41,11 @@ export interface SchemaChange {
 }
 
 const q = quoteIdentifier;
+
+/** Marks a change of the status machine's column (it alone has an initial state), located at `status`. */
+function statusOf(column: ColumnSnapshot): { status?: true } {
+  return column.initial === undefined ? {} : { status: true };
+}
 
 /** The name of a constraint or index of a table's column: `<table>_<column>_<suffix>`, through the identifier gate. */
 const objectName = (table: string, column: string, suffix: string) => identifier(`${table}_${column}_${suffix}`);
@@ -169,7 +176,7 @@ export function schemaChange(before: SchemaSnapshot | undefined, after: SchemaSn
           ...indexStatement(table.table, column),
         );
         constraints.push(...foreignKeyStatement(table.table, column));
-        named.push({ collection, field: column.field, text: `adds \`${at}\`` });
+        named.push({ collection, field: column.field, ...statusOf(column), text: `adds \`${at}\`` });
         words.push(`add_${table.table}_${column.column}`);
         continue;
       }
@@ -236,7 +243,7 @@ export function schemaChange(before: SchemaSnapshot | undefined, after: SchemaSn
         was.default !== column.default ||
         was.references !== column.references;
       if (changed && renamed === undefined) {
-        named.push({ collection, field: column.field, text: `changes \`${at}\`` });
+        named.push({ collection, field: column.field, ...statusOf(column), text: `changes \`${at}\`` });
         words.push(`change_${table.table}_${column.column}`);
       }
     }
