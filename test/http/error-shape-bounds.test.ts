@@ -1,7 +1,8 @@
 // A refusal's body keeps its declared schema's string bounds (docs/openapi.md, "How a server from
 // a document answers errors"): a text the server makes (a title as a code, a sentence) is never
 // held to a `pattern` it may not match, so such a response is answered as the next declared one
-// (its range, `default`) instead, with a warning at generation; a `maxLength` cuts the text.
+// (its range, `default`) instead, with a warning at generation; a `maxLength` cuts the text; a
+// number the problem has no value for is the least its bounds admit.
 // Checked over real HTTP, each answer by ajv against the document.
 
 import { readFileSync } from "node:fs";
@@ -52,9 +53,9 @@ describe("error bodies within their schemas' string bounds", () => {
     expect(ajv.validate({ $ref: "document#/paths/~1patterned/get/responses/4XX/content/application~1json/schema" }, body), ajv.errorsText()).toBe(true);
   });
 
-  it("texts are cut to their maxLength, and a constant is kept only where it fits the pattern", async () => {
+  it("texts are cut to their maxLength, a constant is kept only where it fits the pattern, a number within its bounds", async () => {
     const reply = await get("/short?number=x");
     expect(reply.status).toBe(400);
-    expect(expectConforms(ajv, document, "get", "/short", reply)).toEqual({ code: "invalid", message: "Invalid requ", type: "about:blank" });
+    expect(expectConforms(ajv, document, "get", "/short", reply)).toEqual({ count: 5, code: "invalid", message: "Invalid requ", type: "about:blank" });
   });
 });

@@ -96,13 +96,29 @@ export function templateOf(schema: unknown, document: Json, name = "", place: Pl
   }
   if (admits("integer") && (types.includes("integer") || types.includes("number"))) {
     if (STATUS.test(name) && place === "problem") return { k: "status" };
-    const minimum = typeof node.minimum === "number" ? node.minimum : 0;
-    return { k: "c", value: Math.ceil(minimum) };
+    return leastInteger(node);
   }
   if (admits("string")) return stringTemplate(node, name, place);
   if (admits("boolean")) return { k: "c", value: false };
   if (admits("null")) return { k: "c", value: null };
   return undefined;
+}
+
+/**
+ * The least whole number from 0 up (from `minimum` where there is one) that the schema's
+ * `exclusiveMinimum`, `multipleOf`, `maximum` and `exclusiveMaximum` admit, as a constant; none
+ * where they admit none such (a fractional `multipleOf`, a bound below it).
+ */
+function leastInteger(node: Json): ErrorTemplate | undefined {
+  const { minimum, exclusiveMinimum, maximum, exclusiveMaximum, multipleOf } = node;
+  let value = typeof minimum === "number" ? Math.ceil(minimum) : 0;
+  if (typeof exclusiveMinimum === "number" && value <= exclusiveMinimum) value = Math.floor(exclusiveMinimum) + 1;
+  if (typeof multipleOf === "number") {
+    if (!Number.isInteger(multipleOf) || multipleOf <= 0) return undefined;
+    value = Math.ceil(value / multipleOf) * multipleOf;
+  }
+  if ((typeof maximum === "number" && value > maximum) || (typeof exclusiveMaximum === "number" && value >= exclusiveMaximum)) return undefined;
+  return { k: "c", value };
 }
 
 /**
