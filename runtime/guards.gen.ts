@@ -408,16 +408,20 @@ function failed(rank: number, refusal: Refusal<AuthErrorBody>): Outcome {
 
 /**
  * The failure that tells the client most (see checkSecurity): the highest rank, the first of
- * it in order; among missing credentials a 401 carrying every challenge before a 403.
+ * it in order; among missing credentials a 401 carrying every challenge before a 403. A refused
+ * credential of a scheme without a challenge (an API key) answers a 401 carrying the challenges
+ * of the other schemes: RFC 9110 section 11.6.1 has every 401 name a way in where there is one.
  */
 function mostTelling(failures: readonly Failure[]): Failure | undefined {
   if (failures.length === 0) return undefined;
   const rank = Math.max(...failures.map((failure) => failure.rank));
   const top = failures.filter((failure) => failure.rank === rank);
   const unauthenticated = top.filter((failure) => failure.refusal.status === 401);
-  const first = unauthenticated[0];
-  if (rank !== MISSING || first === undefined) return top[0];
-  const challenges = [...new Set(unauthenticated.flatMap((failure) => failure.challenges))];
+  const refused = top[0]!;
+  const unchallenged = refused.refusal.status === 401 && refused.challenges.length === 0;
+  const first = rank === MISSING ? unauthenticated[0] : unchallenged ? refused : undefined;
+  if (first === undefined) return refused;
+  const challenges = [...new Set((rank === MISSING ? unauthenticated : failures).flatMap((failure) => failure.challenges))];
   // (Typed, not inferred: without exactOptionalPropertyTypes the two branches unite as an optional `undefined`.)
   const headers: ResponseHeaders = challenges.length > 0 ? { "WWW-Authenticate": challenges.join(", ") } : {};
   return { rank, refusal: { ...first.refusal, headers }, challenges };

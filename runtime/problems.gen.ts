@@ -23,12 +23,13 @@ export type Problem = {
  * string), `uuid`, `now` (an RFC 3339 date-time); `list`: one item per offending field (the request
  * as a whole when none), each built by `item` where `field`, `pointer` (RFC 6901 in the body),
  * `loc` (FastAPI's `["body", "name"]`) and `fieldMessage` name that field; `map`: `{field: message}`.
+ * `max`: a text is cut to that many code points (the schema's `maxLength`).
  */
 export type ErrorTemplate =
   | { readonly k: "o"; readonly fields: readonly (readonly [string, ErrorTemplate])[] }
   | { readonly k: "c"; readonly value: unknown }
   | { readonly k: "list"; readonly item: ErrorTemplate }
-  | { readonly k: "title" | "message" | "code" | "status" | "statusText" | "uuid" | "now" | "field" | "pointer" | "loc" | "fieldMessage" | "map" };
+  | { readonly k: "title" | "message" | "code" | "status" | "statusText" | "uuid" | "now" | "field" | "pointer" | "loc" | "fieldMessage" | "map"; readonly max?: number };
 
 /**
  * How an operation's refusals are answered: per declared error status (`400`, `422`, `4XX`,
@@ -89,6 +90,13 @@ function locOf(field: string): (string | number)[] {
 
 /** The body a template builds for a problem answered with `status`. */
 export function buildError(template: ErrorTemplate, problem: Problem, status: number, item?: Item): unknown {
+  const value = built(template, problem, status, item);
+  // Why code points: JSON Schema's `maxLength` counts characters so (2020-12 validation, section 6.3.1).
+  return "max" in template && typeof value === "string" ? Array.from(value).slice(0, template.max).join("") : value;
+}
+
+/** buildError's value before a text is cut to its `max`. */
+function built(template: ErrorTemplate, problem: Problem, status: number, item?: Item): unknown {
   switch (template.k) {
     case "o": {
       const body: { [name: string]: unknown } = {};

@@ -97,7 +97,9 @@ export const serveCommand: CommandDefinition = (program, { host, stages, exit, r
         ...(options.quiet ? {} : { onResponse: (entry) => host.stdout(requestLogLine(entry) + "\n") }),
       }).catch(async (error: NodeJS.ErrnoException) => {
         await database?.close();
-        if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") return databaseFailed(error);
+        // (A --host that does not resolve, ENOTFOUND, fails in getaddrinfo before the listen call.)
+        const listening = error.syscall === "getaddrinfo" || error.code === "EADDRINUSE" || error.code === "EACCES" || error.code === "EADDRNOTAVAIL";
+        if (!listening) return databaseFailed(error);
         host.stderr(`codegen: error: cannot listen on ${options.host}:${port} (${error.code}); choose another with --port or --host\n`);
         exit(EXIT.invalid);
         return undefined;

@@ -62,7 +62,7 @@ export async function openapiFromText(
 }
 
 /** Whether an input's value is a codegen declaration rather than an OpenAPI document (which has `openapi`, or `swagger`, and no `codegen`). */
-const isDeclarationValue = (value: unknown): boolean =>
+export const isDeclarationValue = (value: unknown): boolean =>
   !(typeof value === "object" && value !== null && ("openapi" in value || "swagger" in value) && !("codegen" in value));
 
 /**

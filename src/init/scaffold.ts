@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
-import { checkDeclaration, modelOfDocument } from "../compile/compile.js";
+import { checkDeclaration, isDeclarationValue, modelOfDocument } from "../compile/compile.js";
+import { loadDocument } from "../compile/declaration/load.js";
 import { expandDeclaration } from "../compile/expand/expand.js";
 import { breakLongLines } from "../emit/layout.js";
 import type { ApiModel, ResourceView } from "../model/api-model.js";
@@ -18,7 +19,12 @@ export type ApiOutline = ApiModel & { readonly scopes: readonly string[] };
 
 /** The outline of the declaration `text`, or why there is none (a sentence, for `skipped ...: REASON`). Pure. */
 export function outlineOf(file: string, text: string): ApiOutline | string {
-  const checked = checkDeclaration(file, text);
+  const loaded = text.includes("\u0000") ? undefined : loadDocument(file, text);
+  // Why apart: such a document validates, and handlers of its operations are not a resource's store.
+  if (loaded?.document && !isDeclarationValue(loaded.document.value)) {
+    return `${file} is an OpenAPI document, not a declaration: init writes a server and handlers for a declaration's resources only`;
+  }
+  const checked = checkDeclaration(file, text, loaded);
   if (!checked.value) return `${file} is not a valid declaration (\`codegen validate ${file}\` says why); run init again once it is`;
   const document = expandDeclaration(checked.value);
   const view = modelOfDocument(file, text, document, file);

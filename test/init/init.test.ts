@@ -121,10 +121,20 @@ describe("initProject", () => {
     expect(host.files.get(`/work/app/${existing}`)).toBe("mine\n");
   });
 
-  it("writes no handlers and no server for an api.yaml that does not validate, and says why", async () => {
-    const host = memoryHost({ "/work/app/api.yaml": "codegen: 1\nresources: 3\n" });
+  it.each([
+    {
+      what: "that does not validate",
+      text: "codegen: 1\nresources: 3\n",
+      why: "api.yaml is not a valid declaration (`codegen validate api.yaml` says why); run init again once it is",
+    },
+    {
+      what: "that is an OpenAPI document (it validates)",
+      text: 'openapi: 3.1.0\ninfo: { title: Pets, version: "1" }\npaths: {}\n',
+      why: "api.yaml is an OpenAPI document, not a declaration: init writes a server and handlers for a declaration's resources only",
+    },
+  ])("writes no handlers and no server for an api.yaml $what, and says why", async ({ text, why }) => {
+    const host = memoryHost({ "/work/app/api.yaml": text });
     const result = await initProject(host, "app", { name: "app", codegenSpec: "^1.0.0" });
-    const why = "api.yaml is not a valid declaration (`codegen validate api.yaml` says why); run init again once it is";
     expect(result.skipped).toEqual([
       { path: "README.md", reason: "it describes init's example API, and api.yaml is your own" },
       { path: "src/main.ts", reason: why },

@@ -383,7 +383,19 @@ describe("checkSecurity, AND inside a requirement, OR across them", () => {
       headers: { authorization: "Bearer root" },
       want: { ok: true, principal: undefined },
     },
-    { name: "both or anonymous, a wrong key", security: [both, []], headers: { "x-api-key": "wrong" }, want: wrongKey },
+    {
+      name: "both or anonymous, a wrong key: the token's challenge",
+      security: [both, []],
+      headers: { "x-api-key": "wrong" },
+      want: { ...wrongKey, headers: { "WWW-Authenticate": "Bearer" } },
+    },
+    {
+      name: "the key or Basic, a wrong key: Basic's challenge",
+      security: [[{ scheme: "K", scopes: [] }], [{ scheme: "B", scopes: [] }]],
+      headers: { "x-api-key": "wrong" },
+      want: { ...wrongKey, headers: { "WWW-Authenticate": 'Basic realm="api"' } },
+    },
+    { name: "the key alone, a wrong key: no challenge to name", security: [[{ scheme: "K", scopes: [] }]], headers: { "x-api-key": "wrong" }, want: wrongKey },
     { name: "both or anonymous, a token lacking the scope", security: [both, []], headers: { authorization: "Bearer good" }, want: insufficient("write") },
     {
       name: "the key, or the token with write",

@@ -223,6 +223,23 @@ describe("codegen serve, a real process", () => {
     }
   }, 60_000);
 
+  it("a --host that does not resolve is exit 1 with one line naming it, no stack trace, and no temporary folder left", async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), "codegen-serve-test-"));
+    try {
+      const wrong = startCli(cli, ["serve", path.join(ROOT, "fixtures/valid/blog/declaration.yaml"), "--port", "0", "--host", "999.1.1.1"], ROOT, {
+        TMPDIR: tmp,
+      });
+      started.push(wrong);
+      expect(await wrong.exited, wrong.output()).toBe(1);
+      expect(wrong.output()).toMatch(
+        /^codegen: error: cannot listen on 999\.1\.1\.1:0 \((ENOTFOUND|EAI_AGAIN|EAI_FAIL)\); choose another with --port or --host\n$/,
+      );
+      expect(leftIn(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("serves under the base path of the first server URL: prints the base URL, its token endpoint and log lines carry it", async () => {
     const { server, url, tmp } = await serveFixture("lending", ["--user", "ann:secret:library:read,library:write"]);
     try {

@@ -96,8 +96,7 @@ export function templateOf(schema: unknown, document: Json, name = "", place: Pl
   }
   if (admits("integer") && (types.includes("integer") || types.includes("number"))) {
     if (STATUS.test(name) && place === "problem") return { k: "status" };
-    const minimum = typeof node.minimum === "number" ? node.minimum : 0;
-    return { k: "c", value: Math.ceil(minimum) };
+    return leastInteger(node);
   }
   if (admits("string")) return stringTemplate(node, name, place);
   if (admits("boolean")) return { k: "c", value: false };
@@ -105,8 +104,55 @@ export function templateOf(schema: unknown, document: Json, name = "", place: Pl
   return undefined;
 }
 
-/** The template of a string by its format, then by its name. */
+/**
+ * The least whole number from 0 up (from `minimum` where there is one) that the schema's
+ * `exclusiveMinimum`, `multipleOf`, `maximum` and `exclusiveMaximum` admit, as a constant; none
+ * where they admit none such (a fractional `multipleOf`, a bound below it).
+ */
+function leastInteger(node: Json): ErrorTemplate | undefined {
+  const { minimum, exclusiveMinimum, maximum, exclusiveMaximum, multipleOf } = node;
+  let value = typeof minimum === "number" ? Math.ceil(minimum) : 0;
+  if (typeof exclusiveMinimum === "number" && value <= exclusiveMinimum) value = Math.floor(exclusiveMinimum) + 1;
+  if (typeof multipleOf === "number") {
+    if (!Number.isInteger(multipleOf) || multipleOf <= 0) return undefined;
+    value = Math.ceil(value / multipleOf) * multipleOf;
+  }
+  if ((typeof maximum === "number" && value > maximum) || (typeof exclusiveMaximum === "number" && value >= exclusiveMaximum)) return undefined;
+  return { k: "c", value };
+}
+
+/**
+ * The template of a string by its format, then by its name, where what it builds keeps the
+ * schema's `pattern`, `minLength` and `maxLength`: a constant that does; a text the server makes
+ * (a title, a sentence, a field's name) only without a `pattern` or a `minLength` past 1 (a field's
+ * name or pointer may be empty), cut to `maxLength` (a uuid or a time is not cut, so it must fit).
+ */
 function stringTemplate(node: Json, name: string, place: Place): ErrorTemplate | undefined {
+  const template = namedString(node, name, place);
+  const { pattern, minLength = 0, maxLength } = node;
+  if (template === undefined || template.k === "c") {
+    const text = template?.value;
+    if (typeof text !== "string" || (typeof maxLength === "number" && [...text].length > maxLength) || [...text].length < Number(minLength)) return undefined;
+    return typeof pattern !== "string" || matches(pattern, text) ? template : undefined;
+  }
+  if (typeof pattern === "string" || Number(minLength) > (template.k === "field" || template.k === "pointer" ? 0 : 1)) return undefined;
+  if (typeof maxLength !== "number") return template;
+  // (A uuid has 36 characters, an RFC 3339 time as Date's toISOString writes it 24.)
+  if (template.k === "uuid" || template.k === "now") return maxLength >= (template.k === "uuid" ? 36 : 24) ? template : undefined;
+  return { k: template.k, max: maxLength };
+}
+
+/** Whether a constant matches a schema's `pattern` (ECMA-262 with the `u` flag, as the validator reads it). */
+function matches(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(text);
+  } catch {
+    return false;
+  }
+}
+
+/** stringTemplate's choice before the schema's bounds. */
+function namedString(node: Json, name: string, place: Place): Exclude<ErrorTemplate, { readonly k: "o" | "list" }> | undefined {
   const format = stringOf(node.format);
   if (format === "uuid") return { k: "uuid" };
   if (format === "date-time") return { k: "now" };

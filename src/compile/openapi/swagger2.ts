@@ -11,7 +11,11 @@ import { type Json, isObject } from "../../model/json.js";
 /** A bundled Swagger 2.0 document as OpenAPI 3.0; the input is not changed. */
 export function fromSwagger2(document: Json): Json {
   // Why a copy: the upgrader changes the object it is given on its way to 3.0.
-  return upgrade(structuredClone(document), "3.0") as unknown as Json;
+  const upgraded = upgrade(structuredClone(document), "3.0") as unknown as Json;
+  // Why: the upgrader adds `openapi` and `servers` last, after `paths`; openapi.yaml leads with
+  // them where 2.0 led with `swagger`, `host` and `basePath`, as every OpenAPI document does.
+  const { openapi, info, servers } = upgraded;
+  return { openapi, info, ...(servers === undefined ? {} : { servers }), ...upgraded };
 }
 
 /** Where the parts of a 3.0 document's components came from in 2.0. */

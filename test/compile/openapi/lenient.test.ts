@@ -286,6 +286,8 @@ definitions:
     const { files, diagnostics, document } = await generate("swagger", swagger());
     expect(diagnostics).toEqual(["17:45 warning openapi/pattern-without-u"]);
     expect(document.openapi).toMatch(/^3\.1\./);
+    // In the order of every OpenAPI document, as the 2.0 one had `swagger` and `info` first.
+    expect(Object.keys(document).slice(0, 2)).toEqual(["openapi", "info"]);
     expect(Object.keys(document.components.schemas)).toEqual(["Pet"]);
     expect(document.paths["/pets/{id}"].put.requestBody.content["application/json"].schema.properties.code.pattern).toBe("^:x$");
     compileTrees([files!], scratch, "swagger");
