@@ -64,6 +64,7 @@ export const catalogue = {
     `\`ref\` names ${q(a.ref)}, which is not a resource` + (a.known.length ? `; resources: ${a.known.map(q).join(", ")}` : ""),
   "decl/ref-type-mismatch": (a: { ref: string; idType: string; expected: string }) => `\`ref\` to ${q(a.ref)} (whose ids are ${a.idType}) needs ${a.expected}`,
   "decl/filter-not-scalar": (a: { type: string }) => `\`filter\` works on scalar fields only, not on an ${a.type}`,
+  "decl/filter-write-only": () => "`filter` cannot apply to a `writeOnly` field: `?<field>=<value>` would let a client test the value that responses hide",
   "decl/default-invalid": (a: { problem: string }) => `\`default\` does not fit its own field: ${a.problem}`,
   "decl/bad-enum-value": (a: { problem: string }) => `this \`enum\` value does not fit its own field: ${a.problem}`,
   "decl/only-top-level": (a: { key: string }) => `${q(a.key)} applies to a resource's own fields, not to nested fields or array items`,

@@ -120,6 +120,8 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
   }
   if (place === "query" && (type === "array" || type === "object")) report("decl/query-not-scalar", { type }, [...path, "type"]);
   if (raw.filter === true && (type === "array" || type === "object")) report("decl/filter-not-scalar", { type }, [...path, "filter"]);
+  // Why: `?secret=guess` would tell a client the value that responses hide, as a sort order would.
+  else if (raw.filter === true && raw.writeOnly === true) report("decl/filter-write-only", {}, [...path, "filter"]);
   if (typeof raw.pattern === "string") {
     try {
       new RegExp(raw.pattern, "u");
