@@ -8,6 +8,7 @@ import type { Path } from "./load.js";
 import type { EnumValue, Extensions, Field, FieldType, StringFormat } from "./model.js";
 import { patternProblem } from "../verify/patterns.js";
 import { checkValue } from "./values.js";
+import { KEYS_FOR_TYPE } from "./schema.js";
 import { type Json, isObject, objectOf } from "../../model/json.js";
 
 /** A raw map of the declaration (`objectOf` gives an empty one for a value that is none: the shape check reported that). */
@@ -59,21 +60,6 @@ export type FieldPlace = "resource" | "nested" | "query" | "body";
 const NOT_AT_PLACE: Partial<Record<FieldPlace, { readonly keys: readonly string[]; readonly words: string }>> = {
   query: { keys: ["filter", "ref", "renamedFrom", "nullable", "readOnly", "writeOnly"], words: "a query parameter" },
   body: { keys: ["filter", "ref", "renamedFrom"], words: "a field of an action's body" },
-};
-
-/** Which constraint keys apply to which field types. */
-const KEYS_FOR_TYPE: Record<string, readonly FieldType[]> = {
-  items: ["array"],
-  fields: ["object"],
-  format: ["string"],
-  minLength: ["string"],
-  maxLength: ["string"],
-  pattern: ["string"],
-  minimum: ["integer", "number"],
-  maximum: ["integer", "number"],
-  minItems: ["array"],
-  maxItems: ["array"],
-  enum: ["string", "integer", "number", "boolean"],
 };
 
 /** The bounds that must not cross, each a minimum and its maximum. */
