@@ -241,7 +241,7 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
  * unclosed bracket at the end) is shown at the last one. The lines are the parser's, else counted
  * when a diagnostic first needs them.
  */
-function placeFinder(file: string, text: string, lines?: LineCounter): (range: Range) => SourceLocation {
+export function placeFinder(file: string, text: string, lines?: LineCounter): (range: Range) => SourceLocation {
   let last: number | undefined;
   return (range) => {
     last ??= Math.max(0, text.trimEnd().length - 1);
