@@ -74,7 +74,7 @@ const REL_NAME: Pattern = {
   rule: "must start with a letter and hold only letters, digits, `_`, `.` and `-`",
   maxLength: NAME_LIMIT,
 };
-const SEMVER_FREE: Pattern = { regex: "^\\S(.*\\S)?$", rule: "must not be blank or start or end with white space" };
+const SEMVER_FREE: Pattern = { regex: "^\\S(.*\\S)?$", rule: "must be one non-blank line without white space at its start or end" };
 
 /** JSON Schema: the object has `key` (named in `properties` too, as ajv's strict mode asks). */
 const has = (key: string, value: Record<string, unknown> = {}) => ({ properties: { [key]: value }, required: [key] });
