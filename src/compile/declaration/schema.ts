@@ -337,7 +337,7 @@ export const declarationShape: Shape = withSchemaOnly(
         description: opt(str()),
         termsOfService: opt(str()),
         contact: opt(object({ name: opt(str()), url: opt(str()), email: opt(str()) })),
-        license: opt(object({ name: req(str()), identifier: opt(str()), url: opt(str()) })),
+        license: opt(withSchemaOnly(object({ name: req(str()), identifier: opt(str()), url: opt(str()) }), { oneOf: [has("identifier"), has("url")] })),
       }),
     ),
     servers: opt({ kind: "array", items: server }),

@@ -35,6 +35,7 @@ const STATED_CODES = new Set([
   "decl/when-without-status",
   "decl/filter-not-scalar",
   "decl/filter-write-only",
+  "decl/license-identifier-or-url",
 ]);
 
 const schema = declarationJsonSchema();
