@@ -27,6 +27,7 @@ export const catalogue = {
   "yaml/unknown-alias": (a: { alias: string }) => `the alias ${q("*" + a.alias)} names no anchor (\`&${a.alias}\`) before it`,
   "yaml/alias-expansion": (a: { limit: number }) =>
     `the aliases of this document expand to more than ${a.limit} values (aliases of aliases grow exponentially); write the repeated part out, or alias it fewer times`,
+  "yaml/merge-key": () => "`<<` merge keys are YAML 1.1, which YAML 1.2 dropped: write the keys out (an alias `*name` alone copies a whole value)",
   "yaml/multiple-documents": () => "a declaration is one YAML document; remove the `---` that starts a second one",
   "json/syntax": (a: { message: string }) => `JSON syntax error: ${a.message}`,
 

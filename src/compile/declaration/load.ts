@@ -135,6 +135,9 @@ function locator(find: (path: Path) => { place: Place; depth: number }, at: (ran
 
 const membersOf = (place: PlaceNode) => place.members;
 
+/** Whether a value is what a YAML 1.1 merge key takes: an alias, or a list of aliases. */
+const mergesAliases = (node: YamlNode | null): boolean => isAlias(node) || (isSeq(node) && node.items.length > 0 && node.items.every((item) => isAlias(item)));
+
 /**
  * Parse a text with the YAML 1.2 parser, which keeps every node's place (JSON is YAML too):
  * syntax errors, duplicate keys, aliases and nesting become diagnostics. Exported for the tests,
@@ -220,6 +223,11 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
         const key = keyText(keyNode);
         if (key === undefined) {
           problems.push(diagnostic("yaml/non-string-key", {}, at(rangeOf(keyNode))));
+          continue;
+        }
+        if (key === "<<" && isScalar(keyNode) && keyNode.type === "PLAIN" && mergesAliases(pair.value as YamlNode | null)) {
+          // YAML 1.1's merge key; YAML 1.2 reads `<<` as a key like any other, which would only confuse.
+          problems.push(diagnostic("yaml/merge-key", {}, at(rangeOf(keyNode))));
           continue;
         }
         out[key] = toPlain(pair.value as YamlNode | null, depth + 1, members!, key, rangeOf(keyNode));
