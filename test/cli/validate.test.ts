@@ -110,6 +110,18 @@ describe("validateDeclaration", () => {
     }
   });
 
+  it("takes a link's href as a path of this host only", () => {
+    const withHref = (href: string) => {
+      const value = baseDeclaration();
+      (value.resources as any).products.links = { all: { method: "GET", href } };
+      return declare(value).diagnostics.map((d) => d.message);
+    };
+    expect(withHref("/products")).toEqual([]);
+    for (const href of ["//evil.example/x", "products", "https://evil.example/x"]) {
+      expect(withHref(href), href).toEqual(["`resources.products.links.all.href` must be a path starting with a single `/`"]);
+    }
+  });
+
   it("suggests the nearest known key", () => {
     const { diagnostics } = declare({ ...baseDeclaration(), resourses: {} });
     expect(diagnostics[0]!.message).toContain("did you mean `resources`?");

@@ -282,7 +282,8 @@ const resource = withSchemaOnly(
       values: object({
         method: req({ kind: "string", enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }),
         when: opt({ kind: "array", items: { kind: "string" }, minItems: 1, noun: "state" }),
-        href: opt({ kind: "string", pattern: { regex: "^/", rule: "must be a path starting with `/`" } }),
+        // Why a single `/`: `//host/x` is a network-path reference (RFC 3986 section 4.2), another host's address.
+        href: opt({ kind: "string", pattern: { regex: "^/(?!/)", rule: "must be a path starting with a single `/`" } }),
         description: opt(str()),
       }),
     }),
