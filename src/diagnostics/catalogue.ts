@@ -109,6 +109,8 @@ export const catalogue = {
   "decl/duplicate-guard-name": (a: { name: string }) => `two guards are named ${q(a.name)}; give one a \`name\``,
   "decl/access-without-auth": () => "`access` needs guards: declare them under `auth`",
   "decl/access-operation-absent": (a: { operation: string }) => `\`access\` names ${q(a.operation)}, which this resource does not offer`,
+  "decl/bad-server-url": (a: { url: string }) =>
+    `server URL ${q(a.url)} must be an absolute http(s) URL or a path starting with \`/\`, without \`?\`, \`#\` or \`{variables}\`: the API's paths are appended to it`,
   "decl/bad-token-url": (a: { url: string }) => `token URL ${q(a.url)} must be absolute (\`https://...\`) or a path starting with \`/\``,
   "decl/bad-url": (a: { url: string }) => `${q(a.url)} must be an absolute http(s) URL or a path starting with \`/\``,
   "decl/token-path-taken": (a: { path: string; by: string }) => `token path ${q(a.path)} is already ${a.by}`,
