@@ -4,7 +4,7 @@ import path from "node:path";
 
 /** The outside world as the CLI sees it: files and the two output streams. Tests use a memory host (test/support/memory-host.ts). */
 export interface Host {
-  /** The file's text; rejects with a Node error (`code` ENOENT, EISDIR, ...; ENOTTEXT for a file that is not UTF-8). */
+  /** The file's text; rejects with a Node error (`code` ENOENT, EISDIR, ...; ENOTTEXT, with the `line` and `column` of the first bad byte, for a file that is not UTF-8). */
   readFile(file: string): Promise<string>;
   /**
    * Write a file whole: a regular file (or none) through a temporary file beside it, renamed over
@@ -102,6 +102,27 @@ export function realPathOf(file: string): string {
 /** How long a burst of changes to a watched file is waited out before regenerating. */
 const WATCH_DEBOUNCE_MS = 100;
 
+/**
+ * Where the first byte that is not UTF-8 stands (line and column, from 1, columns in UTF-16 units as
+ * every diagnostic counts them), so the error points at it. The lenient decoder turns each bad
+ * sequence into U+FFFD; one the file spells out (EF BF BD) is text, and the search goes past it.
+ */
+function firstNotUtf8(bytes: Uint8Array): { line: number; column: number } {
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  let offset = 0;
+  let from = 0;
+  for (let at = text.indexOf("\uFFFD"); at >= 0; at = text.indexOf("\uFFFD", from)) {
+    offset += Buffer.byteLength(text.slice(from, at));
+    from = at;
+    if (bytes[offset] !== 0xef || bytes[offset + 1] !== 0xbf || bytes[offset + 2] !== 0xbd) break;
+    offset += 3;
+    from = at + 1;
+  }
+  // The text read leaves a byte order mark out, and so do its columns.
+  const before = text.slice(0, from).replace(/^\uFEFF/, "");
+  return { line: before.split("\n").length, column: before.length - before.lastIndexOf("\n") };
+}
+
 /** The host of the real command: Node's file system and process streams. */
 export function nodeHost(): Host {
   return {
@@ -111,7 +132,7 @@ export function nodeHost(): Host {
         // Fatal decoding: a file that is not UTF-8 is refused rather than read as replacement characters.
         return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
       } catch {
-        throw Object.assign(new Error(`${file} is not UTF-8 text`), { code: "ENOTTEXT" });
+        throw Object.assign(new Error(`${file} is not UTF-8 text`), { code: "ENOTTEXT", ...firstNotUtf8(bytes) });
       }
     },
     async writeFile(file, contents) {

@@ -32,12 +32,15 @@ export async function readInput(host: Host, file: string): Promise<Outcome<strin
   try {
     return { value: await host.readFile(file), diagnostics: [] };
   } catch (error) {
-    // Reported at 1:1 of the file, so every diagnostic reads FILE:LINE:COLUMN.
+    // Reported at 1:1 of the file (a bad byte where it stands), so every diagnostic reads FILE:LINE:COLUMN.
     const at = { file, line: 1, column: 1, length: 1 };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { diagnostics: [diagnostic("input/not-found", { path: file }, at)] };
     if (code === "EISDIR") return { diagnostics: [diagnostic("input/is-directory", { path: file }, at)] };
-    if (code === "ENOTTEXT") return { diagnostics: [diagnostic("input/not-text", {}, at)] };
+    if (code === "ENOTTEXT") {
+      const { line = 1, column = 1 } = error as { line?: number; column?: number };
+      return { diagnostics: [diagnostic("input/not-text", {}, { ...at, line, column })] };
+    }
     return { diagnostics: [diagnostic("input/unreadable", { path: file, reason: (error as Error).message }, at)] };
   }
 }

@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { type LoadedDocument, type LoadResult, loadDocument } from "./declaration/load.js";
+import { type LoadedDocument, type LoadResult, loadDocument, placeFinder } from "./declaration/load.js";
 import type { Declaration } from "./declaration/model.js";
 import { validateDeclaration } from "./declaration/validate.js";
 import { type Diagnostic, type SourceLocation, asErrors, diagnostic, sortDiagnostics, warning } from "../diagnostics/index.js";
@@ -28,7 +28,8 @@ export interface Outcome<T> {
 
 /** Load and validate a declaration's text. Pure. */
 export function checkDeclaration(file: string, text: string, alreadyLoaded?: LoadResult, options: PatternOptions = {}): Outcome<Declaration> {
-  if (text.includes("\u0000")) return { diagnostics: [diagnostic("input/not-text", {}, { file, line: 1, column: 1, length: 1 })] };
+  const nul = text.indexOf("\u0000");
+  if (nul >= 0) return { diagnostics: [diagnostic("input/not-text", {}, placeFinder(file, text)([nul, nul + 1]))] };
   // A caller that has loaded the text already passes it on: parsing with positions is the costly part.
   const loaded = alreadyLoaded ?? loadDocument(file, text);
   if (!loaded.document) return { diagnostics: sortDiagnostics(loaded.diagnostics) };

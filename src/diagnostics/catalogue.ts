@@ -27,6 +27,7 @@ export const catalogue = {
   "yaml/unknown-alias": (a: { alias: string }) => `the alias ${q("*" + a.alias)} names no anchor (\`&${a.alias}\`) before it`,
   "yaml/alias-expansion": (a: { limit: number }) =>
     `the aliases of this document expand to more than ${a.limit} values (aliases of aliases grow exponentially); write the repeated part out, or alias it fewer times`,
+  "yaml/merge-key": () => "`<<` merge keys are YAML 1.1, which YAML 1.2 dropped: write the keys out (an alias `*name` alone copies a whole value)",
   "yaml/multiple-documents": () => "a declaration is one YAML document; remove the `---` that starts a second one",
   "json/syntax": (a: { message: string }) => `JSON syntax error: ${a.message}`,
 
@@ -64,6 +65,7 @@ export const catalogue = {
     `\`ref\` names ${q(a.ref)}, which is not a resource` + (a.known.length ? `; resources: ${a.known.map(q).join(", ")}` : ""),
   "decl/ref-type-mismatch": (a: { ref: string; idType: string; expected: string }) => `\`ref\` to ${q(a.ref)} (whose ids are ${a.idType}) needs ${a.expected}`,
   "decl/filter-not-scalar": (a: { type: string }) => `\`filter\` works on scalar fields only, not on an ${a.type}`,
+  "decl/filter-write-only": () => "`filter` cannot apply to a `writeOnly` field: `?<field>=<value>` would let a client test the value that responses hide",
   "decl/default-invalid": (a: { problem: string }) => `\`default\` does not fit its own field: ${a.problem}`,
   "decl/bad-enum-value": (a: { problem: string }) => `this \`enum\` value does not fit its own field: ${a.problem}`,
   "decl/only-top-level": (a: { key: string }) => `${q(a.key)} applies to a resource's own fields, not to nested fields or array items`,
@@ -107,6 +109,8 @@ export const catalogue = {
   "decl/duplicate-guard-name": (a: { name: string }) => `two guards are named ${q(a.name)}; give one a \`name\``,
   "decl/access-without-auth": () => "`access` needs guards: declare them under `auth`",
   "decl/access-operation-absent": (a: { operation: string }) => `\`access\` names ${q(a.operation)}, which this resource does not offer`,
+  "decl/bad-server-url": (a: { url: string }) =>
+    `server URL ${q(a.url)} must be an absolute http(s) URL or a path starting with \`/\`, without \`?\`, \`#\` or \`{variables}\`: the API's paths are appended to it`,
   "decl/bad-token-url": (a: { url: string }) => `token URL ${q(a.url)} must be absolute (\`https://...\`) or a path starting with \`/\``,
   "decl/bad-url": (a: { url: string }) => `${q(a.url)} must be an absolute http(s) URL or a path starting with \`/\``,
   "decl/url-not-uri": (a: { url: string }) =>

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -97,6 +97,22 @@ describe("codegen command line", () => {
     const result = await runCli(["validate", "fixtures/no-such.yaml"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^fixtures\/no-such\.yaml:1:1: error: cannot read .*no such file/);
+  });
+
+  it("points at the byte that makes a file not text: one that is not UTF-8, or a NUL", async () => {
+    const cases: [bytes: Buffer, place: string][] = [
+      [Buffer.from('codegen: 1\ninfo: {title: caf\xe9, version: "1"}\n', "latin1"), "2:18"],
+      // A U+FFFD the file spells out is text: the bad byte after it is the one named.
+      [Buffer.concat([Buffer.from("\ufeffcodegen: 1 # \ufffd ", "utf8"), Buffer.from([0xff])]), "1:16"],
+      [Buffer.from("codegen: 1\ninfo:\u0000\n"), "2:6"],
+    ];
+    for (const [bytes, place] of cases) {
+      const file = path.join(scratch, "not-text.yaml");
+      writeFileSync(file, bytes);
+      const result = await runCli(["validate", file]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^${file}:${place}: error: the file is not UTF-8 text`));
+    }
   });
 
   it("writes the document to -o FILE, JSON by extension", async () => {

@@ -102,6 +102,26 @@ describe("validateDeclaration", () => {
     expect(diagnostics.map((d) => [d.code, `${d.location?.line}:${d.location?.column}`])).toEqual(want);
   });
 
+  it("says why a title with a line break is refused", () => {
+    // `.` in the pattern stops at every line terminator, U+2028 included: the message must say so.
+    for (const title of ["Shop\nAPI", "Shop\u2028API", " "]) {
+      const { diagnostics } = declare({ ...baseDeclaration(), info: { title, version: "1" } });
+      expect(diagnostics.map((d) => d.message)).toEqual(["`info.title` must be one non-blank line without white space at its start or end"]);
+    }
+  });
+
+  it("takes a link's href as a path of this host only", () => {
+    const withHref = (href: string) => {
+      const value = baseDeclaration();
+      (value.resources as any).products.links = { all: { method: "GET", href } };
+      return declare(value).diagnostics.map((d) => d.message);
+    };
+    expect(withHref("/products")).toEqual([]);
+    for (const href of ["//evil.example/x", "products", "https://evil.example/x"]) {
+      expect(withHref(href), href).toEqual(["`resources.products.links.all.href` must be a path starting with a single `/`"]);
+    }
+  });
+
   it("suggests the nearest known key", () => {
     const { diagnostics } = declare({ ...baseDeclaration(), resourses: {} });
     expect(diagnostics[0]!.message).toContain("did you mean `resources`?");

@@ -135,6 +135,9 @@ function locator(find: (path: Path) => { place: Place; depth: number }, at: (ran
 
 const membersOf = (place: PlaceNode) => place.members;
 
+/** Whether a value is what a YAML 1.1 merge key takes: an alias, or a list of aliases. */
+const mergesAliases = (node: YamlNode | null): boolean => isAlias(node) || (isSeq(node) && node.items.length > 0 && node.items.every((item) => isAlias(item)));
+
 /**
  * Parse a text with the YAML 1.2 parser, which keeps every node's place (JSON is YAML too):
  * syntax errors, duplicate keys, aliases and nesting become diagnostics. Exported for the tests,
@@ -222,6 +225,11 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
           problems.push(diagnostic("yaml/non-string-key", {}, at(rangeOf(keyNode))));
           continue;
         }
+        if (key === "<<" && isScalar(keyNode) && keyNode.type === "PLAIN" && mergesAliases(pair.value as YamlNode | null)) {
+          // YAML 1.1's merge key; YAML 1.2 reads `<<` as a key like any other, which would only confuse.
+          problems.push(diagnostic("yaml/merge-key", {}, at(rangeOf(keyNode))));
+          continue;
+        }
         out[key] = toPlain(pair.value as YamlNode | null, depth + 1, members!, key, rangeOf(keyNode));
         if (pair.value === null) members!.set(key, { value: rangeOf(keyNode), key: rangeOf(keyNode) });
       }
@@ -241,7 +249,7 @@ export function loadWithYamlParser(file: string, text: string): LoadResult {
  * unclosed bracket at the end) is shown at the last one. The lines are the parser's, else counted
  * when a diagnostic first needs them.
  */
-function placeFinder(file: string, text: string, lines?: LineCounter): (range: Range) => SourceLocation {
+export function placeFinder(file: string, text: string, lines?: LineCounter): (range: Range) => SourceLocation {
   let last: number | undefined;
   return (range) => {
     last ??= Math.max(0, text.trimEnd().length - 1);

@@ -49,9 +49,14 @@ export function inflectCollection(name: string): Inflection {
   };
 }
 
-/** "an article", "a user": the article for a noun in summaries. */
+/**
+ * "an article", "a user", "an hour": the article for a noun in summaries. It goes by the first
+ * sound, not the first letter: a `u` before one consonant and a vowel (`user`, `unit`), `uu`
+ * (`uuid`), `eu` and `one` start with a "y" or "w" sound; a silent `h` starts with a vowel.
+ */
 export function withArticle(noun: string): string {
-  return (/^[aeiou]/i.test(noun) ? "an " : "a ") + noun;
+  const vowel = /^(?:[aeiou]|h(?:our|onest|onou?r|eir))/i.test(noun) && !/^(?:u(?:[b-df-hj-np-tv-z][aeiou]|u)|eu|one)/i.test(noun);
+  return (vowel ? "an " : "a ") + noun;
 }
 
 /** The words of a name for prose: `blog-posts` -> `blog posts`. */

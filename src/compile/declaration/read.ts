@@ -8,6 +8,7 @@ import type { Path } from "./load.js";
 import type { EnumValue, Extensions, Field, FieldType, StringFormat } from "./model.js";
 import { patternProblem } from "../verify/patterns.js";
 import { checkValue } from "./values.js";
+import { KEYS_FOR_TYPE } from "./schema.js";
 import { type Json, isObject, objectOf } from "../../model/json.js";
 
 /** A raw map of the declaration (`objectOf` gives an empty one for a value that is none: the shape check reported that). */
@@ -61,21 +62,6 @@ const NOT_AT_PLACE: Partial<Record<FieldPlace, { readonly keys: readonly string[
   body: { keys: ["filter", "ref", "renamedFrom"], words: "a field of an action's body" },
 };
 
-/** Which constraint keys apply to which field types. */
-const KEYS_FOR_TYPE: Record<string, readonly FieldType[]> = {
-  items: ["array"],
-  fields: ["object"],
-  format: ["string"],
-  minLength: ["string"],
-  maxLength: ["string"],
-  pattern: ["string"],
-  minimum: ["integer", "number"],
-  maximum: ["integer", "number"],
-  minItems: ["array"],
-  maxItems: ["array"],
-  enum: ["string", "integer", "number", "boolean"],
-};
-
 /** The bounds that must not cross, each a minimum and its maximum. */
 const MIN_MAX = [
   ["minLength", "maxLength"],
@@ -120,6 +106,8 @@ export function readField(name: string, raw: unknown, path: Path, report: Report
   }
   if (place === "query" && (type === "array" || type === "object")) report("decl/query-not-scalar", { type }, [...path, "type"]);
   if (raw.filter === true && (type === "array" || type === "object")) report("decl/filter-not-scalar", { type }, [...path, "filter"]);
+  // Why: `?secret=guess` would tell a client the value that responses hide, as a sort order would.
+  else if (raw.filter === true && raw.writeOnly === true) report("decl/filter-write-only", {}, [...path, "filter"]);
   if (typeof raw.pattern === "string") {
     try {
       new RegExp(raw.pattern, "u");

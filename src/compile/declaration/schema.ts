@@ -7,6 +7,20 @@ export const OPERATIONS = ["list", "get", "create", "replace", "update", "delete
 export const FIELD_TYPES = ["string", "integer", "number", "boolean", "array", "object"] as const;
 /** String formats a field may declare; each is checked by the generated server. */
 export const STRING_FORMATS = ["date", "date-time", "email", "uri", "uuid"] as const;
+/** Which constraint keys apply to which field types. */
+export const KEYS_FOR_TYPE: Readonly<Record<string, readonly (typeof FIELD_TYPES)[number][]>> = {
+  items: ["array"],
+  fields: ["object"],
+  format: ["string"],
+  minLength: ["string"],
+  maxLength: ["string"],
+  pattern: ["string"],
+  minimum: ["integer", "number"],
+  maximum: ["integer", "number"],
+  minItems: ["array"],
+  maxItems: ["array"],
+  enum: ["string", "integer", "number", "boolean"],
+};
 /** Keys of `access`, most general first. */
 export const ACCESS_KEYS = ["all", "read", "write", ...OPERATIONS] as const;
 
@@ -60,8 +74,22 @@ const REL_NAME: Pattern = {
   rule: "must start with a letter and hold only letters, digits, `_`, `.` and `-`",
   maxLength: NAME_LIMIT,
 };
-const SEMVER_FREE: Pattern = { regex: "^\\S(.*\\S)?$", rule: "must not be blank or start or end with white space" };
+const SEMVER_FREE: Pattern = { regex: "^\\S(.*\\S)?$", rule: "must be one non-blank line without white space at its start or end" };
 
+/** JSON Schema: the object has `key` (named in `properties` too, as ajv's strict mode asks). */
+const has = (key: string, value: Record<string, unknown> = {}) => ({ properties: { [key]: value }, required: [key] });
+/** JSON Schema: when the object has `key` set to `value`, it must match `then` as well. */
+const given = (key: string, value: unknown, then: Record<string, unknown>) => ({ if: has(key, { const: value }), then });
+/** JSON Schema: when the object lacks `key`, it must match `then` as well. */
+const without = (key: string, then: Record<string, unknown>) => ({ if: { not: has(key) }, then });
+/** JSON Schema: the object has none of `keys`. */
+const none = (...keys: string[]) => ({ type: "object", not: { anyOf: keys.map((key) => has(key)) } });
+/** JSON Schema: a map each of whose values matches `values`. */
+const eachValue = (values: Record<string, unknown>) => ({ type: "object", additionalProperties: values });
+/** JSON Schema: a map whose keys are none of `names`. */
+const keysNot = (...names: string[]) => ({ type: "object", propertyNames: { not: { enum: names } } });
+
+const withSchemaOnly = <S extends Extract<Shape, { kind: "object" }>>(shape: S, schemaOnly: Record<string, unknown>): S => ({ ...shape, schemaOnly });
 const str = (description?: string): Shape => ({ kind: "string", ...(description ? { description } : {}) });
 const bool = (description: string): Shape => ({ kind: "boolean", description });
 const count = (description: string): Shape => ({ kind: "integer", minimum: 0, description });
@@ -134,7 +162,7 @@ const operationTexts = {
 };
 
 /** Options of one operation (the map form of `operations`); `page`, `sort` and `query` apply to `list`. */
-const operationOptions = object(
+const listOptions = object(
   {
     ...operationTexts,
     page: opt(
@@ -153,10 +181,13 @@ const operationOptions = object(
       keys: FIELD_NAME,
       values: { kind: "ref", name: "field" },
       description: "list only: extra query parameters (scalar fields), handed to the handler",
+      schemaOnly: { allOf: [keysNot("limit", "cursor", "sort", "status")] },
     }),
   },
   "operation options; {} takes the defaults",
 );
+/** The options of an operation other than `list`: the same keys, but for `page`, `sort` and `query`. */
+const operationOptions: Shape = { ...listOptions, schemaOnly: none("page", "sort", "query") };
 
 const action = object({
   method: opt({ kind: "string", enum: ["POST", "PUT", "DELETE"], description: "default POST" }),
@@ -177,90 +208,118 @@ export const declarationDefs: ShapeDefs = {
         kind: "string",
         enum: ["string", "integer", "number", "boolean", "string[]", "integer[]", "number[]", "boolean[]"],
       },
-      object({
-        type: req({ kind: "string", enum: FIELD_TYPES }),
-        items: opt({ kind: "ref", name: "field" }),
-        fields: opt({ kind: "ref", name: "fields" }),
-        enum: opt({
-          kind: "array",
-          items: { kind: "union", options: [{ kind: "string" }, { kind: "number" }, { kind: "boolean" }] },
-          minItems: 1,
-          noun: "value",
+      withSchemaOnly(
+        object({
+          type: req({ kind: "string", enum: FIELD_TYPES }),
+          items: opt({ kind: "ref", name: "field" }),
+          fields: opt({ kind: "ref", name: "fields" }),
+          enum: opt({
+            kind: "array",
+            items: { kind: "union", options: [{ kind: "string" }, { kind: "number" }, { kind: "boolean" }] },
+            minItems: 1,
+            noun: "value",
+          }),
+          format: opt({ kind: "string", enum: STRING_FORMATS }),
+          required: opt(bool("must be present on create and replace; default false")),
+          nullable: opt(bool("null is allowed; default false")),
+          default: opt({ kind: "any", description: "value stored when the field is absent on create" }),
+          readOnly: opt(bool("set by the server only")),
+          writeOnly: opt(bool("accepted in requests, never in responses")),
+          minLength: opt(count("JSON Schema minLength")),
+          maxLength: opt(count("JSON Schema maxLength")),
+          pattern: opt(str("JSON Schema pattern (ECMA-262)")),
+          minimum: opt({ kind: "number", description: "JSON Schema minimum" }),
+          maximum: opt({ kind: "number", description: "JSON Schema maximum" }),
+          minItems: opt(count("JSON Schema minItems")),
+          maxItems: opt(count("JSON Schema maxItems")),
+          filter: opt(bool("the list operation takes ?<field>=<value>")),
+          ref: opt(str("name of another resource whose id this field holds")),
+          renamedFrom: opt({
+            kind: "string",
+            pattern: FIELD_NAME,
+            description: "the field's previous name: the next migration renames its column and keeps its data",
+          }),
+          description: opt(str()),
+          example: opt({ kind: "any" }),
         }),
-        format: opt({ kind: "string", enum: STRING_FORMATS }),
-        required: opt(bool("must be present on create and replace; default false")),
-        nullable: opt(bool("null is allowed; default false")),
-        default: opt({ kind: "any", description: "value stored when the field is absent on create" }),
-        readOnly: opt(bool("set by the server only")),
-        writeOnly: opt(bool("accepted in requests, never in responses")),
-        minLength: opt(count("JSON Schema minLength")),
-        maxLength: opt(count("JSON Schema maxLength")),
-        pattern: opt(str("JSON Schema pattern (ECMA-262)")),
-        minimum: opt({ kind: "number", description: "JSON Schema minimum" }),
-        maximum: opt({ kind: "number", description: "JSON Schema maximum" }),
-        minItems: opt(count("JSON Schema minItems")),
-        maxItems: opt(count("JSON Schema maxItems")),
-        filter: opt(bool("the list operation takes ?<field>=<value>")),
-        ref: opt(str("name of another resource whose id this field holds")),
-        renamedFrom: opt({
-          kind: "string",
-          pattern: FIELD_NAME,
-          description: "the field's previous name: the next migration renames its column and keeps its data",
-        }),
-        description: opt(str()),
-        example: opt({ kind: "any" }),
-      }),
+        {
+          allOf: [
+            ...Object.entries(KEYS_FOR_TYPE).map(([key, types]) => ({ if: has(key), then: { properties: { type: { enum: types } } } })),
+            given("type", "array", { required: ["items"] }),
+            given("type", "object", { required: ["fields"] }),
+            given("filter", true, { properties: { type: { enum: ["string", "integer", "number", "boolean"] }, writeOnly: { const: false } } }),
+          ],
+        },
+      ),
     ],
   },
   fields: { kind: "map", noun: "field", keys: FIELD_NAME, minProperties: 1, values: { kind: "ref", name: "field" } },
 };
 
-const resource = object({
-  singular: opt({ kind: "string", pattern: RESOURCE_NAME, description: "singular noun; derived when absent" }),
-  description: opt(str("copied to the tag and the schema")),
-  id: opt({ kind: "string", enum: ["integer", "uuid", "string"], description: "type of <id>; default integer" }),
-  fields: req({ kind: "ref", name: "fields" }),
-  status: opt(
-    object({
-      values: req({ kind: "array", items: { kind: "string", pattern: STATE_NAME }, minItems: 1, noun: "state" }),
-      initial: opt(str("the state on create; default the first")),
-      transitions: opt({
-        kind: "map",
-        noun: "state",
-        values: { kind: "array", items: { kind: "string" }, noun: "state" },
-        description: "from -> the states it may move to",
+const resource = withSchemaOnly(
+  object({
+    singular: opt({ kind: "string", pattern: RESOURCE_NAME, description: "singular noun; derived when absent" }),
+    description: opt(str("copied to the tag and the schema")),
+    id: opt({ kind: "string", enum: ["integer", "uuid", "string"], description: "type of <id>; default integer" }),
+    fields: req({ kind: "ref", name: "fields" }),
+    status: opt(
+      object({
+        values: req({ kind: "array", items: { kind: "string", pattern: STATE_NAME }, minItems: 1, noun: "state", schemaOnly: { uniqueItems: true } }),
+        initial: opt(str("the state on create; default the first")),
+        transitions: opt({
+          kind: "map",
+          noun: "state",
+          values: { kind: "array", items: { kind: "string" }, noun: "state" },
+          description: "from -> the states it may move to",
+        }),
+        description: opt(str()),
       }),
-      description: opt(str()),
+    ),
+    links: opt({
+      kind: "map",
+      noun: "link",
+      keys: REL_NAME,
+      values: object({
+        method: req({ kind: "string", enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }),
+        when: opt({ kind: "array", items: { kind: "string" }, minItems: 1, noun: "state" }),
+        // Why a single `/`: `//host/x` is a network-path reference (RFC 3986 section 4.2), another host's address.
+        href: opt({ kind: "string", pattern: { regex: "^/(?!/)", rule: "must be a path starting with a single `/`" } }),
+        description: opt(str()),
+      }),
     }),
-  ),
-  links: opt({
-    kind: "map",
-    noun: "link",
-    keys: REL_NAME,
-    values: object({
-      method: req({ kind: "string", enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }),
-      when: opt({ kind: "array", items: { kind: "string" }, minItems: 1, noun: "state" }),
-      href: opt({ kind: "string", pattern: { regex: "^/", rule: "must be a path starting with `/`" } }),
-      description: opt(str()),
+    access: opt(object(Object.fromEntries(ACCESS_KEYS.map((k) => [k, opt(accessValue)])))),
+    operations: opt({
+      kind: "union",
+      description: "the operations offered: a list of names, or a map name -> options",
+      options: [
+        { kind: "array", items: { kind: "string", enum: OPERATIONS }, minItems: 1, noun: "operation", schemaOnly: { uniqueItems: true } },
+        {
+          ...object(Object.fromEntries(OPERATIONS.map((op) => [op, opt(op === "list" ? listOptions : operationOptions)]))),
+          minProperties: { count: 1, noun: "operation" },
+        },
+      ],
+    }),
+    actions: opt({
+      kind: "map",
+      noun: "action",
+      keys: ACTION_NAME,
+      values: action,
+      description: "action name -> action: an operation on one object beyond CRUD (`POST /<collection>/{id}/<action>`)",
     }),
   }),
-  access: opt(object(Object.fromEntries(ACCESS_KEYS.map((k) => [k, opt(accessValue)])))),
-  operations: opt({
-    kind: "union",
-    description: "the operations offered: a list of names, or a map name -> options",
-    options: [
-      { kind: "array", items: { kind: "string", enum: OPERATIONS }, minItems: 1, noun: "operation" },
-      { ...object(Object.fromEntries(OPERATIONS.map((op) => [op, opt(operationOptions)]))), minProperties: { count: 1, noun: "operation" } },
+  {
+    allOf: [
+      { properties: { fields: keysNot("id", "links") } },
+      { if: has("status"), then: { properties: { fields: keysNot("status") } } },
+      without("status", {
+        properties: {
+          actions: eachValue(none("when", "to")),
+          links: eachValue(none("when")),
+        },
+      }),
     ],
-  }),
-  actions: opt({
-    kind: "map",
-    noun: "action",
-    keys: ACTION_NAME,
-    values: action,
-    description: "action name -> action: an operation on one object beyond CRUD (`POST /<collection>/{id}/<action>`)",
-  }),
-});
+  },
+);
 
 const server: Shape = {
   kind: "union",
@@ -268,53 +327,58 @@ const server: Shape = {
 };
 
 /** The whole declaration format, version 1. */
-export const declarationShape: Shape = object({
-  codegen: req({ kind: "integer", const: 1, description: "format version: 1" }),
-  info: req(
-    object({
-      title: req({ kind: "string", pattern: SEMVER_FREE }),
-      version: req({ kind: "string", pattern: SEMVER_FREE, description: "a string: quote numbers" }),
-      summary: opt(str()),
-      description: opt(str()),
-      termsOfService: opt(str()),
-      contact: opt(object({ name: opt(str()), url: opt(str()), email: opt(str()) })),
-      license: opt(object({ name: req(str()), identifier: opt(str()), url: opt(str()) })),
-    }),
-  ),
-  servers: opt({ kind: "array", items: server }),
-  auth: opt({
-    kind: "array",
-    minItems: 1,
-    noun: "guard",
-    items: {
-      kind: "tagged",
-      tag: "guard",
-      variants: {
-        password: object({
-          guard: req(str()),
-          tokenUrl: req(str("token endpoint; a path starting with / is served by this API")),
-          form: opt({ kind: "string", enum: ["permissive", "strict"] }),
-          scopes: opt(scopes),
-          ...guardCommon,
-        }),
-        authorizationCode: object({
-          guard: req(str()),
-          authorizationUrl: req(str()),
-          tokenUrl: req(str()),
-          refreshUrl: opt(str()),
-          scopes: opt(scopes),
-          ...guardCommon,
-        }),
-        oauth2: object({
-          guard: req(str()),
-          flows: req(oauthFlows),
-          ...guardCommon,
-        }),
+export const declarationShape: Shape = withSchemaOnly(
+  object({
+    codegen: req({ kind: "integer", const: 1, description: "format version: 1" }),
+    info: req(
+      object({
+        title: req({ kind: "string", pattern: SEMVER_FREE }),
+        version: req({ kind: "string", pattern: SEMVER_FREE, description: "a string: quote numbers" }),
+        summary: opt(str()),
+        description: opt(str()),
+        termsOfService: opt(str()),
+        contact: opt(object({ name: opt(str()), url: opt(str()), email: opt(str()) })),
+        license: opt(withSchemaOnly(object({ name: req(str()), identifier: opt(str()), url: opt(str()) }), { oneOf: [has("identifier"), has("url")] })),
+      }),
+    ),
+    servers: opt({ kind: "array", items: server }),
+    auth: opt({
+      kind: "array",
+      minItems: 1,
+      noun: "guard",
+      items: {
+        kind: "tagged",
+        tag: "guard",
+        variants: {
+          password: object({
+            guard: req(str()),
+            tokenUrl: req(str("token endpoint; a path starting with / is served by this API")),
+            form: opt({ kind: "string", enum: ["permissive", "strict"] }),
+            scopes: opt(scopes),
+            ...guardCommon,
+          }),
+          authorizationCode: object({
+            guard: req(str()),
+            authorizationUrl: req(str()),
+            tokenUrl: req(str()),
+            refreshUrl: opt(str()),
+            scopes: opt(scopes),
+            ...guardCommon,
+          }),
+          oauth2: object({
+            guard: req(str()),
+            flows: req(oauthFlows),
+            ...guardCommon,
+          }),
+        },
       },
-    },
+    }),
+    resources: req({ kind: "map", noun: "resource", keys: RESOURCE_NAME, minProperties: 1, values: resource }),
   }),
-  resources: req({ kind: "map", noun: "resource", keys: RESOURCE_NAME, minProperties: 1, values: resource }),
-});
+  without("auth", {
+    properties: { resources: eachValue({ ...none("access"), properties: { actions: eachValue(none("access")) } }) },
+  }),
+);
 
 /** The JSON Schema of the declaration format, as `codegen schema` prints it. */
 export function declarationJsonSchema(): Record<string, unknown> {

@@ -13,13 +13,21 @@ export type Shape =
   | { readonly kind: "number"; readonly description?: string }
   | { readonly kind: "boolean"; readonly description?: string }
   | { readonly kind: "any"; readonly description?: string }
-  | { readonly kind: "array"; readonly items: Shape; readonly minItems?: number; readonly noun?: string; readonly description?: string }
+  | {
+      readonly kind: "array";
+      readonly items: Shape;
+      readonly minItems?: number;
+      readonly noun?: string;
+      readonly description?: string;
+      readonly schemaOnly?: SchemaOnly;
+    }
   | {
       readonly kind: "object";
       readonly properties: Readonly<Record<string, Property>>;
       /** At least this many of the properties must be given (`noun` names them in the message). */
       readonly minProperties?: { readonly count: number; readonly noun: string };
       readonly description?: string;
+      readonly schemaOnly?: SchemaOnly;
     }
   | {
       readonly kind: "map";
@@ -28,6 +36,7 @@ export type Shape =
       readonly minProperties?: number;
       readonly noun: string;
       readonly description?: string;
+      readonly schemaOnly?: SchemaOnly;
     }
   | { readonly kind: "union"; readonly options: readonly Shape[]; readonly description?: string }
   | {
@@ -58,6 +67,13 @@ export interface Property {
   readonly shape: Shape;
   readonly required?: boolean;
 }
+
+/**
+ * JSON Schema keywords (`uniqueItems`, or an `allOf` of conditions) for rules the validator checks
+ * after the shape, with a message that names the reason (validate.ts, read.ts): `checkShape`
+ * skips them, and the printed schema states them so an editor flags what it can.
+ */
+export type SchemaOnly = Readonly<Record<string, unknown>>;
 
 /** Named shapes that refer to each other (a field holds fields). */
 export type ShapeDefs = Readonly<Record<string, Shape>>;
@@ -363,7 +379,12 @@ export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; t
       case "any":
         return described({});
       case "array":
-        return described({ type: "array", items: convert(shape.items), ...(shape.minItems ? { minItems: shape.minItems } : {}) });
+        return described({
+          type: "array",
+          items: convert(shape.items),
+          ...(shape.minItems ? { minItems: shape.minItems } : {}),
+          ...shape.schemaOnly,
+        });
       case "object": {
         const required = [...requiredKeys(shape)];
         return described({
@@ -373,6 +394,7 @@ export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; t
           ...(shape.minProperties ? { minProperties: shape.minProperties.count } : {}),
           patternProperties: { "^x-(?!codegen-)": {} },
           additionalProperties: false,
+          ...shape.schemaOnly,
         });
       }
       case "map":
@@ -385,6 +407,7 @@ export function toJsonSchema(root: Shape, defs: ShapeDefs, meta: { id: string; t
           },
           additionalProperties: convert(shape.values),
           ...(shape.minProperties ? { minProperties: shape.minProperties } : {}),
+          ...shape.schemaOnly,
         });
       case "union":
         return described({ anyOf: shape.options.map(convert) });

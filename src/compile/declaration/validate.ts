@@ -74,6 +74,13 @@ export function validateDeclaration(document: LoadedDocument, options: PatternOp
     names.resource(resource, raw, path);
   }
   checkLicense(objectOf(root.info).license, report);
+  asArray(root.servers).forEach((s, i) => {
+    const url = typeof s === "string" ? s : asString(objectOf(s).url);
+    // Why no query, fragment or `{variable}`: paths are appended to the URL, and the format has no `variables`.
+    if (url !== undefined && (!isUrl(url) || /[?#{}]/.test(url))) {
+      report("decl/bad-server-url", { url }, typeof s === "string" ? ["servers", i] : ["servers", i, "url"]);
+    }
+  });
 
   // The shape check's problems are among them: the list only grows.
   if (diagnostics.length > 0) return { diagnostics };

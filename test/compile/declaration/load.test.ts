@@ -29,6 +29,8 @@ describe("loadDocument", () => {
     { name: "empty file", given: "", want: { code: "input/empty", line: 1, column: 1 } },
     { name: "only a comment", given: "# nothing\n", want: { code: "input/empty", line: 1, column: 1 } },
     { name: "map key that is a map", given: "? {a: 1}\n: 2\n", want: { code: "yaml/non-string-key", line: 1, column: 3 } },
+    { name: "YAML 1.1 merge key", given: "a: &x {b: 1}\nc:\n  <<: *x\n  d: 2\n", want: { code: "yaml/merge-key", line: 3, column: 3 } },
+    { name: "merge key of several aliases", given: "a: &x {b: 1}\nc: {<<: [*x, *x]}\n", want: { code: "yaml/merge-key", line: 2, column: 5 } },
   ];
   it.each(bad)("turns $name into a diagnostic", ({ given, want }) => {
     const { document, diagnostics } = loadDocument("a.yaml", given);

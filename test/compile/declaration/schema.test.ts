@@ -19,6 +19,25 @@ const SHAPE_CODES = new Set([
   "decl/reserved-extension",
 ]);
 
+/**
+ * Codes of rules the validator checks after the shape, with their own message, that the JSON
+ * Schema states too (`schemaOnly`), so an editor flags them as well.
+ */
+const STATED_CODES = new Set([
+  "decl/reserved-field",
+  "decl/items-required",
+  "decl/fields-required",
+  "decl/key-not-for-type",
+  "decl/list-only",
+  "decl/duplicate-operation",
+  "decl/duplicate-state",
+  "decl/access-without-auth",
+  "decl/when-without-status",
+  "decl/filter-not-scalar",
+  "decl/filter-write-only",
+  "decl/license-identifier-or-url",
+]);
+
 const schema = declarationJsonSchema();
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 const validate = ajv.compile(schema);
@@ -41,13 +60,16 @@ describe("the JSON Schema of the format agrees with the validator", () => {
   });
 
   // A case without its golden yet is the golden test's to report.
-  const shapeCases = fixtureCases("invalid").filter((name) => {
-    const golden = path.join(ROOT, "fixtures/invalid", name, "expected.txt");
-    if (!existsSync(golden)) return false;
-    const expected = readFileSync(golden, "utf8");
-    const codes = [...expected.matchAll(/ error: .* \[([a-z-]+\/[a-z-]+)\]$/gm)].map((m) => m[1]!);
-    return codes.length > 0 && codes.every((code) => SHAPE_CODES.has(code));
-  });
+  const casesWhose = (known: (code: string) => boolean) =>
+    fixtureCases("invalid").filter((name) => {
+      const golden = path.join(ROOT, "fixtures/invalid", name, "expected.txt");
+      if (!existsSync(golden)) return false;
+      const expected = readFileSync(golden, "utf8");
+      const codes = [...expected.matchAll(/ error: .* \[([a-z-]+\/[a-z-]+)\]$/gm)].map((m) => m[1]!);
+      return codes.length > 0 && codes.every(known);
+    });
+  const shapeCases = casesWhose((code) => SHAPE_CODES.has(code));
+  const statedCases = casesWhose((code) => SHAPE_CODES.has(code) || STATED_CODES.has(code)).filter((name) => !shapeCases.includes(name));
 
   it("has shape-error fixtures to compare", () => {
     expect(shapeCases.length).toBeGreaterThan(0);
@@ -55,5 +77,23 @@ describe("the JSON Schema of the format agrees with the validator", () => {
 
   it.each(shapeCases)("refuses the shape-error fixture %s", (name) => {
     expect(validate(readDeclaration(declarationOf("invalid", name)))).toBe(false);
+  });
+
+  it("has fixtures of the rules it states beyond the shape", () => {
+    expect(statedCases.length).toBeGreaterThanOrEqual(STATED_CODES.size);
+  });
+
+  it.each(statedCases)("refuses the fixture %s, whose rule it states too", (name) => {
+    expect(validate(readDeclaration(declarationOf("invalid", name)))).toBe(false);
+  });
+
+  it("refuses a query parameter named like the list's own", () => {
+    const declaration = (name: string) => ({
+      codegen: 1,
+      info: { title: "t", version: "1" },
+      resources: { items: { fields: { a: "string" }, operations: { list: { query: { [name]: "string" } } } } },
+    });
+    expect(validate(declaration("q"))).toBe(true);
+    for (const name of ["limit", "cursor", "sort", "status"]) expect(validate(declaration(name)), name).toBe(false);
   });
 });
