@@ -357,7 +357,8 @@ describe("security", () => {
       { path: { shopId: 7, itemId: "abc" }, principal: APP, scopes: NO_SCOPES },
     ]);
     seen.length = 0;
-    // Neither: the first requirement's refusal; a token lacking the scope: 403; a bad key: 401.
+    // Neither: the first requirement's refusal; a token lacking the scope: 403; a bad key: 401,
+    // naming the bearer way in (RFC 9110 section 11.6.1: a 401 carries a challenge where there is one).
     expectAuthError(await call(base, "DELETE", target), 401, "Bearer", "Not authenticated");
     expectAuthError(
       await call(base, "DELETE", target, { token: "reader-token" }),
@@ -365,7 +366,7 @@ describe("security", () => {
       'Bearer error="insufficient_scope", scope="shop:write"',
       "Not enough permissions",
     );
-    expectAuthError(await call(base, "DELETE", target, { headers: { "X-Api-Key": "wrong" } }), 401, undefined, "Could not validate credentials");
+    expectAuthError(await call(base, "DELETE", target, { headers: { "X-Api-Key": "wrong" } }), 401, "Bearer", "Could not validate credentials");
     expect(seen).toEqual([]);
   });
 
