@@ -4,7 +4,6 @@
 // value is a bind parameter; every identifier comes from the generated table spec, quoted by
 // migrate.gen.ts's quoteIdentifier.
 
-import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { DeadlineExceededError, StoreUnavailableError, isStoreUnavailable, signalDeadline } from "./http.gen.js";
 import type { Cancellation } from "./http.gen.js";
@@ -23,6 +22,7 @@ import {
   eachReference,
   etagOf,
   isStoreRefusal,
+  orderedUuid,
   lostRace,
   own,
   preconditionFailed,
@@ -429,7 +429,7 @@ export class PostgresCollection {
   /** Stores a new object under a fresh id; brokenReference when an object it refers to was deleted meanwhile. */
   async create(given: { readonly [field: string]: unknown }, signal?: Cancellation): Promise<StoredObject | HandlerRefusal<409>> {
     const fields = withInstants(given, this.#spec.instants);
-    const params: unknown[] = this.#table.idKind === "integer" ? [] : [randomUUID()];
+    const params: unknown[] = this.#table.idKind === "integer" ? [] : [orderedUuid()];
     // Why in the table's order: the set of columns given decides the statement's text, one text
     // per set (cached below), whatever order the request's fields came in.
     const columns = this.#table.columns;

@@ -3,7 +3,7 @@
 // machine, defaults, the fields a client may not set, and an in-memory collection.
 
 import * as nodeCrypto from "node:crypto";
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomFillSync } from "node:crypto";
 import { withInstants } from "./instants.gen.js";
 import { defineOwn, privateSlot } from "./records.gen.js";
 import type { Cancellation } from "./http.gen.js";
@@ -332,6 +332,38 @@ export type ResourceSpec = {
   readonly base?: string;
 };
 
+/** The last time-ordered id's milliseconds and counter (orderedUuid), so ids made in one process only grow. */
+const lastUuid = { ms: 0, counter: 0 };
+const uuidBytes = new Uint8Array(16);
+
+/**
+ * A fresh id of a `uuid` or `string` resource: a UUID version 7 (RFC 9562 section 5.7), the
+ * milliseconds of its making first, then a counter (section 6.2, method 1) and 62 random bits.
+ * Why not version 4: a list without `sort` answers in the order of creation (http-behaviour
+ * "Lists"), and the PostgreSQL store orders and pages by id, which these sort in; within one
+ * process each id is greater than the one before, even when the clock steps back.
+ */
+export function orderedUuid(): string {
+  const now = Date.now();
+  if (now > lastUuid.ms) {
+    lastUuid.ms = now;
+    lastUuid.counter = 0;
+  } else if (++lastUuid.counter > 0xfff) {
+    // Why a millisecond borrowed: the counter's 12 bits are spent (section 6.2 allows it).
+    lastUuid.ms += 1;
+    lastUuid.counter = 0;
+  }
+  const bytes = randomFillSync(uuidBytes);
+  const { ms, counter } = lastUuid;
+  // (Division, not shifts: 48 bits of milliseconds do not fit JavaScript's 32-bit shifts.)
+  for (let i = 5, rest = ms; i >= 0; i--, rest = Math.floor(rest / 256)) bytes[i] = rest % 256;
+  bytes[6] = 0x70 | (counter >> 8);
+  bytes[7] = counter & 0xff;
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  const hex = Buffer.from(bytes).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /**
  * A table's own entry for a key, never an inherited one: keys come from the declaration and from
  * requests, and a state, field or rel may be named `constructor` or `toString`.
@@ -602,7 +634,7 @@ export class MemoryCollection {
     const fields = withInstants(given, this.#spec.instants);
     const broken = this.#brokenReference(fields);
     if (broken !== undefined) return broken;
-    const id = this.#spec.idKind === "integer" ? this.#nextId++ : randomUUID();
+    const id = this.#spec.idKind === "integer" ? this.#nextId++ : orderedUuid();
     // (Key by key, not `{ id, ...fields }`: V8 copies into a literal that has a key of its own
     // through its runtime, a property at a time, at several times the cost.)
     const object: { [field: string]: unknown } = { id };

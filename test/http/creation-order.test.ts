@@ -1,7 +1,7 @@
 // A list without `sort` answers in the order of creation, and its pages follow that order
-// (http-behaviour "Lists": pages do not skip or repeat objects): also where the ids are uuids,
-// whose order is not the order of creation. In-memory store (the PostgreSQL store orders such a
-// list by id: docs/http-behaviour.md, "Not yet").
+// (http-behaviour "Lists": pages do not skip or repeat objects): also where the ids are uuids or
+// strings, which the server makes growing (UUID version 7) so that the PostgreSQL store's order by
+// id is the order of creation. On every store (vitest.config.ts, ON_POSTGRES).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/serve/serve.js";
@@ -21,6 +21,13 @@ resources:
       create: {}
       update: {}
       delete: {}
+  berths:
+    id: string
+    fields:
+      name: { type: string, required: true, filter: true }
+    operations:
+      list: { page: { size: 3, max: 50 } }
+      create: {}
 `;
 
 let server: RunningServer;
@@ -40,6 +47,19 @@ async function follow(target: string): Promise<unknown[]> {
   }
   return ids;
 }
+
+describe("a list without sort, with string ids", () => {
+  it("answers the objects in creation order, page after page", async () => {
+    const created: unknown[] = [];
+    for (let i = 0; i < 10; i++) {
+      const reply = await call(server.url, "POST", "/berths", { json: { name: "Paged" } });
+      expect(reply.status, reply.text).toBe(201);
+      created.push(obj(reply)["id"]);
+    }
+    expect(await follow("/berths?name=Paged")).toEqual(created);
+    expect(await follow("/berths?name=Paged&limit=50")).toEqual(created);
+  });
+});
 
 describe("a list without sort, with uuid ids", () => {
   it("following next visits every object exactly once, in creation order, changed ones at their place", async () => {
