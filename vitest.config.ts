@@ -15,6 +15,7 @@ const ON_POSTGRES = [
   "test/http/references.test.ts",
   "test/http/conditional.test.ts",
   "test/http/action-store.test.ts",
+  "test/http/merge-patch.test.ts",
 ];
 
 export default defineConfig({
