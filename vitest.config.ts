@@ -16,6 +16,7 @@ const ON_POSTGRES = [
   "test/http/conditional.test.ts",
   "test/http/action-store.test.ts",
   "test/http/creation-order.test.ts",
+  "test/http/merge-patch.test.ts",
 ];
 
 export default defineConfig({

@@ -39,7 +39,7 @@ import { privateSlot } from "./records.gen.js";
 import { TOKEN_RESPONSE_HEADERS, isTokenFormContentType, parseTokenForm, tokenError } from "./token-form.gen.js";
 import type { TokenErrorCode, TokenForm, TokenRequest, TokenResponse } from "./token-form.gen.js";
 import { addError, checkStorable, hasErrors, validateValue, withDefaults, withOwnDefaults } from "./validate.gen.js";
-import type { FieldErrors, SchemaTable } from "./validate.gen.js";
+import type { FieldErrors, SchemaNode, SchemaTable } from "./validate.gen.js";
 
 export { HandlerResultError, fromRefusal, parseScalar } from "./requests.gen.js";
 export type { Answer, BodySpec, OperationDefinition, OperationHandler, OperationInput, OperationResult, ParameterSpec, RawBody } from "./requests.gen.js";
@@ -84,6 +84,11 @@ export type OperationSpec = OperationDefinition & {
    * operations, which answer `{error, detail}` (http-behaviour "Errors").
    */
   readonly refusals?: RefusalShapes;
+  /**
+   * An update: the schema of the resource's whole body (`<T>Input`), whose field schemas a nested
+   * object merged by the patch must meet (mergedPatch). Absent: no such body, or no nested object.
+   */
+  readonly whole?: SchemaNode;
 };
 
 /**
@@ -1247,6 +1252,38 @@ function precondition(request: ResourceRequest, current: StoredObject): { ok: tr
   return { ok: true, ifMatch: etag };
 }
 
+/**
+ * An update's patch with each object it gives merged into the field's value in `object` by RFC
+ * 7396 (recursively, `null` removing a member), so a store, which replaces top-level fields, keeps
+ * the members the patch leaves out; undefined when it gives no object. A merged value must meet
+ * the field's whole schema (its `required` members too): else 400 naming what it lacks.
+ */
+function mergedPatch(operation: OperationSpec, patch: Json, object: StoredObject, table: SchemaTable): { ok: true; merged: Json | undefined } | { ok: false; answer: Answer } {
+  let merged: Json | undefined;
+  const errors: FieldErrors = {};
+  const whole = operation.whole?.ref !== undefined ? table[operation.whole.ref] : operation.whole;
+  for (const field of Object.keys(patch)) {
+    if (!isObject(patch[field])) continue;
+    merged ??= copyOwn(patch);
+    const value = mergePatch(own(object, field), patch[field]);
+    defineOwn(merged, field, value);
+    const schema = whole?.properties === undefined ? undefined : own(whole.properties, field);
+    if (schema !== undefined) validateValue(schema, value, field, errors, table);
+  }
+  return hasErrors(errors) ? { ok: false, answer: fromRefusal(refusal(400, "Invalid request", errors)) } : { ok: true, merged };
+}
+
+/** RFC 7396's MergePatch(target, patch): an object patch merged member by member into the target's members (none unless it is an object), any other patch the value. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const merged: Json = isObject(target) ? copyOwn(target) : {};
+  for (const key of Object.keys(patch)) {
+    if (patch[key] === null) delete merged[key];
+    else defineOwn(merged, key, mergePatch(own(merged, key), patch[key]));
+  }
+  return merged;
+}
+
 /** The answer of a create handler's result: its refusal, or 201 with the object and its Location. */
 function createdAnswer(operation: OperationSpec, resource: ResourceSpec, result: unknown): Answer {
   // Why first: a stored object is neither a refusal nor a fault, and needs no handler name for a message.
@@ -1327,12 +1364,27 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
       // http-behaviour, the check order: lookup (404), references (400), transition (409), handler.
       const problem = await referenceProblem(operation, resource, request);
       if (problem) return problem;
-      const transition = transitionProblem(resource, current, data["status"]);
-      if (transition !== undefined) return fromRefusal(refusal(409, "Conflict", { status: transition }));
-      const changed = await run({ id, [kind === "replace" ? "body" : "patch"]: data, current, ...conditional });
-      if (resource.status !== undefined && isLostRace(changed)) return fromRefusal(refusal(409, changed.error, { ...changed.detail }));
-      if (isStoreRefusal(changed)) return storeRefused(operation, resource, request, changed);
-      return refusalAnswer(operation, changed, `the ${name} handler`) ?? ok(storedObject(changed, `the ${name} handler`));
+      for (let object = current; ; ) {
+        const merging = kind === "update" ? mergedPatch(operation, data, object, request.api.schemas) : { ok: true as const, merged: undefined };
+        if (!merging.ok) return merging.answer;
+        const { merged } = merging;
+        const transition = transitionProblem(resource, object, data["status"]);
+        if (transition !== undefined) return fromRefusal(refusal(409, "Conflict", { status: transition }));
+        // Why a condition the client did not send: a merged value is computed from `object`, and
+        // written over a change made since, it would undo that change (http-behaviour "Requests").
+        const ifMatch = merged !== undefined ? (condition.ifMatch ?? etagOf(object)) : condition.ifMatch;
+        const changed = await run({ id, [kind === "replace" ? "body" : "patch"]: merged ?? data, current: object, ...(ifMatch === undefined ? {} : { ifMatch }) });
+        // The implicit condition failed: merged again into the object as it is now (call ends this at the deadline).
+        if (ifMatch !== condition.ifMatch && isStoreRefusal(changed) && changed.status === 412) {
+          const again = currentObject(operation, resource, await lookUp(request, resource.collection, id), id);
+          if (!again.ok) return again.answer;
+          object = again.current;
+          continue;
+        }
+        if (resource.status !== undefined && isLostRace(changed)) return fromRefusal(refusal(409, changed.error, { ...changed.detail }));
+        if (isStoreRefusal(changed)) return storeRefused(operation, resource, request, changed);
+        return refusalAnswer(operation, changed, `the ${name} handler`) ?? ok(storedObject(changed, `the ${name} handler`));
+      }
     }
     case "action": {
       // http-behaviour, the check order: lookup (404), then the action's state (409), then the handler.

@@ -6,12 +6,11 @@
 // delete is 404, a write racing the delete of what it refers to is 409 naming the field.
 // vitest.config.ts runs this file on the in-memory store, PGlite and a real PostgreSQL server.
 
-import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/postgres/database.js";
-import { testDatabase } from "../postgres/store.js";
-import { START_TIMEOUT, call, closeLocal, compileText, expectError, listenLocal, obj } from "./support.js";
-import type { HandlerFunction, Json, Reply } from "./support.js";
+import { START_TIMEOUT, call, expectError, obj } from "./support.js";
+import type { Json, Reply } from "./support.js";
+import { storeOfDeclaration } from "./test-store.js";
+import type { Handlers } from "./test-store.js";
 
 const DECLARATION = `codegen: 1
 info: { title: Conditional, version: "1" }
@@ -38,45 +37,21 @@ resources:
       touch: {}
 `;
 
-type Handlers = { [resource: string]: { [operation: string]: HandlerFunction } };
-
-let compiled: Awaited<ReturnType<typeof compileText>> | undefined;
-let database: Database | undefined;
 let store: Handlers;
-const servers: Server[] = [];
+let serve: Awaited<ReturnType<typeof storeOfDeclaration>>["serve"];
+let close: (() => Promise<void>) | undefined;
 /** The server on this run's store. */
 let base = "";
 /** The same store served with `requireIfMatch`. */
 let strict = "";
 
-/** A server of the compiled API on `handlers` (the store's own, or wrapped to stage a race). */
-async function serve(handlers: Handlers, options: { requireIfMatch?: boolean } = {}): Promise<string> {
-  const server = compiled!.api.createServer({ handlers, verifyToken: () => undefined, ...options });
-  servers.push(server);
-  return listenLocal(server);
-}
-
 beforeAll(async () => {
-  [compiled, database] = await Promise.all([compileText(DECLARATION), testDatabase()]);
-  const api = compiled.api as typeof compiled.api & {
-    migrate(options: { query: Database["query"] }): Promise<string[]>;
-    createPostgresStore(options: { query: Database["query"] }): Handlers;
-  };
-  if (database === undefined) store = api.createMemoryHandlers();
-  else {
-    const db = database;
-    await db.session((query) => api.migrate({ query }));
-    store = api.createPostgresStore({ query: db.query });
-  }
+  ({ store, serve, close } = await storeOfDeclaration(DECLARATION));
   base = await serve(store);
   strict = await serve(store, { requireIfMatch: true });
   // (Twice the usual: a database and a compilation, on a machine the suites share.)
 }, 2 * START_TIMEOUT);
-afterAll(async () => {
-  for (const server of servers) await closeLocal(server);
-  await database?.close();
-  await compiled?.dispose();
-});
+afterAll(() => close?.());
 
 async function created(target: string, json: Json, at = base): Promise<{ id: number; etag: string }> {
   const reply = await call(at, "POST", target, { json });

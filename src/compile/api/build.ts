@@ -193,6 +193,14 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
     return [{ name, schema, ext, collection: String(ext.collection) }];
   });
   const singularOf = new Map(resourceSchemas.map(({ ext, collection }) => [collection, String(ext.singular)] as const));
+  // Each collection's whole body (`<T>Input`) where it has a nested object: what an update's merged ones must meet.
+  const wholeOf = new Map(
+    resourceSchemas.flatMap(({ name, collection }) =>
+      Object.values(objectOf(objectOf(schemas[`${name}Input`]).properties)).some((property) => objectOf(property).properties !== undefined)
+        ? [[collection, { $ref: `#/components/schemas/${name}Input` }] as const]
+        : [],
+    ),
+  );
   // A schema left unchecked at the end of a long chain widens the checks that refer to it, as a
   // pattern left unchecked does: a oneOf that could match it is checked as an anyOf, a not or an if left out.
   const checks =
@@ -251,7 +259,7 @@ function viewOf(document: Json, options: ModelOptions, gate: NameGate, findings:
         continue;
       }
       if (collector.security(operation).requirements.some((requirement) => requirement.length > 0)) hasGuards = true;
-      add(method, routeEntry(operation, collector));
+      add(method, routeEntry(operation, collector, wholeOf));
       if (behaviour.kind === "token") tokenLinks.push({ rel: "token", method: "POST", href: wirePath });
       if (!isResourceBehaviour(behaviour)) continue;
       if (behaviour.kind === "list") collectionLinks.push({ rel: behaviour.collection, method: "GET", href: wirePath });
@@ -358,7 +366,7 @@ const CONDITIONAL_HEADERS = new Set(["if-match", "if-none-match"]);
  * the same reading as an operation written by others; a list's `sort`, `limit` and `cursor` are
  * its listing's, not parameters. Then what its kind adds.
  */
-function routeEntry(operation: OperationModel, collector: OperationCollector): OperationSpec {
+function routeEntry(operation: OperationModel, collector: OperationCollector, wholeOf: ReadonlyMap<string, Json>): OperationSpec {
   const { behaviour } = operation;
   const query = handlerQuery(operation);
   // Why not the conditional headers: If-Match and If-None-Match are the server's own (it answers
@@ -382,6 +390,8 @@ function routeEntry(operation: OperationModel, collector: OperationCollector): O
       spec.action = action;
     }
     if (behaviour.errors.length > 0) spec.errors = behaviour.errors;
+    const whole = behaviour.kind === "update" ? wholeOf.get(behaviour.collection) : undefined;
+    if (whole !== undefined) spec.whole = collector.nodeOf(whole);
   }
   if (behaviour.kind === "token") spec.form = behaviour.form;
   return spec;

@@ -526,7 +526,7 @@ export class OperationCollector {
   }
 
   /** The validator node of a schema (schemaNode) as a route holds it (routeNode), made once per schema object. */
-  private nodeOf(schema: Json): SchemaNode {
+  nodeOf(schema: Json): SchemaNode {
     let node = this.nodes.get(schema);
     if (node === undefined) {
       node = routeNode(schemaNode(schema as JsonSchema, this.checks), this.tableNodes);

@@ -59,7 +59,7 @@ export function fieldSchema(field: Field, role: SchemaRole): JsonSchema {
     if (field[key] !== undefined) schema[key] = jsonData(field[key]);
   }
   if (field.items) schema.items = fieldSchema(field.items, role === "patch" ? "input" : role);
-  if (field.fields) Object.assign(schema, objectSchema(field.fields, role === "patch" ? "input" : role));
+  if (field.fields) Object.assign(schema, objectSchema(field.fields, role));
   if (field.default !== undefined && role !== "patch") schema.default = jsonData(field.default.value);
   if (field.readOnly) schema.readOnly = true;
   if (field.writeOnly) schema.writeOnly = true;
