@@ -10,7 +10,7 @@ import type { IncomingMessage } from "node:http";
 import { performance } from "node:perf_hooks";
 import { authorizationHeader, checkSecurity, securityQueryNames } from "./guards.gen.js";
 import type { Access, Principal, SchemeSpec, SecurityHook, SecurityRequirement, SecurityScopes, VerifyToken } from "./guards.gen.js";
-import { ClientGoneError, DEFAULT_BODY_LIMIT, acceptsJson, acceptsSome, isClientGone, isDeadlineExceeded, isFormContentType, parseUrl, readBody, refusal, RequestCancel, splitPath } from "./http.gen.js";
+import { ClientGoneError, DEFAULT_BODY_LIMIT, acceptsJson, acceptsSome, isClientGone, isDeadlineExceeded, isFormContentType, parseUrl, readBody, refusal, RequestCancel, splitPath, StoreUnavailableError } from "./http.gen.js";
 import type { Cancellation, HttpServerOptions, ParsedUrl } from "./http.gen.js";
 import { shapeRefusal } from "./problems.gen.js";
 import type { FormatError, RefusalShapes } from "./problems.gen.js";
@@ -1252,6 +1252,9 @@ function precondition(request: ResourceRequest, current: StoredObject): { ok: tr
   return { ok: true, ifMatch: etag };
 }
 
+/** How many times an update merges its patch into an object another request keeps changing (runResourceChange). */
+const MERGE_TRIES = 16;
+
 /**
  * An update's patch with each object it gives merged into the field's value in `object` by RFC
  * 7396 (recursively, `null` removing a member), so a store, which replaces top-level fields, keeps
@@ -1364,7 +1367,7 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
       // http-behaviour, the check order: lookup (404), references (400), transition (409), handler.
       const problem = await referenceProblem(operation, resource, request);
       if (problem) return problem;
-      for (let object = current; ; ) {
+      for (let object = current, tries = 1; ; tries++) {
         const merging = kind === "update" ? mergedPatch(operation, data, object, request.api.schemas) : { ok: true as const, merged: undefined };
         if (!merging.ok) return merging.answer;
         const { merged } = merging;
@@ -1376,6 +1379,10 @@ async function runResourceChange(operation: OperationSpec, resource: ResourceSpe
         const changed = await run({ id, [kind === "replace" ? "body" : "patch"]: merged ?? data, current: object, ...(ifMatch === undefined ? {} : { ifMatch }) });
         // The implicit condition failed: merged again into the object as it is now (call ends this at the deadline).
         if (ifMatch !== condition.ifMatch && isStoreRefusal(changed) && changed.status === 412) {
+          // Why a bound besides the deadline: a handler that answers 412 at once, every time,
+          // would keep this loop from ever yielding; a store's 412 needs a write in between, so
+          // this many in a row is contention the client may retry after (503, Retry-After).
+          if (tries >= MERGE_TRIES) throw new StoreUnavailableError(`the object changed ${MERGE_TRIES} times while the patch was merged into it`);
           const again = currentObject(operation, resource, await lookUp(request, resource.collection, id), id);
           if (!again.ok) return again.answer;
           object = again.current;

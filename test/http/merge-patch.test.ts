@@ -147,3 +147,31 @@ describe("a concurrent change staged between the server's merge and the store's 
     expect(await stored(href)).toEqual({ city: "c", zip: "meanwhile" });
   });
 });
+
+describe("an object another request changes before every write", () => {
+  let contended = "";
+  beforeAll(async () => {
+    const update = (input: Json) => store["places"]!["updatePlace"]!(input);
+    let change = 0;
+    contended = await serve({
+      ...store,
+      places: {
+        ...store["places"]!,
+        // Every write of the merged patch is preceded by another client's change of the zip.
+        updatePlace: async (input) => {
+          const current = input.current as Json;
+          await update({ id: input.id, patch: { address: { ...(current.address as Json), zip: `z${change++}` } }, current, ifMatch: undefined });
+          return update(input);
+        },
+      },
+    });
+  });
+
+  it("is merged into a bounded number of times, then answered 503 with Retry-After, never held", async () => {
+    const href = await place({ address: { city: "c", zip: "1" } });
+    const reply = await call(contended, "PATCH", href, { json: { address: { city: "d" } } });
+    expectError(reply, 503, ["store"]);
+    expect(reply.headers.get("retry-after")).toBe("1");
+    expect(((await stored(href)) as Json).city).toBe("c");
+  });
+});
