@@ -687,23 +687,23 @@ export function parseUrl(rawUrl: string): UrlOutcome {
 function malformedQuery(search: string): Record<string, string> | undefined {
   // Why the whole query first: `&` and `=` never sit inside an escape, so it decodes whole
   // exactly when every name and value does.
-  if (decodesStrictly(search)) return undefined;
+  if (decodeQueryText(search) !== undefined) return undefined;
   const detail: Record<string, string> = {};
   for (const pair of search.split("&")) {
-    if (decodesStrictly(pair)) continue;
+    if (decodeQueryText(pair) !== undefined) continue;
     const equals = pair.indexOf("=");
     const name = equals === -1 ? pair : pair.slice(0, equals);
-    defineOwn(detail, decodesStrictly(name) ? decodeURIComponent(name.replace(/\+/g, " ")) : name, "has malformed percent-encoding");
+    defineOwn(detail, decodeQueryText(name) ?? name, "has malformed percent-encoding");
   }
   return detail;
 }
 
-function decodesStrictly(text: string): boolean {
+/** Decodes a piece of a query (`+` is a space, as in application/x-www-form-urlencoded); undefined when malformed. */
+export function decodeQueryText(text: string): string | undefined {
   try {
-    decodeURIComponent(text);
-    return true;
+    return decodeURIComponent(text.replace(/\+/g, " "));
   } catch {
-    return false;
+    return undefined;
   }
 }
 

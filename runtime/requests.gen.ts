@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { Principal, SecurityScopes } from "./guards.gen.js";
-import { ClientGoneError, DEFAULT_BODY_LIMIT, collectBody, decodeCookieText, mediaType, nestsDeeperThan, parseCookieLists, parseCookies, parseJson, refusal } from "./http.gen.js";
+import { ClientGoneError, DEFAULT_BODY_LIMIT, collectBody, decodeCookieText, decodeQueryText, mediaType, nestsDeeperThan, parseCookieLists, parseCookies, parseJson, refusal } from "./http.gen.js";
 import type { BodyOutcome, ParsedUrl, Refusal } from "./http.gen.js";
 import { defineOwn, own } from "./resources.gen.js";
 import type { Awaitable } from "./resources.gen.js";
@@ -465,15 +465,6 @@ function encodedQueryValues(search: string, name: string): string[] {
     if (key === name) values.push(equals === -1 ? "" : pair.slice(equals + 1));
   }
   return values;
-}
-
-/** Decodes a piece of a query (`+` is a space, as in application/x-www-form-urlencoded); undefined when malformed. */
-function decodeQueryText(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, " "));
-  } catch {
-    return undefined;
-  }
 }
 
 
